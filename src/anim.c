@@ -1,0 +1,81 @@
+/* anim.c - the model's allocation and the format dispatch. */
+#include "formats.h"
+#include "lzo.h"
+
+#include <stdlib.h>
+
+struct rtm_anim *rtm_anim_alloc(enum rtm_format fmt, uint32_t nframes,
+                                uint32_t nbones, uint32_t nprops,
+                                size_t string_bytes)
+{
+    struct rtm_anim *a = calloc(1, sizeof *a);
+    if (!a)
+        return NULL;
+    a->format = fmt;
+    a->nframes = nframes;
+    a->nbones = nbones;
+    a->nprops = nprops;
+    size_t nmat = (size_t)nframes * nbones * 12;
+    a->bones = calloc(nbones ? nbones : 1, sizeof *a->bones);
+    a->phases = calloc(nframes ? nframes : 1, sizeof *a->phases);
+    a->matrices = calloc(nmat ? nmat : 1, sizeof *a->matrices);
+    a->props = calloc(nprops ? nprops : 1, sizeof *a->props);
+    a->arena_cap = string_bytes + 1;
+    a->arena = malloc(a->arena_cap);
+    if (!a->bones || !a->phases || !a->matrices || !a->props || !a->arena) {
+        rtm_free(a);
+        return NULL;
+    }
+    a->arena[0] = 0;
+    return a;
+}
+
+/* Callers size the arena from the source bytes plus one NUL a string, so a
+ * string that does not fit is a bug in the caller; it gets the empty string. */
+struct rtm_str rtm_anim_str(struct rtm_anim *a, const void *s, uint32_t len)
+{
+    struct rtm_str r = { a->arena + a->arena_cap - 1, 0 };
+    if ((size_t)len + 1 > a->arena_cap - a->arena_len)
+        return r;
+    r.s = a->arena + a->arena_len;
+    r.len = len;
+    memcpy(a->arena + a->arena_len, s, len);
+    a->arena[a->arena_len + len] = 0;
+    a->arena_len += (size_t)len + 1;
+    return r;
+}
+
+void rtm_free(struct rtm_anim *a)
+{
+    if (!a)
+        return;
+    free(a->bones);
+    free(a->phases);
+    free(a->matrices);
+    free(a->props);
+    free(a->arena);
+    free(a->source);
+    free(a->skeleton_name);
+    free(a);
+}
+
+int rtm_parse(const uint8_t *data, size_t len, const struct rtm_skeleton *skel,
+              struct rtm_anim **out, struct rtm_error *err)
+{
+    *out = NULL;
+    if (len >= 8 && (memcmp(data, "RTM_0101", 8) == 0 || memcmp(data, "RTM_MDAT", 8) == 0))
+        return rtm_read_plain(data, len, out, err);
+    if (len >= 4 && memcmp(data, "BMTR", 4) == 0) {
+        if (rtm_lzo_init()) {
+            rtm_err_nooff(err, "liblzo2 failed to initialise");
+            return -1;
+        }
+        return rtm_read_bmtr(data, len, skel, out, err);
+    }
+    if (len == 0)
+        rtm_err_set(err, 0, "empty file, not an RTM animation");
+    else
+        rtm_err_set(err, 0, "not an RTM animation: starts with neither "
+                    "RTM_0101, RTM_MDAT nor BMTR");
+    return -1;
+}

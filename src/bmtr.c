@@ -1,0 +1,359 @@
+/* bmtr.c - the binarised RTM reader (FORMAT.md sections 3 and 4).
+ *
+ * The layout has two open questions the file itself cannot answer up front:
+ * whether v4 arrays carry a compression flag byte, and whether an empty
+ * array carries one.  Each reading is tried in the order FORMAT.md prefers;
+ * the first that walks the file exactly to its end wins, and when none does
+ * the error of the preferred reading is reported.
+ */
+#include "convert.h"
+#include "formats.h"
+#include "lzo.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+enum { NAME_MAX_BYTES = 1024, LZO_MAX_RATIO = 256, LZO_SLACK = 64 };
+
+struct reading {
+    int flag_bytes;     /* a flag byte in front of each non-empty array */
+    int empty_flag;     /* ... and in front of empty arrays too */
+};
+
+struct bmtr_head {
+    uint32_t version, nframes, preload, nbones, nmeta, nprops;
+    uint8_t byte8;
+    float motion[3];
+    size_t names_at, props_at, arrays_at;
+    size_t string_bytes;
+};
+
+static int read_header(struct rtm_cursor *c, struct bmtr_head *h)
+{
+    uint32_t nb2;
+    c->pos = 4;
+    if (cur_u32(c, &h->version, "the BMTR version"))
+        return -1;
+    if (h->version < 3 || h->version > 5) {
+        rtm_err_set(c->err, 4, "unsupported BMTR version %u (known: 3, 4, 5)", h->version);
+        return -1;
+    }
+    if (cur_u8(c, &h->byte8, "the BMTR header") ||
+        cur_f32(c, &h->motion[0], "the motion vector") ||
+        cur_f32(c, &h->motion[1], "the motion vector") ||
+        cur_f32(c, &h->motion[2], "the motion vector") ||
+        cur_u32(c, &h->nframes, "the frame count") ||
+        cur_u32(c, &h->preload, "the BMTR header") ||
+        cur_u32(c, &h->nbones, "the bone count") || cur_u32(c, &nb2, "the bone count"))
+        return -1;
+    if (h->nbones != nb2) {
+        rtm_err_set(c->err, 33, "the two bone counts differ (%u and %u)", h->nbones, nb2);
+        return -1;
+    }
+    if (h->nbones > cur_left(c)) {
+        rtm_err_set(c->err, 29, "header claims %u bones, more names than the %zu "
+                    "bytes left can hold", h->nbones, cur_left(c));
+        return -1;
+    }
+    return 0;
+}
+
+static int skip_strings(struct rtm_cursor *c, uint32_t n, const char *what, size_t *bytes)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        const uint8_t *s;
+        uint32_t len;
+        if (cur_asciiz(c, &s, &len, NAME_MAX_BYTES, what))
+            return -1;
+        *bytes += (size_t)len + 1;
+    }
+    return 0;
+}
+
+/* v4+: metadata strings, then keystones (i32 type, asciiz, f32, asciiz). */
+static int read_props_block(struct rtm_cursor *c, struct bmtr_head *h)
+{
+    size_t meta_bytes = 0;
+    if (cur_u32(c, &h->nmeta, "the metadata count"))
+        return -1;
+    if (h->nmeta > cur_left(c)) {
+        rtm_err_set(c->err, c->pos - 4, "metadata count %u is larger than the %zu "
+                    "bytes left", h->nmeta, cur_left(c));
+        return -1;
+    }
+    if (skip_strings(c, h->nmeta, "a metadata string", &meta_bytes) ||
+        cur_u32(c, &h->nprops, "the property count"))
+        return -1;
+    if ((uint64_t)h->nprops * 10 > cur_left(c)) {
+        rtm_err_set(c->err, c->pos - 4, "property count %u is larger than the %zu "
+                    "bytes left can hold", h->nprops, cur_left(c));
+        return -1;
+    }
+    h->props_at = c->pos;
+    for (uint32_t i = 0; i < h->nprops; i++) {
+        if (cur_need(c, 4, "a property type") )
+            return -1;
+        c->pos += 4;
+        if (skip_strings(c, 1, "a property name", &h->string_bytes) ||
+            cur_need(c, 4, "a property phase"))
+            return -1;
+        c->pos += 4;
+        if (skip_strings(c, 1, "a property value", &h->string_bytes))
+            return -1;
+    }
+    return 0;
+}
+
+static int scan_layout(struct rtm_cursor *c, struct bmtr_head *h)
+{
+    if (read_header(c, h))
+        return -1;
+    h->names_at = c->pos;
+    if (skip_strings(c, h->nbones, "a bone name", &h->string_bytes))
+        return -1;
+    if (h->version >= 4 && read_props_block(c, h))
+        return -1;
+    h->arrays_at = c->pos;
+    return 0;
+}
+
+static void fill_strings(const uint8_t *data, const struct bmtr_head *h, struct rtm_anim *a)
+{
+    const uint8_t *p = data + h->names_at;
+    for (uint32_t b = 0; b < h->nbones; b++) {
+        uint32_t len = (uint32_t)strlen((const char *)p);
+        a->bones[b] = rtm_anim_str(a, p, len);
+        p += len + 1;
+    }
+    p = data + h->props_at;
+    for (uint32_t i = 0; i < h->nprops; i++) {
+        struct rtm_prop *pr = &a->props[i];
+        memcpy(&pr->type_id, p, 4);
+        p += 4;
+        uint32_t len = (uint32_t)strlen((const char *)p);
+        pr->name = rtm_anim_str(a, p, len);
+        p += len + 1;
+        pr->phase = le_f32(p);
+        p += 4;
+        len = (uint32_t)strlen((const char *)p);
+        pr->value = rtm_anim_str(a, p, len);
+        p += len + 1;
+    }
+}
+
+/* One compressed array (FORMAT.md 4.1) of exactly expect elements of elem
+ * bytes, decoded into *buf (grown as needed, owned by the caller). */
+static int read_array(struct rtm_cursor *c, const struct bmtr_head *h,
+                      const struct reading *rd, uint32_t expect, size_t elem,
+                      uint8_t **buf, size_t *cap, const char *what)
+{
+    size_t at = c->pos;
+    uint32_t count;
+    if (cur_u32(c, &count, what))
+        return -1;
+    if (count != expect) {
+        rtm_err_set(c->err, at, "%s holds %u entries, expected %u", what, count, expect);
+        return -1;
+    }
+    uint64_t size = (uint64_t)count * elem;
+    int lzo;
+    if (h->version >= 5 || rd->flag_bytes) {
+        uint8_t flag = 0;
+        if ((size > 0 || rd->empty_flag) && cur_u8(c, &flag, what))
+            return -1;
+        lzo = flag != 0 && size > 0;
+    } else {
+        lzo = size >= 1024;
+    }
+    uint64_t limit = lzo ? (uint64_t)cur_left(c) * LZO_MAX_RATIO + LZO_SLACK : cur_left(c);
+    if (size > limit) {
+        rtm_err_set(c->err, at, "%s of %u entries (%llu bytes) cannot fit in the "
+                    "%zu bytes left", what, count, (unsigned long long)size, cur_left(c));
+        return -1;
+    }
+    if (size > *cap) {
+        uint8_t *nb = realloc(*buf, size);
+        if (!nb) {
+            rtm_err_set(c->err, at, "out of memory for %s", what);
+            return -1;
+        }
+        *buf = nb;
+        *cap = size;
+    }
+    if (!lzo) {
+        memcpy(*buf, c->data + c->pos, size);
+        c->pos += size;
+        return 0;
+    }
+    size_t used = 0;
+    int rc = rtm_lzo_decode(c->data + c->pos, cur_left(c), *buf, size, &used);
+    if (rc) {
+        rtm_err_set(c->err, c->pos, "%s: %s", what, rtm_lzo_strerror(rc));
+        return -1;
+    }
+    c->pos += used;
+    return 0;
+}
+
+struct attempt {
+    float *phases;
+    float *matrices;       /* grows frame by frame: memory follows decoded data */
+    size_t mat_frames_cap;
+    uint8_t *scratch;
+    size_t scratch_cap;
+    double *abs;
+};
+
+static void attempt_free(struct attempt *t)
+{
+    free(t->phases);
+    free(t->matrices);
+    free(t->scratch);
+    free(t->abs);
+    memset(t, 0, sizeof *t);
+}
+
+static int grow_matrices(struct attempt *t, uint32_t frame, uint32_t nframes,
+                         uint32_t nbones, struct rtm_error *err)
+{
+    if (frame < t->mat_frames_cap)
+        return 0;
+    size_t cap = t->mat_frames_cap ? t->mat_frames_cap * 2 : 1;
+    if (cap > nframes)
+        cap = nframes;
+    float *m = realloc(t->matrices, cap * nbones * 12 * sizeof(float) + 1);
+    if (!m) {
+        rtm_err_nooff(err, "out of memory at frame %u", frame);
+        return -1;
+    }
+    t->matrices = m;
+    t->mat_frames_cap = cap;
+    return 0;
+}
+
+static int read_frames(struct rtm_cursor *c, const struct bmtr_head *h,
+                       const struct reading *rd, const struct rtm_plan *plan,
+                       struct attempt *t)
+{
+    char what[48];
+    size_t phase_cap = 0;
+    uint8_t *phase_bytes = NULL;
+    int rc = read_array(c, h, rd, h->nframes, 4, &phase_bytes, &phase_cap,
+                        "the phase array");
+    t->phases = (float *)phase_bytes;
+    if (rc)
+        return -1;
+    if (h->nframes && h->nbones &&
+        !(t->abs = malloc((size_t)h->nbones * 16 * sizeof(double)))) {
+        rtm_err_nooff(c->err, "out of memory for %u bones", h->nbones);
+        return -1;
+    }
+    for (uint32_t f = 0; f < h->nframes; f++) {
+        snprintf(what, sizeof what, "frame %u", f);
+        if (read_array(c, h, rd, h->nbones, RTM_TRANSFORM_BYTES, &t->scratch,
+                       &t->scratch_cap, what) ||
+            grow_matrices(t, f, h->nframes, h->nbones, c->err))
+            return -1;
+        rtm_convert_frame(plan, t->scratch, t->abs,
+                          t->matrices + (size_t)f * h->nbones * 12);
+    }
+    if (cur_left(c)) {
+        rtm_err_set(c->err, c->pos, "%zu bytes follow the last frame", cur_left(c));
+        return -1;
+    }
+    return 0;
+}
+
+static struct rtm_anim *build_anim(const uint8_t *data, size_t len,
+                                   const struct bmtr_head *h, const struct rtm_plan *plan,
+                                   const struct rtm_skeleton *skel, struct attempt *t,
+                                   const struct reading *rd)
+{
+    struct rtm_anim *a = rtm_anim_alloc(RTM_FORMAT_BMTR, 0, h->nbones, h->nprops,
+                                        h->string_bytes);
+    if (!a || !(a->skeleton_name = strdup(skel->name))) {
+        rtm_free(a);
+        return NULL;
+    }
+    fill_strings(data, h, a);
+    free(a->phases);
+    free(a->matrices);
+    a->phases = t->phases ? t->phases : calloc(1, sizeof(float));
+    a->matrices = t->matrices ? t->matrices : calloc(1, sizeof(float));
+    t->phases = NULL;
+    t->matrices = NULL;
+    a->nframes = h->nframes;
+    a->version = h->version;
+    memcpy(a->motion, h->motion, sizeof a->motion);
+    a->source_bytes = len;
+    a->bmtr_byte8 = h->byte8;
+    a->preload_count = h->preload;
+    a->nmeta = h->nmeta;
+    a->flag_bytes = h->version >= 5 || rd->flag_bytes;
+    a->composed = plan->composed;
+    if (!a->phases || !a->matrices) {
+        rtm_free(a);
+        return NULL;
+    }
+    return a;
+}
+
+/* A temporary anim holding only the bone names, for the conversion plan. */
+static int plan_for(const uint8_t *data, const struct bmtr_head *h,
+                    const struct rtm_skeleton *skel, struct rtm_plan *plan)
+{
+    struct rtm_str *names = malloc((h->nbones ? h->nbones : 1) * sizeof *names);
+    if (!names)
+        return -1;
+    const char *p = (const char *)data + h->names_at;
+    for (uint32_t b = 0; b < h->nbones; b++) {
+        names[b].s = p;
+        names[b].len = (uint32_t)strlen(p);
+        p += names[b].len + 1;
+    }
+    int rc = rtm_plan_make(skel, names, h->nbones, plan);
+    free(names);
+    return rc;
+}
+
+int rtm_read_bmtr(const uint8_t *data, size_t len, const struct rtm_skeleton *skel,
+                  struct rtm_anim **out, struct rtm_error *err)
+{
+    struct bmtr_head h;
+    memset(&h, 0, sizeof h);
+    struct rtm_cursor c = { data, len, 0, err };
+    if (scan_layout(&c, &h))
+        return -1;
+    struct rtm_plan plan;
+    if (plan_for(data, &h, skel, &plan)) {
+        rtm_err_nooff(err, "out of memory for %u bones", h.nbones);
+        return -1;
+    }
+    static const struct reading v3[] = { { 0, 0 } };
+    static const struct reading v4[] = { { 0, 0 }, { 1, 0 }, { 1, 1 } };
+    static const struct reading v5[] = { { 1, 0 }, { 1, 1 } };
+    const struct reading *rd = h.version == 3 ? v3 : h.version == 4 ? v4 : v5;
+    size_t n = h.version == 3 ? 1 : h.version == 4 ? 3 : 2;
+    int has_empty = h.nframes == 0 || h.nbones == 0;
+    for (size_t i = 0; i < n; i++) {
+        if (rd[i].empty_flag && !has_empty)
+            continue;
+        struct attempt t;
+        memset(&t, 0, sizeof t);
+        struct rtm_error ignored; /* only the preferred reading's error is told */
+        struct rtm_cursor ac = { data, len, h.arrays_at, i == 0 ? err : &ignored };
+        if (read_frames(&ac, &h, &rd[i], &plan, &t) == 0) {
+            *out = build_anim(data, len, &h, &plan, skel, &t, &rd[i]);
+            attempt_free(&t);
+            rtm_plan_free(&plan);
+            if (!*out) {
+                rtm_err_nooff(err, "out of memory");
+                return -1;
+            }
+            return 0;
+        }
+        attempt_free(&t);
+    }
+    rtm_plan_free(&plan);
+    return -1;
+}

@@ -1,0 +1,140 @@
+/* convert.c - quaternion + half-float translation to 4x3 matrices. */
+#include "convert.h"
+
+#include <stdlib.h>
+
+float rtm_half_to_float(uint16_t h)
+{
+    uint32_t sign = (uint32_t)(h >> 15) << 31, exp = (h >> 10) & 31, man = h & 1023;
+    uint32_t bits;
+    if (exp == 0) {
+        float v = (float)man * 0x1p-24f; /* subnormal or zero: exact */
+        memcpy(&bits, &v, 4);
+        bits |= sign;
+    } else if (exp == 31) {
+        bits = sign | 0x7f800000u | (man << 13); /* inf, or NaN keeping its payload */
+    } else {
+        bits = sign | ((exp - 15 + 127) << 23) | (man << 13);
+    }
+    float f;
+    memcpy(&f, &bits, 4);
+    return f;
+}
+
+struct skel_rank {
+    uint32_t bone;
+    int64_t rank;   /* skeleton index, or past the end for unknown bones */
+};
+
+static int rank_cmp(const void *pa, const void *pb)
+{
+    const struct skel_rank *a = pa, *b = pb;
+    if (a->rank != b->rank)
+        return a->rank < b->rank ? -1 : 1;
+    return a->bone < b->bone ? -1 : a->bone > b->bone;
+}
+
+int rtm_plan_make(const struct rtm_skeleton *skel, const struct rtm_str *bones,
+                  uint32_t nbones, struct rtm_plan *plan)
+{
+    memset(plan, 0, sizeof *plan);
+    size_t n = nbones ? nbones : 1;
+    struct skel_rank *r = malloc(n * sizeof *r);
+    int32_t *first = malloc((skel->nbones ? skel->nbones : 1) * sizeof *first);
+    plan->order = malloc(n * sizeof *plan->order);
+    plan->parent = malloc(n * sizeof *plan->parent);
+    if (!r || !first || !plan->order || !plan->parent) {
+        free(r);
+        free(first);
+        rtm_plan_free(plan);
+        return -1;
+    }
+    plan->nbones = nbones;
+    for (uint32_t s = 0; s < skel->nbones; s++)
+        first[s] = -1;
+    for (uint32_t b = 0; b < nbones; b++) {
+        int32_t s = rtm_skeleton_find(skel, bones[b].s, bones[b].len);
+        r[b].bone = b;
+        r[b].rank = s >= 0 ? s : (int64_t)skel->nbones;
+        if (s >= 0 && first[s] < 0)
+            first[s] = (int32_t)b;
+    }
+    /* Only a direct parent that is present counts (FORMAT.md 6.2). */
+    for (uint32_t b = 0; b < nbones; b++) {
+        int32_t p = r[b].rank < skel->nbones ? skel->parent[r[b].rank] : -1;
+        plan->parent[b] = p >= 0 ? first[p] : -1;
+        plan->composed += plan->parent[b] >= 0;
+    }
+    qsort(r, nbones, sizeof *r, rank_cmp);
+    for (uint32_t i = 0; i < nbones; i++)
+        plan->order[i] = r[i].bone;
+    free(r);
+    free(first);
+    return 0;
+}
+
+void rtm_plan_free(struct rtm_plan *plan)
+{
+    free(plan->order);
+    free(plan->parent);
+    memset(plan, 0, sizeof *plan);
+}
+
+static double q_of(const uint8_t *t, int i)
+{
+    int16_t v;
+    memcpy(&v, t + 2 * i, 2);
+    return v / 16384.0;
+}
+
+/* armaio rot_loc_to_matrix with the handedness flips; the expression shapes
+ * are kept as the reference writes them so that signed zeros agree. */
+static void local_matrix(const uint8_t *t, double m[16])
+{
+    double x = q_of(t, 0), y = q_of(t, 1), z = q_of(t, 2), w = q_of(t, 3);
+    double tx = rtm_half_to_float(le_u16(t + 8));
+    double ty = rtm_half_to_float(le_u16(t + 10));
+    double tz = rtm_half_to_float(le_u16(t + 12));
+    double r00 = 1 - 2 * y * y - 2 * z * z, r01 = 2 * x * y - 2 * z * w;
+    double r02 = 2 * x * z + 2 * y * w, r10 = 2 * x * y + 2 * z * w;
+    double r11 = 1 - 2 * x * x - 2 * z * z, r12 = 2 * y * z - 2 * x * w;
+    double r20 = 2 * x * z - 2 * y * w, r21 = 2 * y * z + 2 * x * w;
+    double r22 = 1 - 2 * x * x - 2 * y * y;
+    const double l[16] = {
+        r00, -r01, r02, 0.0,
+        -r10, r11, -r12, 0.0,
+        r20, -r21, r22, 0.0,
+        -tx, ty, -tz, 1.0,
+    };
+    memcpy(m, l, sizeof l);
+}
+
+/* res = a x b, row vectors, each sum left to right with every term kept. */
+static void mul4(const double a[16], const double b[16], double res[16])
+{
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++)
+            res[i * 4 + j] = a[i * 4 + 0] * b[0 * 4 + j] + a[i * 4 + 1] * b[1 * 4 + j] +
+                             a[i * 4 + 2] * b[2 * 4 + j] + a[i * 4 + 3] * b[3 * 4 + j];
+}
+
+void rtm_convert_frame(const struct rtm_plan *plan, const uint8_t *transforms,
+                       double *scratch, float *out)
+{
+    for (uint32_t i = 0; i < plan->nbones; i++) {
+        uint32_t b = plan->order[i];
+        double *abs = scratch + (size_t)b * 16;
+        int32_t p = plan->parent[b];
+        if (p >= 0) {
+            double local[16];
+            local_matrix(transforms + (size_t)b * RTM_TRANSFORM_BYTES, local);
+            mul4(local, scratch + (size_t)p * 16, abs);
+        } else {
+            local_matrix(transforms + (size_t)b * RTM_TRANSFORM_BYTES, abs);
+        }
+        float *o = out + (size_t)b * 12;
+        for (int row = 0; row < 4; row++)
+            for (int col = 0; col < 3; col++)
+                o[row * 3 + col] = (float)abs[row * 4 + col];
+    }
+}

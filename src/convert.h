@@ -1,0 +1,36 @@
+/* convert.h - BMTR parent-relative transforms to plain model-space matrices
+ * (FORMAT.md section 6), bit for bit as the reference converter.
+ *
+ * Contract:
+ *  - rtm_plan_make() matches an animation's bones against a skeleton once;
+ *    the plan owns its arrays and is released with rtm_plan_free().
+ *  - rtm_convert_frame() turns one frame of nbones 14-byte transforms into
+ *    nbones*12 floats.  It needs a caller-owned scratch of nbones*16 doubles.
+ *  - Build with -ffp-contract=off: the arithmetic must round exactly as
+ *    written for the results to match byte for byte.
+ */
+#ifndef RTM_CONVERT_H
+#define RTM_CONVERT_H
+
+#include <stdint.h>
+
+#include "rtm.h"
+#include "skeleton.h"
+
+enum { RTM_TRANSFORM_BYTES = 14 };
+
+struct rtm_plan {
+    uint32_t nbones;
+    uint32_t *order;    /* bones in skeleton order (parents first), then the rest */
+    int32_t *parent;    /* per bone: index of the bone it composes with, or -1 */
+    uint32_t composed;  /* bones with parent >= 0 */
+};
+
+int rtm_plan_make(const struct rtm_skeleton *skel, const struct rtm_str *bones,
+                  uint32_t nbones, struct rtm_plan *plan);
+void rtm_plan_free(struct rtm_plan *plan);
+void rtm_convert_frame(const struct rtm_plan *plan, const uint8_t *transforms,
+                       double *scratch, float *out);
+float rtm_half_to_float(uint16_t h);
+
+#endif

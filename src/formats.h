@@ -1,0 +1,17 @@
+/* formats.h - one reader per on-disk format, behind rtm_parse() (anim.c).
+ *
+ * Each reader gets the whole source and fills a new anim, or returns -1
+ * with err set.  The caller has already matched the signature.
+ */
+#ifndef RTM_FORMATS_H
+#define RTM_FORMATS_H
+
+#include "rtm.h"
+#include "skeleton.h"
+
+int rtm_read_plain(const uint8_t *data, size_t len, struct rtm_anim **out,
+                   struct rtm_error *err);
+int rtm_read_bmtr(const uint8_t *data, size_t len, const struct rtm_skeleton *skel,
+                  struct rtm_anim **out, struct rtm_error *err);
+
+#endif

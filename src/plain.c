@@ -1,0 +1,239 @@
+/* plain.c - the plain RTM format (FORMAT.md section 2): reader and writer. */
+#include "formats.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+enum { NAME_FIELD = 32, MATRIX_BYTES = 48, BONE_BYTES = NAME_FIELD + MATRIX_BYTES };
+
+/* A 32-byte name field runs to its first NUL; junk after it is ignored and a
+ * field without a NUL is taken whole. */
+static uint32_t field_len(const uint8_t *f)
+{
+    const uint8_t *nul = memchr(f, 0, NAME_FIELD);
+    return nul ? (uint32_t)(nul - f) : NAME_FIELD;
+}
+
+struct mdat {
+    size_t start;          /* offset of the first property */
+    uint32_t count;
+    uint64_t string_bytes;
+};
+
+static int lascii(struct rtm_cursor *c, const char *what)
+{
+    uint8_t n;
+    if (cur_u8(c, &n, what) || cur_need(c, n, what))
+        return -1;
+    c->pos += n;
+    return n;
+}
+
+/* Walks the MDAT block once to validate it and size the string arena. */
+static int scan_mdat(struct rtm_cursor *c, struct mdat *m)
+{
+    uint32_t reserved;
+    c->pos = 8;
+    if (cur_u32(c, &reserved, "RTM_MDAT header") || cur_u32(c, &m->count, "RTM_MDAT header"))
+        return -1;
+    if ((uint64_t)m->count * 6 > cur_left(c)) {
+        rtm_err_set(c->err, c->pos - 4, "RTM_MDAT claims %u properties, more than "
+                    "the %zu bytes left can hold", m->count, cur_left(c));
+        return -1;
+    }
+    m->start = c->pos;
+    for (uint32_t i = 0; i < m->count; i++) {
+        int n1, n2;
+        if (cur_need(c, 4, "a property phase"))
+            return -1;
+        c->pos += 4;
+        if ((n1 = lascii(c, "a property name")) < 0 ||
+            (n2 = lascii(c, "a property value")) < 0)
+            return -1;
+        m->string_bytes += (uint64_t)n1 + n2 + 2;
+    }
+    return 0;
+}
+
+static void read_mdat(const uint8_t *data, const struct mdat *m, struct rtm_anim *a)
+{
+    size_t pos = m->start;
+    for (uint32_t i = 0; i < m->count; i++) {
+        struct rtm_prop *p = &a->props[i];
+        p->phase = le_f32(data + pos);
+        p->type_id = -1;
+        pos += 4;
+        p->name = rtm_anim_str(a, data + pos + 1, data[pos]);
+        pos += 1 + data[pos];
+        p->value = rtm_anim_str(a, data + pos + 1, data[pos]);
+        pos += 1 + data[pos];
+    }
+}
+
+/* Checks 32*nb + nf*(4 + 80*nb) <= left without overflowing. */
+static int check_sizes(struct rtm_cursor *c, uint32_t nf, uint32_t nb)
+{
+    uint64_t names = (uint64_t)NAME_FIELD * nb;
+    uint64_t frame = 4 + (uint64_t)BONE_BYTES * nb;
+    uint64_t left = cur_left(c);
+    if (names > left) {
+        rtm_err_set(c->err, c->pos - 4, "header claims %u bones, but the %llu bytes "
+                    "left cannot hold their names", nb, (unsigned long long)left);
+        return -1;
+    }
+    if (nf > (left - names) / frame) {
+        rtm_err_set(c->err, c->pos - 8, "header claims %u frames of %u bones "
+                    "(%llu bytes each), but only %llu bytes follow the names",
+                    nf, nb, (unsigned long long)frame,
+                    (unsigned long long)(left - names));
+        return -1;
+    }
+    return 0;
+}
+
+static void read_frames(const uint8_t *p, struct rtm_anim *a)
+{
+    for (uint32_t f = 0; f < a->nframes; f++) {
+        a->phases[f] = le_f32(p);
+        p += 4;
+        float *m = a->matrices + (size_t)f * a->nbones * 12;
+        for (uint32_t b = 0; b < a->nbones; b++, p += BONE_BYTES, m += 12)
+            memcpy(m, p + NAME_FIELD, MATRIX_BYTES);
+    }
+}
+
+int rtm_read_plain(const uint8_t *data, size_t len, struct rtm_anim **out,
+                   struct rtm_error *err)
+{
+    struct rtm_cursor c = { data, len, 0, err };
+    struct mdat m = { 0, 0, 0 };
+    int has_mdat = memcmp(data, "RTM_MDAT", 8) == 0;
+    if (has_mdat && scan_mdat(&c, &m))
+        return -1;
+    if (cur_need(&c, 8, "the RTM_0101 signature"))
+        return -1;
+    if (memcmp(data + c.pos, "RTM_0101", 8) != 0) {
+        rtm_err_set(err, c.pos, "RTM_MDAT block is not followed by RTM_0101");
+        return -1;
+    }
+    c.pos += 8;
+    float motion[3];
+    uint32_t nf, nb;
+    if (cur_f32(&c, &motion[0], "the motion vector") ||
+        cur_f32(&c, &motion[1], "the motion vector") ||
+        cur_f32(&c, &motion[2], "the motion vector") ||
+        cur_u32(&c, &nf, "the frame count") || cur_u32(&c, &nb, "the bone count") ||
+        check_sizes(&c, nf, nb))
+        return -1;
+
+    size_t strings = (size_t)nb * (NAME_FIELD + 1) + (size_t)m.string_bytes;
+    struct rtm_anim *a = rtm_anim_alloc(RTM_FORMAT_PLAIN, nf, nb, m.count, strings);
+    if (!a || !(a->source = malloc(len ? len : 1))) {
+        rtm_free(a);
+        rtm_err_nooff(err, "out of memory for %u frames of %u bones", nf, nb);
+        return -1;
+    }
+    memcpy(a->source, data, len);
+    a->source_bytes = len;
+    a->has_mdat = has_mdat;
+    memcpy(a->motion, motion, sizeof motion);
+    read_mdat(data, &m, a);
+    for (uint32_t b = 0; b < nb; b++, c.pos += NAME_FIELD)
+        a->bones[b] = rtm_anim_str(a, data + c.pos, field_len(data + c.pos));
+    read_frames(data + c.pos, a);
+    c.pos += (size_t)nf * (4 + (size_t)BONE_BYTES * nb);
+    a->trailing_bytes = cur_left(&c);
+    *out = a;
+    return 0;
+}
+
+/* ---- writer ---------------------------------------------------------- */
+
+struct phase_key {
+    float phase;
+    uint32_t index;
+};
+
+/* Ascending phase, NaN last, ties in file order: a stable sort. */
+static int phase_cmp(const void *pa, const void *pb)
+{
+    const struct phase_key *a = pa, *b = pb;
+    int an = isnan(a->phase), bn = isnan(b->phase);
+    if (an != bn)
+        return an - bn;
+    if (!an && a->phase != b->phase)
+        return a->phase < b->phase ? -1 : 1;
+    return a->index < b->index ? -1 : a->index > b->index;
+}
+
+static struct phase_key *sorted_keys(uint32_t n, const float *phase, size_t stride)
+{
+    struct phase_key *k = malloc((n ? n : 1) * sizeof *k);
+    if (!k)
+        return NULL;
+    for (uint32_t i = 0; i < n; i++) {
+        memcpy(&k[i].phase, (const char *)phase + (size_t)i * stride, sizeof(float));
+        k[i].index = i;
+    }
+    qsort(k, n, sizeof *k, phase_cmp);
+    return k;
+}
+
+static void put_lascii(struct rtm_buf *out, struct rtm_str s)
+{
+    uint8_t n = s.len > 255 ? 255 : (uint8_t)s.len;
+    buf_putc(out, (char)n);
+    buf_put(out, s.s, n);
+}
+
+static void put_name_field(struct rtm_buf *out, struct rtm_str s)
+{
+    uint8_t field[NAME_FIELD] = { 0 };
+    memcpy(field, s.s, s.len < NAME_FIELD ? s.len : NAME_FIELD);
+    buf_put(out, field, NAME_FIELD);
+}
+
+static int write_mdat(const struct rtm_anim *a, struct rtm_buf *out)
+{
+    struct phase_key *k = sorted_keys(a->nprops, &a->props[0].phase, sizeof a->props[0]);
+    if (!k)
+        return -1;
+    buf_put(out, "RTM_MDAT", 8);
+    buf_put_u32(out, 0);
+    buf_put_u32(out, a->nprops);
+    for (uint32_t i = 0; i < a->nprops; i++) {
+        const struct rtm_prop *p = &a->props[k[i].index];
+        buf_put_f32(out, p->phase);
+        put_lascii(out, p->name);
+        put_lascii(out, p->value);
+    }
+    free(k);
+    return 0;
+}
+
+int rtm_write_plain(const struct rtm_anim *a, struct rtm_buf *out)
+{
+    if (a->nprops && write_mdat(a, out))
+        return -1;
+    struct phase_key *k = sorted_keys(a->nframes, a->phases, sizeof a->phases[0]);
+    if (!k)
+        return -1;
+    buf_reserve(out, 28 + (size_t)NAME_FIELD * a->nbones +
+                         (size_t)a->nframes * (4 + (size_t)BONE_BYTES * a->nbones));
+    buf_put(out, "RTM_0101", 8);
+    buf_put(out, a->motion, sizeof a->motion);
+    buf_put_u32(out, a->nframes);
+    buf_put_u32(out, a->nbones);
+    for (uint32_t b = 0; b < a->nbones; b++)
+        put_name_field(out, a->bones[b]);
+    for (uint32_t i = 0; i < a->nframes; i++) {
+        uint32_t f = k[i].index;
+        buf_put_f32(out, a->phases[f]);
+        for (uint32_t b = 0; b < a->nbones; b++) {
+            put_name_field(out, a->bones[b]);
+            buf_put(out, rtm_matrix(a, f, b), MATRIX_BYTES);
+        }
+    }
+    free(k);
+    return out->oom ? -1 : 0;
+}

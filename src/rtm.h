@@ -1,0 +1,95 @@
+/* rtm.h - the in-memory model of one Arma animation and the parser entry point.
+ *
+ * Contract:
+ *  - rtm_parse() reads a plain RTM (RTM_0101, optional leading RTM_MDAT) or a
+ *    binarised BMTR (v3, v4, v5) from a byte buffer it does not keep, and
+ *    returns a newly allocated struct rtm_anim that the caller releases with
+ *    rtm_free().  Every string and array inside belongs to the anim.
+ *  - BMTR transforms are converted to plain model-space matrices at parse time
+ *    with the given skeleton (FORMAT.md section 6); the skeleton is only read
+ *    during the call.
+ *  - On failure it returns -1, *out is NULL and err says what is wrong and at
+ *    which byte.  It never reads outside the buffer and allocates nothing
+ *    that the bytes present cannot justify.
+ *  - The core has no global state and no FUSE dependency; it is safe to call
+ *    from several threads on different buffers.
+ */
+#ifndef RTM_RTM_H
+#define RTM_RTM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util.h"
+
+struct rtm_skeleton;
+
+enum rtm_format { RTM_FORMAT_PLAIN, RTM_FORMAT_BMTR };
+
+/* Raw bytes of a name or property string: no NUL inside for names, any byte
+ * for MDAT strings.  s is NUL-terminated for convenience. */
+struct rtm_str {
+    const char *s;
+    uint32_t len;
+};
+
+struct rtm_prop {
+    float phase;
+    struct rtm_str name, value;
+    int32_t type_id;            /* BMTR keystone type; -1 for plain MDAT */
+};
+
+struct rtm_anim {
+    enum rtm_format format;
+    uint32_t version;           /* BMTR 3..5; 0 for plain (RTM_0101) */
+    float motion[3];
+    uint32_t nframes, nbones, nprops;
+    struct rtm_str *bones;      /* nbones, file order */
+    float *phases;              /* nframes, file order */
+    float *matrices;            /* nframes * nbones * 12, file order */
+    struct rtm_prop *props;     /* nprops, file order */
+    uint64_t source_bytes;
+
+    /* plain only */
+    int has_mdat;
+    uint64_t trailing_bytes;    /* bytes after the last frame, tolerated */
+    uint8_t *source;            /* copy of the source: plain.rtm is these bytes */
+
+    /* BMTR only */
+    uint8_t bmtr_byte8;         /* "Always1" / Reversed */
+    uint32_t preload_count;
+    uint32_t nmeta;             /* v4+ metadata strings (dropped) */
+    int flag_bytes;             /* 1 if arrays carried a compression flag */
+    char *skeleton_name;        /* skeleton used for the conversion */
+    uint32_t composed;          /* bones composed with their parent */
+
+    /* private: the arena that holds every string above */
+    char *arena;
+    size_t arena_len, arena_cap;
+};
+
+int rtm_parse(const uint8_t *data, size_t len, const struct rtm_skeleton *skel,
+              struct rtm_anim **out, struct rtm_error *err);
+void rtm_free(struct rtm_anim *a);
+
+/* Matrix of bone b in frame f: 12 floats, rows 0-2 rotation, row 3 translation. */
+static inline const float *rtm_matrix(const struct rtm_anim *a, uint32_t f, uint32_t b)
+{
+    return a->matrices + ((size_t)f * a->nbones + b) * 12;
+}
+
+/* Writes the animation as a plain RTM the way the reference converter does
+ * (FORMAT.md 2.5): MDAT only when there are properties, properties and frames
+ * stably sorted by phase, names NUL-padded to 32 bytes (longer ones cut to
+ * 32), MDAT strings cut to 255 bytes.  Returns -1 only when out of memory. */
+int rtm_write_plain(const struct rtm_anim *a, struct rtm_buf *out);
+
+/* Internal allocation helper shared by the readers: allocates the anim's
+ * arrays after the counts have been checked against the source size. */
+struct rtm_anim *rtm_anim_alloc(enum rtm_format fmt, uint32_t nframes,
+                                uint32_t nbones, uint32_t nprops,
+                                size_t string_bytes);
+/* Copies len bytes into the anim's string arena. */
+struct rtm_str rtm_anim_str(struct rtm_anim *a, const void *s, uint32_t len);
+
+#endif

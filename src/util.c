@@ -1,0 +1,211 @@
+/* util.c - errors, buffers and the bounds-checked cursor. */
+#include "util.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void err_vset(struct rtm_error *err, int has_off, uint64_t off,
+                     const char *fmt, va_list ap)
+{
+    if (!err)
+        return;
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    err->offset = off;
+    err->has_offset = has_off;
+}
+
+void rtm_err_set(struct rtm_error *err, uint64_t offset, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    err_vset(err, 1, offset, fmt, ap);
+    va_end(ap);
+}
+
+void rtm_err_nooff(struct rtm_error *err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    err_vset(err, 0, 0, fmt, ap);
+    va_end(ap);
+}
+
+void rtm_err_format(const struct rtm_error *err, char *out, size_t n)
+{
+    if (err->has_offset)
+        snprintf(out, n, "%s (at byte %llu)", err->msg,
+                 (unsigned long long)err->offset);
+    else
+        snprintf(out, n, "%s", err->msg);
+}
+
+void buf_init(struct rtm_buf *b) { memset(b, 0, sizeof *b); }
+
+void buf_free(struct rtm_buf *b)
+{
+    free(b->p);
+    buf_init(b);
+}
+
+int buf_reserve(struct rtm_buf *b, size_t extra)
+{
+    if (b->oom)
+        return -1;
+    if (extra <= b->cap - b->len)
+        return 0;
+    size_t need = b->len + extra;
+    if (need < b->len) {
+        b->oom = 1;
+        return -1;
+    }
+    size_t cap = b->cap ? b->cap : 256;
+    while (cap < need)
+        cap = cap > SIZE_MAX / 2 ? need : cap * 2;
+    char *p = realloc(b->p, cap);
+    if (!p) {
+        b->oom = 1;
+        return -1;
+    }
+    b->p = p;
+    b->cap = cap;
+    return 0;
+}
+
+void buf_put(struct rtm_buf *b, const void *src, size_t n)
+{
+    if (n == 0 || buf_reserve(b, n))
+        return;
+    memcpy(b->p + b->len, src, n);
+    b->len += n;
+}
+
+void buf_puts(struct rtm_buf *b, const char *s) { buf_put(b, s, strlen(s)); }
+
+void buf_putc(struct rtm_buf *b, char c)
+{
+    if (buf_reserve(b, 1))
+        return;
+    b->p[b->len++] = c;
+}
+
+void buf_printf(struct rtm_buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0 || buf_reserve(b, (size_t)n + 1))
+        return;
+    va_start(ap, fmt);
+    vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    b->len += (size_t)n;
+}
+
+void buf_put_u32(struct rtm_buf *b, uint32_t v) { buf_put(b, &v, 4); }
+void buf_put_f32(struct rtm_buf *b, float v) { buf_put(b, &v, 4); }
+
+char *buf_take(struct rtm_buf *b, size_t *len)
+{
+    char *p = b->p;
+    if (len)
+        *len = b->len;
+    buf_init(b);
+    return p;
+}
+
+int cur_need(struct rtm_cursor *c, uint64_t n, const char *what)
+{
+    if (n <= cur_left(c))
+        return 0;
+    rtm_err_set(c->err, c->pos,
+                "file ends inside %s: %llu bytes needed, %llu left", what,
+                (unsigned long long)n, (unsigned long long)cur_left(c));
+    return -1;
+}
+
+int cur_u8(struct rtm_cursor *c, uint8_t *v, const char *what)
+{
+    if (cur_need(c, 1, what))
+        return -1;
+    *v = c->data[c->pos++];
+    return 0;
+}
+
+int cur_u32(struct rtm_cursor *c, uint32_t *v, const char *what)
+{
+    if (cur_need(c, 4, what))
+        return -1;
+    *v = le_u32(c->data + c->pos);
+    c->pos += 4;
+    return 0;
+}
+
+int cur_f32(struct rtm_cursor *c, float *v, const char *what)
+{
+    if (cur_need(c, 4, what))
+        return -1;
+    *v = le_f32(c->data + c->pos);
+    c->pos += 4;
+    return 0;
+}
+
+int cur_asciiz(struct rtm_cursor *c, const uint8_t **s, uint32_t *len,
+               uint32_t max, const char *what)
+{
+    const uint8_t *start = c->data + c->pos;
+    size_t left = cur_left(c);
+    size_t scan = left < (size_t)max + 1 ? left : (size_t)max + 1;
+    const uint8_t *nul = memchr(start, 0, scan);
+    if (!nul) {
+        if (left <= max)
+            rtm_err_set(c->err, c->pos, "file ends inside %s (no NUL)", what);
+        else
+            rtm_err_set(c->err, c->pos, "%s longer than %u bytes", what, max);
+        return -1;
+    }
+    *s = start;
+    *len = (uint32_t)(nul - start);
+    c->pos += *len + 1;
+    return 0;
+}
+
+int rtm_slurp(const char *path, uint8_t **data, size_t *len)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    struct stat st;
+    struct rtm_buf b;
+    buf_init(&b);
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+        buf_reserve(&b, (size_t)st.st_size + 1);
+    for (;;) {
+        if (b.len == b.cap && buf_reserve(&b, 65536)) {
+            errno = ENOMEM;
+            break;
+        }
+        ssize_t n = read(fd, b.p + b.len, b.cap - b.len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            if (n == 0) {
+                close(fd);
+                *data = (uint8_t *)buf_take(&b, len);
+                return 0;
+            }
+            break;
+        }
+        b.len += (size_t)n;
+    }
+    int e = errno;
+    close(fd);
+    buf_free(&b);
+    errno = e;
+    return -1;
+}

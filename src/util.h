@@ -1,0 +1,79 @@
+/* util.h - little-endian reads, growable byte buffers and error values for the
+ * rtmfs core.
+ *
+ * Contract:
+ *  - struct rtm_error carries one human-readable message and, when known, the
+ *    byte offset in the source where the problem was found.  Core functions
+ *    that can fail return 0 on success and -1 on failure after filling *err.
+ *  - struct rtm_buf owns its bytes (p).  On allocation failure it sets oom
+ *    and later appends are ignored, so callers check once at the end.
+ *  - The le_* helpers read unaligned little-endian values with memcpy.
+ */
+#ifndef RTM_UTIL_H
+#define RTM_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
+               "rtmfs reads little-endian files with memcpy on a little-endian host");
+
+struct rtm_error {
+    char msg[256];
+    uint64_t offset;
+    int has_offset;
+};
+
+void rtm_err_set(struct rtm_error *err, uint64_t offset, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void rtm_err_nooff(struct rtm_error *err, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Writes "msg (at byte N)" or "msg" into out. */
+void rtm_err_format(const struct rtm_error *err, char *out, size_t n);
+
+struct rtm_buf {
+    char *p;
+    size_t len, cap;
+    int oom;
+};
+
+void buf_init(struct rtm_buf *b);
+void buf_free(struct rtm_buf *b);
+int buf_reserve(struct rtm_buf *b, size_t extra);
+void buf_put(struct rtm_buf *b, const void *src, size_t n);
+void buf_puts(struct rtm_buf *b, const char *s);
+void buf_putc(struct rtm_buf *b, char c);
+void buf_printf(struct rtm_buf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void buf_put_u32(struct rtm_buf *b, uint32_t v);
+void buf_put_f32(struct rtm_buf *b, float v);
+/* Hands the bytes to the caller (who frees them) and empties b. */
+char *buf_take(struct rtm_buf *b, size_t *len);
+
+static inline uint16_t le_u16(const uint8_t *p) { uint16_t v; memcpy(&v, p, 2); return v; }
+static inline uint32_t le_u32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
+static inline float le_f32(const uint8_t *p) { float v; memcpy(&v, p, 4); return v; }
+
+/* A bounds-checked cursor over source bytes.  Every read checks the bytes
+ * that remain; a failed read fills err with the offset and returns -1. */
+struct rtm_cursor {
+    const uint8_t *data;
+    size_t len, pos;
+    struct rtm_error *err;
+};
+
+static inline size_t cur_left(const struct rtm_cursor *c) { return c->len - c->pos; }
+int cur_need(struct rtm_cursor *c, uint64_t n, const char *what);
+int cur_u8(struct rtm_cursor *c, uint8_t *v, const char *what);
+int cur_u32(struct rtm_cursor *c, uint32_t *v, const char *what);
+int cur_f32(struct rtm_cursor *c, float *v, const char *what);
+/* NUL-terminated string of at most max bytes (without the NUL). */
+int cur_asciiz(struct rtm_cursor *c, const uint8_t **s, uint32_t *len, uint32_t max, const char *what);
+
+
+
+/* Reads a whole file into a new buffer (the caller frees *data).  On
+ * failure returns -1 with errno set. */
+int rtm_slurp(const char *path, uint8_t **data, size_t *len);
+#endif

@@ -1,0 +1,205 @@
+/* views.c - every view renderer, in one place. */
+#include "views.h"
+
+#include <stdio.h>
+
+#include "numfmt.h"
+
+static const char *const FIXED[RTM_NFIXED_VIEWS] = {
+    "header.txt", "bones.txt", "phases.csv", "props.json", "plain.rtm",
+};
+
+const char *rtm_view_fixed_name(enum rtm_view_kind kind)
+{
+    return (int)kind < RTM_NFIXED_VIEWS ? FIXED[kind] : NULL;
+}
+
+size_t rtm_view_count(const struct rtm_anim *a) { return RTM_NFIXED_VIEWS + (size_t)a->nframes; }
+
+struct rtm_view rtm_view_at(const struct rtm_anim *a, size_t i)
+{
+    (void)a;
+    if (i < RTM_NFIXED_VIEWS)
+        return (struct rtm_view){ (enum rtm_view_kind)i, 0 };
+    return (struct rtm_view){ RTM_VIEW_FRAME, (uint32_t)(i - RTM_NFIXED_VIEWS) };
+}
+
+static int frame_width(const struct rtm_anim *a)
+{
+    int w = 1;
+    for (uint32_t n = a->nframes ? a->nframes - 1 : 0; n >= 10; n /= 10)
+        w++;
+    return w < 3 ? 3 : w;
+}
+
+void rtm_frame_name(const struct rtm_anim *a, uint32_t frame, char *buf)
+{
+    snprintf(buf, RTM_VIEW_PATH_MAX, "%0*u.csv", frame_width(a), frame);
+}
+
+void rtm_view_path(const struct rtm_anim *a, struct rtm_view v, char *buf)
+{
+    if (v.kind == RTM_VIEW_FRAME) {
+        memcpy(buf, "frames/", 7);
+        rtm_frame_name(a, v.frame, buf + 7);
+    } else {
+        snprintf(buf, RTM_VIEW_PATH_MAX, "%s", FIXED[v.kind]);
+    }
+}
+
+int rtm_frame_lookup(const struct rtm_anim *a, const char *name, uint32_t *frame)
+{
+    size_t w = (size_t)frame_width(a);
+    if (strlen(name) != w + 4 || strcmp(name + w, ".csv") != 0)
+        return -1;
+    uint64_t n = 0;
+    for (size_t i = 0; i < w; i++) {
+        if (name[i] < '0' || name[i] > '9')
+            return -1;
+        n = n * 10 + (uint64_t)(name[i] - '0');
+    }
+    if (n >= a->nframes)
+        return -1;
+    *frame = (uint32_t)n;
+    return 0;
+}
+
+int rtm_view_lookup(const struct rtm_anim *a, const char *path, struct rtm_view *v)
+{
+    for (int k = 0; k < RTM_NFIXED_VIEWS; k++) {
+        if (strcmp(path, FIXED[k]) == 0) {
+            *v = (struct rtm_view){ (enum rtm_view_kind)k, 0 };
+            return 0;
+        }
+    }
+    if (strncmp(path, "frames/", 7) == 0 && rtm_frame_lookup(a, path + 7, &v->frame) == 0) {
+        v->kind = RTM_VIEW_FRAME;
+        return 0;
+    }
+    return -1;
+}
+
+static void put_floats(struct rtm_buf *b, const float *v, size_t n, char sep)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            buf_putc(b, sep);
+        rtm_put_float(b, v[i]);
+    }
+}
+
+static void render_header(const struct rtm_anim *a, struct rtm_buf *b)
+{
+    int plain = a->format == RTM_FORMAT_PLAIN;
+    buf_printf(b, "format: %s\n", plain ? "plain" : "bmtr");
+    if (plain)
+        buf_puts(b, "version: RTM_0101\n");
+    else
+        buf_printf(b, "version: %u\n", a->version);
+    buf_printf(b, "frames: %u\nbones: %u\nproperties: %u\nmotion: ",
+               a->nframes, a->nbones, a->nprops);
+    put_floats(b, a->motion, 3, ' ');
+    buf_puts(b, "\nphases: ");
+    if (a->nframes) {
+        rtm_put_float(b, a->phases[0]);
+        buf_putc(b, ' ');
+        rtm_put_float(b, a->phases[a->nframes - 1]);
+    } else {
+        buf_puts(b, "none");
+    }
+    buf_puts(b, "\nskeleton: ");
+    if (plain) {
+        buf_puts(b, "not used (plain matrices are already model-space)\n");
+    } else {
+        rtm_put_name(b, (struct rtm_str){ a->skeleton_name, (uint32_t)strlen(a->skeleton_name) });
+        buf_printf(b, " (%u of %u bones composed with a parent)\n", a->composed, a->nbones);
+    }
+    buf_printf(b, "source_bytes: %llu\n", (unsigned long long)a->source_bytes);
+    if (plain) {
+        buf_printf(b, "mdat: %s\ntrailing_bytes: %llu\n", a->has_mdat ? "yes" : "no",
+                   (unsigned long long)a->trailing_bytes);
+    } else {
+        buf_printf(b, "compression_flags: %s\nbyte8: %u\npreload_count: %u\n",
+                   a->flag_bytes ? "yes" : "no", a->bmtr_byte8, a->preload_count);
+        if (a->version >= 4)
+            buf_printf(b, "metadata_strings: %u\n", a->nmeta);
+    }
+}
+
+static void render_bones(const struct rtm_anim *a, struct rtm_buf *b)
+{
+    for (uint32_t i = 0; i < a->nbones; i++) {
+        rtm_put_name(b, a->bones[i]);
+        buf_putc(b, '\n');
+    }
+}
+
+static void render_phases(const struct rtm_anim *a, struct rtm_buf *b)
+{
+    buf_puts(b, "frame,phase\n");
+    for (uint32_t f = 0; f < a->nframes; f++) {
+        buf_printf(b, "%u,", f);
+        rtm_put_float(b, a->phases[f]);
+        buf_putc(b, '\n');
+    }
+}
+
+static void render_props(const struct rtm_anim *a, struct rtm_buf *b)
+{
+    if (!a->nprops) {
+        buf_puts(b, "[]\n");
+        return;
+    }
+    buf_puts(b, "[\n");
+    for (uint32_t i = 0; i < a->nprops; i++) {
+        const struct rtm_prop *p = &a->props[i];
+        buf_puts(b, "  {\"phase\": ");
+        rtm_put_json_float(b, p->phase);
+        buf_puts(b, ", \"name\": ");
+        rtm_put_json_name(b, p->name);
+        buf_puts(b, ", \"value\": ");
+        rtm_put_json_name(b, p->value);
+        buf_puts(b, i + 1 < a->nprops ? "},\n" : "}\n");
+    }
+    buf_puts(b, "]\n");
+}
+
+static void render_frame(const struct rtm_anim *a, uint32_t f, struct rtm_buf *b)
+{
+    buf_puts(b, "bone,m11,m12,m13,m21,m22,m23,m31,m32,m33,m41,m42,m43\n");
+    /* a row is at most 12 floats of RTM_FLOAT_CHARS plus the name */
+    for (uint32_t i = 0; i < a->nbones; i++) {
+        rtm_put_csv_name(b, a->bones[i]);
+        if (buf_reserve(b, 12 * (RTM_FLOAT_CHARS + 1) + 1))
+            return;
+        char *o = b->p + b->len;
+        const float *m = rtm_matrix(a, f, i);
+        for (int k = 0; k < 12; k++) {
+            *o++ = ',';
+            o += rtm_fmt_float(m[k], o);
+        }
+        *o++ = '\n';
+        b->len = (size_t)(o - b->p);
+    }
+}
+
+int rtm_view_render(const struct rtm_anim *a, struct rtm_view v, struct rtm_buf *out)
+{
+    switch (v.kind) {
+    case RTM_VIEW_HEADER: render_header(a, out); break;
+    case RTM_VIEW_BONES: render_bones(a, out); break;
+    case RTM_VIEW_PHASES: render_phases(a, out); break;
+    case RTM_VIEW_PROPS: render_props(a, out); break;
+    case RTM_VIEW_PLAIN:
+        if (a->format == RTM_FORMAT_PLAIN)
+            buf_put(out, a->source, a->source_bytes);
+        else
+            rtm_write_plain(a, out);
+        break;
+    case RTM_VIEW_FRAME:
+        if (v.frame < a->nframes)
+            render_frame(a, v.frame, out);
+        break;
+    }
+    return out->oom ? -1 : 0;
+}

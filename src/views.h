@@ -1,0 +1,50 @@
+/* views.h - the files that show one animation: names, lookup and rendering.
+ *
+ * Contract:
+ *  - An animation has the file views header.txt, bones.txt, phases.csv,
+ *    props.json, plain.rtm and one frames/NNN.csv a frame (NNN zero-padded
+ *    to at least 3 digits, wider when there are more than 1000 frames).
+ *  - rtm_view_render() appends a view's exact bytes to a caller-owned buffer;
+ *    the same anim always renders the same bytes.  It returns -1 only when
+ *    out of memory.  Rendering reads the anim and never changes it, so
+ *    threads may render views of one anim at once.
+ */
+#ifndef RTM_VIEWS_H
+#define RTM_VIEWS_H
+
+#include <stddef.h>
+
+#include "rtm.h"
+
+enum rtm_view_kind {
+    RTM_VIEW_HEADER,
+    RTM_VIEW_BONES,
+    RTM_VIEW_PHASES,
+    RTM_VIEW_PROPS,
+    RTM_VIEW_PLAIN,
+    RTM_VIEW_FRAME,
+};
+
+enum { RTM_NFIXED_VIEWS = 5, RTM_VIEW_PATH_MAX = 32 };
+
+struct rtm_view {
+    enum rtm_view_kind kind;
+    uint32_t frame;     /* for RTM_VIEW_FRAME */
+};
+
+/* "header.txt" ... "plain.rtm" for the five fixed views; NULL for frames. */
+const char *rtm_view_fixed_name(enum rtm_view_kind kind);
+/* Every view in listing order: the fixed views, then the frames. */
+size_t rtm_view_count(const struct rtm_anim *a);
+struct rtm_view rtm_view_at(const struct rtm_anim *a, size_t i);
+/* "header.txt" or "frames/012.csv"; buf needs RTM_VIEW_PATH_MAX bytes. */
+void rtm_view_path(const struct rtm_anim *a, struct rtm_view v, char *buf);
+/* "012.csv" for frame 12. */
+void rtm_frame_name(const struct rtm_anim *a, uint32_t frame, char *buf);
+/* Inverse of rtm_frame_name / rtm_view_path: 0 and *v on a match, else -1. */
+int rtm_frame_lookup(const struct rtm_anim *a, const char *name, uint32_t *frame);
+int rtm_view_lookup(const struct rtm_anim *a, const char *path, struct rtm_view *v);
+
+int rtm_view_render(const struct rtm_anim *a, struct rtm_view v, struct rtm_buf *out);
+
+#endif
