@@ -1,0 +1,160 @@
+/* samples.c - deterministic synthetic animations. */
+#include "samples.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "convert.h"
+#include "rtm.h"
+#include "skeleton.h"
+
+struct sample {
+    uint32_t nbones, nframes, nprops;
+    char **names;              /* lowercase for BMTR, skeleton case for plain */
+    float *phases;
+    uint8_t *transforms;       /* nframes * nbones * 14 */
+    struct bmtr_keystone *props;
+};
+
+static void sample_free(struct sample *s)
+{
+    if (s->names)
+        for (uint32_t i = 0; i < s->nbones; i++)
+            free(s->names[i]);
+    free(s->names);
+    free(s->phases);
+    free(s->transforms);
+    free(s->props);
+}
+
+static int make_names(struct sample *s, int lower)
+{
+    struct rtm_skeleton *sk = NULL;
+    struct rtm_error err;
+    if (rtm_skeleton_open("ofp2", &sk, &err))
+        return -1;
+    int rc = 0;
+    for (uint32_t i = 0; i < s->nbones && !rc; i++) {
+        char tmp[32];
+        if (i < sk->nbones)
+            snprintf(tmp, sizeof tmp, "%s", sk->bone[i]);
+        else
+            snprintf(tmp, sizeof tmp, "extra_%u", i);
+        for (char *p = tmp; lower && *p; p++)
+            *p = (char)tolower((unsigned char)*p);
+        rc = !(s->names[i] = strdup(tmp));
+    }
+    rtm_skeleton_free(sk);
+    return rc ? -1 : 0;
+}
+
+/* A small rotation about a per-bone axis and a drifting translation. */
+static void make_transform(uint32_t seed, uint32_t b, uint32_t f, uint32_t nf, uint8_t *out)
+{
+    double t = nf > 1 ? (double)f / (nf - 1) : 0;
+    double ang = 0.4 * sin(6.2831853 * t + 0.7 * b + seed);
+    double ax = sin(b + 1.0 + seed), ay = cos(2.0 * b + seed), az = 0.5;
+    double n = sqrt(ax * ax + ay * ay + az * az);
+    double s = sin(ang / 2) / n;
+    float q[4] = { (float)(ax * s), (float)(ay * s), (float)(az * s), (float)cos(ang / 2) };
+    float tr[3] = { (float)(0.01 * (b % 7)), (float)(0.1 + 0.02 * (b % 5)),
+                    (float)(0.05 * t * ((b & 1) ? 1 : -1)) };
+    rtm_pack_transform(out, q, tr);
+}
+
+static int make_sample(const struct sample_opts *o, int lower, struct sample *s)
+{
+    memset(s, 0, sizeof *s);
+    s->nbones = o->nbones;
+    s->nframes = o->nframes;
+    s->nprops = o->nprops;
+    s->names = calloc(o->nbones + 1, sizeof *s->names);
+    s->phases = calloc(o->nframes + 1, sizeof *s->phases);
+    s->transforms = malloc((size_t)o->nframes * o->nbones * 14 + 1);
+    s->props = calloc(o->nprops + 1, sizeof *s->props);
+    if (!s->names || !s->phases || !s->transforms || !s->props || make_names(s, lower))
+        return -1;
+    for (uint32_t f = 0; f < o->nframes; f++) {
+        s->phases[f] = o->nframes > 1 ? (float)f / (float)(o->nframes - 1) : 0;
+        for (uint32_t b = 0; b < o->nbones; b++)
+            make_transform(o->seed, b, f, o->nframes,
+                           s->transforms + ((size_t)f * o->nbones + b) * 14);
+    }
+    for (uint32_t i = 0; i < o->nprops; i++)
+        s->props[i] = (struct bmtr_keystone){ -1, i % 2 ? "Step" : "StepSound",
+                                              (float)(i + 1) / (float)(o->nprops + 1),
+                                              i % 2 ? "Sound" : "left" };
+    return 0;
+}
+
+int rtm_sample_bmtr(const struct sample_opts *o, uint32_t version,
+                    enum bmtr_compress compress, struct rtm_buf *out)
+{
+    struct sample s;
+    int rc = -1;
+    if (make_sample(o, 1, &s) == 0) {
+        struct bmtr_spec spec = {
+            .version = version, .byte8 = 1, .motion = { 0, 0, 1.25f },
+            .nbones = s.nbones, .names = (const char *const *)s.names,
+            .nframes = s.nframes, .phases = s.phases, .transforms = s.transforms,
+            .nprops = version >= 4 ? s.nprops : 0, .props = s.props,
+            .compress = compress,
+        };
+        rc = rtm_write_bmtr(&spec, out);
+    }
+    sample_free(&s);
+    return rc;
+}
+
+/* Plain matrices come from the same transforms through the converter, so the
+ * sample looks like a real exported animation. */
+static int fill_plain(const struct sample *s, struct rtm_anim *a)
+{
+    struct rtm_skeleton *sk = NULL;
+    struct rtm_error err;
+    struct rtm_plan plan;
+    double *scratch = malloc(((size_t)s->nbones * 16 + 1) * sizeof *scratch);
+    if (!scratch || rtm_skeleton_open("ofp2", &sk, &err)) {
+        free(scratch);
+        return -1;
+    }
+    for (uint32_t b = 0; b < s->nbones; b++)
+        a->bones[b] = rtm_anim_str(a, s->names[b], (uint32_t)strlen(s->names[b]));
+    int rc = rtm_plan_make(sk, a->bones, s->nbones, &plan);
+    for (uint32_t f = 0; f < s->nframes && !rc; f++) {
+        a->phases[f] = s->phases[f];
+        rtm_convert_frame(&plan, s->transforms + (size_t)f * s->nbones * 14, scratch,
+                          a->matrices + (size_t)f * s->nbones * 12);
+    }
+    for (uint32_t i = 0; i < s->nprops; i++) {
+        struct rtm_prop *p = &a->props[i];
+        p->phase = s->props[i].phase;
+        p->name = rtm_anim_str(a, s->props[i].name, (uint32_t)strlen(s->props[i].name));
+        p->value = rtm_anim_str(a, s->props[i].value, (uint32_t)strlen(s->props[i].value));
+    }
+    if (!rc)
+        rtm_plan_free(&plan);
+    rtm_skeleton_free(sk);
+    free(scratch);
+    return rc;
+}
+
+int rtm_sample_plain(const struct sample_opts *o, struct rtm_buf *out)
+{
+    struct sample s;
+    int rc = -1;
+    if (make_sample(o, 0, &s) == 0) {
+        struct rtm_anim *a = rtm_anim_alloc(RTM_FORMAT_PLAIN, s.nframes, s.nbones,
+                                            s.nprops, (size_t)s.nbones * 33 + s.nprops * 64);
+        if (a) {
+            a->motion[2] = 1.25f;
+            if (fill_plain(&s, a) == 0)
+                rc = rtm_write_plain(a, out);
+        }
+        rtm_free(a);
+    }
+    sample_free(&s);
+    return rc;
+}

@@ -1,0 +1,73 @@
+/* testutil.h - what every cmocka test of rtmfs includes.
+ *
+ * Tests run from the repository root (make check does so).  The shared
+ * corpus lives in ../shared unless RTMFS_SHARED points elsewhere; tests that
+ * need it call shared_dir() and skip with a message when it is absent.
+ */
+#ifndef RTM_TESTUTIL_H
+#define RTM_TESTUTIL_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "bmtr_write.h"
+#include "rtm.h"
+#include "samples.h"
+#include "skeleton.h"
+#include "views.h"
+
+/* The shared corpus directory, or NULL (after saying so) when absent. */
+static inline const char *shared_dir(void)
+{
+    const char *d = getenv("RTMFS_SHARED");
+    if (!d)
+        d = "../shared";
+    static char path[4096];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/corpus/MANIFEST.tsv", d);
+    if (stat(path, &st) != 0) {
+        fprintf(stderr, "SKIP: %s/corpus not found; real-file tests skipped "
+                        "(set RTMFS_SHARED to the shared directory)\n", d);
+        return NULL;
+    }
+    snprintf(path, sizeof path, "%s", d);
+    return path;
+}
+
+/* Parses bytes with a skeleton spec ("ofp2", "none"); asserts success. */
+static inline struct rtm_anim *parse_ok(const struct rtm_buf *b, const char *skel)
+{
+    struct rtm_skeleton *s = NULL;
+    struct rtm_error err;
+    assert_int_equal(rtm_skeleton_open(skel, &s, &err), 0);
+    struct rtm_anim *a = NULL;
+    int rc = rtm_parse((const uint8_t *)b->p, b->len, s, &a, &err);
+    if (rc)
+        fail_msg("parse failed: %s (at byte %llu)", err.msg,
+                 (unsigned long long)err.offset);
+    rtm_skeleton_free(s);
+    return a;
+}
+
+/* Renders a view into a new NUL-terminated string (caller frees). */
+static inline char *render(const struct rtm_anim *a, struct rtm_view v, size_t *len)
+{
+    struct rtm_buf b;
+    buf_init(&b);
+    assert_int_equal(rtm_view_render(a, v, &b), 0);
+    buf_putc(&b, 0);
+    assert_false(b.oom);
+    if (len)
+        *len = b.len - 1;
+    return buf_take(&b, NULL);
+}
+
+#endif
