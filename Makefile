@@ -9,7 +9,7 @@ PREFIX   ?= /usr/local
 DESTDIR  ?=
 SANITIZE ?=
 
-BUILD    := build$(if $(SANITIZE),-san)
+BUILD    ?= build$(if $(SANITIZE),-san)
 WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 # -ffp-contract=off: BMTR conversion must round exactly as written (FORMAT.md 6.2)
 CFLAGS   ?= -O2 -g
@@ -38,8 +38,11 @@ PROGS    := $(BUILD)/rtmcat $(BUILD)/rtmgen
 UNIT     := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
 UNIT_BIN := $(UNIT:%=$(BUILD)/tests/%)
 
-.PHONY: all check unit corpus-check bench demo install uninstall clean deps
+.PHONY: all check bench demo install uninstall clean deps
 all: $(PROGS)
+
+# The FUSE front end (issue 3) keeps its rules in its own fragment.
+-include src/rtmfs.mk
 
 $(BUILD)/obj/%.o: src/%.c $(wildcard src/*.h) | $(BUILD)/obj
 	$(CC) $(CFLAGS) $(LZO_CFLAGS) -c $< -o $@
