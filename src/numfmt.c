@@ -29,34 +29,6 @@ static u128 pow10_128(int n) /* 0 <= n <= 38 */
     return n <= 19 ? POW10[n] : (u128)POW10[19] * POW10[n - 19];
 }
 
-/* floor(mant * 2^e2 * 10^s) and whether it is exact; -1 if out of range. */
-static int scaled(uint64_t mant, int e2, int s, u128 *q, int *exact)
-{
-    if (s >= 0) {
-        if (s > 27)
-            return -1;
-        u128 num = (u128)mant * pow10_128(s);
-        if (e2 >= 0) {
-            if (e2 > 30)
-                return -1;
-            *q = num << e2;
-            *exact = 1;
-        } else {
-            if (e2 < -120)
-                return -1;
-            *q = num >> -e2;
-            *exact = (num & (((u128)1 << -e2) - 1)) == 0;
-        }
-        return 0;
-    }
-    if (e2 < 0 || e2 > 100 || s < -35)
-        return -1;
-    u128 num = (u128)mant << e2, den = pow10_128(-s);
-    *q = num / den;
-    *exact = num % den == 0;
-    return 0;
-}
-
 struct decimal {
     uint64_t digits;   /* without trailing zeros */
     int exp10;         /* value = digits * 10^exp10 */
@@ -98,6 +70,68 @@ static inline __attribute__((always_inline)) int try_precision(const struct boun
     return 1;
 }
 
+/* floor(y / 10) of a floor, keeping track of exactness. */
+static void drop_digit(uint64_t *q, int *exact)
+{
+    *exact = *exact && *q % 10 == 0;
+    *q /= 10;
+}
+
+/* Floors of x = 4m * 2^e2 * 10^s and of the interval bounds (4m - dlo) and
+ * (4m + 2) at the same scale, each with an exactness flag. */
+/* The switch hands try_precision a constant divisor, which the compiler
+ * turns into a multiplication. */
+static inline int try_digits(const struct bounds *b, int p, uint64_t *c)
+{
+    switch (p) {
+    case 9: return try_precision(b, 10ull, c);
+    case 8: return try_precision(b, 100ull, c);
+    case 7: return try_precision(b, 1000ull, c);
+    case 6: return try_precision(b, 10000ull, c);
+    case 5: return try_precision(b, 100000ull, c);
+    case 4: return try_precision(b, 1000000ull, c);
+    case 3: return try_precision(b, 10000000ull, c);
+    case 2: return try_precision(b, 100000000ull, c);
+    default: return try_precision(b, 1000000000ull, c);
+    }
+}
+
+static int scale_all(uint64_t m, uint64_t dlo, int e2, int s, struct bounds *b)
+{
+    u128 nx, nl, nh;
+    if (s >= 0) {
+        u128 p = pow10_128(s);
+        nx = ((u128)m * p) << 2;
+        nl = nx - dlo * p;
+        nh = nx + 2 * p;
+        if (e2 >= 0) {
+            if (e2 > 20)
+                return -1;
+            b->x = (uint64_t)(nx << e2), b->lo = (uint64_t)(nl << e2), b->hi = (uint64_t)(nh << e2);
+            b->x_exact = b->lo_exact = b->hi_exact = 1;
+            return 0;
+        }
+        int sh = -e2;
+        u128 mask = ((u128)1 << sh) - 1;
+        b->x = (uint64_t)(nx >> sh), b->lo = (uint64_t)(nl >> sh), b->hi = (uint64_t)(nh >> sh);
+        b->x_exact = (nx & mask) == 0;
+        b->lo_exact = (nl & mask) == 0;
+        b->hi_exact = (nh & mask) == 0;
+        return 0;
+    }
+    if (e2 < 0)
+        return -1;
+    u128 den = pow10_128(-s);
+    nx = (u128)(4 * m) << e2;
+    nl = (u128)(4 * m - dlo) << e2;
+    nh = (u128)(4 * m + 2) << e2;
+    b->x = (uint64_t)(nx / den), b->lo = (uint64_t)(nl / den), b->hi = (uint64_t)(nh / den);
+    b->x_exact = nx % den == 0;
+    b->lo_exact = nl % den == 0;
+    b->hi_exact = nh % den == 0;
+    return 0;
+}
+
 static int shortest_fast(float v, struct decimal *d)
 {
     uint32_t bits;
@@ -106,55 +140,37 @@ static int shortest_fast(float v, struct decimal *d)
     if (ef == 0)
         return -1; /* subnormal: slow path */
     uint64_t m = mf | (1u << 23);
-    int e2 = (int)ef - 150 - 2;
-    uint64_t mv = 4 * m, mp = mv + 2, mm = mv - ((mf == 0 && ef > 1) ? 1 : 2);
-    int even = (m & 1) == 0;
-    /* floor(log10 2^(ef-127)), off by at most one; the loop below corrects. */
+    int e2 = (int)ef - 152;
+    uint64_t dlo = (mf == 0 && ef > 1) ? 1 : 2; /* the gap below a power of two is half */
+    /* floor(log10 2^(ef-127)): the true exponent is k or k + 1. */
     int k = (((int)ef - 127) * 78913) >> 18;
     if (k < -15 || k > 29)
         return -1;
     int s = 9 - k;
-    u128 x;
-    int xe;
-    for (int tries = 0;; tries++) {
-        if (tries > 3 || scaled(mv, e2, s, &x, &xe))
-            return -1;
-        if (x >= POW10[10])
-            s--;
-        else if (x < POW10[9])
-            s++;
-        else
-            break;
-    }
-    u128 lo, hi;
-    int loe, hie;
-    if (scaled(mm, e2, s, &lo, &loe) || scaled(mp, e2, s, &hi, &hie))
+    struct bounds bd;
+    bd.even = (m & 1) == 0;
+    if (scale_all(m, dlo, e2, s, &bd))
         return -1;
-    /* The precisions that work are all p >= some p0; walk down from 9.
-     * The switch hands try_precision a constant divisor, which the compiler
-     * turns into a multiplication. */
-    struct bounds bd = { .x = (uint64_t)x, .x_exact = xe, .lo = (uint64_t)lo, .hi = (uint64_t)hi,
-                         .lo_exact = loe, .hi_exact = hie, .even = even };
-    uint64_t best = 0;
+    if (bd.x >= POW10[10]) { /* 11 digits: drop one so x has exactly 10 */
+        drop_digit(&bd.x, &bd.x_exact);
+        drop_digit(&bd.lo, &bd.lo_exact);
+        drop_digit(&bd.hi, &bd.hi_exact);
+        s--;
+    }
+    /* The precisions that work are all p >= some p0.  Most animation values
+     * need 7 to 9 digits, so start at 8 and walk down, or up when 8 fails. */
+    uint64_t best = 0, c = 0;
     int best_p = 0;
-    for (int p = 9; p >= 1; p--) {
-        uint64_t c;
-        int ok;
-        switch (p) {
-        case 9: ok = try_precision(&bd, 10ull, &c); break;
-        case 8: ok = try_precision(&bd, 100ull, &c); break;
-        case 7: ok = try_precision(&bd, 1000ull, &c); break;
-        case 6: ok = try_precision(&bd, 10000ull, &c); break;
-        case 5: ok = try_precision(&bd, 100000ull, &c); break;
-        case 4: ok = try_precision(&bd, 1000000ull, &c); break;
-        case 3: ok = try_precision(&bd, 10000000ull, &c); break;
-        case 2: ok = try_precision(&bd, 100000000ull, &c); break;
-        default: ok = try_precision(&bd, 1000000000ull, &c); break;
-        }
-        if (!ok)
+    for (int p = 8; p >= 1; p--) {
+        if (!try_digits(&bd, p, &c))
             break;
         best = c;
         best_p = p;
+    }
+    if (!best_p) {
+        best_p = 9;
+        if (!try_digits(&bd, 9, &best))
+            return -1;
     }
     if (!best_p)
         return -1;
@@ -212,6 +228,11 @@ static int shortest_slow(float v, struct decimal *d)
     return -1;
 }
 
+static const char DIGIT_PAIRS[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
 static int count_digits(uint64_t v)
 {
     int n = 1;
@@ -229,8 +250,15 @@ static size_t put_decimal(struct decimal d, int neg, char *buf)
     char ds[24];
     int n = count_digits(d.digits);
     uint64_t v = d.digits;
-    for (int i = n - 1; i >= 0; i--, v /= 10)
-        ds[i] = (char)('0' + v % 10);
+    int i = n;
+    for (; v >= 100; v /= 100) {
+        i -= 2;
+        memcpy(ds + i, DIGIT_PAIRS + 2 * (v % 100), 2);
+    }
+    if (v >= 10)
+        memcpy(ds + i - 2, DIGIT_PAIRS + 2 * v, 2);
+    else
+        ds[i - 1] = (char)('0' + v);
     int k = d.exp10 + n - 1; /* value = d.ddd * 10^k */
     char *o = buf;
     if (neg)

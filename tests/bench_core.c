@@ -1,0 +1,180 @@
+/* bench_core - the core benchmark behind `make bench` (issue 2, section 7).
+ *
+ * For the shared corpus (or generated files when it is absent) it times
+ *  1. parsing every file and rendering every view of it, and
+ *  2. converting BMTR sources to plain.rtm (parse + write), in MB/s of source.
+ * Files are read into memory first so the figures are CPU time of the core.
+ * Each figure is the best of several rounds: machines here are shared.
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "rtm.h"
+#include "samples.h"
+#include "skeleton.h"
+#include "views.h"
+
+enum { ROUNDS = 5 };
+
+struct file {
+    char *name;
+    uint8_t *data;
+    size_t len;
+};
+
+struct set {
+    struct file *f;
+    size_t n, cap;
+};
+
+static void add(struct set *s, const char *name, uint8_t *data, size_t len)
+{
+    if (s->n == s->cap) {
+        s->cap = s->cap ? s->cap * 2 : 64;
+        s->f = realloc(s->f, s->cap * sizeof *s->f);
+        if (!s->f)
+            abort();
+    }
+    s->f[s->n++] = (struct file){ strdup(name), data, len };
+}
+
+static int load_corpus(struct set *s, const char *dir)
+{
+    char path[4096], line[8192];
+    snprintf(path, sizeof path, "%s/corpus/MANIFEST.tsv", dir);
+    FILE *m = fopen(path, "r");
+    if (!m)
+        return -1;
+    while (fgets(line, sizeof line, m)) {
+        char *tab = strchr(line, '\t');
+        if (!tab || strncmp(line, "file\t", 5) == 0)
+            continue;
+        *tab = 0;
+        snprintf(path, sizeof path, "%s/corpus/%s", dir, line);
+        uint8_t *data;
+        size_t len;
+        if (rtm_slurp(path, &data, &len) == 0)
+            add(s, line, data, len);
+    }
+    fclose(m);
+    return 0;
+}
+
+static void generate(struct set *s)
+{
+    for (uint32_t i = 0; i < 131; i++) {
+        struct sample_opts o = { 20 + i % 60, 60 + i % 70, i, i % 3 };
+        struct rtm_buf b;
+        buf_init(&b);
+        int rc = i % 3 == 0 ? rtm_sample_plain(&o, &b)
+                            : rtm_sample_bmtr(&o, i % 3 == 1 ? 3 : 5, BMTR_COMPRESS_AUTO, &b);
+        if (rc)
+            abort();
+        char name[32];
+        snprintf(name, sizeof name, "gen%03u.rtm", i);
+        size_t len;
+        uint8_t *data = (uint8_t *)buf_take(&b, &len);
+        add(s, name, data, len);
+    }
+}
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+/* Parses every file and renders each of its views; returns bytes rendered. */
+static size_t render_all(const struct set *s, const struct rtm_skeleton *sk, size_t *nviews)
+{
+    size_t bytes = 0;
+    struct rtm_buf b;
+    buf_init(&b);
+    *nviews = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        struct rtm_anim *a;
+        struct rtm_error err;
+        if (rtm_parse(s->f[i].data, s->f[i].len, sk, &a, &err))
+            continue;
+        for (size_t v = 0; v < rtm_view_count(a); v++) {
+            b.len = 0;
+            rtm_view_render(a, rtm_view_at(a, v), &b);
+            bytes += b.len;
+            ++*nviews;
+        }
+        rtm_free(a);
+    }
+    buf_free(&b);
+    return bytes;
+}
+
+static size_t convert_bmtr(const struct set *s, const struct rtm_skeleton *sk)
+{
+    size_t src = 0;
+    struct rtm_buf b;
+    buf_init(&b);
+    for (size_t i = 0; i < s->n; i++) {
+        if (s->f[i].len < 4 || memcmp(s->f[i].data, "BMTR", 4) != 0)
+            continue;
+        struct rtm_anim *a;
+        struct rtm_error err;
+        if (rtm_parse(s->f[i].data, s->f[i].len, sk, &a, &err))
+            continue;
+        b.len = 0;
+        rtm_view_render(a, (struct rtm_view){ RTM_VIEW_PLAIN, 0 }, &b);
+        src += s->f[i].len;
+        rtm_free(a);
+    }
+    buf_free(&b);
+    return src;
+}
+
+int main(void)
+{
+    struct set s = { 0 };
+    const char *dir = getenv("RTMFS_SHARED") ? getenv("RTMFS_SHARED") : "../shared";
+    const char *what = dir;
+    if (load_corpus(&s, dir) || s.n == 0) {
+        printf("bench: %s/corpus not found; using 131 generated files\n", dir);
+        generate(&s);
+        what = "generated files";
+    }
+    size_t total = 0;
+    for (size_t i = 0; i < s.n; i++)
+        total += s.f[i].len;
+    struct rtm_skeleton *sk;
+    struct rtm_error err;
+    if (rtm_skeleton_open("ofp2", &sk, &err))
+        return 1;
+
+    double best_render = 1e9, best_conv = 1e9;
+    size_t bytes = 0, nviews = 0, bmtr_src = 0;
+    for (int r = 0; r < ROUNDS; r++) {
+        double t0 = now();
+        bytes = render_all(&s, sk, &nviews);
+        double t1 = now();
+        bmtr_src = convert_bmtr(&s, sk);
+        double t2 = now();
+        if (t1 - t0 < best_render)
+            best_render = t1 - t0;
+        if (t2 - t1 < best_conv)
+            best_conv = t2 - t1;
+    }
+    printf("bench: %zu files (%s), %.1f MB of source\n", s.n, what, total / 1e6);
+    printf("render every view: %zu views, %.1f MB rendered in %.3f s (goal < 0.5 s)\n",
+           nviews, bytes / 1e6, best_render);
+    printf("BMTR -> plain.rtm: %.2f MB of BMTR source in %.3f s = %.0f MB/s on one core "
+           "(goal >= 100 MB/s)\n", bmtr_src / 1e6, best_conv,
+           best_conv > 0 ? bmtr_src / 1e6 / best_conv : 0);
+    rtm_skeleton_free(sk);
+    for (size_t i = 0; i < s.n; i++) {
+        free(s.f[i].name);
+        free(s.f[i].data);
+    }
+    free(s.f);
+    return 0;
+}
