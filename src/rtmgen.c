@@ -62,7 +62,7 @@ static int gen_set(const char *dir)
            gen_one(dir, "reload_v4.rtm", K_V4, &mdat, 0) ||
            gen_one(dir, "run_v5.rtm", K_V5_LZO, &o, 0) ||
            gen_one(dir, "idle_v5_raw.rtm", K_V5_RAW, &mdat, 0) ||
-           gen_one(dir, "broken.rtm", K_V5_LZO, &o, 900) ? 1 : 0;
+           gen_one(dir, "broken.rtm", K_V5_LZO, &o, 9000) ? 1 : 0;
 }
 
 static int gen_tree(const char *dir, long n)

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs what rtmfs needs to build and test on Debian/Ubuntu: as root with
+# apt-get, otherwise prints the exact command to run.
+set -euo pipefail
+PKGS=(gcc make pkg-config liblzo2-dev libcmocka-dev libfuse3-dev fuse3)
+missing=()
+for p in "${PKGS[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+        missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+    echo "deps: all build dependencies are installed"
+    exit 0
+fi
+cmd="apt-get install -y ${missing[*]}"
+if [ "$(id -u)" -eq 0 ]; then
+    echo "deps: installing ${missing[*]}"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $cmd
+else
+    echo "deps: missing packages; run as root:"
+    echo "  sudo apt-get update && sudo $cmd"
+    exit 1
+fi
