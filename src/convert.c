@@ -88,8 +88,10 @@ static double q_of(const uint8_t *t, int i)
 }
 
 /* armaio rot_loc_to_matrix with the handedness flips; the expression shapes
- * are kept as the reference writes them so that signed zeros agree. */
-static void local_matrix(const uint8_t *t, double m[16])
+ * are kept as the reference writes them so that signed zeros agree.  Only
+ * the first three columns are kept: the fourth is (0, 0, 0, 1) for a local
+ * matrix, and no output depends on the fourth column of a product. */
+static void local_matrix(const uint8_t *t, double m[12])
 {
     double x = q_of(t, 0), y = q_of(t, 1), z = q_of(t, 2), w = q_of(t, 3);
     double tx = rtm_half_to_float(le_u16(t + 8));
@@ -100,22 +102,23 @@ static void local_matrix(const uint8_t *t, double m[16])
     double r11 = 1 - 2 * x * x - 2 * z * z, r12 = 2 * y * z - 2 * x * w;
     double r20 = 2 * x * z - 2 * y * w, r21 = 2 * y * z + 2 * x * w;
     double r22 = 1 - 2 * x * x - 2 * y * y;
-    const double l[16] = {
-        r00, -r01, r02, 0.0,
-        -r10, r11, -r12, 0.0,
-        r20, -r21, r22, 0.0,
-        -tx, ty, -tz, 1.0,
-    };
-    memcpy(m, l, sizeof l);
+    m[0] = r00, m[1] = -r01, m[2] = r02;
+    m[3] = -r10, m[4] = r11, m[5] = -r12;
+    m[6] = r20, m[7] = -r21, m[8] = r22;
+    m[9] = -tx, m[10] = ty, m[11] = -tz;
 }
 
-/* res = a x b, row vectors, each sum left to right with every term kept. */
-static void mul4(const double a[16], const double b[16], double res[16])
+/* res = a x b for row-vector 4x4 matrices stored as their first three
+ * columns.  Each sum runs left to right with every term kept, including
+ * a[i][3] * b[3][j] with a[i][3] = 0: its sign can turn -0 into +0. */
+static void mul4x3(const double a[12], const double b[12], double res[12])
 {
-    for (int i = 0; i < 4; i++)
-        for (int j = 0; j < 4; j++)
-            res[i * 4 + j] = a[i * 4 + 0] * b[0 * 4 + j] + a[i * 4 + 1] * b[1 * 4 + j] +
-                             a[i * 4 + 2] * b[2 * 4 + j] + a[i * 4 + 3] * b[3 * 4 + j];
+    for (int i = 0; i < 4; i++) {
+        double a3 = i == 3 ? 1.0 : 0.0;
+        for (int j = 0; j < 3; j++)
+            res[i * 3 + j] = a[i * 3 + 0] * b[0 + j] + a[i * 3 + 1] * b[3 + j] +
+                             a[i * 3 + 2] * b[6 + j] + a3 * b[9 + j];
+    }
 }
 
 void rtm_convert_frame(const struct rtm_plan *plan, const uint8_t *transforms,
@@ -123,18 +126,17 @@ void rtm_convert_frame(const struct rtm_plan *plan, const uint8_t *transforms,
 {
     for (uint32_t i = 0; i < plan->nbones; i++) {
         uint32_t b = plan->order[i];
-        double *abs = scratch + (size_t)b * 16;
+        double *abs = scratch + (size_t)b * 12;
         int32_t p = plan->parent[b];
         if (p >= 0) {
-            double local[16];
+            double local[12];
             local_matrix(transforms + (size_t)b * RTM_TRANSFORM_BYTES, local);
-            mul4(local, scratch + (size_t)p * 16, abs);
+            mul4x3(local, scratch + (size_t)p * 12, abs);
         } else {
             local_matrix(transforms + (size_t)b * RTM_TRANSFORM_BYTES, abs);
         }
         float *o = out + (size_t)b * 12;
-        for (int row = 0; row < 4; row++)
-            for (int col = 0; col < 3; col++)
-                o[row * 3 + col] = (float)abs[row * 4 + col];
+        for (int k = 0; k < 12; k++)
+            o[k] = (float)abs[k];
     }
 }

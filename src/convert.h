@@ -5,7 +5,7 @@
  *  - rtm_plan_make() matches an animation's bones against a skeleton once;
  *    the plan owns its arrays and is released with rtm_plan_free().
  *  - rtm_convert_frame() turns one frame of nbones 14-byte transforms into
- *    nbones*12 floats.  It needs a caller-owned scratch of nbones*16 doubles.
+ *    nbones*12 floats.  It needs a caller-owned scratch of nbones*12 doubles.
  *  - Build with -ffp-contract=off: the arithmetic must round exactly as
  *    written for the results to match byte for byte.
  */

@@ -250,15 +250,15 @@ static size_t put_decimal(struct decimal d, int neg, char *buf)
     char ds[24];
     int n = count_digits(d.digits);
     uint64_t v = d.digits;
-    int i = n;
+    int end = n;
     for (; v >= 100; v /= 100) {
-        i -= 2;
-        memcpy(ds + i, DIGIT_PAIRS + 2 * (v % 100), 2);
+        end -= 2;
+        memcpy(ds + end, DIGIT_PAIRS + 2 * (v % 100), 2);
     }
     if (v >= 10)
-        memcpy(ds + i - 2, DIGIT_PAIRS + 2 * v, 2);
+        memcpy(ds + end - 2, DIGIT_PAIRS + 2 * v, 2);
     else
-        ds[i - 1] = (char)('0' + v);
+        ds[end - 1] = (char)('0' + v);
     int k = d.exp10 + n - 1; /* value = d.ddd * 10^k */
     char *o = buf;
     if (neg)

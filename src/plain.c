@@ -218,21 +218,29 @@ int rtm_write_plain(const struct rtm_anim *a, struct rtm_buf *out)
     struct phase_key *k = sorted_keys(a->nframes, a->phases, sizeof a->phases[0]);
     if (!k)
         return -1;
-    buf_reserve(out, 28 + (size_t)NAME_FIELD * a->nbones +
-                         (size_t)a->nframes * (4 + (size_t)BONE_BYTES * a->nbones));
+    size_t frame_bytes = 4 + (size_t)BONE_BYTES * a->nbones;
+    if (buf_reserve(out, 28 + (size_t)NAME_FIELD * a->nbones + a->nframes * frame_bytes)) {
+        free(k);
+        return -1;
+    }
     buf_put(out, "RTM_0101", 8);
     buf_put(out, a->motion, sizeof a->motion);
     buf_put_u32(out, a->nframes);
     buf_put_u32(out, a->nbones);
+    size_t names_at = out->len;
     for (uint32_t b = 0; b < a->nbones; b++)
         put_name_field(out, a->bones[b]);
+    /* Frames repeat the padded names: copy them from the header just written. */
     for (uint32_t i = 0; i < a->nframes; i++) {
         uint32_t f = k[i].index;
-        buf_put_f32(out, a->phases[f]);
-        for (uint32_t b = 0; b < a->nbones; b++) {
-            put_name_field(out, a->bones[b]);
-            buf_put(out, rtm_matrix(a, f, b), MATRIX_BYTES);
+        char *o = out->p + out->len;
+        memcpy(o, &a->phases[f], 4);
+        o += 4;
+        for (uint32_t b = 0; b < a->nbones; b++, o += BONE_BYTES) {
+            memcpy(o, out->p + names_at + (size_t)b * NAME_FIELD, NAME_FIELD);
+            memcpy(o + NAME_FIELD, rtm_matrix(a, f, b), MATRIX_BYTES);
         }
+        out->len += frame_bytes;
     }
     free(k);
     return out->oom ? -1 : 0;

@@ -115,7 +115,7 @@ static int fill_plain(const struct sample *s, struct rtm_anim *a)
     struct rtm_skeleton *sk = NULL;
     struct rtm_error err;
     struct rtm_plan plan;
-    double *scratch = malloc(((size_t)s->nbones * 16 + 1) * sizeof *scratch);
+    double *scratch = malloc(((size_t)s->nbones * 12 + 1) * sizeof *scratch);
     if (!scratch || rtm_skeleton_open("ofp2", &sk, &err)) {
         free(scratch);
         return -1;
