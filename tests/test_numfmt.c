@@ -1,0 +1,447 @@
+/* test_numfmt.c - shortest float formatting and name escaping (numfmt.h). */
+#include "testutil.h"
+
+#include <float.h>
+#include <math.h>
+
+#include "numfmt.h"
+
+/* A deterministic 64-bit LCG (Knuth's MMIX constants); the high half is
+ * the better-mixed part. */
+static uint64_t lcg_state;
+static uint32_t lcg_next(void)
+{
+    lcg_state = lcg_state * 6364136223846793005ull + 1442695040888963407ull;
+    return (uint32_t)(lcg_state >> 32);
+}
+
+static float from_bits(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+static uint32_t to_bits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+static const char *fmt(float v, char *buf)
+{
+    size_t n = rtm_fmt_float(v, buf);
+    assert_int_equal(n, strlen(buf));
+    assert_true(n < RTM_FLOAT_CHARS);
+    return buf;
+}
+
+/* ---- exact strings ---------------------------------------------------- */
+
+static void float_table(void **state)
+{
+    (void)state;
+    static const struct { float v; const char *s; } cases[] = {
+        { 0.0f, "0" },
+        { -0.0f, "-0" },
+        { 0.1f, "0.1" },
+        { -0.1f, "-0.1" },
+        { 0.3f, "0.3" },
+        { 1.0f, "1" },
+        { -1.0f, "-1" },
+        { 1.5f, "1.5" },
+        { 10.0f, "10" },
+        { 123.456f, "123.456" },
+        { 1.0f / 3.0f, "0.33333334" },
+        { 1e-07f, "1e-07" },
+        { 1e-06f, "1e-06" },
+        { 0.00001f, "0.00001" },        /* exponent -5: still plain */
+        { 0.000123f, "0.000123" },
+        { 1e+30f, "1e+30" },
+        { 1e+8f, "100000000" },         /* exponent 8: still plain */
+        { 1e+9f, "1e+09" },             /* exponent 9: scientific */
+        { 1.5e+9f, "1.5e+09" },
+        { 16777216.0f, "16777216" },
+        { 16777218.0f, "16777218" },
+        { 33554432.0f, "33554432" },
+        { 123456789.0f, "123456790" },  /* the float is 123456792 */
+        { 1e-45f, "1e-45" },            /* smallest subnormal */
+        { 3e-45f, "3e-45" },
+        { 1.1754942e-38f, "1.1754942e-38" }, /* largest subnormal */
+        { FLT_MIN, "1.1754944e-38" },
+        { FLT_MAX, "3.4028235e+38" },
+        { -FLT_MAX, "-3.4028235e+38" },
+        { 1e-15f, "1e-15" },
+        { 9.999999e-16f, "9.999999e-16" },
+        { 1e+29f, "1e+29" },
+        { 2.5e-5f, "0.000025" },
+        { 0.7071068f, "0.7071068" },
+        { (float)INFINITY, "inf" },
+        { -(float)INFINITY, "-inf" },
+    };
+    char buf[RTM_FLOAT_CHARS];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        fmt(cases[i].v, buf);
+        if (strcmp(buf, cases[i].s) != 0)
+            fail_msg("case %zu: %.9g formats as \"%s\", expected \"%s\"", i,
+                     (double)cases[i].v, buf, cases[i].s);
+    }
+    assert_string_equal(fmt(NAN, buf), "nan");
+    assert_string_equal(fmt(from_bits(0xffc00001u), buf), "nan"); /* negative NaN */
+}
+
+/* ---- round trip ------------------------------------------------------- */
+
+/* Every non-NaN bit pattern reads back bit for bit through strtof.  Values
+ * below 1e-15 or from 1e30 up take the slow search (~15 us each), so one
+ * pattern in ten is fully uniform and the rest keep the exponent in the
+ * fast path's range; the test stays at about a second. */
+static void round_trip_random_bits(void **state)
+{
+    (void)state;
+    lcg_state = 12345;
+    char buf[RTM_FLOAT_CHARS];
+    for (int i = 0; i < 1000000; i++) {
+        uint32_t u = lcg_next();
+        if (i % 10 != 0)
+            u = (u & 0x807fffffu) | ((77u + lcg_next() % 150u) << 23);
+        float v = from_bits(u);
+        fmt(v, buf);
+        if (isnan(v)) {
+            assert_string_equal(buf, "nan");
+            continue;
+        }
+        float r = strtof(buf, NULL);
+        if (to_bits(r) != u)
+            fail_msg("0x%08x formats as \"%s\", which reads back as 0x%08x", u, buf,
+                     to_bits(r));
+    }
+}
+
+/* The fast path must agree with the snprintf/strtof reference.  Uniform bit
+ * patterns put most values outside the fast path's range (both then take
+ * the slow path), so most samples draw the exponent from the range the fast
+ * path handles, plus animation-like values in [-2, 2]. */
+static void fast_equals_slow(void **state)
+{
+    (void)state;
+    lcg_state = 777;
+    char a[RTM_FLOAT_CHARS], b[RTM_FLOAT_CHARS];
+    for (int i = 0; i < 200000; i++) {
+        uint32_t r = lcg_next();
+        uint32_t u;
+        switch (i % 4) {
+        case 0: /* any exponent */
+            u = r;
+            break;
+        case 1: /* 1e-15 .. 1e30: biased exponents 77..226 */
+        case 2:
+            u = (r & 0x807fffffu) | ((77u + lcg_next() % 150u) << 23);
+            break;
+        default: { /* typical matrix entries */
+            float f = (float)((double)r / 4294967296.0 * 4.0 - 2.0);
+            u = to_bits(f);
+            break;
+        }
+        }
+        float v = from_bits(u);
+        if (!isfinite(v))
+            continue;
+        size_t na = rtm_fmt_float(v, a), nb = rtm_fmt_float_slow(v, b);
+        if (na != nb || strcmp(a, b) != 0)
+            fail_msg("0x%08x: fast \"%s\" but slow \"%s\"", u, a, b);
+    }
+}
+
+/* Significant digits of a formatted number: leading and trailing zeros do
+ * not count ("100000000" has one, "0.00025" has two). */
+static int sig_digits(const char *s)
+{
+    char d[RTM_FLOAT_CHARS];
+    int n = 0;
+    for (; *s && *s != 'e'; s++)
+        if (*s >= '0' && *s <= '9')
+            d[n++] = *s;
+    int lo = 0, hi = n;
+    while (lo < hi && d[lo] == '0')
+        lo++;
+    while (hi > lo && d[hi - 1] == '0')
+        hi--;
+    return hi - lo;
+}
+
+/* No decimal with one significant digit fewer reads back as the same
+ * float: the nearest such decimal and its two neighbours all fail. */
+static void output_is_shortest(void **state)
+{
+    (void)state;
+    lcg_state = 4242;
+    char buf[RTM_FLOAT_CHARS], s[64];
+    int checked = 0;
+    for (int i = 0; i < 20000; i++) {
+        float v = from_bits(lcg_next() & 0x7fffffffu);
+        if (!isfinite(v) || v == 0)
+            continue;
+        fmt(v, buf);
+        int p = sig_digits(buf);
+        assert_true(p >= 1 && p <= 9);
+        if (p == 1)
+            continue;
+        /* p-1 significant digits: %.*e with precision p-2 */
+        snprintf(s, sizeof s, "%.*e", p - 2, (double)v);
+        char *e = strchr(s, 'e');
+        assert_non_null(e);
+        int exp10 = atoi(e + 1);
+        /* mantissa digits as an integer m, value = m * 10^(exp10-(p-2)) */
+        long long m = 0;
+        for (char *q = s; q < e; q++)
+            if (*q >= '0' && *q <= '9')
+                m = m * 10 + (*q - '0');
+        for (long long dm = -1; dm <= 1; dm++) {
+            char cand[64];
+            snprintf(cand, sizeof cand, "%llde%d", m + dm, exp10 - (p - 2));
+            if (to_bits(strtof(cand, NULL)) == to_bits(v))
+                fail_msg("0x%08x formats as \"%s\" (%d digits) but \"%s\" also "
+                         "reads back", to_bits(v), buf, p, cand);
+        }
+        checked++;
+    }
+    assert_true(checked > 10000);
+}
+
+/* Where two decimals of the shortest length both read back, the nearer one
+ * is chosen (numfmt.h).  For v in [1, 2) the other candidates of the same
+ * length are the output plus or minus one unit in its last digit. */
+static void nearest_of_shortest(void **state)
+{
+    (void)state;
+    lcg_state = 99;
+    char buf[RTM_FLOAT_CHARS], alt[64];
+    for (int i = 0; i < 20000; i++) {
+        float v = from_bits((lcg_next() & 0x007fffffu) | (127u << 23)); /* [1, 2) */
+        fmt(v, buf);
+        int p = sig_digits(buf);
+        double got = strtod(buf, NULL), err = fabs(got - (double)v);
+        /* the other candidates of the same length: one step up and down */
+        double step = pow(10.0, -(p - 1)); /* v in [1,2): exponent 0 */
+        for (int dir = -1; dir <= 1; dir += 2) {
+            double other = got + dir * step;
+            snprintf(alt, sizeof alt, "%.*f", p - 1, other);
+            if (to_bits(strtof(alt, NULL)) == to_bits(v) &&
+                fabs(strtod(alt, NULL) - (double)v) < err)
+                fail_msg("%s chosen for %.9g, but %s is nearer", buf, (double)v, alt);
+        }
+    }
+}
+
+/* ---- buffers and JSON floats ----------------------------------------- */
+
+static char *take_str(struct rtm_buf *b)
+{
+    buf_putc(b, 0);
+    assert_false(b->oom);
+    return buf_take(b, NULL);
+}
+
+static void put_float_and_json_float(void **state)
+{
+    (void)state;
+    struct rtm_buf b;
+    buf_init(&b);
+    rtm_put_float(&b, 0.25f);
+    buf_putc(&b, ' ');
+    rtm_put_float(&b, NAN);
+    buf_putc(&b, ' ');
+    rtm_put_json_float(&b, -1.5f);
+    buf_putc(&b, ' ');
+    rtm_put_json_float(&b, NAN);
+    buf_putc(&b, ' ');
+    rtm_put_json_float(&b, (float)INFINITY);
+    buf_putc(&b, ' ');
+    rtm_put_json_float(&b, -(float)INFINITY);
+    buf_putc(&b, ' ');
+    rtm_put_json_float(&b, -0.0f);
+    char *s = take_str(&b);
+    assert_string_equal(s, "0.25 nan -1.5 null null null -0");
+    free(s);
+}
+
+/* ---- names ------------------------------------------------------------ */
+
+static char *name_with(void (*put)(struct rtm_buf *, struct rtm_str), const char *s, size_t n)
+{
+    struct rtm_buf b;
+    buf_init(&b);
+    put(&b, (struct rtm_str){ s, (uint32_t)n });
+    return take_str(&b);
+}
+
+#define NAME(put, lit) name_with(put, lit, sizeof(lit) - 1)
+
+static void put_name_escapes(void **state)
+{
+    (void)state;
+    char *s = NAME(rtm_put_name, "Pelvis");
+    assert_string_equal(s, "Pelvis");
+    free(s);
+    /* printable ASCII including space and ~ stays; backslash, control bytes,
+     * DEL and bytes > 127 become \xNN (lower-case hex) */
+    s = NAME(rtm_put_name, " a~\\b\x01\x1f\x7f\x80\xff\t");
+    assert_string_equal(s, " a~\\x5cb\\x01\\x1f\\x7f\\x80\\xff\\x09");
+    free(s);
+    /* an embedded NUL (MDAT strings may hold one) is escaped, not a stop */
+    s = NAME(rtm_put_name, "a\0b");
+    assert_string_equal(s, "a\\x00b");
+    free(s);
+    s = NAME(rtm_put_name, "");
+    assert_string_equal(s, "");
+    free(s);
+    /* quotes and commas are plain for the plain escaper */
+    s = NAME(rtm_put_name, "a,\"b\"");
+    assert_string_equal(s, "a,\"b\"");
+    free(s);
+}
+
+static void put_csv_name_quotes_only_when_needed(void **state)
+{
+    (void)state;
+    char *s = NAME(rtm_put_csv_name, "LeftHand");
+    assert_string_equal(s, "LeftHand");
+    free(s);
+    /* escaped bytes alone need no quoting */
+    s = NAME(rtm_put_csv_name, "a b\n\\");
+    assert_string_equal(s, "a b\\x0a\\x5c");
+    free(s);
+    s = NAME(rtm_put_csv_name, "a,b");
+    assert_string_equal(s, "\"a,b\"");
+    free(s);
+    s = NAME(rtm_put_csv_name, "say \"hi\"");
+    assert_string_equal(s, "\"say \"\"hi\"\"\"");
+    free(s);
+    s = NAME(rtm_put_csv_name, "\"");
+    assert_string_equal(s, "\"\"\"\"");
+    free(s);
+    /* quoting and escaping together */
+    s = NAME(rtm_put_csv_name, ",\x01\xe9");
+    assert_string_equal(s, "\",\\x01\\xe9\"");
+    free(s);
+    /* a comma after a NUL byte still counts */
+    s = NAME(rtm_put_csv_name, "a\0,");
+    assert_string_equal(s, "\"a\\x00,\"");
+    free(s);
+}
+
+/* Decodes one RFC 8259 string literal that must span all of s; returns the
+ * decoded text (ASCII only: \u escapes above 0x7f are refused) or NULL. */
+static char *json_string_decode(const char *s)
+{
+    size_t n = strlen(s);
+    if (n < 2 || s[0] != '"' || s[n - 1] != '"')
+        return NULL;
+    char *out = malloc(n);
+    assert_non_null(out);
+    size_t o = 0;
+    for (size_t i = 1; i < n - 1; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c < 0x20 || c == '"' || c >= 0x80) /* must be escaped (or UTF-8: we send none) */
+            goto bad;
+        if (c != '\\') {
+            out[o++] = (char)c;
+            continue;
+        }
+        if (++i >= n - 1)
+            goto bad;
+        switch (s[i]) {
+        case '"': out[o++] = '"'; break;
+        case '\\': out[o++] = '\\'; break;
+        case '/': out[o++] = '/'; break;
+        case 'b': out[o++] = '\b'; break;
+        case 'f': out[o++] = '\f'; break;
+        case 'n': out[o++] = '\n'; break;
+        case 'r': out[o++] = '\r'; break;
+        case 't': out[o++] = '\t'; break;
+        case 'u': {
+            if (i + 4 >= n - 1)
+                goto bad;
+            unsigned v = 0;
+            for (int k = 1; k <= 4; k++) {
+                char h = s[i + k];
+                v = v * 16 + (unsigned)(h >= '0' && h <= '9' ? h - '0'
+                                        : h >= 'a' && h <= 'f' ? h - 'a' + 10
+                                        : h >= 'A' && h <= 'F' ? h - 'A' + 10 : 99);
+                if (v >= 0x10000)
+                    goto bad;
+            }
+            if (v >= 0x80)
+                goto bad;
+            out[o++] = (char)v;
+            i += 4;
+            break;
+        }
+        default:
+            goto bad;
+        }
+    }
+    out[o] = 0;
+    return out;
+bad:
+    free(out);
+    return NULL;
+}
+
+/* The JSON form is a valid string literal whose decoded text is the plain
+ * escaped name, except that a quote stays a quote. */
+static void put_json_name_is_valid_json(void **state)
+{
+    (void)state;
+    char *s = NAME(rtm_put_json_name, "Step");
+    assert_string_equal(s, "\"Step\"");
+    free(s);
+    s = NAME(rtm_put_json_name, "");
+    assert_string_equal(s, "\"\"");
+    free(s);
+    s = NAME(rtm_put_json_name, "a\"b\\c\x01");
+    assert_string_equal(s, "\"a\\\"b\\\\x5cc\\\\x01\"");
+    free(s);
+
+    /* every single byte, and random byte strings */
+    lcg_state = 5;
+    for (int i = 0; i < 256 + 2000; i++) {
+        char raw[40];
+        size_t n;
+        if (i < 256) {
+            raw[0] = (char)i;
+            n = 1;
+        } else {
+            n = lcg_next() % sizeof raw;
+            for (size_t k = 0; k < n; k++)
+                raw[k] = (char)lcg_next();
+        }
+        char *j = name_with(rtm_put_json_name, raw, n);
+        char *dec = json_string_decode(j);
+        if (!dec)
+            fail_msg("not a valid JSON string: %s", j);
+        char *plain = name_with(rtm_put_name, raw, n);
+        assert_string_equal(dec, plain);
+        free(plain);
+        free(dec);
+        free(j);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(float_table),
+        cmocka_unit_test(round_trip_random_bits),
+        cmocka_unit_test(fast_equals_slow),
+        cmocka_unit_test(output_is_shortest),
+        cmocka_unit_test(nearest_of_shortest),
+        cmocka_unit_test(put_float_and_json_float),
+        cmocka_unit_test(put_name_escapes),
+        cmocka_unit_test(put_csv_name_quotes_only_when_needed),
+        cmocka_unit_test(put_json_name_is_valid_json),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

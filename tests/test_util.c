@@ -1,0 +1,320 @@
+/* test_util.c - buffers, the bounds-checked cursor, error values and
+ * rtm_slurp (util.h). */
+#include "testutil.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+/* ---- rtm_buf ---------------------------------------------------------- */
+
+/* Many small appends force several reallocations; every byte must survive
+ * them in order, and cap must always cover len. */
+static void buf_grows_and_keeps_bytes(void **state)
+{
+    (void)state;
+    struct rtm_buf b;
+    buf_init(&b);
+    assert_null(b.p);
+    assert_int_equal(b.len, 0);
+    size_t last_cap = 0, cap_changes = 0;
+    for (int i = 0; i < 100000; i++) {
+        buf_putc(&b, (char)(i * 7));
+        assert_true(b.cap >= b.len);
+        cap_changes += b.cap != last_cap;
+        last_cap = b.cap;
+    }
+    /* growth is geometric (amortised O(1) appends), not byte by byte */
+    assert_true(cap_changes <= 20);
+    assert_false(b.oom);
+    assert_int_equal(b.len, 100000);
+    for (int i = 0; i < 100000; i++)
+        assert_int_equal((unsigned char)b.p[i], (unsigned char)(i * 7));
+    /* one big append beyond the doubling step */
+    static char big[300000];
+    memset(big, 'z', sizeof big);
+    buf_put(&b, big, sizeof big);
+    assert_int_equal(b.len, 400000);
+    assert_true(b.cap >= 400000);
+    assert_int_equal(b.p[399999], 'z');
+    assert_int_equal((unsigned char)b.p[99999], (unsigned char)(99999 * 7));
+    buf_free(&b);
+    assert_null(b.p);
+    assert_int_equal(b.len, 0);
+    assert_int_equal(b.cap, 0);
+}
+
+/* A zero-byte put is a no-op, and reserve makes room without changing len. */
+static void buf_reserve_and_empty_put(void **state)
+{
+    (void)state;
+    struct rtm_buf b;
+    buf_init(&b);
+    buf_put(&b, "x", 0);
+    assert_int_equal(b.len, 0);
+    assert_int_equal(buf_reserve(&b, 5000), 0);
+    assert_int_equal(b.len, 0);
+    assert_true(b.cap >= 5000);
+    char *before = b.p;
+    buf_put(&b, "abc", 3);
+    assert_ptr_equal(b.p, before); /* no realloc needed within the reservation */
+    assert_memory_equal(b.p, "abc", 3);
+    /* an impossible reservation sets oom and later appends are ignored */
+    assert_int_equal(buf_reserve(&b, SIZE_MAX), -1);
+    assert_true(b.oom);
+    buf_puts(&b, "more");
+    buf_putc(&b, 'q');
+    assert_int_equal(b.len, 3);
+    buf_free(&b);
+}
+
+/* buf_take hands over the bytes and leaves an empty buffer behind. */
+static void buf_take_empties(void **state)
+{
+    (void)state;
+    struct rtm_buf b;
+    buf_init(&b);
+    buf_puts(&b, "hello");
+    buf_putc(&b, 0);
+    size_t len = 0;
+    char *p = buf_take(&b, &len);
+    assert_int_equal(len, 6);
+    assert_string_equal(p, "hello");
+    assert_null(b.p);
+    assert_int_equal(b.len, 0);
+    assert_int_equal(b.cap, 0);
+    /* the buffer is reusable after the take */
+    buf_puts(&b, "again");
+    assert_int_equal(b.len, 5);
+    assert_memory_equal(b.p, "again", 5);
+    free(p);
+    buf_free(&b);
+    /* len may be NULL; an empty buffer gives NULL */
+    assert_null(buf_take(&b, NULL));
+}
+
+/* printf appends (never overwrites) and handles output longer than any
+ * initial capacity; no NUL is counted in len. */
+static void buf_printf_appends(void **state)
+{
+    (void)state;
+    struct rtm_buf b;
+    buf_init(&b);
+    buf_puts(&b, "a=");
+    buf_printf(&b, "%d,%s,%u", -42, "xy", 7u);
+    assert_int_equal(b.len, strlen("a=-42,xy,7"));
+    assert_memory_equal(b.p, "a=-42,xy,7", b.len);
+    buf_printf(&b, "%s", "");
+    assert_int_equal(b.len, strlen("a=-42,xy,7"));
+    buf_printf(&b, "%0999d", 5);
+    assert_int_equal(b.len, 10 + 999);
+    assert_int_equal(b.p[10], '0');
+    assert_int_equal(b.p[10 + 998], '5');
+    buf_put_u32(&b, 0x04030201u);
+    buf_put_f32(&b, -0.0f);
+    assert_memory_equal(b.p + 1009, "\x01\x02\x03\x04\x00\x00\x00\x80", 8);
+    buf_free(&b);
+}
+
+/* ---- cursor ----------------------------------------------------------- */
+
+static const uint8_t CUR_DATA[] = { 0x01, 0x02, 0x03, 0x04, 0x05, 0x00, 0x00, 0x80, 0x3f };
+
+/* Reads inside the buffer advance pos; a read one byte too long fails at
+ * the current position and leaves pos alone. */
+static void cursor_reads_at_bounds(void **state)
+{
+    (void)state;
+    struct rtm_error err;
+    memset(&err, 0, sizeof err);
+    struct rtm_cursor c = { CUR_DATA, sizeof CUR_DATA, 0, &err };
+    uint8_t u8;
+    uint32_t u32;
+    float f;
+    assert_int_equal(cur_u8(&c, &u8, "a byte"), 0);
+    assert_int_equal(u8, 1);
+    assert_int_equal(cur_u32(&c, &u32, "a word"), 0);
+    assert_int_equal(u32, 0x05040302u);
+    assert_int_equal(c.pos, 5);
+    /* exactly 4 bytes left: the f32 read fits */
+    assert_int_equal(cur_left(&c), 4);
+    assert_int_equal(cur_f32(&c, &f, "a float"), 0);
+    assert_true(f == 1.0f);
+    assert_int_equal(cur_left(&c), 0);
+    assert_int_equal(cur_need(&c, 0, "nothing"), 0);
+    /* at the end: every read fails with the offset of the end */
+    assert_int_equal(cur_u8(&c, &u8, "the last byte"), -1);
+    assert_true(err.has_offset);
+    assert_int_equal(err.offset, 9);
+    assert_non_null(strstr(err.msg, "the last byte"));
+    assert_int_equal(c.pos, 9);
+}
+
+static void cursor_overrun_reports_offset(void **state)
+{
+    (void)state;
+    struct rtm_error err;
+    memset(&err, 0, sizeof err);
+    struct rtm_cursor c = { CUR_DATA, sizeof CUR_DATA, 6, &err };
+    uint32_t u32;
+    float f;
+    /* 3 bytes left, 4 needed */
+    assert_int_equal(cur_u32(&c, &u32, "the frame count"), -1);
+    assert_int_equal(err.offset, 6);
+    assert_true(err.has_offset);
+    assert_non_null(strstr(err.msg, "the frame count"));
+    assert_non_null(strstr(err.msg, "4 bytes needed, 3 left"));
+    assert_int_equal(c.pos, 6);
+    assert_int_equal(cur_f32(&c, &f, "x"), -1);
+    /* huge requests must not wrap around */
+    assert_int_equal(cur_need(&c, UINT64_MAX, "everything"), -1);
+    assert_int_equal(cur_need(&c, 3, "the rest"), 0);
+    /* a NULL err is allowed */
+    struct rtm_cursor c2 = { CUR_DATA, 2, 0, NULL };
+    assert_int_equal(cur_u32(&c2, &u32, "x"), -1);
+}
+
+static void cursor_asciiz(void **state)
+{
+    (void)state;
+    struct rtm_error err;
+    memset(&err, 0, sizeof err);
+    static const uint8_t d[] = "ab\0cdef\0ghij";   /* ends without a NUL after ghij */
+    struct rtm_cursor c = { d, sizeof d - 1, 0, &err };
+    const uint8_t *s;
+    uint32_t len;
+    assert_int_equal(cur_asciiz(&c, &s, &len, 10, "a name"), 0);
+    assert_int_equal(len, 2);
+    assert_memory_equal(s, "ab", 2);
+    assert_int_equal(c.pos, 3);
+    /* "cdef" is 4 bytes: a max of 4 is enough, 3 is too small */
+    size_t save = c.pos;
+    assert_int_equal(cur_asciiz(&c, &s, &len, 3, "a name"), -1);
+    assert_non_null(strstr(err.msg, "longer than 3"));
+    assert_int_equal(err.offset, 3);
+    assert_int_equal(c.pos, save);
+    assert_int_equal(cur_asciiz(&c, &s, &len, 4, "a name"), 0);
+    assert_int_equal(len, 4);
+    assert_int_equal(c.pos, 8);
+    /* "ghij" runs to the end with no NUL: an unterminated string, not a
+     * long one, also when exactly max bytes remain */
+    assert_int_equal(cur_asciiz(&c, &s, &len, 100, "a bone name"), -1);
+    assert_non_null(strstr(err.msg, "no NUL"));
+    assert_non_null(strstr(err.msg, "a bone name"));
+    assert_int_equal(err.offset, 8);
+    assert_int_equal(cur_asciiz(&c, &s, &len, 4, "a bone name"), -1);
+    assert_non_null(strstr(err.msg, "no NUL"));
+    assert_int_equal(cur_asciiz(&c, &s, &len, 3, "a bone name"), -1);
+    assert_non_null(strstr(err.msg, "longer than 3"));
+    assert_int_equal(c.pos, 8);
+    /* at the very end: nothing left at all */
+    c.pos = c.len;
+    assert_int_equal(cur_asciiz(&c, &s, &len, 100, "x"), -1);
+    assert_non_null(strstr(err.msg, "no NUL"));
+    /* an empty string is fine */
+    static const uint8_t e[] = { 0 };
+    struct rtm_cursor c3 = { e, 1, 0, &err };
+    assert_int_equal(cur_asciiz(&c3, &s, &len, 0, "x"), 0);
+    assert_int_equal(len, 0);
+    assert_int_equal(c3.pos, 1);
+}
+
+/* ---- errors ----------------------------------------------------------- */
+
+static void err_format_with_and_without_offset(void **state)
+{
+    (void)state;
+    struct rtm_error err;
+    char out[300];
+    rtm_err_set(&err, 1234, "bad %s %d", "thing", 5);
+    assert_true(err.has_offset);
+    rtm_err_format(&err, out, sizeof out);
+    assert_string_equal(out, "bad thing 5 (at byte 1234)");
+    rtm_err_nooff(&err, "no offset %u", 9u);
+    assert_false(err.has_offset);
+    rtm_err_format(&err, out, sizeof out);
+    assert_string_equal(out, "no offset 9");
+    /* offsets beyond 32 bits print in full */
+    rtm_err_set(&err, 0x100000000ull, "big");
+    rtm_err_format(&err, out, sizeof out);
+    assert_string_equal(out, "big (at byte 4294967296)");
+    /* a small output buffer truncates but stays NUL-terminated */
+    char small[6];
+    rtm_err_format(&err, small, sizeof small);
+    assert_string_equal(small, "big (");
+    /* an over-long message is cut to the field, NUL-terminated */
+    char longmsg[600];
+    memset(longmsg, 'm', sizeof longmsg - 1);
+    longmsg[sizeof longmsg - 1] = 0;
+    rtm_err_nooff(&err, "%s", longmsg);
+    assert_int_equal(strlen(err.msg), sizeof err.msg - 1);
+    /* a NULL err is allowed by the setters */
+    rtm_err_set(NULL, 1, "x");
+    rtm_err_nooff(NULL, "x");
+}
+
+/* ---- rtm_slurp -------------------------------------------------------- */
+
+static void slurp_temp_file(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/rtm_test_util_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    /* larger than the 64 KiB read chunk, with NUL bytes inside */
+    size_t n = 200001;
+    uint8_t *src = malloc(n);
+    assert_non_null(src);
+    for (size_t i = 0; i < n; i++)
+        src[i] = (uint8_t)(i * 31 + (i >> 8));
+    assert_int_equal(write(fd, src, n), (ssize_t)n);
+    close(fd);
+    uint8_t *data = NULL;
+    size_t len = 0;
+    assert_int_equal(rtm_slurp(path, &data, &len), 0);
+    assert_int_equal(len, n);
+    assert_memory_equal(data, src, n);
+    free(data);
+    /* an empty file reads as zero bytes */
+    fd = open(path, O_WRONLY | O_TRUNC);
+    assert_true(fd >= 0);
+    close(fd);
+    data = NULL;
+    len = 99;
+    assert_int_equal(rtm_slurp(path, &data, &len), 0);
+    assert_int_equal(len, 0);
+    free(data);
+    unlink(path);
+    free(src);
+}
+
+static void slurp_missing_file(void **state)
+{
+    (void)state;
+    uint8_t *data = NULL;
+    size_t len = 0;
+    errno = 0;
+    assert_int_equal(rtm_slurp("/nonexistent/dir/rtm_nope.rtm", &data, &len), -1);
+    assert_int_equal(errno, ENOENT);
+    /* a directory is not a readable file */
+    errno = 0;
+    assert_int_equal(rtm_slurp("/tmp", &data, &len), -1);
+    assert_int_equal(errno, EISDIR);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(buf_grows_and_keeps_bytes),
+        cmocka_unit_test(buf_reserve_and_empty_put),
+        cmocka_unit_test(buf_take_empties),
+        cmocka_unit_test(buf_printf_appends),
+        cmocka_unit_test(cursor_reads_at_bounds),
+        cmocka_unit_test(cursor_overrun_reports_offset),
+        cmocka_unit_test(cursor_asciiz),
+        cmocka_unit_test(err_format_with_and_without_offset),
+        cmocka_unit_test(slurp_temp_file),
+        cmocka_unit_test(slurp_missing_file),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
