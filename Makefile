@@ -38,7 +38,7 @@ PROGS    := $(BUILD)/rtmcat $(BUILD)/rtmgen
 UNIT     := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
 UNIT_BIN := $(UNIT:%=$(BUILD)/tests/%)
 
-.PHONY: all check bench demo install uninstall clean deps
+.PHONY: all check bench demo fuzz install uninstall clean deps
 all: $(PROGS)
 
 # The FUSE front end (issue 3) keeps its rules in its own fragment.
@@ -77,6 +77,25 @@ demo: deps all
 
 bench: all $(BUILD)/tests/bench_core
 	@$(BUILD)/tests/bench_core
+
+# Fuzzing (clang's libFuzzer): make fuzz FUZZ_SECONDS=N runs each target for
+# N seconds, seeded with generated files and ../shared/corpus when present.
+# Crashes land in build-fuzz/crash-*; keep each as a regression test.
+FUZZ_SECONDS ?= 60
+FUZZ_DIR     := build-fuzz
+FUZZ_CC      ?= clang
+FUZZ_FLAGS   := -g -O1 -std=c11 -D_GNU_SOURCE -ffp-contract=off -Isrc \
+                -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+FUZZ_SRC     := $(CORE:%=src/%.c)
+FUZZERS      := fuzz_rtm fuzz_skeleton
+
+$(FUZZ_DIR)/%: tests/%.c $(FUZZ_SRC) $(wildcard src/*.h) | $(FUZZ_DIR)
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(LZO_CFLAGS) -o $@ $< $(FUZZ_SRC) $(LIBS)
+$(FUZZ_DIR):
+	mkdir -p $@
+
+fuzz: $(FUZZERS:%=$(FUZZ_DIR)/%) $(BUILD)/tests/fuzz_seeds
+	@bash tests/fuzz.sh $(FUZZ_DIR) $(BUILD) $(FUZZ_SECONDS)
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# fuzz.sh FUZZ_DIR BUILD SECONDS: runs every libFuzzer target for SECONDS,
+# seeded with generated files (and ../shared/corpus when present), then
+# prints the executions each target made.
+set -euo pipefail
+dir=$1 build=$2 secs=$3
+shared=${RTMFS_SHARED:-../shared}
+seeds_rtm=$dir/seeds-rtm seeds_skel=$dir/seeds-skeleton
+mkdir -p "$seeds_rtm" "$seeds_skel" "$dir/corpus-rtm" "$dir/corpus-skeleton"
+"$build/tests/fuzz_seeds" "$seeds_rtm" "$seeds_skel"
+extra=()
+if [ -d "$shared/corpus" ]; then
+    extra=("$shared/corpus")   # read-only seeds: libFuzzer writes only to the first dir
+else
+    echo "fuzz: $shared/corpus not found; seeding with generated files only"
+fi
+status=0
+for t in rtm skeleton; do
+    seeds=$dir/seeds-$t
+    more=()
+    [ "$t" = rtm ] && more=("${extra[@]}")
+    log=$dir/fuzz_$t.log
+    if ! "$dir/fuzz_$t" -max_total_time="$secs" -max_len=262144 -rss_limit_mb=2048 \
+            -artifact_prefix="$dir/" "$dir/corpus-$t" "$seeds" "${more[@]}" >"$log" 2>&1; then
+        echo "fuzz_$t: FAILED, see $log"; tail -30 "$log"; status=1
+    fi
+    execs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | grep -o '[0-9]*$' || true)
+    [ -n "$execs" ] || execs=$(grep -Eo '#[0-9]+' "$log" | tail -1 | tr -d '#')
+    echo "fuzz_$t: ${execs:-?} executions in ${secs}s"
+done
+exit $status
