@@ -181,7 +181,8 @@ static int read_array(struct rtm_cursor *c, const struct bmtr_head *h,
         *cap = size;
     }
     if (!lzo) {
-        memcpy(*buf, c->data + c->pos, size);
+        if (size) /* *buf is still NULL for an empty first array */
+            memcpy(*buf, c->data + c->pos, size);
         c->pos += size;
         return 0;
     }

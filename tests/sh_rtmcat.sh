@@ -1,0 +1,198 @@
+#!/usr/bin/env bash
+# sh_rtmcat.sh - the rtmcat command line on rtmgen samples, broken files and,
+# when ../shared/corpus is there (or RTMFS_SHARED), every real file's plain.rtm.
+# Uses $BUILD/rtmcat and $BUILD/rtmgen (BUILD defaults to build).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-build}
+CAT=$BUILD/rtmcat
+GEN=$BUILD/rtmgen
+SHARED=${RTMFS_SHARED:-../shared}
+
+for p in "$CAT" "$GEN"; do
+    [ -x "$p" ] || { echo "FAIL: $p not built"; exit 1; }
+done
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/rtmcat-test.XXXXXX") || exit 1
+trap 'rm -rf "$T"' EXIT
+
+fails=0 checks=0
+ok() { checks=$((checks + 1)); }
+bad() { checks=$((checks + 1)); fails=$((fails + 1)); echo "FAIL: $*"; }
+check() { # check DESCRIPTION COMMAND...: the command must succeed
+    local what=$1; shift
+    if "$@"; then ok; else bad "$what"; fi
+}
+
+differ() { ! cmp -s "$1" "$2"; }
+
+# run ARGS...: rtmcat with stdout, stderr and status kept in $T/out, $T/err, $rc
+run() {
+    "$CAT" "$@" >"$T/out" 2>"$T/err"
+    rc=$?
+}
+
+# expect_error DESCRIPTION ARGS...: status 1, nothing on stdout, exactly one
+# line on stderr starting with "rtmcat: "
+expect_error() {
+    local what=$1; shift
+    run "$@"
+    if [ "$rc" -ne 1 ]; then bad "$what: exit status $rc, expected 1"; return 1; fi
+    if [ -s "$T/out" ]; then bad "$what: wrote to stdout"; return 1; fi
+    if [ "$(wc -l <"$T/err")" -ne 1 ] || ! grep -q '^rtmcat: ' "$T/err"; then
+        bad "$what: stderr is not one 'rtmcat: ' line: $(cat "$T/err")"; return 1
+    fi
+    ok
+}
+
+"$GEN" "$T/s" >/dev/null || { echo "FAIL: rtmgen $T/s"; exit 1; }
+samples=(walk.rtm step_props.rtm wave_v3.rtm reload_v4.rtm run_v5.rtm idle_v5_raw.rtm)
+
+# --- options ---------------------------------------------------------------
+run --help
+check "--help exits 0 with usage on stdout" [ "$rc" -eq 0 -a -s "$T/out" ]
+check "--help mentions the usage" grep -q '^usage: rtmcat' "$T/out"
+run -h
+check "-h exits 0" [ "$rc" -eq 0 ]
+run --version
+check "--version exits 0" [ "$rc" -eq 0 ]
+check "--version prints 'rtmcat VERSION'" grep -Eq '^rtmcat [0-9]+\.[0-9]+' "$T/out"
+run
+check "no FILE: usage error (status 2)" [ "$rc" -eq 2 -a ! -s "$T/out" ]
+run a b c
+check "three arguments: usage error (status 2)" [ "$rc" -eq 2 ]
+run --no-such-option "$T/s/walk.rtm"
+check "unknown option: usage error (status 2)" [ "$rc" -eq 2 ]
+
+# --- listing: every view with its size ----------------------------------------
+for f in "${samples[@]}"; do
+    file=$T/s/$f
+    run "$file"
+    if [ "$rc" -ne 0 ] || [ -s "$T/err" ]; then bad "listing $f: status $rc"; continue; fi
+    cp "$T/out" "$T/list"
+    frames=$("$CAT" "$file" header.txt | sed -n 's/^frames: //p')
+    n=$(wc -l <"$T/list")
+    check "listing $f has 5 + $frames views" [ "$n" -eq $((5 + frames)) ]
+    for v in header.txt bones.txt phases.csv props.json plain.rtm frames/000.csv; do
+        check "listing $f shows $v" grep -Eq "^ *[0-9]+ $v\$" "$T/list"
+    done
+    # every view's size as listed equals the bytes rtmcat prints for it
+    while read -r size view; do
+        got=$("$CAT" "$file" "$view" | wc -c)
+        if [ "$got" -ne "$size" ]; then bad "$f $view: listed $size bytes, printed $got"
+        else ok; fi
+    done <"$T/list"
+done
+
+# --- single views ----------------------------------------------------------
+f=$T/s/walk.rtm
+run "$f" frames/000.csv
+check "frames/000.csv prints" [ "$rc" -eq 0 -a -s "$T/out" ]
+run "$f" frames/039.csv
+check "the last frame prints" [ "$rc" -eq 0 -a -s "$T/out" ]
+run "$f" plain.rtm
+check "plain.rtm of a plain file is the file itself" cmp -s "$T/out" "$f"
+run "$T/s/step_props.rtm" plain.rtm
+check "plain.rtm of a plain file with MDAT is the file itself" cmp -s "$T/out" "$T/s/step_props.rtm"
+run "$T/s/step_props.rtm" props.json
+check "props.json of a file with properties names them" grep -q 'Step' "$T/out"
+run "$f" bones.txt
+check "bones.txt lists one bone a line" [ "$(wc -l <"$T/out")" -eq 66 ]
+
+for v in nope frames/040.csv frames/40.csv frames/ frames/-01.csv Header.txt ""; do
+    if expect_error "view '$v'" "$f" "$v"; then
+        check "view '$v': the message names the view" grep -q "no view called" "$T/err"
+    fi
+done
+
+# --- broken files ------------------------------------------------------------
+# FILE: message (at byte N), exactly one line, nothing on stdout, status 1
+expect_broken() { # expect_broken DESCRIPTION FILE [VIEW]
+    local what=$1 file=$2; shift 2
+    expect_error "$what" "$file" "$@" || return
+    if grep -Eq "^rtmcat: $(printf '%s' "$file" | sed 's/[][\.*^$/]/\\&/g'): .+ \(at byte [0-9]+\)\$" "$T/err"; then
+        ok
+    else
+        bad "$what: message is not 'rtmcat: FILE: ... (at byte N)': $(cat "$T/err")"
+    fi
+}
+expect_broken "broken.rtm" "$T/s/broken.rtm"
+expect_broken "broken.rtm with a view" "$T/s/broken.rtm" header.txt
+for f in walk.rtm step_props.rtm wave_v3.rtm run_v5.rtm; do
+    size=$(wc -c <"$T/s/$f")
+    for cut in 0 7 30 $((size / 2)) $((size - 1)); do
+        head -c "$cut" "$T/s/$f" >"$T/cut.rtm"
+        expect_broken "$f cut to $cut bytes" "$T/cut.rtm"
+    done
+done
+printf 'not an animation\n' >"$T/text.rtm"
+expect_broken "a text file" "$T/text.rtm"
+expect_error "a missing file" "$T/missing.rtm"
+check "a missing file: the message says why" grep -q 'No such file' "$T/err"
+expect_error "a directory" "$T/s"
+
+# --- skeletons -------------------------------------------------------------------
+for f in wave_v3.rtm reload_v4.rtm run_v5.rtm; do
+    "$CAT" "$T/s/$f" plain.rtm >"$T/ofp2.rtm"
+    "$CAT" -s none "$T/s/$f" plain.rtm >"$T/none.rtm"
+    "$CAT" --skeleton=ofp2 "$T/s/$f" plain.rtm >"$T/ofp2b.rtm"
+    check "$f: -s none changes plain.rtm" differ "$T/ofp2.rtm" "$T/none.rtm"
+    check "$f: --skeleton=ofp2 is the default" cmp -s "$T/ofp2.rtm" "$T/ofp2b.rtm"
+done
+"$CAT" "$T/s/walk.rtm" plain.rtm >"$T/a.rtm"
+"$CAT" -s none "$T/s/walk.rtm" plain.rtm >"$T/b.rtm"
+check "-s none leaves a plain file's plain.rtm alone" cmp -s "$T/a.rtm" "$T/b.rtm"
+
+cat >"$T/skel.txt" <<'EOF'
+# a three-bone chain
+pelvis -
+spine pelvis
+spine1 spine   # trailing comment
+EOF
+f=$T/s/run_v5.rtm
+run -s "$T/skel.txt" "$f" plain.rtm
+check "-s FILE with a skeleton file works" [ "$rc" -eq 0 -a -s "$T/out" ]
+cp "$T/out" "$T/file.rtm"
+"$CAT" -s none "$f" plain.rtm >"$T/none.rtm"
+"$CAT" "$f" plain.rtm >"$T/ofp2.rtm"
+check "-s FILE differs from -s none" differ "$T/file.rtm" "$T/none.rtm"
+check "-s FILE differs from ofp2" differ "$T/file.rtm" "$T/ofp2.rtm"
+run -s "$T/skel.txt" "$f" header.txt
+check "header.txt names the skeleton file" grep -qF "$T/skel.txt" "$T/out"
+
+printf 'pelvis\n' >"$T/bad1.txt"
+printf 'spine nosuchparent\n' >"$T/bad2.txt"
+for s in "$T/bad1.txt" "$T/bad2.txt" "$T/missing.txt"; do
+    expect_error "bad skeleton $(basename "$s")" -s "$s" "$f" header.txt &&
+        check "bad skeleton $(basename "$s"): the message names it" grep -qF "$s" "$T/err"
+done
+
+# --- the real files ---------------------------------------------------------------
+if [ -f "$SHARED/corpus/MANIFEST.tsv" ] && [ -d "$SHARED/corpus-expected" ]; then
+    n=0 good=0
+    while IFS=$'\t' read -r rel _; do
+        case $rel in *.rtm) ;; *) continue ;; esac
+        json=$SHARED/corpus-expected/$rel.json
+        if command -v jq >/dev/null; then
+            want=$(jq -r 'if .format == "plain" then .source_sha256 else .plain_sha256_ofp2 end' "$json")
+        else
+            key=plain_sha256_ofp2
+            grep -q '"format": *"plain"' "$json" && key=source_sha256
+            want=$(sed -n "s/.*\"$key\": *\"\([0-9a-f]*\)\".*/\1/p" "$json")
+        fi
+        got=$("$CAT" "$SHARED/corpus/$rel" plain.rtm | sha256sum | cut -d' ' -f1)
+        n=$((n + 1))
+        if [ -n "$want" ] && [ "$got" = "$want" ]; then good=$((good + 1)); ok
+        else bad "corpus $rel: plain.rtm sha256 $got, expected ${want:-?}"; fi
+    done <"$SHARED/corpus/MANIFEST.tsv"
+    echo "rtmcat corpus: $good of $n plain.rtm hashes match"
+    [ "$n" -gt 0 ] || bad "no corpus files listed"
+else
+    echo "SKIP: $SHARED/corpus not found; rtmcat corpus check skipped (set RTMFS_SHARED)"
+fi
+
+if [ "$fails" -ne 0 ]; then
+    echo "sh_rtmcat: $fails of $checks checks failed"
+    exit 1
+fi
+echo "sh_rtmcat: all $checks checks passed"
