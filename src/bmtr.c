@@ -245,7 +245,7 @@ static int read_frames(struct rtm_cursor *c, const struct bmtr_head *h,
     if (rc)
         return -1;
     if (h->nframes && h->nbones &&
-        !(t->abs = malloc((size_t)h->nbones * 16 * sizeof(double)))) {
+        !(t->abs = malloc((size_t)h->nbones * 12 * sizeof(double)))) {
         rtm_err_nooff(c->err, "out of memory for %u bones", h->nbones);
         return -1;
     }
@@ -272,7 +272,7 @@ static struct rtm_anim *build_anim(const uint8_t *data, size_t len,
 {
     struct rtm_anim *a = rtm_anim_alloc(RTM_FORMAT_BMTR, 0, h->nbones, h->nprops,
                                         h->string_bytes);
-    if (!a || !(a->skeleton_name = strdup(skel->name))) {
+    if (!a || !(a->skeleton_name = strdup(skel ? skel->name : "none"))) {
         rtm_free(a);
         return NULL;
     }

@@ -37,6 +37,9 @@ static int rank_cmp(const void *pa, const void *pb)
 int rtm_plan_make(const struct rtm_skeleton *skel, const struct rtm_str *bones,
                   uint32_t nbones, struct rtm_plan *plan)
 {
+    static const struct rtm_skeleton no_skeleton = { 0 };
+    if (!skel)
+        skel = &no_skeleton;
     memset(plan, 0, sizeof *plan);
     size_t n = nbones ? nbones : 1;
     struct skel_rank *r = malloc(n * sizeof *r);

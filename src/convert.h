@@ -2,7 +2,8 @@
  * (FORMAT.md section 6), bit for bit as the reference converter.
  *
  * Contract:
- *  - rtm_plan_make() matches an animation's bones against a skeleton once;
+ *  - rtm_plan_make() matches an animation's bones against a skeleton (NULL:
+ *    none) once;
  *    the plan owns its arrays and is released with rtm_plan_free().
  *  - rtm_convert_frame() turns one frame of nbones 14-byte transforms into
  *    nbones*12 floats.  It needs a caller-owned scratch of nbones*12 doubles.

@@ -7,7 +7,7 @@
  *    rtm_free().  Every string and array inside belongs to the anim.
  *  - BMTR transforms are converted to plain model-space matrices at parse time
  *    with the given skeleton (FORMAT.md section 6); the skeleton is only read
- *    during the call.
+ *    during the call, and NULL means no hierarchy (as "none").
  *  - On failure it returns -1, *out is NULL and err says what is wrong and at
  *    which byte.  It never reads outside the buffer and allocates nothing
  *    that the bytes present cannot justify.

@@ -797,9 +797,29 @@ static void every_cut_fails(void **state)
     }
 }
 
+/* A NULL skeleton means no hierarchy, the same as "none". */
+static void null_skeleton_is_none(void **state)
+{
+    (void)state;
+    struct sample_opts o = { 4, 20, 7, 0 };
+    struct rtm_buf b;
+    buf_init(&b);
+    assert_int_equal(rtm_sample_bmtr(&o, 5, BMTR_COMPRESS_ALL, &b), 0);
+    struct rtm_anim *a = NULL, *none = parse_ok(&b, "none");
+    struct rtm_error err;
+    assert_int_equal(rtm_parse((const uint8_t *)b.p, b.len, NULL, &a, &err), 0);
+    assert_string_equal(a->skeleton_name, "none");
+    assert_int_equal(a->composed, 0);
+    assert_memory_equal(a->matrices, none->matrices, (size_t)4 * 20 * 12 * sizeof(float));
+    rtm_free(a);
+    rtm_free(none);
+    buf_free(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(null_skeleton_is_none),
         cmocka_unit_test(v3_size_rule),
         cmocka_unit_test(v4_without_flags),
         cmocka_unit_test(v4_with_flags),
