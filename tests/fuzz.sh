@@ -24,8 +24,7 @@ for t in rtm skeleton; do
             -artifact_prefix="$dir/" "$dir/corpus-$t" "$seeds" "${more[@]}" >"$log" 2>&1; then
         echo "fuzz_$t: FAILED, see $log"; tail -30 "$log"; status=1
     fi
-    execs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | grep -o '[0-9]*$' || true)
-    [ -n "$execs" ] || execs=$(grep -Eo '#[0-9]+' "$log" | tail -1 | tr -d '#')
+    execs=$(grep -Eo 'Done [0-9]+ runs' "$log" | grep -Eo '[0-9]+' || true)
     echo "fuzz_$t: ${execs:-?} executions in ${secs}s"
 done
 exit $status
