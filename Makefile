@@ -34,15 +34,29 @@ LIBCORE  := $(BUILD)/librtmcore.a
 LIBWRIT  := $(BUILD)/librtmwrite.a
 LIBS     := $(LZO_LIBS) -lm
 
-PROGS    := $(BUILD)/rtmcat $(BUILD)/rtmgen
+PROGS    := $(BUILD)/rtmcat $(BUILD)/rtmgen $(BUILD)/rtmfs
 UNIT     := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
 UNIT_BIN := $(UNIT:%=$(BUILD)/tests/%)
 
-.PHONY: all check bench demo fuzz install uninstall clean deps
+.PHONY: all check bench demo fuzz valgrind install uninstall clean deps
 all: $(PROGS)
 
-# The FUSE front end (issue 3) keeps its rules in its own fragment.
--include src/rtmfs.mk
+# The FUSE front end: the only part that links libfuse3.
+FUSE_CFLAGS := $(shell $(PKG) --cflags fuse3 2>/dev/null)
+FUSE_LIBS   := $(shell $(PKG) --libs fuse3 2>/dev/null || echo -lfuse3)
+RTMFS_OBJ   := $(BUILD)/obj/rtmfs.o $(BUILD)/obj/cache.o
+
+$(BUILD)/obj/rtmfs.o: CFLAGS += $(FUSE_CFLAGS)
+
+$(BUILD)/rtmfs: $(RTMFS_OBJ) $(LIBCORE)
+	$(CC) $(LDFLAGS) -o $@ $^ $(FUSE_LIBS) $(LIBS) -lpthread
+
+# The cache's unit test links the cache object (and threads) as well.
+$(BUILD)/tests/test_cache: tests/test_cache.c tests/testutil.h $(BUILD)/obj/cache.o \
+		$(LIBWRIT) $(LIBCORE) | $(BUILD)/tests
+	$(CC) $(CFLAGS) $(CMOCKA_CFLAGS) -Itests -o $@ $< $(BUILD)/obj/cache.o \
+		$(LIBWRIT) $(LIBCORE) $(LDFLAGS) $(CMOCKA_LIBS) $(LIBS) -lpthread
+
 
 $(BUILD)/obj/%.o: src/%.c $(wildcard src/*.h) | $(BUILD)/obj
 	$(CC) $(CFLAGS) $(LZO_CFLAGS) -c $< -o $@
@@ -77,6 +91,7 @@ demo: deps all
 
 bench: all $(BUILD)/tests/bench_core
 	@$(BUILD)/tests/bench_core
+	@BUILD=$(BUILD) bash tests/bench_mount.sh
 
 # Fuzzing (clang's libFuzzer): make fuzz FUZZ_SECONDS=N runs each target for
 # N seconds, seeded with generated files and ../shared/corpus when present.
@@ -97,13 +112,18 @@ $(FUZZ_DIR):
 fuzz: $(FUZZERS:%=$(FUZZ_DIR)/%) $(BUILD)/tests/fuzz_seeds
 	@bash tests/fuzz.sh $(FUZZ_DIR) $(BUILD) $(FUZZ_SECONDS)
 
+# valgrind memcheck over rtmcat for every file of the corpus.
+valgrind: all
+	@bash tests/valgrind_rtmcat.sh $(BUILD)
+
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
-	install -m 755 $(BUILD)/rtmcat $(DESTDIR)$(PREFIX)/bin/
-	install -m 644 man/rtmcat.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 755 $(BUILD)/rtmcat $(BUILD)/rtmfs $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 man/rtmcat.1 man/rtmfs.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/rtmcat $(DESTDIR)$(PREFIX)/share/man/man1/rtmcat.1
+	rm -f $(DESTDIR)$(PREFIX)/bin/rtmcat $(DESTDIR)$(PREFIX)/bin/rtmfs \
+		$(DESTDIR)$(PREFIX)/share/man/man1/rtmcat.1 $(DESTDIR)$(PREFIX)/share/man/man1/rtmfs.1
 
 clean:
 	rm -rf build build-san build-fuzz

@@ -1,0 +1,493 @@
+/* cache.c - the LRU of parsed animations and rendered views (see cache.h). */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cache.h"
+
+/* What every LRU member starts with. */
+struct item {
+    struct item *prev, *next;
+    size_t bytes;
+    int refs;
+    int is_view;
+    int linked;                 /* in the LRU and counted in c->bytes */
+};
+
+enum { ST_LOADING, ST_READY, ST_FAILED };
+
+struct rtmc_anim {
+    struct item it;
+    struct rtmc_anim *hnext;
+    char *path;
+    uint64_t hash, dev, ino, size;
+    int64_t mtime_ns;
+    int state, err, dead;
+    struct rtm_anim *anim;
+    char *error;
+    size_t nviews;
+    uint64_t *sizes;            /* UINT64_MAX: not known yet */
+    struct rtmc_view **views;   /* cached views, or NULL */
+};
+
+struct rtmc_view {
+    struct item it;
+    struct rtmc_anim *owner;    /* holds one reference on it */
+    size_t idx;
+    char *data;
+    size_t len;
+};
+
+struct rtmc {
+    pthread_mutex_t lock;
+    pthread_cond_t loaded;
+    rtmc_load_fn load;
+    void *ctx;
+    size_t budget, bytes, entries;
+    struct item lru;            /* lru.next is the most recent */
+    struct rtmc_anim **table;   /* by path hash */
+    size_t nbuckets;
+    uint64_t loads, renders, hits, evictions;
+};
+
+static uint64_t hash_path(const char *s)
+{
+    uint64_t h = 1469598103934665603ull;   /* FNV-1a */
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+struct rtmc *rtmc_new(size_t budget, rtmc_load_fn load, void *ctx)
+{
+    struct rtmc *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->nbuckets = 4096;
+    c->table = calloc(c->nbuckets, sizeof *c->table);
+    if (!c->table) {
+        free(c);
+        return NULL;
+    }
+    pthread_mutex_init(&c->lock, NULL);
+    pthread_cond_init(&c->loaded, NULL);
+    c->load = load;
+    c->ctx = ctx;
+    c->budget = budget;
+    c->lru.prev = c->lru.next = &c->lru;
+    return c;
+}
+
+/* ---- LRU list and byte accounting (lock held) ---- */
+
+static void lru_unlink(struct rtmc *c, struct item *it)
+{
+    if (!it->linked)
+        return;
+    it->prev->next = it->next;
+    it->next->prev = it->prev;
+    it->linked = 0;
+    c->bytes -= it->bytes;
+    c->entries--;
+}
+
+static void lru_front(struct rtmc *c, struct item *it)
+{
+    lru_unlink(c, it);
+    it->next = c->lru.next;
+    it->prev = &c->lru;
+    c->lru.next->prev = it;
+    c->lru.next = it;
+    it->linked = 1;
+    c->bytes += it->bytes;
+    c->entries++;
+}
+
+/* Memory a parsed anim holds, close enough for a budget. */
+static size_t anim_bytes(const struct rtm_anim *a)
+{
+    if (!a)
+        return 0;
+    size_t n = sizeof *a + a->arena_cap + (size_t)a->nbones * sizeof *a->bones +
+               (size_t)a->nframes * sizeof(float) + (size_t)a->nprops * sizeof *a->props +
+               (size_t)a->nframes * a->nbones * 12 * sizeof(float);
+    if (a->source)
+        n += a->source_bytes;
+    return n;
+}
+
+/* ---- freeing (lock held) ---- */
+
+static void anim_unref(struct rtmc *c, struct rtmc_anim *e);
+
+static void anim_destroy(struct rtmc_anim *e)
+{
+    rtm_free(e->anim);
+    free(e->error);
+    free(e->sizes);
+    free(e->views);
+    free(e->path);
+    free(e);
+}
+
+static void view_destroy(struct rtmc *c, struct rtmc_view *v)
+{
+    struct rtmc_anim *o = v->owner;
+    lru_unlink(c, &v->it);
+    if (o->views && o->views[v->idx] == v)
+        o->views[v->idx] = NULL;
+    free(v->data);
+    free(v);
+    anim_unref(c, o);
+}
+
+/* Frees e once it is out of the index and unreferenced. */
+static void anim_unref(struct rtmc *c, struct rtmc_anim *e)
+{
+    if (--e->it.refs == 0 && e->dead) {
+        lru_unlink(c, &e->it);
+        anim_destroy(e);
+    }
+}
+
+static void table_remove(struct rtmc *c, struct rtmc_anim *e)
+{
+    struct rtmc_anim **pp = &c->table[e->hash % c->nbuckets];
+    while (*pp && *pp != e)
+        pp = &(*pp)->hnext;
+    if (*pp)
+        *pp = e->hnext;
+    e->dead = 1;
+}
+
+/* Takes e out of the index, frees its unreferenced views, and frees e when
+ * nothing refers to it any more. */
+static void anim_kill(struct rtmc *c, struct rtmc_anim *e)
+{
+    table_remove(c, e);
+    lru_unlink(c, &e->it);
+    e->it.refs++;                       /* keep e alive while its views go */
+    for (size_t i = 0; e->views && i < e->nviews; i++) {
+        struct rtmc_view *v = e->views[i];
+        if (v && v->it.refs == 0)
+            view_destroy(c, v);
+        else if (v)
+            lru_unlink(c, &v->it);      /* freed by its last put */
+    }
+    anim_unref(c, e);
+}
+
+/* Frees least recently used unreferenced entries while over the budget
+ * (all of them when all is set). */
+static void evict_some(struct rtmc *c, int all)
+{
+    struct item *it = c->lru.prev;
+    while ((all || c->bytes > c->budget) && it != &c->lru) {
+        struct item *prev = it->prev;
+        if (it->refs == 0) {
+            c->evictions++;
+            if (it->is_view)
+                view_destroy(c, (struct rtmc_view *)it);
+            else
+                anim_kill(c, (struct rtmc_anim *)it);
+            prev = c->lru.prev;         /* freeing a view may free more */
+        }
+        it = prev;
+    }
+}
+
+static void evict(struct rtmc *c) { evict_some(c, 0); }
+
+/* ---- animations ---- */
+
+static struct rtmc_anim *find(struct rtmc *c, const struct rtmc_src *s, uint64_t h)
+{
+    for (struct rtmc_anim *e = c->table[h % c->nbuckets]; e; e = e->hnext)
+        if (e->hash == h && e->dev == s->dev && e->ino == s->ino && e->size == s->size &&
+            e->mtime_ns == s->mtime_ns && strcmp(e->path, s->path) == 0)
+            return e;
+    return NULL;
+}
+
+static struct rtmc_anim *anim_new(struct rtmc *c, const struct rtmc_src *s, uint64_t h)
+{
+    struct rtmc_anim *e = calloc(1, sizeof *e);
+    if (!e || !(e->path = strdup(s->path))) {
+        free(e);
+        return NULL;
+    }
+    e->hash = h;
+    e->dev = s->dev;
+    e->ino = s->ino;
+    e->size = s->size;
+    e->mtime_ns = s->mtime_ns;
+    e->state = ST_LOADING;
+    e->it.refs = 1;
+    e->hnext = c->table[h % c->nbuckets];
+    c->table[h % c->nbuckets] = e;
+    return e;
+}
+
+/* Fills a freshly loaded entry's tables; -ENOMEM on failure. */
+static int anim_setup(struct rtmc_anim *e, struct rtm_anim *a, const char *msg)
+{
+    e->anim = a;
+    e->error = strdup(a ? "" : msg);
+    if (!e->error)
+        return -ENOMEM;
+    e->it.bytes = sizeof *e + strlen(e->error);
+    if (!a)
+        return 0;
+    e->nviews = rtm_view_count(a);
+    e->sizes = malloc(e->nviews * sizeof *e->sizes);
+    e->views = calloc(e->nviews, sizeof *e->views);
+    if (!e->sizes || !e->views)
+        return -ENOMEM;
+    memset(e->sizes, 0xff, e->nviews * sizeof *e->sizes);
+    e->it.bytes = sizeof *e + anim_bytes(a) + e->nviews * (sizeof *e->sizes + sizeof *e->views);
+    return 0;
+}
+
+/* Runs the loader for e without the lock, then publishes the result. */
+static int anim_load(struct rtmc *c, struct rtmc_anim *e, const struct rtmc_src *s)
+{
+    char msg[512] = "";
+    struct rtm_anim *a = NULL;
+    pthread_mutex_unlock(&c->lock);
+    int rc = c->load(c->ctx, s, &a, msg, sizeof msg);
+    pthread_mutex_lock(&c->lock);
+    c->loads++;
+    if (rc == 0)
+        rc = anim_setup(e, a, msg);
+    if (rc) {
+        e->state = ST_FAILED;
+        e->err = rc;
+        table_remove(c, e);
+    } else {
+        e->state = ST_READY;
+        lru_front(c, &e->it);
+    }
+    pthread_cond_broadcast(&c->loaded);
+    return rc;
+}
+
+int rtmc_anim_get(struct rtmc *c, const struct rtmc_src *s, struct rtmc_anim **out)
+{
+    uint64_t h = hash_path(s->path);
+    int rc = 0;
+    *out = NULL;
+    pthread_mutex_lock(&c->lock);
+    struct rtmc_anim *e = find(c, s, h);
+    if (e) {
+        e->it.refs++;
+        c->hits++;
+        while (e->state == ST_LOADING)
+            pthread_cond_wait(&c->loaded, &c->lock);
+        if (e->state == ST_FAILED)
+            rc = e->err;
+        else if (!e->dead)
+            lru_front(c, &e->it);
+    } else if (!(e = anim_new(c, s, h))) {
+        rc = -ENOMEM;
+    } else {
+        rc = anim_load(c, e, s);
+    }
+    if (rc && e)
+        anim_unref(c, e);
+    else if (!rc)
+        *out = e;
+    evict(c);
+    pthread_mutex_unlock(&c->lock);
+    return rc;
+}
+
+void rtmc_anim_put(struct rtmc *c, struct rtmc_anim *h)
+{
+    if (!h)
+        return;
+    pthread_mutex_lock(&c->lock);
+    anim_unref(c, h);
+    evict(c);
+    pthread_mutex_unlock(&c->lock);
+}
+
+const struct rtm_anim *rtmc_anim(const struct rtmc_anim *h) { return h->anim; }
+const char *rtmc_anim_error(const struct rtmc_anim *h) { return h->error; }
+
+/* ---- views ---- */
+
+static size_t view_index(const struct rtm_view v)
+{
+    return v.kind == RTM_VIEW_FRAME ? RTM_NFIXED_VIEWS + (size_t)v.frame : (size_t)v.kind;
+}
+
+/* Renders outside the lock; the caller's reference keeps h->anim alive. */
+static int render(const struct rtmc_anim *h, struct rtm_view v, char **data, size_t *len)
+{
+    struct rtm_buf b;
+    buf_init(&b);
+    if (rtm_view_render(h->anim, v, &b) || b.oom) {
+        buf_free(&b);
+        return -ENOMEM;
+    }
+    *data = buf_take(&b, len);
+    char *tight = *len ? realloc(*data, *len) : NULL;   /* budget counts len */
+    if (tight)
+        *data = tight;
+    return 0;
+}
+
+/* Publishes a rendered view unless another thread did first (lock held). */
+static struct rtmc_view *view_publish(struct rtmc *c, struct rtmc_anim *h, size_t idx,
+                                      char *data, size_t len)
+{
+    struct rtmc_view *v = h->views[idx];
+    if (v || !(v = calloc(1, sizeof *v))) {
+        free(data);
+        return v;
+    }
+    v->owner = h;
+    v->idx = idx;
+    v->data = data;
+    v->len = len;
+    v->it.is_view = 1;
+    v->it.bytes = sizeof *v + len;
+    h->it.refs++;
+    h->views[idx] = v;
+    h->sizes[idx] = len;
+    c->renders++;
+    if (!h->dead)
+        lru_front(c, &v->it);
+    return v;
+}
+
+int rtmc_view_get(struct rtmc *c, struct rtmc_anim *h, struct rtm_view v,
+                  struct rtmc_view **out)
+{
+    size_t idx = view_index(v);
+    *out = NULL;
+    if (!h->anim || idx >= h->nviews)
+        return -EINVAL;
+    pthread_mutex_lock(&c->lock);
+    struct rtmc_view *cv = h->views[idx];
+    if (!cv) {
+        char *data = NULL;
+        size_t len = 0;
+        pthread_mutex_unlock(&c->lock);
+        int rc = render(h, v, &data, &len);
+        pthread_mutex_lock(&c->lock);
+        cv = rc ? NULL : view_publish(c, h, idx, data, len);
+    } else {
+        c->hits++;
+    }
+    if (cv) {
+        cv->it.refs++;
+        if (cv->it.linked)
+            lru_front(c, &cv->it);
+        evict(c);
+    }
+    pthread_mutex_unlock(&c->lock);
+    *out = cv;
+    return cv ? 0 : -ENOMEM;
+}
+
+void rtmc_view_hold(struct rtmc *c, struct rtmc_view *v)
+{
+    pthread_mutex_lock(&c->lock);
+    v->it.refs++;
+    pthread_mutex_unlock(&c->lock);
+}
+
+void rtmc_view_put(struct rtmc *c, struct rtmc_view *v)
+{
+    if (!v)
+        return;
+    pthread_mutex_lock(&c->lock);
+    if (--v->it.refs == 0 && (!v->it.linked || v->owner->dead))
+        view_destroy(c, v);             /* its anim was invalidated */
+    evict(c);
+    pthread_mutex_unlock(&c->lock);
+}
+
+const char *rtmc_view_data(const struct rtmc_view *v, size_t *len)
+{
+    *len = v->len;
+    return v->data ? v->data : "";
+}
+
+int rtmc_view_size(struct rtmc *c, struct rtmc_anim *h, struct rtm_view v, uint64_t *size)
+{
+    size_t idx = view_index(v);
+    if (!h->anim || idx >= h->nviews)
+        return -EINVAL;
+    pthread_mutex_lock(&c->lock);
+    *size = h->sizes[idx];
+    pthread_mutex_unlock(&c->lock);
+    if (*size != UINT64_MAX)
+        return 0;
+    struct rtmc_view *cv;
+    int rc = rtmc_view_get(c, h, v, &cv);
+    if (rc == 0) {
+        *size = cv->len;
+        rtmc_view_put(c, cv);
+    }
+    return rc;
+}
+
+/* ---- maintenance ---- */
+
+void rtmc_invalidate(struct rtmc *c, const char *path)
+{
+    uint64_t h = hash_path(path);
+    pthread_mutex_lock(&c->lock);
+    struct rtmc_anim *e = c->table[h % c->nbuckets];
+    while (e) {
+        struct rtmc_anim *next = e->hnext;
+        if (e->hash == h && strcmp(e->path, path) == 0 && e->state == ST_READY)
+            anim_kill(c, e);
+        e = next;
+    }
+    pthread_mutex_unlock(&c->lock);
+}
+
+void rtmc_get_stats(struct rtmc *c, struct rtmc_stats *st)
+{
+    pthread_mutex_lock(&c->lock);
+    *st = (struct rtmc_stats){ c->bytes, c->budget, c->entries,
+                               c->loads, c->renders, c->hits, c->evictions };
+    pthread_mutex_unlock(&c->lock);
+}
+
+void rtmc_free(struct rtmc *c)
+{
+    if (!c)
+        return;
+    evict_some(c, 1);                   /* everything is unreferenced now */
+    pthread_mutex_destroy(&c->lock);
+    pthread_cond_destroy(&c->loaded);
+    free(c->table);
+    free(c);
+}
+
+int rtmc_parse_size(const char *s, size_t *out)
+{
+    char *end;
+    if (!s || !*s || *s == '-')
+        return -1;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    unsigned shift = 0;
+    if (*end) {
+        const char *units = "KMGT";
+        const char *u = strchr(units, *end >= 'a' ? *end - 32 : *end);
+        if (!u || (end[1] && strcasecmp(end + 1, "B") && strcasecmp(end + 1, "iB")))
+            return -1;
+        shift = 10 * (unsigned)(u - units + 1);
+    }
+    if (errno || end == s || (shift && v > (~0ull >> shift)))
+        return -1;
+    *out = (size_t)(v << shift);
+    return 0;
+}

@@ -1,0 +1,85 @@
+/* cache.h - a thread-safe LRU of parsed animations and rendered views.
+ *
+ * Contract:
+ *  - Entries are keyed by the identity of one version of a source file
+ *    (struct rtmc_src: path relative to SOURCE plus device, inode, size and
+ *    mtime).  A rewritten file has a new identity, so bytes of two versions
+ *    are never mixed; old versions simply age out or are dropped by
+ *    rtmc_invalidate().
+ *  - rtmc_anim_get() parses on a miss by calling the loader given to
+ *    rtmc_new().  Concurrent gets of one missing key call the loader once;
+ *    the others wait for its result.  A parse error is a cached result (the
+ *    handle then has no anim and an error message); an I/O error (the
+ *    loader's negative errno, e.g. -ESTALE when the file changed under it)
+ *    is returned to every waiter and not cached.
+ *  - Handles are reference counted: every successful get must be matched by
+ *    one put.  A referenced entry is never freed or evicted, so the anim,
+ *    the error text and the view bytes stay valid until the put.  The cache
+ *    owns everything the handles point to; callers never free them.
+ *  - Bytes are accounted per entry (parsed anim estimate, rendered bytes);
+ *    after each insert the least recently used unreferenced entries are
+ *    freed until the total is within the budget.  A cached view holds a
+ *    reference on its animation entry, so views are evicted before the
+ *    anim they were rendered from.
+ *  - rtmc_view_size() remembers each view's size in the anim entry, so a
+ *    size stays known after the view's bytes were evicted.
+ */
+#ifndef RTM_CACHE_H
+#define RTM_CACHE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rtm.h"
+#include "views.h"
+
+struct rtmc;
+struct rtmc_anim;
+struct rtmc_view;
+
+struct rtmc_src {
+    const char *path;        /* relative to SOURCE; the cache keeps a copy */
+    uint64_t dev, ino, size;
+    int64_t mtime_ns;
+};
+
+/* Loads one version: returns 0 with *anim set, or 0 with *anim NULL and a
+ * one-line message in msg (parse error), or a negative errno. */
+typedef int (*rtmc_load_fn)(void *ctx, const struct rtmc_src *src,
+                            struct rtm_anim **anim, char *msg, size_t msglen);
+
+struct rtmc_stats {
+    size_t bytes, budget, entries;
+    uint64_t loads, renders, hits, evictions;
+};
+
+struct rtmc *rtmc_new(size_t budget, rtmc_load_fn load, void *ctx);
+/* Frees every entry; no handle may be outstanding. */
+void rtmc_free(struct rtmc *c);
+
+int rtmc_anim_get(struct rtmc *c, const struct rtmc_src *src, struct rtmc_anim **out);
+void rtmc_anim_put(struct rtmc *c, struct rtmc_anim *h);
+/* The parsed animation, or NULL when the file did not parse. */
+const struct rtm_anim *rtmc_anim(const struct rtmc_anim *h);
+/* The parse error message ("" when the file parsed). */
+const char *rtmc_anim_error(const struct rtmc_anim *h);
+
+/* Renders (or finds) view v of a parsed anim.  0, or -ENOMEM / -EINVAL. */
+int rtmc_view_get(struct rtmc *c, struct rtmc_anim *h, struct rtm_view v,
+                  struct rtmc_view **out);
+void rtmc_view_put(struct rtmc *c, struct rtmc_view *v);
+/* One more reference on a view the caller already holds. */
+void rtmc_view_hold(struct rtmc *c, struct rtmc_view *v);
+const char *rtmc_view_data(const struct rtmc_view *v, size_t *len);
+/* Size of view v in bytes, rendering it once if it was never rendered. */
+int rtmc_view_size(struct rtmc *c, struct rtmc_anim *h, struct rtm_view v, uint64_t *size);
+
+/* Drops every version of path (views included); referenced entries leave
+ * the index at once and are freed by their last put. */
+void rtmc_invalidate(struct rtmc *c, const char *path);
+void rtmc_get_stats(struct rtmc *c, struct rtmc_stats *st);
+
+/* Parses "256M", "64k", "1G", "4096" into bytes; -1 when malformed. */
+int rtmc_parse_size(const char *s, size_t *out);
+
+#endif

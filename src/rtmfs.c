@@ -1,0 +1,1217 @@
+/* rtmfs - a read-only FUSE mount that shows every .rtm file of SOURCE as a
+ * directory of the views rtmcat prints.
+ *
+ * The layer is thin: a mount path names a source file (or directory) plus,
+ * inside an animation, a view; the bytes come from the cache (cache.h),
+ * which keys everything by the source file's identity, so a rewritten file
+ * can never mix with its old version.  The low-level API is used because it
+ * lets us choose stable inode numbers and invalidate kernel dentries when
+ * inotify reports a change in SOURCE.
+ */
+#define FUSE_USE_VERSION 312
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <fuse_lowlevel.h>
+#include <limits.h>
+#include <lzo/lzoconf.h>
+#include <malloc.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/inotify.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include "cache.h"
+#include "rtm.h"
+#include "skeleton.h"
+#include "version.h"
+#include "views.h"
+
+/* The kernel may keep entries and attributes this long: inotify tells it
+ * when something changed, so there is no reason to ask again sooner. */
+#define CACHE_TIMEOUT 3600.0
+#define ERROR_NAME "error.txt"
+#define FRAMES_NAME "frames"
+
+/* ---- the inode table: stable numbers for the paths the kernel knows ---- */
+
+struct node {
+    struct node *inext, *pnext;   /* hash chains by ino and by path */
+    fuse_ino_t ino;
+    uint64_t nlookup;
+    uint64_t seen;                /* source version last shown to the kernel */
+    char *path;                   /* relative to the mount root, "" for it */
+};
+
+struct table {
+    pthread_mutex_t lock;
+    struct node **by_ino, **by_path;
+    size_t size, count;
+};
+
+struct fs {
+    int srcfd;
+    char *source;                 /* absolute path of SOURCE */
+    struct rtm_skeleton *skel;
+    struct rtmc *cache;
+    int show_other;
+    struct fuse_session *se;
+    struct table nodes;
+    /* inotify: one watch per source directory the kernel has seen */
+    int ifd, stop[2];
+    pthread_t watcher;
+    int watching;
+    pthread_mutex_t wlock;
+    char **wpath;                 /* indexed by watch descriptor */
+    size_t nwpath;
+};
+
+static uint64_t hash64(const char *s)
+{
+    uint64_t h = 1469598103934665603ull;   /* FNV-1a, then a final mix */
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    h ^= h >> 29;
+    return h;
+}
+
+static int table_init(struct table *t)
+{
+    pthread_mutex_init(&t->lock, NULL);
+    t->size = 1 << 12;
+    t->by_ino = calloc(t->size, sizeof *t->by_ino);
+    t->by_path = calloc(t->size, sizeof *t->by_path);
+    return t->by_ino && t->by_path ? 0 : -1;
+}
+
+static struct node *find_ino(struct table *t, fuse_ino_t ino)
+{
+    struct node *n = t->by_ino[ino % t->size];
+    while (n && n->ino != ino)
+        n = n->inext;
+    return n;
+}
+
+static struct node *find_path(struct table *t, const char *path)
+{
+    struct node *n = t->by_path[hash64(path) % t->size];
+    while (n && strcmp(n->path, path))
+        n = n->pnext;
+    return n;
+}
+
+static void link_node(struct table *t, struct node *n)
+{
+    size_t pi = hash64(n->path) % t->size;
+    n->inext = t->by_ino[n->ino % t->size];
+    t->by_ino[n->ino % t->size] = n;
+    n->pnext = t->by_path[pi];
+    t->by_path[pi] = n;
+}
+
+/* Doubles both hash arrays so chains stay short; keeps the old ones on OOM. */
+static void table_grow(struct table *t)
+{
+    struct node **oi = t->by_ino, **op = t->by_path;
+    size_t old = t->size;
+    t->by_ino = calloc(old * 2, sizeof *t->by_ino);
+    t->by_path = calloc(old * 2, sizeof *t->by_path);
+    if (!t->by_ino || !t->by_path) {
+        free(t->by_ino);
+        free(t->by_path);
+        t->by_ino = oi;
+        t->by_path = op;
+        return;
+    }
+    t->size = old * 2;
+    for (size_t i = 0; i < old; i++)
+        for (struct node *n = oi[i], *next; n; n = next) {
+            next = n->inext;
+            link_node(t, n);
+        }
+    free(oi);
+    free(op);
+}
+
+/* Counts one kernel lookup of path and returns its inode number, which is
+ * a hash of the path so that it stays the same across forgets. */
+static fuse_ino_t node_ref(struct table *t, const char *path, uint64_t seen)
+{
+    pthread_mutex_lock(&t->lock);
+    struct node *n = find_path(t, path);
+    if (!n && (n = calloc(1, sizeof *n)) && !(n->path = strdup(path))) {
+        free(n);
+        n = NULL;
+    } else if (n && !n->ino) {
+        fuse_ino_t ino = hash64(path);
+        while (ino <= FUSE_ROOT_ID || find_ino(t, ino))
+            ino++;                      /* a collision: probe on */
+        n->ino = ino;
+        if (++t->count > t->size)
+            table_grow(t);
+        link_node(t, n);
+    }
+    fuse_ino_t ino = 0;
+    if (n) {
+        n->nlookup++;
+        n->seen = seen;
+        ino = n->ino;
+    }
+    pthread_mutex_unlock(&t->lock);
+    return ino;
+}
+
+static void unlink_node(struct table *t, struct node *n)
+{
+    struct node **pp = &t->by_ino[n->ino % t->size];
+    while (*pp != n)
+        pp = &(*pp)->inext;
+    *pp = n->inext;
+    pp = &t->by_path[hash64(n->path) % t->size];
+    while (*pp != n)
+        pp = &(*pp)->pnext;
+    *pp = n->pnext;
+    t->count--;
+}
+
+static void node_forget(struct table *t, fuse_ino_t ino, uint64_t nlookup)
+{
+    pthread_mutex_lock(&t->lock);
+    struct node *n = find_ino(t, ino);
+    if (n && (n->nlookup -= nlookup < n->nlookup ? nlookup : n->nlookup) == 0) {
+        unlink_node(t, n);
+        free(n->path);
+        free(n);
+    }
+    pthread_mutex_unlock(&t->lock);
+}
+
+/* Copies the path of ino into buf; -ENOENT when the kernel never saw it. */
+static int node_path(struct table *t, fuse_ino_t ino, char *buf, size_t n)
+{
+    if (ino == FUSE_ROOT_ID) {
+        buf[0] = 0;
+        return 0;
+    }
+    pthread_mutex_lock(&t->lock);
+    struct node *nd = find_ino(t, ino);
+    int rc = nd && strlen(nd->path) < n ? 0 : -ENOENT;
+    if (!rc)
+        strcpy(buf, nd->path);
+    pthread_mutex_unlock(&t->lock);
+    return rc;
+}
+
+/* Records that the kernel now holds version seen of ino; returns whether it
+ * already did, i.e. whether its cached pages may be kept. */
+static int node_seen(struct table *t, fuse_ino_t ino, uint64_t seen)
+{
+    pthread_mutex_lock(&t->lock);
+    struct node *n = find_ino(t, ino);
+    int same = n && n->seen == seen;
+    if (n)
+        n->seen = seen;
+    pthread_mutex_unlock(&t->lock);
+    return same;
+}
+
+static fuse_ino_t path_ino(struct table *t, const char *path)
+{
+    if (!*path)
+        return FUSE_ROOT_ID;
+    pthread_mutex_lock(&t->lock);
+    struct node *n = find_path(t, path);
+    fuse_ino_t ino = n ? n->ino : 0;
+    pthread_mutex_unlock(&t->lock);
+    return ino;
+}
+
+static void table_free(struct table *t)
+{
+    for (size_t i = 0; i < t->size; i++)
+        for (struct node *n = t->by_ino[i], *next; n; n = next) {
+            next = n->inext;
+            free(n->path);
+            free(n);
+        }
+    free(t->by_ino);
+    free(t->by_path);
+    pthread_mutex_destroy(&t->lock);
+}
+
+/* ---- mount path -> source file and view ---- */
+
+enum kind { K_DIR, K_OTHER, K_ANIM, K_FRAMES, K_VIEW, K_ERROR };
+
+struct target {
+    enum kind kind;
+    struct stat st;               /* of the source file or directory */
+    char src[PATH_MAX];           /* source path relative to SOURCE */
+    const char *rest;             /* path inside an animation directory */
+    struct rtmc_anim *h;          /* for K_FRAMES, K_VIEW, K_ERROR; put it */
+    struct rtm_view view;
+};
+
+static int is_rtm_name(const char *name, size_t len)
+{
+    return len > 4 && strncasecmp(name + len - 4, ".rtm", 4) == 0;
+}
+
+static const char *src_arg(const char *rel) { return *rel ? rel : "."; }
+
+/* Classifies an existing source object; -ENOENT for what the mount hides:
+ * symlinked directories (loops), devices, fifos, and other files unless
+ * show_other. */
+static int classify(struct fs *fs, const char *rel, struct target *t)
+{
+    struct stat lst;
+    if (fstatat(fs->srcfd, src_arg(rel), &lst, AT_SYMLINK_NOFOLLOW))
+        return -errno;
+    if (S_ISLNK(lst.st_mode) && fstatat(fs->srcfd, rel, &t->st, 0))
+        return -errno;
+    if (!S_ISLNK(lst.st_mode))
+        t->st = lst;
+    const char *base = strrchr(rel, '/');
+    base = base ? base + 1 : rel;
+    if (S_ISDIR(t->st.st_mode) && !S_ISLNK(lst.st_mode))
+        t->kind = K_DIR;
+    else if (S_ISREG(t->st.st_mode) && is_rtm_name(base, strlen(base)))
+        t->kind = K_ANIM;
+    else if (S_ISREG(t->st.st_mode) && fs->show_other)
+        t->kind = K_OTHER;
+    else
+        return -ENOENT;
+    return 0;
+}
+
+static uint64_t version_of(const struct stat *st)
+{
+    return ((uint64_t)st->st_ino * 1000003u) ^ ((uint64_t)st->st_size << 20) ^
+           (uint64_t)st->st_mtim.tv_sec * 1000000000ull ^ (uint64_t)st->st_mtim.tv_nsec ^
+           (uint64_t)st->st_dev << 48;
+}
+
+/* Gets the parsed animation of t->src, following the file if it changes
+ * while it is being read. */
+static int load_anim(struct fs *fs, struct target *t)
+{
+    for (int tries = 0; tries < 5; tries++) {
+        struct rtmc_src s = { t->src, t->st.st_dev, t->st.st_ino, (uint64_t)t->st.st_size,
+                              (int64_t)t->st.st_mtim.tv_sec * 1000000000 + t->st.st_mtim.tv_nsec };
+        int rc = rtmc_anim_get(fs->cache, &s, &t->h);
+        if (rc != -ESTALE)
+            return rc;
+        if (fstatat(fs->srcfd, t->src, &t->st, 0))
+            return -errno;
+        if (!S_ISREG(t->st.st_mode))
+            return -ENOENT;
+    }
+    return -EIO;
+}
+
+/* Resolves what is inside an animation directory (t->rest). */
+static int resolve_inner(struct fs *fs, struct target *t)
+{
+    int rc = load_anim(fs, t);
+    if (rc)
+        return rc;
+    const struct rtm_anim *a = rtmc_anim(t->h);
+    if (!a)
+        t->kind = K_ERROR;
+    else if (strcmp(t->rest, FRAMES_NAME) == 0)
+        t->kind = K_FRAMES;
+    else if (rtm_view_lookup(a, t->rest, &t->view) == 0)
+        t->kind = K_VIEW;
+    if ((!a && strcmp(t->rest, ERROR_NAME)) || (a && t->kind == K_ANIM)) {
+        rtmc_anim_put(fs->cache, t->h);
+        t->h = NULL;
+        return -ENOENT;
+    }
+    return 0;
+}
+
+/* Finds the animation file among the leading components of path. */
+static int resolve_anim_prefix(struct fs *fs, const char *path, struct target *t)
+{
+    for (const char *p = path, *slash; (slash = strchr(p, '/')); p = slash + 1) {
+        if (!is_rtm_name(p, (size_t)(slash - p)))
+            continue;
+        size_t n = (size_t)(slash - path);
+        memcpy(t->src, path, n);
+        t->src[n] = 0;
+        int rc = classify(fs, t->src, t);
+        if (rc == 0 && t->kind == K_ANIM) {
+            t->rest = path + n + 1;
+            return resolve_inner(fs, t);
+        }
+        if (rc == 0 && t->kind == K_DIR)
+            continue;
+        return -ENOENT;
+    }
+    return -ENOENT;
+}
+
+static int resolve(struct fs *fs, const char *path, struct target *t)
+{
+    memset(t, 0, sizeof *t);
+    if (strlen(path) >= sizeof t->src)
+        return -ENAMETOOLONG;
+    strcpy(t->src, path);
+    int rc = classify(fs, path, t);
+    if (rc == -ENOTDIR || rc == -ENOENT)
+        rc = resolve_anim_prefix(fs, path, t);
+    return rc;
+}
+
+static void target_done(struct fs *fs, struct target *t)
+{
+    rtmc_anim_put(fs->cache, t->h);
+    t->h = NULL;
+}
+
+/* ---- attributes ---- */
+
+/* Directories we make up are readable and searchable where the source file
+ * is readable; nothing is writable. */
+static mode_t dir_mode(mode_t m)
+{
+    return S_IFDIR | (m & 0444) | ((m & 0444) >> 2);
+}
+
+static int view_size(struct fs *fs, struct target *t, uint64_t *size)
+{
+    if (t->kind == K_ERROR) {
+        *size = strlen(rtmc_anim_error(t->h)) + 1;
+        return 0;
+    }
+    return rtmc_view_size(fs->cache, t->h, t->view, size);
+}
+
+static int fill_attr(struct fs *fs, struct target *t, fuse_ino_t ino, struct stat *st)
+{
+    uint64_t size = 0;
+    *st = t->st;
+    st->st_ino = ino;
+    st->st_mode &= ~(mode_t)07222;      /* read-only, no set-id bits */
+    switch (t->kind) {
+    case K_DIR: st->st_nlink = 1; break;   /* 1: "count unknown" for find */
+    case K_OTHER: break;
+    case K_ANIM: st->st_mode = dir_mode(t->st.st_mode); st->st_nlink = 1; st->st_size = 0; break;
+    case K_FRAMES: st->st_mode = dir_mode(t->st.st_mode); st->st_nlink = 2; st->st_size = 0; break;
+    case K_VIEW:
+    case K_ERROR: {
+        int rc = view_size(fs, t, &size);
+        if (rc)
+            return rc;
+        st->st_mode = S_IFREG | (t->st.st_mode & 0555);
+        st->st_nlink = 1;
+        st->st_size = (off_t)size;
+    }
+    }
+    st->st_blocks = (st->st_size + 511) / 512;
+    st->st_blksize = 4096;
+    return 0;
+}
+
+/* ---- directory listings ---- */
+
+struct dent {
+    char *name;
+    ino_t ino;
+    mode_t type;
+};
+
+struct dirlist {
+    struct dent *e;
+    size_t n, cap;
+};
+
+static int dl_add(struct dirlist *d, const char *dir, const char *name, mode_t type)
+{
+    if (d->n == d->cap) {
+        size_t cap = d->cap ? d->cap * 2 : 64;
+        struct dent *e = realloc(d->e, cap * sizeof *e);
+        if (!e)
+            return -ENOMEM;
+        d->e = e;
+        d->cap = cap;
+    }
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s%s%s", dir, *dir ? "/" : "", name);
+    struct dent *e = &d->e[d->n];
+    if (!(e->name = strdup(name)))
+        return -ENOMEM;
+    e->ino = strcmp(name, ".") && strcmp(name, "..") ? hash64(path) : FUSE_ROOT_ID;
+    e->type = type;
+    d->n++;
+    return 0;
+}
+
+static void dl_free(struct dirlist *d)
+{
+    for (size_t i = 0; i < d->n; i++)
+        free(d->e[i].name);
+    free(d->e);
+    free(d);
+}
+
+/* The type one source directory entry has in the mount, or 0 if hidden. */
+static mode_t entry_type(struct fs *fs, int dfd, const struct dirent *de)
+{
+    struct stat st;
+    size_t len = strlen(de->d_name);
+    unsigned char t = de->d_type;
+    if (t == DT_UNKNOWN || t == DT_LNK) {
+        if (fstatat(dfd, de->d_name, &st, t == DT_LNK ? 0 : AT_SYMLINK_NOFOLLOW))
+            return 0;
+        t = S_ISDIR(st.st_mode) ? (de->d_type == DT_LNK ? DT_LNK : DT_DIR)
+                                : S_ISREG(st.st_mode) ? DT_REG : DT_UNKNOWN;
+    }
+    if (t == DT_DIR)
+        return S_IFDIR;
+    if (t == DT_REG && is_rtm_name(de->d_name, len))
+        return S_IFDIR;
+    return t == DT_REG && fs->show_other ? S_IFREG : 0;
+}
+
+static int list_source_dir(struct fs *fs, const char *rel, struct dirlist *d)
+{
+    int dfd = openat(fs->srcfd, src_arg(rel), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    DIR *dir = dfd < 0 ? NULL : fdopendir(dfd);
+    if (!dir) {
+        int e = errno;
+        if (dfd >= 0)
+            close(dfd);
+        return -e;
+    }
+    int rc = 0;
+    for (struct dirent *de; !rc && (de = readdir(dir));) {
+        if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+            continue;
+        mode_t type = entry_type(fs, dfd, de);
+        if (type)
+            rc = dl_add(d, rel, de->d_name, type);
+    }
+    closedir(dir);
+    return rc;
+}
+
+static int list_anim(const struct target *t, const char *path, struct dirlist *d)
+{
+    const struct rtm_anim *a = rtmc_anim(t->h);
+    char name[RTM_VIEW_PATH_MAX];
+    int rc = 0;
+    if (t->kind == K_ANIM && !a)
+        return dl_add(d, path, ERROR_NAME, S_IFREG);
+    if (t->kind == K_ANIM) {
+        for (int k = 0; !rc && k < RTM_NFIXED_VIEWS; k++)
+            rc = dl_add(d, path, rtm_view_fixed_name((enum rtm_view_kind)k), S_IFREG);
+        return rc ? rc : dl_add(d, path, FRAMES_NAME, S_IFDIR);
+    }
+    for (uint32_t f = 0; !rc && f < a->nframes; f++) {
+        rtm_frame_name(a, f, name);
+        rc = dl_add(d, path, name, S_IFREG);
+    }
+    return rc;
+}
+
+static int build_listing(struct fs *fs, const char *path, struct dirlist *d)
+{
+    struct target t;
+    int rc = resolve(fs, path, &t);
+    if (!rc && (t.kind == K_OTHER || t.kind == K_VIEW || t.kind == K_ERROR))
+        rc = -ENOTDIR;
+    if (!rc && t.kind == K_ANIM)
+        rc = load_anim(fs, &t);
+    if (!rc)
+        rc = dl_add(d, "", ".", S_IFDIR);
+    if (!rc)
+        rc = dl_add(d, "", "..", S_IFDIR);
+    if (!rc)
+        rc = t.kind == K_DIR ? list_source_dir(fs, path, d) : list_anim(&t, path, d);
+    target_done(fs, &t);
+    return rc;
+}
+
+/* ---- inotify: tell the kernel and the cache what changed in SOURCE ---- */
+
+#define WATCH_MASK (IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_CLOSE_WRITE | \
+                    IN_MODIFY | IN_ATTRIB | IN_ONLYDIR | IN_DONT_FOLLOW)
+
+static void watch_dir(struct fs *fs, const char *rel)
+{
+    char abs[PATH_MAX];
+    snprintf(abs, sizeof abs, "%s/%s", fs->source, rel);
+    int wd = inotify_add_watch(fs->ifd, abs, WATCH_MASK);
+    if (wd < 0)
+        return;                         /* e.g. out of watches: still correct
+                                           after the kernel's timeouts */
+    pthread_mutex_lock(&fs->wlock);
+    if ((size_t)wd >= fs->nwpath) {
+        size_t n = (size_t)wd * 2 + 16;
+        char **p = realloc(fs->wpath, n * sizeof *p);
+        if (p) {
+            memset(p + fs->nwpath, 0, (n - fs->nwpath) * sizeof *p);
+            fs->wpath = p;
+            fs->nwpath = n;
+        }
+    }
+    if ((size_t)wd < fs->nwpath) {
+        free(fs->wpath[wd]);
+        fs->wpath[wd] = strdup(rel);    /* a renamed directory gets its new path */
+    }
+    pthread_mutex_unlock(&fs->wlock);
+}
+
+static void on_change(struct fs *fs, const char *dir, const char *name)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s%s%s", dir, *dir ? "/" : "", name);
+    rtmc_invalidate(fs->cache, path);
+    fuse_ino_t parent = path_ino(&fs->nodes, dir), child = path_ino(&fs->nodes, path);
+    if (parent) {
+        /* drops the dentry and everything under it (an animation's views) */
+        fuse_lowlevel_notify_inval_entry(fs->se, parent, name, strlen(name));
+        fuse_lowlevel_notify_inval_inode(fs->se, parent, 0, 0);
+    }
+    if (child)
+        fuse_lowlevel_notify_inval_inode(fs->se, child, 0, 0);
+}
+
+static void on_event(struct fs *fs, const struct inotify_event *ev)
+{
+    char dir[PATH_MAX] = "";
+    pthread_mutex_lock(&fs->wlock);
+    const char *p = (size_t)ev->wd < fs->nwpath ? fs->wpath[ev->wd] : NULL;
+    int known = p != NULL;
+    if (p)
+        snprintf(dir, sizeof dir, "%s", p);
+    if (p && (ev->mask & IN_IGNORED)) {
+        free(fs->wpath[ev->wd]);
+        fs->wpath[ev->wd] = NULL;
+    }
+    pthread_mutex_unlock(&fs->wlock);
+    if (!known || (ev->mask & IN_IGNORED))
+        return;
+    if (ev->len)
+        on_change(fs, dir, ev->name);
+    else if (path_ino(&fs->nodes, dir))
+        fuse_lowlevel_notify_inval_inode(fs->se, path_ino(&fs->nodes, dir), 0, 0);
+}
+
+static void *watcher_main(void *arg)
+{
+    struct fs *fs = arg;
+    char buf[64 * 1024] __attribute__((aligned(__alignof__(struct inotify_event))));
+    struct pollfd pfd[2] = { { fs->ifd, POLLIN, 0 }, { fs->stop[0], POLLIN, 0 } };
+    for (;;) {
+        if (poll(pfd, 2, -1) < 0 && errno != EINTR)
+            break;
+        if (pfd[1].revents)
+            break;
+        ssize_t n = read(fs->ifd, buf, sizeof buf);
+        for (ssize_t i = 0; n > 0 && i < n;) {
+            const struct inotify_event *ev = (const void *)(buf + i);
+            on_event(fs, ev);
+            i += (ssize_t)(sizeof *ev + ev->len);
+        }
+    }
+    return NULL;
+}
+
+/* ---- FUSE operations ---- */
+
+static struct fs *req_fs(fuse_req_t req) { return fuse_req_userdata(req); }
+
+/* 0, or -ENAMETOOLONG when dir/name does not fit in PATH_MAX. */
+static int child_path(char *out, const char *dir, const char *name)
+{
+    int n = snprintf(out, PATH_MAX, "%s%s%s", dir, *dir ? "/" : "", name);
+    return n < 0 || n >= PATH_MAX ? -ENAMETOOLONG : 0;
+}
+
+static void op_init(void *userdata, struct fuse_conn_info *conn)
+{
+    (void)userdata;
+    /* a changed view has a new mtime or size: the kernel drops old pages */
+    conn->want |= conn->capable & FUSE_CAP_AUTO_INVAL_DATA;
+    conn->want &= ~(unsigned)FUSE_CAP_EXPLICIT_INVAL_DATA;
+}
+
+static void op_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
+{
+    struct fs *fs = req_fs(req);
+    char dir[PATH_MAX], path[PATH_MAX];
+    struct target t;
+    struct fuse_entry_param e = { .attr_timeout = CACHE_TIMEOUT, .entry_timeout = CACHE_TIMEOUT };
+    int rc = node_path(&fs->nodes, parent, dir, sizeof dir);
+    if (rc == 0)
+        rc = child_path(path, dir, name);
+    if (rc == 0) {
+        rc = resolve(fs, path, &t);
+        if (rc == 0) {
+            e.ino = node_ref(&fs->nodes, path, version_of(&t.st));
+            rc = e.ino ? fill_attr(fs, &t, e.ino, &e.attr) : -ENOMEM;
+            if (rc && e.ino)
+                node_forget(&fs->nodes, e.ino, 1);
+            if (rc == 0 && t.kind == K_DIR)
+                watch_dir(fs, path);
+            target_done(fs, &t);
+        }
+    }
+    if (rc)
+        fuse_reply_err(req, -rc);
+    else if (fuse_reply_entry(req, &e))
+        node_forget(&fs->nodes, e.ino, 1);   /* the kernel did not get it */
+}
+
+static void op_forget(fuse_req_t req, fuse_ino_t ino, uint64_t nlookup)
+{
+    node_forget(&req_fs(req)->nodes, ino, nlookup);
+    fuse_reply_none(req);
+}
+
+static void op_forget_multi(fuse_req_t req, size_t count, struct fuse_forget_data *f)
+{
+    for (size_t i = 0; i < count; i++)
+        node_forget(&req_fs(req)->nodes, f[i].ino, f[i].nlookup);
+    fuse_reply_none(req);
+}
+
+static void op_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+{
+    struct fs *fs = req_fs(req);
+    char path[PATH_MAX];
+    struct target t;
+    struct stat st;
+    (void)fi;
+    int rc = node_path(&fs->nodes, ino, path, sizeof path);
+    if (rc == 0 && (rc = resolve(fs, path, &t)) == 0) {
+        rc = fill_attr(fs, &t, ino, &st);
+        node_seen(&fs->nodes, ino, version_of(&t.st));
+        target_done(fs, &t);
+    }
+    if (rc)
+        fuse_reply_err(req, -rc);
+    else
+        fuse_reply_attr(req, &st, CACHE_TIMEOUT);
+}
+
+/* No opendir: the kernel then never asks to open a directory and caches
+ * listings itself (FOPEN_CACHE_DIR), so a warm walk of the tree costs no
+ * round trips; inotify invalidates a directory's cached listing. */
+static void op_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+{
+    (void)ino;
+    (void)fi;
+    fuse_reply_err(req, ENOSYS);
+}
+
+static void reply_listing(fuse_req_t req, const struct dirlist *d, size_t size, off_t off)
+{
+    char *buf = malloc(size);
+    size_t pos = 0;
+    if (!buf) {
+        fuse_reply_err(req, ENOMEM);
+        return;
+    }
+    for (size_t i = (size_t)off; off >= 0 && i < d->n; i++) {
+        struct stat st = { .st_ino = d->e[i].ino, .st_mode = d->e[i].type };
+        size_t len = fuse_add_direntry(req, buf + pos, size - pos, d->e[i].name, &st,
+                                       (off_t)i + 1);
+        if (len > size - pos)
+            break;
+        pos += len;
+    }
+    fuse_reply_buf(req, buf, pos);
+    free(buf);
+}
+
+/* Builds the listing for each call: the kernel only asks when its cached
+ * copy is missing or was invalidated. */
+static void op_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
+                       struct fuse_file_info *fi)
+{
+    struct fs *fs = req_fs(req);
+    char path[PATH_MAX];
+    struct dirlist *d = calloc(1, sizeof *d);
+    int rc = d ? node_path(&fs->nodes, ino, path, sizeof path) : -ENOMEM;
+    (void)fi;
+    if (rc == 0)
+        rc = build_listing(fs, path, d);
+    if (rc)
+        fuse_reply_err(req, -rc);
+    else
+        reply_listing(req, d, size, off);
+    if (d)
+        dl_free(d);
+}
+
+/* An open file pins one version: its view bytes, its error text or an fd of
+ * the passed-through file. */
+struct handle {
+    struct rtmc_view *view;
+    char *text;
+    size_t len;
+    int fd;
+};
+
+static int open_target(struct fs *fs, struct target *t, struct handle *h)
+{
+    h->fd = -1;
+    switch (t->kind) {
+    case K_OTHER:
+        h->fd = openat(fs->srcfd, t->src, O_RDONLY | O_CLOEXEC);
+        return h->fd < 0 ? -errno : 0;
+    case K_ERROR: {
+        const char *msg = rtmc_anim_error(t->h);
+        h->len = strlen(msg) + 1;
+        if (!(h->text = malloc(h->len)))
+            return -ENOMEM;
+        memcpy(h->text, msg, h->len - 1);
+        h->text[h->len - 1] = '\n';
+        return 0;
+    }
+    case K_VIEW:
+        return rtmc_view_get(fs->cache, t->h, t->view, &h->view);
+    default:
+        return -EISDIR;
+    }
+}
+
+static void handle_free(struct fs *fs, struct handle *h)
+{
+    if (h->fd >= 0)
+        close(h->fd);
+    rtmc_view_put(fs->cache, h->view);
+    free(h->text);
+    free(h);
+}
+
+static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+{
+    struct fs *fs = req_fs(req);
+    char path[PATH_MAX];
+    struct target t;
+    struct handle *h = calloc(1, sizeof *h);
+    int rc = (fi->flags & O_ACCMODE) != O_RDONLY ? -EROFS : h ? 0 : -ENOMEM;
+    if (rc == 0)
+        rc = node_path(&fs->nodes, ino, path, sizeof path);
+    if (rc == 0 && (rc = resolve(fs, path, &t)) == 0) {
+        rc = open_target(fs, &t, h);
+        /* keep the kernel's pages only if they are of this very version */
+        fi->keep_cache = node_seen(&fs->nodes, ino, version_of(&t.st));
+        target_done(fs, &t);
+    }
+    if (rc) {
+        if (h)
+            handle_free(fs, h);
+        fuse_reply_err(req, -rc);
+        return;
+    }
+    fi->fh = (uintptr_t)h;
+    fi->noflush = 1;
+    if (fuse_reply_open(req, fi))
+        handle_free(fs, h);
+}
+
+static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
+                    struct fuse_file_info *fi)
+{
+    struct handle *h = (struct handle *)(uintptr_t)fi->fh;
+    (void)ino;
+    if (h->fd >= 0) {
+        char *buf = malloc(size ? size : 1);
+        ssize_t n = buf ? pread(h->fd, buf, size, off) : -1;
+        if (n < 0)
+            fuse_reply_err(req, buf ? errno : ENOMEM);
+        else
+            fuse_reply_buf(req, buf, (size_t)n);
+        free(buf);
+        return;
+    }
+    /* The reply is still being sent when the kernel may already release
+     * this handle (and sanitizers check the buffer after the write), so the
+     * bytes get a reference of their own until the reply is out. */
+    struct fs *fs = req_fs(req);
+    struct rtmc_view *v = h->view;
+    char *text = NULL;
+    size_t len;
+    const char *data;
+    if (v) {
+        rtmc_view_hold(fs->cache, v);
+        data = rtmc_view_data(v, &len);
+    } else {
+        len = h->len;
+        data = text = malloc(len ? len : 1);
+        if (!text) {
+            fuse_reply_err(req, ENOMEM);
+            return;
+        }
+        memcpy(text, h->text, len);
+    }
+    if (off < 0 || (uint64_t)off >= len)
+        fuse_reply_buf(req, NULL, 0);
+    else
+        fuse_reply_buf(req, data + off, len - (size_t)off < size ? len - (size_t)off : size);
+    if (v)
+        rtmc_view_put(fs->cache, v);
+    free(text);
+}
+
+static void op_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+{
+    (void)ino;
+    handle_free(req_fs(req), (struct handle *)(uintptr_t)fi->fh);
+    fuse_reply_err(req, 0);
+}
+
+static void op_statfs(fuse_req_t req, fuse_ino_t ino)
+{
+    struct statvfs sv;
+    (void)ino;
+    if (fstatvfs(req_fs(req)->srcfd, &sv))
+        fuse_reply_err(req, errno);
+    else
+        fuse_reply_statfs(req, &sv);
+}
+
+/* Everything that would change the tree: the mount is read-only. */
+static void rofs(fuse_req_t req) { fuse_reply_err(req, EROFS); }
+static void op_setattr(fuse_req_t req, fuse_ino_t i, struct stat *a, int s, struct fuse_file_info *f)
+{ (void)i; (void)a; (void)s; (void)f; rofs(req); }
+static void op_mknod(fuse_req_t req, fuse_ino_t p, const char *n, mode_t m, dev_t d)
+{ (void)p; (void)n; (void)m; (void)d; rofs(req); }
+static void op_mkdir(fuse_req_t req, fuse_ino_t p, const char *n, mode_t m)
+{ (void)p; (void)n; (void)m; rofs(req); }
+static void op_unlink(fuse_req_t req, fuse_ino_t p, const char *n) { (void)p; (void)n; rofs(req); }
+static void op_symlink(fuse_req_t req, const char *l, fuse_ino_t p, const char *n)
+{ (void)l; (void)p; (void)n; rofs(req); }
+static void op_rename(fuse_req_t req, fuse_ino_t p, const char *n, fuse_ino_t np,
+                      const char *nn, unsigned int f)
+{ (void)p; (void)n; (void)np; (void)nn; (void)f; rofs(req); }
+static void op_link(fuse_req_t req, fuse_ino_t i, fuse_ino_t p, const char *n)
+{ (void)i; (void)p; (void)n; rofs(req); }
+static void op_create(fuse_req_t req, fuse_ino_t p, const char *n, mode_t m,
+                      struct fuse_file_info *f)
+{ (void)p; (void)n; (void)m; (void)f; rofs(req); }
+static void op_write(fuse_req_t req, fuse_ino_t i, const char *b, size_t s, off_t o,
+                     struct fuse_file_info *f)
+{ (void)i; (void)b; (void)s; (void)o; (void)f; rofs(req); }
+static void op_setxattr(fuse_req_t req, fuse_ino_t i, const char *n, const char *v,
+                        size_t s, int f)
+{ (void)i; (void)n; (void)v; (void)s; (void)f; rofs(req); }
+static void op_removexattr(fuse_req_t req, fuse_ino_t i, const char *n)
+{ (void)i; (void)n; rofs(req); }
+
+static const struct fuse_lowlevel_ops ops = {
+    .init = op_init,
+    .lookup = op_lookup,
+    .forget = op_forget,
+    .forget_multi = op_forget_multi,
+    .getattr = op_getattr,
+    .opendir = op_opendir,
+    .readdir = op_readdir,
+    .open = op_open,
+    .read = op_read,
+    .release = op_release,
+    .statfs = op_statfs,
+    .setattr = op_setattr,
+    .mknod = op_mknod,
+    .mkdir = op_mkdir,
+    .unlink = op_unlink,
+    .rmdir = op_unlink,
+    .symlink = op_symlink,
+    .rename = op_rename,
+    .link = op_link,
+    .create = op_create,
+    .write = op_write,
+    .setxattr = op_setxattr,
+    .removexattr = op_removexattr,
+};
+
+/* ---- the loader the cache calls ---- */
+
+static int read_fd(int fd, uint8_t *p, size_t len)
+{
+    size_t got = 0;
+    while (got < len) {
+        ssize_t n = read(fd, p + got, len - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return n < 0 ? -errno : -ESTALE;   /* shorter: it changed */
+        got += (size_t)n;
+    }
+    uint8_t extra;
+    return read(fd, &extra, 1) == 0 ? 0 : -ESTALE;
+}
+
+/* Reads exactly the version src names (checked with fstat on the open file)
+ * and parses it; a parse error becomes rtmcat's message without "rtmcat: ". */
+static int load(void *ctx, const struct rtmc_src *src, struct rtm_anim **anim,
+                char *msg, size_t msglen)
+{
+    struct fs *fs = ctx;
+    struct stat st;
+    int fd = openat(fs->srcfd, src->path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -errno;
+    int rc = fstat(fd, &st) ? -errno : 0;
+    if (!rc && (st.st_dev != src->dev || st.st_ino != src->ino ||
+                (uint64_t)st.st_size != src->size ||
+                (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec != src->mtime_ns))
+        rc = -ESTALE;
+    uint8_t *data = rc ? NULL : malloc(src->size ? src->size : 1);
+    if (!rc && !data)
+        rc = -ENOMEM;
+    if (!rc)
+        rc = read_fd(fd, data, src->size);
+    close(fd);
+    if (!rc) {
+        struct rtm_error err = { "", 0, 0 };
+        char text[320];
+        if (rtm_parse(data, src->size, fs->skel, anim, &err)) {
+            rtm_err_format(&err, text, sizeof text);
+            snprintf(msg, msglen, "%s: %s", src->path, text);
+        }
+    }
+    free(data);
+    return rc;
+}
+
+/* ---- command line ---- */
+
+struct options {
+    char *skeleton, *cache_size, *source;
+    int show_other, nonopts, help;
+};
+
+#define OPT(t, p) { t, offsetof(struct options, p), 1 }
+static const struct fuse_opt option_spec[] = {
+    OPT("skeleton=%s", skeleton),
+    OPT("cache_size=%s", cache_size),
+    OPT("show_other", show_other),
+    /* what fstab and mount(8) pass that means nothing here (ro is forced) */
+    FUSE_OPT_KEY("ro", FUSE_OPT_KEY_DISCARD),
+    FUSE_OPT_KEY("rw", FUSE_OPT_KEY_DISCARD),
+    FUSE_OPT_KEY("user", FUSE_OPT_KEY_DISCARD),
+    FUSE_OPT_KEY("nouser", FUSE_OPT_KEY_DISCARD),
+    FUSE_OPT_KEY("users", FUSE_OPT_KEY_DISCARD),
+    FUSE_OPT_KEY("auto", FUSE_OPT_KEY_DISCARD),
+    FUSE_OPT_KEY("noauto", FUSE_OPT_KEY_DISCARD),
+    FUSE_OPT_KEY("defaults", FUSE_OPT_KEY_DISCARD),
+    FUSE_OPT_KEY("_netdev", FUSE_OPT_KEY_DISCARD),
+    FUSE_OPT_KEY("nofail", FUSE_OPT_KEY_DISCARD),
+    FUSE_OPT_KEY("exec", FUSE_OPT_KEY_DISCARD),
+    FUSE_OPT_KEY("owner", FUSE_OPT_KEY_DISCARD),
+    FUSE_OPT_END
+};
+
+static int opt_proc(void *data, const char *arg, int key, struct fuse_args *outargs)
+{
+    struct options *o = data;
+    (void)outargs;
+    if (key == FUSE_OPT_KEY_OPT)
+        return strncmp(arg, "x-", 2) && strncmp(arg, "comment=", 8) ? 1 : 0;
+    if (key != FUSE_OPT_KEY_NONOPT)
+        return 1;
+    if (o->nonopts++ == 0) {
+        o->source = strdup(arg);
+        return 0;
+    }
+    if (o->nonopts == 2)
+        return 1;                       /* the mount point, for fuse_parse_cmdline */
+    fprintf(stderr, "rtmfs: unexpected argument '%s'\n", arg);
+    return -1;
+}
+
+static void usage(void)
+{
+    printf("usage: rtmfs [options] SOURCE MOUNTPOINT\n"
+           "Mount SOURCE read-only at MOUNTPOINT, showing every .rtm file as a directory\n"
+           "of its views (header.txt bones.txt phases.csv props.json plain.rtm frames/).\n\n"
+           "rtmfs options:\n"
+           "    -o skeleton=SKEL       ofp2 (default), none, or a skeleton file\n"
+           "    -o cache_size=SIZE     cache of parsed files and views (K, M, G; default 256M)\n"
+           "    -o show_other          pass other files through, read-only\n\n");
+}
+
+/* Everything that can go wrong before mounting, said plainly. */
+static int check_dir(const char *what, const char *path)
+{
+    struct stat st;
+    if (!path) {
+        fprintf(stderr, "rtmfs: missing %s (try 'rtmfs --help')\n", what);
+        return -1;
+    }
+    if (stat(path, &st)) {
+        fprintf(stderr, "rtmfs: %s %s: %s\n", what, path, strerror(errno));
+        return -1;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "rtmfs: %s %s: not a directory\n", what, path);
+        return -1;
+    }
+    return 0;
+}
+
+static int fs_setup(struct fs *fs, const struct options *o)
+{
+    struct rtm_error err = { "", 0, 0 };
+    size_t budget = 256u << 20;
+    if (o->cache_size && rtmc_parse_size(o->cache_size, &budget)) {
+        fprintf(stderr, "rtmfs: bad cache_size '%s' (use e.g. 64M, 1G)\n", o->cache_size);
+        return -1;
+    }
+    if (rtm_skeleton_open(o->skeleton ? o->skeleton : "ofp2", &fs->skel, &err)) {
+        fprintf(stderr, "rtmfs: skeleton: %s\n", err.msg);
+        return -1;
+    }
+    fs->source = realpath(o->source, NULL);
+    fs->srcfd = fs->source ? open(fs->source, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+    if (fs->srcfd < 0) {
+        fprintf(stderr, "rtmfs: %s: %s\n", o->source, strerror(errno));
+        return -1;
+    }
+    fs->show_other = o->show_other;
+    fs->cache = rtmc_new(budget, load, fs);
+    fs->ifd = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
+    pthread_mutex_init(&fs->wlock, NULL);
+    if (!fs->cache || table_init(&fs->nodes) || pipe(fs->stop)) {
+        fprintf(stderr, "rtmfs: out of memory\n");
+        return -1;
+    }
+    return 0;
+}
+
+static void stop_watcher(struct fs *fs)
+{
+    if (!fs->watching)
+        return;
+    if (write(fs->stop[1], "x", 1) < 0)
+        perror("rtmfs: stopping the watcher");
+    pthread_join(fs->watcher, NULL);
+    fs->watching = 0;
+}
+
+static void fs_teardown(struct fs *fs)
+{
+    stop_watcher(fs);
+    for (int i = 0; i < 2; i++)
+        if (fs->stop[i] >= 0)
+            close(fs->stop[i]);
+    for (size_t i = 0; i < fs->nwpath; i++)
+        free(fs->wpath[i]);
+    free(fs->wpath);
+    if (fs->ifd >= 0)
+        close(fs->ifd);
+    rtmc_free(fs->cache);
+    if (fs->nodes.by_ino)
+        table_free(&fs->nodes);
+    rtm_skeleton_free(fs->skel);
+    if (fs->srcfd >= 0)
+        close(fs->srcfd);
+    free(fs->source);
+}
+
+/* Options every rtmfs mount gets: read-only, kernel permission checks, and
+ * a /proc/mounts line that reads "SOURCE MNT fuse.rtmfs".  Commas and
+ * backslashes in SOURCE are escaped the way fuse_opt expects. */
+static int add_mount_opts(struct fuse_args *args, const char *source)
+{
+    static const char fixed[] = "-oro,default_permissions,subtype=rtmfs,fsname=";
+    char *opt = malloc(sizeof fixed + 2 * strlen(source));
+    if (!opt)
+        return -1;
+    char *p = stpcpy(opt, fixed);
+    for (const char *s = source; *s; s++) {
+        if (*s == ',' || *s == '\\')
+            *p++ = '\\';
+        *p++ = *s;
+    }
+    *p = 0;
+    int rc = fuse_opt_add_arg(args, opt);
+    free(opt);
+    return rc;
+}
+
+static int serve(struct fs *fs, struct fuse_args *args, struct fuse_cmdline_opts *c)
+{
+    int rc = -1;
+    fs->se = fuse_session_new(args, &ops, sizeof ops, fs);
+    if (!fs->se)
+        return 1;
+    if (fuse_set_signal_handlers(fs->se) == 0) {
+        if (fuse_session_mount(fs->se, c->mountpoint) == 0) {
+            fuse_daemonize(c->foreground);
+            watch_dir(fs, "");
+            fs->watching = fs->ifd >= 0 &&
+                           pthread_create(&fs->watcher, NULL, watcher_main, fs) == 0;
+            if (c->singlethread) {
+                rc = fuse_session_loop(fs->se);
+            } else {
+                struct fuse_loop_config *lc = fuse_loop_cfg_create();
+                fuse_loop_cfg_set_clone_fd(lc, (unsigned)c->clone_fd);
+                fuse_loop_cfg_set_max_threads(lc, c->max_threads);
+                rc = fuse_session_loop_mt(fs->se, lc);
+                fuse_loop_cfg_destroy(lc);
+            }
+            stop_watcher(fs);           /* it must not notify a dead session */
+            fuse_session_unmount(fs->se);
+        }
+        fuse_remove_signal_handlers(fs->se);
+    }
+    fuse_session_destroy(fs->se);
+    return rc < 0 ? 1 : 0;      /* > 0: the signal that ended the loop */
+}
+
+/* Keeps freed cache memory from lingering in per-thread malloc arenas, so
+ * that RSS follows the cache's byte budget. */
+static void tune_malloc(void)
+{
+    mallopt(M_ARENA_MAX, 2);
+    mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+    mallopt(M_TRIM_THRESHOLD, 1024 * 1024);
+}
+
+int main(int argc, char **argv)
+{
+    struct fuse_args args = FUSE_ARGS_INIT(argc, argv);
+    struct options o = { 0 };
+    struct fuse_cmdline_opts c = { 0 };
+    struct fs fs = { .srcfd = -1, .ifd = -1, .stop = { -1, -1 } };
+    int rc = 1;
+    if (fuse_opt_parse(&args, &o, option_spec, opt_proc) || fuse_parse_cmdline(&args, &c))
+        goto out;
+    if (c.show_help) {
+        usage();
+        fuse_cmdline_help();
+        fuse_lowlevel_help();
+        rc = 0;
+    } else if (c.show_version) {
+        printf("rtmfs %s (libfuse %s, LZO %s)\n", RTMFS_VERSION, fuse_pkgversion(),
+               lzo_version_string());
+        fuse_lowlevel_version();
+        rc = 0;
+    } else if (check_dir("SOURCE", o.source) == 0 && check_dir("mount point", c.mountpoint) == 0 &&
+               fs_setup(&fs, &o) == 0 && add_mount_opts(&args, fs.source) == 0) {
+        tune_malloc();
+        rc = serve(&fs, &args, &c);
+    }
+    fs_teardown(&fs);
+out:
+    free(c.mountpoint);
+    free(o.source);
+    free(o.skeleton);
+    free(o.cache_size);
+    fuse_opt_free_args(&args);
+    return rc;
+}

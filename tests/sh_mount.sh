@@ -1,0 +1,274 @@
+#!/usr/bin/env bash
+# sh_mount.sh - really mounts rtmfs and checks it with ordinary tools: the
+# mount's bytes and sizes equal rtmcat's, writes fail with EROFS, a changed
+# source shows within a second, a broken file shows error.txt.  Every mount
+# is unmounted by the EXIT trap, even on failure.  Skips (exit 0) where
+# /dev/fuse cannot be used.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-build}
+case $BUILD in /*) ;; *) BUILD=$PWD/$BUILD ;; esac
+RTMFS=$BUILD/rtmfs RTMCAT=$BUILD/rtmcat RTMGEN=$BUILD/rtmgen
+T=$(mktemp -d /tmp/rtmfs-test.XXXXXX)
+MOUNTS=()
+FAILS=0
+
+cleanup() {
+    for m in "${MOUNTS[@]}"; do
+        if grep -qs " $m fuse" /proc/mounts; then
+            fusermount3 -u "$m" 2>/dev/null || umount -l "$m" 2>/dev/null
+        fi
+    done
+    rm -rf "$T"
+}
+trap cleanup EXIT
+
+fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
+ok() { echo "ok: $*"; }
+mounted() { grep -qs " $1 fuse.rtmfs " /proc/mounts; }
+
+skip_unless_fuse() {
+    if [ ! -c /dev/fuse ] || ! [ -r /dev/fuse -a -w /dev/fuse ] || ! command -v fusermount3 >/dev/null; then
+        echo "SKIP: /dev/fuse or fusermount3 not usable here; mount tests skipped"
+        exit 0
+    fi
+}
+
+# mount SRC MNT [options...]: mounts in the background (daemon) and waits.
+do_mount() {
+    local src=$1 mnt=$2
+    shift 2
+    mkdir -p "$mnt"
+    MOUNTS+=("$mnt")
+    if ! "$RTMFS" "$src" "$mnt" "$@" 2>"$T/mount.err"; then
+        if [ ${#MOUNTS[@]} -eq 1 ] && grep -qiE 'fuse|permission' "$T/mount.err"; then
+            echo "SKIP: cannot mount FUSE here: $(cat "$T/mount.err")"
+            exit 0
+        fi
+        fail "mount $src: $(cat "$T/mount.err")"
+        return 1
+    fi
+    mounted "$mnt" || { fail "$mnt not in /proc/mounts"; return 1; }
+}
+
+do_umount() {
+    fusermount3 -u "$1" || fail "fusermount3 -u $1"
+    for _ in $(seq 50); do mounted "$1" || return 0; sleep 0.1; done
+    fail "$1 still mounted"
+}
+
+# Compares every view of one animation with rtmcat: size and bytes.
+# With a third argument "quick", bytes only for the fixed views and frame 0.
+check_anim() {
+    local src=$1 dir=$2 mode=${3:-full} size path n=0
+    while read -r size path; do
+        [ "$(stat -c %s "$dir/$path")" = "$size" ] || { fail "$dir/$path: stat size != $size"; return; }
+        if [ "$mode" = full ] || [[ "$path" != frames/* ]] || [[ "$path" == frames/000.csv ]]; then
+            cmp -s <("$RTMCAT" "$src" "$path") "$dir/$path" || { fail "$dir/$path: bytes differ from rtmcat"; return; }
+        fi
+        n=$((n + 1))
+    done < <("$RTMCAT" "$src")
+    [ "$(ls "$dir" | wc -l)" = 6 ] || fail "$dir: expected 5 views and frames/"
+    [ "$(ls "$dir/frames" | wc -l)" = "$((n - 5))" ] || fail "$dir/frames: wrong count"
+}
+
+# error.txt holds rtmcat's message without "rtmcat: ", run from SOURCE.
+check_broken() {
+    local srcdir=$1 rel=$2 dir=$3
+    [ "$(ls "$dir")" = error.txt ] || { fail "$dir: expected only error.txt"; return; }
+    local want
+    want=$(cd "$srcdir" && "$RTMCAT" "$rel" 2>&1 >/dev/null | sed 's/^rtmcat: //')
+    [ "$(cat "$dir/error.txt")" = "$want" ] || fail "$dir/error.txt: '$(cat "$dir/error.txt")' != '$want'"
+    [ "$(stat -c %s "$dir/error.txt")" = "$(wc -c < "$dir/error.txt")" ] || fail "error.txt size"
+}
+
+# Waits up to one second for a condition (a command) to hold.
+within_1s() {
+    for _ in $(seq 20); do "$@" && return 0; sleep 0.05; done
+    return 1
+}
+
+check_usage() {
+    "$RTMFS" --version | grep -q "libfuse.*LZO" && ok "--version" || fail "--version lacks libfuse/LZO"
+    "$RTMFS" --help | grep -q cache_size && ok "--help" || fail "--help lacks rtmfs options"
+    mkdir -p "$T/empty"
+    "$RTMFS" "$T/nope" "$T/empty" 2>/dev/null && fail "missing SOURCE accepted"
+    "$RTMFS" "$T/src/walk.rtm" "$T/empty" 2>/dev/null && fail "file SOURCE accepted"
+    "$RTMFS" "$T/src" "$T/nope" 2>/dev/null && fail "missing mount point accepted"
+    "$RTMFS" "$T/src" 2>/dev/null && fail "missing mount point accepted"
+    "$RTMFS" "$T/src" "$T/empty" -o cache_size=lots 2>/dev/null && fail "bad cache_size accepted"
+    mounted "$T/empty" && fail "something got mounted"
+    ok "argument errors"
+}
+
+setup_tree() {
+    mkdir -p "$T/src/sub/deeper"
+    "$RTMGEN" "$T/src" >/dev/null && "$RTMGEN" "$T/src/sub/deeper" >/dev/null || exit 1
+    cp "$T/src/run_v5.rtm" "$T/src/sub/LOUD.RTM"
+    echo "not an animation" > "$T/src/readme.txt"
+    chmod 640 "$T/src/sub/LOUD.RTM"
+}
+
+check_tree() {
+    local m=$1
+    ls -R "$m" >/dev/null || fail "ls -R"
+    local src rel
+    while IFS= read -r src; do
+        rel=${src#"$T/src/"}
+        if [ "$(basename "$rel")" = broken.rtm ]; then
+            check_broken "$T/src" "$rel" "$m/$rel"
+        else
+            check_anim "$src" "$m/$rel"
+        fi
+    done < <(find "$T/src" -iname '*.rtm' -type f)
+    ok "views equal rtmcat's bytes and sizes"
+    local f bad=0
+    while IFS= read -r f; do
+        [ "$(stat -c %s "$f")" = "$(wc -c < "$f")" ] || { bad=1; fail "$f: size != bytes read"; }
+    done < <(find "$m" -type f)
+    [ $bad = 0 ] && ok "every stat size equals the bytes read"
+    [ -e "$m/readme.txt" ] && fail "readme.txt shown without show_other"
+    [ "$(stat -c %A "$m/sub/LOUD.RTM/header.txt")" = "-r--r-----" ] || fail "mode of LOUD.RTM views"
+    [ "$(stat -c %F "$m/walk.rtm")" = directory ] || fail "walk.rtm is not a directory"
+    [ "$(stat -c %i "$m/walk.rtm/bones.txt")" = "$(stat -c %i "$m/walk.rtm/bones.txt")" ] || fail "inode"
+    local n_bones n_good
+    n_bones=$(grep -rli pelvis --include=bones.txt "$m" | wc -l)
+    n_good=$(find "$T/src" -iname '*.rtm' ! -name broken.rtm | wc -l)
+    [ "$n_bones" = "$n_good" ] && ok "grep -r finds every bones.txt" || fail "grep -r: $n_bones != $n_good"
+    diff <("$RTMCAT" "$T/src/walk.rtm" frames/010.csv) "$m/walk.rtm/frames/010.csv" >/dev/null || fail "diff frame 10"
+    diff -r "$m/sub/deeper" "$m/sub/deeper" >/dev/null || fail "diff -r"
+}
+
+check_readonly() {
+    local m=$1 e
+    e=$(touch "$m/new" 2>&1); [[ $e == *"Read-only file system"* ]] || fail "touch: $e"
+    e=$(touch "$m/walk.rtm/header.txt" 2>&1); [[ $e == *"Read-only file system"* ]] || fail "touch view: $e"
+    e=$(rm -f "$m/walk.rtm/bones.txt" 2>&1); [[ $e == *"Read-only file system"* ]] || fail "rm: $e"
+    e=$(rm -rf "$m/sub" 2>&1); [[ $e == *"Read-only file system"* ]] || fail "rm -r: $e"
+    e=$(mkdir "$m/d" 2>&1); [[ $e == *"Read-only file system"* ]] || fail "mkdir: $e"
+    e=$( (echo x > "$m/walk.rtm/header.txt") 2>&1); [[ $e == *"Read-only file system"* ]] || fail "echo >: $e"
+    e=$(mv "$m/walk.rtm" "$m/x.rtm" 2>&1); [[ $e == *"Read-only file system"* ]] || fail "mv: $e"
+    [ -e "$T/src/walk.rtm" ] && [ ! -e "$T/src/new" ] || fail "SOURCE changed"
+    ok "writes give EROFS"
+}
+
+header_is() { cmp -s "$1" <("$RTMCAT" "$2" header.txt) && [ "$(stat -c %s "$1")" = "$(wc -c < "$1")" ]; }
+absent() { [ ! -e "$1" ] && ! ls "$(dirname "$1")" | grep -qx "$(basename "$1")"; }
+
+check_changes() {
+    local m=$1
+    cat "$m/walk.rtm/header.txt" "$m/walk.rtm/frames/000.csv" >/dev/null
+    cat "$T/src/sub/deeper/wave_v3.rtm" > "$T/src/walk.rtm"        # rewritten in place
+    within_1s header_is "$m/walk.rtm/header.txt" "$T/src/walk.rtm" \
+        && ok "rewritten file shows new content" || fail "rewrite not seen within 1 s"
+    check_anim "$T/src/walk.rtm" "$m/walk.rtm" quick
+    cp "$T/src/run_v5.rtm" "$T/src/.tmp" && mv "$T/src/.tmp" "$T/src/walk.rtm"   # replaced
+    within_1s header_is "$m/walk.rtm/header.txt" "$T/src/walk.rtm" || fail "replace not seen"
+    cp "$T/src/step_props.rtm" "$T/src/sub/added.rtm"
+    within_1s test -s "$m/sub/added.rtm/header.txt" || fail "added file not seen"
+    mv "$T/src/sub/added.rtm" "$T/src/sub/renamed.rtm"
+    within_1s absent "$m/sub/added.rtm" && within_1s test -e "$m/sub/renamed.rtm/bones.txt" \
+        || fail "rename not seen"
+    rm "$T/src/sub/renamed.rtm"
+    within_1s absent "$m/sub/renamed.rtm" || fail "removal not seen"
+    head -c 900 "$T/src/run_v5.rtm" > "$T/src/walk.rtm"            # now broken
+    within_1s test -e "$m/walk.rtm/error.txt" || fail "breakage not seen"
+    check_broken "$T/src" walk.rtm "$m/walk.rtm"
+    ok "changes in SOURCE show within 1 s"
+}
+
+check_parallel() {
+    local m=$1 i
+    for i in $(seq 8); do cat "$m/sub/deeper/run_v5.rtm/plain.rtm" > "$T/par.$i" & done
+    wait
+    for i in $(seq 8); do
+        cmp -s "$T/par.$i" <("$RTMCAT" "$T/src/sub/deeper/run_v5.rtm" plain.rtm) || fail "parallel read $i"
+    done
+    ok "parallel first reads"
+}
+
+check_show_other() {
+    local m=$T/mnt_other
+    do_mount "$T/src" "$m" -o show_other,cache_size=1M || return
+    cmp -s "$m/readme.txt" "$T/src/readme.txt" || fail "show_other: readme.txt"
+    [ "$(stat -c %A "$m/readme.txt")" = "-r--r--r--" ] || fail "show_other: mode"
+    local e; e=$( (echo x >> "$m/readme.txt") 2>&1); [[ $e == *"Read-only"* ]] || fail "show_other write: $e"
+    check_anim "$T/src/sub/deeper/run_v5.rtm" "$m/sub/deeper/run_v5.rtm"
+    do_umount "$m"
+    ok "show_other, small cache"
+}
+
+check_signals() {
+    local m=$T/mnt_sig pid
+    mkdir -p "$m"
+    MOUNTS+=("$m")
+    "$RTMFS" -f -s "$T/src" "$m" -o ro,nosuid,nodev,noexec,noauto,user,auto & pid=$!
+    within_1s mounted "$m" || { fail "-f -s mount"; return; }
+    check_anim "$T/src/sub/deeper/step_props.rtm" "$m/sub/deeper/step_props.rtm"
+    kill -TERM $pid
+    wait $pid && ok "SIGTERM unmounts cleanly" || fail "rtmfs exit status after SIGTERM"
+    mounted "$m" && fail "still mounted after SIGTERM"
+}
+
+# mount(8) runs mount.fuse3 with PATH removed, which runs "rtmfs SOURCE MNT
+# -o OPTS" through /bin/sh: run that helper directly with rtmfs on PATH, and
+# mount(8) itself (command line and an fstab line) when rtmfs is installed.
+check_mount_helper() {
+    command -v mount.fuse3 >/dev/null || { echo "skip: no mount.fuse3"; return; }
+    local m=$T/mnt_helper
+    mkdir -p "$m"
+    MOUNTS+=("$m")
+    PATH="$BUILD:$PATH" mount.fuse3 "$T/src" "$m" -t fuse.rtmfs -o ro,noauto,nodev,user \
+        || { fail "mount.fuse3 -t fuse.rtmfs"; return; }
+    grep -qs "^$T/src $m fuse.rtmfs " /proc/mounts || fail "/proc/mounts line"
+    check_anim "$T/src/sub/LOUD.RTM" "$m/sub/LOUD.RTM" quick
+    do_umount "$m"
+    ok "mount.fuse3 runs rtmfs"
+    if [ "$(id -u)" != 0 ] || ! env -i /bin/sh -c 'command -v rtmfs' >/dev/null; then
+        echo "skip: mount -t fuse.rtmfs (needs root and rtmfs installed, e.g. make install)"
+        return
+    fi
+    mount -t fuse.rtmfs -o ro,noauto "$T/src" "$m" || { fail "mount -t fuse.rtmfs"; return; }
+    check_anim "$T/src/sub/LOUD.RTM" "$m/sub/LOUD.RTM" quick
+    umount "$m" || fail "umount"
+    echo "$T/src $m fuse.rtmfs ro,noauto,nosuid 0 0" > "$T/fstab"
+    mount -T "$T/fstab" "$m" && mounted "$m" || { fail "mount from an fstab line"; return; }
+    umount "$m" || fail "umount"
+    ok "mount -t fuse.rtmfs and fstab"
+}
+
+check_corpus() {
+    local corpus=${RTMFS_SHARED:-../shared}/corpus m=$T/mnt_corpus src rel n=0
+    [ -d "$corpus" ] || { echo "skip: no shared corpus"; return; }
+    do_mount "$corpus" "$m" -o cache_size=16M || return
+    while IFS= read -r src; do
+        rel=${src#"$corpus/"}
+        if "$RTMCAT" "$src" >/dev/null 2>&1; then
+            check_anim "$src" "$m/$rel" quick
+        else
+            check_broken "$corpus" "$rel" "$m/$rel"
+        fi
+        n=$((n + 1))
+    done < <(find "$corpus" -iname '*.rtm' -type f)
+    do_umount "$m"
+    ok "shared corpus: $n files"
+}
+
+[ -x "$RTMFS" ] || { echo "FAIL: $RTMFS not built"; exit 1; }
+skip_unless_fuse
+setup_tree
+check_usage
+do_mount "$T/src" "$T/mnt" || exit 1
+grep -qs "^$T/src $T/mnt fuse.rtmfs ro," /proc/mounts && ok "/proc/mounts says fuse.rtmfs" \
+    || fail "/proc/mounts line"
+check_tree "$T/mnt"
+check_readonly "$T/mnt"
+check_parallel "$T/mnt"
+check_changes "$T/mnt"
+do_umount "$T/mnt" && ok "fusermount3 -u"
+check_show_other
+check_signals
+check_mount_helper
+check_corpus
+[ $FAILS = 0 ] && echo "sh_mount: all passed" || echo "sh_mount: $FAILS failure(s)"
+exit $((FAILS > 0))

@@ -1,0 +1,301 @@
+/* test_cache.c - the LRU of parsed animations and rendered views (cache.h). */
+#include <errno.h>
+#include <pthread.h>
+#include <unistd.h>
+
+#include "testutil.h"
+#include "cache.h"
+
+/* A loader that makes plain samples: the key's size is the frame count,
+ * paths starting "bad" fail to parse and "io" fail to read. */
+struct loader {
+    pthread_mutex_t lock;
+    int loads;
+    useconds_t delay;
+};
+
+static int fake_load(void *ctx, const struct rtmc_src *s, struct rtm_anim **anim,
+                     char *msg, size_t msglen)
+{
+    struct loader *l = ctx;
+    pthread_mutex_lock(&l->lock);
+    l->loads++;
+    pthread_mutex_unlock(&l->lock);
+    if (l->delay)
+        usleep(l->delay);
+    if (strncmp(s->path, "io", 2) == 0)
+        return -EIO;
+    if (strncmp(s->path, "bad", 3) == 0) {
+        snprintf(msg, msglen, "%s: broken (at byte 8)", s->path);
+        return 0;
+    }
+    struct sample_opts o = { (uint32_t)s->size, 66, (uint32_t)s->mtime_ns, 0 };
+    struct rtm_buf b;
+    buf_init(&b);
+    assert_int_equal(rtm_sample_plain(&o, &b), 0);
+    *anim = parse_ok(&b, "none");
+    buf_free(&b);
+    return 0;
+}
+
+static struct loader L;
+
+static int setup(void **state)
+{
+    (void)state;
+    pthread_mutex_init(&L.lock, NULL);
+    L.loads = 0;
+    L.delay = 0;
+    return 0;
+}
+
+static struct rtmc_src key(const char *path, uint64_t frames, int64_t mtime)
+{
+    return (struct rtmc_src){ path, 1, 2, frames, mtime };
+}
+
+static struct rtmc_anim *get(struct rtmc *c, const char *path, uint64_t frames, int64_t mtime)
+{
+    struct rtmc_src s = key(path, frames, mtime);
+    struct rtmc_anim *h = NULL;
+    assert_int_equal(rtmc_anim_get(c, &s, &h), 0);
+    assert_non_null(h);
+    return h;
+}
+
+/* Loads and releases one key; returns how many loads that took (0 or 1). */
+static int touch(struct rtmc *c, const char *path)
+{
+    int before = L.loads;
+    rtmc_anim_put(c, get(c, path, 10, 1));
+    return L.loads - before;
+}
+
+static size_t entry_bytes(void)
+{
+    struct rtmc *c = rtmc_new(1u << 30, fake_load, &L);
+    struct rtmc_stats st;
+    touch(c, "probe");
+    rtmc_get_stats(c, &st);
+    rtmc_free(c);
+    L.loads = 0;
+    return st.bytes;
+}
+
+static void hit_after_load(void **state)
+{
+    (void)state;
+    struct rtmc *c = rtmc_new(64u << 20, fake_load, &L);
+    struct rtmc_anim *a = get(c, "a.rtm", 10, 1), *b = get(c, "a.rtm", 10, 1);
+    assert_ptr_equal(a, b);
+    assert_int_equal(L.loads, 1);
+    assert_int_equal(rtmc_anim(a)->nframes, 10);
+    assert_string_equal(rtmc_anim_error(a), "");
+    struct rtmc_anim *v2 = get(c, "a.rtm", 12, 2);   /* a new version */
+    assert_ptr_not_equal(v2, a);
+    assert_int_equal(rtmc_anim(v2)->nframes, 12);
+    assert_int_equal(L.loads, 2);
+    rtmc_anim_put(c, a);
+    rtmc_anim_put(c, b);
+    rtmc_anim_put(c, v2);
+    rtmc_free(c);
+}
+
+static void parse_error_is_cached_io_error_is_not(void **state)
+{
+    (void)state;
+    struct rtmc *c = rtmc_new(64u << 20, fake_load, &L);
+    struct rtmc_anim *h = get(c, "bad.rtm", 10, 1);
+    assert_null(rtmc_anim(h));
+    assert_string_equal(rtmc_anim_error(h), "bad.rtm: broken (at byte 8)");
+    rtmc_anim_put(c, h);
+    rtmc_anim_put(c, get(c, "bad.rtm", 10, 1));
+    assert_int_equal(L.loads, 1);
+    struct rtmc_src s = key("io.rtm", 10, 1);
+    assert_int_equal(rtmc_anim_get(c, &s, &h), -EIO);
+    assert_null(h);
+    assert_int_equal(rtmc_anim_get(c, &s, &h), -EIO);
+    assert_int_equal(L.loads, 3);
+    rtmc_free(c);
+}
+
+static void views_match_render_and_are_cached(void **state)
+{
+    (void)state;
+    struct rtmc *c = rtmc_new(64u << 20, fake_load, &L);
+    struct rtmc_anim *h = get(c, "a.rtm", 10, 1);
+    const struct rtm_anim *a = rtmc_anim(h);
+    for (size_t i = 0; i < rtm_view_count(a); i++) {
+        struct rtm_view v = rtm_view_at(a, i);
+        size_t want_len, len;
+        char *want = render(a, v, &want_len);
+        uint64_t size;
+        assert_int_equal(rtmc_view_size(c, h, v, &size), 0);
+        assert_int_equal(size, want_len);
+        struct rtmc_view *cv;
+        assert_int_equal(rtmc_view_get(c, h, v, &cv), 0);
+        const char *data = rtmc_view_data(cv, &len);
+        assert_int_equal(len, want_len);
+        assert_memory_equal(data, want, len);
+        rtmc_view_put(c, cv);
+        free(want);
+    }
+    struct rtmc_stats st;
+    rtmc_get_stats(c, &st);
+    assert_int_equal(st.renders, rtm_view_count(a));   /* each view once */
+    rtmc_anim_put(c, h);
+    rtmc_free(c);
+}
+
+static void budget_evicts_least_recent(void **state)
+{
+    (void)state;
+    size_t one = entry_bytes();
+    struct rtmc *c = rtmc_new(one * 5 / 2, fake_load, &L);   /* room for two */
+    assert_int_equal(touch(c, "a"), 1);
+    assert_int_equal(touch(c, "b"), 1);
+    assert_int_equal(touch(c, "a"), 0);         /* a is now the most recent */
+    assert_int_equal(touch(c, "c"), 1);         /* evicts b, not a */
+    assert_int_equal(touch(c, "a"), 0);
+    assert_int_equal(touch(c, "b"), 1);
+    struct rtmc_stats st;
+    rtmc_get_stats(c, &st);
+    assert_true(st.bytes <= st.budget);
+    assert_true(st.evictions >= 2);
+    assert_int_equal(st.entries, 2);
+    rtmc_free(c);
+}
+
+static void views_count_against_the_budget(void **state)
+{
+    (void)state;
+    size_t one = entry_bytes();
+    struct rtmc *c = rtmc_new(one + 4096, fake_load, &L);
+    struct rtmc_anim *h = get(c, "a", 10, 1);
+    struct rtm_view plain = { RTM_VIEW_PLAIN, 0 };
+    struct rtmc_view *v;
+    assert_int_equal(rtmc_view_get(c, h, plain, &v), 0);   /* bigger than 4096 */
+    rtmc_view_put(c, v);
+    rtmc_anim_put(c, h);
+    struct rtmc_stats st;
+    rtmc_get_stats(c, &st);
+    assert_true(st.bytes <= st.budget);
+    assert_true(st.evictions >= 1);
+    rtmc_free(c);
+}
+
+static void referenced_entries_survive(void **state)
+{
+    (void)state;
+    struct rtmc *c = rtmc_new(0, fake_load, &L);
+    struct rtmc_anim *a = get(c, "a", 10, 1);
+    struct rtm_view hdr = { RTM_VIEW_HEADER, 0 };
+    struct rtmc_view *v;
+    assert_int_equal(rtmc_view_get(c, a, hdr, &v), 0);
+    rtmc_anim_put(c, get(c, "b", 11, 1));       /* evicts b at once */
+    assert_int_equal(rtmc_anim(a)->nframes, 10);
+    size_t len;
+    assert_memory_equal(rtmc_view_data(v, &len), "format: plain\n", 14);
+    rtmc_view_put(c, v);
+    rtmc_anim_put(c, a);
+    struct rtmc_stats st;
+    rtmc_get_stats(c, &st);
+    assert_int_equal(st.bytes, 0);
+    assert_int_equal(st.entries, 0);
+    rtmc_free(c);
+}
+
+static void invalidate_drops_every_version(void **state)
+{
+    (void)state;
+    struct rtmc *c = rtmc_new(64u << 20, fake_load, &L);
+    rtmc_anim_put(c, get(c, "a", 10, 1));
+    struct rtmc_anim *h = get(c, "a", 12, 2);
+    struct rtm_view hdr = { RTM_VIEW_HEADER, 0 };
+    struct rtmc_view *v;
+    assert_int_equal(rtmc_view_get(c, h, hdr, &v), 0);
+    rtmc_invalidate(c, "a");
+    struct rtmc_stats st;
+    rtmc_get_stats(c, &st);
+    assert_int_equal(st.entries, 0);
+    size_t len;
+    assert_non_null(rtmc_view_data(v, &len));    /* still readable while held */
+    assert_int_equal(rtmc_anim(h)->nframes, 12);
+    rtmc_view_put(c, v);
+    rtmc_anim_put(c, h);
+    assert_int_equal(touch(c, "a"), 1);          /* gone from the index */
+    rtmc_free(c);
+}
+
+struct racer {
+    struct rtmc *c;
+    struct rtmc_anim *h;
+};
+
+static void *race(void *arg)
+{
+    struct racer *r = arg;
+    struct rtmc_src s = key("same.rtm", 10, 1);
+    if (rtmc_anim_get(r->c, &s, &r->h))
+        r->h = NULL;
+    return NULL;
+}
+
+static void concurrent_gets_parse_once(void **state)
+{
+    (void)state;
+    enum { N = 8 };
+    struct rtmc *c = rtmc_new(64u << 20, fake_load, &L);
+    pthread_t t[N];
+    struct racer r[N];
+    L.delay = 50000;
+    for (int i = 0; i < N; i++) {
+        r[i].c = c;
+        assert_int_equal(pthread_create(&t[i], NULL, race, &r[i]), 0);
+    }
+    for (int i = 0; i < N; i++)
+        pthread_join(t[i], NULL);
+    assert_int_equal(L.loads, 1);
+    for (int i = 0; i < N; i++) {
+        assert_non_null(r[i].h);
+        assert_ptr_equal(r[i].h, r[0].h);
+        rtmc_anim_put(c, r[i].h);
+    }
+    rtmc_free(c);
+}
+
+static void sizes_parse(void **state)
+{
+    (void)state;
+    size_t v;
+    assert_int_equal(rtmc_parse_size("256M", &v), 0);
+    assert_int_equal(v, 256u << 20);
+    assert_int_equal(rtmc_parse_size("4k", &v), 0);
+    assert_int_equal(v, 4096);
+    assert_int_equal(rtmc_parse_size("1G", &v), 0);
+    assert_int_equal(v, 1u << 30);
+    assert_int_equal(rtmc_parse_size("12", &v), 0);
+    assert_int_equal(v, 12);
+    assert_int_equal(rtmc_parse_size("8MiB", &v), 0);
+    assert_int_equal(v, 8u << 20);
+    assert_int_equal(rtmc_parse_size("x", &v), -1);
+    assert_int_equal(rtmc_parse_size("-1", &v), -1);
+    assert_int_equal(rtmc_parse_size("5Q", &v), -1);
+    assert_int_equal(rtmc_parse_size("", &v), -1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup(hit_after_load, setup),
+        cmocka_unit_test_setup(parse_error_is_cached_io_error_is_not, setup),
+        cmocka_unit_test_setup(views_match_render_and_are_cached, setup),
+        cmocka_unit_test_setup(budget_evicts_least_recent, setup),
+        cmocka_unit_test_setup(views_count_against_the_budget, setup),
+        cmocka_unit_test_setup(referenced_entries_survive, setup),
+        cmocka_unit_test_setup(invalidate_drops_every_version, setup),
+        cmocka_unit_test_setup(concurrent_gets_parse_once, setup),
+        cmocka_unit_test(sizes_parse),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
