@@ -393,13 +393,6 @@ int rtmc_view_get(struct rtmc *c, struct rtmc_anim *h, struct rtm_view v,
     return cv ? 0 : -ENOMEM;
 }
 
-void rtmc_view_hold(struct rtmc *c, struct rtmc_view *v)
-{
-    pthread_mutex_lock(&c->lock);
-    v->it.refs++;
-    pthread_mutex_unlock(&c->lock);
-}
-
 void rtmc_view_put(struct rtmc *c, struct rtmc_view *v)
 {
     if (!v)

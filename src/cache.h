@@ -68,8 +68,6 @@ const char *rtmc_anim_error(const struct rtmc_anim *h);
 int rtmc_view_get(struct rtmc *c, struct rtmc_anim *h, struct rtm_view v,
                   struct rtmc_view **out);
 void rtmc_view_put(struct rtmc *c, struct rtmc_view *v);
-/* One more reference on a view the caller already holds. */
-void rtmc_view_hold(struct rtmc *c, struct rtmc_view *v);
 const char *rtmc_view_data(const struct rtmc_view *v, size_t *len);
 /* Size of view v in bytes, rendering it once if it was never rendered. */
 int rtmc_view_size(struct rtmc *c, struct rtmc_anim *h, struct rtm_view v, uint64_t *size);

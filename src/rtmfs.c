@@ -42,11 +42,23 @@
 
 /* ---- the inode table: stable numbers for the paths the kernel knows ---- */
 
+/* One version of a source file.  Everything at or below an animation's
+ * directory carries the version it was looked up in, and its inode number
+ * depends on it: after a change the kernel meets new inodes (and drops no
+ * page it should keep), while a file still open on an old inode reads that
+ * version or fails, never a mix of two. */
+struct ident {
+    uint64_t dev, ino, size;
+    int64_t mtime_ns;
+};
+
+static const struct ident NO_IDENT;
+
 struct node {
     struct node *inext, *pnext;   /* hash chains by ino and by path */
     fuse_ino_t ino;
     uint64_t nlookup;
-    uint64_t seen;                /* source version last shown to the kernel */
+    struct ident id;              /* NO_IDENT for directories and other files */
     char *path;                   /* relative to the mount root, "" for it */
 };
 
@@ -99,10 +111,31 @@ static struct node *find_ino(struct table *t, fuse_ino_t ino)
     return n;
 }
 
-static struct node *find_path(struct table *t, const char *path)
+static int same_ident(const struct ident *a, const struct ident *b)
+{
+    return a->dev == b->dev && a->ino == b->ino && a->size == b->size &&
+           a->mtime_ns == b->mtime_ns;
+}
+
+static uint64_t ident_hash(const struct ident *id)
+{
+    if (same_ident(id, &NO_IDENT))
+        return 0;
+    uint64_t h = id->ino * 0x9e3779b97f4a7c15ull ^ id->size * 0xc2b2ae3d27d4eb4full ^
+                 (uint64_t)id->mtime_ns * 0x165667b19e3779f9ull ^ id->dev;
+    return h ^ (h >> 31);
+}
+
+static struct ident ident_of(const struct stat *st)
+{
+    return (struct ident){ (uint64_t)st->st_dev, (uint64_t)st->st_ino, (uint64_t)st->st_size,
+                           (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec };
+}
+
+static struct node *find_path(struct table *t, const char *path, const struct ident *id)
 {
     struct node *n = t->by_path[hash64(path) % t->size];
-    while (n && strcmp(n->path, path))
+    while (n && (strcmp(n->path, path) || !same_ident(&n->id, id)))
         n = n->pnext;
     return n;
 }
@@ -140,17 +173,18 @@ static void table_grow(struct table *t)
     free(op);
 }
 
-/* Counts one kernel lookup of path and returns its inode number, which is
- * a hash of the path so that it stays the same across forgets. */
-static fuse_ino_t node_ref(struct table *t, const char *path, uint64_t seen)
+/* Counts one kernel lookup of (path, version) and returns its inode number,
+ * a hash of both, so that it stays the same across forgets. */
+static fuse_ino_t node_ref(struct table *t, const char *path, const struct ident *id)
 {
     pthread_mutex_lock(&t->lock);
-    struct node *n = find_path(t, path);
+    struct node *n = find_path(t, path, id);
     if (!n && (n = calloc(1, sizeof *n)) && !(n->path = strdup(path))) {
         free(n);
         n = NULL;
     } else if (n && !n->ino) {
-        fuse_ino_t ino = hash64(path);
+        n->id = *id;
+        fuse_ino_t ino = hash64(path) ^ ident_hash(id);
         while (ino <= FUSE_ROOT_ID || find_ino(t, ino))
             ino++;                      /* a collision: probe on */
         n->ino = ino;
@@ -161,7 +195,6 @@ static fuse_ino_t node_ref(struct table *t, const char *path, uint64_t seen)
     fuse_ino_t ino = 0;
     if (n) {
         n->nlookup++;
-        n->seen = seen;
         ino = n->ino;
     }
     pthread_mutex_unlock(&t->lock);
@@ -193,9 +226,11 @@ static void node_forget(struct table *t, fuse_ino_t ino, uint64_t nlookup)
     pthread_mutex_unlock(&t->lock);
 }
 
-/* Copies the path of ino into buf; -ENOENT when the kernel never saw it. */
-static int node_path(struct table *t, fuse_ino_t ino, char *buf, size_t n)
+/* Copies the path of ino into buf and its version into *id; -ENOENT when
+ * the kernel never saw it. */
+static int node_path(struct table *t, fuse_ino_t ino, char *buf, size_t n, struct ident *id)
 {
+    *id = NO_IDENT;
     if (ino == FUSE_ROOT_ID) {
         buf[0] = 0;
         return 0;
@@ -203,31 +238,21 @@ static int node_path(struct table *t, fuse_ino_t ino, char *buf, size_t n)
     pthread_mutex_lock(&t->lock);
     struct node *nd = find_ino(t, ino);
     int rc = nd && strlen(nd->path) < n ? 0 : -ENOENT;
-    if (!rc)
+    if (!rc) {
         strcpy(buf, nd->path);
+        *id = nd->id;
+    }
     pthread_mutex_unlock(&t->lock);
     return rc;
 }
 
-/* Records that the kernel now holds version seen of ino; returns whether it
- * already did, i.e. whether its cached pages may be kept. */
-static int node_seen(struct table *t, fuse_ino_t ino, uint64_t seen)
-{
-    pthread_mutex_lock(&t->lock);
-    struct node *n = find_ino(t, ino);
-    int same = n && n->seen == seen;
-    if (n)
-        n->seen = seen;
-    pthread_mutex_unlock(&t->lock);
-    return same;
-}
-
+/* The inode of an unversioned path (a directory or another file), or 0. */
 static fuse_ino_t path_ino(struct table *t, const char *path)
 {
     if (!*path)
         return FUSE_ROOT_ID;
     pthread_mutex_lock(&t->lock);
-    struct node *n = find_path(t, path);
+    struct node *n = find_path(t, path, &NO_IDENT);
     fuse_ino_t ino = n ? n->ino : 0;
     pthread_mutex_unlock(&t->lock);
     return ino;
@@ -257,7 +282,11 @@ struct target {
     const char *rest;             /* path inside an animation directory */
     struct rtmc_anim *h;          /* for K_FRAMES, K_VIEW, K_ERROR; put it */
     struct rtm_view view;
+    const struct ident *pin;      /* the version asked for, or NULL: current */
 };
+
+/* Kinds that live at or below an animation's directory carry a version. */
+static int versioned(enum kind k) { return k != K_DIR && k != K_OTHER; }
 
 static int is_rtm_name(const char *name, size_t len)
 {
@@ -291,17 +320,25 @@ static int classify(struct fs *fs, const char *rel, struct target *t)
     return 0;
 }
 
-static uint64_t version_of(const struct stat *st)
+/* Makes t describe version id of its source file (size, times). */
+static void pin_version(struct target *t, const struct ident *id)
 {
-    return ((uint64_t)st->st_ino * 1000003u) ^ ((uint64_t)st->st_size << 20) ^
-           (uint64_t)st->st_mtim.tv_sec * 1000000000ull ^ (uint64_t)st->st_mtim.tv_nsec ^
-           (uint64_t)st->st_dev << 48;
+    t->st.st_dev = (dev_t)id->dev;
+    t->st.st_ino = (ino_t)id->ino;
+    t->st.st_size = (off_t)id->size;
+    t->st.st_mtim.tv_sec = (time_t)(id->mtime_ns / 1000000000);
+    t->st.st_mtim.tv_nsec = (long)(id->mtime_ns % 1000000000);
 }
 
-/* Gets the parsed animation of t->src, following the file if it changes
- * while it is being read. */
+/* Gets the parsed animation of t->src: the version pinned in t->pin, or
+ * else the current one, following the file if it changes while it is read. */
 static int load_anim(struct fs *fs, struct target *t)
 {
+    if (t->pin) {
+        pin_version(t, t->pin);
+        struct rtmc_src s = { t->src, t->pin->dev, t->pin->ino, t->pin->size, t->pin->mtime_ns };
+        return rtmc_anim_get(fs->cache, &s, &t->h);
+    }
     for (int tries = 0; tries < 5; tries++) {
         struct rtmc_src s = { t->src, t->st.st_dev, t->st.st_ino, (uint64_t)t->st.st_size,
                               (int64_t)t->st.st_mtim.tv_sec * 1000000000 + t->st.st_mtim.tv_nsec };
@@ -358,13 +395,18 @@ static int resolve_anim_prefix(struct fs *fs, const char *path, struct target *t
     return -ENOENT;
 }
 
-static int resolve(struct fs *fs, const char *path, struct target *t)
+/* Resolves a mount path; id is the version the kernel's inode names
+ * (NO_IDENT: whatever is current). */
+static int resolve(struct fs *fs, const char *path, const struct ident *id, struct target *t)
 {
     memset(t, 0, sizeof *t);
+    t->pin = id && !same_ident(id, &NO_IDENT) ? id : NULL;
     if (strlen(path) >= sizeof t->src)
         return -ENAMETOOLONG;
     strcpy(t->src, path);
     int rc = classify(fs, path, t);
+    if (rc == 0 && t->pin && versioned(t->kind))
+        pin_version(t, t->pin);
     if (rc == -ENOTDIR || rc == -ENOENT)
         rc = resolve_anim_prefix(fs, path, t);
     return rc;
@@ -433,7 +475,9 @@ struct dirlist {
     size_t n, cap;
 };
 
-static int dl_add(struct dirlist *d, const char *dir, const char *name, mode_t type)
+/* id: the version of the entries (NO_IDENT for source directory entries). */
+static int dl_add(struct dirlist *d, const char *dir, const char *name, mode_t type,
+                  const struct ident *id)
 {
     if (d->n == d->cap) {
         size_t cap = d->cap ? d->cap * 2 : 64;
@@ -448,7 +492,8 @@ static int dl_add(struct dirlist *d, const char *dir, const char *name, mode_t t
     struct dent *e = &d->e[d->n];
     if (!(e->name = strdup(name)))
         return -ENOMEM;
-    e->ino = strcmp(name, ".") && strcmp(name, "..") ? hash64(path) : FUSE_ROOT_ID;
+    e->ino = strcmp(name, ".") && strcmp(name, "..") ? hash64(path) ^ ident_hash(id)
+                                                    : FUSE_ROOT_ID;
     e->type = type;
     d->n++;
     return 0;
@@ -462,12 +507,14 @@ static void dl_free(struct dirlist *d)
     free(d);
 }
 
-/* The type one source directory entry has in the mount, or 0 if hidden. */
-static mode_t entry_type(struct fs *fs, int dfd, const struct dirent *de)
+/* The type one source directory entry has in the mount, or 0 if hidden;
+ * *id is the version an animation's directory has (its inode depends on it). */
+static mode_t entry_type(struct fs *fs, int dfd, const struct dirent *de, struct ident *id)
 {
     struct stat st;
     size_t len = strlen(de->d_name);
     unsigned char t = de->d_type;
+    *id = NO_IDENT;
     if (t == DT_UNKNOWN || t == DT_LNK) {
         if (fstatat(dfd, de->d_name, &st, t == DT_LNK ? 0 : AT_SYMLINK_NOFOLLOW))
             return 0;
@@ -476,8 +523,12 @@ static mode_t entry_type(struct fs *fs, int dfd, const struct dirent *de)
     }
     if (t == DT_DIR)
         return S_IFDIR;
-    if (t == DT_REG && is_rtm_name(de->d_name, len))
+    if (t == DT_REG && is_rtm_name(de->d_name, len)) {
+        if (fstatat(dfd, de->d_name, &st, 0))
+            return 0;
+        *id = ident_of(&st);
         return S_IFDIR;
+    }
     return t == DT_REG && fs->show_other ? S_IFREG : 0;
 }
 
@@ -495,9 +546,10 @@ static int list_source_dir(struct fs *fs, const char *rel, struct dirlist *d)
     for (struct dirent *de; !rc && (de = readdir(dir));) {
         if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
             continue;
-        mode_t type = entry_type(fs, dfd, de);
+        struct ident id;
+        mode_t type = entry_type(fs, dfd, de, &id);
         if (type)
-            rc = dl_add(d, rel, de->d_name, type);
+            rc = dl_add(d, rel, de->d_name, type, &id);
     }
     closedir(dir);
     return rc;
@@ -506,34 +558,36 @@ static int list_source_dir(struct fs *fs, const char *rel, struct dirlist *d)
 static int list_anim(const struct target *t, const char *path, struct dirlist *d)
 {
     const struct rtm_anim *a = rtmc_anim(t->h);
+    struct ident id = ident_of(&t->st);
     char name[RTM_VIEW_PATH_MAX];
     int rc = 0;
     if (t->kind == K_ANIM && !a)
-        return dl_add(d, path, ERROR_NAME, S_IFREG);
+        return dl_add(d, path, ERROR_NAME, S_IFREG, &id);
     if (t->kind == K_ANIM) {
         for (int k = 0; !rc && k < RTM_NFIXED_VIEWS; k++)
-            rc = dl_add(d, path, rtm_view_fixed_name((enum rtm_view_kind)k), S_IFREG);
-        return rc ? rc : dl_add(d, path, FRAMES_NAME, S_IFDIR);
+            rc = dl_add(d, path, rtm_view_fixed_name((enum rtm_view_kind)k), S_IFREG, &id);
+        return rc ? rc : dl_add(d, path, FRAMES_NAME, S_IFDIR, &id);
     }
     for (uint32_t f = 0; !rc && f < a->nframes; f++) {
         rtm_frame_name(a, f, name);
-        rc = dl_add(d, path, name, S_IFREG);
+        rc = dl_add(d, path, name, S_IFREG, &id);
     }
     return rc;
 }
 
-static int build_listing(struct fs *fs, const char *path, struct dirlist *d)
+static int build_listing(struct fs *fs, const char *path, const struct ident *id,
+                         struct dirlist *d)
 {
     struct target t;
-    int rc = resolve(fs, path, &t);
+    int rc = resolve(fs, path, id, &t);
     if (!rc && (t.kind == K_OTHER || t.kind == K_VIEW || t.kind == K_ERROR))
         rc = -ENOTDIR;
     if (!rc && t.kind == K_ANIM)
         rc = load_anim(fs, &t);
     if (!rc)
-        rc = dl_add(d, "", ".", S_IFDIR);
+        rc = dl_add(d, "", ".", S_IFDIR, &NO_IDENT);
     if (!rc)
-        rc = dl_add(d, "", "..", S_IFDIR);
+        rc = dl_add(d, "", "..", S_IFDIR, &NO_IDENT);
     if (!rc)
         rc = t.kind == K_DIR ? list_source_dir(fs, path, d) : list_anim(&t, path, d);
     target_done(fs, &t);
@@ -651,13 +705,16 @@ static void op_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
     char dir[PATH_MAX], path[PATH_MAX];
     struct target t;
     struct fuse_entry_param e = { .attr_timeout = CACHE_TIMEOUT, .entry_timeout = CACHE_TIMEOUT };
-    int rc = node_path(&fs->nodes, parent, dir, sizeof dir);
+    struct ident pid;
+    int rc = node_path(&fs->nodes, parent, dir, sizeof dir, &pid);
     if (rc == 0)
         rc = child_path(path, dir, name);
     if (rc == 0) {
-        rc = resolve(fs, path, &t);
+        /* inside an animation, the child is of the parent's version */
+        rc = resolve(fs, path, &pid, &t);
         if (rc == 0) {
-            e.ino = node_ref(&fs->nodes, path, version_of(&t.st));
+            struct ident id = versioned(t.kind) ? ident_of(&t.st) : NO_IDENT;
+            e.ino = node_ref(&fs->nodes, path, &id);
             rc = e.ino ? fill_attr(fs, &t, e.ino, &e.attr) : -ENOMEM;
             if (rc && e.ino)
                 node_forget(&fs->nodes, e.ino, 1);
@@ -692,10 +749,10 @@ static void op_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
     struct target t;
     struct stat st;
     (void)fi;
-    int rc = node_path(&fs->nodes, ino, path, sizeof path);
-    if (rc == 0 && (rc = resolve(fs, path, &t)) == 0) {
+    struct ident id;
+    int rc = node_path(&fs->nodes, ino, path, sizeof path, &id);
+    if (rc == 0 && (rc = resolve(fs, path, &id, &t)) == 0) {
         rc = fill_attr(fs, &t, ino, &st);
-        node_seen(&fs->nodes, ino, version_of(&t.st));
         target_done(fs, &t);
     }
     if (rc)
@@ -742,10 +799,11 @@ static void op_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
     struct fs *fs = req_fs(req);
     char path[PATH_MAX];
     struct dirlist *d = calloc(1, sizeof *d);
-    int rc = d ? node_path(&fs->nodes, ino, path, sizeof path) : -ENOMEM;
+    struct ident id;
+    int rc = d ? node_path(&fs->nodes, ino, path, sizeof path, &id) : -ENOMEM;
     (void)fi;
     if (rc == 0)
-        rc = build_listing(fs, path, d);
+        rc = build_listing(fs, path, &id, d);
     if (rc)
         fuse_reply_err(req, -rc);
     else
@@ -754,123 +812,74 @@ static void op_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
         dl_free(d);
 }
 
-/* An open file pins one version: its view bytes, its error text or an fd of
- * the passed-through file. */
-struct handle {
-    struct rtmc_view *view;
-    char *text;
-    size_t len;
-    int fd;
-};
-
-static int open_target(struct fs *fs, struct target *t, struct handle *h)
-{
-    h->fd = -1;
-    switch (t->kind) {
-    case K_OTHER:
-        h->fd = openat(fs->srcfd, t->src, O_RDONLY | O_CLOEXEC);
-        return h->fd < 0 ? -errno : 0;
-    case K_ERROR: {
-        const char *msg = rtmc_anim_error(t->h);
-        h->len = strlen(msg) + 1;
-        if (!(h->text = malloc(h->len)))
-            return -ENOMEM;
-        memcpy(h->text, msg, h->len - 1);
-        h->text[h->len - 1] = '\n';
-        return 0;
-    }
-    case K_VIEW:
-        return rtmc_view_get(fs->cache, t->h, t->view, &h->view);
-    default:
-        return -EISDIR;
-    }
-}
-
-static void handle_free(struct fs *fs, struct handle *h)
-{
-    if (h->fd >= 0)
-        close(h->fd);
-    rtmc_view_put(fs->cache, h->view);
-    free(h->text);
-    free(h);
-}
-
+/* No open: the kernel then never asks to open or release a file and keeps
+ * its pages (FOPEN_KEEP_CACHE), so a warm read costs no round trip.  Reads
+ * name the inode, and the inode names one version (struct ident). */
 static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
-    struct fs *fs = req_fs(req);
-    char path[PATH_MAX];
-    struct target t;
-    struct handle *h = calloc(1, sizeof *h);
-    int rc = (fi->flags & O_ACCMODE) != O_RDONLY ? -EROFS : h ? 0 : -ENOMEM;
-    if (rc == 0)
-        rc = node_path(&fs->nodes, ino, path, sizeof path);
-    if (rc == 0 && (rc = resolve(fs, path, &t)) == 0) {
-        rc = open_target(fs, &t, h);
-        /* keep the kernel's pages only if they are of this very version */
-        fi->keep_cache = node_seen(&fs->nodes, ino, version_of(&t.st));
-        target_done(fs, &t);
-    }
-    if (rc) {
-        if (h)
-            handle_free(fs, h);
-        fuse_reply_err(req, -rc);
-        return;
-    }
-    fi->fh = (uintptr_t)h;
-    fi->noflush = 1;
-    if (fuse_reply_open(req, fi))
-        handle_free(fs, h);
+    (void)ino;
+    (void)fi;
+    fuse_reply_err(req, ENOSYS);
+}
+
+static void reply_slice(fuse_req_t req, const char *data, size_t len, size_t size, off_t off)
+{
+    if (off < 0 || (uint64_t)off >= len)
+        fuse_reply_buf(req, NULL, 0);
+    else
+        fuse_reply_buf(req, data + off, len - (size_t)off < size ? len - (size_t)off : size);
+}
+
+static int read_other(fuse_req_t req, struct fs *fs, const char *src, size_t size, off_t off)
+{
+    int fd = openat(fs->srcfd, src, O_RDONLY | O_CLOEXEC);
+    char *buf = fd < 0 ? NULL : malloc(size ? size : 1);
+    ssize_t n = buf ? pread(fd, buf, size, off) : -1;
+    int rc = n < 0 ? -errno : 0;
+    if (fd >= 0)
+        close(fd);
+    if (!rc)
+        fuse_reply_buf(req, buf, (size_t)n);
+    free(buf);
+    return rc;
 }
 
 static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
                     struct fuse_file_info *fi)
 {
-    struct handle *h = (struct handle *)(uintptr_t)fi->fh;
-    (void)ino;
-    if (h->fd >= 0) {
-        char *buf = malloc(size ? size : 1);
-        ssize_t n = buf ? pread(h->fd, buf, size, off) : -1;
-        if (n < 0)
-            fuse_reply_err(req, buf ? errno : ENOMEM);
-        else
-            fuse_reply_buf(req, buf, (size_t)n);
-        free(buf);
-        return;
-    }
-    /* The reply is still being sent when the kernel may already release
-     * this handle (and sanitizers check the buffer after the write), so the
-     * bytes get a reference of their own until the reply is out. */
     struct fs *fs = req_fs(req);
-    struct rtmc_view *v = h->view;
-    char *text = NULL;
-    size_t len;
-    const char *data;
-    if (v) {
-        rtmc_view_hold(fs->cache, v);
-        data = rtmc_view_data(v, &len);
-    } else {
-        len = h->len;
-        data = text = malloc(len ? len : 1);
-        if (!text) {
-            fuse_reply_err(req, ENOMEM);
-            return;
+    char path[PATH_MAX];
+    struct target t;
+    struct ident id;
+    (void)fi;
+    int rc = node_path(&fs->nodes, ino, path, sizeof path, &id);
+    if (rc == 0 && (rc = resolve(fs, path, &id, &t)) == 0) {
+        struct rtmc_view *v = NULL;
+        if (t.kind == K_OTHER) {
+            rc = read_other(req, fs, t.src, size, off);
+        } else if (t.kind == K_ERROR) {
+            const char *msg = rtmc_anim_error(t.h);
+            size_t len = strlen(msg);
+            char *text = malloc(len + 1);
+            rc = text ? 0 : -ENOMEM;
+            if (text) {
+                memcpy(text, msg, len);
+                text[len] = '\n';
+                reply_slice(req, text, len + 1, size, off);
+                free(text);
+            }
+        } else if (t.kind == K_VIEW && (rc = rtmc_view_get(fs->cache, t.h, t.view, &v)) == 0) {
+            size_t len;
+            const char *data = rtmc_view_data(v, &len);
+            reply_slice(req, data, len, size, off);
+            rtmc_view_put(fs->cache, v);
+        } else if (t.kind != K_VIEW) {
+            rc = -EISDIR;
         }
-        memcpy(text, h->text, len);
+        target_done(fs, &t);
     }
-    if (off < 0 || (uint64_t)off >= len)
-        fuse_reply_buf(req, NULL, 0);
-    else
-        fuse_reply_buf(req, data + off, len - (size_t)off < size ? len - (size_t)off : size);
-    if (v)
-        rtmc_view_put(fs->cache, v);
-    free(text);
-}
-
-static void op_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
-{
-    (void)ino;
-    handle_free(req_fs(req), (struct handle *)(uintptr_t)fi->fh);
-    fuse_reply_err(req, 0);
+    if (rc)
+        fuse_reply_err(req, -rc);
 }
 
 static void op_statfs(fuse_req_t req, fuse_ino_t ino)
@@ -921,7 +930,6 @@ static const struct fuse_lowlevel_ops ops = {
     .readdir = op_readdir,
     .open = op_open,
     .read = op_read,
-    .release = op_release,
     .statfs = op_statfs,
     .setattr = op_setattr,
     .mknod = op_mknod,

@@ -155,6 +155,26 @@ check_readonly() {
 header_is() { cmp -s "$1" <("$RTMCAT" "$2" header.txt) && [ "$(stat -c %s "$1")" = "$(wc -c < "$1")" ]; }
 absent() { [ ! -e "$1" ] && ! ls "$(dirname "$1")" | grep -qx "$(basename "$1")"; }
 
+# A file kept open across a rewrite of its source reads its first version
+# to the end, or fails: it never mixes two versions.
+check_open_version() {
+    local m=$1 v=$1/walk.rtm/plain.rtm before=$FAILS
+    cp "$T/src/walk.rtm" "$T/old.rtm"
+    exec 3<"$v"
+    dd bs=4096 count=1 <&3 >"$T/part1" 2>/dev/null
+    cat "$T/src/sub/deeper/wave_v3.rtm" > "$T/src/walk.rtm"
+    sleep 1.2
+    sync; echo 3 > /proc/sys/vm/drop_caches 2>/dev/null   # the rest must come from rtmfs
+    if cat <&3 >"$T/part2" 2>/dev/null; then
+        cmp -s <(cat "$T/part1" "$T/part2") "$T/old.rtm" || fail "an open file mixed two versions"
+    fi
+    exec 3<&-
+    cmp -s "$v" <("$RTMCAT" "$T/src/walk.rtm" plain.rtm) || fail "a new open does not see the new version"
+    cp "$T/old.rtm" "$T/src/walk.rtm"
+    within_1s header_is "$m/walk.rtm/header.txt" "$T/src/walk.rtm" || fail "restore not seen"
+    [ "$FAILS" = "$before" ] && ok "an open file never mixes two versions"
+}
+
 check_changes() {
     local m=$1
     cat "$m/walk.rtm/header.txt" "$m/walk.rtm/frames/000.csv" >/dev/null
@@ -264,6 +284,7 @@ grep -qs "^$T/src $T/mnt fuse.rtmfs ro," /proc/mounts && ok "/proc/mounts says f
 check_tree "$T/mnt"
 check_readonly "$T/mnt"
 check_parallel "$T/mnt"
+check_open_version "$T/mnt"
 check_changes "$T/mnt"
 do_umount "$T/mnt" && ok "fusermount3 -u"
 check_show_other
