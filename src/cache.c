@@ -46,6 +46,7 @@ struct rtmc {
     rtmc_load_fn load;
     void *ctx;
     size_t budget, bytes, entries;
+    size_t outside;             /* the caller's bytes, counted against the budget */
     struct item lru;            /* lru.next is the most recent */
     struct rtmc_anim **table;   /* by path hash */
     size_t nbuckets;
@@ -104,6 +105,9 @@ static void lru_front(struct rtmc *c, struct item *it)
     c->bytes += it->bytes;
     c->entries++;
 }
+
+/* What malloc adds to each block (header, rounding), roughly. */
+enum { MALLOC_OVERHEAD = 32 };
 
 /* Memory a parsed anim holds, close enough for a budget. */
 static size_t anim_bytes(const struct rtm_anim *a)
@@ -184,7 +188,7 @@ static void anim_kill(struct rtmc *c, struct rtmc_anim *e)
 static void evict_some(struct rtmc *c, int all)
 {
     struct item *it = c->lru.prev;
-    while ((all || c->bytes > c->budget) && it != &c->lru) {
+    while ((all || c->bytes + c->outside > c->budget) && it != &c->lru) {
         struct item *prev = it->prev;
         if (it->refs == 0) {
             c->evictions++;
@@ -246,7 +250,8 @@ static int anim_setup(struct rtmc_anim *e, struct rtm_anim *a, const char *msg)
     if (!e->sizes || !e->views)
         return -ENOMEM;
     memset(e->sizes, 0xff, e->nviews * sizeof *e->sizes);
-    e->it.bytes = sizeof *e + anim_bytes(a) + e->nviews * (sizeof *e->sizes + sizeof *e->views);
+    e->it.bytes = sizeof *e + anim_bytes(a) + e->nviews * (sizeof *e->sizes + sizeof *e->views) +
+                  8 * MALLOC_OVERHEAD;
     return 0;
 }
 
@@ -353,7 +358,7 @@ static struct rtmc_view *view_publish(struct rtmc *c, struct rtmc_anim *h, size_
     v->data = data;
     v->len = len;
     v->it.is_view = 1;
-    v->it.bytes = sizeof *v + len;
+    v->it.bytes = sizeof *v + len + MALLOC_OVERHEAD;
     h->it.refs++;
     h->views[idx] = v;
     h->sizes[idx] = len;
@@ -442,6 +447,14 @@ void rtmc_invalidate(struct rtmc *c, const char *path)
             anim_kill(c, e);
         e = next;
     }
+    pthread_mutex_unlock(&c->lock);
+}
+
+void rtmc_set_outside(struct rtmc *c, size_t bytes)
+{
+    pthread_mutex_lock(&c->lock);
+    c->outside = bytes;
+    evict(c);
     pthread_mutex_unlock(&c->lock);
 }
 

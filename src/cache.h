@@ -75,6 +75,9 @@ int rtmc_view_size(struct rtmc *c, struct rtmc_anim *h, struct rtm_view v, uint6
 /* Drops every version of path (views included); referenced entries leave
  * the index at once and are freed by their last put. */
 void rtmc_invalidate(struct rtmc *c, const char *path);
+/* Bytes the caller keeps outside the cache (rtmfs: its inode table) count
+ * against the budget too, so the process as a whole stays within it. */
+void rtmc_set_outside(struct rtmc *c, size_t bytes);
 void rtmc_get_stats(struct rtmc *c, struct rtmc_stats *st);
 
 /* Parses "256M", "64k", "1G", "4096" into bytes; -1 when malformed. */

@@ -66,7 +66,11 @@ struct table {
     pthread_mutex_t lock;
     struct node **by_ino, **by_path;
     size_t size, count;
+    size_t bytes;                 /* what the table holds, nodes and arrays */
 };
+
+/* A node's memory, malloc's own overhead included. */
+static size_t node_bytes(const struct node *n) { return sizeof *n + strlen(n->path) + 1 + 64; }
 
 struct fs {
     int srcfd;
@@ -98,6 +102,7 @@ static int table_init(struct table *t)
 {
     pthread_mutex_init(&t->lock, NULL);
     t->size = 1 << 12;
+    t->bytes = 2 * t->size * sizeof *t->by_ino;
     t->by_ino = calloc(t->size, sizeof *t->by_ino);
     t->by_path = calloc(t->size, sizeof *t->by_path);
     return t->by_ino && t->by_path ? 0 : -1;
@@ -164,6 +169,7 @@ static void table_grow(struct table *t)
         return;
     }
     t->size = old * 2;
+    t->bytes += 2 * old * sizeof *t->by_ino;
     for (size_t i = 0; i < old; i++)
         for (struct node *n = oi[i], *next; n; n = next) {
             next = n->inext;
@@ -188,6 +194,7 @@ static fuse_ino_t node_ref(struct table *t, const char *path, const struct ident
         while (ino <= FUSE_ROOT_ID || find_ino(t, ino))
             ino++;                      /* a collision: probe on */
         n->ino = ino;
+        t->bytes += node_bytes(n);
         if (++t->count > t->size)
             table_grow(t);
         link_node(t, n);
@@ -220,6 +227,7 @@ static void node_forget(struct table *t, fuse_ino_t ino, uint64_t nlookup)
     struct node *n = find_ino(t, ino);
     if (n && (n->nlookup -= nlookup < n->nlookup ? nlookup : n->nlookup) == 0) {
         unlink_node(t, n);
+        t->bytes -= node_bytes(n);
         free(n->path);
         free(n);
     }
@@ -244,6 +252,14 @@ static int node_path(struct table *t, fuse_ino_t ino, char *buf, size_t n, struc
     }
     pthread_mutex_unlock(&t->lock);
     return rc;
+}
+
+static size_t table_bytes(struct table *t)
+{
+    pthread_mutex_lock(&t->lock);
+    size_t b = t->bytes;
+    pthread_mutex_unlock(&t->lock);
+    return b;
 }
 
 /* The inode of an unversioned path (a directory or another file), or 0. */
@@ -699,6 +715,9 @@ static void op_init(void *userdata, struct fuse_conn_info *conn)
     conn->want &= ~(unsigned)FUSE_CAP_EXPLICIT_INVAL_DATA;
 }
 
+/* The inode table counts against the cache's budget. */
+static void sync_outside(struct fs *fs) { rtmc_set_outside(fs->cache, table_bytes(&fs->nodes)); }
+
 static void op_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
     struct fs *fs = req_fs(req);
@@ -727,11 +746,13 @@ static void op_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
         fuse_reply_err(req, -rc);
     else if (fuse_reply_entry(req, &e))
         node_forget(&fs->nodes, e.ino, 1);   /* the kernel did not get it */
+    sync_outside(fs);
 }
 
 static void op_forget(fuse_req_t req, fuse_ino_t ino, uint64_t nlookup)
 {
     node_forget(&req_fs(req)->nodes, ino, nlookup);
+    sync_outside(req_fs(req));
     fuse_reply_none(req);
 }
 
@@ -739,6 +760,7 @@ static void op_forget_multi(fuse_req_t req, size_t count, struct fuse_forget_dat
 {
     for (size_t i = 0; i < count; i++)
         node_forget(&req_fs(req)->nodes, f[i].ino, f[i].nlookup);
+    sync_outside(req_fs(req));
     fuse_reply_none(req);
 }
 
