@@ -6,7 +6,7 @@
 
 struct rtm_anim *rtm_anim_alloc(enum rtm_format fmt, uint32_t nframes,
                                 uint32_t nbones, uint32_t nprops,
-                                size_t string_bytes)
+                                size_t string_bytes, int with_matrices)
 {
     struct rtm_anim *a = calloc(1, sizeof *a);
     if (!a)
@@ -15,7 +15,8 @@ struct rtm_anim *rtm_anim_alloc(enum rtm_format fmt, uint32_t nframes,
     a->nframes = nframes;
     a->nbones = nbones;
     a->nprops = nprops;
-    size_t nmat = (size_t)nframes * nbones * 12;
+    size_t nmat = with_matrices ? (size_t)nframes * nbones * 12 : 0;
+    a->has_matrices = with_matrices;
     a->bones = calloc(nbones ? nbones : 1, sizeof *a->bones);
     a->phases = calloc(nframes ? nframes : 1, sizeof *a->phases);
     a->matrices = calloc(nmat ? nmat : 1, sizeof *a->matrices);
@@ -62,15 +63,21 @@ void rtm_free(struct rtm_anim *a)
 int rtm_parse(const uint8_t *data, size_t len, const struct rtm_skeleton *skel,
               struct rtm_anim **out, struct rtm_error *err)
 {
+    return rtm_parse_flags(data, len, skel, 0, out, err);
+}
+
+int rtm_parse_flags(const uint8_t *data, size_t len, const struct rtm_skeleton *skel,
+                    unsigned flags, struct rtm_anim **out, struct rtm_error *err)
+{
     *out = NULL;
     if (len >= 8 && (memcmp(data, "RTM_0101", 8) == 0 || memcmp(data, "RTM_MDAT", 8) == 0))
-        return rtm_read_plain(data, len, out, err);
+        return rtm_read_plain(data, len, flags, out, err);
     if (len >= 4 && memcmp(data, "BMTR", 4) == 0) {
         if (rtm_lzo_init()) {
             rtm_err_nooff(err, "liblzo2 failed to initialise");
             return -1;
         }
-        return rtm_read_bmtr(data, len, skel, out, err);
+        return rtm_read_bmtr(data, len, skel, flags, out, err);
     }
     if (len == 0)
         rtm_err_set(err, 0, "empty file, not an RTM animation");

@@ -232,6 +232,7 @@ static int grow_matrices(struct attempt *t, uint32_t frame, uint32_t nframes,
     return 0;
 }
 
+/* Walks every array (which checks the file); converts frames when plan. */
 static int read_frames(struct rtm_cursor *c, const struct bmtr_head *h,
                        const struct reading *rd, const struct rtm_plan *plan,
                        struct attempt *t)
@@ -244,7 +245,7 @@ static int read_frames(struct rtm_cursor *c, const struct bmtr_head *h,
     t->phases = (float *)phase_bytes;
     if (rc)
         return -1;
-    if (h->nframes && h->nbones &&
+    if (plan && h->nframes && h->nbones &&
         !(t->abs = malloc((size_t)h->nbones * 12 * sizeof(double)))) {
         rtm_err_nooff(c->err, "out of memory for %u bones", h->nbones);
         return -1;
@@ -252,8 +253,11 @@ static int read_frames(struct rtm_cursor *c, const struct bmtr_head *h,
     for (uint32_t f = 0; f < h->nframes; f++) {
         snprintf(what, sizeof what, "frame %u", f);
         if (read_array(c, h, rd, h->nbones, RTM_TRANSFORM_BYTES, &t->scratch,
-                       &t->scratch_cap, what) ||
-            grow_matrices(t, f, h->nframes, h->nbones, c->err))
+                       &t->scratch_cap, what))
+            return -1;
+        if (!plan)
+            continue;
+        if (grow_matrices(t, f, h->nframes, h->nbones, c->err))
             return -1;
         rtm_convert_frame(plan, t->scratch, t->abs,
                           t->matrices + (size_t)f * h->nbones * 12);
@@ -271,7 +275,7 @@ static struct rtm_anim *build_anim(const uint8_t *data, size_t len,
                                    const struct reading *rd)
 {
     struct rtm_anim *a = rtm_anim_alloc(RTM_FORMAT_BMTR, 0, h->nbones, h->nprops,
-                                        h->string_bytes);
+                                        h->string_bytes, 1);
     if (!a || !(a->skeleton_name = strdup(skel ? skel->name : "none"))) {
         rtm_free(a);
         return NULL;
@@ -318,7 +322,7 @@ static int plan_for(const uint8_t *data, const struct bmtr_head *h,
 }
 
 int rtm_read_bmtr(const uint8_t *data, size_t len, const struct rtm_skeleton *skel,
-                  struct rtm_anim **out, struct rtm_error *err)
+                  unsigned flags, struct rtm_anim **out, struct rtm_error *err)
 {
     struct bmtr_head h;
     memset(&h, 0, sizeof h);
@@ -343,8 +347,11 @@ int rtm_read_bmtr(const uint8_t *data, size_t len, const struct rtm_skeleton *sk
         memset(&t, 0, sizeof t);
         struct rtm_error ignored; /* only the preferred reading's error is told */
         struct rtm_cursor ac = { data, len, h.arrays_at, i == 0 ? err : &ignored };
-        if (read_frames(&ac, &h, &rd[i], &plan, &t) == 0) {
+        int convert = !(flags & RTM_PARSE_NO_MATRICES);
+        if (read_frames(&ac, &h, &rd[i], convert ? &plan : NULL, &t) == 0) {
             *out = build_anim(data, len, &h, &plan, skel, &t, &rd[i]);
+            if (*out)
+                (*out)->has_matrices = convert;
             attempt_free(&t);
             rtm_plan_free(&plan);
             if (!*out) {

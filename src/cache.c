@@ -24,6 +24,7 @@ struct rtmc_anim {
     char *path;
     uint64_t hash, dev, ino, size;
     int64_t mtime_ns;
+    int light;
     int state, err, dead;
     struct rtm_anim *anim;
     char *error;
@@ -210,7 +211,8 @@ static struct rtmc_anim *find(struct rtmc *c, const struct rtmc_src *s, uint64_t
 {
     for (struct rtmc_anim *e = c->table[h % c->nbuckets]; e; e = e->hnext)
         if (e->hash == h && e->dev == s->dev && e->ino == s->ino && e->size == s->size &&
-            e->mtime_ns == s->mtime_ns && strcmp(e->path, s->path) == 0)
+            e->mtime_ns == s->mtime_ns && (!e->light || s->light) &&
+            strcmp(e->path, s->path) == 0)
             return e;
     return NULL;
 }
@@ -227,6 +229,7 @@ static struct rtmc_anim *anim_new(struct rtmc *c, const struct rtmc_src *s, uint
     e->ino = s->ino;
     e->size = s->size;
     e->mtime_ns = s->mtime_ns;
+    e->light = s->light;
     e->state = ST_LOADING;
     e->it.refs = 1;
     e->hnext = c->table[h % c->nbuckets];
@@ -373,7 +376,7 @@ int rtmc_view_get(struct rtmc *c, struct rtmc_anim *h, struct rtm_view v,
 {
     size_t idx = view_index(v);
     *out = NULL;
-    if (!h->anim || idx >= h->nviews)
+    if (!h->anim || idx >= h->nviews || (!h->anim->has_matrices && rtm_view_needs_matrices(v)))
         return -EINVAL;
     pthread_mutex_lock(&c->lock);
     struct rtmc_view *cv = h->views[idx];
@@ -418,7 +421,7 @@ const char *rtmc_view_data(const struct rtmc_view *v, size_t *len)
 int rtmc_view_size(struct rtmc *c, struct rtmc_anim *h, struct rtm_view v, uint64_t *size)
 {
     size_t idx = view_index(v);
-    if (!h->anim || idx >= h->nviews)
+    if (!h->anim || idx >= h->nviews || (!h->anim->has_matrices && rtm_view_needs_matrices(v)))
         return -EINVAL;
     pthread_mutex_lock(&c->lock);
     *size = h->sizes[idx];

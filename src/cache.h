@@ -41,6 +41,8 @@ struct rtmc_src {
     const char *path;        /* relative to SOURCE; the cache keeps a copy */
     uint64_t dev, ino, size;
     int64_t mtime_ns;
+    int light;               /* parsed without matrices (RTM_PARSE_NO_MATRICES);
+                                a full entry of the same version serves it too */
 };
 
 /* Loads one version: returns 0 with *anim set, or 0 with *anim NULL and a
@@ -67,6 +69,8 @@ const char *rtmc_anim_error(const struct rtmc_anim *h);
 /* Renders (or finds) view v of a parsed anim.  0, or -ENOMEM / -EINVAL. */
 int rtmc_view_get(struct rtmc *c, struct rtmc_anim *h, struct rtm_view v,
                   struct rtmc_view **out);
+/* -EINVAL from the view functions also when a light entry is asked for a
+ * view that needs matrices (rtm_view_needs_matrices()). */
 void rtmc_view_put(struct rtmc *c, struct rtmc_view *v);
 const char *rtmc_view_data(const struct rtmc_view *v, size_t *len);
 /* Size of view v in bytes, rendering it once if it was never rendered. */

@@ -9,9 +9,9 @@
 #include "rtm.h"
 #include "skeleton.h"
 
-int rtm_read_plain(const uint8_t *data, size_t len, struct rtm_anim **out,
+int rtm_read_plain(const uint8_t *data, size_t len, unsigned flags, struct rtm_anim **out,
                    struct rtm_error *err);
 int rtm_read_bmtr(const uint8_t *data, size_t len, const struct rtm_skeleton *skel,
-                  struct rtm_anim **out, struct rtm_error *err);
+                  unsigned flags, struct rtm_anim **out, struct rtm_error *err);
 
 #endif

@@ -93,16 +93,16 @@ static int check_sizes(struct rtm_cursor *c, uint32_t nf, uint32_t nb)
 
 static void read_frames(const uint8_t *p, struct rtm_anim *a)
 {
-    for (uint32_t f = 0; f < a->nframes; f++) {
+    size_t frame_bytes = 4 + (size_t)BONE_BYTES * a->nbones;
+    for (uint32_t f = 0; f < a->nframes; f++, p += frame_bytes) {
         a->phases[f] = le_f32(p);
-        p += 4;
         float *m = a->matrices + (size_t)f * a->nbones * 12;
-        for (uint32_t b = 0; b < a->nbones; b++, p += BONE_BYTES, m += 12)
-            memcpy(m, p + NAME_FIELD, MATRIX_BYTES);
+        for (uint32_t b = 0; a->has_matrices && b < a->nbones; b++, m += 12)
+            memcpy(m, p + 4 + (size_t)b * BONE_BYTES + NAME_FIELD, MATRIX_BYTES);
     }
 }
 
-int rtm_read_plain(const uint8_t *data, size_t len, struct rtm_anim **out,
+int rtm_read_plain(const uint8_t *data, size_t len, unsigned flags, struct rtm_anim **out,
                    struct rtm_error *err)
 {
     struct rtm_cursor c = { data, len, 0, err };
@@ -127,13 +127,15 @@ int rtm_read_plain(const uint8_t *data, size_t len, struct rtm_anim **out,
         return -1;
 
     size_t strings = (size_t)nb * (NAME_FIELD + 1) + (size_t)m.string_bytes;
-    struct rtm_anim *a = rtm_anim_alloc(RTM_FORMAT_PLAIN, nf, nb, m.count, strings);
-    if (!a || !(a->source = malloc(len ? len : 1))) {
+    int full = !(flags & RTM_PARSE_NO_MATRICES);
+    struct rtm_anim *a = rtm_anim_alloc(RTM_FORMAT_PLAIN, nf, nb, m.count, strings, full);
+    if (!a || (full && !(a->source = malloc(len ? len : 1)))) {
         rtm_free(a);
         rtm_err_nooff(err, "out of memory for %u frames of %u bones", nf, nb);
         return -1;
     }
-    memcpy(a->source, data, len);
+    if (full)
+        memcpy(a->source, data, len);
     a->source_bytes = len;
     a->has_mdat = has_mdat;
     memcpy(a->motion, motion, sizeof motion);

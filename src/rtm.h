@@ -49,6 +49,7 @@ struct rtm_anim {
     float *matrices;            /* nframes * nbones * 12, file order */
     struct rtm_prop *props;     /* nprops, file order */
     uint64_t source_bytes;
+    int has_matrices;           /* 0 after RTM_PARSE_NO_MATRICES */
 
     /* plain only */
     int has_mdat;
@@ -70,6 +71,15 @@ struct rtm_anim {
 
 int rtm_parse(const uint8_t *data, size_t len, const struct rtm_skeleton *skel,
               struct rtm_anim **out, struct rtm_error *err);
+
+/* With RTM_PARSE_NO_MATRICES the file is read and checked exactly as by
+ * rtm_parse() (same result, same errors) but matrices are not computed
+ * (BMTR) or kept (plain), nor the plain source: the anim then renders every
+ * view except frames/NNN.csv and plain.rtm (rtm_view_needs_matrices()).
+ * Cheap for listings, header.txt and bones.txt. */
+enum { RTM_PARSE_NO_MATRICES = 1 };
+int rtm_parse_flags(const uint8_t *data, size_t len, const struct rtm_skeleton *skel,
+                    unsigned flags, struct rtm_anim **out, struct rtm_error *err);
 void rtm_free(struct rtm_anim *a);
 
 /* Matrix of bone b in frame f: 12 floats, rows 0-2 rotation, row 3 translation. */
@@ -88,7 +98,7 @@ int rtm_write_plain(const struct rtm_anim *a, struct rtm_buf *out);
  * arrays after the counts have been checked against the source size. */
 struct rtm_anim *rtm_anim_alloc(enum rtm_format fmt, uint32_t nframes,
                                 uint32_t nbones, uint32_t nprops,
-                                size_t string_bytes);
+                                size_t string_bytes, int with_matrices);
 /* Copies len bytes into the anim's string arena. */
 struct rtm_str rtm_anim_str(struct rtm_anim *a, const void *s, uint32_t len);
 

@@ -299,6 +299,7 @@ struct target {
     struct rtmc_anim *h;          /* for K_FRAMES, K_VIEW, K_ERROR; put it */
     struct rtm_view view;
     const struct ident *pin;      /* the version asked for, or NULL: current */
+    int full;                     /* needs matrices: a frame or plain.rtm */
 };
 
 /* Kinds that live at or below an animation's directory carry a version. */
@@ -352,12 +353,14 @@ static int load_anim(struct fs *fs, struct target *t)
 {
     if (t->pin) {
         pin_version(t, t->pin);
-        struct rtmc_src s = { t->src, t->pin->dev, t->pin->ino, t->pin->size, t->pin->mtime_ns };
+        struct rtmc_src s = { t->src, t->pin->dev, t->pin->ino, t->pin->size, t->pin->mtime_ns,
+                              !t->full };
         return rtmc_anim_get(fs->cache, &s, &t->h);
     }
     for (int tries = 0; tries < 5; tries++) {
         struct rtmc_src s = { t->src, t->st.st_dev, t->st.st_ino, (uint64_t)t->st.st_size,
-                              (int64_t)t->st.st_mtim.tv_sec * 1000000000 + t->st.st_mtim.tv_nsec };
+                              (int64_t)t->st.st_mtim.tv_sec * 1000000000 + t->st.st_mtim.tv_nsec,
+                              !t->full };
         int rc = rtmc_anim_get(fs->cache, &s, &t->h);
         if (rc != -ESTALE)
             return rc;
@@ -372,6 +375,8 @@ static int load_anim(struct fs *fs, struct target *t)
 /* Resolves what is inside an animation directory (t->rest). */
 static int resolve_inner(struct fs *fs, struct target *t)
 {
+    /* listings, header.txt and bones.txt need no matrices: a cheaper parse */
+    t->full = strncmp(t->rest, "frames/", 7) == 0 || strcmp(t->rest, "plain.rtm") == 0;
     int rc = load_anim(fs, t);
     if (rc)
         return rc;
@@ -1008,7 +1013,8 @@ static int load(void *ctx, const struct rtmc_src *src, struct rtm_anim **anim,
     if (!rc) {
         struct rtm_error err = { "", 0, 0 };
         char text[320];
-        if (rtm_parse(data, src->size, fs->skel, anim, &err)) {
+        unsigned flags = src->light ? RTM_PARSE_NO_MATRICES : 0;
+        if (rtm_parse_flags(data, src->size, fs->skel, flags, anim, &err)) {
             rtm_err_format(&err, text, sizeof text);
             snprintf(msg, msglen, "%s: %s", src->path, text);
         }

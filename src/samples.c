@@ -147,7 +147,7 @@ int rtm_sample_plain(const struct sample_opts *o, struct rtm_buf *out)
     int rc = -1;
     if (make_sample(o, 0, &s) == 0) {
         struct rtm_anim *a = rtm_anim_alloc(RTM_FORMAT_PLAIN, s.nframes, s.nbones,
-                                            s.nprops, (size_t)s.nbones * 33 + s.nprops * 64);
+                                            s.nprops, (size_t)s.nbones * 33 + s.nprops * 64, 1);
         if (a) {
             a->motion[2] = 1.25f;
             if (fill_plain(&s, a) == 0)

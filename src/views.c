@@ -183,8 +183,15 @@ static void render_frame(const struct rtm_anim *a, uint32_t f, struct rtm_buf *b
     }
 }
 
+int rtm_view_needs_matrices(struct rtm_view v)
+{
+    return v.kind == RTM_VIEW_FRAME || v.kind == RTM_VIEW_PLAIN;
+}
+
 int rtm_view_render(const struct rtm_anim *a, struct rtm_view v, struct rtm_buf *out)
 {
+    if (!a->has_matrices && rtm_view_needs_matrices(v))
+        return -1;
     switch (v.kind) {
     case RTM_VIEW_HEADER: render_header(a, out); break;
     case RTM_VIEW_BONES: render_bones(a, out); break;

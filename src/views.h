@@ -45,6 +45,9 @@ void rtm_frame_name(const struct rtm_anim *a, uint32_t frame, char *buf);
 int rtm_frame_lookup(const struct rtm_anim *a, const char *name, uint32_t *frame);
 int rtm_view_lookup(const struct rtm_anim *a, const char *path, struct rtm_view *v);
 
+/* Whether v needs what RTM_PARSE_NO_MATRICES leaves out. */
+int rtm_view_needs_matrices(struct rtm_view v);
+/* -1 when out of memory, or when v needs matrices the anim does not have. */
 int rtm_view_render(const struct rtm_anim *a, struct rtm_view v, struct rtm_buf *out);
 
 #endif

@@ -33,7 +33,9 @@ static int fake_load(void *ctx, const struct rtmc_src *s, struct rtm_anim **anim
     struct rtm_buf b;
     buf_init(&b);
     assert_int_equal(rtm_sample_plain(&o, &b), 0);
-    *anim = parse_ok(&b, "none");
+    struct rtm_error err;
+    assert_int_equal(rtm_parse_flags((uint8_t *)b.p, b.len, NULL,
+                                     s->light ? RTM_PARSE_NO_MATRICES : 0, anim, &err), 0);
     buf_free(&b);
     return 0;
 }
@@ -51,7 +53,7 @@ static int setup(void **state)
 
 static struct rtmc_src key(const char *path, uint64_t frames, int64_t mtime)
 {
-    return (struct rtmc_src){ path, 1, 2, frames, mtime };
+    return (struct rtmc_src){ path, 1, 2, frames, mtime, 0 };
 }
 
 static struct rtmc_anim *get(struct rtmc *c, const char *path, uint64_t frames, int64_t mtime)
@@ -284,9 +286,41 @@ static void sizes_parse(void **state)
     assert_int_equal(rtmc_parse_size("", &v), -1);
 }
 
+/* A light request is served by a full entry of the same version; a full
+ * request is not served by a light one; a light entry refuses frames. */
+static void light_and_full_entries(void **state)
+{
+    (void)state;
+    struct rtmc *c = rtmc_new(64u << 20, fake_load, &L);
+    struct rtmc_src light = key("a.rtm", 10, 1), full = key("a.rtm", 10, 1);
+    light.light = 1;
+    struct rtmc_anim *hl, *hf, *h2;
+    assert_int_equal(rtmc_anim_get(c, &light, &hl), 0);
+    assert_int_equal(L.loads, 1);
+    struct rtmc_view *v;
+    assert_int_equal(rtmc_view_get(c, hl, (struct rtm_view){ RTM_VIEW_FRAME, 0 }, &v), -EINVAL);
+    assert_int_equal(rtmc_view_get(c, hl, (struct rtm_view){ RTM_VIEW_BONES, 0 }, &v), 0);
+    rtmc_view_put(c, v);
+    assert_int_equal(rtmc_anim_get(c, &full, &hf), 0);
+    assert_int_equal(L.loads, 2);
+    assert_int_equal(rtmc_view_get(c, hf, (struct rtm_view){ RTM_VIEW_FRAME, 0 }, &v), 0);
+    rtmc_view_put(c, v);
+    rtmc_anim_put(c, hl);
+    rtmc_invalidate(c, "a.rtm");                 /* drops both */
+    rtmc_anim_put(c, hf);
+    assert_int_equal(rtmc_anim_get(c, &full, &hf), 0);
+    assert_int_equal(rtmc_anim_get(c, &light, &h2), 0);
+    assert_int_equal(L.loads, 3);                /* the full entry served the light get */
+    assert_ptr_equal(hf, h2);
+    rtmc_anim_put(c, hf);
+    rtmc_anim_put(c, h2);
+    rtmc_free(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup(light_and_full_entries, setup),
         cmocka_unit_test_setup(hit_after_load, setup),
         cmocka_unit_test_setup(parse_error_is_cached_io_error_is_not, setup),
         cmocka_unit_test_setup(views_match_render_and_are_cached, setup),

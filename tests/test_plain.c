@@ -489,7 +489,7 @@ static void write_sorts_stably_many(void **state)
 {
     (void)state;
     enum { N = 3000 };
-    struct rtm_anim *a = rtm_anim_alloc(RTM_FORMAT_PLAIN, N, 1, 0, 8);
+    struct rtm_anim *a = rtm_anim_alloc(RTM_FORMAT_PLAIN, N, 1, 0, 8, 1);
     assert_non_null(a);
     a->bones[0] = rtm_anim_str(a, "b", 1);
     for (uint32_t f = 0; f < N; f++) {
@@ -524,7 +524,7 @@ static void write_limits(void **state)
     memset(long_name, 'n', sizeof long_name);
     memset(long_value, 'v', sizeof long_value);
     struct rtm_anim *a = rtm_anim_alloc(RTM_FORMAT_PLAIN, 0, 1, 1,
-                                        sizeof long_name + sizeof long_value + 8);
+                                        sizeof long_name + sizeof long_value + 8, 1);
     assert_non_null(a);
     a->bones[0] = rtm_anim_str(a, long_name, sizeof long_name);
     a->props[0].phase = 0.5f;

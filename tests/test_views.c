@@ -10,7 +10,7 @@
 /* An anim with only counts, for naming and lookup. */
 static struct rtm_anim *counts_only(uint32_t nframes)
 {
-    struct rtm_anim *a = rtm_anim_alloc(RTM_FORMAT_PLAIN, nframes, 0, 0, 0);
+    struct rtm_anim *a = rtm_anim_alloc(RTM_FORMAT_PLAIN, nframes, 0, 0, 0, 1);
     assert_non_null(a);
     return a;
 }
@@ -622,9 +622,60 @@ static void render_is_stable(void **state)
     buf_free(&src);
 }
 
+/* A parse without matrices renders the other views byte for byte like a full
+ * one, refuses the views that need matrices, and fails where it fails. */
+static void light_parse_matches_full(void **state)
+{
+    (void)state;
+    struct sample_opts o = { 7, 70, 5, 2 };
+    struct rtm_skeleton *sk;
+    struct rtm_error err;
+    assert_int_equal(rtm_skeleton_open("ofp2", &sk, &err), 0);
+    for (int k = 0; k < 3; k++) {
+        struct rtm_buf b;
+        buf_init(&b);
+        assert_int_equal(k == 0 ? rtm_sample_plain(&o, &b)
+                                : rtm_sample_bmtr(&o, k == 1 ? 3 : 5, BMTR_COMPRESS_ALL, &b), 0);
+        struct rtm_anim *full, *light;
+        assert_int_equal(rtm_parse_flags((uint8_t *)b.p, b.len, sk, 0, &full, &err), 0);
+        assert_int_equal(rtm_parse_flags((uint8_t *)b.p, b.len, sk, RTM_PARSE_NO_MATRICES,
+                                         &light, &err), 0);
+        assert_true(full->has_matrices);
+        assert_false(light->has_matrices);
+        for (size_t i = 0; i < rtm_view_count(full); i++) {
+            struct rtm_view v = rtm_view_at(full, i);
+            struct rtm_buf lb;
+            buf_init(&lb);
+            if (rtm_view_needs_matrices(v)) {
+                assert_int_equal(rtm_view_render(light, v, &lb), -1);
+            } else {
+                char *want = render(full, v, NULL);
+                assert_int_equal(rtm_view_render(light, v, &lb), 0);
+                buf_putc(&lb, 0);
+                assert_string_equal(lb.p, want);
+                free(want);
+            }
+            buf_free(&lb);
+        }
+        /* the same error, at the same byte, for a cut file */
+        struct rtm_error e1, e2;
+        struct rtm_anim *x;
+        assert_int_equal(rtm_parse_flags((uint8_t *)b.p, b.len - 5, sk, 0, &x, &e1), -1);
+        assert_int_equal(rtm_parse_flags((uint8_t *)b.p, b.len - 5, sk, RTM_PARSE_NO_MATRICES,
+                                         &x, &e2), -1);
+        assert_string_equal(e1.msg, e2.msg);
+        assert_int_equal(e1.offset, e2.offset);
+        rtm_free(full);
+        rtm_free(light);
+        buf_free(&b);
+    }
+    rtm_skeleton_free(sk);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(light_parse_matches_full),
         cmocka_unit_test(fixed_names),
         cmocka_unit_test(frame_name_width),
         cmocka_unit_test(lookup_rejects),
