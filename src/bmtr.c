@@ -232,12 +232,26 @@ static int grow_matrices(struct attempt *t, uint32_t frame, uint32_t nframes,
     return 0;
 }
 
+/* "frame N" for error messages; snprintf would cost more than the frame. */
+static void frame_label(char out[24], uint32_t f)
+{
+    char digits[12];
+    int n = 0;
+    do
+        digits[n++] = (char)('0' + f % 10);
+    while ((f /= 10) != 0);
+    memcpy(out, "frame ", 6);
+    for (int i = 0; i < n; i++)
+        out[6 + i] = digits[n - 1 - i];
+    out[6 + n] = 0;
+}
+
 /* Walks every array (which checks the file); converts frames when plan. */
 static int read_frames(struct rtm_cursor *c, const struct bmtr_head *h,
                        const struct reading *rd, const struct rtm_plan *plan,
                        struct attempt *t)
 {
-    char what[48];
+    char what[24];
     size_t phase_cap = 0;
     uint8_t *phase_bytes = NULL;
     int rc = read_array(c, h, rd, h->nframes, 4, &phase_bytes, &phase_cap,
@@ -251,7 +265,7 @@ static int read_frames(struct rtm_cursor *c, const struct bmtr_head *h,
         return -1;
     }
     for (uint32_t f = 0; f < h->nframes; f++) {
-        snprintf(what, sizeof what, "frame %u", f);
+        frame_label(what, f);
         if (read_array(c, h, rd, h->nbones, RTM_TRANSFORM_BYTES, &t->scratch,
                        &t->scratch_cap, what))
             return -1;

@@ -485,6 +485,18 @@ static int fill_attr(struct fs *fs, struct target *t, fuse_ino_t ino, struct sta
 
 /* ---- directory listings ---- */
 
+/* dir/name into out (PATH_MAX bytes); -ENAMETOOLONG when it does not fit. */
+static int child_path(char *out, const char *dir, const char *name)
+{
+    size_t dl = strlen(dir), nl = strlen(name), sep = dl > 0;
+    if (dl + sep + nl >= PATH_MAX)
+        return -ENAMETOOLONG;
+    memcpy(out, dir, dl);
+    out[dl] = '/';
+    memcpy(out + dl + sep, name, nl + 1);
+    return 0;
+}
+
 struct dent {
     char *name;
     ino_t ino;
@@ -509,7 +521,8 @@ static int dl_add(struct dirlist *d, const char *dir, const char *name, mode_t t
         d->cap = cap;
     }
     char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s%s%s", dir, *dir ? "/" : "", name);
+    if (child_path(path, dir, name))
+        return -ENAMETOOLONG;
     struct dent *e = &d->e[d->n];
     if (!(e->name = strdup(name)))
         return -ENOMEM;
@@ -705,12 +718,6 @@ static void *watcher_main(void *arg)
 
 static struct fs *req_fs(fuse_req_t req) { return fuse_req_userdata(req); }
 
-/* 0, or -ENAMETOOLONG when dir/name does not fit in PATH_MAX. */
-static int child_path(char *out, const char *dir, const char *name)
-{
-    int n = snprintf(out, PATH_MAX, "%s%s%s", dir, *dir ? "/" : "", name);
-    return n < 0 || n >= PATH_MAX ? -ENAMETOOLONG : 0;
-}
 
 static void op_init(void *userdata, struct fuse_conn_info *conn)
 {
