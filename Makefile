@@ -38,7 +38,7 @@ PROGS    := $(BUILD)/rtmcat $(BUILD)/rtmgen $(BUILD)/rtmfs
 UNIT     := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
 UNIT_BIN := $(UNIT:%=$(BUILD)/tests/%)
 
-.PHONY: all check bench demo fuzz valgrind install uninstall clean deps
+.PHONY: all check bench demo fuzz tsan valgrind install uninstall clean deps
 all: $(PROGS)
 
 # The FUSE front end: the only part that links libfuse3.
@@ -112,6 +112,16 @@ $(FUZZ_DIR):
 fuzz: $(FUZZERS:%=$(FUZZ_DIR)/%) $(BUILD)/tests/fuzz_seeds
 	@bash tests/fuzz.sh $(FUZZ_DIR) $(BUILD) $(FUZZ_SECONDS)
 
+# ThreadSanitizer over the cache under concurrent use (its unit tests).
+TSAN_DIR := build-tsan
+TSAN_SRC := $(CORE:%=src/%.c) $(WRITERS:%=src/%.c) src/cache.c
+$(TSAN_DIR)/test_cache: tests/test_cache.c $(TSAN_SRC) $(wildcard src/*.h) tests/testutil.h
+	mkdir -p $(TSAN_DIR)
+	$(FUZZ_CC) -g -O1 -std=c11 -D_GNU_SOURCE -ffp-contract=off -Isrc -Itests -fsanitize=thread \
+		$(LZO_CFLAGS) $(CMOCKA_CFLAGS) -o $@ $< $(TSAN_SRC) $(CMOCKA_LIBS) $(LIBS) -lpthread
+tsan: $(TSAN_DIR)/test_cache
+	TSAN_OPTIONS=halt_on_error=1 $(TSAN_DIR)/test_cache
+
 # valgrind memcheck over rtmcat for every file of the corpus.
 valgrind: all
 	@bash tests/valgrind_rtmcat.sh $(BUILD)
@@ -126,4 +136,4 @@ uninstall:
 		$(DESTDIR)$(PREFIX)/share/man/man1/rtmcat.1 $(DESTDIR)$(PREFIX)/share/man/man1/rtmfs.1
 
 clean:
-	rm -rf build build-san build-fuzz
+	rm -rf build build-san build-fuzz build-tsan

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Installs what rtmfs needs to build and test on Debian/Ubuntu: as root with
-# apt-get, otherwise prints the exact command to run.
+# apt-get, otherwise prints the exact command to run.  "deps.sh ci" adds the
+# checkers CI runs (clang's fuzzer and sanitizers, valgrind).
 set -euo pipefail
 PKGS=(gcc make pkg-config liblzo2-dev libcmocka-dev libfuse3-dev fuse3)
+[ "${1:-}" = ci ] && PKGS+=(clang libclang-rt-14-dev valgrind)
 missing=()
 for p in "${PKGS[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
