@@ -80,6 +80,12 @@ struct fs {
     int show_other;
     struct fuse_session *se;
     struct table nodes;
+    /* The last listings built: the kernel reads a large directory in many
+     * readdir calls, which must neither rebuild it each time (quadratic)
+     * nor see it change in the middle. */
+    pthread_mutex_t llock;
+    struct { fuse_ino_t ino; struct dirlist *d; } listing[2];
+    unsigned lnext;
     /* inotify: one watch per source directory the kernel has seen */
     int ifd, stop[2];
     pthread_t watcher;
@@ -506,6 +512,7 @@ struct dent {
 struct dirlist {
     struct dent *e;
     size_t n, cap;
+    int refs;                     /* under fs->llock once in the listing cache */
 };
 
 /* id: the version of the entries (NO_IDENT for source directory entries). */
@@ -827,23 +834,77 @@ static void reply_listing(fuse_req_t req, const struct dirlist *d, size_t size, 
 
 /* Builds the listing for each call: the kernel only asks when its cached
  * copy is missing or was invalidated. */
+static void listing_put(struct fs *fs, struct dirlist *d)
+{
+    pthread_mutex_lock(&fs->llock);
+    int last = --d->refs == 0;
+    pthread_mutex_unlock(&fs->llock);
+    if (last)
+        dl_free(d);
+}
+
+/* The cached listing of ino (a reference for the caller), or NULL. */
+static struct dirlist *listing_find(struct fs *fs, fuse_ino_t ino)
+{
+    struct dirlist *d = NULL;
+    pthread_mutex_lock(&fs->llock);
+    for (size_t i = 0; i < sizeof fs->listing / sizeof fs->listing[0]; i++)
+        if (fs->listing[i].d && fs->listing[i].ino == ino) {
+            d = fs->listing[i].d;
+            d->refs++;
+        }
+    pthread_mutex_unlock(&fs->llock);
+    return d;
+}
+
+/* Keeps d (which holds one reference for the caller) as ino's listing. */
+static void listing_keep(struct fs *fs, fuse_ino_t ino, struct dirlist *d)
+{
+    struct dirlist *old = NULL;
+    size_t n = sizeof fs->listing / sizeof fs->listing[0], slot = n;
+    pthread_mutex_lock(&fs->llock);
+    for (size_t i = 0; i < n; i++)
+        if (fs->listing[i].d && fs->listing[i].ino == ino)
+            slot = i;
+    if (slot == n)
+        slot = fs->lnext++ % n;
+    old = fs->listing[slot].d;
+    fs->listing[slot].ino = ino;
+    fs->listing[slot].d = d;
+    d->refs++;
+    pthread_mutex_unlock(&fs->llock);
+    if (old)
+        listing_put(fs, old);
+}
+
+/* A listing is built when the kernel starts reading a directory (offset 0)
+ * and served from the listing cache for the rest of that enumeration. */
 static void op_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
                        struct fuse_file_info *fi)
 {
     struct fs *fs = req_fs(req);
     char path[PATH_MAX];
-    struct dirlist *d = calloc(1, sizeof *d);
     struct ident id;
-    int rc = d ? node_path(&fs->nodes, ino, path, sizeof path, &id) : -ENOMEM;
     (void)fi;
-    if (rc == 0)
-        rc = build_listing(fs, path, &id, d);
+    struct dirlist *d = off > 0 ? listing_find(fs, ino) : NULL;
+    int rc = 0;
+    if (!d) {
+        d = calloc(1, sizeof *d);
+        rc = d ? node_path(&fs->nodes, ino, path, sizeof path, &id) : -ENOMEM;
+        if (rc == 0)
+            rc = build_listing(fs, path, &id, d);
+        if (d) {
+            d->refs = 1;
+            if (rc == 0)
+                listing_keep(fs, ino, d);
+        }
+    }
     if (rc)
         fuse_reply_err(req, -rc);
     else
         reply_listing(req, d, size, off);
     if (d)
-        dl_free(d);
+        listing_put(fs, d);
 }
 
 /* No open: the kernel then never asks to open or release a file and keeps
@@ -1128,6 +1189,7 @@ static int fs_setup(struct fs *fs, const struct options *o)
     fs->cache = rtmc_new(budget, load, fs);
     fs->ifd = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
     pthread_mutex_init(&fs->wlock, NULL);
+    pthread_mutex_init(&fs->llock, NULL);
     if (!fs->cache || table_init(&fs->nodes) || pipe(fs->stop)) {
         fprintf(stderr, "rtmfs: out of memory\n");
         return -1;
@@ -1156,6 +1218,9 @@ static void fs_teardown(struct fs *fs)
     free(fs->wpath);
     if (fs->ifd >= 0)
         close(fs->ifd);
+    for (size_t i = 0; i < sizeof fs->listing / sizeof fs->listing[0]; i++)
+        if (fs->listing[i].d)
+            dl_free(fs->listing[i].d);
     rtmc_free(fs->cache);
     if (fs->nodes.by_ino)
         table_free(&fs->nodes);
