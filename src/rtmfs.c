@@ -1065,6 +1065,11 @@ static int load(void *ctx, const struct rtmc_src *src, struct rtm_anim **anim,
     struct fs *fs = ctx;
     struct stat st;
     int fd = openat(fs->srcfd, src->path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0 && (errno == EACCES || errno == EPERM)) {
+        /* shown as error.txt, like rtmcat; a chmod in SOURCE invalidates it */
+        snprintf(msg, msglen, "%s: %s", src->path, strerror(errno));
+        return 0;
+    }
     if (fd < 0)
         return -errno;
     int rc = fstat(fd, &st) ? -errno : 0;
