@@ -38,7 +38,7 @@ PROGS    := $(BUILD)/rtmcat $(BUILD)/rtmgen $(BUILD)/rtmfs
 UNIT     := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
 UNIT_BIN := $(UNIT:%=$(BUILD)/tests/%)
 
-.PHONY: all check bench demo fuzz tsan valgrind install uninstall clean deps
+.PHONY: all check bench demo fuzz tsan stress valgrind install uninstall clean deps
 all: $(PROGS)
 
 # The FUSE front end: the only part that links libfuse3.
@@ -121,6 +121,11 @@ $(TSAN_DIR)/test_cache: tests/test_cache.c $(TSAN_SRC) $(wildcard src/*.h) tests
 		$(LZO_CFLAGS) $(CMOCKA_CFLAGS) -o $@ $< $(TSAN_SRC) $(CMOCKA_LIBS) $(LIBS) -lpthread
 tsan: $(TSAN_DIR)/test_cache
 	TSAN_OPTIONS=halt_on_error=1 $(TSAN_DIR)/test_cache
+
+# Eight parallel readers against a mount whose source keeps changing.
+STRESS_SECONDS ?= 60
+stress: all
+	@BUILD=$(BUILD) bash tests/stress_mount.sh $(STRESS_SECONDS)
 
 # valgrind memcheck over rtmcat for every file of the corpus.
 valgrind: all

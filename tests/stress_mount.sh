@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# stress_mount.sh [SECONDS] - eight parallel readers (cat, grep -r, ls -lR)
+# against rtmfs while another process keeps rewriting, renaming and deleting
+# source files.  Fails on a crash, a hang, a read that mixes two versions of
+# a file, or file descriptors or memory that grow over the run.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-build}
+case $BUILD in /*) ;; *) BUILD=$PWD/$BUILD ;; esac
+SECS=${1:-60}
+CACHE=16M
+T=$(mktemp -d /tmp/rtmfs-stress.XXXXXX)
+M=$T/mnt S=$T/src
+PIDS=()
+cleanup() {
+    for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
+    wait 2>/dev/null
+    if grep -qs " $M fuse" /proc/mounts; then
+        fusermount3 -u "$M" 2>/dev/null || umount -l "$M" 2>/dev/null
+    fi
+    rm -rf "$T"
+}
+trap cleanup EXIT
+if [ ! -c /dev/fuse ] || ! command -v fusermount3 >/dev/null; then
+    echo "SKIP: /dev/fuse not usable; no stress run"; exit 0
+fi
+mkdir -p "$M"
+"$BUILD/rtmgen" -t 300 "$S" >/dev/null
+"$BUILD/rtmgen" "$T/v" >/dev/null
+A=$T/v/walk.rtm B=$T/v/wave_v3.rtm
+cp "$A" "$S/hot.rtm"; cp "$A" "$S/x.rtm"; cp "$B" "$S/z.rtm"
+hA=$("$BUILD/rtmcat" "$A" header.txt) hB=$("$BUILD/rtmcat" "$B" header.txt)
+pA=$("$BUILD/rtmcat" "$A" plain.rtm | sha256sum | cut -d' ' -f1)
+pB=$("$BUILD/rtmcat" "$B" plain.rtm | sha256sum | cut -d' ' -f1)
+
+"$BUILD/rtmfs" -f "$S" "$M" -o cache_size=$CACHE 2>"$T/rtmfs.err" & RTMFS=$!
+for _ in $(seq 100); do grep -qs " $M fuse.rtmfs " /proc/mounts && break; sleep 0.05; done
+ls -lR "$M" >/dev/null 2>&1        # warm up, then take the baseline
+fd0=$(ls /proc/$RTMFS/fd | wc -l)
+
+end=$((SECONDS + SECS))
+writer() {
+    local i=0
+    while [ $SECONDS -lt $end ]; do
+        i=$((i + 1))
+        if [ $((i % 2)) = 0 ]; then cat "$A" > "$S/hot.rtm"; else cp "$B" "$S/.t" && mv "$S/.t" "$S/hot.rtm"; fi
+        if [ -e "$S/x.rtm" ]; then mv "$S/x.rtm" "$S/y.rtm"; else mv "$S/y.rtm" "$S/x.rtm"; fi
+        if [ -e "$S/z.rtm" ]; then rm "$S/z.rtm"; else cp "$B" "$S/z.rtm"; fi
+        sleep 0.01
+    done
+}
+# Each reader prints "kind reads mixed" at the end.
+cat_reader() {
+    local n=0 bad=0 h p
+    while [ $SECONDS -lt $end ]; do
+        if h=$(cat "$M/hot.rtm/header.txt" 2>/dev/null); then
+            [ "$h" = "$hA" ] || [ "$h" = "$hB" ] || { bad=$((bad + 1)); echo "$h" > "$T/mixed.header"; }
+            n=$((n + 1))
+        fi
+        if p=$(sha256sum "$M/hot.rtm/plain.rtm" 2>/dev/null | cut -d' ' -f1) && [ -n "$p" ]; then
+            [ "$p" = "$pA" ] || [ "$p" = "$pB" ] || { bad=$((bad + 1)); echo "$p" > "$T/mixed.plain"; }
+            n=$((n + 1))
+        fi
+    done
+    echo "cat $n $bad"
+}
+loop_reader() {
+    local kind=$1 n=0
+    shift
+    while [ $SECONDS -lt $end ]; do timeout 60 "$@" >/dev/null 2>&1; n=$((n + 1)); done
+    echo "$kind $n 0"
+}
+writer & PIDS+=($!)
+for _ in 1 2 3 4; do cat_reader > "$T/r.$RANDOM$RANDOM" & PIDS+=($!); done
+for _ in 1 2; do loop_reader grep grep -rl lefthand --include=bones.txt "$M" > "$T/r.$RANDOM$RANDOM" & PIDS+=($!); done
+for _ in 1 2; do loop_reader ls ls -lR "$M" > "$T/r.$RANDOM$RANDOM" & PIDS+=($!); done
+wait "${PIDS[@]}"
+PIDS=()
+
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+kill -0 $RTMFS 2>/dev/null && grep -qs " $M fuse.rtmfs " /proc/mounts || fail "rtmfs died"
+ls "$M/hot.rtm" >/dev/null 2>&1 || fail "rtmfs no longer answers"
+sleep 1
+ls -lR "$M" >/dev/null 2>&1
+fd1=$(ls /proc/$RTMFS/fd 2>/dev/null | wc -l)
+rss=$(awk '/VmRSS/ {print $2}' /proc/$RTMFS/status 2>/dev/null)
+hwm=$(awk '/VmHWM/ {print $2}' /proc/$RTMFS/status 2>/dev/null)
+read -r cats mixed < <(awk '$1 == "cat" {n += $2; b += $3} END {print n + 0, b + 0}' "$T"/r.*)
+greps=$(awk '$1 == "grep" {n += $2} END {print n + 0}' "$T"/r.*)
+lss=$(awk '$1 == "ls" {n += $2} END {print n + 0}' "$T"/r.*)
+[ "$mixed" = 0 ] || { fail "$mixed reads mixed two versions"; cat "$T"/mixed.* 2>/dev/null | head -20; }
+[ "$fd1" -le $((fd0 + 2)) ] || fail "file descriptors grew from $fd0 to $fd1"
+[ "${hwm:-0}" -le $(( (16 + 32) * 1024 )) ] || fail "peak RSS ${hwm} kB over cache_size + 32 MiB"
+echo "stress: ${SECS}s, 8 readers: $cats checked reads, $greps grep -r, $lss ls -lR;" \
+     "$mixed mixed; fds $fd0 -> $fd1; RSS ${rss} kB (peak ${hwm} kB, budget $CACHE + 32 MiB)"
+fusermount3 -u "$M" || fail "unmount"
+wait $RTMFS || fail "rtmfs exit status $?"
+[ -s "$T/rtmfs.err" ] && { echo "rtmfs said:"; cat "$T/rtmfs.err"; }
+exit $((fails > 0))
