@@ -37,6 +37,7 @@ pB=$("$BUILD/rtmcat" "$B" plain.rtm | sha256sum | cut -d' ' -f1)
 for _ in $(seq 100); do grep -qs " $M fuse.rtmfs " /proc/mounts && break; sleep 0.05; done
 ls -lR "$M" >/dev/null 2>&1        # warm up, then take the baseline
 fd0=$(ls /proc/$RTMFS/fd | wc -l)
+rss0=$(awk '/VmRSS/ {print $2}' /proc/$RTMFS/status)
 
 end=$((SECONDS + SECS))
 writer() {
@@ -93,7 +94,7 @@ lss=$(awk '$1 == "ls" {n += $2} END {print n + 0}' "$T"/r.*)
 [ "$fd1" -le $((fd0 + 2)) ] || fail "file descriptors grew from $fd0 to $fd1"
 [ "${hwm:-0}" -le $(( (16 + 32) * 1024 )) ] || fail "peak RSS ${hwm} kB over cache_size + 32 MiB"
 echo "stress: ${SECS}s, 8 readers: $cats checked reads, $greps grep -r, $lss ls -lR;" \
-     "$mixed mixed; fds $fd0 -> $fd1; RSS ${rss} kB (peak ${hwm} kB, budget $CACHE + 32 MiB)"
+     "$mixed mixed; fds $fd0 -> $fd1; RSS $rss0 -> $rss kB (peak $hwm kB, budget $CACHE + 32 MiB)"
 fusermount3 -u "$M" || fail "unmount"
 wait $RTMFS || fail "rtmfs exit status $?"
 [ -s "$T/rtmfs.err" ] && { echo "rtmfs said:"; cat "$T/rtmfs.err"; }
