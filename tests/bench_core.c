@@ -43,7 +43,7 @@ static void add(struct set *s, const char *name, uint8_t *data, size_t len)
 
 static int load_corpus(struct set *s, const char *dir)
 {
-    char path[4096], line[8192];
+    char path[8192 + 64], line[8192];
     snprintf(path, sizeof path, "%s/corpus/MANIFEST.tsv", dir);
     FILE *m = fopen(path, "r");
     if (!m)
