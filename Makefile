@@ -24,10 +24,10 @@ LZO_LIBS      := $(shell $(PKG) --libs lzo2 2>/dev/null || echo -llzo2)
 CMOCKA_CFLAGS := $(shell $(PKG) --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS   := $(shell $(PKG) --libs cmocka 2>/dev/null || echo -lcmocka)
 
-# The format core: no FUSE, no global state.
-CORE     := util anim plain bmtr lzo skeleton convert numfmt views
+# The format core (RTM formats, views, PBO archives): no FUSE, no global state.
+CORE     := util anim plain bmtr lzo skeleton convert numfmt views pbo
 # The writers: fixtures, samples, fuzz seeds.
-WRITERS  := bmtr_write samples
+WRITERS  := bmtr_write samples pbo_write
 CORE_OBJ := $(CORE:%=$(BUILD)/obj/%.o)
 WRIT_OBJ := $(WRITERS:%=$(BUILD)/obj/%.o)
 LIBCORE  := $(BUILD)/librtmcore.a
@@ -102,7 +102,7 @@ FUZZ_CC      ?= clang
 FUZZ_FLAGS   := -g -O1 -std=c11 -D_GNU_SOURCE -ffp-contract=off -Isrc \
                 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_SRC     := $(CORE:%=src/%.c)
-FUZZERS      := fuzz_rtm fuzz_skeleton
+FUZZERS      := fuzz_rtm fuzz_skeleton fuzz_pbo
 
 $(FUZZ_DIR)/%: tests/%.c $(FUZZ_SRC) $(wildcard src/*.h) | $(FUZZ_DIR)
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(LZO_CFLAGS) -o $@ $< $(FUZZ_SRC) $(LIBS)

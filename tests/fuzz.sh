@@ -5,9 +5,10 @@
 set -euo pipefail
 dir=$1 build=$2 secs=$3
 shared=${RTMFS_SHARED:-../shared}
-seeds_rtm=$dir/seeds-rtm seeds_skel=$dir/seeds-skeleton
-mkdir -p "$seeds_rtm" "$seeds_skel" "$dir/corpus-rtm" "$dir/corpus-skeleton"
-"$build/tests/fuzz_seeds" "$seeds_rtm" "$seeds_skel"
+seeds_rtm=$dir/seeds-rtm seeds_skel=$dir/seeds-skeleton seeds_pbo=$dir/seeds-pbo
+mkdir -p "$seeds_rtm" "$seeds_skel" "$seeds_pbo" "$dir/corpus-rtm" "$dir/corpus-skeleton" \
+         "$dir/corpus-pbo"
+"$build/tests/fuzz_seeds" "$seeds_rtm" "$seeds_skel" "$seeds_pbo"
 extra=()
 if [ -d "$shared/corpus" ]; then
     extra=("$shared/corpus")   # read-only seeds: libFuzzer writes only to the first dir
@@ -15,7 +16,7 @@ else
     echo "fuzz: $shared/corpus not found; seeding with generated files only"
 fi
 status=0
-for t in rtm skeleton; do
+for t in rtm skeleton pbo; do
     seeds=$dir/seeds-$t
     more=()
     [ "$t" = rtm ] && more=("${extra[@]}")

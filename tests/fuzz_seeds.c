@@ -1,10 +1,11 @@
 /* fuzz_seeds - writes fuzz seed corpora with the project's own writers:
- * fuzz_seeds RTM_DIR SKELETON_DIR.  Each RTM seed starts with the skeleton
+ * fuzz_seeds RTM_DIR SKELETON_DIR PBO_DIR.  Each RTM seed starts with the
  * selector byte that fuzz_rtm reads. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "pbo_write.h"
 #include "samples.h"
 
 /* sel < 0: no selector byte (skeleton seeds). */
@@ -23,8 +24,8 @@ static void put(const char *dir, const char *name, int sel, const char *p, size_
 
 int main(int argc, char **argv)
 {
-    if (argc != 3) {
-        fprintf(stderr, "usage: fuzz_seeds RTM_DIR SKELETON_DIR\n");
+    if (argc != 4) {
+        fprintf(stderr, "usage: fuzz_seeds RTM_DIR SKELETON_DIR PBO_DIR\n");
         return 2;
     }
     struct sample_opts o = { 3, 8, 1, 2 };
@@ -46,5 +47,25 @@ int main(int argc, char **argv)
     static const char skel[] = "# bone parent\nPelvis -\nSpine Pelvis\nSpine1 Spine\n"
                                "LeftArm Spine1\nRightArm Spine1\n";
     put(argv[2], "small", -1, skel, sizeof skel - 1);
+
+    /* A PBO with a prefix, a stored and a compressed RTM in a subfolder. */
+    struct rtm_buf plain, bmtr, pbo;
+    buf_init(&plain);
+    buf_init(&bmtr);
+    buf_init(&pbo);
+    if (rtm_sample_plain(&o, &plain) || rtm_sample_bmtr(&o, 5, BMTR_COMPRESS_ALL, &bmtr))
+        return 1;
+    struct pbo_write_entry e[] = {
+        { "anims\\walk.rtm", (const uint8_t *)plain.p, plain.len, PBO_PACK_CPRS, 0 },
+        { "anims\\run.rtm", (const uint8_t *)bmtr.p, bmtr.len, PBO_PACK_STORE, 0 },
+        { "config.cpp", (const uint8_t *)"class X {};\n", 12, PBO_PACK_STORE, 0 },
+    };
+    struct pbo_write_prop prop = { "prefix", "seed\\addon" };
+    if (pbo_write(e, 3, &prop, 1, 0, &pbo))
+        return 1;
+    put(argv[3], "addon.pbo", -1, pbo.p, pbo.len);
+    buf_free(&plain);
+    buf_free(&bmtr);
+    buf_free(&pbo);
     return 0;
 }

@@ -1,0 +1,495 @@
+/* pbo.c - the PBO header table, entry lookup and BI's LZSS.
+ *
+ * The table is walked twice by the same function: the first walk validates
+ * it and counts entries, properties and string bytes; the second, over bytes
+ * already known to be good, fills arrays allocated from those counts.  So
+ * nothing is allocated before the bytes that justify it have been seen.
+ *
+ * LZSS ("Cprs" entries), as implemented by pbo_lzss_decode():
+ *   - A flag byte gives, LSB first, the kind of the next 8 items:
+ *     1 = one literal byte, 0 = a 2-byte reference b1 b2 with
+ *     rpos = b1 | (b2 & 0xF0) << 4 (1..4095) and rlen = (b2 & 0x0F) + 3.
+ *   - A reference copies rlen bytes one by one from rpos bytes back, so it
+ *     may overlap what it writes; while the source lies before the start of
+ *     the output (output position < rpos) the byte is a space, 0x20.
+ *   - Decoding stops as soon as original_size bytes are out, even inside a
+ *     reference or a flag byte's group; then a u32 LE follows: the unsigned
+ *     32-bit sum of all output bytes.
+ *   Checked against three independent public decoders, which agree: grad_aff
+ *   src/a3lzss.cpp (ExpandUnknownInputLength, the BI wiki's code, "special
+ *   case space fill" while Rpos > Fl), armatools lzss.cpp (decompress_buf:
+ *   space fill while rpos > out_pos, unsigned sum; its *signed* variant is
+ *   for PAA textures, not PBOs) and dztk pbo.py lzss_decompress (0x20 when
+ *   pos + k < 0).
+ *   Our choices where they are silent or differ: rpos = 0 (a copy of the
+ *   byte being written, undefined in all three) is an error; bytes after the
+ *   checksum are ignored; unused flag bits after the end are not checked
+ *   (the BI wiki code's EXCESS_1BITS test is not applied by armatools).
+ *   Expansion: the densest stream, a flag byte and eight references of 18
+ *   bytes, turns 17 bytes into 144 (8.47x), so an original size above 9x the
+ *   stored size is refused before allocating.
+ */
+#include "pbo.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+struct pbo_index {
+    const char *path;
+    uint32_t entry;
+};
+
+/* One walk over the table.  Without p it validates and counts; with p it
+ * fills p's arrays (sized by a counting walk over the same bytes). */
+struct walk {
+    const uint8_t *head;
+    size_t len;
+    uint64_t file_size;
+    struct pbo *p;
+    size_t nentries, nprops, pool_bytes;
+    uint64_t pos;
+    char *pool_at;
+    struct rtm_error *err;
+};
+
+enum { W_OK = 0, W_ERR = -1, W_MORE = PBO_NEED_MORE };
+
+/* The table goes on past the bytes given: ask for more if there are more. */
+static int ran_out(struct walk *w, const char *what)
+{
+    if (w->len < w->file_size && w->len < PBO_TABLE_MAX) {
+        rtm_err_set(w->err, w->len, "PBO table continues past the first %llu bytes "
+                    "(inside %s): need more bytes", (unsigned long long)w->len, what);
+        return W_MORE;
+    }
+    if (w->len >= PBO_TABLE_MAX)
+        rtm_err_set(w->err, w->pos, "PBO table longer than %u bytes", PBO_TABLE_MAX);
+    else
+        rtm_err_set(w->err, w->pos, "file ends inside the PBO table (%s)", what);
+    return W_ERR;
+}
+
+static int walk_str(struct walk *w, const uint8_t **s, uint32_t *n, const char *what)
+{
+    size_t left = w->len - (size_t)w->pos;
+    size_t scan = left < PBO_NAME_MAX + 1 ? left : PBO_NAME_MAX + 1;
+    const uint8_t *start = w->head + w->pos;
+    const uint8_t *nul = memchr(start, 0, scan);
+    if (!nul) {
+        if (left <= PBO_NAME_MAX)
+            return ran_out(w, what);
+        rtm_err_set(w->err, w->pos, "PBO %s longer than %u bytes", what, PBO_NAME_MAX);
+        return W_ERR;
+    }
+    *s = start;
+    *n = (uint32_t)(nul - start);
+    w->pos += *n + 1;
+    return W_OK;
+}
+
+static char *pool_put(struct walk *w, const uint8_t *s, uint32_t n)
+{
+    char *d = w->pool_at;
+    if (n)
+        memcpy(d, s, n);
+    d[n] = 0;
+    w->pool_at += n + 1;
+    return d;
+}
+
+/* Writes name (n bytes) as a path into dst (room for n + 1 bytes): split on
+ * '\\' and '/', empty, "." and ".." components dropped, joined with '/'.
+ * Returns one past the NUL. */
+static char *normalise(char *dst, const uint8_t *name, uint32_t n)
+{
+    char *o = dst;
+    uint32_t i = 0;
+    while (i < n) {
+        uint32_t j = i;
+        while (j < n && name[j] != '\\' && name[j] != '/')
+            j++;
+        uint32_t k = j - i;
+        int skip = k == 0 || (k == 1 && name[i] == '.') ||
+                   (k == 2 && name[i] == '.' && name[i + 1] == '.');
+        if (!skip) {
+            if (o != dst)
+                *o++ = '/';
+            memcpy(o, name + i, k);
+            o += k;
+        }
+        i = j + 1;
+    }
+    *o++ = 0;
+    return o;
+}
+
+static char *pool_path(struct walk *w, const uint8_t *name, uint32_t n)
+{
+    char *d = w->pool_at;
+    w->pool_at = normalise(d, name, n);
+    return d;
+}
+
+static int walk_props(struct walk *w)
+{
+    for (;;) {
+        const uint8_t *k, *v;
+        uint32_t kn, vn;
+        int rc = walk_str(w, &k, &kn, "property key");
+        if (rc)
+            return rc;
+        if (kn == 0)
+            return W_OK;
+        if ((rc = walk_str(w, &v, &vn, "property value")))
+            return rc;
+        if (w->p) {
+            struct pbo_prop *pr = &w->p->props[w->nprops];
+            pr->key = pool_put(w, k, kn);
+            pr->value = pool_put(w, v, vn);
+        }
+        w->nprops++;
+        w->pool_bytes += (size_t)kn + vn + 2;
+    }
+}
+
+static int walk_table(struct walk *w)
+{
+    for (int first = 1;; first = 0) {
+        uint64_t at = w->pos;
+        if (at > PBO_TABLE_MAX) {
+            rtm_err_set(w->err, at, "PBO table longer than %u bytes", PBO_TABLE_MAX);
+            return W_ERR;
+        }
+        const uint8_t *name;
+        uint32_t n;
+        int rc = walk_str(w, &name, &n, "entry name");
+        if (rc)
+            return rc;
+        if (w->len - w->pos < 20)
+            return ran_out(w, "entry header");
+        const uint8_t *f = w->head + w->pos;
+        w->pos += 20;
+        uint32_t method = le_u32(f);
+        if (n == 0 && first && method == PBO_METHOD_VERS) {
+            if ((rc = walk_props(w)))
+                return rc;
+            continue;
+        }
+        if (n == 0)
+            return W_OK;    /* the end of the table, whatever its fields */
+        if (w->p) {
+            struct pbo_entry *e = &w->p->entries[w->nentries];
+            e->name = pool_put(w, name, n);
+            e->path = pool_path(w, name, n);
+            e->name_len = n;
+            e->method = method;
+            e->original_size = le_u32(f + 4);
+            e->reserved = le_u32(f + 8);
+            e->timestamp = le_u32(f + 12);
+            e->data_size = le_u32(f + 16);
+            e->header_offset = at;
+        }
+        w->nentries++;
+        w->pool_bytes += 2 * ((size_t)n + 1);
+    }
+}
+
+/* Entry offsets follow from the table's end; each range must fit the file. */
+static int place_entries(struct pbo *p, struct rtm_error *err)
+{
+    uint64_t off = p->table_bytes;
+    for (size_t i = 0; i < p->nentries; i++) {
+        struct pbo_entry *e = &p->entries[i];
+        e->offset = off;
+        off += e->data_size;    /* at most 2^32 entries of < 2^32: no overflow */
+        if (off > p->file_size) {
+            rtm_err_set(err, e->header_offset,
+                        "PBO entry '%.200s': data [%llu, %llu) ends past the end "
+                        "of the archive (%llu bytes)", e->name,
+                        (unsigned long long)e->offset, (unsigned long long)off,
+                        (unsigned long long)p->file_size);
+            return -1;
+        }
+    }
+    p->data_end = off;
+    return 0;
+}
+
+/* ASCII case folding, as Arma matches file names. */
+static int fold(int c) { return c >= 'A' && c <= 'Z' ? c + 32 : c; }
+
+static int path_cmp(const char *a, const char *b)
+{
+    for (;; a++, b++) {
+        int x = fold((unsigned char)*a), y = fold((unsigned char)*b);
+        if (x != y || !x)
+            return x - y;
+    }
+}
+
+static int index_cmp(const void *va, const void *vb)
+{
+    const struct pbo_index *a = va, *b = vb;
+    int c = path_cmp(a->path, b->path);
+    if (c)
+        return c;
+    return a->entry < b->entry ? -1 : a->entry > b->entry;  /* first entry first */
+}
+
+static int build_index(struct pbo *p)
+{
+    p->by_path = malloc((p->nentries ? p->nentries : 1) * sizeof *p->by_path);
+    if (!p->by_path)
+        return -1;
+    for (size_t i = 0; i < p->nentries; i++)
+        p->by_path[i] = (struct pbo_index){ p->entries[i].path, (uint32_t)i };
+    if (p->nentries > 1)
+        qsort(p->by_path, p->nentries, sizeof *p->by_path, index_cmp);
+    return 0;
+}
+
+int pbo_read_table(const uint8_t *head, size_t len, uint64_t file_size,
+                   struct pbo **out, struct rtm_error *err)
+{
+    *out = NULL;
+    if (len > file_size) {
+        rtm_err_nooff(err, "PBO: %llu bytes given of a %llu-byte archive",
+                      (unsigned long long)len, (unsigned long long)file_size);
+        return -1;
+    }
+    struct walk w = { .head = head, .len = len, .file_size = file_size, .err = err };
+    int rc = walk_table(&w);
+    if (rc)
+        return rc;
+    /* Counts are bounded by the table bytes (each entry takes >= 22 of them). */
+    struct pbo *p = calloc(1, sizeof *p);
+    if (!p)
+        goto oom;
+    p->file_size = file_size;
+    p->table_bytes = w.pos;
+    p->nentries = w.nentries;
+    p->nprops = w.nprops;
+    p->entries = calloc(w.nentries ? w.nentries : 1, sizeof *p->entries);
+    p->props = calloc(w.nprops ? w.nprops : 1, sizeof *p->props);
+    p->pool = malloc(w.pool_bytes ? w.pool_bytes : 1);
+    if (!p->entries || !p->props || !p->pool)
+        goto oom;
+    struct walk fill = { .head = head, .len = len, .file_size = file_size, .p = p,
+                         .pool_at = p->pool, .err = err };
+    if (walk_table(&fill) != W_OK || fill.nentries != w.nentries ||
+        fill.nprops != w.nprops) {
+        rtm_err_nooff(err, "PBO table changed between two walks");   /* cannot happen */
+        goto fail;
+    }
+    if (place_entries(p, err))
+        goto fail;
+    if (build_index(p))
+        goto oom;
+    uint64_t after = file_size - p->data_end;
+    uint64_t want = after < 21 ? after : 21;
+    if (len >= p->data_end + want)
+        pbo_set_trailer(p, head + p->data_end, (size_t)want);
+    else
+        pbo_set_trailer(p, NULL, 0);
+    *out = p;
+    return 0;
+oom:
+    rtm_err_nooff(err, "out of memory reading the PBO table");
+fail:
+    pbo_free(p);
+    return -1;
+}
+
+void pbo_free(struct pbo *p)
+{
+    if (!p)
+        return;
+    free(p->entries);
+    free(p->props);
+    free(p->by_path);
+    free(p->pool);
+    free(p);
+}
+
+void pbo_set_trailer(struct pbo *p, const uint8_t *tail, size_t len)
+{
+    uint64_t after = p->file_size - p->data_end;
+    memset(p->sha1, 0, sizeof p->sha1);
+    if (after == 0)
+        p->trailer = PBO_TRAILER_NONE;
+    else if (after != 21)
+        p->trailer = PBO_TRAILER_ODD;
+    else if (!tail || len < 21)
+        p->trailer = PBO_TRAILER_UNKNOWN;
+    else if (tail[0] != 0)
+        p->trailer = PBO_TRAILER_ODD;
+    else {
+        p->trailer = PBO_TRAILER_SHA1;
+        memcpy(p->sha1, tail + 1, 20);
+    }
+}
+
+const char *pbo_entry_path(const struct pbo *p, size_t i)
+{
+    return i < p->nentries ? p->entries[i].path : NULL;
+}
+
+long pbo_find(const struct pbo *p, const char *path)
+{
+    /* Normalise the query as the entries' paths were; a longer query cannot
+     * match, since a path is never longer than its name. */
+    char q[PBO_NAME_MAX + 1];
+    size_t n = strlen(path);
+    if (n > PBO_NAME_MAX)
+        return -1;
+    normalise(q, (const uint8_t *)path, (uint32_t)n);
+    if (!q[0])
+        return -1;
+    size_t lo = 0, hi = p->nentries;    /* the first path >= q */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (path_cmp(p->by_path[mid].path, q) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < p->nentries && path_cmp(p->by_path[lo].path, q) == 0)
+        return (long)p->by_path[lo].entry;
+    return -1;
+}
+
+const char *pbo_prop(const struct pbo *p, const char *key)
+{
+    for (size_t i = 0; i < p->nprops; i++)
+        if (strcmp(p->props[i].key, key) == 0)
+            return p->props[i].value;
+    return NULL;
+}
+
+int pbo_entry_compressed(const struct pbo_entry *e)
+{
+    if (e->method == PBO_METHOD_CPRS)
+        return 1;
+    return e->method == PBO_METHOD_STORED && e->original_size != 0 &&
+           e->original_size != e->data_size;
+}
+
+int pbo_lzss_decode(const uint8_t *src, size_t src_len, uint8_t *out, size_t out_len,
+                    size_t *used, uint64_t base, struct rtm_error *err)
+{
+    size_t ip = 0, op = 0;
+    uint32_t sum = 0;
+    unsigned flags = 0, nbits = 0;
+    while (op < out_len) {
+        if (nbits == 0) {
+            if (ip >= src_len)
+                goto cut;
+            flags = src[ip++];
+            nbits = 8;
+        }
+        unsigned literal = flags & 1;
+        flags >>= 1;
+        nbits--;
+        if (literal) {
+            if (ip >= src_len)
+                goto cut;
+            sum += out[op++] = src[ip++];
+            continue;
+        }
+        if (src_len - ip < 2)
+            goto cut;
+        size_t rpos = src[ip] | (size_t)(src[ip + 1] & 0xF0) << 4;
+        size_t rlen = (size_t)(src[ip + 1] & 0x0F) + 3;
+        if (rpos == 0) {
+            rtm_err_set(err, base + ip, "LZSS reference with distance 0");
+            return -1;
+        }
+        ip += 2;
+        if (rlen > out_len - op)
+            rlen = out_len - op;
+        for (size_t k = 0; k < rlen; k++, op++)
+            sum += out[op] = op < rpos ? 0x20 : out[op - rpos];
+    }
+    if (src_len - ip < 4) {
+        rtm_err_set(err, base + ip, "LZSS stream ends before its checksum");
+        return -1;
+    }
+    uint32_t want = le_u32(src + ip);
+    if (want != sum) {
+        rtm_err_set(err, base + ip, "LZSS checksum mismatch: stored 0x%08x, "
+                    "computed 0x%08x", want, sum);
+        return -1;
+    }
+    *used = ip + 4;
+    return 0;
+cut:
+    rtm_err_set(err, base + ip, "LZSS stream ends after %zu of %zu bytes", op, out_len);
+    return -1;
+}
+
+static const char *method_name(uint32_t m)
+{
+    switch (m) {
+    case PBO_METHOD_ENCR: return " (Encr: encrypted)";
+    case PBO_METHOD_VERS: return " (Vers)";
+    default: return "";
+    }
+}
+
+int pbo_entry_data(const struct pbo *p, size_t i, const uint8_t *blob, size_t blob_len,
+                   uint8_t **out, size_t *out_len, struct rtm_error *err)
+{
+    *out = NULL;
+    *out_len = 0;
+    if (i >= p->nentries) {
+        rtm_err_nooff(err, "PBO entry %zu of %zu", i, p->nentries);
+        return -1;
+    }
+    const struct pbo_entry *e = &p->entries[i];
+    if (blob_len != e->data_size) {
+        rtm_err_set(err, e->offset, "PBO entry '%.200s': %zu bytes given, %u stored",
+                    e->name, blob_len, e->data_size);
+        return -1;
+    }
+    if (!pbo_entry_compressed(e)) {
+        if (e->method != PBO_METHOD_STORED) {
+            rtm_err_set(err, e->header_offset, "PBO entry '%.200s': packing method "
+                        "0x%08x%s is not supported", e->name, e->method,
+                        method_name(e->method));
+            return -1;
+        }
+        uint8_t *d = malloc(blob_len ? blob_len : 1);
+        if (!d)
+            goto oom;
+        if (blob_len)
+            memcpy(d, blob, blob_len);
+        *out = d;
+        *out_len = blob_len;
+        return 0;
+    }
+    if ((uint64_t)e->original_size > 9 * (uint64_t)e->data_size) {
+        rtm_err_set(err, e->header_offset, "PBO entry '%.200s': original size %u "
+                    "cannot come from %u bytes of LZSS", e->name, e->original_size,
+                    e->data_size);
+        return -1;
+    }
+    size_t n = e->original_size, used;
+    uint8_t *d = malloc(n ? n : 1);
+    if (!d)
+        goto oom;
+    if (pbo_lzss_decode(blob, blob_len, d, n, &used, e->offset, err)) {
+        free(d);
+        if (!err)
+            return -1;
+        char msg[sizeof err->msg];
+        snprintf(msg, sizeof msg, "%s", err->msg);
+        rtm_err_set(err, err->offset, "PBO entry '%.100s': %s", e->name, msg);
+        return -1;
+    }
+    *out = d;
+    *out_len = n;
+    return 0;
+oom:
+    rtm_err_nooff(err, "out of memory reading PBO entry '%.200s'", e->name);
+    return -1;
+}

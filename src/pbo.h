@@ -1,0 +1,129 @@
+/* pbo.h - the table of an Arma PBO archive and the content of its entries.
+ *
+ * Layout (see pbo.c for the details and sources):
+ *   entry headers: asciiz name, then five u32 LE (method, original size,
+ *     reserved, timestamp, data size); a first header with an empty name and
+ *     method "Vers" is followed by asciiz key/value pairs ended by an empty
+ *     key; a header with an empty name ends the table;
+ *   the data of each entry, in table order, right after the table;
+ *   one zero byte and a 20-byte SHA-1 (optional here; never verified).
+ *
+ * Contract:
+ *  - pbo_read_table() parses the table from the first len bytes of an
+ *    archive of file_size bytes and returns a new struct pbo that the caller
+ *    releases with pbo_free().  Every string and array inside belongs to it.
+ *    The caller may pass only a prefix of the archive: when the table goes on
+ *    past head[len - 1] and the archive is longer, it returns PBO_NEED_MORE
+ *    (err says so) and the caller reads more (twice as much, say, up to
+ *    file_size) and calls again.  A table longer than PBO_TABLE_MAX bytes is
+ *    an error, so that loop ends.  When head holds the whole archive (or at
+ *    least the trailer) the trailer's zero byte and SHA-1 are read too.
+ *  - It checks every entry's data range [offset, offset + data_size) against
+ *    file_size with 64-bit arithmetic, and allocates only what the bytes of
+ *    the table justify.  On failure it returns -1, *out is NULL and err says
+ *    what is wrong and at which byte.
+ *  - pbo_entry_data() turns an entry's stored bytes (exactly its data range,
+ *    read by the caller) into its content: a copy, or the LZSS-decoded bytes.
+ *    The caller frees *out.  It never writes past the entry's original size
+ *    and fails cleanly on a cut or corrupt stream or a checksum mismatch.
+ *  - No global state; a struct pbo is read-only after parsing and may be
+ *    shared between threads.
+ */
+#ifndef RTM_PBO_H
+#define RTM_PBO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util.h"
+
+#define PBO_METHOD_STORED 0x00000000u
+#define PBO_METHOD_CPRS   0x43707273u     /* "Cprs": LZSS */
+#define PBO_METHOD_VERS   0x56657273u     /* "Vers": header properties follow */
+#define PBO_METHOD_ENCR   0x456e6372u     /* "Encr": encrypted, not readable */
+
+#define PBO_NAME_MAX  1024u               /* bytes of a name, key or value */
+#define PBO_TABLE_MAX (64u << 20)         /* bytes of the whole header table */
+
+/* pbo_read_table(): the table continues past the bytes given. */
+#define PBO_NEED_MORE 1
+
+struct pbo_entry {
+    const char *name;       /* as stored (backslashes), NUL-terminated */
+    const char *path;       /* name with '/' separators, normalised (pbo_entry_path) */
+    uint32_t name_len;
+    uint32_t method, original_size, reserved, timestamp, data_size;
+    uint64_t offset;        /* of the entry's data in the archive */
+    uint64_t header_offset; /* of the entry's header, for messages */
+};
+
+struct pbo_index;
+
+struct pbo_prop {
+    const char *key, *value;    /* NUL-terminated, as stored */
+};
+
+enum pbo_trailer {
+    PBO_TRAILER_UNKNOWN,    /* 21 bytes follow the data, but they were not given */
+    PBO_TRAILER_SHA1,       /* a zero byte and the SHA-1 (in sha1) */
+    PBO_TRAILER_NONE,       /* the archive ends with the last entry's data */
+    PBO_TRAILER_ODD,        /* something else follows the data */
+};
+
+struct pbo {
+    size_t nentries;
+    struct pbo_entry *entries;      /* table order, without Vers and end headers */
+    size_t nprops;
+    struct pbo_prop *props;         /* file order; duplicates kept */
+    uint64_t table_bytes;           /* the header table: the first data byte's offset */
+    uint64_t data_end;              /* one past the last entry's data */
+    uint64_t file_size;
+    enum pbo_trailer trailer;
+    uint8_t sha1[20];               /* with PBO_TRAILER_SHA1 */
+
+    /* private */
+    struct pbo_index *by_path;      /* nentries, sorted by path, case folded */
+    char *pool;                     /* every string above */
+};
+
+int pbo_read_table(const uint8_t *head, size_t len, uint64_t file_size,
+                   struct pbo **out, struct rtm_error *err);
+void pbo_free(struct pbo *p);
+
+/* The bytes at data_end (up to 21) decide the trailer; pbo_read_table() calls
+ * it when head reaches that far, a caller may call it with bytes it read. */
+void pbo_set_trailer(struct pbo *p, const uint8_t *tail, size_t len);
+
+/* The name with '/' separators: empty, "." and ".." components dropped, so
+ * "\\a\\.\\b\\..\\c.rtm" is "a/b/c.rtm".  "" when nothing is left (such an
+ * entry is never found by pbo_find()). */
+const char *pbo_entry_path(const struct pbo *p, size_t i);
+
+/* The index of the first entry (table order) whose path equals path, ASCII
+ * case-insensitively as Arma matches names; '\\' and '/' are the same and
+ * path is normalised like the entries'.  -1 when there is none. */
+long pbo_find(const struct pbo *p, const char *path);
+
+/* The value of the first property with this key (case-sensitive), or NULL. */
+const char *pbo_prop(const struct pbo *p, const char *key);
+
+/* Whether the entry's data is LZSS: method "Cprs", or method 0 with an
+ * original size that is neither 0 nor the data size (old OFP packers). */
+int pbo_entry_compressed(const struct pbo_entry *e);
+
+/* The entry's content from its stored bytes (blob_len must be data_size).
+ * Stored: a copy.  LZSS: decoded to exactly original_size bytes and the
+ * checksum verified; an original size above 9 * data_size is refused.
+ * Any other method ("Encr", unknown) is an error.  *out is malloc'd (never
+ * NULL on success, even for 0 bytes); the caller frees it. */
+int pbo_entry_data(const struct pbo *p, size_t i, const uint8_t *blob, size_t blob_len,
+                   uint8_t **out, size_t *out_len, struct rtm_error *err);
+
+/* BI's LZSS: decodes src into exactly out_len bytes of out (caller-owned) and
+ * verifies the u32 checksum that follows the stream.  Returns 0, or -1 with
+ * err (offsets relative to src, plus base).  *used gets the bytes consumed,
+ * the checksum included. */
+int pbo_lzss_decode(const uint8_t *src, size_t src_len, uint8_t *out, size_t out_len,
+                    size_t *used, uint64_t base, struct rtm_error *err);
+
+#endif

@@ -1,0 +1,80 @@
+/* fuzz_pbo - libFuzzer target: the PBO table reader and entry decoding.
+ *
+ * The input is a whole archive.  The table is read from all of it, then
+ * every entry is decoded from exactly its data range (a private copy, so an
+ * over-read is seen), looked up by name and by path.  The table is also read
+ * from the first half of the input as the head of the whole file: when both
+ * reads succeed they must agree, and a head read may only fail by asking for
+ * more or with an error.  The LZSS decoder is fuzzed directly too, on the
+ * input with an output size taken from its first two bytes. */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "pbo.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void decode_entries(const struct pbo *p, const uint8_t *data)
+{
+    for (size_t i = 0; i < p->nentries; i++) {
+        const struct pbo_entry *e = &p->entries[i];
+        if (e->offset + e->data_size > p->data_end || p->data_end > p->file_size)
+            abort();
+        uint8_t *blob = malloc(e->data_size ? e->data_size : 1);
+        if (!blob)
+            abort();
+        memcpy(blob, data + e->offset, e->data_size);
+        struct rtm_error err = { .msg = "" };
+        uint8_t *out = NULL;
+        size_t out_len = 0;
+        if (pbo_entry_data(p, i, blob, e->data_size, &out, &out_len, &err) == 0) {
+            size_t want = pbo_entry_compressed(e) ? e->original_size : e->data_size;
+            if (!out || out_len != want)
+                abort();
+            free(out);
+        } else if (out || !err.msg[0]) {
+            abort();    /* a failure must say why and leave nothing behind */
+        }
+        free(blob);
+        long k = pbo_find(p, e->name);
+        if (e->path[0] && (k < 0 || k > (long)i))
+            abort();    /* an entry is found, as itself or an earlier twin */
+    }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    struct rtm_error err = { .msg = "" };
+    struct pbo *p = NULL;
+    int rc = pbo_read_table(data, size, size, &p, &err);
+    if (rc != 0) {
+        if (rc != -1 || p || !err.msg[0])
+            abort();
+    } else {
+        decode_entries(p, data);
+    }
+
+    struct pbo *h = NULL;
+    int hrc = pbo_read_table(data, size / 2, size, &h, &err);
+    if (hrc != 0 && (h || (hrc != -1 && hrc != PBO_NEED_MORE) ||
+                     (hrc == PBO_NEED_MORE && size / 2 >= size)))
+        abort();
+    if (hrc == 0 && (rc != 0 || h->nentries != p->nentries ||
+                     h->table_bytes != p->table_bytes || h->data_end != p->data_end))
+        abort();    /* the head and the whole file must tell the same table */
+    pbo_free(h);
+    pbo_free(p);
+
+    if (size >= 2) {
+        size_t out_len = (size_t)data[0] | (size_t)data[1] << 8;
+        uint8_t *out = malloc(out_len ? out_len : 1);
+        size_t used = 0;
+        if (!out)
+            abort();
+        if (pbo_lzss_decode(data + 2, size - 2, out, out_len, &used, 2, &err) == 0 &&
+            used > size - 2)
+            abort();
+        free(out);
+    }
+    return 0;
+}
