@@ -25,7 +25,7 @@ CMOCKA_CFLAGS := $(shell $(PKG) --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS   := $(shell $(PKG) --libs cmocka 2>/dev/null || echo -lcmocka)
 
 # The format core (RTM formats, views, PBO archives): no FUSE, no global state.
-CORE     := util anim plain bmtr lzo skeleton convert numfmt views pbo
+CORE     := util anim plain bmtr lzo skeleton convert numfmt views pbo pbo_file
 # The writers: fixtures, samples, fuzz seeds.
 WRITERS  := bmtr_write samples pbo_write
 CORE_OBJ := $(CORE:%=$(BUILD)/obj/%.o)

@@ -126,4 +126,12 @@ int pbo_entry_data(const struct pbo *p, size_t i, const uint8_t *blob, size_t bl
 int pbo_lzss_decode(const uint8_t *src, size_t src_len, uint8_t *out, size_t out_len,
                     size_t *used, uint64_t base, struct rtm_error *err);
 
+/* pbo_file.c: the same from an open archive.  pbo_load_table() reads the
+ * table (and the trailer) and nothing else; pbo_load_entry() reads exactly
+ * entry i's stored bytes and decodes them into a new buffer the caller
+ * frees.  Both return 0, or -1 with err set (offsets in the archive). */
+int pbo_load_table(int fd, struct pbo **out, struct rtm_error *err);
+int pbo_load_entry(int fd, const struct pbo *p, size_t i, uint8_t **out, size_t *len,
+                   struct rtm_error *err);
+
 #endif

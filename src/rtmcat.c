@@ -1,12 +1,16 @@
 /* rtmcat - print one view of an RTM animation, without mounting. */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <lzo/lzoconf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "pbo.h"
 #include "rtm.h"
 #include "skeleton.h"
 #include "version.h"
@@ -17,7 +21,8 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: rtmcat [-s SKELETON] FILE [VIEW]\n"
             "Print VIEW of the Arma animation FILE (.rtm, plain or BMTR), or list\n"
-            "its views with their sizes in bytes when VIEW is omitted.\n\n"
+            "its views with their sizes in bytes when VIEW is omitted.  FILE may\n"
+            "name an entry inside a PBO archive: ARCHIVE.pbo/path/in/archive.rtm.\n\n"
             "Views: header.txt bones.txt phases.csv props.json plain.rtm frames/NNN.csv\n\n"
             "  -s, --skeleton=SKEL  ofp2 (default), none, or a skeleton file\n"
             "  -h, --help           show this help\n"
@@ -54,6 +59,57 @@ static int list_views(const struct rtm_anim *a, struct rtm_buf *out)
     int oom = v.oom;
     buf_free(&v);
     return oom ? -1 : 0;
+}
+
+/* ARCHIVE.pbo/inner: reads only that entry of the archive. */
+static int load_member(const char *archive, const char *inner, uint8_t **data, size_t *len,
+                       struct rtm_error *err)
+{
+    int fd = open(archive, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        rtm_err_nooff(err, "%s: %s", archive, strerror(errno));
+        return -1;
+    }
+    struct pbo *p = NULL;
+    int rc = pbo_load_table(fd, &p, err);
+    if (rc == 0) {
+        long i = pbo_find(p, inner);
+        if (i < 0) {
+            rtm_err_nooff(err, "no entry '%s' in the archive", inner);
+            rc = -1;
+        } else {
+            rc = pbo_load_entry(fd, p, (size_t)i, data, len, err);
+        }
+    }
+    pbo_free(p);
+    close(fd);
+    return rc;
+}
+
+static int is_pbo_name(const char *s, size_t n)
+{
+    return n > 4 && strncasecmp(s + n - 4, ".pbo", 4) == 0;
+}
+
+/* The bytes of FILE: a file, or an entry of an archive on its path. */
+static int load_source(const char *file, uint8_t **data, size_t *len, struct rtm_error *err)
+{
+    if (rtm_slurp(file, data, len) == 0)
+        return 0;
+    int e = errno;
+    for (const char *slash = strchr(file, '/'); e != EISDIR && slash; slash = strchr(slash + 1, '/')) {
+        size_t n = (size_t)(slash - file);
+        struct stat st;
+        char archive[4096];
+        if (!is_pbo_name(file, n) || n >= sizeof archive)
+            continue;
+        memcpy(archive, file, n);
+        archive[n] = 0;
+        if (stat(archive, &st) == 0 && S_ISREG(st.st_mode))
+            return load_member(archive, slash + 1, data, len, err);
+    }
+    rtm_err_nooff(err, "%s", strerror(e));
+    return -1;
 }
 
 static int fail(const char *file, const char *msg)
@@ -95,9 +151,11 @@ int main(int argc, char **argv)
     }
     uint8_t *data = NULL;
     size_t len = 0;
-    if (rtm_slurp(file, &data, &len)) {
+    if (load_source(file, &data, &len, &err)) {
+        char msg[320];
+        rtm_err_format(&err, msg, sizeof msg);
         rtm_skeleton_free(skel);
-        return fail(file, strerror(errno));
+        return fail(file, msg);
     }
     struct rtm_anim *a = NULL;
     int rc = rtm_parse(data, len, skel, &a, &err);

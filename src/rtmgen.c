@@ -2,6 +2,8 @@
  *
  *   rtmgen DIR            a small set: plain, plain+MDAT, BMTR v3/v4/v5, broken
  *   rtmgen -t N DIR       a tree of N files in DIR/mod_XX/ (for benchmarks)
+ *   rtmgen -p FILE.pbo    the small set in a PBO archive (stored and LZSS
+ *                         entries under anims\, a prefix property)
  */
 #include <errno.h>
 #include <stdio.h>
@@ -10,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "pbo_write.h"
 #include "samples.h"
 
 static int write_file(const char *path, const struct rtm_buf *b, size_t len)
@@ -53,16 +56,29 @@ static int gen_one(const char *dir, const char *name, enum kind k,
     return rc;
 }
 
+/* The small set: loose files for gen_set, the same bytes in gen_pbo's archive. */
+static const struct sample_file {
+    const char *name, *in_pbo;          /* in_pbo NULL: not in the archive */
+    enum kind kind;
+    struct sample_opts opts;
+    size_t cut;                         /* > 0: written cut short (broken) */
+} SET[] = {
+    { "walk.rtm", "anims\\walk.rtm", K_PLAIN, { 40, 66, 1, 0 }, 0 },
+    { "step_props.rtm", "anims\\step_props.rtm", K_MDAT, { 24, 66, 2, 3 }, 0 },
+    { "wave_v3.rtm", "anims\\binarised\\wave_v3.rtm", K_V3, { 30, 103, 3, 0 }, 0 },
+    { "reload_v4.rtm", NULL, K_V4, { 24, 66, 2, 3 }, 0 },
+    { "run_v5.rtm", "anims\\binarised\\run_v5.rtm", K_V5_LZO, { 40, 66, 1, 0 }, 0 },
+    { "idle_v5_raw.rtm", NULL, K_V5_RAW, { 24, 66, 2, 3 }, 0 },
+    { "broken.rtm", NULL, K_V5_LZO, { 40, 66, 1, 0 }, 9000 },
+};
+enum { NSET = sizeof SET / sizeof SET[0] };
+
 static int gen_set(const char *dir)
 {
-    struct sample_opts o = { 40, 66, 1, 0 }, mdat = { 24, 66, 2, 3 }, face = { 30, 103, 3, 0 };
-    return gen_one(dir, "walk.rtm", K_PLAIN, &o, 0) ||
-           gen_one(dir, "step_props.rtm", K_MDAT, &mdat, 0) ||
-           gen_one(dir, "wave_v3.rtm", K_V3, &face, 0) ||
-           gen_one(dir, "reload_v4.rtm", K_V4, &mdat, 0) ||
-           gen_one(dir, "run_v5.rtm", K_V5_LZO, &o, 0) ||
-           gen_one(dir, "idle_v5_raw.rtm", K_V5_RAW, &mdat, 0) ||
-           gen_one(dir, "broken.rtm", K_V5_LZO, &o, 9000) ? 1 : 0;
+    for (size_t i = 0; i < NSET; i++)
+        if (gen_one(dir, SET[i].name, SET[i].kind, &SET[i].opts, SET[i].cut))
+            return 1;
+    return 0;
 }
 
 static int gen_tree(const char *dir, long n)
@@ -84,15 +100,50 @@ static int gen_tree(const char *dir, long n)
     return 0;
 }
 
+/* Compressed and stored entries alternate, so both are exercised. */
+static int gen_pbo(const char *path)
+{
+    struct rtm_buf b[NSET], out;
+    struct pbo_write_entry e[NSET + 1];
+    size_t n = 0;
+    int rc = 0;
+    buf_init(&out);
+    for (size_t i = 0; i < NSET; i++) {
+        buf_init(&b[i]);
+        if (!SET[i].in_pbo)
+            continue;
+        rc |= make(SET[i].kind, &SET[i].opts, &b[i]);
+        e[n] = (struct pbo_write_entry){ SET[i].in_pbo, (const uint8_t *)b[i].p, b[i].len,
+                                         n % 2 ? PBO_PACK_STORE : PBO_PACK_CPRS, 0 };
+        n++;
+    }
+    static const char cfg[] = "class CfgMovesBasic {};\n";
+    e[n++] = (struct pbo_write_entry){ "config.cpp", (const uint8_t *)cfg, sizeof cfg - 1,
+                                       PBO_PACK_STORE, 0 };
+    struct pbo_write_prop prop = { "prefix", "rtmfs\\samples" };
+    if (!rc)
+        rc = pbo_write(e, n, &prop, 1, 0, &out);
+    if (!rc)
+        rc = write_file(path, &out, out.len);
+    else
+        fprintf(stderr, "rtmgen: out of memory\n");
+    for (size_t i = 0; i < NSET; i++)
+        buf_free(&b[i]);
+    buf_free(&out);
+    return rc ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
     long tree = 0;
     int c;
-    while ((c = getopt(argc, argv, "t:h")) != -1) {
+    while ((c = getopt(argc, argv, "t:p:h")) != -1) {
         if (c == 't') {
             tree = strtol(optarg, NULL, 10);
+        } else if (c == 'p') {
+            return gen_pbo(optarg);
         } else {
-            fprintf(c == 'h' ? stdout : stderr, "usage: rtmgen [-t COUNT] DIR\n");
+            fprintf(c == 'h' ? stdout : stderr, "usage: rtmgen [-t COUNT] DIR | rtmgen -p FILE.pbo\n");
             return c == 'h' ? 0 : 2;
         }
     }

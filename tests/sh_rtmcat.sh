@@ -191,6 +191,24 @@ else
     echo "SKIP: $SHARED/corpus not found; rtmcat corpus check skipped (set RTMFS_SHARED)"
 fi
 
+# ---- RTM entries inside a PBO archive (rtmgen -p writes the small set) ----
+"$GEN" -p "$T/samples.pbo" || bad "rtmgen -p"
+for pair in walk.rtm:anims/walk.rtm step_props.rtm:anims/step_props.rtm \
+            wave_v3.rtm:anims/binarised/wave_v3.rtm run_v5.rtm:ANIMS/Binarised/RUN_V5.RTM; do
+    loose=${pair%%:*} inner=${pair#*:}
+    run "$T/samples.pbo/$inner"
+    check "archive $inner: the view list equals the loose file's" cmp -s "$T/out" <("$CAT" "$T/s/$loose")
+    for v in header.txt bones.txt plain.rtm frames/005.csv; do
+        run "$T/samples.pbo/$inner" "$v"
+        check "archive $inner $v equals the loose file's" cmp -s "$T/out" <("$CAT" "$T/s/$loose" "$v")
+    done
+done
+expect_error "missing archive entry" "$T/samples.pbo/anims/nope.rtm" &&
+    check "missing entry: says so" grep -q "no entry 'anims/nope.rtm'" "$T/err"
+head -c 300 "$T/samples.pbo" > "$T/cut.pbo"
+expect_error "cut archive" "$T/cut.pbo/anims/walk.rtm" &&
+    check "cut archive: says where" grep -q "(at byte [0-9]*)" "$T/err"
+
 if [ "$fails" -ne 0 ]; then
     echo "sh_rtmcat: $fails of $checks checks failed"
     exit 1

@@ -1,0 +1,89 @@
+/* pbo_file.c - reading an archive from a file descriptor: the header table,
+ * then only the bytes of the one entry asked for, never the whole archive. */
+#include "pbo.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+enum { FIRST_READ = 64 * 1024 };
+
+/* Reads exactly len bytes at off; 0, or -1 with err set. */
+static int read_at(int fd, uint8_t *buf, size_t len, uint64_t off, struct rtm_error *err)
+{
+    size_t got = 0;
+    while (got < len) {
+        ssize_t n = pread(fd, buf + got, len - got, (off_t)(off + got));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            if (n < 0)
+                rtm_err_set(err, off + got, "read error: %s", strerror(errno));
+            else
+                rtm_err_set(err, off + got, "archive ends early (did it change?)");
+            return -1;
+        }
+        got += (size_t)n;
+    }
+    return 0;
+}
+
+int pbo_load_table(int fd, struct pbo **out, struct rtm_error *err)
+{
+    struct stat st;
+    *out = NULL;
+    if (fstat(fd, &st)) {
+        rtm_err_nooff(err, "%s", strerror(errno));
+        return -1;
+    }
+    uint64_t size = (uint64_t)st.st_size, cap = (uint64_t)PBO_TABLE_MAX + 4096;
+    size_t len = size < FIRST_READ ? (size_t)size : FIRST_READ;
+    for (;;) {
+        uint8_t *head = malloc(len ? len : 1);
+        if (!head) {
+            rtm_err_nooff(err, "out of memory");
+            return -1;
+        }
+        int rc = read_at(fd, head, len, 0, err);
+        if (rc == 0)
+            rc = pbo_read_table(head, len, size, out, err);
+        free(head);
+        if (rc != PBO_NEED_MORE)
+            break;
+        size_t more = len * 2 > size ? (size_t)size : len * 2;
+        if (more > cap)
+            more = (size_t)cap;
+        if (more <= len) {
+            rtm_err_set(err, len, "header table larger than %u bytes", (unsigned)PBO_TABLE_MAX);
+            return -1;
+        }
+        len = more;
+    }
+    if (!*out)
+        return -1;
+    if ((*out)->trailer == PBO_TRAILER_UNKNOWN && (*out)->data_end < size) {
+        uint8_t tail[21];
+        size_t n = size - (*out)->data_end < sizeof tail ? (size_t)(size - (*out)->data_end)
+                                                          : sizeof tail;
+        if (read_at(fd, tail, n, (*out)->data_end, err) == 0)
+            pbo_set_trailer(*out, tail, n);
+    }
+    return 0;
+}
+
+int pbo_load_entry(int fd, const struct pbo *p, size_t i, uint8_t **out, size_t *len,
+                   struct rtm_error *err)
+{
+    const struct pbo_entry *e = &p->entries[i];
+    uint8_t *blob = malloc(e->data_size ? e->data_size : 1);
+    if (!blob) {
+        rtm_err_nooff(err, "out of memory for entry %s", e->path);
+        return -1;
+    }
+    int rc = read_at(fd, blob, e->data_size, e->offset, err);
+    if (rc == 0)
+        rc = pbo_entry_data(p, i, blob, e->data_size, out, len, err);
+    free(blob);
+    return rc;
+}
