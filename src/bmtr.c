@@ -202,6 +202,7 @@ struct attempt {
     size_t mat_frames_cap;
     uint8_t *scratch;
     size_t scratch_cap;
+    int converted;         /* matrices were computed (no RTM_PARSE_NO_MATRICES) */
     double *abs;
 };
 
@@ -257,6 +258,7 @@ static int read_frames(struct rtm_cursor *c, const struct bmtr_head *h,
     int rc = read_array(c, h, rd, h->nframes, 4, &phase_bytes, &phase_cap,
                         "the phase array");
     t->phases = (float *)phase_bytes;
+    t->converted = plan != NULL;
     if (rc)
         return -1;
     if (plan && h->nframes && h->nbones &&
@@ -289,7 +291,7 @@ static struct rtm_anim *build_anim(const uint8_t *data, size_t len,
                                    const struct reading *rd)
 {
     struct rtm_anim *a = rtm_anim_alloc(RTM_FORMAT_BMTR, 0, h->nbones, h->nprops,
-                                        h->string_bytes, 1);
+                                        h->string_bytes, t->converted);
     if (!a || !(a->skeleton_name = strdup(skel ? skel->name : "none"))) {
         rtm_free(a);
         return NULL;
@@ -364,8 +366,6 @@ int rtm_read_bmtr(const uint8_t *data, size_t len, const struct rtm_skeleton *sk
         int convert = !(flags & RTM_PARSE_NO_MATRICES);
         if (read_frames(&ac, &h, &rd[i], convert ? &plan : NULL, &t) == 0) {
             *out = build_anim(data, len, &h, &plan, skel, &t, &rd[i]);
-            if (*out)
-                (*out)->has_matrices = convert;
             attempt_free(&t);
             rtm_plan_free(&plan);
             if (!*out) {
