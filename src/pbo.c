@@ -272,6 +272,7 @@ int pbo_read_table(const uint8_t *head, size_t len, uint64_t file_size,
     p->entries = calloc(w.nentries ? w.nentries : 1, sizeof *p->entries);
     p->props = calloc(w.nprops ? w.nprops : 1, sizeof *p->props);
     p->pool = malloc(w.pool_bytes ? w.pool_bytes : 1);
+    p->pool_bytes = w.pool_bytes;
     if (!p->entries || !p->props || !p->pool)
         goto oom;
     struct walk fill = { .head = head, .len = len, .file_size = file_size, .p = p,
@@ -334,6 +335,20 @@ const char *pbo_entry_path(const struct pbo *p, size_t i)
     return i < p->nentries ? p->entries[i].path : NULL;
 }
 
+/* The first index position whose path is >= q (folded). */
+static size_t lower_bound(const struct pbo *p, const char *q)
+{
+    size_t lo = 0, hi = p->nentries;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (path_cmp(p->by_path[mid].path, q) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 long pbo_find(const struct pbo *p, const char *path)
 {
     /* Normalise the query as the entries' paths were; a longer query cannot
@@ -345,17 +360,99 @@ long pbo_find(const struct pbo *p, const char *path)
     normalise(q, (const uint8_t *)path, (uint32_t)n);
     if (!q[0])
         return -1;
-    size_t lo = 0, hi = p->nentries;    /* the first path >= q */
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (path_cmp(p->by_path[mid].path, q) < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    size_t lo = lower_bound(p, q);
     if (lo < p->nentries && path_cmp(p->by_path[lo].path, q) == 0)
         return (long)p->by_path[lo].entry;
     return -1;
+}
+
+/* Whether path starts with the n bytes of prefix, case-insensitively. */
+static int has_prefix(const char *path, const char *prefix, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!path[i] || fold((unsigned char)path[i]) != fold((unsigned char)prefix[i]))
+            return 0;
+    return 1;
+}
+
+/* Normalises path into q (PBO_NAME_MAX + 2 bytes) and appends '/' unless it
+ * is the root: the prefix every path below it starts with.  Its length, or
+ * -1 when too long. */
+static long dir_prefix(const char *path, char *q)
+{
+    size_t n = strlen(path);
+    if (n > PBO_NAME_MAX)
+        return -1;
+    normalise(q, (const uint8_t *)path, (uint32_t)n);
+    n = strlen(q);
+    if (n)
+        q[n++] = '/';
+    q[n] = 0;
+    return (long)n;
+}
+
+enum pbo_node pbo_lookup(const struct pbo *p, const char *path, long *entry)
+{
+    char q[PBO_NAME_MAX + 2];
+    long n = dir_prefix(path, q);
+    *entry = -1;
+    if (n <= 0)
+        return n == 0 ? PBO_DIR : PBO_NONE;
+    if ((*entry = pbo_find(p, path)) >= 0)
+        return PBO_FILE;
+    size_t i = lower_bound(p, q);
+    return i < p->nentries && has_prefix(p->by_path[i].path, q, (size_t)n) ? PBO_DIR
+                                                                            : PBO_NONE;
+}
+
+int pbo_list(const struct pbo *p, const char *dir, pbo_child_fn fn, void *arg)
+{
+    char q[PBO_NAME_MAX + 2], child[PBO_NAME_MAX + 2];
+    long entry;
+    if (pbo_lookup(p, dir, &entry) != PBO_DIR)
+        return -1;
+    size_t n = (size_t)dir_prefix(dir, q);
+    const char *last_file = NULL;
+    for (size_t i = lower_bound(p, q); i < p->nentries;) {
+        const char *path = p->by_path[i].path;
+        if (!has_prefix(path, q, n))
+            break;
+        const char *name = path + n, *slash = strchr(name, '/');
+        size_t len = slash ? (size_t)(slash - name) : strlen(name);
+        int rc = 0;
+        if (len == 0) {                 /* an entry whose name is all separators */
+            i++;
+        } else if (!slash) {
+            /* duplicates of one path are adjacent; the first is the one found */
+            if (!last_file || path_cmp(last_file, path))
+                rc = fn(arg, name, len, (long)p->by_path[i].entry);
+            last_file = path;
+            i++;
+        } else {
+            /* a directory that is also a file's name is hidden behind the file */
+            memcpy(child, path, n + len + 1);
+            child[n + len] = 0;
+            if (pbo_find(p, child) < 0)
+                rc = fn(arg, name, len, -1);
+            child[n + len] = '/';
+            while (i < p->nentries && has_prefix(p->by_path[i].path, child, n + len + 1))
+                i++;
+        }
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+uint64_t pbo_entry_content_size(const struct pbo_entry *e)
+{
+    return pbo_entry_compressed(e) ? e->original_size : e->data_size;
+}
+
+size_t pbo_mem_bytes(const struct pbo *p)
+{
+    return sizeof *p + p->nentries * (sizeof *p->entries + sizeof *p->by_path) +
+           p->nprops * sizeof *p->props + p->pool_bytes + 4 * 32;
 }
 
 const char *pbo_prop(const struct pbo *p, const char *key)

@@ -84,6 +84,7 @@ struct pbo {
     /* private */
     struct pbo_index *by_path;      /* nentries, sorted by path, case folded */
     char *pool;                     /* every string above */
+    size_t pool_bytes;
 };
 
 int pbo_read_table(const uint8_t *head, size_t len, uint64_t file_size,
@@ -103,6 +104,27 @@ const char *pbo_entry_path(const struct pbo *p, size_t i);
  * case-insensitively as Arma matches names; '\\' and '/' are the same and
  * path is normalised like the entries'.  -1 when there is none. */
 long pbo_find(const struct pbo *p, const char *path);
+
+/* The archive as a tree: entry paths split on '/', names matched like
+ * pbo_find().  A name that is both an entry and a directory (an entry lies
+ * below it) is the entry; the directory is hidden.  The root ("") is a
+ * directory, even of an empty archive. */
+enum pbo_node { PBO_NONE, PBO_FILE, PBO_DIR };
+/* What path is; for PBO_FILE *entry is its index (else -1). */
+enum pbo_node pbo_lookup(const struct pbo *p, const char *path, long *entry);
+/* Calls fn once for each name in directory dir, in the case-folded order of
+ * the entries' paths, with the name spelt as the first path in that order
+ * spells it (len bytes, not NUL-terminated) and the entry's index for a file
+ * or -1 for a directory.  Stops at fn's first non-zero result and returns it; -1 when
+ * dir is not a directory; else 0. */
+typedef int (*pbo_child_fn)(void *arg, const char *name, size_t len, long entry);
+int pbo_list(const struct pbo *p, const char *dir, pbo_child_fn fn, void *arg);
+
+/* Bytes of an entry's content: the original size of LZSS data, else the
+ * stored size. */
+uint64_t pbo_entry_content_size(const struct pbo_entry *e);
+/* Memory the parsed table holds, for a cache's budget. */
+size_t pbo_mem_bytes(const struct pbo *p);
 
 /* The value of the first property with this key (case-sensitive), or NULL. */
 const char *pbo_prop(const struct pbo *p, const char *key);

@@ -422,6 +422,90 @@ static void lookup_case_insensitive(void **state)
     buf_free(&b);
 }
 
+/* ---- the archive as a tree ---------------------------------------------- */
+
+struct listing {
+    char text[512];
+};
+
+static int add_child(void *arg, const char *name, size_t len, long entry)
+{
+    struct listing *l = arg;
+    size_t n = strlen(l->text);
+    snprintf(l->text + n, sizeof l->text - n, "%.*s%s ", (int)len, name, entry < 0 ? "/" : "");
+    return 0;
+}
+
+static const char *list(const struct pbo *p, const char *dir, struct listing *l)
+{
+    l->text[0] = 0;
+    return pbo_list(p, dir, add_child, l) ? "(not a dir)" : l->text;
+}
+
+static int stop_at_two(void *arg, const char *name, size_t len, long entry)
+{
+    (void)name, (void)len, (void)entry;
+    return ++*(int *)arg == 2 ? 7 : 0;
+}
+
+static void tree_lookup_and_list(void **state)
+{
+    (void)state;
+    static const uint8_t x[] = "x";
+    const struct pbo_write_entry e[] = {
+        { "Anims\\Walk.rtm", x, 1, PBO_PACK_STORE, 0 },
+        { "anims\\b\\c.rtm", x, 1, PBO_PACK_STORE, 0 },
+        { "ANIMS\\B\\d.rtm", x, 1, PBO_PACK_STORE, 0 },
+        { "anims-x.txt", x, 1, PBO_PACK_STORE, 0 },     /* sorts between anims and anims/ */
+        { "config.cpp", x, 1, PBO_PACK_STORE, 0 },
+        { "CONFIG.cpp", x, 1, PBO_PACK_STORE, 0 },      /* a duplicate: listed once */
+        { "both", x, 1, PBO_PACK_STORE, 0 },            /* a file and a folder: the file */
+        { "both\\hidden.rtm", x, 1, PBO_PACK_STORE, 0 },
+        { "\\\\", x, 1, PBO_PACK_STORE, 0 },            /* no name at all: not listed */
+    };
+    struct rtm_buf b;
+    buf_init(&b);
+    assert_int_equal(pbo_write(e, sizeof e / sizeof e[0], NULL, 0, 0, &b), 0);
+    struct pbo *p = parse_full(&b);
+    struct listing l;
+    /* in path order; a folder is spelt as its first path in that order spells it */
+    assert_string_equal(list(p, "", &l), "anims-x.txt anims/ both config.cpp ");
+    assert_string_equal(list(p, "anims", &l), "b/ Walk.rtm ");
+    assert_string_equal(list(p, "ANIMS\\B", &l), "c.rtm d.rtm ");
+    assert_string_equal(list(p, "/anims//b/", &l), "c.rtm d.rtm ");
+    assert_string_equal(list(p, "anims/walk.rtm", &l), "(not a dir)");
+    assert_string_equal(list(p, "both", &l), "(not a dir)");
+    assert_string_equal(list(p, "nope", &l), "(not a dir)");
+    assert_string_equal(list(p, "anim", &l), "(not a dir)");
+    long i;
+    assert_int_equal(pbo_lookup(p, "", &i), PBO_DIR);
+    assert_int_equal(i, -1);
+    assert_int_equal(pbo_lookup(p, "anims", &i), PBO_DIR);
+    assert_int_equal(pbo_lookup(p, "Anims/B", &i), PBO_DIR);
+    assert_int_equal(pbo_lookup(p, "anims/b/D.RTM", &i), PBO_FILE);
+    assert_int_equal(i, 2);
+    assert_int_equal(pbo_lookup(p, "config.cpp", &i), PBO_FILE);
+    assert_int_equal(i, 4);
+    assert_int_equal(pbo_lookup(p, "both", &i), PBO_FILE);
+    assert_int_equal(pbo_lookup(p, "both/hidden.rtm", &i), PBO_FILE);   /* by its full name */
+    assert_int_equal(pbo_lookup(p, "anims/b/c", &i), PBO_NONE);
+    assert_int_equal(pbo_lookup(p, "anim", &i), PBO_NONE);
+    assert_int_equal(pbo_lookup(p, "anims/walk.rtm/x", &i), PBO_NONE);
+    int calls = 0;
+    assert_int_equal(pbo_list(p, "", stop_at_two, &calls), 7);
+    assert_int_equal(calls, 2);
+    pbo_free(p);
+
+    /* an empty archive is an empty root */
+    b.len = 0;
+    assert_int_equal(pbo_write(NULL, 0, NULL, 0, 0, &b), 0);
+    p = parse_full(&b);
+    assert_string_equal(list(p, "", &l), "");
+    assert_int_equal(pbo_lookup(p, "x", &i), PBO_NONE);
+    pbo_free(p);
+    buf_free(&b);
+}
+
 /* A caller that reads the head of a big archive: every prefix shorter than
  * the table asks for more, every longer one gives the same table. */
 static void table_from_head(void **state)
@@ -758,6 +842,7 @@ int main(void)
         cmocka_unit_test(lzss_hand_streams),
         cmocka_unit_test(archive_round_trip),
         cmocka_unit_test(lookup_case_insensitive),
+        cmocka_unit_test(tree_lookup_and_list),
         cmocka_unit_test(table_from_head),
         cmocka_unit_test(truncation_every_byte),
         cmocka_unit_test(random_flips),
