@@ -44,17 +44,18 @@ all: $(PROGS)
 # The FUSE front end: the only part that links libfuse3.
 FUSE_CFLAGS := $(shell $(PKG) --cflags fuse3 2>/dev/null)
 FUSE_LIBS   := $(shell $(PKG) --libs fuse3 2>/dev/null || echo -lfuse3)
-RTMFS_OBJ   := $(BUILD)/obj/rtmfs.o $(BUILD)/obj/cache.o
+RTMFS_OBJ   := $(BUILD)/obj/rtmfs.o $(BUILD)/obj/cache.o $(BUILD)/obj/loader.o
 
 $(BUILD)/obj/rtmfs.o: CFLAGS += $(FUSE_CFLAGS)
 
 $(BUILD)/rtmfs: $(RTMFS_OBJ) $(LIBCORE)
 	$(CC) $(LDFLAGS) -o $@ $^ $(FUSE_LIBS) $(LIBS) -lpthread
 
-# The cache's unit test links the cache object (and threads) as well.
-$(BUILD)/tests/test_cache: tests/test_cache.c tests/testutil.h $(BUILD)/obj/cache.o \
-		$(LIBWRIT) $(LIBCORE) | $(BUILD)/tests
-	$(CC) $(CFLAGS) $(CMOCKA_CFLAGS) -Itests -o $@ $< $(BUILD)/obj/cache.o \
+# The cache's and the loader's unit tests link those objects (and threads).
+CACHE_OBJ := $(BUILD)/obj/cache.o $(BUILD)/obj/loader.o
+$(BUILD)/tests/test_cache $(BUILD)/tests/test_loader: $(BUILD)/tests/%: tests/%.c \
+		tests/testutil.h $(CACHE_OBJ) $(LIBWRIT) $(LIBCORE) | $(BUILD)/tests
+	$(CC) $(CFLAGS) $(CMOCKA_CFLAGS) -Itests -o $@ $< $(CACHE_OBJ) \
 		$(LIBWRIT) $(LIBCORE) $(LDFLAGS) $(CMOCKA_LIBS) $(LIBS) -lpthread
 
 
@@ -114,7 +115,7 @@ fuzz: $(FUZZERS:%=$(FUZZ_DIR)/%) $(BUILD)/tests/fuzz_seeds
 
 # ThreadSanitizer over the cache under concurrent use (its unit tests).
 TSAN_DIR := build-tsan
-TSAN_SRC := $(CORE:%=src/%.c) $(WRITERS:%=src/%.c) src/cache.c
+TSAN_SRC := $(CORE:%=src/%.c) $(WRITERS:%=src/%.c) src/cache.c src/loader.c
 $(TSAN_DIR)/test_cache: tests/test_cache.c $(TSAN_SRC) $(wildcard src/*.h) tests/testutil.h
 	mkdir -p $(TSAN_DIR)
 	$(FUZZ_CC) -g -O1 -std=c11 -D_GNU_SOURCE -ffp-contract=off -Isrc -Itests -fsanitize=thread \

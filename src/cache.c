@@ -1,4 +1,5 @@
-/* cache.c - the LRU of parsed animations and rendered views (see cache.h). */
+/* cache.c - the LRU of parsed animations, rendered views, archive tables and
+ * archive entries' content (see cache.h). */
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -6,6 +7,7 @@
 #include <strings.h>
 
 #include "cache.h"
+#include "pbo.h"
 
 /* What every LRU member starts with. */
 struct item {
@@ -18,15 +20,19 @@ struct item {
 
 enum { ST_LOADING, ST_READY, ST_FAILED };
 
-struct rtmc_anim {
+struct rtmc_entry {
     struct item it;
-    struct rtmc_anim *hnext;
+    struct rtmc_entry *hnext;
     char *path;
     uint64_t hash, dev, ino, size;
     int64_t mtime_ns;
     int light;
+    enum rtmc_kind kind;
     int state, err, dead;
-    struct rtm_anim *anim;
+    struct rtm_anim *anim;      /* the object, by kind */
+    struct pbo *pbo;
+    uint8_t *data;
+    size_t len;
     char *error;
     size_t nviews;
     uint64_t *sizes;            /* UINT64_MAX: not known yet */
@@ -35,7 +41,7 @@ struct rtmc_anim {
 
 struct rtmc_view {
     struct item it;
-    struct rtmc_anim *owner;    /* holds one reference on it */
+    struct rtmc_entry *owner;    /* holds one reference on it */
     size_t idx;
     char *data;
     size_t len;
@@ -49,7 +55,7 @@ struct rtmc {
     size_t budget, bytes, entries;
     size_t outside;             /* the caller's bytes, counted against the budget */
     struct item lru;            /* lru.next is the most recent */
-    struct rtmc_anim **table;   /* by path hash */
+    struct rtmc_entry **table;   /* by path hash */
     size_t nbuckets;
     uint64_t loads, renders, hits, evictions;
 };
@@ -125,11 +131,13 @@ static size_t anim_bytes(const struct rtm_anim *a)
 
 /* ---- freeing (lock held) ---- */
 
-static void anim_unref(struct rtmc *c, struct rtmc_anim *e);
+static void entry_unref(struct rtmc *c, struct rtmc_entry *e);
 
-static void anim_destroy(struct rtmc_anim *e)
+static void entry_destroy(struct rtmc_entry *e)
 {
     rtm_free(e->anim);
+    pbo_free(e->pbo);
+    free(e->data);
     free(e->error);
     free(e->sizes);
     free(e->views);
@@ -139,27 +147,27 @@ static void anim_destroy(struct rtmc_anim *e)
 
 static void view_destroy(struct rtmc *c, struct rtmc_view *v)
 {
-    struct rtmc_anim *o = v->owner;
+    struct rtmc_entry *o = v->owner;
     lru_unlink(c, &v->it);
     if (o->views && o->views[v->idx] == v)
         o->views[v->idx] = NULL;
     free(v->data);
     free(v);
-    anim_unref(c, o);
+    entry_unref(c, o);
 }
 
 /* Frees e once it is out of the index and unreferenced. */
-static void anim_unref(struct rtmc *c, struct rtmc_anim *e)
+static void entry_unref(struct rtmc *c, struct rtmc_entry *e)
 {
     if (--e->it.refs == 0 && e->dead) {
         lru_unlink(c, &e->it);
-        anim_destroy(e);
+        entry_destroy(e);
     }
 }
 
-static void table_remove(struct rtmc *c, struct rtmc_anim *e)
+static void table_remove(struct rtmc *c, struct rtmc_entry *e)
 {
-    struct rtmc_anim **pp = &c->table[e->hash % c->nbuckets];
+    struct rtmc_entry **pp = &c->table[e->hash % c->nbuckets];
     while (*pp && *pp != e)
         pp = &(*pp)->hnext;
     if (*pp)
@@ -169,7 +177,7 @@ static void table_remove(struct rtmc *c, struct rtmc_anim *e)
 
 /* Takes e out of the index, frees its unreferenced views, and frees e when
  * nothing refers to it any more. */
-static void anim_kill(struct rtmc *c, struct rtmc_anim *e)
+static void entry_kill(struct rtmc *c, struct rtmc_entry *e)
 {
     table_remove(c, e);
     lru_unlink(c, &e->it);
@@ -181,7 +189,7 @@ static void anim_kill(struct rtmc *c, struct rtmc_anim *e)
         else if (v)
             lru_unlink(c, &v->it);      /* freed by its last put */
     }
-    anim_unref(c, e);
+    entry_unref(c, e);
 }
 
 /* Frees least recently used unreferenced entries while over the budget
@@ -196,7 +204,7 @@ static void evict_some(struct rtmc *c, int all)
             if (it->is_view)
                 view_destroy(c, (struct rtmc_view *)it);
             else
-                anim_kill(c, (struct rtmc_anim *)it);
+                entry_kill(c, (struct rtmc_entry *)it);
             prev = c->lru.prev;         /* freeing a view may free more */
         }
         it = prev;
@@ -207,19 +215,19 @@ static void evict(struct rtmc *c) { evict_some(c, 0); }
 
 /* ---- animations ---- */
 
-static struct rtmc_anim *find(struct rtmc *c, const struct rtmc_src *s, uint64_t h)
+static struct rtmc_entry *find(struct rtmc *c, const struct rtmc_src *s, uint64_t h)
 {
-    for (struct rtmc_anim *e = c->table[h % c->nbuckets]; e; e = e->hnext)
-        if (e->hash == h && e->dev == s->dev && e->ino == s->ino && e->size == s->size &&
-            e->mtime_ns == s->mtime_ns && (!e->light || s->light) &&
+    for (struct rtmc_entry *e = c->table[h % c->nbuckets]; e; e = e->hnext)
+        if (e->hash == h && e->kind == s->kind && e->dev == s->dev && e->ino == s->ino &&
+            e->size == s->size && e->mtime_ns == s->mtime_ns && (!e->light || s->light) &&
             strcmp(e->path, s->path) == 0)
             return e;
     return NULL;
 }
 
-static struct rtmc_anim *anim_new(struct rtmc *c, const struct rtmc_src *s, uint64_t h)
+static struct rtmc_entry *entry_new(struct rtmc *c, const struct rtmc_src *s, uint64_t h)
 {
-    struct rtmc_anim *e = calloc(1, sizeof *e);
+    struct rtmc_entry *e = calloc(1, sizeof *e);
     if (!e || !(e->path = strdup(s->path))) {
         free(e);
         return NULL;
@@ -230,6 +238,7 @@ static struct rtmc_anim *anim_new(struct rtmc *c, const struct rtmc_src *s, uint
     e->size = s->size;
     e->mtime_ns = s->mtime_ns;
     e->light = s->light;
+    e->kind = s->kind;
     e->state = ST_LOADING;
     e->it.refs = 1;
     e->hnext = c->table[h % c->nbuckets];
@@ -237,15 +246,25 @@ static struct rtmc_anim *anim_new(struct rtmc *c, const struct rtmc_src *s, uint
     return e;
 }
 
-/* Fills a freshly loaded entry's tables; -ENOMEM on failure. */
-static int anim_setup(struct rtmc_anim *e, struct rtm_anim *a, const char *msg)
+/* Takes over what the loader made and fills the entry's tables; -ENOMEM on
+ * failure (the entry then owns what it took, for entry_destroy). */
+static int entry_setup(struct rtmc_entry *e, const struct rtmc_loaded *l, const char *msg)
 {
-    e->anim = a;
-    e->error = strdup(a ? "" : msg);
+    const struct rtm_anim *a = l->anim;
+    e->anim = l->anim;
+    e->pbo = l->pbo;
+    e->data = l->data;
+    e->len = l->len;
+    int loaded = e->kind == RTMC_ANIM ? !!l->anim : e->kind == RTMC_TABLE ? !!l->pbo : !!l->data;
+    e->error = strdup(loaded ? "" : msg[0] ? msg : "cannot be read");
     if (!e->error)
         return -ENOMEM;
-    e->it.bytes = sizeof *e + strlen(e->error);
-    if (!a)
+    e->it.bytes = sizeof *e + strlen(e->error) + 2 * MALLOC_OVERHEAD;
+    if (e->kind == RTMC_TABLE && e->pbo)
+        e->it.bytes += pbo_mem_bytes(e->pbo);
+    if (e->kind == RTMC_DATA && e->data)
+        e->it.bytes += e->len + MALLOC_OVERHEAD;
+    if (e->kind != RTMC_ANIM || !a)
         return 0;
     e->nviews = rtm_view_count(a);
     e->sizes = malloc(e->nviews * sizeof *e->sizes);
@@ -259,16 +278,16 @@ static int anim_setup(struct rtmc_anim *e, struct rtm_anim *a, const char *msg)
 }
 
 /* Runs the loader for e without the lock, then publishes the result. */
-static int anim_load(struct rtmc *c, struct rtmc_anim *e, const struct rtmc_src *s)
+static int entry_load(struct rtmc *c, struct rtmc_entry *e, const struct rtmc_src *s)
 {
     char msg[512] = "";
-    struct rtm_anim *a = NULL;
+    struct rtmc_loaded l = { NULL, NULL, NULL, 0 };
     pthread_mutex_unlock(&c->lock);
-    int rc = c->load(c->ctx, s, &a, msg, sizeof msg);
+    int rc = c->load(c->ctx, s, &l, msg, sizeof msg);
     pthread_mutex_lock(&c->lock);
     c->loads++;
     if (rc == 0)
-        rc = anim_setup(e, a, msg);
+        rc = entry_setup(e, &l, msg);
     if (rc) {
         e->state = ST_FAILED;
         e->err = rc;
@@ -281,13 +300,13 @@ static int anim_load(struct rtmc *c, struct rtmc_anim *e, const struct rtmc_src 
     return rc;
 }
 
-int rtmc_anim_get(struct rtmc *c, const struct rtmc_src *s, struct rtmc_anim **out)
+int rtmc_get(struct rtmc *c, const struct rtmc_src *s, struct rtmc_entry **out)
 {
     uint64_t h = hash_path(s->path);
     int rc = 0;
     *out = NULL;
     pthread_mutex_lock(&c->lock);
-    struct rtmc_anim *e = find(c, s, h);
+    struct rtmc_entry *e = find(c, s, h);
     if (e) {
         e->it.refs++;
         c->hits++;
@@ -297,13 +316,13 @@ int rtmc_anim_get(struct rtmc *c, const struct rtmc_src *s, struct rtmc_anim **o
             rc = e->err;
         else if (!e->dead)
             lru_front(c, &e->it);
-    } else if (!(e = anim_new(c, s, h))) {
+    } else if (!(e = entry_new(c, s, h))) {
         rc = -ENOMEM;
     } else {
-        rc = anim_load(c, e, s);
+        rc = entry_load(c, e, s);
     }
     if (rc && e)
-        anim_unref(c, e);
+        entry_unref(c, e);
     else if (!rc)
         *out = e;
     evict(c);
@@ -311,18 +330,26 @@ int rtmc_anim_get(struct rtmc *c, const struct rtmc_src *s, struct rtmc_anim **o
     return rc;
 }
 
-void rtmc_anim_put(struct rtmc *c, struct rtmc_anim *h)
+void rtmc_put(struct rtmc *c, struct rtmc_entry *h)
 {
     if (!h)
         return;
     pthread_mutex_lock(&c->lock);
-    anim_unref(c, h);
+    entry_unref(c, h);
     evict(c);
     pthread_mutex_unlock(&c->lock);
 }
 
-const struct rtm_anim *rtmc_anim(const struct rtmc_anim *h) { return h->anim; }
-const char *rtmc_anim_error(const struct rtmc_anim *h) { return h->error; }
+const struct rtm_anim *rtmc_anim(const struct rtmc_entry *h) { return h->anim; }
+const struct pbo *rtmc_pbo(const struct rtmc_entry *h) { return h->pbo; }
+
+const uint8_t *rtmc_data(const struct rtmc_entry *h, size_t *len)
+{
+    *len = h->len;
+    return h->data;
+}
+
+const char *rtmc_error(const struct rtmc_entry *h) { return h->error; }
 
 /* ---- views ---- */
 
@@ -332,7 +359,7 @@ static size_t view_index(const struct rtm_view v)
 }
 
 /* Renders outside the lock; the caller's reference keeps h->anim alive. */
-static int render(const struct rtmc_anim *h, struct rtm_view v, char **data, size_t *len)
+static int render(const struct rtmc_entry *h, struct rtm_view v, char **data, size_t *len)
 {
     struct rtm_buf b;
     buf_init(&b);
@@ -348,7 +375,7 @@ static int render(const struct rtmc_anim *h, struct rtm_view v, char **data, siz
 }
 
 /* Publishes a rendered view unless another thread did first (lock held). */
-static struct rtmc_view *view_publish(struct rtmc *c, struct rtmc_anim *h, size_t idx,
+static struct rtmc_view *view_publish(struct rtmc *c, struct rtmc_entry *h, size_t idx,
                                       char *data, size_t len)
 {
     struct rtmc_view *v = h->views[idx];
@@ -371,7 +398,7 @@ static struct rtmc_view *view_publish(struct rtmc *c, struct rtmc_anim *h, size_
     return v;
 }
 
-int rtmc_view_get(struct rtmc *c, struct rtmc_anim *h, struct rtm_view v,
+int rtmc_view_get(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v,
                   struct rtmc_view **out)
 {
     size_t idx = view_index(v);
@@ -418,7 +445,7 @@ const char *rtmc_view_data(const struct rtmc_view *v, size_t *len)
     return v->data ? v->data : "";
 }
 
-int rtmc_view_size(struct rtmc *c, struct rtmc_anim *h, struct rtm_view v, uint64_t *size)
+int rtmc_view_size(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v, uint64_t *size)
 {
     size_t idx = view_index(v);
     if (!h->anim || idx >= h->nviews || (!h->anim->has_matrices && rtm_view_needs_matrices(v)))
@@ -439,16 +466,24 @@ int rtmc_view_size(struct rtmc *c, struct rtmc_anim *h, struct rtm_view v, uint6
 
 /* ---- maintenance ---- */
 
+/* Whether p is path or lies below it. */
+static int at_or_below(const char *p, const char *path, size_t n)
+{
+    return strncmp(p, path, n) == 0 && (p[n] == 0 || p[n] == '/');
+}
+
+/* Entries below path (an archive's) hash apart from it, so every bucket is
+ * looked at: a few thousand steps for a change in SOURCE. */
 void rtmc_invalidate(struct rtmc *c, const char *path)
 {
-    uint64_t h = hash_path(path);
+    size_t n = strlen(path);
     pthread_mutex_lock(&c->lock);
-    struct rtmc_anim *e = c->table[h % c->nbuckets];
-    while (e) {
-        struct rtmc_anim *next = e->hnext;
-        if (e->hash == h && strcmp(e->path, path) == 0 && e->state == ST_READY)
-            anim_kill(c, e);
-        e = next;
+    for (size_t b = 0; b < c->nbuckets; b++) {
+        for (struct rtmc_entry *e = c->table[b], *next; e; e = next) {
+            next = e->hnext;
+            if (e->state == ST_READY && at_or_below(e->path, path, n))
+                entry_kill(c, e);
+        }
     }
     pthread_mutex_unlock(&c->lock);
 }

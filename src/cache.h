@@ -1,22 +1,25 @@
-/* cache.h - a thread-safe LRU of parsed animations and rendered views.
+/* cache.h - a thread-safe LRU of what rtmfs reads from SOURCE: parsed
+ * animations with their rendered views, archive tables, and the decoded
+ * content of compressed archive entries.
  *
  * Contract:
- *  - Entries are keyed by the identity of one version of a source file
- *    (struct rtmc_src: path relative to SOURCE plus device, inode, size and
- *    mtime).  A rewritten file has a new identity, so bytes of two versions
- *    are never mixed; old versions simply age out or are dropped by
- *    rtmc_invalidate().
- *  - rtmc_anim_get() parses on a miss by calling the loader given to
- *    rtmc_new().  Concurrent gets of one missing key call the loader once;
- *    the others wait for its result.  A parse error is a cached result (the
- *    handle then has no anim and an error message); an I/O error (the
- *    loader's negative errno, e.g. -ESTALE when the file changed under it)
- *    is returned to every waiter and not cached.
+ *  - Entries are keyed by their kind, a path and the identity of one
+ *    version of the file on disk (struct rtmc_src: device, inode, size and
+ *    mtime; for what comes from an archive, the archive's).  A rewritten
+ *    file has a new identity, so bytes of two versions are never mixed; old
+ *    versions simply age out or are dropped by rtmc_invalidate().
+ *  - rtmc_get() loads on a miss by calling the loader given to rtmc_new().
+ *    Concurrent gets of one missing key call the loader once; the others
+ *    wait for its result.  A format error is a cached result (the handle
+ *    then has no object and an error message); an I/O error (the loader's
+ *    negative errno, e.g. -ESTALE when the file changed under it) is
+ *    returned to every waiter and not cached.  The loader runs without the
+ *    cache's lock and may itself get (and put) other entries.
  *  - Handles are reference counted: every successful get must be matched by
- *    one put.  A referenced entry is never freed or evicted, so the anim,
+ *    one put.  A referenced entry is never freed or evicted, so the object,
  *    the error text and the view bytes stay valid until the put.  The cache
  *    owns everything the handles point to; callers never free them.
- *  - Bytes are accounted per entry (parsed anim estimate, rendered bytes);
+ *  - Bytes are accounted per entry (object estimate, rendered bytes);
  *    after each insert the least recently used unreferenced entries are
  *    freed until the total is within the budget.  A cached view holds a
  *    reference on its animation entry, so views are evicted before the
@@ -34,21 +37,43 @@
 #include "views.h"
 
 struct rtmc;
-struct rtmc_anim;
+struct rtmc_entry;
 struct rtmc_view;
 
-struct rtmc_src {
-    const char *path;        /* relative to SOURCE; the cache keeps a copy */
-    uint64_t dev, ino, size;
-    int64_t mtime_ns;
-    int light;               /* parsed without matrices (RTM_PARSE_NO_MATRICES);
-                                a full entry of the same version serves it too */
+struct pbo;
+
+enum rtmc_kind {
+    RTMC_ANIM,               /* a parsed animation (and its views) */
+    RTMC_TABLE,              /* an archive's table */
+    RTMC_DATA,               /* the content of an archive entry */
 };
 
-/* Loads one version: returns 0 with *anim set, or 0 with *anim NULL and a
- * one-line message in msg (parse error), or a negative errno. */
-typedef int (*rtmc_load_fn)(void *ctx, const struct rtmc_src *src,
-                            struct rtm_anim **anim, char *msg, size_t msglen);
+struct rtmc_src {
+    const char *path;        /* relative to SOURCE: a file, or ARCHIVE/ENTRY for
+                                an archive's entry; the cache keeps a copy */
+    uint64_t dev, ino, size; /* of the file on disk (for an entry: the archive) */
+    int64_t mtime_ns;
+    int light;               /* RTMC_ANIM parsed without matrices
+                                (RTM_PARSE_NO_MATRICES); a full entry of the
+                                same version serves it too */
+    enum rtmc_kind kind;
+    size_t archive_len;      /* > 0: path[0, archive_len) is the archive; for
+                                the loader, the cache does not look at it */
+};
+
+/* What a loader hands over: the object of the kind asked for (anim, pbo, or
+ * data with len; data is never NULL on success), which the cache then owns. */
+struct rtmc_loaded {
+    struct rtm_anim *anim;
+    struct pbo *pbo;
+    uint8_t *data;
+    size_t len;
+};
+
+/* Loads one version: returns 0 with the object in *out, or 0 with no object
+ * and a one-line message in msg (a format error), or a negative errno. */
+typedef int (*rtmc_load_fn)(void *ctx, const struct rtmc_src *src, struct rtmc_loaded *out,
+                            char *msg, size_t msglen);
 
 struct rtmc_stats {
     size_t bytes, budget, entries;
@@ -59,25 +84,28 @@ struct rtmc *rtmc_new(size_t budget, rtmc_load_fn load, void *ctx);
 /* Frees every entry; no handle may be outstanding. */
 void rtmc_free(struct rtmc *c);
 
-int rtmc_anim_get(struct rtmc *c, const struct rtmc_src *src, struct rtmc_anim **out);
-void rtmc_anim_put(struct rtmc *c, struct rtmc_anim *h);
-/* The parsed animation, or NULL when the file did not parse. */
-const struct rtm_anim *rtmc_anim(const struct rtmc_anim *h);
-/* The parse error message ("" when the file parsed). */
-const char *rtmc_anim_error(const struct rtmc_anim *h);
+int rtmc_get(struct rtmc *c, const struct rtmc_src *src, struct rtmc_entry **out);
+void rtmc_put(struct rtmc *c, struct rtmc_entry *h);
+/* The entry's object, or NULL when it did not load (or is of another kind). */
+const struct rtm_anim *rtmc_anim(const struct rtmc_entry *h);
+const struct pbo *rtmc_pbo(const struct rtmc_entry *h);
+const uint8_t *rtmc_data(const struct rtmc_entry *h, size_t *len);
+/* The load error message ("" when the object loaded). */
+const char *rtmc_error(const struct rtmc_entry *h);
 
 /* Renders (or finds) view v of a parsed anim.  0, or -ENOMEM / -EINVAL. */
-int rtmc_view_get(struct rtmc *c, struct rtmc_anim *h, struct rtm_view v,
+int rtmc_view_get(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v,
                   struct rtmc_view **out);
 /* -EINVAL from the view functions also when a light entry is asked for a
  * view that needs matrices (rtm_view_needs_matrices()). */
 void rtmc_view_put(struct rtmc *c, struct rtmc_view *v);
 const char *rtmc_view_data(const struct rtmc_view *v, size_t *len);
 /* Size of view v in bytes, rendering it once if it was never rendered. */
-int rtmc_view_size(struct rtmc *c, struct rtmc_anim *h, struct rtm_view v, uint64_t *size);
+int rtmc_view_size(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v, uint64_t *size);
 
-/* Drops every version of path (views included); referenced entries leave
- * the index at once and are freed by their last put. */
+/* Drops every version of path and of everything below it (path/...), views
+ * included; referenced entries leave the index at once and are freed by
+ * their last put. */
 void rtmc_invalidate(struct rtmc *c, const char *path);
 /* Bytes the caller keeps outside the cache (rtmfs: its inode table) count
  * against the budget too, so the process as a whole stays within it. */

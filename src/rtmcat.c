@@ -22,7 +22,9 @@ static void usage(FILE *f)
             "usage: rtmcat [-s SKELETON] FILE [VIEW]\n"
             "Print VIEW of the Arma animation FILE (.rtm, plain or BMTR), or list\n"
             "its views with their sizes in bytes when VIEW is omitted.  FILE may\n"
-            "name an entry inside a PBO archive: ARCHIVE.pbo/path/in/archive.rtm.\n\n"
+            "name an entry inside a PBO archive: ARCHIVE.pbo/path/in/archive.rtm.\n"
+            "For FILE an archive (ARCHIVE.pbo), VIEW is pbo.txt (its header\n"
+            "properties); without VIEW its entries are listed.\n\n"
             "Views: header.txt bones.txt phases.csv props.json plain.rtm frames/NNN.csv\n\n"
             "  -s, --skeleton=SKEL  ofp2 (default), none, or a skeleton file\n"
             "  -h, --help           show this help\n"
@@ -118,6 +120,66 @@ static int fail(const char *file, const char *msg)
     return 1;
 }
 
+static int fail_err(const char *file, const struct rtm_error *err)
+{
+    char msg[320];
+    rtm_err_format(err, msg, sizeof msg);
+    return fail(file, msg);
+}
+
+/* Without a view: pbo.txt and every entry with its content's size. */
+static void list_archive(const struct pbo *p, struct rtm_buf *out)
+{
+    struct rtm_buf info;
+    buf_init(&info);
+    rtm_view_pbo_info(p, &info);
+    buf_printf(out, "%10zu %s\n", info.len, RTM_PBO_INFO_NAME);
+    buf_free(&info);
+    for (size_t i = 0; i < p->nentries; i++)
+        if (*p->entries[i].path)
+            buf_printf(out, "%10llu %s\n",
+                       (unsigned long long)pbo_entry_content_size(&p->entries[i]),
+                       p->entries[i].path);
+}
+
+/* FILE is an archive itself: its listing or its pbo.txt. */
+static int cat_archive(const char *file, const char *view_path)
+{
+    if (view_path && strcmp(view_path, RTM_PBO_INFO_NAME)) {
+        char msg[320];
+        snprintf(msg, sizeof msg, "an archive has only the view %s; its entries are "
+                 "ARCHIVE.pbo/path/in/archive", RTM_PBO_INFO_NAME);
+        return fail(file, msg);
+    }
+    struct rtm_error err = { "", 0, 0 };
+    struct pbo *p = NULL;
+    int fd = open(file, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return fail(file, strerror(errno));
+    int rc = pbo_load_table(fd, &p, &err);
+    close(fd);
+    if (rc)
+        return fail_err(file, &err);
+    struct rtm_buf out;
+    buf_init(&out);
+    if (view_path)
+        rtm_view_pbo_info(p, &out);
+    else
+        list_archive(p, &out);
+    pbo_free(p);
+    int status = out.oom ? fail(file, "out of memory") : 0;
+    if (!status && write_all(out.p ? out.p : "", out.len))
+        status = fail("stdout", strerror(errno));
+    buf_free(&out);
+    return status;
+}
+
+static int is_archive(const char *file)
+{
+    struct stat st;
+    return is_pbo_name(file, strlen(file)) && stat(file, &st) == 0 && S_ISREG(st.st_mode);
+}
+
 int main(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -143,6 +205,8 @@ int main(int argc, char **argv)
         return 2;
     }
     const char *file = argv[optind], *view_path = argv[optind + 1];
+    if (is_archive(file))
+        return cat_archive(file, view_path);
     struct rtm_error err = { "", 0, 0 };
     struct rtm_skeleton *skel = NULL;
     if (rtm_skeleton_open(skel_spec, &skel, &err)) {
@@ -152,20 +216,15 @@ int main(int argc, char **argv)
     uint8_t *data = NULL;
     size_t len = 0;
     if (load_source(file, &data, &len, &err)) {
-        char msg[320];
-        rtm_err_format(&err, msg, sizeof msg);
         rtm_skeleton_free(skel);
-        return fail(file, msg);
+        return fail_err(file, &err);
     }
     struct rtm_anim *a = NULL;
     int rc = rtm_parse(data, len, skel, &a, &err);
     free(data);
     rtm_skeleton_free(skel);
-    if (rc) {
-        char msg[320];
-        rtm_err_format(&err, msg, sizeof msg);
-        return fail(file, msg);
-    }
+    if (rc)
+        return fail_err(file, &err);
     struct rtm_buf out;
     buf_init(&out);
     struct rtm_view view;

@@ -1,10 +1,12 @@
 /* rtmfs - a read-only FUSE mount that shows every .rtm file of SOURCE as a
- * directory of the views rtmcat prints.
+ * directory of the views rtmcat prints, and every .pbo archive as a
+ * directory of its entries (its .rtm entries as such directories too).
  *
  * The layer is thin: a mount path names a source file (or directory) plus,
- * inside an animation, a view; the bytes come from the cache (cache.h),
- * which keys everything by the source file's identity, so a rewritten file
- * can never mix with its old version.  The low-level API is used because it
+ * inside an archive, an entry and, inside an animation, a view; the bytes
+ * come from the cache (cache.h, loaded by loader.h), which keys everything
+ * by the source file's identity, so a rewritten file can never mix with its
+ * old version.  The low-level API is used because it
  * lets us choose stable inode numbers and invalidate kernel dentries when
  * inotify reports a change in SOURCE.
  */
@@ -29,6 +31,8 @@
 #include <unistd.h>
 
 #include "cache.h"
+#include "loader.h"
+#include "pbo.h"
 #include "rtm.h"
 #include "skeleton.h"
 #include "version.h"
@@ -77,6 +81,7 @@ struct fs {
     char *source;                 /* absolute path of SOURCE */
     struct rtm_skeleton *skel;
     struct rtmc *cache;
+    struct rtm_loader loader;
     int show_other;
     struct fuse_session *se;
     struct table nodes;
@@ -295,18 +300,30 @@ static void table_free(struct table *t)
 
 /* ---- mount path -> source file and view ---- */
 
-enum kind { K_DIR, K_OTHER, K_ANIM, K_FRAMES, K_VIEW, K_ERROR };
+enum kind {
+    K_DIR, K_OTHER,               /* a source directory, another source file */
+    K_ANIM, K_FRAMES, K_VIEW,     /* an animation's directory and views */
+    K_ERROR,                      /* an animation's or archive's error.txt */
+    K_PBO, K_PDIR, K_PINFO,       /* an archive, a directory in it, its pbo.txt */
+    K_PFILE,                      /* an archive entry shown as it is */
+};
 
 struct target {
     enum kind kind;
-    struct stat st;               /* of the source file or directory */
+    struct stat st;               /* of the source file (or archive) or directory */
     char src[PATH_MAX];           /* source path relative to SOURCE */
-    const char *rest;             /* path inside an animation directory */
-    struct rtmc_anim *h;          /* for K_FRAMES, K_VIEW, K_ERROR; put it */
+    const char *rest;             /* path inside an animation directory, or (for
+                                     K_PBO and K_PDIR) inside an archive */
+    struct rtmc_entry *h;         /* for K_FRAMES, K_VIEW, K_ERROR; put it */
+    struct rtmc_entry *table;     /* the archive's table, once needed; put it */
+    long entry;                   /* the archive entry (K_PFILE, or an anim's), or -1 */
     struct rtm_view view;
     const struct ident *pin;      /* the version asked for, or NULL: current */
     int full;                     /* needs matrices: a frame or plain.rtm */
 };
+
+/* A cache key for an archive entry: "ARCHIVE/ENTRY" */
+enum { KEY_MAX = PATH_MAX + PBO_NAME_MAX + 2 };
 
 /* Kinds that live at or below an animation's directory carry a version. */
 static int versioned(enum kind k) { return k != K_DIR && k != K_OTHER; }
@@ -314,6 +331,11 @@ static int versioned(enum kind k) { return k != K_DIR && k != K_OTHER; }
 static int is_rtm_name(const char *name, size_t len)
 {
     return len > 4 && strncasecmp(name + len - 4, ".rtm", 4) == 0;
+}
+
+static int is_pbo_name(const char *name, size_t len)
+{
+    return len > 4 && strncasecmp(name + len - 4, ".pbo", 4) == 0;
 }
 
 static const char *src_arg(const char *rel) { return *rel ? rel : "."; }
@@ -336,6 +358,8 @@ static int classify(struct fs *fs, const char *rel, struct target *t)
         t->kind = K_DIR;
     else if (S_ISREG(t->st.st_mode) && is_rtm_name(base, strlen(base)))
         t->kind = K_ANIM;
+    else if (S_ISREG(t->st.st_mode) && is_pbo_name(base, strlen(base)))
+        t->kind = K_PBO;
     else if (S_ISREG(t->st.st_mode) && fs->show_other)
         t->kind = K_OTHER;
     else
@@ -353,22 +377,21 @@ static void pin_version(struct target *t, const struct ident *id)
     t->st.st_mtim.tv_nsec = (long)(id->mtime_ns % 1000000000);
 }
 
-/* Gets the parsed animation of t->src: the version pinned in t->pin, or
- * else the current one, following the file if it changes while it is read. */
-static int load_anim(struct fs *fs, struct target *t)
+/* Gets the cache entry of kind for key (t->src, or for an archive entry
+ * "t->src/ENTRY"): of the version pinned in t->pin, or else of the current
+ * one, following the file if it changes while it is read. */
+static int get_entry(struct fs *fs, struct target *t, const char *key, enum rtmc_kind kind,
+                     struct rtmc_entry **h)
 {
-    if (t->pin) {
+    struct rtmc_src s = { key, 0, 0, 0, 0, kind == RTMC_ANIM && !t->full, kind,
+                          key == t->src ? 0 : strlen(t->src) };
+    if (t->pin)
         pin_version(t, t->pin);
-        struct rtmc_src s = { t->src, t->pin->dev, t->pin->ino, t->pin->size, t->pin->mtime_ns,
-                              !t->full };
-        return rtmc_anim_get(fs->cache, &s, &t->h);
-    }
     for (int tries = 0; tries < 5; tries++) {
-        struct rtmc_src s = { t->src, t->st.st_dev, t->st.st_ino, (uint64_t)t->st.st_size,
-                              (int64_t)t->st.st_mtim.tv_sec * 1000000000 + t->st.st_mtim.tv_nsec,
-                              !t->full };
-        int rc = rtmc_anim_get(fs->cache, &s, &t->h);
-        if (rc != -ESTALE)
+        struct ident id = ident_of(&t->st);
+        s.dev = id.dev, s.ino = id.ino, s.size = id.size, s.mtime_ns = id.mtime_ns;
+        int rc = rtmc_get(fs->cache, &s, h);
+        if (rc != -ESTALE || t->pin)
             return rc;
         if (fstatat(fs->srcfd, t->src, &t->st, 0))
             return -errno;
@@ -376,6 +399,22 @@ static int load_anim(struct fs *fs, struct target *t)
             return -ENOENT;
     }
     return -EIO;
+}
+
+/* The cache key of archive entry t->entry. */
+static void member_key(const struct target *t, char key[KEY_MAX])
+{
+    snprintf(key, KEY_MAX, "%s/%s", t->src, rtmc_pbo(t->table)->entries[t->entry].path);
+}
+
+/* Gets the parsed animation t names: a file, or an archive's entry. */
+static int load_anim(struct fs *fs, struct target *t)
+{
+    char key[KEY_MAX];
+    if (t->entry < 0)
+        return get_entry(fs, t, t->src, RTMC_ANIM, &t->h);
+    member_key(t, key);
+    return get_entry(fs, t, key, RTMC_ANIM, &t->h);
 }
 
 /* Resolves what is inside an animation directory (t->rest). */
@@ -394,18 +433,75 @@ static int resolve_inner(struct fs *fs, struct target *t)
     else if (rtm_view_lookup(a, t->rest, &t->view) == 0)
         t->kind = K_VIEW;
     if ((!a && strcmp(t->rest, ERROR_NAME)) || (a && t->kind == K_ANIM)) {
-        rtmc_anim_put(fs->cache, t->h);
+        rtmc_put(fs->cache, t->h);
         t->h = NULL;
         return -ENOENT;
     }
     return 0;
 }
 
-/* Finds the animation file among the leading components of path. */
-static int resolve_anim_prefix(struct fs *fs, const char *path, struct target *t)
+/* Resolves inner, a path below the directories of archive t->src whose
+ * table is t->table, one component at a time. */
+static int resolve_member(struct fs *fs, struct target *t, const struct pbo *p, const char *inner)
+{
+    char q[PATH_MAX];
+    for (const char *end = inner;; end++) {
+        if (*end && *end != '/')
+            continue;
+        size_t n = (size_t)(end - inner);
+        memcpy(q, inner, n);
+        q[n] = 0;
+        enum pbo_node node = pbo_lookup(p, q, &t->entry);
+        if (node == PBO_DIR && !*end) {
+            t->kind = K_PDIR;
+            t->rest = inner;
+            return 0;
+        }
+        if (node == PBO_FILE && is_rtm_name(q, n)) {
+            t->kind = K_ANIM;
+            t->rest = end + (*end != 0);
+            return *end ? resolve_inner(fs, t) : 0;
+        }
+        if (node == PBO_FILE && !*end && fs->show_other) {
+            t->kind = K_PFILE;
+            return 0;
+        }
+        if (node != PBO_DIR)
+            return -ENOENT;
+    }
+}
+
+/* Resolves inner, a path inside archive t->src ("" for the archive itself):
+ * a broken archive holds only error.txt, a good one pbo.txt and its tree. */
+static int resolve_archive(struct fs *fs, struct target *t, const char *inner)
+{
+    t->kind = K_PBO;
+    t->rest = "";
+    int rc = get_entry(fs, t, t->src, RTMC_TABLE, &t->table);
+    const struct pbo *p = rc ? NULL : rtmc_pbo(t->table);
+    if (rc || !*inner)
+        return rc;
+    if (!p && strcmp(inner, ERROR_NAME) == 0) {
+        t->kind = K_ERROR;
+        t->h = t->table;
+        t->table = NULL;
+        return 0;
+    }
+    if (!p)
+        return -ENOENT;
+    if (strcmp(inner, RTM_PBO_INFO_NAME) == 0) {
+        t->kind = K_PINFO;
+        return 0;
+    }
+    return resolve_member(fs, t, p, inner);
+}
+
+/* Finds the animation or archive among the leading components of path. */
+static int resolve_prefix(struct fs *fs, const char *path, struct target *t)
 {
     for (const char *p = path, *slash; (slash = strchr(p, '/')); p = slash + 1) {
-        if (!is_rtm_name(p, (size_t)(slash - p)))
+        size_t len = (size_t)(slash - p);
+        if (!is_rtm_name(p, len) && !is_pbo_name(p, len))
             continue;
         size_t n = (size_t)(slash - path);
         memcpy(t->src, path, n);
@@ -415,6 +511,8 @@ static int resolve_anim_prefix(struct fs *fs, const char *path, struct target *t
             t->rest = path + n + 1;
             return resolve_inner(fs, t);
         }
+        if (rc == 0 && t->kind == K_PBO)
+            return resolve_archive(fs, t, path + n + 1);
         if (rc == 0 && t->kind == K_DIR)
             continue;
         return -ENOENT;
@@ -427,6 +525,8 @@ static int resolve_anim_prefix(struct fs *fs, const char *path, struct target *t
 static int resolve(struct fs *fs, const char *path, const struct ident *id, struct target *t)
 {
     memset(t, 0, sizeof *t);
+    t->entry = -1;
+    t->rest = "";
     t->pin = id && !same_ident(id, &NO_IDENT) ? id : NULL;
     if (strlen(path) >= sizeof t->src)
         return -ENAMETOOLONG;
@@ -435,14 +535,15 @@ static int resolve(struct fs *fs, const char *path, const struct ident *id, stru
     if (rc == 0 && t->pin && versioned(t->kind))
         pin_version(t, t->pin);
     if (rc == -ENOTDIR || rc == -ENOENT)
-        rc = resolve_anim_prefix(fs, path, t);
+        rc = resolve_prefix(fs, path, t);
     return rc;
 }
 
 static void target_done(struct fs *fs, struct target *t)
 {
-    rtmc_anim_put(fs->cache, t->h);
-    t->h = NULL;
+    rtmc_put(fs->cache, t->h);
+    rtmc_put(fs->cache, t->table);
+    t->h = t->table = NULL;
 }
 
 /* ---- attributes ---- */
@@ -457,10 +558,36 @@ static mode_t dir_mode(mode_t m)
 static int view_size(struct fs *fs, struct target *t, uint64_t *size)
 {
     if (t->kind == K_ERROR) {
-        *size = strlen(rtmc_anim_error(t->h)) + 1;
+        *size = strlen(rtmc_error(t->h)) + 1;
         return 0;
     }
     return rtmc_view_size(fs->cache, t->h, t->view, size);
+}
+
+/* pbo.txt of t's archive into b; -ENOMEM. */
+static int render_info(const struct target *t, struct rtm_buf *b)
+{
+    buf_init(b);
+    if (rtm_view_pbo_info(rtmc_pbo(t->table), b) == 0)
+        return 0;
+    buf_free(b);
+    return -ENOMEM;
+}
+
+static int regular_size(struct fs *fs, struct target *t, uint64_t *size)
+{
+    struct rtm_buf b;
+    if (t->kind == K_PFILE) {
+        *size = pbo_entry_content_size(&rtmc_pbo(t->table)->entries[t->entry]);
+    } else if (t->kind == K_PINFO) {
+        if (render_info(t, &b))
+            return -ENOMEM;
+        *size = b.len;
+        buf_free(&b);
+    } else {
+        return view_size(fs, t, size);
+    }
+    return 0;
 }
 
 static int fill_attr(struct fs *fs, struct target *t, fuse_ino_t ino, struct stat *st)
@@ -472,11 +599,15 @@ static int fill_attr(struct fs *fs, struct target *t, fuse_ino_t ino, struct sta
     switch (t->kind) {
     case K_DIR: st->st_nlink = 1; break;   /* 1: "count unknown" for find */
     case K_OTHER: break;
-    case K_ANIM: st->st_mode = dir_mode(t->st.st_mode); st->st_nlink = 1; st->st_size = 0; break;
+    case K_ANIM:
+    case K_PBO:
+    case K_PDIR: st->st_mode = dir_mode(t->st.st_mode); st->st_nlink = 1; st->st_size = 0; break;
     case K_FRAMES: st->st_mode = dir_mode(t->st.st_mode); st->st_nlink = 2; st->st_size = 0; break;
     case K_VIEW:
-    case K_ERROR: {
-        int rc = view_size(fs, t, &size);
+    case K_ERROR:
+    case K_PINFO:
+    case K_PFILE: {
+        int rc = regular_size(fs, t, &size);
         if (rc)
             return rc;
         st->st_mode = S_IFREG | (t->st.st_mode & 0555);
@@ -549,7 +680,8 @@ static void dl_free(struct dirlist *d)
 }
 
 /* The type one source directory entry has in the mount, or 0 if hidden;
- * *id is the version an animation's directory has (its inode depends on it). */
+ * *id is the version an animation's or archive's directory has (its inode
+ * depends on it). */
 static mode_t entry_type(struct fs *fs, int dfd, const struct dirent *de, struct ident *id)
 {
     struct stat st;
@@ -564,7 +696,7 @@ static mode_t entry_type(struct fs *fs, int dfd, const struct dirent *de, struct
     }
     if (t == DT_DIR)
         return S_IFDIR;
-    if (t == DT_REG && is_rtm_name(de->d_name, len)) {
+    if (t == DT_REG && (is_rtm_name(de->d_name, len) || is_pbo_name(de->d_name, len))) {
         if (fstatat(dfd, de->d_name, &st, 0))
             return 0;
         *id = ident_of(&st);
@@ -616,21 +748,66 @@ static int list_anim(const struct target *t, const char *path, struct dirlist *d
     return rc;
 }
 
+struct member_listing {
+    const struct target *t;
+    const char *path;
+    struct dirlist *d;
+    int show_other;
+};
+
+static int add_member(void *arg, const char *name, size_t len, long entry)
+{
+    struct member_listing *m = arg;
+    struct ident id = ident_of(&m->t->st);
+    char n[NAME_MAX + 1];
+    if (len > NAME_MAX)
+        return 0;                       /* no lookup could reach it */
+    memcpy(n, name, len);
+    n[len] = 0;
+    if (m->t->kind == K_PBO && strcmp(n, RTM_PBO_INFO_NAME) == 0)
+        return 0;                       /* the name is the archive's own file */
+    mode_t type = entry < 0 || is_rtm_name(n, len) ? S_IFDIR : m->show_other ? S_IFREG : 0;
+    return type ? dl_add(m->d, m->path, n, type, &id) : 0;
+}
+
+/* An archive's folder (or a folder in it): error.txt when it is broken,
+ * else pbo.txt (at the top) and the entries. */
+static int list_archive(struct fs *fs, const struct target *t, const char *path,
+                        struct dirlist *d)
+{
+    const struct pbo *p = rtmc_pbo(t->table);
+    struct ident id = ident_of(&t->st);
+    if (!p)
+        return dl_add(d, path, ERROR_NAME, S_IFREG, &id);
+    int rc = t->kind == K_PBO ? dl_add(d, path, RTM_PBO_INFO_NAME, S_IFREG, &id) : 0;
+    struct member_listing m = { t, path, d, fs->show_other };
+    if (!rc)
+        rc = pbo_list(p, t->rest, add_member, &m);
+    return rc == -1 ? -ENOENT : rc;
+}
+
 static int build_listing(struct fs *fs, const char *path, const struct ident *id,
                          struct dirlist *d)
 {
     struct target t;
     int rc = resolve(fs, path, id, &t);
-    if (!rc && (t.kind == K_OTHER || t.kind == K_VIEW || t.kind == K_ERROR))
+    if (!rc && t.kind != K_DIR && t.kind != K_ANIM && t.kind != K_FRAMES && t.kind != K_PBO &&
+        t.kind != K_PDIR)
         rc = -ENOTDIR;
     if (!rc && t.kind == K_ANIM)
         rc = load_anim(fs, &t);
+    if (!rc && t.kind == K_PBO && !t.table)
+        rc = resolve_archive(fs, &t, "");
     if (!rc)
         rc = dl_add(d, "", ".", S_IFDIR, &NO_IDENT);
     if (!rc)
         rc = dl_add(d, "", "..", S_IFDIR, &NO_IDENT);
-    if (!rc)
-        rc = t.kind == K_DIR ? list_source_dir(fs, path, d) : list_anim(&t, path, d);
+    if (!rc && t.kind == K_DIR)
+        rc = list_source_dir(fs, path, d);
+    else if (!rc && (t.kind == K_PBO || t.kind == K_PDIR))
+        rc = list_archive(fs, &t, path, d);
+    else if (!rc)
+        rc = list_anim(&t, path, d);
     target_done(fs, &t);
     return rc;
 }
@@ -939,6 +1116,65 @@ static int read_other(fuse_req_t req, struct fs *fs, const char *src, size_t siz
     return rc;
 }
 
+/* A stored entry straight from the archive, if it is still t's version. */
+static int read_stored(fuse_req_t req, struct fs *fs, const struct target *t,
+                       const struct pbo_entry *e, size_t size, off_t off)
+{
+    int fd = openat(fs->srcfd, t->src, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    int rc = fd < 0 || fstat(fd, &st) ? -errno : 0;
+    struct ident now = ident_of(&st), want = ident_of(&t->st);
+    if (!rc && !same_ident(&now, &want))
+        rc = -ESTALE;
+    if (!rc && (off < 0 || (uint64_t)off >= e->data_size))
+        size = 0;
+    else if (!rc && size > e->data_size - (uint64_t)off)
+        size = (size_t)(e->data_size - (uint64_t)off);
+    char *buf = rc ? NULL : malloc(size ? size : 1);
+    if (!rc && !buf)
+        rc = -ENOMEM;
+    ssize_t n = rc || !size ? 0 : pread(fd, buf, size, (off_t)e->offset + off);
+    if (!rc && n < 0)
+        rc = -errno;
+    if (fd >= 0)
+        close(fd);
+    if (!rc)
+        fuse_reply_buf(req, buf, (size_t)n);
+    free(buf);
+    return rc;
+}
+
+/* An entry shown as it is: stored bytes are read in place, anything else
+ * is decoded once into the cache.  A broken entry reads as EIO. */
+static int read_member(fuse_req_t req, struct fs *fs, struct target *t, size_t size, off_t off)
+{
+    const struct pbo_entry *e = &rtmc_pbo(t->table)->entries[t->entry];
+    if (e->method == PBO_METHOD_STORED && !pbo_entry_compressed(e))
+        return read_stored(req, fs, t, e, size, off);
+    char key[KEY_MAX];
+    struct rtmc_entry *h;
+    member_key(t, key);
+    int rc = get_entry(fs, t, key, RTMC_DATA, &h);
+    if (rc)
+        return rc;
+    size_t len;
+    const uint8_t *data = rtmc_data(h, &len);
+    if (data)
+        reply_slice(req, (const char *)data, len, size, off);
+    rtmc_put(fs->cache, h);
+    return data ? 0 : -EIO;
+}
+
+static int read_info(fuse_req_t req, const struct target *t, size_t size, off_t off)
+{
+    struct rtm_buf b;
+    if (render_info(t, &b))
+        return -ENOMEM;
+    reply_slice(req, b.p, b.len, size, off);
+    buf_free(&b);
+    return 0;
+}
+
 static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
                     struct fuse_file_info *fi)
 {
@@ -952,8 +1188,12 @@ static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
         struct rtmc_view *v = NULL;
         if (t.kind == K_OTHER) {
             rc = read_other(req, fs, t.src, size, off);
+        } else if (t.kind == K_PFILE) {
+            rc = read_member(req, fs, &t, size, off);
+        } else if (t.kind == K_PINFO) {
+            rc = read_info(req, &t, size, off);
         } else if (t.kind == K_ERROR) {
-            const char *msg = rtmc_anim_error(t.h);
+            const char *msg = rtmc_error(t.h);
             size_t len = strlen(msg);
             char *text = malloc(len + 1);
             rc = text ? 0 : -ENOMEM;
@@ -1039,62 +1279,6 @@ static const struct fuse_lowlevel_ops ops = {
     .setxattr = op_setxattr,
     .removexattr = op_removexattr,
 };
-
-/* ---- the loader the cache calls ---- */
-
-static int read_fd(int fd, uint8_t *p, size_t len)
-{
-    size_t got = 0;
-    while (got < len) {
-        ssize_t n = read(fd, p + got, len - got);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return n < 0 ? -errno : -ESTALE;   /* shorter: it changed */
-        got += (size_t)n;
-    }
-    uint8_t extra;
-    return read(fd, &extra, 1) == 0 ? 0 : -ESTALE;
-}
-
-/* Reads exactly the version src names (checked with fstat on the open file)
- * and parses it; a parse error becomes rtmcat's message without "rtmcat: ". */
-static int load(void *ctx, const struct rtmc_src *src, struct rtm_anim **anim,
-                char *msg, size_t msglen)
-{
-    struct fs *fs = ctx;
-    struct stat st;
-    int fd = openat(fs->srcfd, src->path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0 && (errno == EACCES || errno == EPERM)) {
-        /* shown as error.txt, like rtmcat; a chmod in SOURCE invalidates it */
-        snprintf(msg, msglen, "%s: %s", src->path, strerror(errno));
-        return 0;
-    }
-    if (fd < 0)
-        return -errno;
-    int rc = fstat(fd, &st) ? -errno : 0;
-    if (!rc && (st.st_dev != src->dev || st.st_ino != src->ino ||
-                (uint64_t)st.st_size != src->size ||
-                (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec != src->mtime_ns))
-        rc = -ESTALE;
-    uint8_t *data = rc ? NULL : malloc(src->size ? src->size : 1);
-    if (!rc && !data)
-        rc = -ENOMEM;
-    if (!rc)
-        rc = read_fd(fd, data, src->size);
-    close(fd);
-    if (!rc) {
-        struct rtm_error err = { "", 0, 0 };
-        char text[320];
-        unsigned flags = src->light ? RTM_PARSE_NO_MATRICES : 0;
-        if (rtm_parse_flags(data, src->size, fs->skel, flags, anim, &err)) {
-            rtm_err_format(&err, text, sizeof text);
-            snprintf(msg, msglen, "%s: %s", src->path, text);
-        }
-    }
-    free(data);
-    return rc;
-}
 
 /* ---- command line ---- */
 
@@ -1191,7 +1375,8 @@ static int fs_setup(struct fs *fs, const struct options *o)
         return -1;
     }
     fs->show_other = o->show_other;
-    fs->cache = rtmc_new(budget, load, fs);
+    fs->loader = (struct rtm_loader){ fs->srcfd, fs->skel, NULL };
+    fs->cache = fs->loader.cache = rtmc_new(budget, rtm_loader_load, &fs->loader);
     fs->ifd = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
     pthread_mutex_init(&fs->wlock, NULL);
     pthread_mutex_init(&fs->llock, NULL);

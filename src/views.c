@@ -2,8 +2,10 @@
 #include "views.h"
 
 #include <stdio.h>
+#include <strings.h>
 
 #include "numfmt.h"
+#include "pbo.h"
 
 static const char *const FIXED[RTM_NFIXED_VIEWS] = {
     "header.txt", "bones.txt", "phases.csv", "props.json", "plain.rtm",
@@ -207,6 +209,64 @@ int rtm_view_render(const struct rtm_anim *a, struct rtm_view v, struct rtm_buf 
         if (v.frame < a->nframes)
             render_frame(a, v.frame, out);
         break;
+    }
+    return out->oom ? -1 : 0;
+}
+
+/* ---- an archive's pbo.txt ---- */
+
+/* Printable ASCII as is, other bytes as \xNN; in a key also ':' and ' ',
+ * so that the first ": " of a line always ends the key. */
+static void put_pbo_text(struct rtm_buf *b, const char *s, int key)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p < 0x20 || *p > 0x7e || (key && (*p == ':' || *p == ' ')))
+            buf_printf(b, "\\x%02x", *p);
+        else
+            buf_putc(b, (char)*p);
+    }
+}
+
+static void put_trailer(const struct pbo *p, struct rtm_buf *b)
+{
+    switch (p->trailer) {
+    case PBO_TRAILER_SHA1:
+        buf_puts(b, "trailer: sha1 ");
+        for (int i = 0; i < 20; i++)
+            buf_printf(b, "%02x", p->sha1[i]);
+        buf_putc(b, '\n');
+        break;
+    case PBO_TRAILER_NONE: buf_puts(b, "trailer: none\n"); break;
+    case PBO_TRAILER_UNKNOWN: buf_puts(b, "trailer: not read\n"); break;
+    case PBO_TRAILER_ODD:
+        buf_printf(b, "trailer: unexpected (%llu bytes after the data)\n",
+                   (unsigned long long)(p->file_size - p->data_end));
+        break;
+    }
+}
+
+int rtm_view_pbo_info(const struct pbo *p, struct rtm_buf *out)
+{
+    size_t rtm = 0, compressed = 0;
+    for (size_t i = 0; i < p->nentries; i++) {
+        const char *path = p->entries[i].path;
+        size_t n = strlen(path);
+        rtm += n > 4 && strncasecmp(path + n - 4, ".rtm", 4) == 0;
+        compressed += pbo_entry_compressed(&p->entries[i]) != 0;
+    }
+    buf_printf(out, "format: PBO\narchive_bytes: %llu\nentries: %zu\nrtm_entries: %zu\n"
+               "compressed_entries: %zu\ntable_bytes: %llu\ndata_bytes: %llu\n",
+               (unsigned long long)p->file_size, p->nentries, rtm, compressed,
+               (unsigned long long)p->table_bytes,
+               (unsigned long long)(p->data_end - p->table_bytes));
+    put_trailer(p, out);
+    buf_printf(out, "properties: %zu\n", p->nprops);
+    for (size_t i = 0; i < p->nprops; i++) {
+        buf_puts(out, "property ");
+        put_pbo_text(out, p->props[i].key, 1);
+        buf_puts(out, ": ");
+        put_pbo_text(out, p->props[i].value, 0);
+        buf_putc(out, '\n');
     }
     return out->oom ? -1 : 0;
 }

@@ -8,6 +8,7 @@
  *    the same anim always renders the same bytes.  It returns -1 only when
  *    out of memory.  Rendering reads the anim and never changes it, so
  *    threads may render views of one anim at once.
+ *  - rtm_view_pbo_info() is the same for an archive's table (pbo.h).
  */
 #ifndef RTM_VIEWS_H
 #define RTM_VIEWS_H
@@ -49,5 +50,14 @@ int rtm_view_lookup(const struct rtm_anim *a, const char *path, struct rtm_view 
 int rtm_view_needs_matrices(struct rtm_view v);
 /* -1 when out of memory, or when v needs matrices the anim does not have. */
 int rtm_view_render(const struct rtm_anim *a, struct rtm_view v, struct rtm_buf *out);
+
+/* An archive's folder holds, besides its entries, one file of its own:
+ * pbo.txt, "key: value" lines with the archive's sizes, its trailer and its
+ * header properties ("property KEY: VALUE", in file order).  Bytes outside
+ * printable ASCII (and ':' or space in a key) are written as \xNN. */
+#define RTM_PBO_INFO_NAME "pbo.txt"
+struct pbo;
+/* -1 when out of memory. */
+int rtm_view_pbo_info(const struct pbo *p, struct rtm_buf *out);
 
 #endif

@@ -1,20 +1,42 @@
-/* test_cache.c - the LRU of parsed animations and rendered views (cache.h). */
+/* test_cache.c - the LRU of parsed animations, views, archive tables and
+ * entries' content (cache.h). */
 #include <errno.h>
 #include <pthread.h>
 #include <unistd.h>
 
 #include "testutil.h"
 #include "cache.h"
+#include "pbo.h"
+#include "pbo_write.h"
 
 /* A loader that makes plain samples: the key's size is the frame count,
- * paths starting "bad" fail to parse and "io" fail to read. */
+ * paths starting "bad" fail to parse and "io" fail to read.  A table is an
+ * archive with one entry named like the key; data is the key's path.  An
+ * anim in an archive first gets the archive's table from cache c, as rtmfs's
+ * loader does. */
 struct loader {
     pthread_mutex_t lock;
     int loads;
     useconds_t delay;
+    struct rtmc *c;
 };
 
-static int fake_load(void *ctx, const struct rtmc_src *s, struct rtm_anim **anim,
+static int fake_table(const struct rtmc_src *s, struct pbo **out)
+{
+    static const uint8_t x[] = "x";
+    struct pbo_write_entry e = { s->path, x, 1, PBO_PACK_STORE, 0 };
+    struct rtm_buf b;
+    struct rtm_error err;
+    buf_init(&b);
+    assert_int_equal(pbo_write(&e, 1, NULL, 0, 0, &b), 0);
+    assert_int_equal(pbo_read_table((uint8_t *)b.p, b.len, b.len, out, &err), 0);
+    buf_free(&b);
+    return 0;
+}
+
+static int fake_anim(void *ctx, const struct rtmc_src *s, struct rtm_anim **anim);
+
+static int fake_load(void *ctx, const struct rtmc_src *s, struct rtmc_loaded *out,
                      char *msg, size_t msglen)
 {
     struct loader *l = ctx;
@@ -28,6 +50,28 @@ static int fake_load(void *ctx, const struct rtmc_src *s, struct rtm_anim **anim
     if (strncmp(s->path, "bad", 3) == 0) {
         snprintf(msg, msglen, "%s: broken (at byte 8)", s->path);
         return 0;
+    }
+    if (s->kind == RTMC_TABLE)
+        return fake_table(s, &out->pbo);
+    if (s->kind == RTMC_DATA) {
+        out->data = (uint8_t *)strdup(s->path);
+        out->len = strlen(s->path);
+        return 0;
+    }
+    return fake_anim(ctx, s, &out->anim);
+}
+
+static int fake_anim(void *ctx, const struct rtmc_src *s, struct rtm_anim **anim)
+{
+    struct loader *l = ctx;
+    if (s->archive_len) {
+        char archive[64];
+        snprintf(archive, sizeof archive, "%.*s", (int)s->archive_len, s->path);
+        struct rtmc_src t = { archive, s->dev, s->ino, s->size, s->mtime_ns, 0, RTMC_TABLE, 0 };
+        struct rtmc_entry *h;
+        assert_int_equal(rtmc_get(l->c, &t, &h), 0);
+        assert_non_null(rtmc_pbo(h));
+        rtmc_put(l->c, h);
     }
     struct sample_opts o = { (uint32_t)s->size, 66, (uint32_t)s->mtime_ns, 0 };
     struct rtm_buf b;
@@ -53,14 +97,23 @@ static int setup(void **state)
 
 static struct rtmc_src key(const char *path, uint64_t frames, int64_t mtime)
 {
-    return (struct rtmc_src){ path, 1, 2, frames, mtime, 0 };
+    return (struct rtmc_src){ path, 1, 2, frames, mtime, 0, RTMC_ANIM, 0 };
 }
 
-static struct rtmc_anim *get(struct rtmc *c, const char *path, uint64_t frames, int64_t mtime)
+static struct rtmc_entry *get_kind(struct rtmc *c, const char *path, enum rtmc_kind kind,
+                                   size_t archive_len)
+{
+    struct rtmc_src s = { path, 1, 2, 10, 1, 0, kind, archive_len };
+    struct rtmc_entry *h = NULL;
+    assert_int_equal(rtmc_get(c, &s, &h), 0);
+    return h;
+}
+
+static struct rtmc_entry *get(struct rtmc *c, const char *path, uint64_t frames, int64_t mtime)
 {
     struct rtmc_src s = key(path, frames, mtime);
-    struct rtmc_anim *h = NULL;
-    assert_int_equal(rtmc_anim_get(c, &s, &h), 0);
+    struct rtmc_entry *h = NULL;
+    assert_int_equal(rtmc_get(c, &s, &h), 0);
     assert_non_null(h);
     return h;
 }
@@ -69,7 +122,7 @@ static struct rtmc_anim *get(struct rtmc *c, const char *path, uint64_t frames, 
 static int touch(struct rtmc *c, const char *path)
 {
     int before = L.loads;
-    rtmc_anim_put(c, get(c, path, 10, 1));
+    rtmc_put(c, get(c, path, 10, 1));
     return L.loads - before;
 }
 
@@ -88,18 +141,18 @@ static void hit_after_load(void **state)
 {
     (void)state;
     struct rtmc *c = rtmc_new(64u << 20, fake_load, &L);
-    struct rtmc_anim *a = get(c, "a.rtm", 10, 1), *b = get(c, "a.rtm", 10, 1);
+    struct rtmc_entry *a = get(c, "a.rtm", 10, 1), *b = get(c, "a.rtm", 10, 1);
     assert_ptr_equal(a, b);
     assert_int_equal(L.loads, 1);
     assert_int_equal(rtmc_anim(a)->nframes, 10);
-    assert_string_equal(rtmc_anim_error(a), "");
-    struct rtmc_anim *v2 = get(c, "a.rtm", 12, 2);   /* a new version */
+    assert_string_equal(rtmc_error(a), "");
+    struct rtmc_entry *v2 = get(c, "a.rtm", 12, 2);   /* a new version */
     assert_ptr_not_equal(v2, a);
     assert_int_equal(rtmc_anim(v2)->nframes, 12);
     assert_int_equal(L.loads, 2);
-    rtmc_anim_put(c, a);
-    rtmc_anim_put(c, b);
-    rtmc_anim_put(c, v2);
+    rtmc_put(c, a);
+    rtmc_put(c, b);
+    rtmc_put(c, v2);
     rtmc_free(c);
 }
 
@@ -107,16 +160,16 @@ static void parse_error_is_cached_io_error_is_not(void **state)
 {
     (void)state;
     struct rtmc *c = rtmc_new(64u << 20, fake_load, &L);
-    struct rtmc_anim *h = get(c, "bad.rtm", 10, 1);
+    struct rtmc_entry *h = get(c, "bad.rtm", 10, 1);
     assert_null(rtmc_anim(h));
-    assert_string_equal(rtmc_anim_error(h), "bad.rtm: broken (at byte 8)");
-    rtmc_anim_put(c, h);
-    rtmc_anim_put(c, get(c, "bad.rtm", 10, 1));
+    assert_string_equal(rtmc_error(h), "bad.rtm: broken (at byte 8)");
+    rtmc_put(c, h);
+    rtmc_put(c, get(c, "bad.rtm", 10, 1));
     assert_int_equal(L.loads, 1);
     struct rtmc_src s = key("io.rtm", 10, 1);
-    assert_int_equal(rtmc_anim_get(c, &s, &h), -EIO);
+    assert_int_equal(rtmc_get(c, &s, &h), -EIO);
     assert_null(h);
-    assert_int_equal(rtmc_anim_get(c, &s, &h), -EIO);
+    assert_int_equal(rtmc_get(c, &s, &h), -EIO);
     assert_int_equal(L.loads, 3);
     rtmc_free(c);
 }
@@ -125,7 +178,7 @@ static void views_match_render_and_are_cached(void **state)
 {
     (void)state;
     struct rtmc *c = rtmc_new(64u << 20, fake_load, &L);
-    struct rtmc_anim *h = get(c, "a.rtm", 10, 1);
+    struct rtmc_entry *h = get(c, "a.rtm", 10, 1);
     const struct rtm_anim *a = rtmc_anim(h);
     for (size_t i = 0; i < rtm_view_count(a); i++) {
         struct rtm_view v = rtm_view_at(a, i);
@@ -145,7 +198,7 @@ static void views_match_render_and_are_cached(void **state)
     struct rtmc_stats st;
     rtmc_get_stats(c, &st);
     assert_int_equal(st.renders, rtm_view_count(a));   /* each view once */
-    rtmc_anim_put(c, h);
+    rtmc_put(c, h);
     rtmc_free(c);
 }
 
@@ -173,12 +226,12 @@ static void views_count_against_the_budget(void **state)
     (void)state;
     size_t one = entry_bytes();
     struct rtmc *c = rtmc_new(one + 4096, fake_load, &L);
-    struct rtmc_anim *h = get(c, "a", 10, 1);
+    struct rtmc_entry *h = get(c, "a", 10, 1);
     struct rtm_view plain = { RTM_VIEW_PLAIN, 0 };
     struct rtmc_view *v;
     assert_int_equal(rtmc_view_get(c, h, plain, &v), 0);   /* bigger than 4096 */
     rtmc_view_put(c, v);
-    rtmc_anim_put(c, h);
+    rtmc_put(c, h);
     struct rtmc_stats st;
     rtmc_get_stats(c, &st);
     assert_true(st.bytes <= st.budget);
@@ -190,16 +243,16 @@ static void referenced_entries_survive(void **state)
 {
     (void)state;
     struct rtmc *c = rtmc_new(0, fake_load, &L);
-    struct rtmc_anim *a = get(c, "a", 10, 1);
+    struct rtmc_entry *a = get(c, "a", 10, 1);
     struct rtm_view hdr = { RTM_VIEW_HEADER, 0 };
     struct rtmc_view *v;
     assert_int_equal(rtmc_view_get(c, a, hdr, &v), 0);
-    rtmc_anim_put(c, get(c, "b", 11, 1));       /* evicts b at once */
+    rtmc_put(c, get(c, "b", 11, 1));       /* evicts b at once */
     assert_int_equal(rtmc_anim(a)->nframes, 10);
     size_t len;
     assert_memory_equal(rtmc_view_data(v, &len), "format: plain\n", 14);
     rtmc_view_put(c, v);
-    rtmc_anim_put(c, a);
+    rtmc_put(c, a);
     struct rtmc_stats st;
     rtmc_get_stats(c, &st);
     assert_int_equal(st.bytes, 0);
@@ -211,8 +264,8 @@ static void invalidate_drops_every_version(void **state)
 {
     (void)state;
     struct rtmc *c = rtmc_new(64u << 20, fake_load, &L);
-    rtmc_anim_put(c, get(c, "a", 10, 1));
-    struct rtmc_anim *h = get(c, "a", 12, 2);
+    rtmc_put(c, get(c, "a", 10, 1));
+    struct rtmc_entry *h = get(c, "a", 12, 2);
     struct rtm_view hdr = { RTM_VIEW_HEADER, 0 };
     struct rtmc_view *v;
     assert_int_equal(rtmc_view_get(c, h, hdr, &v), 0);
@@ -224,21 +277,70 @@ static void invalidate_drops_every_version(void **state)
     assert_non_null(rtmc_view_data(v, &len));    /* still readable while held */
     assert_int_equal(rtmc_anim(h)->nframes, 12);
     rtmc_view_put(c, v);
-    rtmc_anim_put(c, h);
+    rtmc_put(c, h);
     assert_int_equal(touch(c, "a"), 1);          /* gone from the index */
     rtmc_free(c);
 }
 
+/* Tables and data live beside anims, keyed by kind too; invalidating an
+ * archive drops what came from it and nothing else. */
+static void archives_tables_and_data(void **state)
+{
+    (void)state;
+    struct rtmc *c = rtmc_new(64u << 20, fake_load, &L);
+    L.c = c;
+    struct rtmc_entry *a = get_kind(c, "x.pbo/a.rtm", RTMC_ANIM, 5);   /* loads the table */
+    assert_int_equal(L.loads, 2);
+    assert_int_equal(rtmc_anim(a)->nframes, 10);
+    assert_null(rtmc_pbo(a));
+    struct rtmc_entry *t = get_kind(c, "x.pbo", RTMC_TABLE, 0);         /* a hit */
+    assert_int_equal(L.loads, 2);
+    assert_int_equal(rtmc_pbo(t)->nentries, 1);
+    assert_string_equal(rtmc_pbo(t)->entries[0].path, "x.pbo");
+    assert_null(rtmc_anim(t));
+    struct rtmc_entry *d = get_kind(c, "x.pbo/c.bin", RTMC_DATA, 5);
+    size_t len;
+    assert_memory_equal(rtmc_data(d, &len), "x.pbo/c.bin", 11);
+    assert_int_equal(len, 11);
+    struct rtmc_entry *d2 = get_kind(c, "x.pbo", RTMC_DATA, 0);        /* same key, other kind */
+    assert_ptr_not_equal(d2, t);
+    assert_int_equal(L.loads, 4);
+    struct rtmc_entry *bad = get_kind(c, "bad.pbo", RTMC_TABLE, 0);
+    assert_null(rtmc_pbo(bad));
+    assert_string_equal(rtmc_error(bad), "bad.pbo: broken (at byte 8)");
+    rtmc_put(c, get_kind(c, "x.pbox", RTMC_TABLE, 0));
+    rtmc_put(c, get_kind(c, "x.pb", RTMC_TABLE, 0));
+    struct rtmc_stats st;
+    rtmc_get_stats(c, &st);
+    assert_int_equal(st.entries, 7);
+    assert_true(st.bytes > 7 * 100);
+    rtmc_invalidate(c, "x.pbo");
+    rtmc_get_stats(c, &st);
+    assert_int_equal(st.entries, 3);                /* bad.pbo, x.pbox, x.pb */
+    assert_int_equal(rtmc_pbo(t)->nentries, 1);     /* still valid while held */
+    rtmc_put(c, a);
+    rtmc_put(c, t);
+    rtmc_put(c, d);
+    rtmc_put(c, d2);
+    rtmc_put(c, bad);
+    int before = L.loads;
+    rtmc_put(c, get_kind(c, "x.pbo", RTMC_TABLE, 0));
+    rtmc_put(c, get_kind(c, "x.pbox", RTMC_TABLE, 0));
+    assert_int_equal(L.loads, before + 1);          /* only x.pbo was dropped */
+    rtmc_free(c);
+    L.c = NULL;
+}
+
 struct racer {
     struct rtmc *c;
-    struct rtmc_anim *h;
+    struct rtmc_entry *h;
 };
 
 static void *race(void *arg)
 {
     struct racer *r = arg;
     struct rtmc_src s = key("same.rtm", 10, 1);
-    if (rtmc_anim_get(r->c, &s, &r->h))
+    if (rtmc_get(r->c, &s, &r->h))
         r->h = NULL;
     return NULL;
 }
@@ -261,7 +363,7 @@ static void concurrent_gets_parse_once(void **state)
     for (int i = 0; i < N; i++) {
         assert_non_null(r[i].h);
         assert_ptr_equal(r[i].h, r[0].h);
-        rtmc_anim_put(c, r[i].h);
+        rtmc_put(c, r[i].h);
     }
     rtmc_free(c);
 }
@@ -294,26 +396,26 @@ static void light_and_full_entries(void **state)
     struct rtmc *c = rtmc_new(64u << 20, fake_load, &L);
     struct rtmc_src light = key("a.rtm", 10, 1), full = key("a.rtm", 10, 1);
     light.light = 1;
-    struct rtmc_anim *hl, *hf, *h2;
-    assert_int_equal(rtmc_anim_get(c, &light, &hl), 0);
+    struct rtmc_entry *hl, *hf, *h2;
+    assert_int_equal(rtmc_get(c, &light, &hl), 0);
     assert_int_equal(L.loads, 1);
     struct rtmc_view *v;
     assert_int_equal(rtmc_view_get(c, hl, (struct rtm_view){ RTM_VIEW_FRAME, 0 }, &v), -EINVAL);
     assert_int_equal(rtmc_view_get(c, hl, (struct rtm_view){ RTM_VIEW_BONES, 0 }, &v), 0);
     rtmc_view_put(c, v);
-    assert_int_equal(rtmc_anim_get(c, &full, &hf), 0);
+    assert_int_equal(rtmc_get(c, &full, &hf), 0);
     assert_int_equal(L.loads, 2);
     assert_int_equal(rtmc_view_get(c, hf, (struct rtm_view){ RTM_VIEW_FRAME, 0 }, &v), 0);
     rtmc_view_put(c, v);
-    rtmc_anim_put(c, hl);
+    rtmc_put(c, hl);
     rtmc_invalidate(c, "a.rtm");                 /* drops both */
-    rtmc_anim_put(c, hf);
-    assert_int_equal(rtmc_anim_get(c, &full, &hf), 0);
-    assert_int_equal(rtmc_anim_get(c, &light, &h2), 0);
+    rtmc_put(c, hf);
+    assert_int_equal(rtmc_get(c, &full, &hf), 0);
+    assert_int_equal(rtmc_get(c, &light, &h2), 0);
     assert_int_equal(L.loads, 3);                /* the full entry served the light get */
     assert_ptr_equal(hf, h2);
-    rtmc_anim_put(c, hf);
-    rtmc_anim_put(c, h2);
+    rtmc_put(c, hf);
+    rtmc_put(c, h2);
     rtmc_free(c);
 }
 
@@ -328,6 +430,7 @@ int main(void)
         cmocka_unit_test_setup(views_count_against_the_budget, setup),
         cmocka_unit_test_setup(referenced_entries_survive, setup),
         cmocka_unit_test_setup(invalidate_drops_every_version, setup),
+        cmocka_unit_test_setup(archives_tables_and_data, setup),
         cmocka_unit_test_setup(concurrent_gets_parse_once, setup),
         cmocka_unit_test(sizes_parse),
     };

@@ -1,0 +1,156 @@
+/* loader.c - reading one version of a file of SOURCE for the cache. */
+#include "loader.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "pbo.h"
+
+static int same_version(int fd, const struct rtmc_src *src)
+{
+    struct stat st;
+    if (fstat(fd, &st))
+        return -errno;
+    int same = st.st_dev == src->dev && st.st_ino == src->ino &&
+               (uint64_t)st.st_size == src->size &&
+               (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec == src->mtime_ns;
+    return same ? 0 : -ESTALE;
+}
+
+static int read_all(int fd, uint8_t *p, size_t len)
+{
+    size_t got = 0;
+    while (got < len) {
+        ssize_t n = pread(fd, p + got, len - got, (off_t)got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return n < 0 ? -errno : -ESTALE;   /* shorter: it changed */
+        got += (size_t)n;
+    }
+    return 0;
+}
+
+static void set_msg(char *msg, size_t msglen, const char *what, const struct rtm_error *err)
+{
+    char text[320];
+    rtm_err_format(err, text, sizeof text);
+    snprintf(msg, msglen, "%s: %s", what, text);
+}
+
+static int parse(const struct rtm_loader *l, const struct rtmc_src *src, const uint8_t *data,
+                 size_t len, struct rtm_anim **anim, char *msg, size_t msglen)
+{
+    struct rtm_error err = { "", 0, 0 };
+    unsigned flags = src->light ? RTM_PARSE_NO_MATRICES : 0;
+    if (rtm_parse_flags(data, len, l->skel, flags, anim, &err))
+        set_msg(msg, msglen, src->path, &err);
+    return 0;
+}
+
+static int load_file(const struct rtm_loader *l, int fd, const struct rtmc_src *src,
+                     struct rtmc_loaded *out, char *msg, size_t msglen)
+{
+    uint8_t *data = malloc(src->size ? src->size : 1);
+    if (!data)
+        return -ENOMEM;
+    int rc = read_all(fd, data, src->size);
+    if (!rc)
+        rc = parse(l, src, data, src->size, &out->anim, msg, msglen);
+    free(data);
+    return rc;
+}
+
+static int load_table(int fd, const struct rtmc_src *src, struct rtmc_loaded *out,
+                      char *msg, size_t msglen)
+{
+    struct rtm_error err = { "", 0, 0 };
+    if (pbo_load_table(fd, &out->pbo, &err))
+        set_msg(msg, msglen, src->path, &err);
+    return 0;
+}
+
+/* An entry: through the archive's table (a cache entry of the same version). */
+static int load_entry(const struct rtm_loader *l, int fd, const char *archive,
+                      const struct rtmc_src *src, struct rtmc_loaded *out, char *msg,
+                      size_t msglen)
+{
+    struct rtmc_src ts = { archive, src->dev, src->ino, src->size, src->mtime_ns, 0,
+                           RTMC_TABLE, 0 };
+    struct rtmc_entry *t;
+    int rc = rtmc_get(l->cache, &ts, &t);
+    if (rc)
+        return rc;
+    const struct pbo *p = rtmc_pbo(t);
+    long i = p ? pbo_find(p, src->path + src->archive_len + 1) : -1;
+    uint8_t *data = NULL;
+    size_t len = 0;
+    struct rtm_error err = { "", 0, 0 };
+    if (!p)
+        snprintf(msg, msglen, "%s", rtmc_error(t));
+    else if (i < 0)
+        rc = -ENOENT;
+    else if (pbo_load_entry(fd, p, (size_t)i, &data, &len, &err))
+        set_msg(msg, msglen, src->path, &err);
+    else if (src->kind == RTMC_ANIM)
+        rc = parse(l, src, data, len, &out->anim, msg, msglen);
+    else {
+        out->data = data;
+        out->len = len;
+        data = NULL;
+    }
+    free(data);
+    rtmc_put(l->cache, t);
+    return rc;
+}
+
+static void loaded_free(struct rtmc_loaded *out)
+{
+    rtm_free(out->anim);
+    pbo_free(out->pbo);
+    free(out->data);
+    *out = (struct rtmc_loaded){ NULL, NULL, NULL, 0 };
+}
+
+int rtm_loader_load(void *ctx, const struct rtmc_src *src, struct rtmc_loaded *out,
+                    char *msg, size_t msglen)
+{
+    const struct rtm_loader *l = ctx;
+    char file[PATH_MAX];
+    size_t n = src->archive_len ? src->archive_len : strlen(src->path);
+    if (n >= sizeof file)
+        return -ENAMETOOLONG;
+    memcpy(file, src->path, n);
+    file[n] = 0;
+    int fd = openat(l->srcfd, file, O_RDONLY | O_CLOEXEC);
+    if (fd < 0 && (errno == EACCES || errno == EPERM)) {
+        /* shown as error.txt, like rtmcat; a chmod in SOURCE invalidates it */
+        snprintf(msg, msglen, "%s: %s", file, strerror(errno));
+        return 0;
+    }
+    if (fd < 0)
+        return -errno;
+    int rc = same_version(fd, src);
+    if (!rc && src->archive_len)
+        rc = load_entry(l, fd, file, src, out, msg, msglen);
+    else if (!rc && src->kind == RTMC_TABLE)
+        rc = load_table(fd, src, out, msg, msglen);
+    else if (!rc && src->kind == RTMC_ANIM)
+        rc = load_file(l, fd, src, out, msg, msglen);
+    else if (!rc)
+        rc = -EINVAL;                   /* data is only read from archives */
+    if (!rc)
+        rc = same_version(fd, src);     /* what was read is of one version */
+    close(fd);
+    if (rc) {
+        loaded_free(out);
+        msg[0] = 0;
+    }
+    return rc;
+}

@@ -1,0 +1,33 @@
+/* loader.h - what the cache (cache.h) loads from SOURCE: animations, archive
+ * tables, and archive entries (as animations or as content).
+ *
+ * Contract:
+ *  - rtm_loader_load() is an rtmc_load_fn; ctx is a struct rtm_loader.
+ *    Paths are relative to srcfd.  It reads exactly the version the
+ *    rtmc_src names: the file's identity is checked with fstat on the open
+ *    file before and after reading, and -ESTALE is returned when it differs,
+ *    so bytes of two versions never make one object.
+ *  - An entry of an archive (src->archive_len > 0) is read through the
+ *    archive's table, which it gets from (and leaves in) the cache; only the
+ *    entry's own bytes are read from the archive.
+ *  - Format errors (and a file that may not be read) become a one-line
+ *    message naming the file or entry, as rtmcat prints it; other failures
+ *    a negative errno (-ENOENT: the entry is not in that version).
+ *  - The loader keeps no state of its own: the struct is read-only here.
+ */
+#ifndef RTM_LOADER_H
+#define RTM_LOADER_H
+
+#include "cache.h"
+#include "skeleton.h"
+
+struct rtm_loader {
+    int srcfd;                          /* SOURCE, open O_DIRECTORY */
+    const struct rtm_skeleton *skel;    /* for BMTR; NULL: none */
+    struct rtmc *cache;                 /* where archive tables are kept */
+};
+
+int rtm_loader_load(void *ctx, const struct rtmc_src *src, struct rtmc_loaded *out,
+                    char *msg, size_t msglen);
+
+#endif
