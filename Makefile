@@ -93,6 +93,7 @@ demo: deps all
 bench: all $(BUILD)/tests/bench_core
 	@$(BUILD)/tests/bench_core
 	@BUILD=$(BUILD) bash tests/bench_mount.sh
+	@BUILD=$(BUILD) bash tests/bench_pbo.sh
 
 # Fuzzing (clang's libFuzzer): make fuzz FUZZ_SECONDS=N runs each target for
 # N seconds, seeded with generated files and ../shared/corpus when present.

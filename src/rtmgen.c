@@ -4,21 +4,43 @@
  *   rtmgen -t N DIR       a tree of N files in DIR/mod_XX/ (for benchmarks)
  *   rtmgen -p FILE.pbo    the small set in a PBO archive (stored and LZSS
  *                         entries under anims\, a prefix property)
+ *   rtmgen -P MB DIR      PBO archives of at least MB megabytes (10^6 bytes)
+ *                         in all, shaped like Arma mods (for benchmarks):
+ *                         DIR/@mod_XX/addons/NAME.pbo, each a few MB, each
+ *                         with RTMs (plain and BMTR, stored and LZSS) under
+ *                         anims\characters\, an LZSS config.cpp and stored
+ *                         ~1 MB textures data\tex_NNN.paa that make up most
+ *                         of the bytes; reproducible (xorshift), one archive
+ *                         in memory at a time; prints a summary on stdout
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "pbo.h"
 #include "pbo_write.h"
 #include "samples.h"
 
 static int write_file(const char *path, const struct rtm_buf *b, size_t len)
 {
     FILE *f = fopen(path, "wb");
-    if (!f || fwrite(b->p, 1, len, f) != len || fclose(f)) {
+    int bad = !f || fwrite(b->p, 1, len, f) != len;
+    if (f && fclose(f))
+        bad = 1;
+    if (bad) {
+        fprintf(stderr, "rtmgen: %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+static int make_dir(const char *path)
+{
+    if (mkdir(path, 0755) && errno != EEXIST) {
         fprintf(stderr, "rtmgen: %s: %s\n", path, strerror(errno));
         return -1;
     }
@@ -86,10 +108,8 @@ static int gen_tree(const char *dir, long n)
     char sub[4096], name[64];
     for (long i = 0; i < n; i++) {
         snprintf(sub, sizeof sub, "%s/mod_%02ld", dir, i / 100);
-        if (i % 100 == 0 && mkdir(sub, 0755) && errno != EEXIST) {
-            fprintf(stderr, "rtmgen: %s: %s\n", sub, strerror(errno));
+        if (i % 100 == 0 && make_dir(sub))
             return 1;
-        }
         struct sample_opts o = { (uint32_t)(20 + i % 40), (uint32_t)(60 + i % 44),
                                  (uint32_t)i, (uint32_t)(i % 3) };
         enum kind k = (enum kind)(i % K_KINDS);
@@ -133,28 +153,314 @@ static int gen_pbo(const char *path)
     return rc ? 1 : 0;
 }
 
+/* ---- -P: archives shaped like Arma mods -------------------------------- */
+
+enum {
+    BIG_MODS = 10,                      /* @mod_00 .. @mod_09, archives dealt round */
+    BIG_PLAN_MIN = 3, BIG_PLAN_MAX = 8, /* MB an archive's contents aim at */
+    BIG_RTM_MIN = 4, BIG_RTM_MAX = 12,  /* RTM entries an archive */
+    BIG_TEX_MIN = 512 * 1024, BIG_TEX_MAX = 1536 * 1024,
+    BIG_ENTRIES = 1 + BIG_RTM_MAX + BIG_PLAN_MAX * 1000000 / BIG_TEX_MIN + 2,
+    BIG_NAME = 128,
+};
+#define BIG_TIME 1700000000u            /* entry timestamps start here */
+
+static const char *const BIG_ADDONS[] = {
+    "anims", "characters", "weapons", "vehicles", "structures",
+    "sounds", "ui", "data", "props", "air", "boats", "terrain",
+};
+enum { BIG_NADDONS = sizeof BIG_ADDONS / sizeof BIG_ADDONS[0] };
+
+static const char *const BIG_ANIMS[] = {
+    "amovpercmstpsraswrfldnon", "amovpercmwlksraswrfldf", "amovpercmrunsraswrfldf",
+    "amovpknlmstpsraswrfldnon", "amovppnemstpsraswrfldnon", "aidlpercmstpsraswrfldnon_idle",
+    "ainvpknlmstpslaywrfldnon_medic", "awopercmstpsgthwrfldnon_throw",
+    "gesturepoint", "gesturereload",
+};
+enum { BIG_NANIMS = sizeof BIG_ANIMS / sizeof BIG_ANIMS[0] };
+
+/* xorshift64: the same tree on every run and machine. */
+static uint64_t rng_next(uint64_t *s)
+{
+    uint64_t x = *s;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return *s = x;
+}
+
+/* A number in [lo, hi]. */
+static uint32_t rng_range(uint64_t *s, uint32_t lo, uint32_t hi)
+{
+    return lo + (uint32_t)(rng_next(s) % ((uint64_t)hi - lo + 1));
+}
+
+struct big_stats {
+    uint64_t bytes, rtm_bytes;
+    uint64_t needed;                    /* tables and RTM entries' stored bytes */
+    long archives, entries, rtm, lefthand;
+};
+
+/* The archive being built: its entries own their contents. */
+struct big_archive {
+    size_t n;
+    char name[BIG_ENTRIES][BIG_NAME];
+    enum pbo_pack pack[BIG_ENTRIES];
+    struct rtm_buf data[BIG_ENTRIES];
+};
+
+static void big_free(struct big_archive *a)
+{
+    for (size_t i = 0; i < a->n; i++)
+        buf_free(&a->data[i]);
+    free(a);
+}
+
+static uint64_t big_bytes(const struct big_archive *a)
+{
+    uint64_t sum = 0;
+    for (size_t i = 0; i < a->n; i++)
+        sum += a->data[i].len;
+    return sum;
+}
+
+/* A new, empty entry; NULL (with a message) when the archive is full. */
+__attribute__((format(printf, 3, 4)))
+static struct rtm_buf *big_entry(struct big_archive *a, enum pbo_pack pack, const char *fmt, ...)
+{
+    if (a->n == BIG_ENTRIES) {
+        fprintf(stderr, "rtmgen: more than %d entries in an archive\n", BIG_ENTRIES);
+        return NULL;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(a->name[a->n], BIG_NAME, fmt, ap);
+    va_end(ap);
+    a->pack[a->n] = pack;
+    buf_init(&a->data[a->n]);
+    return &a->data[a->n++];
+}
+
+/* RTMs of every kind, 66 or 103 bones, stored or LZSS at random.  BMTR
+ * stores bone names lowercase and both bone counts reach the OFP2 skeleton's
+ * LeftHand (its 53rd bone), so each BMTR entry's bones.txt has "lefthand". */
+static int big_rtms(struct big_archive *a, uint64_t *rng, struct big_stats *st)
+{
+    uint32_t n = rng_range(rng, BIG_RTM_MIN, BIG_RTM_MAX);
+    for (uint32_t i = 0; i < n; i++) {
+        enum kind k = (enum kind)rng_range(rng, 0, K_KINDS - 1);
+        struct sample_opts o = { rng_range(rng, 10, 50), rng_range(rng, 0, 1) ? 103 : 66,
+                                 (uint32_t)st->rtm, rng_range(rng, 0, 3) };
+        const char *anim = BIG_ANIMS[rng_range(rng, 0, BIG_NANIMS - 1)];
+        const char *sub = strncmp(anim, "gesture", 7) ? "" : "gestures\\";
+        struct rtm_buf *b = big_entry(a, rng_next(rng) & 1 ? PBO_PACK_STORE : PBO_PACK_CPRS,
+                                      "anims\\characters\\%s%s_%02u.rtm", sub, anim, i);
+        if (!b)
+            return -1;
+        if (make(k, &o, b)) {
+            fprintf(stderr, "rtmgen: out of memory\n");
+            return -1;
+        }
+        st->rtm++;
+        st->lefthand += k >= K_V3;
+        st->rtm_bytes += b->len;
+    }
+    return 0;
+}
+
+/* Stored pseudo-random "textures" until the contents reach budget bytes. */
+static int big_textures(struct big_archive *a, uint64_t *rng, uint64_t budget)
+{
+    unsigned ntex = 0;
+    do {
+        size_t len = rng_range(rng, BIG_TEX_MIN, BIG_TEX_MAX) & ~(size_t)7;
+        struct rtm_buf *b = big_entry(a, PBO_PACK_STORE, "data\\tex_%03u.paa", ntex++);
+        if (!b)
+            return -1;
+        if (buf_reserve(b, len)) {
+            fprintf(stderr, "rtmgen: out of memory\n");
+            return -1;
+        }
+        for (size_t i = 0; i < len; i += 8) {
+            uint64_t v = rng_next(rng);
+            memcpy(b->p + i, &v, 8);
+        }
+        b->p[0] = 0x01;                 /* 0xFF01: DXT1, as a .paa starts */
+        b->p[1] = (char)0xFF;
+        b->len = len;
+    } while (big_bytes(a) < budget);
+    return 0;
+}
+
+/* config.cpp (entry 0): CfgPatches and a CfgMoves state for each RTM. */
+static int big_config(struct big_archive *a, unsigned mod, const char *addon,
+                      const char *prefix)
+{
+    struct rtm_buf *b = &a->data[0];
+    buf_printf(b, "class CfgPatches\n{\n    class mod_%02u_%s\n    {\n        units[] = {};\n"
+               "        weapons[] = {};\n        requiredVersion = 0.1;\n"
+               "        requiredAddons[] = {\"A3_Data_F\"};\n    };\n};\n"
+               "class CfgMovesBasic;\nclass CfgMovesMaleSdr: CfgMovesBasic\n{\n"
+               "    class States\n    {\n", mod, addon);
+    for (size_t i = 1; i < a->n; i++) {
+        const char *e = a->name[i], *base = strrchr(e, '\\');
+        size_t len = strlen(e);
+        if (len < 4 || strcmp(e + len - 4, ".rtm"))
+            continue;
+        base = base ? base + 1 : e;
+        buf_printf(b, "        class %.*s\n        {\n            file = \"\\%s\\%s\";\n"
+                   "            speed = %.3f;\n            looped = %d;\n"
+                   "            interpolateTo[] = {\"AmovPercMstpSnonWnonDnon\", 0.02};\n"
+                   "        };\n", (int)(len - 4 - (size_t)(base - e)), base, prefix, e,
+                   0.25 + (double)(i % 7) / 8, (int)(i % 2));
+    }
+    buf_puts(b, "    };\n};\n");
+    if (b->oom) {
+        fprintf(stderr, "rtmgen: out of memory\n");
+        return -1;
+    }
+    return 0;
+}
+
+/* What reading every RTM of the archive takes: its table and those entries'
+ * stored bytes, from the table just written (which checks it, too). */
+static int big_needed(const struct rtm_buf *out, const char *path, uint64_t *needed)
+{
+    struct pbo *p = NULL;
+    struct rtm_error err;
+    char msg[300];
+    if (pbo_read_table((const uint8_t *)out->p, out->len, out->len, &p, &err)) {
+        rtm_err_format(&err, msg, sizeof msg);
+        fprintf(stderr, "rtmgen: %s: wrote a bad archive: %s\n", path, msg);
+        return -1;
+    }
+    *needed += p->table_bytes;
+    for (size_t i = 0; i < p->nentries; i++) {
+        size_t len = strlen(p->entries[i].path);
+        if (len > 4 && strcmp(p->entries[i].path + len - 4, ".rtm") == 0)
+            *needed += p->entries[i].data_size;
+    }
+    pbo_free(p);
+    return 0;
+}
+
+static int big_write(const struct big_archive *a, const char *path, const char *prefix,
+                     struct big_stats *st)
+{
+    struct pbo_write_entry e[BIG_ENTRIES];
+    for (size_t i = 0; i < a->n; i++)
+        e[i] = (struct pbo_write_entry){ a->name[i], (const uint8_t *)a->data[i].p,
+                                         a->data[i].len, a->pack[i], BIG_TIME + (uint32_t)i };
+    struct pbo_write_prop prop = { "prefix", prefix };
+    struct rtm_buf out;
+    buf_init(&out);
+    int rc = pbo_write(e, a->n, &prop, 1, 0, &out);
+    if (rc)
+        fprintf(stderr, "rtmgen: %s: out of memory\n", path);
+    else
+        rc = big_needed(&out, path, &st->needed);
+    if (!rc)
+        rc = write_file(path, &out, out.len);
+    if (!rc) {
+        st->bytes += out.len;
+        st->archives++;
+        st->entries += (long)a->n;
+    }
+    buf_free(&out);
+    return rc;
+}
+
+/* Archive i: DIR/@mod_XX/addons/NAME.pbo, its contents about budget bytes
+ * (at least one texture) and the same bytes for the same i. */
+static int big_archive(const char *dir, unsigned i, uint64_t left, struct big_stats *st)
+{
+    unsigned mod = i % BIG_MODS, k = i / BIG_MODS;
+    char path[4096], addon[64], prefix[128];
+    if (k < BIG_NADDONS)
+        snprintf(addon, sizeof addon, "%s", BIG_ADDONS[k]);
+    else
+        snprintf(addon, sizeof addon, "%s_%u", BIG_ADDONS[k % BIG_NADDONS], k / BIG_NADDONS);
+    snprintf(prefix, sizeof prefix, "mod_%02u\\addons\\%s", mod, addon);
+    snprintf(path, sizeof path, "%s/@mod_%02u", dir, mod);
+    if (make_dir(path))
+        return -1;
+    snprintf(path, sizeof path, "%s/@mod_%02u/addons", dir, mod);
+    if (make_dir(path))
+        return -1;
+    snprintf(path, sizeof path, "%s/@mod_%02u/addons/%s.pbo", dir, mod, addon);
+
+    uint64_t rng = 0x9E3779B97F4A7C15u * ((uint64_t)i + 1);
+    uint64_t budget = (uint64_t)rng_range(&rng, BIG_PLAN_MIN, BIG_PLAN_MAX) * 1000000;
+    struct big_archive *a = calloc(1, sizeof *a);
+    if (!a) {
+        fprintf(stderr, "rtmgen: out of memory\n");
+        return -1;
+    }
+    int rc = big_entry(a, PBO_PACK_CPRS, "config.cpp") ? 0 : -1;
+    if (!rc)
+        rc = big_rtms(a, &rng, st);
+    if (!rc)
+        rc = big_textures(a, &rng, budget < left ? budget : left);
+    if (!rc)
+        rc = big_config(a, mod, addon, prefix);
+    if (!rc)
+        rc = big_write(a, path, prefix, st);
+    big_free(a);
+    return rc;
+}
+
+/* Archives until they total at least mb * 10^6 bytes; a summary on stdout. */
+static int gen_big(const char *dir, long mb)
+{
+    uint64_t target = (uint64_t)mb * 1000000;
+    struct big_stats st = { 0 };
+    for (unsigned i = 0; st.bytes < target; i++)
+        if (big_archive(dir, i, target - st.bytes, &st))
+            return 1;
+    printf("mods: %ld\narchives: %ld\nentries: %ld\nrtm: %ld\n"
+           "rtm_lefthand: %ld\nrtm_bytes: %llu\nneeded_bytes: %llu\nbytes: %llu\n",
+           st.archives < BIG_MODS ? st.archives : BIG_MODS, st.archives, st.entries,
+           st.rtm, st.lefthand, (unsigned long long)st.rtm_bytes,
+           (unsigned long long)st.needed, (unsigned long long)st.bytes);
+    return fflush(stdout) ? 1 : 0;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: rtmgen [-t COUNT | -P MB] DIR | rtmgen -p FILE.pbo\n");
+}
+
 int main(int argc, char **argv)
 {
-    long tree = 0;
+    long tree = 0, mb = 0;
+    char *end;
     int c;
-    while ((c = getopt(argc, argv, "t:p:h")) != -1) {
+    while ((c = getopt(argc, argv, "t:p:P:h")) != -1) {
         if (c == 't') {
             tree = strtol(optarg, NULL, 10);
         } else if (c == 'p') {
             return gen_pbo(optarg);
+        } else if (c == 'P') {
+            errno = 0;
+            mb = strtol(optarg, &end, 10);
+            if (errno || end == optarg || *end || mb < 1 || mb > 100000000) {
+                fprintf(stderr, "rtmgen: -P %s: not a number of megabytes (1 or more)\n",
+                        optarg);
+                return 2;
+            }
         } else {
-            fprintf(c == 'h' ? stdout : stderr, "usage: rtmgen [-t COUNT] DIR | rtmgen -p FILE.pbo\n");
+            usage(c == 'h' ? stdout : stderr);
             return c == 'h' ? 0 : 2;
         }
     }
     if (optind + 1 != argc) {
-        fprintf(stderr, "usage: rtmgen [-t COUNT] DIR\n");
+        usage(stderr);
         return 2;
     }
     const char *dir = argv[optind];
-    if (mkdir(dir, 0755) && errno != EEXIST) {
-        fprintf(stderr, "rtmgen: %s: %s\n", dir, strerror(errno));
+    if (make_dir(dir))
         return 1;
-    }
+    if (mb > 0)
+        return gen_big(dir, mb);
     return tree > 0 ? gen_tree(dir, tree) : gen_set(dir);
 }
