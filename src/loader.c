@@ -137,6 +137,10 @@ int rtm_loader_load(void *ctx, const struct rtmc_src *src, struct rtmc_loaded *o
     if (fd < 0)
         return -errno;
     int rc = same_version(fd, src);
+    /* Archives are read an entry at a time: readahead would read the
+     * neighbours (textures, mostly) that nobody asked for. */
+    if (src->archive_len || src->kind == RTMC_TABLE)
+        posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM);
     if (!rc && src->archive_len)
         rc = load_entry(l, fd, file, src, out, msg, msglen);
     else if (!rc && src->kind == RTMC_TABLE)

@@ -4,6 +4,8 @@
  *   rtmgen -t N DIR       a tree of N files in DIR/mod_XX/ (for benchmarks)
  *   rtmgen -p FILE.pbo    the small set in a PBO archive (stored and LZSS
  *                         entries under anims\, a prefix property)
+ *   rtmgen -a OUT.pbo FILE...  FILEs in an archive, each as DIR\\NAME (its
+ *                         last two path components), LZSS and stored in turn
  *   rtmgen -P MB DIR      PBO archives of at least MB megabytes (10^6 bytes)
  *                         in all, shaped like Arma mods (for benchmarks):
  *                         DIR/@mod_XX/addons/NAME.pbo, each a few MB, each
@@ -124,7 +126,7 @@ static int gen_tree(const char *dir, long n)
 static int gen_pbo(const char *path)
 {
     struct rtm_buf b[NSET], out;
-    struct pbo_write_entry e[NSET + 1];
+    struct pbo_write_entry e[NSET + 2];
     size_t n = 0;
     int rc = 0;
     buf_init(&out);
@@ -137,9 +139,12 @@ static int gen_pbo(const char *path)
                                          n % 2 ? PBO_PACK_STORE : PBO_PACK_CPRS, 0 };
         n++;
     }
-    static const char cfg[] = "class CfgMovesBasic {};\n";
+    static const char cfg[] = "class CfgMovesBasic {};\nclass CfgMovesMaleSdr: CfgMovesBasic {};\n",
+                      readme[] = "Sample animations written by rtmgen.\n";
     e[n++] = (struct pbo_write_entry){ "config.cpp", (const uint8_t *)cfg, sizeof cfg - 1,
-                                       PBO_PACK_STORE, 0 };
+                                       PBO_PACK_CPRS, 0 };
+    e[n++] = (struct pbo_write_entry){ "texts\\readme.txt", (const uint8_t *)readme,
+                                       sizeof readme - 1, PBO_PACK_STORE, 0 };
     struct pbo_write_prop prop = { "prefix", "rtmfs\\samples" };
     if (!rc)
         rc = pbo_write(e, n, &prop, 1, 0, &out);
@@ -150,6 +155,50 @@ static int gen_pbo(const char *path)
     for (size_t i = 0; i < NSET; i++)
         buf_free(&b[i]);
     buf_free(&out);
+    return rc ? 1 : 0;
+}
+
+/* -a: FILEs packed as DIR\\NAME (the last two components of each path),
+ * LZSS and stored in turn, with the prefix property "rtmfs\\packed". */
+static int gen_packed(const char *out_path, char **files, int n)
+{
+    struct pbo_write_entry *e = calloc((size_t)n + 1, sizeof *e);
+    char (*names)[512] = calloc((size_t)n + 1, sizeof *names);
+    uint8_t **data = calloc((size_t)n + 1, sizeof *data);
+    int rc = e && names && data ? 0 : -1;
+    for (int i = 0; !rc && i < n; i++) {
+        size_t len;
+        const char *base = strrchr(files[i], '/'), *dir = files[i];
+        base = base ? base + 1 : files[i];
+        for (const char *p = files[i]; p < base - 1; p++)
+            if (*p == '/')
+                dir = p + 1;
+        if (rtm_slurp(files[i], &data[i], &len)) {
+            fprintf(stderr, "rtmgen: %s: %s\n", files[i], strerror(errno));
+            rc = -1;
+            break;
+        }
+        snprintf(names[i], sizeof names[i], "%.*s%s", (int)(base - dir), dir, base);
+        for (char *p = names[i]; *p; p++)
+            *p = *p == '/' ? '\\' : *p;
+        e[i] = (struct pbo_write_entry){ names[i], data[i], len,
+                                         i % 2 ? PBO_PACK_STORE : PBO_PACK_CPRS, 0 };
+    }
+    struct pbo_write_prop prop = { "prefix", "rtmfs\\packed" };
+    struct rtm_buf out;
+    buf_init(&out);
+    if (!rc && pbo_write(e, (size_t)n, &prop, 1, 0, &out)) {
+        fprintf(stderr, "rtmgen: out of memory\n");
+        rc = -1;
+    }
+    if (!rc)
+        rc = write_file(out_path, &out, out.len);
+    buf_free(&out);
+    for (int i = 0; data && i < n; i++)
+        free(data[i]);
+    free(data);
+    free(names);
+    free(e);
     return rc ? 1 : 0;
 }
 
@@ -427,7 +476,8 @@ static int gen_big(const char *dir, long mb)
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: rtmgen [-t COUNT | -P MB] DIR | rtmgen -p FILE.pbo\n");
+    fprintf(f, "usage: rtmgen [-t COUNT | -P MB] DIR | rtmgen -p FILE.pbo | "
+               "rtmgen -a FILE.pbo FILE...\n");
 }
 
 int main(int argc, char **argv)
@@ -435,8 +485,10 @@ int main(int argc, char **argv)
     long tree = 0, mb = 0;
     char *end;
     int c;
-    while ((c = getopt(argc, argv, "t:p:P:h")) != -1) {
-        if (c == 't') {
+    while ((c = getopt(argc, argv, "t:p:P:a:h")) != -1) {
+        if (c == 'a') {
+            return gen_packed(optarg, argv + optind, argc - optind);
+        } else if (c == 't') {
             tree = strtol(optarg, NULL, 10);
         } else if (c == 'p') {
             return gen_pbo(optarg);

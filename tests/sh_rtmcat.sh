@@ -205,7 +205,20 @@ for pair in walk.rtm:anims/walk.rtm step_props.rtm:anims/step_props.rtm \
 done
 expect_error "missing archive entry" "$T/samples.pbo/anims/nope.rtm" &&
     check "missing entry: says so" grep -q "no entry 'anims/nope.rtm'" "$T/err"
+run "$T/samples.pbo"
+check "archive: lists pbo.txt and every entry with its size" \
+    grep -qx ' *[0-9]* pbo.txt' "$T/out"
+check "archive: lists anims/binarised/run_v5.rtm" \
+    grep -qx " *$(stat -c %s "$T/s/run_v5.rtm") anims/binarised/run_v5.rtm" "$T/out"
+run "$T/samples.pbo" pbo.txt
+check "archive pbo.txt: the prefix property" grep -qx 'property prefix: rtmfs\\samples' "$T/out"
+check "archive pbo.txt: a SHA-1 trailer" grep -qx 'trailer: sha1 [0-9a-f]\{40\}' "$T/out"
+check "archive pbo.txt: 4 RTM entries" grep -qx 'rtm_entries: 4' "$T/out"
+expect_error "archive: a view it does not have" "$T/samples.pbo" bones.txt &&
+    check "archive view: names pbo.txt" grep -q "only the view pbo.txt" "$T/err"
 head -c 300 "$T/samples.pbo" > "$T/cut.pbo"
+expect_error "cut archive itself" "$T/cut.pbo" pbo.txt &&
+    check "cut archive itself: says where" grep -q "(at byte [0-9]*)" "$T/err"
 expect_error "cut archive" "$T/cut.pbo/anims/walk.rtm" &&
     check "cut archive: says where" grep -q "(at byte [0-9]*)" "$T/err"
 
