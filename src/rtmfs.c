@@ -1330,11 +1330,12 @@ static void usage(void)
 {
     printf("usage: rtmfs [options] SOURCE MOUNTPOINT\n"
            "Mount SOURCE read-only at MOUNTPOINT, showing every .rtm file as a directory\n"
-           "of its views (header.txt bones.txt phases.csv props.json plain.rtm frames/).\n\n"
+           "of its views (header.txt bones.txt phases.csv props.json plain.rtm frames/)\n"
+           "and every .pbo archive as a directory of its entries and pbo.txt.\n\n"
            "rtmfs options:\n"
            "    -o skeleton=SKEL       ofp2 (default), none, or a skeleton file\n"
            "    -o cache_size=SIZE     cache of parsed files and views (K, M, G; default 256M)\n"
-           "    -o show_other          pass other files through, read-only\n\n");
+           "    -o show_other          pass other files (and archive entries) through\n\n");
 }
 
 /* Everything that can go wrong before mounting, said plainly. */
