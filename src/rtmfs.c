@@ -91,6 +91,11 @@ struct fs {
     pthread_mutex_t llock;
     struct { fuse_ino_t ino; struct dirlist *d; } listing[2];
     unsigned lnext;
+    /* The archive entry decoded last stays referenced: one larger than the
+     * cache's budget, read in many calls, is then decoded once, not once
+     * a call. */
+    pthread_mutex_t dlock;
+    struct rtmc_entry *last_data;
     /* inotify: one watch per source directory the kernel has seen */
     int ifd, stop[2];
     pthread_t watcher;
@@ -1161,7 +1166,11 @@ static int read_member(fuse_req_t req, struct fs *fs, struct target *t, size_t s
     const uint8_t *data = rtmc_data(h, &len);
     if (data)
         reply_slice(req, (const char *)data, len, size, off);
-    rtmc_put(fs->cache, h);
+    pthread_mutex_lock(&fs->dlock);
+    struct rtmc_entry *old = fs->last_data;
+    fs->last_data = h;                  /* our reference moves there */
+    pthread_mutex_unlock(&fs->dlock);
+    rtmc_put(fs->cache, old);
     return data ? 0 : -EIO;
 }
 
@@ -1381,6 +1390,7 @@ static int fs_setup(struct fs *fs, const struct options *o)
     fs->ifd = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
     pthread_mutex_init(&fs->wlock, NULL);
     pthread_mutex_init(&fs->llock, NULL);
+    pthread_mutex_init(&fs->dlock, NULL);
     if (!fs->cache || table_init(&fs->nodes) || pipe(fs->stop)) {
         fprintf(stderr, "rtmfs: out of memory\n");
         return -1;
@@ -1412,6 +1422,8 @@ static void fs_teardown(struct fs *fs)
     for (size_t i = 0; i < sizeof fs->listing / sizeof fs->listing[0]; i++)
         if (fs->listing[i].d)
             dl_free(fs->listing[i].d);
+    if (fs->cache)
+        rtmc_put(fs->cache, fs->last_data);
     rtmc_free(fs->cache);
     if (fs->nodes.by_ino)
         table_free(&fs->nodes);

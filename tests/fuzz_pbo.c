@@ -6,11 +6,14 @@
  * from the first half of the input as the head of the whole file: when both
  * reads succeed they must agree, and a head read may only fail by asking for
  * more or with an error.  The LZSS decoder is fuzzed directly too, on the
- * input with an output size taken from its first two bytes. */
+ * input with an output size taken from its first two bytes.  The archive's
+ * tree is walked from the root: every name listed must look up as what the
+ * listing called it, and pbo.txt renders. */
 #include <stdint.h>
 #include <stdlib.h>
 
 #include "pbo.h"
+#include "views.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -42,6 +45,50 @@ static void decode_entries(const struct pbo *p, const uint8_t *data)
     }
 }
 
+struct walk {
+    const struct pbo *p;
+    char path[PBO_NAME_MAX + 2];
+    size_t files;
+};
+
+static int walk_dir(struct walk *w);
+
+static int visit(void *arg, const char *name, size_t len, long entry)
+{
+    struct walk *w = arg;
+    size_t n = strlen(w->path), sep = n > 0;
+    if (len == 0 || memchr(name, '/', len) || n + sep + len >= sizeof w->path)
+        abort();    /* a name is one non-empty component of a real path */
+    if (sep)
+        w->path[n] = '/';
+    memcpy(w->path + n + sep, name, len);
+    w->path[n + sep + len] = 0;
+    long found;
+    enum pbo_node node = pbo_lookup(w->p, w->path, &found);
+    if (entry >= 0 ? node != PBO_FILE || found != entry : node != PBO_DIR)
+        abort();
+    if (entry >= 0 && ++w->files > w->p->nentries)
+        abort();    /* each file is listed once */
+    if (entry < 0 && walk_dir(w))
+        abort();
+    w->path[n] = 0;
+    return 0;
+}
+
+static int walk_dir(struct walk *w) { return pbo_list(w->p, w->path, visit, w); }
+
+static void walk_tree(const struct pbo *p)
+{
+    struct walk w = { .p = p };
+    struct rtm_buf b;
+    if (walk_dir(&w))
+        abort();
+    buf_init(&b);
+    if (rtm_view_pbo_info(p, &b) || !b.len || b.p[b.len - 1] != '\n')
+        abort();
+    buf_free(&b);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct rtm_error err = { .msg = "" };
@@ -52,6 +99,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             abort();
     } else {
         decode_entries(p, data);
+        walk_tree(p);
     }
 
     struct pbo *h = NULL;
