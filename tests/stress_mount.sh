@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # stress_mount.sh [SECONDS] - eight parallel readers (cat, grep -r, ls -lR)
 # against rtmfs while another process keeps rewriting, renaming and deleting
-# source files.  Fails on a crash, a hang, a read that mixes two versions of
+# source files and PBO archives.  Fails on a crash, a hang, a read that mixes two versions of
 # a file, or file descriptors or memory that grow over the run.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -29,6 +29,13 @@ mkdir -p "$M"
 "$BUILD/rtmgen" "$T/v" >/dev/null
 A=$T/v/walk.rtm B=$T/v/wave_v3.rtm
 cp "$A" "$S/hot.rtm"; cp "$A" "$S/x.rtm"; cp "$B" "$S/z.rtm"
+# two archives with anims\hot.rtm of A's and of B's bytes
+mkdir -p "$T/pa/anims" "$T/pb/anims"
+cp "$A" "$T/pa/anims/hot.rtm"; cp "$B" "$T/pb/anims/hot.rtm"
+"$BUILD/rtmgen" -a "$T/A.pbo" "$T/pa/anims/hot.rtm" "$T/v/run_v5.rtm"
+"$BUILD/rtmgen" -a "$T/B.pbo" "$T/v/step_props.rtm" "$T/pb/anims/hot.rtm"
+PA=$T/A.pbo PB=$T/B.pbo
+cp "$PA" "$S/hot.pbo"; cp "$PB" "$S/z.pbo"
 hA=$("$BUILD/rtmcat" "$A" header.txt) hB=$("$BUILD/rtmcat" "$B" header.txt)
 pA=$("$BUILD/rtmcat" "$A" plain.rtm | sha256sum | cut -d' ' -f1)
 pB=$("$BUILD/rtmcat" "$B" plain.rtm | sha256sum | cut -d' ' -f1)
@@ -47,23 +54,30 @@ writer() {
         if [ $((i % 2)) = 0 ]; then cat "$A" > "$S/hot.rtm"; else cp "$B" "$S/.t" && mv "$S/.t" "$S/hot.rtm"; fi
         if [ -e "$S/x.rtm" ]; then mv "$S/x.rtm" "$S/y.rtm"; else mv "$S/y.rtm" "$S/x.rtm"; fi
         if [ -e "$S/z.rtm" ]; then rm "$S/z.rtm"; else cp "$B" "$S/z.rtm"; fi
+        if [ $((i % 2)) = 0 ]; then cat "$PA" > "$S/hot.pbo"; else cp "$PB" "$S/.p" && mv "$S/.p" "$S/hot.pbo"; fi
+        if [ -e "$S/z.pbo" ]; then rm "$S/z.pbo"; else cp "$PB" "$S/z.pbo"; fi
         sleep 0.01
     done
 }
 # Each reader prints "kind reads mixed" at the end.
+# (hot.rtm: a loose file; hot.pbo/anims/hot.rtm: an archive's entry)
 cat_reader() {
-    local n=0 bad=0 h p
+    local n=0 bad=0 h p d arch=0
     while [ $SECONDS -lt $end ]; do
-        if h=$(cat "$M/hot.rtm/header.txt" 2>/dev/null); then
-            [ "$h" = "$hA" ] || [ "$h" = "$hB" ] || { bad=$((bad + 1)); echo "$h" > "$T/mixed.header"; }
-            n=$((n + 1))
-        fi
-        if p=$(sha256sum "$M/hot.rtm/plain.rtm" 2>/dev/null | cut -d' ' -f1) && [ -n "$p" ]; then
-            [ "$p" = "$pA" ] || [ "$p" = "$pB" ] || { bad=$((bad + 1)); echo "$p" > "$T/mixed.plain"; }
-            n=$((n + 1))
-        fi
+        for d in "$M/hot.rtm" "$M/hot.pbo/anims/hot.rtm"; do
+            [ "$d" = "$M/hot.rtm" ] || arch=$((arch - n))
+            if h=$(cat "$d/header.txt" 2>/dev/null); then
+                [ "$h" = "$hA" ] || [ "$h" = "$hB" ] || { bad=$((bad + 1)); echo "$h" > "$T/mixed.header"; }
+                n=$((n + 1))
+            fi
+            if p=$(sha256sum "$d/plain.rtm" 2>/dev/null | cut -d' ' -f1) && [ -n "$p" ]; then
+                [ "$p" = "$pA" ] || [ "$p" = "$pB" ] || { bad=$((bad + 1)); echo "$p" > "$T/mixed.plain"; }
+                n=$((n + 1))
+            fi
+            [ "$d" = "$M/hot.rtm" ] || arch=$((arch + n))
+        done
     done
-    echo "cat $n $bad"
+    echo "cat $n $bad $arch"
 }
 loop_reader() {
     local kind=$1 n=0
@@ -87,13 +101,14 @@ ls -lR "$M" >/dev/null 2>&1
 fd1=$(ls /proc/$RTMFS/fd 2>/dev/null | wc -l)
 rss=$(awk '/VmRSS/ {print $2}' /proc/$RTMFS/status 2>/dev/null)
 hwm=$(awk '/VmHWM/ {print $2}' /proc/$RTMFS/status 2>/dev/null)
-read -r cats mixed < <(awk '$1 == "cat" {n += $2; b += $3} END {print n + 0, b + 0}' "$T"/r.*)
+read -r cats mixed archs < <(awk '$1 == "cat" {n += $2; b += $3; a += $4} END {print n + 0, b + 0, a + 0}' "$T"/r.*)
 greps=$(awk '$1 == "grep" {n += $2} END {print n + 0}' "$T"/r.*)
 lss=$(awk '$1 == "ls" {n += $2} END {print n + 0}' "$T"/r.*)
 [ "$mixed" = 0 ] || { fail "$mixed reads mixed two versions"; cat "$T"/mixed.* 2>/dev/null | head -20; }
 [ "$fd1" -le $((fd0 + 2)) ] || fail "file descriptors grew from $fd0 to $fd1"
 [ "${hwm:-0}" -le $(( (16 + 32) * 1024 )) ] || fail "peak RSS ${hwm} kB over cache_size + 32 MiB"
-echo "stress: ${SECS}s, 8 readers: $cats checked reads, $greps grep -r, $lss ls -lR;" \
+[ "$archs" -gt 0 ] || fail "no read of an archive's entry succeeded"
+echo "stress: ${SECS}s, 8 readers: $cats checked reads ($archs in an archive), $greps grep -r, $lss ls -lR;" \
      "$mixed mixed; fds $fd0 -> $fd1; RSS $rss0 -> $rss kB (peak $hwm kB, budget $CACHE + 32 MiB)"
 fusermount3 -u "$M" || fail "unmount"
 wait $RTMFS || fail "rtmfs exit status $?"
