@@ -25,4 +25,19 @@ for f in "${files[@]}"; do
         runs=$((runs + 1))
     done
 done
-echo "valgrind: $runs rtmcat runs over ${#files[@]} files (every view rendered), no errors, no leaks"
+# The same files inside an archive (entries read through its table), a cut
+# archive, and the archive's own listing and pbo.txt.
+"$BUILD/rtmgen" -a "$tmp/all.pbo" "${files[@]}"
+head -c 5000 "$tmp/all.pbo" > "$tmp/cut.pbo"
+mapfile -t entries < <("$BUILD/rtmcat" "$tmp/all.pbo" | awk 'NR > 1 {print $2}')
+args=("$tmp/all.pbo" "$tmp/all.pbo pbo.txt" "$tmp/cut.pbo" "$tmp/cut.pbo/${entries[0]}")
+for e in "${entries[@]}"; do args+=("$tmp/all.pbo/$e"); done
+for a in "${args[@]}"; do
+    # shellcheck disable=SC2086
+    if ! "${vg[@]}" "$BUILD/rtmcat" $a >/dev/null 2>"$tmp/err" && grep -q '^==[0-9]*==' "$tmp/err"; then
+        echo "valgrind: errors in rtmcat $a"; cat "$tmp/err"; exit 1
+    fi
+    runs=$((runs + 1))
+done
+echo "valgrind: $runs rtmcat runs over ${#files[@]} files, loose and in an archive" \
+     "(every view rendered), no errors, no leaks"
