@@ -41,7 +41,7 @@ struct rtmc_entry {
 
 struct rtmc_view {
     struct item it;
-    struct rtmc_entry *owner;    /* holds one reference on it */
+    struct rtmc_entry *owner;   /* holds one reference on it */
     size_t idx;
     char *data;
     size_t len;
@@ -55,7 +55,7 @@ struct rtmc {
     size_t budget, bytes, entries;
     size_t outside;             /* the caller's bytes, counted against the budget */
     struct item lru;            /* lru.next is the most recent */
-    struct rtmc_entry **table;   /* by path hash */
+    struct rtmc_entry **table;  /* by path hash */
     size_t nbuckets;
     uint64_t loads, renders, hits, evictions;
 };
@@ -213,7 +213,7 @@ static void evict_some(struct rtmc *c, int all)
 
 static void evict(struct rtmc *c) { evict_some(c, 0); }
 
-/* ---- animations ---- */
+/* ---- entries ---- */
 
 static struct rtmc_entry *find(struct rtmc *c, const struct rtmc_src *s, uint64_t h)
 {

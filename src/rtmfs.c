@@ -1107,17 +1107,25 @@ static void reply_slice(fuse_req_t req, const char *data, size_t len, size_t siz
         fuse_reply_buf(req, data + off, len - (size_t)off < size ? len - (size_t)off : size);
 }
 
-static int read_other(fuse_req_t req, struct fs *fs, const char *src, size_t size, off_t off)
+/* Replies with up to size bytes of fd at off. */
+static int reply_pread(fuse_req_t req, int fd, size_t size, off_t off)
 {
-    int fd = openat(fs->srcfd, src, O_RDONLY | O_CLOEXEC);
-    char *buf = fd < 0 ? NULL : malloc(size ? size : 1);
-    ssize_t n = buf ? pread(fd, buf, size, off) : -1;
-    int rc = n < 0 ? -errno : 0;
-    if (fd >= 0)
-        close(fd);
+    char *buf = malloc(size ? size : 1);
+    ssize_t n = !buf ? -1 : size ? pread(fd, buf, size, off) : 0;
+    int rc = !buf ? -ENOMEM : n < 0 ? -errno : 0;
     if (!rc)
         fuse_reply_buf(req, buf, (size_t)n);
     free(buf);
+    return rc;
+}
+
+static int read_other(fuse_req_t req, struct fs *fs, const char *src, size_t size, off_t off)
+{
+    int fd = openat(fs->srcfd, src, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -errno;
+    int rc = reply_pread(req, fd, size, off);
+    close(fd);
     return rc;
 }
 
@@ -1125,27 +1133,21 @@ static int read_other(fuse_req_t req, struct fs *fs, const char *src, size_t siz
 static int read_stored(fuse_req_t req, struct fs *fs, const struct target *t,
                        const struct pbo_entry *e, size_t size, off_t off)
 {
-    int fd = openat(fs->srcfd, t->src, O_RDONLY | O_CLOEXEC);
     struct stat st;
-    int rc = fd < 0 || fstat(fd, &st) ? -errno : 0;
-    struct ident now = ident_of(&st), want = ident_of(&t->st);
-    if (!rc && !same_ident(&now, &want))
-        rc = -ESTALE;
-    if (!rc && (off < 0 || (uint64_t)off >= e->data_size))
-        size = 0;
-    else if (!rc && size > e->data_size - (uint64_t)off)
-        size = (size_t)(e->data_size - (uint64_t)off);
-    char *buf = rc ? NULL : malloc(size ? size : 1);
-    if (!rc && !buf)
-        rc = -ENOMEM;
-    ssize_t n = rc || !size ? 0 : pread(fd, buf, size, (off_t)e->offset + off);
-    if (!rc && n < 0)
-        rc = -errno;
-    if (fd >= 0)
-        close(fd);
-    if (!rc)
-        fuse_reply_buf(req, buf, (size_t)n);
-    free(buf);
+    int fd = openat(fs->srcfd, t->src, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -errno;
+    int rc = fstat(fd, &st) ? -errno : 0;
+    if (!rc) {
+        struct ident now = ident_of(&st), want = ident_of(&t->st);
+        rc = same_ident(&now, &want) ? 0 : -ESTALE;
+    }
+    if (!rc) {
+        uint64_t from = off < 0 ? e->data_size : (uint64_t)off;
+        uint64_t left = from < e->data_size ? e->data_size - from : 0;
+        rc = reply_pread(req, fd, left < size ? (size_t)left : size, (off_t)(e->offset + from));
+    }
+    close(fd);
     return rc;
 }
 

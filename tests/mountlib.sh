@@ -86,3 +86,18 @@ within_1s() {
     return 1
 }
 
+# read_across_rewrite VIEW OLD NEW TARGET: opens VIEW and reads 4 KiB, then
+# overwrites TARGET (a source file) with NEW and reads the rest from rtmfs:
+# the whole must equal OLD, or the read must fail; never a mix.
+read_across_rewrite() {
+    local v=$1 old=$2 new=$3 target=$4
+    exec 3<"$v"
+    dd bs=4096 count=1 <&3 >"$T/part1" 2>/dev/null
+    cat "$new" > "$target"
+    sleep 1.2
+    sync; echo 3 > /proc/sys/vm/drop_caches 2>/dev/null   # the rest must come from rtmfs
+    if cat <&3 >"$T/part2" 2>/dev/null; then
+        cmp -s <(cat "$T/part1" "$T/part2") "$old" || fail "$v: an open file mixed two versions"
+    fi
+    exec 3<&-
+}
