@@ -6,6 +6,8 @@ BUILD=${1:-build}
 dir=demo-samples
 rm -rf "$dir"
 "$BUILD/rtmgen" "$dir"
+mkdir -p "$dir/@samples/addons"
+"$BUILD/rtmgen" -p "$dir/@samples/addons/samples.pbo"
 show() { echo; echo "\$ $*"; "$@" || true; }
 echo "Sample animations written to $dir/:"
 ls -l "$dir"
@@ -17,6 +19,8 @@ echo; echo "\$ $BUILD/rtmcat $dir/walk.rtm frames/010.csv | head -3"
 "$BUILD/rtmcat" "$dir/walk.rtm" frames/010.csv | head -3
 show "$BUILD/rtmcat" "$dir/step_props.rtm" props.json
 show "$BUILD/rtmcat" "$dir/broken.rtm" header.txt
+show "$BUILD/rtmcat" "$dir/@samples/addons/samples.pbo"
+show "$BUILD/rtmcat" "$dir/@samples/addons/samples.pbo/anims/binarised/run_v5.rtm" header.txt
 if [ -x "$BUILD/rtmfs" ] && [ -f tests/demo_mount.sh ]; then
     bash tests/demo_mount.sh "$BUILD" "$dir"
 fi

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # demo_mount.sh BUILD SAMPLES: mounts the sample animations with rtmfs and
-# shows a short tour with ls, cat, grep and diff.  The mount stays up for the
+# shows a short tour with ls, cat, grep and diff, into a PBO archive too.  The mount stays up for the
 # user to explore; the last lines say how to unmount it.
 set -euo pipefail
 BUILD=$1 SAMPLES=$2
@@ -21,6 +21,8 @@ show "cat $MNT/reload_v4.rtm/props.json"
 show "grep -rli LeftHand --include=bones.txt $MNT/"
 show "diff $MNT/walk.rtm/frames/010.csv $MNT/run_v5.rtm/frames/010.csv | head -4"
 show "cat $MNT/broken.rtm/error.txt"
+show "ls -R $MNT/@samples/addons/samples.pbo | head -12"
+show "cat $MNT/@samples/addons/samples.pbo/pbo.txt"
 echo
 echo "The mount stays up: explore $MNT/, then unmount it with:"
 echo "    fusermount3 -u $MNT"
