@@ -109,6 +109,12 @@ pbo_dirs=$(find "$M" -type d -iname '*.pbo' 2>/dev/null | wc -l)
 rtm_dirs=$(find "$M" -type d -iname '*.rtm' 2>/dev/null | wc -l)
 stop_rtmfs "$M"
 
+# For scale: what reading every archive once from a cold disk takes.
+drop
+s=$(now)
+find "$T/src" -type f -iname '*.pbo' -print0 | xargs -0 cat > /dev/null
+catall_ms=$(ms "$s")
+
 cold_n=$(wc -l < "$T/cold.txt")
 warm_n=$(wc -l < "$T/warm.txt")
 needed=$(field needed_bytes)
@@ -125,6 +131,7 @@ printf "%-30s %12s\n" mount "$mount_ms ms"
 printf "%-30s %12s  %s\n" "grep lefthand, cold" "$cold_ms ms" \
        "$cold_n bones.txt matched (the generator put it in $(field rtm_lefthand))"
 printf "%-30s %12s  %s\n" "grep lefthand, warm" "$warm_ms ms" "$warm_n matched"
+printf "%-30s %12s  %s\n" "cat every archive, cold" "$catall_ms ms" "for scale: what reading them whole costs"
 printf "%-30s %12s  %s\n" "peak RSS (VmHWM)" "$((hwm / 1024)) MiB" "cache_size=$CACHE"
 if [ -n "$rb0" ] && [ -n "$rb1" ]; then
     rb=$((rb1 - rb0)) rc=$((rc1 - rc0))
