@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "numfmt.h"
 #include "pbo.h"
 #include "rtm.h"
 #include "skeleton.h"
@@ -127,7 +128,8 @@ static int fail_err(const char *file, const struct rtm_error *err)
     return fail(file, msg);
 }
 
-/* Without a view: pbo.txt and every entry with its content's size. */
+/* Without a view: pbo.txt and every entry with its content's size, one a
+ * line (names escaped as in the views, so a newline cannot split a line). */
 static void list_archive(const struct pbo *p, struct rtm_buf *out)
 {
     struct rtm_buf info;
@@ -135,11 +137,14 @@ static void list_archive(const struct pbo *p, struct rtm_buf *out)
     rtm_view_pbo_info(p, &info);
     buf_printf(out, "%10zu %s\n", info.len, RTM_PBO_INFO_NAME);
     buf_free(&info);
-    for (size_t i = 0; i < p->nentries; i++)
-        if (*p->entries[i].path)
-            buf_printf(out, "%10llu %s\n",
-                       (unsigned long long)pbo_entry_content_size(&p->entries[i]),
-                       p->entries[i].path);
+    for (size_t i = 0; i < p->nentries; i++) {
+        const struct pbo_entry *e = &p->entries[i];
+        if (!*e->path)
+            continue;
+        buf_printf(out, "%10llu ", (unsigned long long)pbo_entry_content_size(e));
+        rtm_put_name(out, (struct rtm_str){ e->path, (uint32_t)strlen(e->path) });
+        buf_putc(out, '\n');
+    }
 }
 
 /* FILE is an archive itself: its listing or its pbo.txt. */
