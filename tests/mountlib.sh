@@ -80,6 +80,9 @@ check_broken() {
     [ "$(stat -c %s "$dir/error.txt")" = "$(wc -c < "$dir/error.txt")" ] || fail "error.txt size"
 }
 
+# Whether a path is gone from the mount: no stat, and not in its listing.
+absent() { [ ! -e "$1" ] && ! ls "$(dirname "$1")" | grep -qx "$(basename "$1")"; }
+
 # Waits up to one second for a condition (a command) to hold.
 within_1s() {
     for _ in $(seq 20); do "$@" && return 0; sleep 0.05; done

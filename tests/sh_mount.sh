@@ -73,7 +73,6 @@ check_readonly() {
 }
 
 header_is() { cmp -s "$1" <("$RTMCAT" "$2" header.txt) && [ "$(stat -c %s "$1")" = "$(wc -c < "$1")" ]; }
-absent() { [ ! -e "$1" ] && ! ls "$(dirname "$1")" | grep -qx "$(basename "$1")"; }
 
 # A file kept open across a rewrite of its source reads its first version
 # to the end, or fails: it never mixes two versions.

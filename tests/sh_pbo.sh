@@ -154,7 +154,6 @@ check_corpus() {
 }
 
 pbo_is() { cmp -s "$1" <("$RTMCAT" "$2" pbo.txt); }
-absent() { [ ! -e "$1" ] && ! ls "$(dirname "$1")" | grep -qx "$(basename "$1")"; }
 
 # The source-change rules of loose files, for an archive.
 check_changes() {
