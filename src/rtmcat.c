@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -91,7 +90,7 @@ static int load_member(const char *archive, const char *inner, uint8_t **data, s
 
 static int is_pbo_name(const char *s, size_t n)
 {
-    return n > 4 && strncasecmp(s + n - 4, ".pbo", 4) == 0;
+    return rtm_name_ends(s, n, ".pbo");
 }
 
 /* The bytes of FILE: a file, or an entry of an archive on its path. */

@@ -24,7 +24,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/inotify.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -335,12 +334,12 @@ static int versioned(enum kind k) { return k != K_DIR && k != K_OTHER; }
 
 static int is_rtm_name(const char *name, size_t len)
 {
-    return len > 4 && strncasecmp(name + len - 4, ".rtm", 4) == 0;
+    return rtm_name_ends(name, len, ".rtm");
 }
 
 static int is_pbo_name(const char *name, size_t len)
 {
-    return len > 4 && strncasecmp(name + len - 4, ".pbo", 4) == 0;
+    return rtm_name_ends(name, len, ".pbo");
 }
 
 static const char *src_arg(const char *rel) { return *rel ? rel : "."; }

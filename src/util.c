@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <strings.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -208,4 +209,10 @@ int rtm_slurp(const char *path, uint8_t **data, size_t *len)
     buf_free(&b);
     errno = e;
     return -1;
+}
+
+int rtm_name_ends(const char *name, size_t len, const char *suffix)
+{
+    size_t n = strlen(suffix);
+    return len > n && strncasecmp(name + len - n, suffix, n) == 0;
 }

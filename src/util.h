@@ -76,4 +76,8 @@ int cur_asciiz(struct rtm_cursor *c, const uint8_t **s, uint32_t *len, uint32_t 
 /* Reads a whole file into a new buffer (the caller frees *data).  On
  * failure returns -1 with errno set. */
 int rtm_slurp(const char *path, uint8_t **data, size_t *len);
+
+/* Whether the len bytes of name end in suffix (".rtm", ".pbo") after at
+ * least one other byte, ASCII case-insensitively, as Arma matches names. */
+int rtm_name_ends(const char *name, size_t len, const char *suffix);
 #endif

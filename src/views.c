@@ -2,7 +2,6 @@
 #include "views.h"
 
 #include <stdio.h>
-#include <strings.h>
 
 #include "numfmt.h"
 #include "pbo.h"
@@ -250,8 +249,7 @@ int rtm_view_pbo_info(const struct pbo *p, struct rtm_buf *out)
     size_t rtm = 0, compressed = 0;
     for (size_t i = 0; i < p->nentries; i++) {
         const char *path = p->entries[i].path;
-        size_t n = strlen(path);
-        rtm += n > 4 && strncasecmp(path + n - 4, ".rtm", 4) == 0;
+        rtm += rtm_name_ends(path, strlen(path), ".rtm") != 0;
         compressed += pbo_entry_compressed(&p->entries[i]) != 0;
     }
     buf_printf(out, "format: PBO\narchive_bytes: %llu\nentries: %zu\nrtm_entries: %zu\n"

@@ -302,6 +302,18 @@ static void slurp_missing_file(void **state)
     assert_int_equal(errno, EISDIR);
 }
 
+static void name_suffixes(void **state)
+{
+    (void)state;
+    assert_true(rtm_name_ends("walk.rtm", 8, ".rtm"));
+    assert_true(rtm_name_ends("WALK.RTM", 8, ".rtm"));
+    assert_true(rtm_name_ends("Anims.Pbo", 9, ".pbo"));
+    assert_false(rtm_name_ends(".rtm", 4, ".rtm"));          /* nothing before it */
+    assert_false(rtm_name_ends("walk.rtm.bak", 12, ".rtm"));
+    assert_true(rtm_name_ends("walk.rtm/x", 8, ".rtm"));     /* only len bytes count */
+    assert_false(rtm_name_ends("rtm", 3, ".rtm"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -315,6 +327,7 @@ int main(void)
         cmocka_unit_test(err_format_with_and_without_offset),
         cmocka_unit_test(slurp_temp_file),
         cmocka_unit_test(slurp_missing_file),
+        cmocka_unit_test(name_suffixes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
