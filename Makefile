@@ -1,7 +1,12 @@
 # rtmfs - read-only FUSE views of Arma RTM animations.
 # make            build the programs into build/
-# make check      unit tests, real-file tests, bad-input tests (SANITIZE=1 for ASan+UBSan)
+# make check      install missing build dependencies, build, run every test
+#                 and end with one summary line (SANITIZE=1: ASan + UBSan)
 # make bench      benchmarks; make demo: install deps, build, show samples
+#
+# CFLAGS, CPPFLAGS and LDFLAGS from the command line or the environment add
+# to the project's flags: make CFLAGS="-O0 -g" gives an unoptimised build
+# that still has everything below that correctness needs.
 
 CC       ?= cc
 PKG      ?= pkg-config
@@ -10,57 +15,54 @@ DESTDIR  ?=
 SANITIZE ?=
 
 BUILD    ?= build$(if $(SANITIZE),-san)
-WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
-# -ffp-contract=off: BMTR conversion must round exactly as written (FORMAT.md 6.2)
-CFLAGS   ?= -O2 -g
-CFLAGS   += -std=c11 -D_GNU_SOURCE $(WARN) -ffp-contract=off -Isrc
+
+# The project's defaults, which a user's CFLAGS may override (-O0, -g3, ...).
+DEF_CFLAGS := -O2 -g -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+# What correctness needs; it comes after the user's flags so that none of
+# them removes it.  -ffp-contract=off: BMTR conversion must round exactly as
+# written (FORMAT.md 6.2), so no fused multiply-add even with -march=native.
+NEED_CPPFLAGS := -D_GNU_SOURCE -Isrc
+NEED_CFLAGS   := -std=c11 -ffp-contract=off
+DEP_FLAGS     := -MMD -MP
 ifneq ($(SANITIZE),)
-CFLAGS   += -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-LDFLAGS  += -fsanitize=address,undefined
+SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 endif
+ALL_CPPFLAGS = $(NEED_CPPFLAGS) $(CPPFLAGS)
+ALL_CFLAGS   = $(DEF_CFLAGS) $(SAN_FLAGS) $(CFLAGS) $(NEED_CFLAGS)
+ALL_LDFLAGS  = $(SAN_FLAGS) $(LDFLAGS)
 
 LZO_CFLAGS    := $(shell $(PKG) --cflags lzo2 2>/dev/null)
 LZO_LIBS      := $(shell $(PKG) --libs lzo2 2>/dev/null || echo -llzo2)
 CMOCKA_CFLAGS := $(shell $(PKG) --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS   := $(shell $(PKG) --libs cmocka 2>/dev/null || echo -lcmocka)
+FUSE_CFLAGS   := $(shell $(PKG) --cflags fuse3 2>/dev/null)
+FUSE_LIBS     := $(shell $(PKG) --libs fuse3 2>/dev/null || echo -lfuse3)
 
 # The format core (RTM formats, views, PBO archives): no FUSE, no global state.
 CORE     := util anim plain bmtr lzo skeleton convert numfmt views pbo pbo_file
 # The writers: fixtures, samples, fuzz seeds.
 WRITERS  := bmtr_write samples pbo_write
+# The cache and the loader: what rtmfs keeps and how it loads it (threads).
+FSCORE   := cache loader
 CORE_OBJ := $(CORE:%=$(BUILD)/obj/%.o)
 WRIT_OBJ := $(WRITERS:%=$(BUILD)/obj/%.o)
+FS_OBJ   := $(FSCORE:%=$(BUILD)/obj/%.o)
 LIBCORE  := $(BUILD)/librtmcore.a
 LIBWRIT  := $(BUILD)/librtmwrite.a
 LIBS     := $(LZO_LIBS) -lm
 
 PROGS    := $(BUILD)/rtmcat $(BUILD)/rtmgen $(BUILD)/rtmfs
-UNIT     := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
+UNIT     := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT:%=$(BUILD)/tests/%)
 
-.PHONY: all check bench demo fuzz tsan stress valgrind install uninstall clean deps
+.PHONY: all tests check bench demo fuzz tsan stress valgrind install uninstall clean deps
 all: $(PROGS)
+tests: $(UNIT_BIN)
 
-# The FUSE front end: the only part that links libfuse3.
-FUSE_CFLAGS := $(shell $(PKG) --cflags fuse3 2>/dev/null)
-FUSE_LIBS   := $(shell $(PKG) --libs fuse3 2>/dev/null || echo -lfuse3)
-RTMFS_OBJ   := $(BUILD)/obj/rtmfs.o $(BUILD)/obj/cache.o $(BUILD)/obj/loader.o
-
-$(BUILD)/obj/rtmfs.o: CFLAGS += $(FUSE_CFLAGS)
-
-$(BUILD)/rtmfs: $(RTMFS_OBJ) $(LIBCORE)
-	$(CC) $(LDFLAGS) -o $@ $^ $(FUSE_LIBS) $(LIBS) -lpthread
-
-# The cache's and the loader's unit tests link those objects (and threads).
-CACHE_OBJ := $(BUILD)/obj/cache.o $(BUILD)/obj/loader.o
-$(BUILD)/tests/test_cache $(BUILD)/tests/test_loader: $(BUILD)/tests/%: tests/%.c \
-		tests/testutil.h $(CACHE_OBJ) $(LIBWRIT) $(LIBCORE) | $(BUILD)/tests
-	$(CC) $(CFLAGS) $(CMOCKA_CFLAGS) -Itests -o $@ $< $(CACHE_OBJ) \
-		$(LIBWRIT) $(LIBCORE) $(LDFLAGS) $(CMOCKA_LIBS) $(LIBS) -lpthread
-
-
-$(BUILD)/obj/%.o: src/%.c $(wildcard src/*.h) | $(BUILD)/obj
-	$(CC) $(CFLAGS) $(LZO_CFLAGS) -c $< -o $@
+# Objects: one rule; the FUSE front end alone sees libfuse's headers.
+$(BUILD)/obj/%.o: src/%.c | $(BUILD)/obj
+	$(CC) $(ALL_CPPFLAGS) $(LZO_CFLAGS) $(XCFLAGS) $(ALL_CFLAGS) $(DEP_FLAGS) -c $< -o $@
+$(BUILD)/obj/rtmfs.o: XCFLAGS = $(FUSE_CFLAGS)
 
 $(BUILD)/obj $(BUILD)/tests:
 	mkdir -p $@
@@ -71,29 +73,46 @@ $(LIBWRIT): $(WRIT_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
 $(BUILD)/rtmcat: $(BUILD)/obj/rtmcat.o $(LIBCORE)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 $(BUILD)/rtmgen: $(BUILD)/obj/rtmgen.o $(LIBWRIT) $(LIBCORE)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+$(BUILD)/rtmfs: $(BUILD)/obj/rtmfs.o $(FS_OBJ) $(LIBCORE)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(FUSE_LIBS) $(LIBS) -lpthread
 
-$(BUILD)/tests/%: tests/%.c tests/testutil.h $(LIBWRIT) $(LIBCORE) | $(BUILD)/tests
-	$(CC) $(CFLAGS) $(CMOCKA_CFLAGS) -Itests -o $@ $< $(LIBWRIT) $(LIBCORE) \
-		$(LDFLAGS) $(CMOCKA_LIBS) $(LIBS)
+# Test programs: tests/unit (cmocka), tests/fuzz (the seed writer) and
+# tests/bench (the core benchmark), each one file linked with the libraries
+# and, for all, the cache and the loader.
+TEST_CC = $(CC) $(ALL_CPPFLAGS) -Itests/unit $(LZO_CFLAGS) $(CMOCKA_CFLAGS) $(ALL_CFLAGS) \
+	$(DEP_FLAGS) -o $@ $< $(FS_OBJ) $(LIBWRIT) $(LIBCORE) $(ALL_LDFLAGS) $(CMOCKA_LIBS) \
+	$(LIBS) -lpthread
+TEST_DEPS = $(FS_OBJ) $(LIBWRIT) $(LIBCORE) | $(BUILD)/tests
+$(BUILD)/tests/%: tests/unit/%.c $(TEST_DEPS)
+	$(TEST_CC)
+$(BUILD)/tests/%: tests/fuzz/%.c $(TEST_DEPS)
+	$(TEST_CC)
+$(BUILD)/tests/%: tests/bench/%.c $(TEST_DEPS)
+	$(TEST_CC)
 
-check: all $(UNIT_BIN)
-	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $$t; done
-	@echo "== shell tests"
-	@BUILD=$(BUILD) bash tests/run_shell_tests.sh
+-include $(wildcard $(BUILD)/obj/*.d $(BUILD)/tests/*.d)
+
+# The build dependencies first (a fresh machine has none), then the build in
+# a make of its own (which reads pkg-config's answers anew), then the tests.
+check:
+	@bash src/scripts/deps.sh
+	@$(MAKE) --no-print-directory all tests
+	@BUILD=$(BUILD) MAKE="$(MAKE)" bash tests/run.sh $(UNIT_BIN)
 
 deps:
-	@bash tests/deps.sh
+	@bash src/scripts/deps.sh
 
-demo: deps all
-	@bash tests/demo.sh $(BUILD)
+demo: deps
+	@$(MAKE) --no-print-directory all
+	@bash src/scripts/demo.sh $(BUILD)
 
 bench: all $(BUILD)/tests/bench_core
 	@$(BUILD)/tests/bench_core
-	@BUILD=$(BUILD) bash tests/bench_mount.sh
-	@BUILD=$(BUILD) bash tests/bench_pbo.sh
+	@BUILD=$(BUILD) bash tests/bench/bench_mount.sh
+	@BUILD=$(BUILD) bash tests/bench/bench_pbo.sh
 
 # Fuzzing (clang's libFuzzer): make fuzz FUZZ_SECONDS=N runs each target for
 # N seconds, seeded with generated files and ../shared/corpus when present.
@@ -101,25 +120,25 @@ bench: all $(BUILD)/tests/bench_core
 FUZZ_SECONDS ?= 60
 FUZZ_DIR     := build-fuzz
 FUZZ_CC      ?= clang
-FUZZ_FLAGS   := -g -O1 -std=c11 -D_GNU_SOURCE -ffp-contract=off -Isrc \
+FUZZ_FLAGS   := -g -O1 $(NEED_CPPFLAGS) $(NEED_CFLAGS) \
                 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_SRC     := $(CORE:%=src/%.c)
 FUZZERS      := fuzz_rtm fuzz_skeleton fuzz_pbo
 
-$(FUZZ_DIR)/%: tests/%.c $(FUZZ_SRC) $(wildcard src/*.h) | $(FUZZ_DIR)
+$(FUZZ_DIR)/%: tests/fuzz/%.c $(FUZZ_SRC) $(wildcard src/*.h) | $(FUZZ_DIR)
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(LZO_CFLAGS) -o $@ $< $(FUZZ_SRC) $(LIBS)
 $(FUZZ_DIR):
 	mkdir -p $@
 
 fuzz: $(FUZZERS:%=$(FUZZ_DIR)/%) $(BUILD)/tests/fuzz_seeds
-	@bash tests/fuzz.sh $(FUZZ_DIR) $(BUILD) $(FUZZ_SECONDS)
+	@bash tests/fuzz/fuzz.sh $(FUZZ_DIR) $(BUILD) $(FUZZ_SECONDS)
 
 # ThreadSanitizer over the cache under concurrent use (its unit tests).
 TSAN_DIR := build-tsan
-TSAN_SRC := $(CORE:%=src/%.c) $(WRITERS:%=src/%.c) src/cache.c src/loader.c
-$(TSAN_DIR)/test_cache: tests/test_cache.c $(TSAN_SRC) $(wildcard src/*.h) tests/testutil.h
+TSAN_SRC := $(CORE:%=src/%.c) $(WRITERS:%=src/%.c) $(FSCORE:%=src/%.c)
+$(TSAN_DIR)/test_cache: tests/unit/test_cache.c $(TSAN_SRC) $(wildcard src/*.h tests/unit/*.h)
 	mkdir -p $(TSAN_DIR)
-	$(FUZZ_CC) -g -O1 -std=c11 -D_GNU_SOURCE -ffp-contract=off -Isrc -Itests -fsanitize=thread \
+	$(FUZZ_CC) -g -O1 $(NEED_CPPFLAGS) $(NEED_CFLAGS) -Itests/unit -fsanitize=thread \
 		$(LZO_CFLAGS) $(CMOCKA_CFLAGS) -o $@ $< $(TSAN_SRC) $(CMOCKA_LIBS) $(LIBS) -lpthread
 tsan: $(TSAN_DIR)/test_cache
 	TSAN_OPTIONS=halt_on_error=1 $(TSAN_DIR)/test_cache
@@ -127,11 +146,11 @@ tsan: $(TSAN_DIR)/test_cache
 # Eight parallel readers against a mount whose source keeps changing.
 STRESS_SECONDS ?= 60
 stress: all
-	@BUILD=$(BUILD) bash tests/stress_mount.sh $(STRESS_SECONDS)
+	@BUILD=$(BUILD) bash tests/mount/stress.sh $(STRESS_SECONDS)
 
 # valgrind memcheck over rtmcat for every file of the corpus.
 valgrind: all
-	@bash tests/valgrind_rtmcat.sh $(BUILD)
+	@bash tests/cli/valgrind.sh $(BUILD)
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
@@ -143,4 +162,4 @@ uninstall:
 		$(DESTDIR)$(PREFIX)/share/man/man1/rtmcat.1 $(DESTDIR)$(PREFIX)/share/man/man1/rtmfs.1
 
 clean:
-	rm -rf build build-san build-fuzz build-tsan
+	rm -rf build build-*
