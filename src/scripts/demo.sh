@@ -21,8 +21,8 @@ show "$BUILD/rtmcat" "$dir/step_props.rtm" props.json
 show "$BUILD/rtmcat" "$dir/broken.rtm" header.txt
 show "$BUILD/rtmcat" "$dir/@samples/addons/samples.pbo"
 show "$BUILD/rtmcat" "$dir/@samples/addons/samples.pbo/anims/binarised/run_v5.rtm" header.txt
-if [ -x "$BUILD/rtmfs" ] && [ -f tests/demo_mount.sh ]; then
-    bash tests/demo_mount.sh "$BUILD" "$dir"
+if [ -x "$BUILD/rtmfs" ] && [ -f src/scripts/demo_mount.sh ]; then
+    bash src/scripts/demo_mount.sh "$BUILD" "$dir"
 fi
 echo
 echo "Try: $BUILD/rtmcat $dir/wave_v3.rtm header.txt   (man ./man/rtmcat.1)"

@@ -63,9 +63,12 @@ static int load_corpus(struct set *s, const char *dir)
     return 0;
 }
 
+/* Without the corpus: this many generated files of every format. */
+enum { GENERATED_FILES = 128 };
+
 static void generate(struct set *s)
 {
-    for (uint32_t i = 0; i < 131; i++) {
+    for (uint32_t i = 0; i < GENERATED_FILES; i++) {
         struct sample_opts o = { 20 + i % 60, 60 + i % 70, i, i % 3 };
         struct rtm_buf b;
         buf_init(&b);
@@ -139,7 +142,7 @@ int main(void)
     const char *dir = getenv("RTMFS_SHARED") ? getenv("RTMFS_SHARED") : "../shared";
     const char *what = dir;
     if (load_corpus(&s, dir) || s.n == 0) {
-        printf("bench: %s/corpus not found; using 131 generated files\n", dir);
+        printf("bench: %s/corpus not found; using %d generated files\n", dir, GENERATED_FILES);
         generate(&s);
         what = "generated files";
     }

@@ -5,29 +5,14 @@
 #   RTMFS_BENCH_N      number of RTM files (default 2000)
 #   RTMFS_BENCH_CACHE  -o cache_size for the mount (default 64M, well below
 #                      the rendered tree, so the RSS bound is exercised)
-set -euo pipefail
-cd "$(dirname "$0")/.."
-BUILD=${BUILD:-build}
-case $BUILD in /*) ;; *) BUILD=$PWD/$BUILD ;; esac
+NAME=bench
+# shellcheck source=tests/lib/mount.sh
+. "$(dirname "$0")/../lib/mount.sh"
+set -e
 N=${RTMFS_BENCH_N:-2000}
 CACHE=${RTMFS_BENCH_CACHE:-64M}
-T=$(mktemp -d /tmp/rtmfs-bench.XXXXXX)
 M=$T/mnt
-PID=
-
-cleanup() {
-    if grep -qs " $M fuse" /proc/mounts; then
-        fusermount3 -u "$M" 2>/dev/null || umount -l "$M" 2>/dev/null
-    fi
-    [ -n "$PID" ] && wait "$PID" 2>/dev/null
-    rm -rf "$T"
-}
-trap cleanup EXIT
-
-if [ ! -c /dev/fuse ] || ! command -v fusermount3 >/dev/null; then
-    echo "SKIP: /dev/fuse not usable; no mount benchmark"
-    exit 0
-fi
+need_fuse "mount benchmark"
 
 now() { date +%s%N; }
 ms() { echo $((($(now) - $1) / 1000000)); }
@@ -35,21 +20,18 @@ ms() { echo $((($(now) - $1) / 1000000)); }
 drop() { sync; echo 3 > /proc/sys/vm/drop_caches 2>/dev/null || true; }
 timed() { local s; s=$(now); "$@" >/dev/null 2>&1 || true; ms "$s"; }
 
-# Mounts in the foreground (so that PID is rtmfs's) and appends the time it
-# took until the mount appeared to $T/fuse.txt as "NAME ms".
-do_mount() {
+# Mounts in the foreground (so that RTMFS_PID is rtmfs's) and appends the
+# time it took until the mount appeared to $T/fuse.txt as "NAME ms".
+bench_mount() {
     drop
     local s; s=$(now)
-    "$BUILD/rtmfs" -f "$T/src" "$M" -o cache_size="$CACHE" >"$T/rtmfs.log" 2>&1 & PID=$!
-    until grep -qs " $M fuse.rtmfs " /proc/mounts; do sleep 0.002; done
+    fg_mount "$T/src" "$M" -o cache_size="$CACHE" || exit 1
     echo "$1 $(ms "$s")" >> "$T/fuse.txt"
 }
 
-do_umount() {
-    grep VmHWM "/proc/$PID/status" | awk '{print $2}' > "$T/hwm.$1"
-    fusermount3 -u "$M"
-    wait "$PID" || true
-    PID=
+bench_umount() {
+    awk '$1 == "VmHWM:" {print $2}' "/proc/$RTMFS_PID/status" > "$T/hwm.$1"
+    do_umount "$M"
 }
 
 grep_bones() { grep -rl lefthand --include=bones.txt "$1"; }
@@ -62,19 +44,18 @@ run_ops() {
     echo "grep_warm $(timed grep_bones "$d")"
     echo "lsR_cold $(timed ls -lR "$d")"
     echo "lsR_warm $(timed ls -lR "$d")"
-    if [ -n "$mountfirst" ]; then do_umount 1; do_mount remount; else drop; fi
+    if [ -n "$mountfirst" ]; then bench_umount 1; bench_mount remount; else drop; fi
     echo "cat_cold $(timed cat_all "$d")"
     echo "cat_warm $(timed cat_all "$d")"
 }
 
-mkdir -p "$M"
 echo "generating $N files..."
-"$BUILD/rtmgen" -t "$N" "$T/src" >/dev/null
-do_mount mount
+"$RTMGEN" -t "$N" "$T/src" >/dev/null
+bench_mount mount
 run_ops "$M" remount >> "$T/fuse.txt"
 echo "copying the rendered tree to a native directory..."
 cp -r "$M" "$T/native"
-do_umount 2
+bench_umount 2
 drop
 run_ops "$T/native" > "$T/native.txt"
 

@@ -7,30 +7,14 @@
 # pass/fail test.
 #   RTMFS_BENCH_PBO_MB  megabytes (10^6 bytes) of archives (default 520)
 #   RTMFS_BENCH_CACHE   -o cache_size for the mount (default 64M)
-set -euo pipefail
-cd "$(dirname "$0")/.."
-BUILD=${BUILD:-build}
-case $BUILD in /*) ;; *) BUILD=$PWD/$BUILD ;; esac
+NAME=bench-pbo
+# shellcheck source=tests/lib/mount.sh
+. "$(dirname "$0")/../lib/mount.sh"
+set -e
 MB=${RTMFS_BENCH_PBO_MB:-520}
 CACHE=${RTMFS_BENCH_CACHE:-64M}
-T=$(mktemp -d /tmp/rtmfs-bench-pbo.XXXXXX)
 M=$T/mnt
-PID=
-
-unmount_all() {
-    local d
-    for d in "$T/probe" "$M"; do
-        if grep -qs " $d fuse" /proc/mounts; then
-            fusermount3 -u "$d" 2>/dev/null || umount -l "$d" 2>/dev/null || true
-        fi
-    done
-}
-cleanup() {
-    unmount_all
-    [ -n "$PID" ] && wait "$PID" 2>/dev/null
-    rm -rf "$T"
-}
-trap cleanup EXIT
+need_fuse "PBO mount benchmark"
 
 now() { date +%s%N; }
 ms() { echo $((($(now) - $1) / 1000000)); }
@@ -39,47 +23,18 @@ drop() { sync; echo 3 > /proc/sys/vm/drop_caches 2>/dev/null || true; }
 mib() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1048576 }'; }
 mb() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1e6 }'; }
 pct() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", (b > 0 ? 100 * a / b : 0) }'; }
-# A field of /proc/$PID/io (read_bytes, rchar), or empty when unavailable.
-io() { awk -v k="$1:" '$1 == k {print $2}' "/proc/$PID/io" 2>/dev/null || true; }
+# A field of rtmfs's /proc/PID/io (read_bytes, rchar), or empty when unavailable.
+io() { awk -v k="$1:" '$1 == k {print $2}' "/proc/$RTMFS_PID/io" 2>/dev/null || true; }
 
-# Starts rtmfs in the foreground on SRC at DIR (so that PID is rtmfs's) and
-# waits for the mount; 1 when rtmfs exits first or 10 s pass.
-start_rtmfs() {
-    local src=$1 dir=$2 i
-    "$BUILD/rtmfs" -f "$src" "$dir" -o cache_size="$CACHE" >"$T/rtmfs.log" 2>&1 & PID=$!
-    for ((i = 0; i < 5000; i++)); do
-        grep -qs " $dir fuse.rtmfs " /proc/mounts && return 0
-        kill -0 "$PID" 2>/dev/null || break
-        sleep 0.002
-    done
-    kill "$PID" 2>/dev/null || true
-    wait "$PID" 2>/dev/null || true
-    PID=
-    return 1
-}
-
-stop_rtmfs() {
-    fusermount3 -u "$1"
-    wait "$PID" || true
-    PID=
-}
-
-if [ ! -c /dev/fuse ] || ! command -v fusermount3 >/dev/null; then
-    echo "SKIP: /dev/fuse or fusermount3 missing; no PBO mount benchmark"
-    exit 0
-fi
 # A first mount of an empty directory tells whether FUSE works here at all,
 # before writing hundreds of megabytes.
-mkdir -p "$T/probe-src" "$T/probe" "$M"
-if ! start_rtmfs "$T/probe-src" "$T/probe"; then
-    echo "SKIP: /dev/fuse not usable here (rtmfs could not mount: $(head -c 300 "$T/rtmfs.log"))"
-    exit 0
-fi
-stop_rtmfs "$T/probe"
+mkdir -p "$T/probe-src"
+fg_mount "$T/probe-src" "$T/probe" || exit 1
+do_umount "$T/probe"
 
 echo "generating $MB MB of PBO archives..."
 s=$(now)
-"$BUILD/rtmgen" -P "$MB" "$T/src" > "$T/gen.txt"
+"$RTMGEN" -P "$MB" "$T/src" > "$T/gen.txt"
 gen_ms=$(ms "$s")
 field() { awk -v k="$1:" '$1 == k {print $2}' "$T/gen.txt"; }
 archives=$(find "$T/src" -type f -iname '*.pbo' | wc -l)
@@ -88,11 +43,7 @@ mods=$(find "$T/src" -mindepth 1 -maxdepth 1 -type d | wc -l)
 
 drop
 s=$(now)
-if ! start_rtmfs "$T/src" "$M"; then
-    echo "FAIL: rtmfs did not mount $T/src:" >&2
-    cat "$T/rtmfs.log" >&2
-    exit 1
-fi
+fg_mount "$T/src" "$M" -o cache_size="$CACHE" || exit 1
 mount_ms=$(ms "$s")
 
 rb0=$(io read_bytes) rc0=$(io rchar)
@@ -103,11 +54,11 @@ rb1=$(io read_bytes) rc1=$(io rchar)
 s=$(now)
 grep -rl lefthand --include=bones.txt "$M" > "$T/warm.txt" 2>>"$T/grep.err" || true
 warm_ms=$(ms "$s")
-hwm=$(awk '$1 == "VmHWM:" {print $2}' "/proc/$PID/status")
+hwm=$(awk '$1 == "VmHWM:" {print $2}' "/proc/$RTMFS_PID/status")
 # What the mount shows, after the timed runs: archive and animation folders.
 pbo_dirs=$(find "$M" -type d -iname '*.pbo' 2>/dev/null | wc -l)
 rtm_dirs=$(find "$M" -type d -iname '*.rtm' 2>/dev/null | wc -l)
-stop_rtmfs "$M"
+do_umount "$M"
 
 # For scale: what reading every archive once from a cold disk takes.
 drop
@@ -140,7 +91,7 @@ if [ -n "$rb0" ] && [ -n "$rb1" ]; then
     printf "%-30s %12s  %s\n" "read(), cold grep" "$(mb "$rc") MB" \
            "$(pct "$rc" "$bytes") % (rchar: every read, cached or not, FUSE requests too)"
 else
-    printf "%-30s %12s  %s\n" "disk read, cold grep" "n/a" "no /proc/$PID/io here"
+    printf "%-30s %12s  %s\n" "disk read, cold grep" "n/a" "no /proc/PID/io here"
 fi
 printf "%-30s %12s  %s\n" "tables + RTM entries" "$(mb "$needed") MB" \
        "$(pct "$needed" "$bytes") % of the archives: what the grep needs"

@@ -1,27 +1,30 @@
 #!/usr/bin/env bash
-# sh_rtmcat.sh - the rtmcat command line on rtmgen samples, broken files and,
+# rtmcat.sh - the rtmcat command line on rtmgen samples, broken files and,
 # when ../shared/corpus is there (or RTMFS_SHARED), every real file's plain.rtm.
 # Uses $BUILD/rtmcat and $BUILD/rtmgen (BUILD defaults to build).
-set -uo pipefail
-cd "$(dirname "$0")/.."
-BUILD=${BUILD:-build}
-CAT=$BUILD/rtmcat
-GEN=$BUILD/rtmgen
-SHARED=${RTMFS_SHARED:-../shared}
-
-for p in "$CAT" "$GEN"; do
-    [ -x "$p" ] || { echo "FAIL: $p not built"; exit 1; }
-done
+# shellcheck source=tests/lib/check.sh
+. "$(dirname "$0")/../lib/check.sh"
+CAT=$RTMCAT GEN=$RTMGEN
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/rtmcat-test.XXXXXX") || exit 1
 trap 'rm -rf "$T"' EXIT
 
-fails=0 checks=0
-ok() { checks=$((checks + 1)); }
-bad() { checks=$((checks + 1)); fails=$((fails + 1)); echo "FAIL: $*"; }
+# Checks are counted silently; each section is one test of make check,
+# passed when none of its checks failed.
+checks=0 sect= sect_checks=0 sect_fails=0
+pass() { checks=$((checks + 1)); }
+bad() { checks=$((checks + 1)); fail "$*"; }
 check() { # check DESCRIPTION COMMAND...: the command must succeed
     local what=$1; shift
-    if "$@"; then ok; else bad "$what"; fi
+    if "$@"; then pass; else bad "$what"; fi
+}
+# section NAME: ends the section before (ok when none of its checks failed)
+# and starts NAME; "section" alone ends the last one.
+section() {
+    if [ -n "$sect" ] && [ "$FAILS" = "$sect_fails" ]; then
+        ok "rtmcat $sect ($((checks - sect_checks)) checks)"
+    fi
+    sect=${1:-} sect_checks=$checks sect_fails=$FAILS
 }
 
 differ() { ! cmp -s "$1" "$2"; }
@@ -42,13 +45,14 @@ expect_error() {
     if [ "$(wc -l <"$T/err")" -ne 1 ] || ! grep -q '^rtmcat: ' "$T/err"; then
         bad "$what: stderr is not one 'rtmcat: ' line: $(cat "$T/err")"; return 1
     fi
-    ok
+    pass
 }
 
 "$GEN" "$T/s" >/dev/null || { echo "FAIL: rtmgen $T/s"; exit 1; }
 samples=(walk.rtm step_props.rtm wave_v3.rtm reload_v4.rtm run_v5.rtm idle_v5_raw.rtm)
 
 # --- options ---------------------------------------------------------------
+section "options"
 run --help
 check "--help exits 0 with usage on stdout" [ "$rc" -eq 0 -a -s "$T/out" ]
 check "--help mentions the usage" grep -q '^usage: rtmcat' "$T/out"
@@ -65,6 +69,7 @@ run --no-such-option "$T/s/walk.rtm"
 check "unknown option: usage error (status 2)" [ "$rc" -eq 2 ]
 
 # --- listing: every view with its size ----------------------------------------
+section "listing"
 for f in "${samples[@]}"; do
     file=$T/s/$f
     run "$file"
@@ -80,11 +85,12 @@ for f in "${samples[@]}"; do
     while read -r size view; do
         got=$("$CAT" "$file" "$view" | wc -c)
         if [ "$got" -ne "$size" ]; then bad "$f $view: listed $size bytes, printed $got"
-        else ok; fi
+        else pass; fi
     done <"$T/list"
 done
 
 # --- single views ----------------------------------------------------------
+section "single views"
 f=$T/s/walk.rtm
 run "$f" frames/000.csv
 check "frames/000.csv prints" [ "$rc" -eq 0 -a -s "$T/out" ]
@@ -106,12 +112,13 @@ for v in nope frames/040.csv frames/40.csv frames/ frames/-01.csv Header.txt "";
 done
 
 # --- broken files ------------------------------------------------------------
+section "broken files"
 # FILE: message (at byte N), exactly one line, nothing on stdout, status 1
 expect_broken() { # expect_broken DESCRIPTION FILE [VIEW]
     local what=$1 file=$2; shift 2
     expect_error "$what" "$file" "$@" || return
     if grep -Eq "^rtmcat: $(printf '%s' "$file" | sed 's/[][\.*^$/]/\\&/g'): .+ \(at byte [0-9]+\)\$" "$T/err"; then
-        ok
+        pass
     else
         bad "$what: message is not 'rtmcat: FILE: ... (at byte N)': $(cat "$T/err")"
     fi
@@ -132,6 +139,7 @@ check "a missing file: the message says why" grep -q 'No such file' "$T/err"
 expect_error "a directory" "$T/s"
 
 # --- skeletons -------------------------------------------------------------------
+section "skeletons"
 for f in wave_v3.rtm reload_v4.rtm run_v5.rtm; do
     "$CAT" "$T/s/$f" plain.rtm >"$T/ofp2.rtm"
     "$CAT" -s none "$T/s/$f" plain.rtm >"$T/none.rtm"
@@ -168,6 +176,7 @@ for s in "$T/bad1.txt" "$T/bad2.txt" "$T/missing.txt"; do
 done
 
 # --- the real files ---------------------------------------------------------------
+section "corpus plain.rtm hashes"
 if [ -f "$SHARED/corpus/MANIFEST.tsv" ] && [ -d "$SHARED/corpus-expected" ]; then
     n=0 good=0
     while IFS=$'\t' read -r rel _; do
@@ -182,16 +191,18 @@ if [ -f "$SHARED/corpus/MANIFEST.tsv" ] && [ -d "$SHARED/corpus-expected" ]; the
         fi
         got=$("$CAT" "$SHARED/corpus/$rel" plain.rtm | sha256sum | cut -d' ' -f1)
         n=$((n + 1))
-        if [ -n "$want" ] && [ "$got" = "$want" ]; then good=$((good + 1)); ok
+        if [ -n "$want" ] && [ "$got" = "$want" ]; then good=$((good + 1)); pass
         else bad "corpus $rel: plain.rtm sha256 $got, expected ${want:-?}"; fi
     done <"$SHARED/corpus/MANIFEST.tsv"
     echo "rtmcat corpus: $good of $n plain.rtm hashes match"
     [ "$n" -gt 0 ] || bad "no corpus files listed"
 else
-    echo "SKIP: $SHARED/corpus not found; rtmcat corpus check skipped (set RTMFS_SHARED)"
+    sect=
+    skip "no ../shared" "rtmcat on the real files (set RTMFS_SHARED)"
 fi
 
 # ---- RTM entries inside a PBO archive (rtmgen -p writes the small set) ----
+section "archives"
 "$GEN" -p "$T/samples.pbo" || bad "rtmgen -p"
 for pair in walk.rtm:anims/walk.rtm step_props.rtm:anims/step_props.rtm \
             wave_v3.rtm:anims/binarised/wave_v3.rtm run_v5.rtm:ANIMS/Binarised/RUN_V5.RTM; do
@@ -222,8 +233,5 @@ expect_error "cut archive itself" "$T/cut.pbo" pbo.txt &&
 expect_error "cut archive" "$T/cut.pbo/anims/walk.rtm" &&
     check "cut archive: says where" grep -q "(at byte [0-9]*)" "$T/err"
 
-if [ "$fails" -ne 0 ]; then
-    echo "sh_rtmcat: $fails of $checks checks failed"
-    exit 1
-fi
-echo "sh_rtmcat: all $checks checks passed"
+section
+finish cli/rtmcat

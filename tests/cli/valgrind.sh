@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# valgrind_rtmcat.sh BUILD: memcheck over rtmcat for every view of every
+# valgrind.sh BUILD: memcheck over rtmcat for every view of every
 # corpus file (generated samples when ../shared is absent).  Any error or
 # leak fails; a file rtmcat rejects is fine as long as valgrind is quiet.
 set -euo pipefail

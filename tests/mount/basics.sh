@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# sh_mount.sh - really mounts rtmfs and checks it with ordinary tools: the
+# basics.sh - really mounts rtmfs and checks it with ordinary tools: the
 # mount's bytes and sizes equal rtmcat's, writes fail with EROFS, a changed
 # source shows within a second, a broken file shows error.txt.  Every mount
-# is unmounted by the EXIT trap, even on failure.  Skips (exit 0) where
-# /dev/fuse cannot be used.
+# is unmounted by the EXIT trap, even on failure.  Skips where /dev/fuse
+# cannot be used (fails under CI=true).
 NAME=mount
-# shellcheck source=tests/mountlib.sh
-. "$(dirname "$0")/mountlib.sh"
+# shellcheck source=tests/lib/mount.sh
+. "$(dirname "$0")/../lib/mount.sh"
 
 check_usage() {
     "$RTMFS" --version | grep -q "libfuse.*LZO" && ok "--version" || fail "--version lacks libfuse/LZO"
@@ -145,7 +145,7 @@ check_signals() {
 # -o OPTS" through /bin/sh: run that helper directly with rtmfs on PATH, and
 # mount(8) itself (command line and an fstab line) when rtmfs is installed.
 check_mount_helper() {
-    command -v mount.fuse3 >/dev/null || { echo "skip: no mount.fuse3"; return; }
+    command -v mount.fuse3 >/dev/null || { skip_or_fail "not installed: fuse3" "mount.fuse3"; return; }
     local m=$T/mnt_helper
     mkdir -p "$m"
     MOUNTS+=("$m")
@@ -155,9 +155,11 @@ check_mount_helper() {
     check_anim "$T/src/sub/LOUD.RTM" "$m/sub/LOUD.RTM" quick
     do_umount "$m"
     ok "mount.fuse3 runs rtmfs"
-    if [ "$(id -u)" != 0 ] || ! env -i /bin/sh -c 'command -v rtmfs' >/dev/null; then
-        echo "skip: mount -t fuse.rtmfs (needs root and rtmfs installed, e.g. make install)"
-        return
+    if [ "$(id -u)" != 0 ]; then
+        skip "not root" "mount -t fuse.rtmfs and fstab"; return
+    fi
+    if ! env -i /bin/sh -c 'command -v rtmfs' >/dev/null; then
+        skip "not installed: rtmfs" "mount -t fuse.rtmfs and fstab (make install puts rtmfs on the default PATH)"; return
     fi
     mount -t fuse.rtmfs -o ro,noauto "$T/src" "$m" || { fail "mount -t fuse.rtmfs"; return; }
     check_anim "$T/src/sub/LOUD.RTM" "$m/sub/LOUD.RTM" quick
@@ -169,8 +171,8 @@ check_mount_helper() {
 }
 
 check_corpus() {
-    local corpus=${RTMFS_SHARED:-../shared}/corpus m=$T/mnt_corpus src rel n=0
-    [ -d "$corpus" ] || { echo "skip: no shared corpus"; return; }
+    local corpus=$SHARED/corpus m=$T/mnt_corpus src rel n=0
+    have_corpus || { skip "no ../shared" "the shared corpus through a mount"; return; }
     do_mount "$corpus" "$m" -o cache_size=16M || return
     while IFS= read -r src; do
         rel=${src#"$corpus/"}
@@ -185,8 +187,7 @@ check_corpus() {
     ok "shared corpus: $n files"
 }
 
-[ -x "$RTMFS" ] || { echo "FAIL: $RTMFS not built"; exit 1; }
-skip_unless_fuse
+need_fuse "mount tests"
 setup_tree
 check_usage
 do_mount "$T/src" "$T/mnt" || exit 1
@@ -202,5 +203,4 @@ check_show_other
 check_signals
 check_mount_helper
 check_corpus
-[ $FAILS = 0 ] && echo "sh_mount: all passed" || echo "sh_mount: $FAILS failure(s)"
-exit $((FAILS > 0))
+finish mount/basics

@@ -1,39 +1,22 @@
 #!/usr/bin/env bash
-# sh_hostile.sh - rtmfs over a hostile source tree: truncated, corrupted,
+# hostile.sh - rtmfs over a hostile source tree: truncated, corrupted,
 # empty and zero-frame files, counts far larger than the file, a file that
 # grows and shrinks while it is read, symlink loops, an unreadable file (for
 # a non-root rtmfs), names with newlines and bytes that are not UTF-8, and a
 # directory of 100,000 entries.  The mount must never crash or hang, must show
 # error.txt for the bad files and still serve the good ones exactly.
 # RTMFS_HOSTILE_ENTRIES sets the size of the big directory (default 100000).
-set -uo pipefail
-cd "$(dirname "$0")/.."
-BUILD=${BUILD:-build}
-case $BUILD in /*) ;; *) BUILD=$PWD/$BUILD ;; esac
-RTMFS=$BUILD/rtmfs RTMCAT=$BUILD/rtmcat RTMGEN=$BUILD/rtmgen
+NAME=hostile
+# shellcheck source=tests/lib/mount.sh
+. "$(dirname "$0")/../lib/mount.sh"
 ENTRIES=${RTMFS_HOSTILE_ENTRIES:-100000}
-T=$(mktemp -d /tmp/rtmfs-hostile.XXXXXX)
-chmod 755 "$T"
 M=$T/mnt
-FAILS=0 CHECKS=0
-cleanup() {
-    [ -n "${GROWER:-}" ] && kill "$GROWER" 2>/dev/null
-    if grep -qs " $M fuse" /proc/mounts; then
-        fusermount3 -u "$M" 2>/dev/null || umount -l "$M" 2>/dev/null
-    fi
-    rm -rf "$T"
-}
-trap cleanup EXIT
-fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
+CHECKS=0
 check() { CHECKS=$((CHECKS + 1)); }
-
-if [ ! -c /dev/fuse ] || ! command -v fusermount3 >/dev/null; then
-    echo "SKIP: /dev/fuse or fusermount3 not usable here; hostile-tree tests skipped"
-    exit 0
-fi
+need_fuse "hostile-tree tests"
 
 S=$T/src
-mkdir -p "$S" "$M"
+mkdir -p "$S"
 "$RTMGEN" "$T/gen" >/dev/null
 cp "$T/gen/"*.rtm "$S/"
 good=(walk.rtm step_props.rtm wave_v3.rtm reload_v4.rtm run_v5.rtm idle_v5_raw.rtm)
@@ -66,19 +49,17 @@ chmod -R a+rX "$S"; chmod 000 "$S/locked.rtm"
 
 # As root, rtmfs runs without the capabilities that override file modes, so
 # that mode 000 means something to it too.
-as=()
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
-    as=(setpriv --bounding-set=-dac_override,-dac_read_search)
+    AS=(setpriv --bounding-set=-dac_override,-dac_read_search)
 fi
-if ! "${as[@]}" "$RTMFS" "$S" "$M" -o cache_size=16M 2>"$T/err"; then
-    echo "SKIP: cannot mount here: $(cat "$T/err")"; exit 0
-fi
+do_mount "$S" "$M" -o cache_size=16M || finish mount/hostile
 run() { timeout 120 "$@"; }   # a hang fails
 
 # grows and shrinks while it is read
 cp "$T/gen/walk.rtm" "$S/moving.rtm"
 ( while :; do cat "$T/gen/wave_v3.rtm" > "$S/moving.rtm"; head -c 3000 "$T/gen/walk.rtm" > "$S/moving.rtm";
              cat "$T/gen/walk.rtm" > "$S/moving.rtm"; done ) & GROWER=$!
+PIDS+=("$GROWER")
 
 run ls -R "$M" >/dev/null 2>&1; [ $? -eq 124 ] && fail "ls -R hangs"; check
 for f in "${good[@]}"; do
@@ -98,7 +79,7 @@ run cmp -s "$M/latin"$'\xe9\xff'".rtm/header.txt" <("$RTMCAT" "$S/latin"$'\xe9\x
     fail "name with non-UTF-8 bytes"; check
 run stat "$M/loop_a.rtm" >/dev/null 2>&1 && fail "a symlink loop resolves"; check
 run ls "$M/dir" | grep -qx self && fail "a directory symlink loop is shown"; check
-if [ ${#as[@]} -gt 0 ] || [ "$(id -u)" != 0 ]; then
+if [ ${#AS[@]} -gt 0 ] || [ "$(id -u)" != 0 ]; then
     [ "$(run ls "$M/locked.rtm")" = error.txt ] &&
         run grep -q "Permission denied" "$M/locked.rtm/error.txt" || fail "unreadable file: no error.txt"
     check
@@ -114,9 +95,9 @@ for _ in $(seq 200); do
             { fail "moving file: a read mixed versions"; break; }
     fi
 done; check
-kill "$GROWER"; wait "$GROWER" 2>/dev/null; GROWER=
+kill "$GROWER"; wait "$GROWER" 2>/dev/null
 grep -qs " $M fuse.rtmfs " /proc/mounts || fail "rtmfs died"; check
 run cmp -s "$M/walk.rtm/plain.rtm" "$S/walk.rtm" || fail "good file after the storm"; check
-fusermount3 -u "$M" || fail "unmount"
-[ $FAILS = 0 ] && echo "sh_hostile: all $CHECKS checks passed (${#bad[@]} bad files, $ENTRIES entries)" ||
-    { echo "sh_hostile: $FAILS failure(s)"; exit 1; }
+do_umount "$M"
+[ "$FAILS" = 0 ] && ok "hostile tree: $CHECKS checks (${#bad[@]} bad files, $ENTRIES entries)"
+finish mount/hostile

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# sh_pbo.sh - PBO archives through a real mount, with ordinary tools: each
+# pbo.sh - PBO archives through a real mount, with ordinary tools: each
 # archive is a folder of its entries, its RTM entries have exactly the views
 # of the same bytes as a loose file, pbo.txt shows its header, other entries
 # read back byte for byte (show_other), a view reads only its entry's bytes,
@@ -8,8 +8,8 @@
 # from rtmgen (-p: the sample set, -a: given files) and pbo_raw below; real
 # RTMs from ../shared/corpus go in one when it is there.
 NAME=pbo
-# shellcheck source=tests/mountlib.sh
-. "$(dirname "$0")/mountlib.sh"
+# shellcheck source=tests/lib/mount.sh
+. "$(dirname "$0")/../lib/mount.sh"
 S=$T/src M=$T/mnt A=$T/src/@mod/addons
 export LC_ALL=C
 
@@ -119,28 +119,24 @@ check_other_entries() {
 
 # Reading a view reads that entry and the table, not the archive.
 check_reads_one_entry() {
-    local m=$T/mnt_io pid before after
+    local m=$T/mnt_io before after
     head -c 8000000 /dev/urandom > "$T/big.paa"
     mkdir -p "$T/io"
     pbo_raw "$T/io/big.pbo" 'data\big.paa' "$T/big.paa" 'anims\walk.rtm' "$T/gen/walk.rtm"
-    mkdir -p "$m"
-    MOUNTS+=("$m")
-    "$RTMFS" -f "$T/io" "$m" & pid=$!
-    within_1s mounted "$m" || { fail "-f mount"; return; }
-    before=$(awk '$1 == "rchar:" {print $2}' "/proc/$pid/io")
+    fg_mount "$T/io" "$m" || return
+    before=$(awk '$1 == "rchar:" {print $2}' "/proc/$RTMFS_PID/io")
     cmp -s "$m/big.pbo/anims/walk.rtm/bones.txt" <("$RTMCAT" "$T/gen/walk.rtm" bones.txt) \
         || fail "bones.txt of the entry after a big one"
-    after=$(awk '$1 == "rchar:" {print $2}' "/proc/$pid/io")
+    after=$(awk '$1 == "rchar:" {print $2}' "/proc/$RTMFS_PID/io")
     [ $((after - before)) -lt 1000000 ] \
         && ok "a view read $((after - before)) bytes of an 8.2 MB archive" \
         || fail "reading one entry read $((after - before)) bytes"
     do_umount "$m"
-    wait "$pid" 2>/dev/null
 }
 
 check_corpus() {
-    local corpus=${RTMFS_SHARED:-../shared}/corpus m=$T/mnt_corpus src files=() n=0
-    [ -d "$corpus" ] || { echo "skip: no shared corpus (real RTMs inside an archive)"; return; }
+    local corpus=$SHARED/corpus m=$T/mnt_corpus src files=() n=0
+    have_corpus || { skip "no ../shared" "real RTMs inside an archive"; return; }
     mkdir -p "$T/corpus"
     mapfile -d '' files < <(find "$corpus" -iname '*.rtm' -type f -print0)
     "$RTMGEN" -a "$T/corpus/corpus.pbo" "${files[@]}" || { fail "rtmgen -a corpus"; return; }
@@ -260,8 +256,7 @@ check_hostile() {
     do_umount "$m"
 }
 
-[ -x "$RTMFS" ] || { echo "FAIL: $RTMFS not built"; exit 1; }
-skip_unless_fuse
+need_fuse "archive mount tests"
 setup
 setup_hostile
 do_mount "$S" "$M" || exit 1
@@ -273,5 +268,4 @@ check_other_entries
 check_reads_one_entry
 check_hostile
 check_corpus
-[ $FAILS = 0 ] && echo "sh_pbo: all passed" || echo "sh_pbo: $FAILS failure(s)"
-exit $((FAILS > 0))
+finish mount/pbo

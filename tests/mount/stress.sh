@@ -1,47 +1,32 @@
 #!/usr/bin/env bash
-# stress_mount.sh [SECONDS] - eight parallel readers (cat, grep -r, ls -lR)
+# stress.sh [SECONDS] - eight parallel readers (cat, grep -r, ls -lR)
 # against rtmfs while another process keeps rewriting, renaming and deleting
 # source files and PBO archives.  Fails on a crash, a hang, a read that mixes two versions of
 # a file, or file descriptors or memory that grow over the run.
-set -uo pipefail
-cd "$(dirname "$0")/.."
-BUILD=${BUILD:-build}
-case $BUILD in /*) ;; *) BUILD=$PWD/$BUILD ;; esac
+NAME=stress
+# shellcheck source=tests/lib/mount.sh
+. "$(dirname "$0")/../lib/mount.sh"
 SECS=${1:-60}
 CACHE=16M
-T=$(mktemp -d /tmp/rtmfs-stress.XXXXXX)
 M=$T/mnt S=$T/src
-PIDS=()
-cleanup() {
-    for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
-    wait 2>/dev/null
-    if grep -qs " $M fuse" /proc/mounts; then
-        fusermount3 -u "$M" 2>/dev/null || umount -l "$M" 2>/dev/null
-    fi
-    rm -rf "$T"
-}
-trap cleanup EXIT
-if [ ! -c /dev/fuse ] || ! command -v fusermount3 >/dev/null; then
-    echo "SKIP: /dev/fuse not usable; no stress run"; exit 0
-fi
-mkdir -p "$M"
-"$BUILD/rtmgen" -t 300 "$S" >/dev/null
-"$BUILD/rtmgen" "$T/v" >/dev/null
+need_fuse "stress run"
+"$RTMGEN" -t 300 "$S" >/dev/null
+"$RTMGEN" "$T/v" >/dev/null
 A=$T/v/walk.rtm B=$T/v/wave_v3.rtm
 cp "$A" "$S/hot.rtm"; cp "$A" "$S/x.rtm"; cp "$B" "$S/z.rtm"
 # two archives with anims\hot.rtm of A's and of B's bytes
 mkdir -p "$T/pa/anims" "$T/pb/anims"
 cp "$A" "$T/pa/anims/hot.rtm"; cp "$B" "$T/pb/anims/hot.rtm"
-"$BUILD/rtmgen" -a "$T/A.pbo" "$T/pa/anims/hot.rtm" "$T/v/run_v5.rtm"
-"$BUILD/rtmgen" -a "$T/B.pbo" "$T/v/step_props.rtm" "$T/pb/anims/hot.rtm"
+"$RTMGEN" -a "$T/A.pbo" "$T/pa/anims/hot.rtm" "$T/v/run_v5.rtm"
+"$RTMGEN" -a "$T/B.pbo" "$T/v/step_props.rtm" "$T/pb/anims/hot.rtm"
 PA=$T/A.pbo PB=$T/B.pbo
 cp "$PA" "$S/hot.pbo"; cp "$PB" "$S/z.pbo"
-hA=$("$BUILD/rtmcat" "$A" header.txt) hB=$("$BUILD/rtmcat" "$B" header.txt)
-pA=$("$BUILD/rtmcat" "$A" plain.rtm | sha256sum | cut -d' ' -f1)
-pB=$("$BUILD/rtmcat" "$B" plain.rtm | sha256sum | cut -d' ' -f1)
+hA=$("$RTMCAT" "$A" header.txt) hB=$("$RTMCAT" "$B" header.txt)
+pA=$("$RTMCAT" "$A" plain.rtm | sha256sum | cut -d' ' -f1)
+pB=$("$RTMCAT" "$B" plain.rtm | sha256sum | cut -d' ' -f1)
 
-"$BUILD/rtmfs" -f "$S" "$M" -o cache_size=$CACHE 2>"$T/rtmfs.err" & RTMFS=$!
-for _ in $(seq 100); do grep -qs " $M fuse.rtmfs " /proc/mounts && break; sleep 0.05; done
+fg_mount "$S" "$M" -o cache_size=$CACHE || finish stress
+RTMFS=$RTMFS_PID
 ls -lR "$M" >/dev/null 2>&1        # warm up, then take the baseline
 fd0=$(ls /proc/$RTMFS/fd | wc -l)
 rss0=$(awk '/VmRSS/ {print $2}' /proc/$RTMFS/status)
@@ -92,8 +77,6 @@ for _ in 1 2; do loop_reader ls ls -lR "$M" > "$T/r.$RANDOM$RANDOM" & PIDS+=($!)
 wait "${PIDS[@]}"
 PIDS=()
 
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 kill -0 $RTMFS 2>/dev/null && grep -qs " $M fuse.rtmfs " /proc/mounts || fail "rtmfs died"
 ls "$M/hot.rtm" >/dev/null 2>&1 || fail "rtmfs no longer answers"
 sleep 1
@@ -110,7 +93,7 @@ lss=$(awk '$1 == "ls" {n += $2} END {print n + 0}' "$T"/r.*)
 [ "$archs" -gt 0 ] || fail "no read of an archive's entry succeeded"
 echo "stress: ${SECS}s, 8 readers: $cats checked reads ($archs in an archive), $greps grep -r, $lss ls -lR;" \
      "$mixed mixed; fds $fd0 -> $fd1; RSS $rss0 -> $rss kB (peak $hwm kB, budget $CACHE + 32 MiB)"
-fusermount3 -u "$M" || fail "unmount"
-wait $RTMFS || fail "rtmfs exit status $?"
+do_umount "$M"
 [ -s "$T/rtmfs.err" ] && { echo "rtmfs said:"; cat "$T/rtmfs.err"; }
-exit $((fails > 0))
+[ "$FAILS" = 0 ] && ok "stress: no crash, hang, mixed read or growth"
+finish stress

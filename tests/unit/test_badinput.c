@@ -335,7 +335,7 @@ static void corpus_inputs(struct inputs *in)
     const char *dir = absent == 1 ? NULL : shared_dir();
     if (!dir) {
         if (absent != 1)
-            printf("SKIP: no corpus: real files left out, generated files only\n");
+            printf("note: no corpus: real files left out, generated files only\n");
         absent = 1;
         return;
     }
@@ -346,7 +346,7 @@ static void corpus_inputs(struct inputs *in)
         size_t len;
         snprintf(path, sizeof path, "%.4000s/corpus/%s", dir, files[i]);
         if (rtm_slurp(path, &d, &len)) {
-            printf("SKIP: %s not found\n", path);
+            printf("note: %s not found\n", path);
             continue;
         }
         buf_put(add_input(in, files[i]), d, len);

@@ -199,7 +199,7 @@ static void broken_archives(void **state)
         rtmc_put(e->c, h);
     } else {
         fprintf(stderr, "note: running as root; the unreadable-file case is left to "
-                        "tests/sh_hostile.sh\n");
+                        "tests/mount/hostile.sh\n");
     }
 }
 

@@ -3,6 +3,8 @@
  * Tests run from the repository root (make check does so).  The shared
  * corpus lives in ../shared unless RTMFS_SHARED points elsewhere; tests that
  * need it call shared_dir() and skip with a message when it is absent.
+ * A skipped test says why with skip_because(), which tests/lib/run.sh turns
+ * into the reason make check's summary gives.
  */
 #ifndef RTM_TESTUTIL_H
 #define RTM_TESTUTIL_H
@@ -24,6 +26,16 @@
 #include "skeleton.h"
 #include "views.h"
 
+/* Skips the current test for REASON, a short phrase shared with the shell
+ * tests ("no ../shared").  cmocka's skip() takes no reason, so it is printed
+ * just before, as a TAP comment. */
+#define skip_because(reason)                                                     \
+    do {                                                                         \
+        printf("# skip reason: %s\n", reason);                                  \
+        fflush(stdout);                                                          \
+        skip();                                                                  \
+    } while (0)
+
 /* The shared corpus directory, or NULL (after saying so) when absent. */
 static inline const char *shared_dir(void)
 {
@@ -34,7 +46,7 @@ static inline const char *shared_dir(void)
     struct stat st;
     snprintf(path, sizeof path, "%s/corpus/MANIFEST.tsv", d);
     if (stat(path, &st) != 0) {
-        fprintf(stderr, "SKIP: %s/corpus not found; real-file tests skipped "
+        fprintf(stderr, "note: %s/corpus not found; real-file tests skipped "
                         "(set RTMFS_SHARED to the shared directory)\n", d);
         return NULL;
     }
