@@ -39,11 +39,12 @@ FUSE_CFLAGS   := $(shell $(PKG) --cflags fuse3 2>/dev/null)
 FUSE_LIBS     := $(shell $(PKG) --libs fuse3 2>/dev/null || echo -lfuse3)
 
 # The format core (RTM formats, views, PBO archives): no FUSE, no global state.
-CORE     := util anim plain bmtr lzo skeleton convert numfmt views pbo pbo_file
+CORE     := util fileid anim plain bmtr lzo skeleton convert numfmt views pbo pbo_file
 # The writers: fixtures, samples, fuzz seeds.
 WRITERS  := bmtr_write samples pbo_write
-# The cache and the loader: what rtmfs keeps and how it loads it (threads).
-FSCORE   := cache loader
+# The mount without FUSE: the cache, the loader, the inode table, the tree
+# (what the mount shows) and the watcher (threads, no libfuse).
+FSCORE   := cache loader inodes tree watch
 CORE_OBJ := $(CORE:%=$(BUILD)/obj/%.o)
 WRIT_OBJ := $(WRITERS:%=$(BUILD)/obj/%.o)
 FS_OBJ   := $(FSCORE:%=$(BUILD)/obj/%.o)
@@ -62,7 +63,7 @@ tests: $(UNIT_BIN)
 # Objects: one rule; the FUSE front end alone sees libfuse's headers.
 $(BUILD)/obj/%.o: src/%.c | $(BUILD)/obj
 	$(CC) $(ALL_CPPFLAGS) $(LZO_CFLAGS) $(XCFLAGS) $(ALL_CFLAGS) $(DEP_FLAGS) -c $< -o $@
-$(BUILD)/obj/rtmfs.o: XCFLAGS = $(FUSE_CFLAGS)
+$(BUILD)/obj/rtmfs.o $(BUILD)/obj/fuse_ops.o: XCFLAGS = $(FUSE_CFLAGS)
 
 $(BUILD)/obj $(BUILD)/tests:
 	mkdir -p $@
@@ -76,7 +77,7 @@ $(BUILD)/rtmcat: $(BUILD)/obj/rtmcat.o $(LIBCORE)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 $(BUILD)/rtmgen: $(BUILD)/obj/rtmgen.o $(LIBWRIT) $(LIBCORE)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
-$(BUILD)/rtmfs: $(BUILD)/obj/rtmfs.o $(FS_OBJ) $(LIBCORE)
+$(BUILD)/rtmfs: $(BUILD)/obj/rtmfs.o $(BUILD)/obj/fuse_ops.o $(FS_OBJ) $(LIBCORE)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(FUSE_LIBS) $(LIBS) -lpthread
 
 # Test programs: tests/unit (cmocka), tests/fuzz (the seed writer) and

@@ -24,8 +24,8 @@ struct rtmc_entry {
     struct item it;
     struct rtmc_entry *hnext;
     char *path;
-    uint64_t hash, dev, ino, size;
-    int64_t mtime_ns;
+    uint64_t hash;
+    struct rtm_fileid id;
     int light;
     enum rtmc_kind kind;
     int state, err, dead;
@@ -59,14 +59,6 @@ struct rtmc {
     size_t nbuckets;
     uint64_t loads, renders, hits, evictions;
 };
-
-static uint64_t hash_path(const char *s)
-{
-    uint64_t h = 1469598103934665603ull;   /* FNV-1a */
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    return h;
-}
 
 struct rtmc *rtmc_new(size_t budget, rtmc_load_fn load, void *ctx)
 {
@@ -112,9 +104,6 @@ static void lru_front(struct rtmc *c, struct item *it)
     c->bytes += it->bytes;
     c->entries++;
 }
-
-/* What malloc adds to each block (header, rounding), roughly. */
-enum { MALLOC_OVERHEAD = 32 };
 
 /* Memory a parsed anim holds, close enough for a budget. */
 static size_t anim_bytes(const struct rtm_anim *a)
@@ -218,8 +207,8 @@ static void evict(struct rtmc *c) { evict_some(c, 0); }
 static struct rtmc_entry *find(struct rtmc *c, const struct rtmc_src *s, uint64_t h)
 {
     for (struct rtmc_entry *e = c->table[h % c->nbuckets]; e; e = e->hnext)
-        if (e->hash == h && e->kind == s->kind && e->dev == s->dev && e->ino == s->ino &&
-            e->size == s->size && e->mtime_ns == s->mtime_ns && (!e->light || s->light) &&
+        if (e->hash == h && e->kind == s->kind && rtm_fileid_same(&e->id, &s->id) &&
+            (!e->light || s->light) &&
             strcmp(e->path, s->path) == 0)
             return e;
     return NULL;
@@ -233,10 +222,7 @@ static struct rtmc_entry *entry_new(struct rtmc *c, const struct rtmc_src *s, ui
         return NULL;
     }
     e->hash = h;
-    e->dev = s->dev;
-    e->ino = s->ino;
-    e->size = s->size;
-    e->mtime_ns = s->mtime_ns;
+    e->id = s->id;
     e->light = s->light;
     e->kind = s->kind;
     e->state = ST_LOADING;
@@ -259,11 +245,11 @@ static int entry_setup(struct rtmc_entry *e, const struct rtmc_loaded *l, const 
     e->error = strdup(loaded ? "" : msg[0] ? msg : "cannot be read");
     if (!e->error)
         return -ENOMEM;
-    e->it.bytes = sizeof *e + strlen(e->error) + 2 * MALLOC_OVERHEAD;
+    e->it.bytes = rtm_heap_bytes(sizeof *e) + rtm_heap_bytes(strlen(e->error) + 1);
     if (e->kind == RTMC_TABLE && e->pbo)
         e->it.bytes += pbo_mem_bytes(e->pbo);
     if (e->kind == RTMC_DATA && e->data)
-        e->it.bytes += e->len + MALLOC_OVERHEAD;
+        e->it.bytes += rtm_heap_bytes(e->len);
     if (e->kind != RTMC_ANIM || !a)
         return 0;
     e->nviews = rtm_view_count(a);
@@ -272,8 +258,9 @@ static int entry_setup(struct rtmc_entry *e, const struct rtmc_loaded *l, const 
     if (!e->sizes || !e->views)
         return -ENOMEM;
     memset(e->sizes, 0xff, e->nviews * sizeof *e->sizes);
-    e->it.bytes = sizeof *e + anim_bytes(a) + e->nviews * (sizeof *e->sizes + sizeof *e->views) +
-                  8 * MALLOC_OVERHEAD;
+    e->it.bytes = rtm_heap_bytes(sizeof *e) + anim_bytes(a) +
+                  rtm_heap_bytes(e->nviews * sizeof *e->sizes) +
+                  rtm_heap_bytes(e->nviews * sizeof *e->views);
     return 0;
 }
 
@@ -302,7 +289,7 @@ static int entry_load(struct rtmc *c, struct rtmc_entry *e, const struct rtmc_sr
 
 int rtmc_get(struct rtmc *c, const struct rtmc_src *s, struct rtmc_entry **out)
 {
-    uint64_t h = hash_path(s->path);
+    uint64_t h = rtm_hash_str(s->path);
     int rc = 0;
     *out = NULL;
     pthread_mutex_lock(&c->lock);
@@ -388,7 +375,7 @@ static struct rtmc_view *view_publish(struct rtmc *c, struct rtmc_entry *h, size
     v->data = data;
     v->len = len;
     v->it.is_view = 1;
-    v->it.bytes = sizeof *v + len + MALLOC_OVERHEAD;
+    v->it.bytes = rtm_heap_bytes(sizeof *v) + rtm_heap_bytes(len);
     h->it.refs++;
     h->views[idx] = v;
     h->sizes[idx] = len;
@@ -469,7 +456,7 @@ int rtmc_view_size(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v, uint
 /* Whether p is path or lies below it. */
 static int at_or_below(const char *p, const char *path, size_t n)
 {
-    return strncmp(p, path, n) == 0 && (p[n] == 0 || p[n] == '/');
+    return n == 0 || (strncmp(p, path, n) == 0 && (p[n] == 0 || p[n] == '/'));
 }
 
 /* Entries below path (an archive's) hash apart from it, so every bucket is

@@ -4,8 +4,8 @@
  *
  * Contract:
  *  - Entries are keyed by their kind, a path and the identity of one
- *    version of the file on disk (struct rtmc_src: device, inode, size and
- *    mtime; for what comes from an archive, the archive's).  A rewritten
+ *    version of the file on disk (struct rtm_fileid; for what comes from an
+ *    archive, the archive's).  A rewritten
  *    file has a new identity, so bytes of two versions are never mixed; old
  *    versions simply age out or are dropped by rtmc_invalidate().
  *  - rtmc_get() loads on a miss by calling the loader given to rtmc_new().
@@ -33,6 +33,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fileid.h"
 #include "rtm.h"
 #include "views.h"
 
@@ -51,8 +52,7 @@ enum rtmc_kind {
 struct rtmc_src {
     const char *path;        /* relative to SOURCE: a file, or ARCHIVE/ENTRY for
                                 an archive's entry; the cache keeps a copy */
-    uint64_t dev, ino, size; /* of the file on disk (for an entry: the archive) */
-    int64_t mtime_ns;
+    struct rtm_fileid id;    /* of the file on disk (for an entry: the archive) */
     int light;               /* RTMC_ANIM parsed without matrices
                                 (RTM_PARSE_NO_MATRICES); a full entry of the
                                 same version serves it too */
@@ -104,7 +104,7 @@ const char *rtmc_view_data(const struct rtmc_view *v, size_t *len);
 int rtmc_view_size(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v, uint64_t *size);
 
 /* Drops every version of path and of everything below it (path/...), views
- * included; referenced entries leave the index at once and are freed by
+ * included ("" drops everything); referenced entries leave the index at once and are freed by
  * their last put. */
 void rtmc_invalidate(struct rtmc *c, const char *path);
 /* Bytes the caller keeps outside the cache (rtmfs: its inode table) count

@@ -17,10 +17,8 @@ static int same_version(int fd, const struct rtmc_src *src)
     struct stat st;
     if (fstat(fd, &st))
         return -errno;
-    int same = st.st_dev == src->dev && st.st_ino == src->ino &&
-               (uint64_t)st.st_size == src->size &&
-               (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec == src->mtime_ns;
-    return same ? 0 : -ESTALE;
+    struct rtm_fileid now = rtm_fileid_of(&st);
+    return rtm_fileid_same(&now, &src->id) ? 0 : -ESTALE;
 }
 
 static int read_all(int fd, uint8_t *p, size_t len)
@@ -57,12 +55,13 @@ static int parse(const struct rtm_loader *l, const struct rtmc_src *src, const u
 static int load_file(const struct rtm_loader *l, int fd, const struct rtmc_src *src,
                      struct rtmc_loaded *out, char *msg, size_t msglen)
 {
-    uint8_t *data = malloc(src->size ? src->size : 1);
+    size_t size = (size_t)src->id.size;
+    uint8_t *data = malloc(size ? size : 1);
     if (!data)
         return -ENOMEM;
-    int rc = read_all(fd, data, src->size);
+    int rc = read_all(fd, data, size);
     if (!rc)
-        rc = parse(l, src, data, src->size, &out->anim, msg, msglen);
+        rc = parse(l, src, data, size, &out->anim, msg, msglen);
     free(data);
     return rc;
 }
@@ -81,8 +80,7 @@ static int load_entry(const struct rtm_loader *l, int fd, const char *archive,
                       const struct rtmc_src *src, struct rtmc_loaded *out, char *msg,
                       size_t msglen)
 {
-    struct rtmc_src ts = { archive, src->dev, src->ino, src->size, src->mtime_ns, 0,
-                           RTMC_TABLE, 0 };
+    struct rtmc_src ts = { .path = archive, .id = src->id, .kind = RTMC_TABLE };
     struct rtmc_entry *t;
     int rc = rtmc_get(l->cache, &ts, &t);
     if (rc)

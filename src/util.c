@@ -216,3 +216,11 @@ int rtm_name_ends(const char *name, size_t len, const char *suffix)
     size_t n = strlen(suffix);
     return len > n && strncasecmp(name + len - n, suffix, n) == 0;
 }
+
+uint64_t rtm_hash_str(const char *s)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h ^ (h >> 29);
+}

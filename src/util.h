@@ -77,6 +77,14 @@ int cur_asciiz(struct rtm_cursor *c, const uint8_t **s, uint32_t *len, uint32_t 
  * failure returns -1 with errno set. */
 int rtm_slurp(const char *path, uint8_t **data, size_t *len);
 
+/* FNV-1a over a string, with a final mix so that its low bits (bucket
+ * indexes) depend on every byte: the one string hash of rtmfs. */
+uint64_t rtm_hash_str(const char *s);
+
+/* What a malloc'd block of n bytes costs, malloc's header and rounding
+ * included, roughly: the one estimate every memory budget uses. */
+static inline size_t rtm_heap_bytes(size_t n) { return n + 32; }
+
 /* Whether the len bytes of name end in suffix (".rtm", ".pbo") after at
  * least one other byte, ASCII case-insensitively, as Arma matches names. */
 int rtm_name_ends(const char *name, size_t len, const char *suffix);

@@ -67,13 +67,13 @@ static int fake_anim(void *ctx, const struct rtmc_src *s, struct rtm_anim **anim
     if (s->archive_len) {
         char archive[64];
         snprintf(archive, sizeof archive, "%.*s", (int)s->archive_len, s->path);
-        struct rtmc_src t = { archive, s->dev, s->ino, s->size, s->mtime_ns, 0, RTMC_TABLE, 0 };
+        struct rtmc_src t = { .path = archive, .id = s->id, .kind = RTMC_TABLE };
         struct rtmc_entry *h;
         assert_int_equal(rtmc_get(l->c, &t, &h), 0);
         assert_non_null(rtmc_pbo(h));
         rtmc_put(l->c, h);
     }
-    struct sample_opts o = { (uint32_t)s->size, 66, (uint32_t)s->mtime_ns, 0 };
+    struct sample_opts o = { (uint32_t)s->id.size, 66, (uint32_t)s->id.mtime_ns, 0 };
     struct rtm_buf b;
     buf_init(&b);
     assert_int_equal(rtm_sample_plain(&o, &b), 0);
@@ -97,13 +97,15 @@ static int setup(void **state)
 
 static struct rtmc_src key(const char *path, uint64_t frames, int64_t mtime)
 {
-    return (struct rtmc_src){ path, 1, 2, frames, mtime, 0, RTMC_ANIM, 0 };
+    return (struct rtmc_src){ .path = path, .id = { .dev = 1, .ino = 2, .size = frames, .mtime_ns = mtime },
+                              .kind = RTMC_ANIM };
 }
 
 static struct rtmc_entry *get_kind(struct rtmc *c, const char *path, enum rtmc_kind kind,
                                    size_t archive_len)
 {
-    struct rtmc_src s = { path, 1, 2, 10, 1, 0, kind, archive_len };
+    struct rtmc_src s = { .path = path, .id = { .dev = 1, .ino = 2, .size = 10, .mtime_ns = 1 },
+                          .kind = kind, .archive_len = archive_len };
     struct rtmc_entry *h = NULL;
     assert_int_equal(rtmc_get(c, &s, &h), 0);
     return h;

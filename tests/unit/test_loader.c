@@ -34,10 +34,8 @@ static struct rtmc_src src_of(struct env *e, const char *path, size_t archive_le
     char file[256];
     snprintf(file, sizeof file, "%.*s", (int)(archive_len ? archive_len : strlen(path)), path);
     assert_int_equal(fstatat(e->fd, file, &st, 0), 0);
-    return (struct rtmc_src){ path, (uint64_t)st.st_dev, (uint64_t)st.st_ino,
-                              (uint64_t)st.st_size,
-                              (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec,
-                              0, kind, archive_len };
+    return (struct rtmc_src){ .path = path, .id = rtm_fileid_of(&st), .kind = kind,
+                              .archive_len = archive_len };
 }
 
 static int get(struct env *e, const char *path, size_t archive_len, enum rtmc_kind kind,
@@ -87,7 +85,7 @@ static void loose_files(void **state)
     rtmc_put(e->c, h);
     /* a version that is not the file's any more */
     struct rtmc_src s = src_of(e, "walk.rtm", 0, RTMC_ANIM);
-    s.mtime_ns++;
+    s.id.mtime_ns++;
     assert_int_equal(rtmc_get(e->c, &s, &h), -ESTALE);
     write_file(e, "gone.rtm", e->plain.p, e->plain.len);
     s = src_of(e, "gone.rtm", 0, RTMC_ANIM);

@@ -1,0 +1,33 @@
+/* fileid.h - which version of a source file: one type, one compare, one
+ * hash, one constructor from struct stat.
+ *
+ * Contract:
+ *  - A version is (device, inode, size, mtime, ctime), times in ns.  ctime
+ *    cannot be set by a user, so a same-size rewrite whose mtime was put
+ *    back (cp -p, touch -r, tar -x) is still a new version.
+ *  - The all-zero value, RTM_FILEID_NONE, means "no version": directories
+ *    and passed-through files, whose bytes are never cached.
+ *  - Plain values: nothing to free.
+ */
+#ifndef RTM_FILEID_H
+#define RTM_FILEID_H
+
+#include <stdint.h>
+#include <sys/stat.h>
+
+struct rtm_fileid {
+    uint64_t dev, ino, size;
+    int64_t mtime_ns, ctime_ns;
+};
+
+#define RTM_FILEID_NONE ((struct rtm_fileid){ 0, 0, 0, 0, 0 })
+
+struct rtm_fileid rtm_fileid_of(const struct stat *st);
+int rtm_fileid_same(const struct rtm_fileid *a, const struct rtm_fileid *b);
+int rtm_fileid_none(const struct rtm_fileid *id);
+/* 0 for RTM_FILEID_NONE, so that a path's hash alone names it. */
+uint64_t rtm_fileid_hash(const struct rtm_fileid *id);
+/* Writes the version's size and times into *st (the rest is left). */
+void rtm_fileid_to_stat(const struct rtm_fileid *id, struct stat *st);
+
+#endif

@@ -1,0 +1,173 @@
+/* fuse_ops.c - the FUSE operations: decode, ask the tree, reply (see
+ * fuse_ops.h).  Writes need no handler: the mount is forced read-only, so
+ * the kernel answers EROFS before asking. */
+#include "fuse_ops.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/statvfs.h>
+
+/* Taken before replying: a reply frees the request. */
+static struct rtmfs_ops_ctx *ctx_of(fuse_req_t req) { return fuse_req_userdata(req); }
+static struct rtm_tree *tree_of(fuse_req_t req) { return ctx_of(req)->tree; }
+
+static void op_init(void *userdata, struct fuse_conn_info *conn)
+{
+    struct rtmfs_ops_ctx *c = userdata;
+    unsigned capable = 0;
+    if (conn->capable & FUSE_CAP_NO_OPEN_SUPPORT)
+        capable |= RTM_CAP_NO_OPEN;
+    if (conn->capable & FUSE_CAP_NO_OPENDIR_SUPPORT)
+        capable |= RTM_CAP_NO_OPENDIR;
+    c->policy = rtm_tree_open_policy(capable);
+    /* a changed view has a new mtime or size: the kernel drops old pages */
+    conn->want |= conn->capable & FUSE_CAP_AUTO_INVAL_DATA;
+    conn->want &= ~(unsigned)FUSE_CAP_EXPLICIT_INVAL_DATA;
+}
+
+static void op_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
+{
+    struct rtm_tree *t = tree_of(req);
+    struct rtm_tree_entry te;
+    int rc = rtm_tree_lookup(t, parent, name, &te);
+    if (rc) {
+        fuse_reply_err(req, -rc);
+        return;
+    }
+    struct fuse_entry_param e = { .ino = te.ino, .attr = te.st, .attr_timeout = te.timeout,
+                                  .entry_timeout = te.timeout };
+    if (fuse_reply_entry(req, &e))
+        rtm_tree_forget(t, te.ino, 1);   /* the kernel did not get it */
+}
+
+static void op_forget(fuse_req_t req, fuse_ino_t ino, uint64_t nlookup)
+{
+    rtm_tree_forget(tree_of(req), ino, nlookup);
+    fuse_reply_none(req);
+}
+
+static void op_forget_multi(fuse_req_t req, size_t count, struct fuse_forget_data *f)
+{
+    for (size_t i = 0; i < count; i++)
+        rtm_tree_forget(tree_of(req), f[i].ino, f[i].nlookup);
+    fuse_reply_none(req);
+}
+
+static void op_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+{
+    struct rtm_tree_entry te;
+    (void)fi;
+    int rc = rtm_tree_getattr(tree_of(req), ino, &te);
+    if (rc)
+        fuse_reply_err(req, -rc);
+    else
+        fuse_reply_attr(req, &te.st, te.timeout);
+}
+
+/* Where the kernel can do without open and opendir, ENOSYS spares every
+ * later open its round trip and keeps pages and listings cached; elsewhere
+ * a real open asks for the same caching. */
+static void op_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+{
+    (void)ino;
+    if (ctx_of(req)->policy.opendir_enosys) {
+        fuse_reply_err(req, ENOSYS);
+        return;
+    }
+    fi->cache_readdir = 1;
+    fi->keep_cache = 1;
+    fuse_reply_open(req, fi);
+}
+
+static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+{
+    (void)ino;
+    if (ctx_of(req)->policy.open_enosys) {
+        fuse_reply_err(req, ENOSYS);
+        return;
+    }
+    fi->keep_cache = 1;
+    fuse_reply_open(req, fi);
+}
+
+static void op_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
+                       struct fuse_file_info *fi)
+{
+    struct rtm_tree *t = tree_of(req);
+    struct rtm_dirlist *d;
+    (void)fi;
+    int rc = rtm_tree_listing(t, ino, off, &d);
+    char *buf = rc ? NULL : malloc(size ? size : 1);
+    if (rc || !buf) {
+        fuse_reply_err(req, rc ? -rc : ENOMEM);
+        rtm_tree_listing_put(t, d);
+        return;
+    }
+    size_t pos = 0;
+    for (size_t i = off > 0 ? (size_t)off : 0; off >= 0 && i < d->n; i++) {
+        struct stat st = { .st_ino = (ino_t)d->e[i].ino, .st_mode = d->e[i].type };
+        size_t len = fuse_add_direntry(req, buf + pos, size - pos, d->e[i].name, &st,
+                                       (off_t)i + 1);
+        if (len > size - pos)
+            break;
+        pos += len;
+    }
+    fuse_reply_buf(req, buf, pos);
+    free(buf);
+    rtm_tree_listing_put(t, d);
+}
+
+static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
+                    struct fuse_file_info *fi)
+{
+    (void)fi;
+    char *buf = malloc(size ? size : 1);
+    ssize_t n = buf ? rtm_tree_read(tree_of(req), ino, buf, size, off) : -ENOMEM;
+    if (n < 0)
+        fuse_reply_err(req, (int)-n);
+    else
+        fuse_reply_buf(req, buf, (size_t)n);
+    free(buf);
+}
+
+static void op_statfs(fuse_req_t req, fuse_ino_t ino)
+{
+    struct statvfs sv;
+    (void)ino;
+    int rc = rtm_tree_statfs(tree_of(req), &sv);
+    if (rc)
+        fuse_reply_err(req, -rc);
+    else
+        fuse_reply_statfs(req, &sv);
+}
+
+const struct fuse_lowlevel_ops rtmfs_ops = {
+    .init = op_init,
+    .lookup = op_lookup,
+    .forget = op_forget,
+    .forget_multi = op_forget_multi,
+    .getattr = op_getattr,
+    .opendir = op_opendir,
+    .readdir = op_readdir,
+    .open = op_open,
+    .read = op_read,
+    .statfs = op_statfs,
+};
+
+static void inval_entry(void *ctx, uint64_t parent, const char *name)
+{
+    struct rtmfs_ops_ctx *c = ctx;
+    fuse_lowlevel_notify_inval_entry(c->se, parent, name, strlen(name));
+}
+
+static void inval_inode(void *ctx, uint64_t ino)
+{
+    struct rtmfs_ops_ctx *c = ctx;
+    fuse_lowlevel_notify_inval_inode(c->se, ino, 0, 0);
+}
+
+struct rtm_tree_notify rtmfs_notify(struct rtmfs_ops_ctx *c)
+{
+    return (struct rtm_tree_notify){ .ctx = c, .entry = inval_entry, .inode = inval_inode };
+}

@@ -1,0 +1,27 @@
+/* fuse_ops.h - the FUSE operations (libfuse3 low-level API).  Each decodes
+ * a request, asks the tree (tree.h) and replies; nothing here decides what
+ * the mount shows.
+ *
+ * Contract: the session's userdata is a struct rtmfs_ops_ctx, whose tree
+ * and session outlive the session loop.  rtmfs_notify() gives the change
+ * callbacks (struct rtm_tree_notify) that tell this session's kernel what
+ * to forget; they never run inside a request handler.
+ */
+#ifndef RTM_FUSE_OPS_H
+#define RTM_FUSE_OPS_H
+
+#define FUSE_USE_VERSION 312
+#include <fuse_lowlevel.h>
+
+#include "tree.h"
+
+struct rtmfs_ops_ctx {
+    struct rtm_tree *tree;
+    struct fuse_session *se;
+    struct rtm_open_policy policy;      /* set in init from the kernel's capabilities */
+};
+
+extern const struct fuse_lowlevel_ops rtmfs_ops;
+struct rtm_tree_notify rtmfs_notify(struct rtmfs_ops_ctx *c);
+
+#endif

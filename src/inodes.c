@@ -1,0 +1,283 @@
+/* inodes.c - (path, version) <-> inode number (see inodes.h). */
+#include "inodes.h"
+
+#include <assert.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+struct node {
+    struct node *inext, *pnext;   /* hash chains by number and by path */
+    uint64_t ino, nlookup;
+    struct rtm_fileid id;
+    char *path;
+};
+
+struct rtm_inodes {
+    pthread_mutex_t lock;
+    rtm_ino_hash_fn hash;
+    struct node **by_ino, **by_path;
+    size_t size, count;
+    size_t bytes;
+};
+
+uint64_t rtm_ino_hash(const char *path, const struct rtm_fileid *id)
+{
+    return rtm_hash_str(path) ^ rtm_fileid_hash(id);
+}
+
+static size_t node_bytes(const struct node *n)
+{
+    return rtm_heap_bytes(sizeof *n) + rtm_heap_bytes(strlen(n->path) + 1);
+}
+
+static size_t arrays_bytes(size_t size) { return 2 * rtm_heap_bytes(size * sizeof(struct node *)); }
+
+struct rtm_inodes *rtm_inodes_new(rtm_ino_hash_fn hash)
+{
+    struct rtm_inodes *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    t->hash = hash ? hash : rtm_ino_hash;
+    t->size = 1 << 12;
+    t->by_ino = calloc(t->size, sizeof *t->by_ino);
+    t->by_path = calloc(t->size, sizeof *t->by_path);
+    if (!t->by_ino || !t->by_path) {
+        free(t->by_ino);
+        free(t->by_path);
+        free(t);
+        return NULL;
+    }
+    t->bytes = rtm_heap_bytes(sizeof *t) + arrays_bytes(t->size);
+    pthread_mutex_init(&t->lock, NULL);
+    return t;
+}
+
+void rtm_inodes_free(struct rtm_inodes *t)
+{
+    if (!t)
+        return;
+    for (size_t i = 0; i < t->size; i++)
+        for (struct node *n = t->by_ino[i], *next; n; n = next) {
+            next = n->inext;
+            free(n->path);
+            free(n);
+        }
+    free(t->by_ino);
+    free(t->by_path);
+    pthread_mutex_destroy(&t->lock);
+    free(t);
+}
+
+static size_t path_slot(const struct rtm_inodes *t, const char *path)
+{
+    return rtm_hash_str(path) % t->size;
+}
+
+static struct node *find_ino(const struct rtm_inodes *t, uint64_t ino)
+{
+    struct node *n = t->by_ino[ino % t->size];
+    while (n && n->ino != ino)
+        n = n->inext;
+    return n;
+}
+
+static struct node *find_key(const struct rtm_inodes *t, const char *path,
+                             const struct rtm_fileid *id)
+{
+    struct node *n = t->by_path[path_slot(t, path)];
+    while (n && (strcmp(n->path, path) || !rtm_fileid_same(&n->id, id)))
+        n = n->pnext;
+    return n;
+}
+
+/* The hash of (path, id), probed past numbers in use and the root's. */
+static uint64_t free_number(const struct rtm_inodes *t, const char *path,
+                            const struct rtm_fileid *id)
+{
+    uint64_t ino = t->hash(path, id);
+    while (ino <= RTM_INO_ROOT || find_ino(t, ino))
+        ino++;
+    return ino;
+}
+
+static void link_node(struct rtm_inodes *t, struct node *n)
+{
+    size_t i = n->ino % t->size, p = path_slot(t, n->path);
+    n->inext = t->by_ino[i];
+    t->by_ino[i] = n;
+    n->pnext = t->by_path[p];
+    t->by_path[p] = n;
+}
+
+/* Doubles both arrays so chains stay short; keeps the old ones on OOM. */
+static void grow(struct rtm_inodes *t)
+{
+    struct node **oi = t->by_ino, **op = t->by_path;
+    size_t old = t->size;
+    struct node **ni = calloc(old * 2, sizeof *ni), **np = calloc(old * 2, sizeof *np);
+    if (!ni || !np) {
+        free(ni);
+        free(np);
+        return;
+    }
+    t->by_ino = ni;
+    t->by_path = np;
+    t->size = old * 2;
+    t->bytes += arrays_bytes(t->size) - arrays_bytes(old);
+    for (size_t i = 0; i < old; i++)
+        for (struct node *n = oi[i], *next; n; n = next) {
+            next = n->inext;
+            link_node(t, n);
+        }
+    free(oi);
+    free(op);
+}
+
+static struct node *node_new(struct rtm_inodes *t, const char *path, const struct rtm_fileid *id)
+{
+    struct node *n = calloc(1, sizeof *n);
+    if (!n || !(n->path = strdup(path))) {
+        free(n);
+        return NULL;
+    }
+    n->id = *id;
+    n->ino = free_number(t, path, id);
+    t->bytes += node_bytes(n);
+    if (++t->count > t->size)
+        grow(t);
+    link_node(t, n);
+    return n;
+}
+
+uint64_t rtm_inodes_ref(struct rtm_inodes *t, const char *path, const struct rtm_fileid *id)
+{
+    assert(*path);
+    pthread_mutex_lock(&t->lock);
+    struct node *n = find_key(t, path, id);
+    if (!n)
+        n = node_new(t, path, id);
+    uint64_t ino = 0;
+    if (n) {
+        n->nlookup++;
+        ino = n->ino;
+    }
+    pthread_mutex_unlock(&t->lock);
+    return ino;
+}
+
+static void unlink_node(struct rtm_inodes *t, struct node *n)
+{
+    struct node **pp = &t->by_ino[n->ino % t->size];
+    while (*pp != n)
+        pp = &(*pp)->inext;
+    *pp = n->inext;
+    pp = &t->by_path[path_slot(t, n->path)];
+    while (*pp != n)
+        pp = &(*pp)->pnext;
+    *pp = n->pnext;
+    t->count--;
+    t->bytes -= node_bytes(n);
+}
+
+void rtm_inodes_forget(struct rtm_inodes *t, uint64_t ino, uint64_t nlookup)
+{
+    if (ino == RTM_INO_ROOT)
+        return;
+    pthread_mutex_lock(&t->lock);
+    struct node *n = find_ino(t, ino);
+    assert(n && "forget of a number never given");
+    assert(n->nlookup >= nlookup && "forget of more lookups than were counted");
+    n->nlookup -= nlookup;
+    if (n->nlookup == 0) {
+        unlink_node(t, n);
+        free(n->path);
+        free(n);
+    }
+    pthread_mutex_unlock(&t->lock);
+}
+
+uint64_t rtm_inodes_peek(struct rtm_inodes *t, const char *path, const struct rtm_fileid *id)
+{
+    if (!*path)
+        return RTM_INO_ROOT;
+    pthread_mutex_lock(&t->lock);
+    struct node *n = find_key(t, path, id);
+    uint64_t ino = n ? n->ino : free_number(t, path, id);
+    pthread_mutex_unlock(&t->lock);
+    return ino;
+}
+
+uint64_t rtm_inodes_find(struct rtm_inodes *t, const char *path, const struct rtm_fileid *id)
+{
+    if (!*path)
+        return RTM_INO_ROOT;
+    pthread_mutex_lock(&t->lock);
+    struct node *n = find_key(t, path, id);
+    uint64_t ino = n ? n->ino : 0;
+    pthread_mutex_unlock(&t->lock);
+    return ino;
+}
+
+int rtm_inodes_path(struct rtm_inodes *t, uint64_t ino, char *buf, size_t size,
+                    struct rtm_fileid *id)
+{
+    *id = RTM_FILEID_NONE;
+    if (ino == RTM_INO_ROOT) {
+        buf[0] = 0;
+        return 0;
+    }
+    pthread_mutex_lock(&t->lock);
+    struct node *n = find_ino(t, ino);
+    int rc = n && strlen(n->path) < size ? 0 : -ENOENT;
+    if (!rc) {
+        strcpy(buf, n->path);
+        *id = n->id;
+    }
+    pthread_mutex_unlock(&t->lock);
+    return rc;
+}
+
+int rtm_inodes_each(struct rtm_inodes *t,
+                    void (*fn)(void *arg, uint64_t ino, const char *path,
+                               const struct rtm_fileid *id),
+                    void *arg)
+{
+    pthread_mutex_lock(&t->lock);
+    size_t count = t->count, k = 0;
+    struct node *copy = calloc(count ? count : 1, sizeof *copy);
+    for (size_t i = 0; copy && i < t->size; i++)
+        for (struct node *n = t->by_ino[i]; n; n = n->inext) {
+            copy[k] = *n;
+            copy[k++].path = strdup(n->path);
+        }
+    pthread_mutex_unlock(&t->lock);
+    if (!copy)
+        return -ENOMEM;
+    for (size_t i = 0; i < k; i++) {
+        if (copy[i].path)
+            fn(arg, copy[i].ino, copy[i].path, &copy[i].id);
+        free(copy[i].path);
+    }
+    free(copy);
+    return 0;
+}
+
+size_t rtm_inodes_bytes(struct rtm_inodes *t)
+{
+    pthread_mutex_lock(&t->lock);
+    size_t b = t->bytes;
+    pthread_mutex_unlock(&t->lock);
+    return b;
+}
+
+size_t rtm_inodes_count(struct rtm_inodes *t)
+{
+    pthread_mutex_lock(&t->lock);
+    size_t c = t->count;
+    pthread_mutex_unlock(&t->lock);
+    return c;
+}

@@ -1,0 +1,64 @@
+/* inodes.h - the inode numbers rtmfs gives the kernel: one per (path,
+ * version) that the kernel holds, counted the way FUSE counts lookups.
+ *
+ * Why a number is a hash of (path, version), not a counter: the kernel
+ * forgets inodes it no longer uses and looks them up again later; a hash
+ * gives the same file the same number then, so find(1), diff -r and tar see
+ * one inode for one file.  A new version of a source file hashes to a new
+ * number, so the kernel never serves the old version's cached pages for it,
+ * and a file kept open on the old number reads the old version or fails.
+ * Two keys hashing alike are told apart by probing to the next free number;
+ * readdir asks rtm_inodes_peek() for the number a lookup would give, so the
+ * two agree even then.
+ *
+ * Contract:
+ *  - Thread-safe: one mutex inside, never held while calling out.
+ *  - rtm_inodes_ref() counts one lookup; rtm_inodes_forget() takes back as
+ *    many as the kernel says.  Taking back more than were counted, or
+ *    forgetting a number never given, is a caller's bug and asserts.
+ *  - RTM_INO_ROOT is the mount's root (path ""): always known, never
+ *    counted, never in the table.
+ *  - The table copies the paths it is given; callers own theirs.
+ */
+#ifndef RTM_INODES_H
+#define RTM_INODES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fileid.h"
+
+#define RTM_INO_ROOT 1
+
+struct rtm_inodes;
+
+/* The hash a number starts from; tests inject collisions with their own. */
+typedef uint64_t (*rtm_ino_hash_fn)(const char *path, const struct rtm_fileid *id);
+uint64_t rtm_ino_hash(const char *path, const struct rtm_fileid *id);
+
+/* NULL hash: rtm_ino_hash.  NULL when out of memory. */
+struct rtm_inodes *rtm_inodes_new(rtm_ino_hash_fn hash);
+void rtm_inodes_free(struct rtm_inodes *t);
+
+/* Counts one lookup of (path, id); its number, or 0 when out of memory. */
+uint64_t rtm_inodes_ref(struct rtm_inodes *t, const char *path, const struct rtm_fileid *id);
+void rtm_inodes_forget(struct rtm_inodes *t, uint64_t ino, uint64_t n);
+/* The number (path, id) has, or would get from a lookup now. */
+uint64_t rtm_inodes_peek(struct rtm_inodes *t, const char *path, const struct rtm_fileid *id);
+/* The number of (path, id) when the kernel holds it, else 0. */
+uint64_t rtm_inodes_find(struct rtm_inodes *t, const char *path, const struct rtm_fileid *id);
+/* Copies ino's path (n bytes at most) and version; -ENOENT when unknown or
+ * the path does not fit. */
+int rtm_inodes_path(struct rtm_inodes *t, uint64_t ino, char *buf, size_t n,
+                    struct rtm_fileid *id);
+/* Calls fn for every number held, on a copy taken under the lock (fn may
+ * call back into the table). -ENOMEM when the copy cannot be made. */
+int rtm_inodes_each(struct rtm_inodes *t,
+                    void (*fn)(void *arg, uint64_t ino, const char *path,
+                               const struct rtm_fileid *id),
+                    void *arg);
+/* Memory the table holds (nodes, paths, arrays), and how many nodes. */
+size_t rtm_inodes_bytes(struct rtm_inodes *t);
+size_t rtm_inodes_count(struct rtm_inodes *t);
+
+#endif

@@ -1,0 +1,149 @@
+/* tree.h - what the mount shows, decided without FUSE: which source
+ * entries appear and as what, the inode number and attributes of every
+ * path, the listings of folders, the bytes of every file, and what to tell
+ * the kernel when SOURCE changes.  The FUSE glue (fuse_ops.c) only decodes
+ * requests, calls these and replies; tests call them directly.
+ *
+ * Contract:
+ *  - Thread-safe.  Every function returns 0 (or a byte count) or a negative
+ *    errno, as FUSE replies want it.
+ *  - Paths are relative to SOURCE, "" being its root.  Inside an animation's
+ *    or archive's folder, everything is of the version (struct rtm_fileid)
+ *    the folder was looked up in: a rewrite of the source file gives new
+ *    numbers, and an old number reads its old version or fails with ESTALE.
+ *  - One classification of a source entry (rtm_tree_classify) serves both
+ *    lookup and readdir, so the two never disagree on what an entry is or
+ *    on its number.
+ *  - The tree owns its inode table and listings; the cache (cache.h) is the
+ *    caller's and must outlive the tree.  The inode table's bytes count
+ *    against the cache's budget (rtmc_set_outside).
+ */
+#ifndef RTM_TREE_H
+#define RTM_TREE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include "cache.h"
+#include "inodes.h"
+
+struct rtm_tree;
+
+struct rtm_tree_config {
+    int srcfd;                    /* SOURCE, open O_DIRECTORY */
+    struct rtmc *cache;           /* loads with rtm_loader_load on srcfd */
+    int show_other;               /* pass other files through */
+    const char *hidden;           /* a path in SOURCE the mount never shows nor
+                                     stats (its own mount point), or NULL */
+    rtm_ino_hash_fn hash;         /* NULL: rtm_ino_hash (tests inject others) */
+    /* Called for each source folder the kernel looks up; returns whether
+     * changes in it will be reported (rtm_tree_changed).  NULL: none are. */
+    int (*watch)(void *ctx, const char *dir);
+    void *watch_ctx;
+};
+
+/* How long the kernel may trust an answer: long where changes are
+ * reported, short (so that a change shows within a second) elsewhere. */
+#define RTM_TREE_TIMEOUT_WATCHED 3600.0
+#define RTM_TREE_TIMEOUT_UNWATCHED 0.5
+
+struct rtm_tree *rtm_tree_new(const struct rtm_tree_config *cfg);
+void rtm_tree_free(struct rtm_tree *t);
+
+/* ---- what a source entry is ---- */
+
+enum rtm_src_kind {
+    RTM_SRC_HIDDEN,               /* not shown: symlinked folders, devices, the
+                                     mount point, other files without show_other */
+    RTM_SRC_DIR,                  /* a folder of SOURCE */
+    RTM_SRC_ANIM,                 /* an .rtm file: a folder of views */
+    RTM_SRC_PBO,                  /* a .pbo file: a folder of its entries */
+    RTM_SRC_OTHER,                /* another file, passed through */
+};
+
+/* Classifies entry name of folder dir (dfd open on it), rel being its path
+ * relative to SOURCE.  d_type is readdir's hint (DT_UNKNOWN: none); it only
+ * saves a stat, never changes the answer.  Symlinks are followed to files
+ * and hidden when they lead to folders (loops).  *st is the entry's stat
+ * (followed), *id its version for ANIM and PBO, RTM_FILEID_NONE otherwise.
+ * Returns the kind, or a negative errno when it cannot be told. */
+int rtm_tree_classify(struct rtm_tree *t, int dfd, const char *name, const char *rel,
+                      unsigned char d_type, struct stat *st, struct rtm_fileid *id);
+
+/* ---- the operations ---- */
+
+struct rtm_tree_entry {
+    uint64_t ino;
+    struct stat st;
+    double timeout;               /* for the entry and its attributes */
+};
+
+/* Looks up name in folder parent and counts the lookup (forget it later). */
+int rtm_tree_lookup(struct rtm_tree *t, uint64_t parent, const char *name,
+                    struct rtm_tree_entry *out);
+void rtm_tree_forget(struct rtm_tree *t, uint64_t ino, uint64_t nlookup);
+int rtm_tree_getattr(struct rtm_tree *t, uint64_t ino, struct rtm_tree_entry *out);
+
+/* A folder's listing: ".", "..", then its entries with the numbers lookup
+ * gives them and their types (S_IFDIR or S_IFREG). */
+struct rtm_dirent {
+    char *name;
+    uint64_t ino;
+    mode_t type;
+};
+struct rtm_dirlist {
+    struct rtm_dirent *e;
+    size_t n, cap;
+    int refs;
+};
+/* The listing of folder ino for a readdir at offset off: built at offset 0,
+ * and kept for the rest of that enumeration (a large folder is read in many
+ * calls, which must neither rebuild it each time nor see it change midway).
+ * Put it back with rtm_tree_listing_put. */
+int rtm_tree_listing(struct rtm_tree *t, uint64_t ino, off_t off, struct rtm_dirlist **out);
+void rtm_tree_listing_put(struct rtm_tree *t, struct rtm_dirlist *d);
+
+/* Reads up to size bytes of file ino at off into buf; the count, or a
+ * negative errno (-EISDIR for folders, -EIO for a damaged archive entry). */
+ssize_t rtm_tree_read(struct rtm_tree *t, uint64_t ino, char *buf, size_t size, off_t off);
+
+/* The filesystem SOURCE is on. */
+struct statvfs;
+int rtm_tree_statfs(struct rtm_tree *t, struct statvfs *sv);
+
+/* ---- changes in SOURCE ---- */
+
+/* What the caller tells the kernel: forget a name in a folder, or an
+ * inode's attributes and pages. */
+struct rtm_tree_notify {
+    void *ctx;
+    void (*entry)(void *ctx, uint64_t parent, const char *name);
+    void (*inode)(void *ctx, uint64_t ino);
+};
+/* Entry name of source folder dir changed (name NULL: the folder itself):
+ * drops what the cache holds of it and says what the kernel must forget. */
+void rtm_tree_changed(struct rtm_tree *t, const char *dir, const char *name,
+                      const struct rtm_tree_notify *n);
+/* Changes were lost (an inotify queue overflow): drops everything cached
+ * and tells the kernel to forget every inode's attributes, entries and pages. */
+void rtm_tree_changed_all(struct rtm_tree *t, const struct rtm_tree_notify *n);
+
+/* ---- open and opendir ---- */
+
+/* What the kernel can do without open/opendir round trips, in rtmfs's
+ * own terms (the glue maps FUSE_CAP_NO_OPEN_SUPPORT and
+ * FUSE_CAP_NO_OPENDIR_SUPPORT to these). */
+#define RTM_CAP_NO_OPEN 1u
+#define RTM_CAP_NO_OPENDIR 2u
+struct rtm_open_policy {
+    int open_enosys;              /* answer open with ENOSYS: the kernel then
+                                     never opens and keeps pages */
+    int opendir_enosys;           /* likewise for folders, caching listings */
+};
+/* Without the capability, open succeeds and asks for the same caching with
+ * keep_cache (files) and cache_readdir + keep_cache (folders). */
+struct rtm_open_policy rtm_tree_open_policy(unsigned capable);
+
+#endif
