@@ -134,15 +134,17 @@ $(FUZZ_DIR):
 fuzz: $(FUZZERS:%=$(FUZZ_DIR)/%) $(BUILD)/tests/fuzz_seeds
 	@bash tests/fuzz/fuzz.sh $(FUZZ_DIR) $(BUILD) $(FUZZ_SECONDS)
 
-# ThreadSanitizer over the cache under concurrent use (its unit tests).
-TSAN_DIR := build-tsan
-TSAN_SRC := $(CORE:%=src/%.c) $(WRITERS:%=src/%.c) $(FSCORE:%=src/%.c)
-$(TSAN_DIR)/test_cache: tests/unit/test_cache.c $(TSAN_SRC) $(wildcard src/*.h tests/unit/*.h)
+# ThreadSanitizer over everything rtmfs runs on several threads: the cache,
+# the loader, the inode table and the tree (their unit tests).
+TSAN_DIR   := build-tsan
+TSAN_SRC   := $(CORE:%=src/%.c) $(WRITERS:%=src/%.c) $(FSCORE:%=src/%.c)
+TSAN_TESTS := test_cache test_loader test_inodes test_tree
+$(TSAN_DIR)/%: tests/unit/%.c $(TSAN_SRC) $(wildcard src/*.h tests/unit/*.h)
 	mkdir -p $(TSAN_DIR)
 	$(FUZZ_CC) -g -O1 $(NEED_CPPFLAGS) $(NEED_CFLAGS) -Itests/unit -fsanitize=thread \
 		$(LZO_CFLAGS) $(CMOCKA_CFLAGS) -o $@ $< $(TSAN_SRC) $(CMOCKA_LIBS) $(LIBS) -lpthread
-tsan: $(TSAN_DIR)/test_cache
-	TSAN_OPTIONS=halt_on_error=1 $(TSAN_DIR)/test_cache
+tsan: $(TSAN_TESTS:%=$(TSAN_DIR)/%)
+	@set -e; for t in $^; do echo "== $$t"; TSAN_OPTIONS=halt_on_error=1 $$t; done
 
 # Eight parallel readers against a mount whose source keeps changing.
 STRESS_SECONDS ?= 60

@@ -11,7 +11,7 @@
 
 struct node {
     struct node *inext, *pnext;   /* hash chains by number and by path */
-    uint64_t ino, nlookup;
+    uint64_t ino, nlookup, holds;
     struct rtm_fileid id;
     char *path;
 };
@@ -153,7 +153,9 @@ static struct node *node_new(struct rtm_inodes *t, const char *path, const struc
     return n;
 }
 
-uint64_t rtm_inodes_ref(struct rtm_inodes *t, const char *path, const struct rtm_fileid *id)
+/* Counts one lookup (or hold) of (path, id); its number, or 0. */
+static uint64_t count(struct rtm_inodes *t, const char *path, const struct rtm_fileid *id,
+                      int hold)
 {
     assert(*path);
     pthread_mutex_lock(&t->lock);
@@ -162,11 +164,21 @@ uint64_t rtm_inodes_ref(struct rtm_inodes *t, const char *path, const struct rtm
         n = node_new(t, path, id);
     uint64_t ino = 0;
     if (n) {
-        n->nlookup++;
+        *(hold ? &n->holds : &n->nlookup) += 1;
         ino = n->ino;
     }
     pthread_mutex_unlock(&t->lock);
     return ino;
+}
+
+uint64_t rtm_inodes_ref(struct rtm_inodes *t, const char *path, const struct rtm_fileid *id)
+{
+    return count(t, path, id, 0);
+}
+
+uint64_t rtm_inodes_hold(struct rtm_inodes *t, const char *path, const struct rtm_fileid *id)
+{
+    return count(t, path, id, 1);
 }
 
 static void unlink_node(struct rtm_inodes *t, struct node *n)
@@ -183,33 +195,31 @@ static void unlink_node(struct rtm_inodes *t, struct node *n)
     t->bytes -= node_bytes(n);
 }
 
-void rtm_inodes_forget(struct rtm_inodes *t, uint64_t ino, uint64_t nlookup)
+/* Takes back n lookups (or holds) of ino; frees it when none are left. */
+static void uncount(struct rtm_inodes *t, uint64_t ino, uint64_t n, int hold)
 {
     if (ino == RTM_INO_ROOT)
         return;
     pthread_mutex_lock(&t->lock);
-    struct node *n = find_ino(t, ino);
-    assert(n && "forget of a number never given");
-    assert(n->nlookup >= nlookup && "forget of more lookups than were counted");
-    n->nlookup -= nlookup;
-    if (n->nlookup == 0) {
-        unlink_node(t, n);
-        free(n->path);
-        free(n);
+    struct node *nd = find_ino(t, ino);
+    assert(nd && "forget or release of a number never given");
+    uint64_t *c = hold ? &nd->holds : &nd->nlookup;
+    assert(*c >= n && "forget or release of more than was counted");
+    *c -= n;
+    if (nd->nlookup == 0 && nd->holds == 0) {
+        unlink_node(t, nd);
+        free(nd->path);
+        free(nd);
     }
     pthread_mutex_unlock(&t->lock);
 }
 
-uint64_t rtm_inodes_peek(struct rtm_inodes *t, const char *path, const struct rtm_fileid *id)
+void rtm_inodes_forget(struct rtm_inodes *t, uint64_t ino, uint64_t nlookup)
 {
-    if (!*path)
-        return RTM_INO_ROOT;
-    pthread_mutex_lock(&t->lock);
-    struct node *n = find_key(t, path, id);
-    uint64_t ino = n ? n->ino : free_number(t, path, id);
-    pthread_mutex_unlock(&t->lock);
-    return ino;
+    uncount(t, ino, nlookup, 0);
 }
+
+void rtm_inodes_release(struct rtm_inodes *t, uint64_t ino) { uncount(t, ino, 1, 1); }
 
 uint64_t rtm_inodes_find(struct rtm_inodes *t, const char *path, const struct rtm_fileid *id)
 {

@@ -7,15 +7,18 @@
  * one inode for one file.  A new version of a source file hashes to a new
  * number, so the kernel never serves the old version's cached pages for it,
  * and a file kept open on the old number reads the old version or fails.
- * Two keys hashing alike are told apart by probing to the next free number;
- * readdir asks rtm_inodes_peek() for the number a lookup would give, so the
- * two agree even then.
+ * Two keys hashing alike are told apart by probing to the next free number.
+ * A listing holds the numbers it shows (rtm_inodes_hold) for as long as it
+ * is kept, so a lookup of a listed name finds the number readdir gave, even
+ * after a collision.
  *
  * Contract:
  *  - Thread-safe: one mutex inside, never held while calling out.
  *  - rtm_inodes_ref() counts one lookup; rtm_inodes_forget() takes back as
  *    many as the kernel says.  Taking back more than were counted, or
  *    forgetting a number never given, is a caller's bug and asserts.
+ *    rtm_inodes_hold() and rtm_inodes_release() count holds the same way.
+ *    A number lives while it has lookups or holds.
  *  - RTM_INO_ROOT is the mount's root (path ""): always known, never
  *    counted, never in the table.
  *  - The table copies the paths it is given; callers own theirs.
@@ -43,8 +46,9 @@ void rtm_inodes_free(struct rtm_inodes *t);
 /* Counts one lookup of (path, id); its number, or 0 when out of memory. */
 uint64_t rtm_inodes_ref(struct rtm_inodes *t, const char *path, const struct rtm_fileid *id);
 void rtm_inodes_forget(struct rtm_inodes *t, uint64_t ino, uint64_t n);
-/* The number (path, id) has, or would get from a lookup now. */
-uint64_t rtm_inodes_peek(struct rtm_inodes *t, const char *path, const struct rtm_fileid *id);
+/* Holds (path, id)'s number for a listing; 0 when out of memory. */
+uint64_t rtm_inodes_hold(struct rtm_inodes *t, const char *path, const struct rtm_fileid *id);
+void rtm_inodes_release(struct rtm_inodes *t, uint64_t ino);
 /* The number of (path, id) when the kernel holds it, else 0. */
 uint64_t rtm_inodes_find(struct rtm_inodes *t, const char *path, const struct rtm_fileid *id);
 /* Copies ino's path (n bytes at most) and version; -ENOENT when unknown or

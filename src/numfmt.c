@@ -77,8 +77,6 @@ static void drop_digit(uint64_t *q, int *exact)
     *q /= 10;
 }
 
-/* Floors of x = 4m * 2^e2 * 10^s and of the interval bounds (4m - dlo) and
- * (4m + 2) at the same scale, each with an exactness flag. */
 /* The switch hands try_precision a constant divisor, which the compiler
  * turns into a multiplication. */
 static inline int try_digits(const struct bounds *b, int p, uint64_t *c)
@@ -96,6 +94,8 @@ static inline int try_digits(const struct bounds *b, int p, uint64_t *c)
     }
 }
 
+/* Floors of x = 4m * 2^e2 * 10^s and of the interval bounds (4m - dlo) and
+ * (4m + 2) at the same scale, each with an exactness flag. */
 static int scale_all(uint64_t m, uint64_t dlo, int e2, int s, struct bounds *b)
 {
     u128 nx, nl, nh;

@@ -354,7 +354,7 @@ static int big_config(struct big_archive *a, unsigned mod, const char *addon,
     for (size_t i = 1; i < a->n; i++) {
         const char *e = a->name[i], *base = strrchr(e, '\\');
         size_t len = strlen(e);
-        if (len < 4 || strcmp(e + len - 4, ".rtm"))
+        if (!rtm_name_ends(e, len, ".rtm"))
             continue;
         base = base ? base + 1 : e;
         buf_printf(b, "        class %.*s\n        {\n            file = \"\\%s\\%s\";\n"

@@ -59,10 +59,13 @@ struct rtm_tree *rtm_tree_new(const struct rtm_tree_config *cfg)
     return t;
 }
 
-static void dl_free(struct rtm_dirlist *d)
+static void dl_free(struct rtm_tree *t, struct rtm_dirlist *d)
 {
-    for (size_t i = 0; i < d->n; i++)
+    for (size_t i = 0; i < d->n; i++) {
+        if (d->e[i].ino != RTM_INO_ROOT)
+            rtm_inodes_release(t->nodes, d->e[i].ino);
         free(d->e[i].name);
+    }
     free(d->e);
     free(d);
 }
@@ -73,13 +76,19 @@ void rtm_tree_free(struct rtm_tree *t)
         return;
     for (size_t i = 0; i < NLISTINGS; i++)
         if (t->listing[i].d)
-            dl_free(t->listing[i].d);
+            dl_free(t, t->listing[i].d);
     rtmc_put(t->cfg.cache, t->last_data);
     rtm_inodes_free(t->nodes);
     pthread_mutex_destroy(&t->llock);
     pthread_mutex_destroy(&t->dlock);
     free(t->hidden);
     free(t);
+}
+
+/* The inode table counts against the cache's budget. */
+static void account(struct rtm_tree *t)
+{
+    rtmc_set_outside(t->cfg.cache, rtm_inodes_bytes(t->nodes));
 }
 
 /* Asks for a folder to be watched; a failure means short timeouts. */
@@ -468,14 +477,14 @@ int rtm_tree_lookup(struct rtm_tree *t, uint64_t parent, const char *name,
         watch(t, path);
     target_done(t, &tg);
     out->timeout = timeout(t);
-    rtmc_set_outside(t->cfg.cache, rtm_inodes_bytes(t->nodes));
+    account(t);
     return rc;
 }
 
 void rtm_tree_forget(struct rtm_tree *t, uint64_t ino, uint64_t nlookup)
 {
     rtm_inodes_forget(t->nodes, ino, nlookup);
-    rtmc_set_outside(t->cfg.cache, rtm_inodes_bytes(t->nodes));
+    account(t);
 }
 
 int rtm_tree_getattr(struct rtm_tree *t, uint64_t ino, struct rtm_tree_entry *out)
@@ -511,9 +520,14 @@ static int dl_add(struct rtm_tree *t, struct rtm_dirlist *d, const char *dir,
     if (!dots && child_path(path, dir, name))
         return -ENAMETOOLONG;
     struct rtm_dirent *e = &d->e[d->n];
-    if (!(e->name = strdup(name)))
+    e->ino = dots ? RTM_INO_ROOT : rtm_inodes_hold(t->nodes, path, id);
+    if (!e->ino)
         return -ENOMEM;
-    e->ino = dots ? RTM_INO_ROOT : rtm_inodes_peek(t->nodes, path, id);
+    if (!(e->name = strdup(name))) {
+        if (!dots)
+            rtm_inodes_release(t->nodes, e->ino);
+        return -ENOMEM;
+    }
     e->type = type;
     d->n++;
     return 0;
@@ -634,8 +648,10 @@ void rtm_tree_listing_put(struct rtm_tree *t, struct rtm_dirlist *d)
     pthread_mutex_lock(&t->llock);
     int last = --d->refs == 0;
     pthread_mutex_unlock(&t->llock);
-    if (last)
-        dl_free(d);
+    if (last) {
+        dl_free(t, d);
+        account(t);
+    }
 }
 
 /* The kept listing of ino (a reference for the caller), or NULL. */
@@ -691,6 +707,7 @@ int rtm_tree_listing(struct rtm_tree *t, uint64_t ino, off_t off, struct rtm_dir
         return rc;
     }
     listing_keep(t, ino, d);
+    account(t);
     *out = d;
     return 0;
 }

@@ -1,0 +1,482 @@
+/* test_tree.c - what the mount shows, without FUSE: lookups, attributes,
+ * listings and reads of a temporary SOURCE written by the project's own
+ * writers; one classification and one numbering for lookup and readdir
+ * (with an injected dirent type and an injected hash collision); the
+ * mount point hidden; changes, lost changes and ctime-only rewrites; the
+ * open policy; and concurrent use (also under ThreadSanitizer: make tsan). */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include "testutil.h"
+#include "cache.h"
+#include "loader.h"
+#include "tree.h"
+
+struct env {
+    char dir[64];
+    int fd;
+    struct rtm_loader l;
+    struct rtmc *c;
+    struct rtm_tree *t;
+    struct rtm_buf a, b;          /* two plain animations of the same size */
+    int watch_rc;                 /* what the watch callback answers */
+};
+
+static void write_file(struct env *e, const char *name, const struct rtm_buf *b)
+{
+    int fd = openat(e->fd, name, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, b->p, b->len), (ssize_t)b->len);
+    close(fd);
+}
+
+static int fake_watch(void *ctx, const char *dir)
+{
+    (void)dir;
+    return ((struct env *)ctx)->watch_rc;
+}
+
+static void new_tree(struct env *e, rtm_ino_hash_fn hash, const char *hidden)
+{
+    rtm_tree_free(e->t);
+    struct rtm_tree_config cfg = { .srcfd = e->fd, .cache = e->c, .hidden = hidden,
+                                   .hash = hash, .watch = fake_watch, .watch_ctx = e };
+    assert_non_null(e->t = rtm_tree_new(&cfg));
+}
+
+static int setup(void **state)
+{
+    struct env *e = calloc(1, sizeof *e);
+    strcpy(e->dir, "/tmp/rtmfs-tree.XXXXXX");
+    assert_non_null(mkdtemp(e->dir));
+    e->fd = open(e->dir, O_RDONLY | O_DIRECTORY);
+    e->l = (struct rtm_loader){ .srcfd = e->fd };
+    e->c = e->l.cache = rtmc_new(64u << 20, rtm_loader_load, &e->l);
+    struct sample_opts oa = { 6, 20, 1, 0 }, ob = { 6, 20, 2, 0 };
+    assert_int_equal(rtm_sample_plain(&oa, &e->a), 0);
+    assert_int_equal(rtm_sample_plain(&ob, &e->b), 0);
+    assert_int_equal(e->a.len, e->b.len);
+    assert_int_equal(mkdirat(e->fd, "sub", 0755), 0);
+    write_file(e, "walk.rtm", &e->a);
+    write_file(e, "sub/run.rtm", &e->b);
+    struct rtm_buf junk = { "not an animation", 16, 16, 0 };
+    write_file(e, "broken.rtm", &junk);
+    write_file(e, "readme.txt", &junk);
+    new_tree(e, NULL, NULL);
+    *state = e;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    struct env *e = *state;
+    char cmd[128];
+    rtm_tree_free(e->t);
+    rtmc_free(e->c);
+    close(e->fd);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", e->dir);
+    assert_int_equal(system(cmd), 0);
+    buf_free(&e->a);
+    buf_free(&e->b);
+    free(e);
+    return 0;
+}
+
+/* Looks up a path one component at a time, as the kernel does; the last
+ * component's entry in *out (each lookup counted).  0 or -errno. */
+static int walk(struct env *e, const char *path, struct rtm_tree_entry *out)
+{
+    char buf[512], *save = NULL;
+    snprintf(buf, sizeof buf, "%s", path);
+    uint64_t ino = RTM_INO_ROOT;
+    for (char *c = strtok_r(buf, "/", &save); c; c = strtok_r(NULL, "/", &save)) {
+        int rc = rtm_tree_lookup(e->t, ino, c, out);
+        if (rc)
+            return rc;
+        ino = out->ino;
+    }
+    return 0;
+}
+
+static uint64_t ino_of(struct env *e, const char *path)
+{
+    struct rtm_tree_entry te;
+    assert_int_equal(walk(e, path, &te), 0);
+    return te.ino;
+}
+
+/* The whole content of file ino, read in small pieces. */
+static char *read_all(struct env *e, uint64_t ino, size_t *len)
+{
+    struct rtm_buf b;
+    buf_init(&b);
+    char chunk[777];
+    ssize_t n;
+    while ((n = rtm_tree_read(e->t, ino, chunk, sizeof chunk, (off_t)b.len)) > 0)
+        buf_put(&b, chunk, (size_t)n);
+    assert_true(n == 0);
+    buf_putc(&b, 0);
+    *len = b.len - 1;
+    return b.p;
+}
+
+static char *render_view(const struct rtm_buf *src, const char *view, size_t *len)
+{
+    struct rtm_anim *a = parse_ok(src, "none");
+    struct rtm_view v;
+    struct rtm_buf out;
+    buf_init(&out);
+    assert_int_equal(rtm_view_lookup(a, view, &v), 0);
+    assert_int_equal(rtm_view_render(a, v, &out), 0);
+    rtm_free(a);
+    *len = out.len;
+    buf_putc(&out, 0);
+    return out.p;
+}
+
+static void views_read_as_rendered(void **state)
+{
+    struct env *e = *state;
+    static const char *const views[] = { "header.txt", "bones.txt", "plain.rtm",
+                                         "frames/003.csv" };
+    for (size_t i = 0; i < sizeof views / sizeof views[0]; i++) {
+        char path[64];
+        snprintf(path, sizeof path, "walk.rtm/%s", views[i]);
+        struct rtm_tree_entry te;
+        assert_int_equal(walk(e, path, &te), 0);
+        size_t want_len, got_len;
+        char *want = render_view(&e->a, views[i], &want_len);
+        char *got = read_all(e, te.ino, &got_len);
+        assert_int_equal(te.st.st_size, want_len);
+        assert_int_equal(got_len, want_len);
+        assert_memory_equal(got, want, want_len);
+        assert_true(S_ISREG(te.st.st_mode) && !(te.st.st_mode & 0222));
+        free(want);
+        free(got);
+    }
+    struct rtm_tree_entry te;
+    assert_int_equal(walk(e, "walk.rtm", &te), 0);
+    assert_true(S_ISDIR(te.st.st_mode));
+    char buf[8];
+    assert_int_equal(rtm_tree_read(e->t, te.ino, buf, sizeof buf, 0), -EISDIR);
+    assert_int_equal(walk(e, "walk.rtm/nope.txt", &te), -ENOENT);
+    assert_int_equal(walk(e, "readme.txt", &te), -ENOENT);     /* no show_other */
+    /* a broken file is a folder holding error.txt */
+    assert_int_equal(walk(e, "broken.rtm/error.txt", &te), 0);
+    size_t len;
+    char *msg = read_all(e, te.ino, &len);
+    assert_int_equal(te.st.st_size, len);
+    assert_non_null(strstr(msg, "broken.rtm: "));
+    assert_true(len > 0 && msg[len - 1] == '\n');
+    free(msg);
+}
+
+/* Every name a listing shows is found by lookup with the same number and
+ * type, and every lookup's number is the listing's. */
+static void check_listing(struct env *e, const char *dir, size_t want_entries)
+{
+    uint64_t ino = *dir ? ino_of(e, dir) : RTM_INO_ROOT;
+    struct rtm_dirlist *d;
+    assert_int_equal(rtm_tree_listing(e->t, ino, 0, &d), 0);
+    assert_int_equal(d->n, want_entries + 2);
+    assert_string_equal(d->e[0].name, ".");
+    assert_string_equal(d->e[1].name, "..");
+    for (size_t i = 2; i < d->n; i++) {
+        struct rtm_tree_entry te;
+        assert_int_equal(rtm_tree_lookup(e->t, ino, d->e[i].name, &te), 0);
+        assert_int_equal(te.ino, d->e[i].ino);
+        assert_int_equal(te.st.st_mode & S_IFMT, d->e[i].type);
+    }
+    rtm_tree_listing_put(e->t, d);
+}
+
+static void listings_agree_with_lookups(void **state)
+{
+    struct env *e = *state;
+    check_listing(e, "", 3);                        /* walk.rtm broken.rtm sub */
+    check_listing(e, "walk.rtm", 6);                /* 5 views and frames */
+    check_listing(e, "walk.rtm/frames", 6);
+    check_listing(e, "broken.rtm", 1);
+    check_listing(e, "sub", 1);
+    /* the rest of an enumeration comes from the same listing */
+    struct rtm_dirlist *d1, *d2;
+    assert_int_equal(rtm_tree_listing(e->t, RTM_INO_ROOT, 0, &d1), 0);
+    assert_int_equal(rtm_tree_listing(e->t, RTM_INO_ROOT, 3, &d2), 0);
+    assert_ptr_equal(d1, d2);
+    rtm_tree_listing_put(e->t, d1);
+    rtm_tree_listing_put(e->t, d2);
+}
+
+static uint64_t same_hash(const char *path, const struct rtm_fileid *id)
+{
+    (void)path;
+    (void)id;
+    return 4242;
+}
+
+/* With every hash colliding, readdir still gives the numbers lookup gives
+ * (it used to give the raw hash while lookup probed past it). */
+static void collisions_number_alike(void **state)
+{
+    struct env *e = *state;
+    new_tree(e, same_hash, NULL);
+    assert_int_equal(ino_of(e, "walk.rtm"), 4242);
+    check_listing(e, "", 3);
+    check_listing(e, "walk.rtm", 6);
+}
+
+/* One classification whatever readdir's hint: a symlinked .rtm is an
+ * animation (followed), a symlinked folder is hidden (loops). */
+static void one_classification_for_every_hint(void **state)
+{
+    struct env *e = *state;
+    assert_int_equal(symlinkat("walk.rtm", e->fd, "link.rtm"), 0);
+    assert_int_equal(symlinkat("sub", e->fd, "linkdir"), 0);
+    static const unsigned char hints[] = { DT_UNKNOWN, DT_LNK };
+    for (size_t i = 0; i < sizeof hints; i++) {
+        struct stat st;
+        struct rtm_fileid id;
+        assert_int_equal(rtm_tree_classify(e->t, e->fd, "link.rtm", "link.rtm", hints[i], &st, &id),
+                         RTM_SRC_ANIM);
+        struct stat real;
+        assert_int_equal(fstatat(e->fd, "walk.rtm", &real, 0), 0);
+        struct rtm_fileid want = rtm_fileid_of(&real);
+        assert_true(rtm_fileid_same(&id, &want));
+        assert_int_equal(rtm_tree_classify(e->t, e->fd, "linkdir", "linkdir", hints[i], &st, &id),
+                         RTM_SRC_HIDDEN);
+    }
+    struct stat st;
+    struct rtm_fileid id;
+    assert_int_equal(rtm_tree_classify(e->t, e->fd, "sub", "sub", DT_UNKNOWN, &st, &id), RTM_SRC_DIR);
+    assert_int_equal(rtm_tree_classify(e->t, e->fd, "readme.txt", "readme.txt", DT_UNKNOWN, &st, &id),
+                     RTM_SRC_HIDDEN);
+    assert_int_equal(rtm_tree_classify(e->t, e->fd, "nope", "nope", DT_UNKNOWN, &st, &id), -ENOENT);
+    check_listing(e, "", 4);                        /* link.rtm shown, linkdir not */
+    struct rtm_tree_entry te;
+    assert_int_equal(walk(e, "link.rtm/bones.txt", &te), 0);
+    assert_int_equal(walk(e, "linkdir", &te), -ENOENT);
+}
+
+/* The mount point inside SOURCE is never shown (it would recurse). */
+static void the_mount_point_is_hidden(void **state)
+{
+    struct env *e = *state;
+    new_tree(e, NULL, "sub");
+    check_listing(e, "", 2);                        /* walk.rtm broken.rtm */
+    struct rtm_tree_entry te;
+    assert_int_equal(walk(e, "sub", &te), -ENOENT);
+    assert_int_equal(walk(e, "sub/run.rtm", &te), -ENOENT);
+    new_tree(e, NULL, "sub/run.rtm");               /* deeper, and not a prefix match */
+    check_listing(e, "sub", 0);
+    assert_int_equal(mkdirat(e->fd, "subway", 0755), 0);
+    check_listing(e, "", 4);
+}
+
+struct record {
+    char log[4096];
+    size_t n;
+};
+
+/* Appends a line to the record while it fits (a full record stops). */
+static void rec_line(struct record *r, const char *line)
+{
+    size_t n = strlen(line);
+    if (r->n + n < sizeof r->log) {
+        memcpy(r->log + r->n, line, n + 1);
+        r->n += n;
+    }
+}
+
+static void rec_entry(void *ctx, uint64_t parent, const char *name)
+{
+    char line[300];
+    snprintf(line, sizeof line, "entry %llu %.200s\n", (unsigned long long)parent, name);
+    rec_line(ctx, line);
+}
+
+static void rec_inode(void *ctx, uint64_t ino)
+{
+    char line[64];
+    snprintf(line, sizeof line, "inode %llu\n", (unsigned long long)ino);
+    rec_line(ctx, line);
+}
+
+static void changes_give_new_numbers(void **state)
+{
+    struct env *e = *state;
+    uint64_t view = ino_of(e, "walk.rtm/header.txt");
+    uint64_t dir = ino_of(e, "walk.rtm");
+    size_t len;
+    char *old = read_all(e, view, &len);
+    write_file(e, "walk.rtm", &e->b);
+    struct record r = { "", 0 };
+    struct rtm_tree_notify n = { &r, rec_entry, rec_inode };
+    rtm_tree_changed(e->t, "", "walk.rtm", &n);
+    assert_string_equal(r.log, "entry 1 walk.rtm\ninode 1\n");
+    /* the old number still reads its old version, or fails */
+    char buf[4096];
+    ssize_t got = rtm_tree_read(e->t, view, buf, sizeof buf, 0);
+    assert_true(got == -ESTALE || (got == (ssize_t)len && memcmp(buf, old, len) == 0));
+    assert_true(ino_of(e, "walk.rtm") != dir);
+    uint64_t now = ino_of(e, "walk.rtm/header.txt");
+    assert_true(now != view);
+    size_t want_len;
+    char *want = render_view(&e->b, "header.txt", &want_len);
+    char *fresh = read_all(e, now, &len);
+    assert_string_equal(fresh, want);
+    free(old);
+    free(want);
+    free(fresh);
+}
+
+/* A same-size rewrite whose mtime is put back (cp -p, touch -r) is a new
+ * version: ctime tells. */
+static void ctime_tells_a_restored_mtime(void **state)
+{
+    struct env *e = *state;
+    uint64_t view = ino_of(e, "walk.rtm/bones.txt");
+    struct stat before;
+    assert_int_equal(fstatat(e->fd, "walk.rtm", &before, 0), 0);
+    usleep(20000);                                  /* a ctime tick apart */
+    write_file(e, "walk.rtm", &e->b);
+    struct timespec times[2] = { before.st_atim, before.st_mtim };
+    assert_int_equal(utimensat(e->fd, "walk.rtm", times, 0), 0);
+    struct stat after;
+    assert_int_equal(fstatat(e->fd, "walk.rtm", &after, 0), 0);
+    assert_int_equal(after.st_size, before.st_size);
+    assert_int_equal(after.st_mtim.tv_nsec, before.st_mtim.tv_nsec);
+    assert_true(ino_of(e, "walk.rtm/bones.txt") != view);
+}
+
+static void lost_changes_forget_everything(void **state)
+{
+    struct env *e = *state;
+    uint64_t view = ino_of(e, "walk.rtm/header.txt");
+    uint64_t sub = ino_of(e, "sub");
+    struct rtmc_stats st;
+    rtmc_get_stats(e->c, &st);
+    assert_true(st.entries > 0);
+    struct record r = { "", 0 };
+    struct rtm_tree_notify n = { &r, rec_entry, rec_inode };
+    rtm_tree_changed_all(e->t, &n);
+    rtmc_get_stats(e->c, &st);
+    assert_int_equal(st.entries, 0);
+    char want[64];
+    snprintf(want, sizeof want, "inode %llu\n", (unsigned long long)view);
+    assert_non_null(strstr(r.log, want));
+    snprintf(want, sizeof want, "entry 1 sub\ninode %llu\n", (unsigned long long)sub);
+    assert_non_null(strstr(r.log, want));
+    assert_non_null(strstr(r.log, "entry 1 walk.rtm\n"));
+    assert_non_null(strstr(r.log, "inode 1\n"));
+}
+
+static void timeouts_follow_watching(void **state)
+{
+    struct env *e = *state;
+    struct rtm_tree_entry te;
+    assert_int_equal(walk(e, "sub/run.rtm", &te), 0);
+    assert_true(te.timeout == RTM_TREE_TIMEOUT_WATCHED);
+    e->watch_rc = -1;                               /* out of watches */
+    new_tree(e, NULL, NULL);
+    assert_int_equal(walk(e, "sub/run.rtm", &te), 0);
+    assert_true(te.timeout == RTM_TREE_TIMEOUT_UNWATCHED);
+    assert_int_equal(rtm_tree_getattr(e->t, te.ino, &te), 0);
+    assert_true(te.timeout == RTM_TREE_TIMEOUT_UNWATCHED);
+}
+
+static void open_policy_follows_capabilities(void **state)
+{
+    (void)state;
+    struct rtm_open_policy p = rtm_tree_open_policy(0);
+    assert_false(p.open_enosys);
+    assert_false(p.opendir_enosys);
+    p = rtm_tree_open_policy(RTM_CAP_NO_OPEN);
+    assert_true(p.open_enosys);
+    assert_false(p.opendir_enosys);
+    p = rtm_tree_open_policy(RTM_CAP_NO_OPEN | RTM_CAP_NO_OPENDIR);
+    assert_true(p.open_enosys);
+    assert_true(p.opendir_enosys);
+}
+
+struct reader {
+    struct env *e;
+    int stop;
+};
+
+static void *read_views(void *arg)
+{
+    struct reader *r = arg;
+    static const char *const paths[] = { "walk.rtm/header.txt", "walk.rtm/frames/002.csv",
+                                         "sub/run.rtm/plain.rtm", "walk.rtm/bones.txt" };
+    char buf[4096];
+    for (int i = 0; i < 300; i++) {
+        struct rtm_tree_entry te;
+        const char *p = paths[i % 4];
+        if (walk(r->e, p, &te) == 0) {
+            rtm_tree_read(r->e->t, te.ino, buf, sizeof buf, 0);
+            rtm_tree_getattr(r->e->t, te.ino, &te);
+        }
+        struct rtm_dirlist *d;
+        if (rtm_tree_listing(r->e->t, RTM_INO_ROOT, 0, &d) == 0)
+            rtm_tree_listing_put(r->e->t, d);
+    }
+    return NULL;
+}
+
+static void *rewrite(void *arg)
+{
+    struct reader *r = arg;
+    struct record rec = { "", 0 };
+    struct rtm_tree_notify n = { &rec, rec_entry, rec_inode };
+    for (int i = 0; i < 100; i++) {
+        rec.n = 0;
+        rec.log[0] = 0;
+        write_file(r->e, "walk.rtm", i % 2 ? &r->e->a : &r->e->b);
+        rtm_tree_changed(r->e->t, "", "walk.rtm", &n);
+        if (i % 25 == 0) {
+            rec.n = 0;
+            rec.log[0] = 0;
+            rtm_tree_changed_all(r->e->t, &n);
+        }
+    }
+    return NULL;
+}
+
+/* Readers, a writer and change reports at once: no crash, no race (TSan). */
+static void concurrent_use(void **state)
+{
+    struct env *e = *state;
+    struct reader r = { e, 0 };
+    pthread_t th[4];
+    for (int i = 0; i < 3; i++)
+        pthread_create(&th[i], NULL, read_views, &r);
+    pthread_create(&th[3], NULL, rewrite, &r);
+    for (int i = 0; i < 4; i++)
+        pthread_join(th[i], NULL);
+    size_t len;
+    char *h = read_all(e, ino_of(e, "walk.rtm/header.txt"), &len);
+    assert_true(len > 0);
+    free(h);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(views_read_as_rendered, setup, teardown),
+        cmocka_unit_test_setup_teardown(listings_agree_with_lookups, setup, teardown),
+        cmocka_unit_test_setup_teardown(collisions_number_alike, setup, teardown),
+        cmocka_unit_test_setup_teardown(one_classification_for_every_hint, setup, teardown),
+        cmocka_unit_test_setup_teardown(the_mount_point_is_hidden, setup, teardown),
+        cmocka_unit_test_setup_teardown(changes_give_new_numbers, setup, teardown),
+        cmocka_unit_test_setup_teardown(ctime_tells_a_restored_mtime, setup, teardown),
+        cmocka_unit_test_setup_teardown(lost_changes_forget_everything, setup, teardown),
+        cmocka_unit_test_setup_teardown(timeouts_follow_watching, setup, teardown),
+        cmocka_unit_test(open_policy_follows_capabilities),
+        cmocka_unit_test_setup_teardown(concurrent_use, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
