@@ -68,6 +68,14 @@ check_readonly() {
     e=$(mkdir "$m/d" 2>&1); [[ $e == *"Read-only file system"* ]] || fail "mkdir: $e"
     e=$( (echo x > "$m/walk.rtm/header.txt") 2>&1); [[ $e == *"Read-only file system"* ]] || fail "echo >: $e"
     e=$(mv "$m/walk.rtm" "$m/x.rtm" 2>&1); [[ $e == *"Read-only file system"* ]] || fail "mv: $e"
+    e=$(chmod 600 "$m/walk.rtm/header.txt" 2>&1); [[ $e == *"Read-only file system"* ]] || fail "chmod: $e"
+    e=$(truncate -s 0 "$m/walk.rtm/header.txt" 2>&1); [[ $e == *"Read-only file system"* ]] || fail "truncate: $e"
+    if command -v setfattr >/dev/null; then
+        e=$(setfattr -n user.x -v 1 "$m/walk.rtm/header.txt" 2>&1)
+        [[ $e == *"Read-only file system"* ]] || fail "setfattr: $e"
+    else
+        skip_or_fail "not installed: attr" "setxattr gives EROFS (setfattr)"
+    fi
     [ -e "$T/src/walk.rtm" ] && [ ! -e "$T/src/new" ] || fail "SOURCE changed"
     ok "writes give EROFS"
 }
@@ -170,6 +178,27 @@ check_mount_helper() {
     ok "mount -t fuse.rtmfs and fstab"
 }
 
+# The mount point inside SOURCE: never shown (it would show itself without
+# end), and a single-threaded rtmfs never waits for itself.
+check_mount_inside() {
+    local s=$T/inside m=$T/inside/view before=$FAILS
+    mkdir -p "$m"
+    cp "$T/src/sub/deeper/walk.rtm" "$s/"
+    do_mount "$s" "$m" || return
+    timeout 20 find "$m" > "$T/find.out" 2>&1 || fail "find over a mount inside SOURCE: status $?"
+    grep -q "/view/view" "$T/find.out" && fail "the mount shows itself: $(grep -c /view/ "$T/find.out") paths"
+    grep -q "^$m/walk.rtm/header.txt$" "$T/find.out" || fail "the mount inside SOURCE lost walk.rtm"
+    [ "$(timeout 20 grep -rl -i pelvis --include=bones.txt "$m" | wc -l)" = 1 ] || fail "grep -r over a mount inside SOURCE"
+    do_umount "$m"
+    do_mount "$s" "$m" -s || return
+    timeout 10 ls "$m/view" >/dev/null 2>&1; local rc=$?
+    [ $rc = 124 ] && fail "-s: ls of the mount point inside the mount hangs"
+    [ $rc = 2 ] || fail "-s: ls of the mount point inside the mount: status $rc, expected 2 (no such file)"
+    timeout 10 ls "$m" >/dev/null || fail "-s: the mount no longer answers"
+    do_umount "$m"
+    [ "$FAILS" = "$before" ] && ok "a mount point inside SOURCE is not shown, nothing waits for itself"
+}
+
 check_corpus() {
     local corpus=$SHARED/corpus m=$T/mnt_corpus src rel n=0
     have_corpus || { skip "no ../shared" "the shared corpus through a mount"; return; }
@@ -202,5 +231,6 @@ do_umount "$T/mnt" && ok "fusermount3 -u"
 check_show_other
 check_signals
 check_mount_helper
+check_mount_inside
 check_corpus
 finish mount/basics
