@@ -174,7 +174,7 @@ static int read_array(struct rtm_cursor *c, const struct bmtr_head *h,
     if (size > *cap) {
         uint8_t *nb = realloc(*buf, size);
         if (!nb) {
-            rtm_err_set(c->err, at, "out of memory for %s", what);
+            rtm_err_oom(c->err, "out of memory for %s", what);
             return -1;
         }
         *buf = nb;
@@ -225,7 +225,7 @@ static int grow_matrices(struct attempt *t, uint32_t frame, uint32_t nframes,
         cap = nframes;
     float *m = realloc(t->matrices, cap * nbones * 12 * sizeof(float) + 1);
     if (!m) {
-        rtm_err_nooff(err, "out of memory at frame %u", frame);
+        rtm_err_oom(err, "out of memory at frame %u", frame);
         return -1;
     }
     t->matrices = m;
@@ -263,7 +263,7 @@ static int read_frames(struct rtm_cursor *c, const struct bmtr_head *h,
         return -1;
     if (plan && h->nframes && h->nbones &&
         !(t->abs = malloc((size_t)h->nbones * 12 * sizeof(double)))) {
-        rtm_err_nooff(c->err, "out of memory for %u bones", h->nbones);
+        rtm_err_oom(c->err, "out of memory for %u bones", h->nbones);
         return -1;
     }
     for (uint32_t f = 0; f < h->nframes; f++) {
@@ -347,7 +347,7 @@ int rtm_read_bmtr(const uint8_t *data, size_t len, const struct rtm_skeleton *sk
         return -1;
     struct rtm_plan plan;
     if (plan_for(data, &h, skel, &plan)) {
-        rtm_err_nooff(err, "out of memory for %u bones", h.nbones);
+        rtm_err_oom(err, "out of memory for %u bones", h.nbones);
         return -1;
     }
     static const struct reading v3[] = { { 0, 0 } };
@@ -369,7 +369,7 @@ int rtm_read_bmtr(const uint8_t *data, size_t len, const struct rtm_skeleton *sk
             attempt_free(&t);
             rtm_plan_free(&plan);
             if (!*out) {
-                rtm_err_nooff(err, "out of memory");
+                rtm_err_oom(err, "out of memory");
                 return -1;
             }
             return 0;

@@ -35,20 +35,26 @@ static int read_all(int fd, uint8_t *p, size_t len)
     return 0;
 }
 
-static void set_msg(char *msg, size_t msglen, const char *what, const struct rtm_error *err)
+/* A format error becomes the message (the cache keeps it); any other
+ * failure (out of memory, a read error, a file that changed) is returned as
+ * -errno, which the cache does not keep: the next access tries again. */
+static int failed(char *msg, size_t msglen, const char *what, const struct rtm_error *err)
 {
+    if (err->code)
+        return -err->code;
     char text[320];
     rtm_err_format(err, text, sizeof text);
     snprintf(msg, msglen, "%s: %s", what, text);
+    return 0;
 }
 
 static int parse(const struct rtm_loader *l, const struct rtmc_src *src, const uint8_t *data,
                  size_t len, struct rtm_anim **anim, char *msg, size_t msglen)
 {
-    struct rtm_error err = { "", 0, 0 };
+    struct rtm_error err = { "", 0, 0, 0 };
     unsigned flags = src->light ? RTM_PARSE_NO_MATRICES : 0;
     if (rtm_parse_flags(data, len, l->skel, flags, anim, &err))
-        set_msg(msg, msglen, src->path, &err);
+        return failed(msg, msglen, src->path, &err);
     return 0;
 }
 
@@ -69,9 +75,9 @@ static int load_file(const struct rtm_loader *l, int fd, const struct rtmc_src *
 static int load_table(int fd, const struct rtmc_src *src, struct rtmc_loaded *out,
                       char *msg, size_t msglen)
 {
-    struct rtm_error err = { "", 0, 0 };
+    struct rtm_error err = { "", 0, 0, 0 };
     if (pbo_load_table(fd, &out->pbo, &err))
-        set_msg(msg, msglen, src->path, &err);
+        return failed(msg, msglen, src->path, &err);
     return 0;
 }
 
@@ -89,13 +95,13 @@ static int load_entry(const struct rtm_loader *l, int fd, const char *archive,
     long i = p ? pbo_find(p, src->path + src->archive_len + 1) : -1;
     uint8_t *data = NULL;
     size_t len = 0;
-    struct rtm_error err = { "", 0, 0 };
+    struct rtm_error err = { "", 0, 0, 0 };
     if (!p)
         snprintf(msg, msglen, "%s", rtmc_error(t));
     else if (i < 0)
         rc = -ENOENT;
     else if (pbo_load_entry(fd, p, (size_t)i, &data, &len, &err))
-        set_msg(msg, msglen, src->path, &err);
+        rc = failed(msg, msglen, src->path, &err);
     else if (src->kind == RTMC_ANIM)
         rc = parse(l, src, data, len, &out->anim, msg, msglen);
     else {

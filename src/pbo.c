@@ -295,7 +295,7 @@ int pbo_read_table(const uint8_t *head, size_t len, uint64_t file_size,
     *out = p;
     return 0;
 oom:
-    rtm_err_nooff(err, "out of memory reading the PBO table");
+    rtm_err_oom(err, "out of memory reading the PBO table");
 fail:
     pbo_free(p);
     return -1;
@@ -587,6 +587,6 @@ int pbo_entry_data(const struct pbo *p, size_t i, const uint8_t *blob, size_t bl
     *out_len = n;
     return 0;
 oom:
-    rtm_err_nooff(err, "out of memory reading PBO entry '%.200s'", e->name);
+    rtm_err_oom(err, "out of memory reading PBO entry '%.200s'", e->name);
     return -1;
 }

@@ -19,9 +19,9 @@ static int read_at(int fd, uint8_t *buf, size_t len, uint64_t off, struct rtm_er
             continue;
         if (n <= 0) {
             if (n < 0)
-                rtm_err_set(err, off + got, "read error: %s", strerror(errno));
+                rtm_err_sys(err, errno, off + got, "read error: %s", strerror(errno));
             else
-                rtm_err_set(err, off + got, "archive ends early (did it change?)");
+                rtm_err_sys(err, ESTALE, off + got, "archive ends early (did it change?)");
             return -1;
         }
         got += (size_t)n;
@@ -34,7 +34,7 @@ int pbo_load_table(int fd, struct pbo **out, struct rtm_error *err)
     struct stat st;
     *out = NULL;
     if (fstat(fd, &st)) {
-        rtm_err_nooff(err, "%s", strerror(errno));
+        rtm_err_sys(err, errno, 0, "%s", strerror(errno));
         return -1;
     }
     uint64_t size = (uint64_t)st.st_size, cap = (uint64_t)PBO_TABLE_MAX + 4096;
@@ -42,7 +42,7 @@ int pbo_load_table(int fd, struct pbo **out, struct rtm_error *err)
     for (;;) {
         uint8_t *head = malloc(len ? len : 1);
         if (!head) {
-            rtm_err_nooff(err, "out of memory");
+            rtm_err_oom(err, "out of memory");
             return -1;
         }
         int rc = read_at(fd, head, len, 0, err);
@@ -78,7 +78,7 @@ int pbo_load_entry(int fd, const struct pbo *p, size_t i, uint8_t **out, size_t 
     const struct pbo_entry *e = &p->entries[i];
     uint8_t *blob = malloc(e->data_size ? e->data_size : 1);
     if (!blob) {
-        rtm_err_nooff(err, "out of memory for entry %s", e->path);
+        rtm_err_oom(err, "out of memory for entry %s", e->path);
         return -1;
     }
     int rc = read_at(fd, blob, e->data_size, e->offset, err);

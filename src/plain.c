@@ -131,7 +131,7 @@ int rtm_read_plain(const uint8_t *data, size_t len, unsigned flags, struct rtm_a
     struct rtm_anim *a = rtm_anim_alloc(RTM_FORMAT_PLAIN, nf, nb, m.count, strings, full);
     if (!a || (full && !(a->source = malloc(len ? len : 1)))) {
         rtm_free(a);
-        rtm_err_nooff(err, "out of memory for %u frames of %u bones", nf, nb);
+        rtm_err_oom(err, "out of memory for %u frames of %u bones", nf, nb);
         return -1;
     }
     if (full)

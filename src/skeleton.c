@@ -189,7 +189,7 @@ int rtm_skeleton_parse(const char *text, size_t len, const char *name,
     struct rtm_skeleton *s = skel_new(name);
     *out = NULL;
     if (!s) {
-        rtm_err_nooff(err, "out of memory");
+        rtm_err_oom(err, "out of memory");
         return -1;
     }
     const char *p = text, *end = text + len;
@@ -254,7 +254,7 @@ int rtm_skeleton_open(const char *spec, struct rtm_skeleton **out, struct rtm_er
     *out = NULL;
     if (strcmp(spec, "none") == 0) {
         if (!(*out = skel_new("none"))) {
-            rtm_err_nooff(err, "out of memory");
+            rtm_err_oom(err, "out of memory");
             return -1;
         }
         return 0;

@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static void err_vset(struct rtm_error *err, int has_off, uint64_t off,
+static void err_vset(struct rtm_error *err, int code, int has_off, uint64_t off,
                      const char *fmt, va_list ap)
 {
     if (!err)
@@ -18,13 +18,14 @@ static void err_vset(struct rtm_error *err, int has_off, uint64_t off,
     vsnprintf(err->msg, sizeof err->msg, fmt, ap);
     err->offset = off;
     err->has_offset = has_off;
+    err->code = code;
 }
 
 void rtm_err_set(struct rtm_error *err, uint64_t offset, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    err_vset(err, 1, offset, fmt, ap);
+    err_vset(err, 0, 1, offset, fmt, ap);
     va_end(ap);
 }
 
@@ -32,7 +33,23 @@ void rtm_err_nooff(struct rtm_error *err, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    err_vset(err, 0, 0, fmt, ap);
+    err_vset(err, 0, 0, 0, fmt, ap);
+    va_end(ap);
+}
+
+void rtm_err_oom(struct rtm_error *err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    err_vset(err, ENOMEM, 0, 0, fmt, ap);
+    va_end(ap);
+}
+
+void rtm_err_sys(struct rtm_error *err, int code, uint64_t offset, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    err_vset(err, code ? code : EIO, 1, offset, fmt, ap);
     va_end(ap);
 }
 

@@ -3,8 +3,12 @@
  *
  * Contract:
  *  - struct rtm_error carries one human-readable message and, when known, the
- *    byte offset in the source where the problem was found.  Core functions
- *    that can fail return 0 on success and -1 on failure after filling *err.
+ *    byte offset in the source where the problem was found, and says what
+ *    kind of failure it is: code 0 when the bytes are bad (a format error:
+ *    the same bytes always fail), or an errno when they are not to blame
+ *    (ENOMEM, a read error; ESTALE for a file that changed while read), as
+ *    libarchive's archive_set_error does.  Core functions that can fail
+ *    return 0 on success and -1 on failure after filling *err.
  *  - struct rtm_buf owns its bytes (p).  On allocation failure it sets oom
  *    and later appends are ignored, so callers check once at the end.
  *  - The le_* helpers read unaligned little-endian values with memcpy.
@@ -23,12 +27,20 @@ struct rtm_error {
     char msg[256];
     uint64_t offset;
     int has_offset;
+    int code;               /* 0: a format error; else an errno */
 };
 
+/* Format errors, with and without an offset. */
 void rtm_err_set(struct rtm_error *err, uint64_t offset, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void rtm_err_nooff(struct rtm_error *err, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* Out of memory (code ENOMEM). */
+void rtm_err_oom(struct rtm_error *err, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* A failure of the system, not of the bytes: code is its errno. */
+void rtm_err_sys(struct rtm_error *err, int code, uint64_t offset, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 /* Writes "msg (at byte N)" or "msg" into out. */
 void rtm_err_format(const struct rtm_error *err, char *out, size_t n);
 

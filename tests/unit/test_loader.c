@@ -2,6 +2,7 @@
  * through a real cache, from files the project's writers make. */
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "testutil.h"
@@ -9,6 +10,24 @@
 #include "loader.h"
 #include "pbo.h"
 #include "pbo_write.h"
+
+/* Under a sanitizer (whose shadow memory takes terabytes of address space)
+ * an address-space limit cannot be used; a large allocation returns NULL
+ * instead, as malloc does out of memory. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define RTM_TEST_SANITIZER 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define RTM_TEST_SANITIZER 1
+#endif
+#endif
+#ifdef RTM_TEST_SANITIZER
+#define SANITIZER_OPTIONS "allocator_may_return_null=1:max_allocation_size_mb=16"
+const char *__asan_default_options(void);
+const char *__asan_default_options(void) { return SANITIZER_OPTIONS; }
+const char *__tsan_default_options(void);
+const char *__tsan_default_options(void) { return SANITIZER_OPTIONS; }
+#endif
 
 struct env {
     char dir[64];
@@ -201,12 +220,79 @@ static void broken_archives(void **state)
     }
 }
 
+/* Out of memory while decoding an entry is no property of the archive: it
+ * is returned as -ENOMEM, not kept, and the next access tries again. */
+/* The process's address space now, in bytes. */
+static size_t vm_size(void)
+{
+    unsigned long pages = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    assert_non_null(f);
+    assert_int_equal(fscanf(f, "%lu", &pages), 1);
+    fclose(f);
+    return pages * (size_t)sysconf(_SC_PAGESIZE);
+}
+
+/* Out of memory while decoding an entry is no property of the archive: it
+ * is returned as -ENOMEM, not kept, and the next access tries again. */
+static void out_of_memory_is_not_kept(void **state)
+{
+    struct env *e = *state;
+    enum { N = 2 << 20 };
+    uint8_t *noise = malloc(N);
+    uint32_t x = 12345;
+    for (size_t i = 0; i < N; i++)
+        noise[i] = (uint8_t)((x = x * 1103515245u + 12345u) >> 24);
+    const struct pbo_write_entry en = { "big.bin", noise, N, PBO_PACK_CPRS, 0 };
+    struct rtm_buf b;
+    buf_init(&b);
+    assert_int_equal(pbo_write(&en, 1, NULL, 0, 0, &b), 0);
+    free(noise);
+    /* claim 8 times the stored size (about 18 MB): decoding allocates it first */
+    struct pbo *p;
+    struct rtm_error err;
+    assert_int_equal(pbo_read_table((uint8_t *)b.p, b.len, b.len, &p, &err), 0);
+    uint32_t claim = 8 * p->entries[0].data_size;
+    pbo_free(p);
+    char *at = memmem(b.p, b.len, "big.bin", 8);
+    memcpy(at + 8 + 4, &claim, 4);
+    write_file(e, "big.pbo", b.p, b.len);
+    buf_free(&b);
+#ifndef RTM_TEST_SANITIZER
+    struct rlimit old, lim;
+    assert_int_equal(getrlimit(RLIMIT_AS, &old), 0);
+    lim = old;
+    lim.rlim_cur = (rlim_t)(vm_size() + (12u << 20));
+    assert_int_equal(setrlimit(RLIMIT_AS, &lim), 0);
+#endif
+    struct rtmc_entry *h;
+    struct rtmc_stats st0, st1;
+    rtmc_get_stats(e->c, &st0);
+    int rc1 = get(e, "big.pbo/big.bin", 7, RTMC_DATA, &h);
+    int rc2 = get(e, "big.pbo/big.bin", 7, RTMC_DATA, &h);
+    rtmc_get_stats(e->c, &st1);
+#ifndef RTM_TEST_SANITIZER
+    assert_int_equal(setrlimit(RLIMIT_AS, &old), 0);
+#endif
+    assert_int_equal(rc1, -ENOMEM);
+    assert_int_equal(rc2, -ENOMEM);
+    assert_int_equal(st1.loads - st0.loads, 3);     /* the table once, the entry twice */
+#ifndef RTM_TEST_SANITIZER
+    /* with memory again, the entry decodes, and what is wrong with it is kept */
+    assert_int_equal(get(e, "big.pbo/big.bin", 7, RTMC_DATA, &h), 0);
+    assert_null(rtmc_data(h, &(size_t){ 0 }));
+    assert_non_null(strstr(rtmc_error(h), "big.bin"));
+    rtmc_put(e->c, h);
+#endif
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(loose_files, setup, teardown),
         cmocka_unit_test_setup_teardown(archive_entries, setup, teardown),
         cmocka_unit_test_setup_teardown(broken_archives, setup, teardown),
+        cmocka_unit_test_setup_teardown(out_of_memory_is_not_kept, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
