@@ -51,7 +51,7 @@ static int failed(char *msg, size_t msglen, const char *what, const struct rtm_e
 static int parse(const struct rtm_loader *l, const struct rtmc_src *src, const uint8_t *data,
                  size_t len, struct rtm_anim **anim, char *msg, size_t msglen)
 {
-    struct rtm_error err = { "", 0, 0, 0 };
+    struct rtm_error err = { .msg = "" };
     unsigned flags = src->light ? RTM_PARSE_NO_MATRICES : 0;
     if (rtm_parse_flags(data, len, l->skel, flags, anim, &err))
         return failed(msg, msglen, src->path, &err);
@@ -75,7 +75,7 @@ static int load_file(const struct rtm_loader *l, int fd, const struct rtmc_src *
 static int load_table(int fd, const struct rtmc_src *src, struct rtmc_loaded *out,
                       char *msg, size_t msglen)
 {
-    struct rtm_error err = { "", 0, 0, 0 };
+    struct rtm_error err = { .msg = "" };
     if (pbo_load_table(fd, &out->pbo, &err))
         return failed(msg, msglen, src->path, &err);
     return 0;
@@ -95,7 +95,7 @@ static int load_entry(const struct rtm_loader *l, int fd, const char *archive,
     long i = p ? pbo_find(p, src->path + src->archive_len + 1) : -1;
     uint8_t *data = NULL;
     size_t len = 0;
-    struct rtm_error err = { "", 0, 0, 0 };
+    struct rtm_error err = { .msg = "" };
     if (!p)
         snprintf(msg, msglen, "%s", rtmc_error(t));
     else if (i < 0)

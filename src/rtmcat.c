@@ -155,7 +155,7 @@ static int cat_archive(const char *file, const char *view_path)
                  "ARCHIVE.pbo/path/in/archive", RTM_PBO_INFO_NAME);
         return fail(file, msg);
     }
-    struct rtm_error err = { "", 0, 0 };
+    struct rtm_error err = { .msg = "" };
     struct pbo *p = NULL;
     int fd = open(file, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
@@ -211,7 +211,7 @@ int main(int argc, char **argv)
     const char *file = argv[optind], *view_path = argv[optind + 1];
     if (is_archive(file))
         return cat_archive(file, view_path);
-    struct rtm_error err = { "", 0, 0 };
+    struct rtm_error err = { .msg = "" };
     struct rtm_skeleton *skel = NULL;
     if (rtm_skeleton_open(skel_spec, &skel, &err)) {
         fprintf(stderr, "rtmcat: %s\n", err.msg);

@@ -134,7 +134,7 @@ static char *mountpoint_inside(const char *source, const char *mountpoint)
 
 static int fs_setup(struct fs *fs, const struct options *o, const char *mountpoint)
 {
-    struct rtm_error err = { "", 0, 0 };
+    struct rtm_error err = { .msg = "" };
     size_t budget = 256u << 20;
     if (o->cache_size && rtmc_parse_size(o->cache_size, &budget)) {
         fprintf(stderr, "rtmfs: bad cache_size '%s' (use e.g. 64M, 1G)\n", o->cache_size);
