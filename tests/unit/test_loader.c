@@ -222,6 +222,12 @@ static void broken_archives(void **state)
 
 /* Out of memory while decoding an entry is no property of the archive: it
  * is returned as -ENOMEM, not kept, and the next access tries again. */
+#ifndef RTM_TEST_SANITIZER
+
+#endif
+
+/* Out of memory while decoding an entry is no property of the archive: it
+ * is returned as -ENOMEM, not kept, and the next access tries again. */
 /* The process's address space now, in bytes. */
 static size_t vm_size(void)
 {
