@@ -223,11 +223,6 @@ static void broken_archives(void **state)
 /* Out of memory while decoding an entry is no property of the archive: it
  * is returned as -ENOMEM, not kept, and the next access tries again. */
 #ifndef RTM_TEST_SANITIZER
-
-#endif
-
-/* Out of memory while decoding an entry is no property of the archive: it
- * is returned as -ENOMEM, not kept, and the next access tries again. */
 /* The process's address space now, in bytes. */
 static size_t vm_size(void)
 {
@@ -238,7 +233,10 @@ static size_t vm_size(void)
     fclose(f);
     return pages * (size_t)sysconf(_SC_PAGESIZE);
 }
+#endif
 
+/* Out of memory while decoding an entry is no property of the archive: it
+ * is returned as -ENOMEM, not kept, and the next access tries again. */
 /* Out of memory while decoding an entry is no property of the archive: it
  * is returned as -ENOMEM, not kept, and the next access tries again. */
 static void out_of_memory_is_not_kept(void **state)
