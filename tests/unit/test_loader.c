@@ -220,8 +220,6 @@ static void broken_archives(void **state)
     }
 }
 
-/* Out of memory while decoding an entry is no property of the archive: it
- * is returned as -ENOMEM, not kept, and the next access tries again. */
 #ifndef RTM_TEST_SANITIZER
 /* The process's address space now, in bytes. */
 static size_t vm_size(void)
@@ -235,8 +233,6 @@ static size_t vm_size(void)
 }
 #endif
 
-/* Out of memory while decoding an entry is no property of the archive: it
- * is returned as -ENOMEM, not kept, and the next access tries again. */
 /* Out of memory while decoding an entry is no property of the archive: it
  * is returned as -ENOMEM, not kept, and the next access tries again. */
 static void out_of_memory_is_not_kept(void **state)
