@@ -69,15 +69,22 @@ int rtm_parse(const uint8_t *data, size_t len, const struct rtm_skeleton *skel,
 int rtm_parse_flags(const uint8_t *data, size_t len, const struct rtm_skeleton *skel,
                     unsigned flags, struct rtm_anim **out, struct rtm_error *err)
 {
+    struct rtm_parse_opts o = { .skel = skel, .flags = flags };
+    return rtm_parse_opts(data, len, &o, out, err);
+}
+
+int rtm_parse_opts(const uint8_t *data, size_t len, const struct rtm_parse_opts *o,
+                   struct rtm_anim **out, struct rtm_error *err)
+{
     *out = NULL;
     if (len >= 8 && (memcmp(data, "RTM_0101", 8) == 0 || memcmp(data, "RTM_MDAT", 8) == 0))
-        return rtm_read_plain(data, len, flags, out, err);
+        return rtm_read_plain(data, len, o, out, err);
     if (len >= 4 && memcmp(data, "BMTR", 4) == 0) {
         if (rtm_lzo_init()) {
             rtm_err_nooff(err, "liblzo2 failed to initialise");
             return -1;
         }
-        return rtm_read_bmtr(data, len, skel, flags, out, err);
+        return rtm_read_bmtr(data, len, o, out, err);
     }
     if (len == 0)
         rtm_err_set(err, 0, "empty file, not an RTM animation");

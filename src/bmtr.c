@@ -337,13 +337,32 @@ static int plan_for(const uint8_t *data, const struct bmtr_head *h,
     return rc;
 }
 
-int rtm_read_bmtr(const uint8_t *data, size_t len, const struct rtm_skeleton *skel,
-                  unsigned flags, struct rtm_anim **out, struct rtm_error *err)
+/* What a parse holds at its peak: the anim, one frame's decoded array,
+ * and with matrices the matrices and one frame of doubles. */
+static uint64_t parsed_bytes(const struct bmtr_head *h, int convert)
 {
+    uint64_t n = sizeof(struct rtm_anim) + (uint64_t)h->nbones * sizeof(struct rtm_str) +
+                 (uint64_t)h->nframes * sizeof(float) + h->string_bytes +
+                 (uint64_t)h->nprops * sizeof(struct rtm_prop) +
+                 (uint64_t)h->nbones * RTM_TRANSFORM_BYTES;
+    if (convert)
+        n += (uint64_t)h->nframes * h->nbones * 12 * sizeof(float) +
+             (uint64_t)h->nbones * (12 * sizeof(double) + 4 * sizeof(uint32_t));
+    return n;
+}
+
+int rtm_read_bmtr(const uint8_t *data, size_t len, const struct rtm_parse_opts *o,
+                  struct rtm_anim **out, struct rtm_error *err)
+{
+    const struct rtm_skeleton *skel = o->skel;
+    unsigned flags = o->flags;
     struct bmtr_head h;
     memset(&h, 0, sizeof h);
     struct rtm_cursor c = { data, len, 0, err };
     if (scan_layout(&c, &h))
+        return -1;
+    if (rtm_reserve(o, parsed_bytes(&h, !(flags & RTM_PARSE_NO_MATRICES)), parsed_bytes(&h, 1),
+                    err))
         return -1;
     struct rtm_plan plan;
     if (plan_for(data, &h, skel, &plan)) {

@@ -2,9 +2,11 @@
  * archive entries' content (see cache.h). */
 #include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "cache.h"
 #include "pbo.h"
@@ -50,10 +52,12 @@ struct rtmc_view {
 struct rtmc {
     pthread_mutex_t lock;
     pthread_cond_t loaded;
+    pthread_cond_t room;        /* reservations ended or entries unreferenced */
     rtmc_load_fn load;
     void *ctx;
     size_t budget, bytes, entries;
     size_t outside;             /* the caller's bytes, counted against the budget */
+    size_t reserved;            /* by loads in progress (rtmc_reserve) */
     struct item lru;            /* lru.next is the most recent */
     struct rtmc_entry **table;  /* by path hash */
     size_t nbuckets;
@@ -73,6 +77,7 @@ struct rtmc *rtmc_new(size_t budget, rtmc_load_fn load, void *ctx)
     }
     pthread_mutex_init(&c->lock, NULL);
     pthread_cond_init(&c->loaded, NULL);
+    pthread_cond_init(&c->room, NULL);
     c->load = load;
     c->ctx = ctx;
     c->budget = budget;
@@ -186,7 +191,7 @@ static void entry_kill(struct rtmc *c, struct rtmc_entry *e)
 static void evict_some(struct rtmc *c, int all)
 {
     struct item *it = c->lru.prev;
-    while ((all || c->bytes + c->outside > c->budget) && it != &c->lru) {
+    while ((all || c->bytes + c->outside + c->reserved > c->budget) && it != &c->lru) {
         struct item *prev = it->prev;
         if (it->refs == 0) {
             c->evictions++;
@@ -265,14 +270,67 @@ static int entry_setup(struct rtmc_entry *e, const struct rtmc_loaded *l, const 
 }
 
 /* Runs the loader for e without the lock, then publishes the result. */
+struct rtmc_reservation {
+    struct rtmc *c;
+    uint64_t bytes;
+};
+
+/* How long a load waits for room before it gives up (-ENOMEM). */
+enum { RESERVE_WAIT_S = 5 };
+
+int rtmc_would_fit(const struct rtmc_reservation *r, uint64_t bytes, char *msg, size_t msglen)
+{
+    const struct rtmc *c = r->c;
+    if (bytes <= c->budget && r->bytes + bytes <= c->budget)
+        return 0;
+    char need[32], have[32];
+    rtm_format_size(bytes > c->budget ? bytes : r->bytes + bytes, need, sizeof need);
+    rtm_format_size(c->budget, have, sizeof have);
+    snprintf(msg, msglen, "needs %s, more than cache_size %s", need, have);
+    return -EFBIG;
+}
+
+int rtmc_reserve(struct rtmc_reservation *r, uint64_t bytes, char *msg, size_t msglen)
+{
+    struct rtmc *c = r->c;
+    if (rtmc_would_fit(r, bytes, msg, msglen))
+        return -EFBIG;
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += RESERVE_WAIT_S;
+    int rc = 0;
+    pthread_mutex_lock(&c->lock);
+    for (;;) {
+        c->reserved += bytes;               /* counted, so that evict makes room */
+        evict(c);
+        if (c->bytes + c->outside + c->reserved <= c->budget)
+            break;
+        c->reserved -= bytes;
+        if (rc == ETIMEDOUT) {
+            rc = ENOMEM;
+            break;
+        }
+        rc = pthread_cond_timedwait(&c->room, &c->lock, &until);
+    }
+    if (rc != ENOMEM) {
+        r->bytes += bytes;
+        rc = 0;
+    }
+    pthread_mutex_unlock(&c->lock);
+    return -rc;
+}
+
 static int entry_load(struct rtmc *c, struct rtmc_entry *e, const struct rtmc_src *s)
 {
     char msg[512] = "";
     struct rtmc_loaded l = { NULL, NULL, NULL, 0 };
+    struct rtmc_reservation r = { c, 0 };
     pthread_mutex_unlock(&c->lock);
-    int rc = c->load(c->ctx, s, &l, msg, sizeof msg);
+    int rc = c->load(c->ctx, s, &r, &l, msg, sizeof msg);
     pthread_mutex_lock(&c->lock);
     c->loads++;
+    c->reserved -= r.bytes;                 /* the entry's own bytes take over */
+    pthread_cond_broadcast(&c->room);
     if (rc == 0)
         rc = entry_setup(e, &l, msg);
     if (rc) {
@@ -322,8 +380,11 @@ void rtmc_put(struct rtmc *c, struct rtmc_entry *h)
     if (!h)
         return;
     pthread_mutex_lock(&c->lock);
+    int last = h->it.refs == 1;
     entry_unref(c, h);
     evict(c);
+    if (last)
+        pthread_cond_broadcast(&c->room);   /* a waiting load may evict it now */
     pthread_mutex_unlock(&c->lock);
 }
 
@@ -498,6 +559,7 @@ void rtmc_free(struct rtmc *c)
     evict_some(c, 1);                   /* everything is unreferenced now */
     pthread_mutex_destroy(&c->lock);
     pthread_cond_destroy(&c->loaded);
+    pthread_cond_destroy(&c->room);
     free(c->table);
     free(c);
 }

@@ -21,7 +21,11 @@
  *    owns everything the handles point to; callers never free them.
  *  - Bytes are accounted per entry (object estimate, rendered bytes);
  *    after each insert the least recently used unreferenced entries are
- *    freed until the total is within the budget.  A cached view holds a
+ *    freed until the total is within the budget.  A loader reserves what a
+ *    load will allocate before allocating it (rtmc_reserve): room is made
+ *    by evicting, or by waiting for other loads and readers to finish, and
+ *    a load that could never fit is refused with a message saying what it
+ *    needs.  Its reservation ends when its entry is inserted.  A cached view holds a
  *    reference on its animation entry, so views are evicted before the
  *    anim they were rendered from.
  *  - rtmc_view_size() remembers each view's size in the anim entry, so a
@@ -70,10 +74,22 @@ struct rtmc_loaded {
     size_t len;
 };
 
+/* The memory one load has reserved (see rtmc_reserve). */
+struct rtmc_reservation;
+
 /* Loads one version: returns 0 with the object in *out, or 0 with no object
  * and a one-line message in msg (a format error), or a negative errno. */
-typedef int (*rtmc_load_fn)(void *ctx, const struct rtmc_src *src, struct rtmc_loaded *out,
-                            char *msg, size_t msglen);
+typedef int (*rtmc_load_fn)(void *ctx, const struct rtmc_src *src, struct rtmc_reservation *r,
+                            struct rtmc_loaded *out, char *msg, size_t msglen);
+
+/* Reserves bytes more for the load r before they are allocated: 0; or
+ * -EFBIG when the load's reservations could never fit in the budget, with
+ * msg saying so ("needs 1.2 GiB, more than cache_size 256.0 MiB"); or
+ * -ENOMEM when no room was made within a few seconds (try again later). */
+int rtmc_reserve(struct rtmc_reservation *r, uint64_t bytes, char *msg, size_t msglen);
+/* Whether bytes more could ever be reserved for r: 0, or -EFBIG with msg
+ * as rtmc_reserve gives it. */
+int rtmc_would_fit(const struct rtmc_reservation *r, uint64_t bytes, char *msg, size_t msglen);
 
 struct rtmc_stats {
     size_t bytes, budget, entries;

@@ -9,9 +9,16 @@
 #include "rtm.h"
 #include "skeleton.h"
 
-int rtm_read_plain(const uint8_t *data, size_t len, unsigned flags, struct rtm_anim **out,
-                   struct rtm_error *err);
-int rtm_read_bmtr(const uint8_t *data, size_t len, const struct rtm_skeleton *skel,
-                  unsigned flags, struct rtm_anim **out, struct rtm_error *err);
+int rtm_read_plain(const uint8_t *data, size_t len, const struct rtm_parse_opts *o,
+                   struct rtm_anim **out, struct rtm_error *err);
+int rtm_read_bmtr(const uint8_t *data, size_t len, const struct rtm_parse_opts *o,
+                  struct rtm_anim **out, struct rtm_error *err);
+
+/* Asks o->reserve for bytes (see rtm_parse_opts); 0 when there is no limit. */
+static inline int rtm_reserve(const struct rtm_parse_opts *o, uint64_t bytes, uint64_t full,
+                              struct rtm_error *err)
+{
+    return o->reserve ? o->reserve(o->reserve_ctx, bytes, full, err) : 0;
+}
 
 #endif

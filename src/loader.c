@@ -48,28 +48,66 @@ static int failed(char *msg, size_t msglen, const char *what, const struct rtm_e
     return 0;
 }
 
-static int parse(const struct rtm_loader *l, const struct rtmc_src *src, const uint8_t *data,
-                 size_t len, struct rtm_anim **anim, char *msg, size_t msglen)
+/* Reserves bytes for what is about to be read or decoded ("to read", "to
+ * parse"); a load that could never fit becomes its message, kept as any
+ * format error is. */
+static int reserve(struct rtmc_reservation *r, uint64_t bytes, uint64_t full,
+                   const char *what, struct rtm_error *err)
+{
+    char text[128];
+    int rc = rtmc_would_fit(r, full, text, sizeof text);
+    if (!rc)
+        rc = rtmc_reserve(r, bytes, text, sizeof text);
+    if (rc == -EFBIG) {
+        /* "needs 1.2 GiB to parse, more than ..." */
+        const char *more = strstr(text, ", more");
+        rtm_err_nooff(err, "%.*s %s%s", (int)(more - text), text, what, more);
+    } else if (rc) {
+        rtm_err_sys(err, -rc, 0, "no memory free to %s it", what);
+    }
+    return rc ? -1 : 0;
+}
+
+/* A light parse is refused too when a full one could never fit: the
+ * folder then shows why, rather than views that cannot be read. */
+static int reserve_parse(void *ctx, uint64_t bytes, uint64_t full, struct rtm_error *err)
+{
+    return reserve(ctx, bytes, full, "to parse", err);
+}
+
+/* Parses data (malloc'd, handed over: the anim may keep it as its source;
+ * freed here otherwise). */
+static int parse(const struct rtm_loader *l, const struct rtmc_src *src,
+                 struct rtmc_reservation *r, uint8_t *data, size_t len,
+                 struct rtm_anim **anim, char *msg, size_t msglen)
 {
     struct rtm_error err = { .msg = "" };
-    unsigned flags = src->light ? RTM_PARSE_NO_MATRICES : 0;
-    if (rtm_parse_flags(data, len, l->skel, flags, anim, &err))
-        return failed(msg, msglen, src->path, &err);
-    return 0;
+    struct rtm_parse_opts o = { .skel = l->skel, .reserve = reserve_parse, .reserve_ctx = r,
+                                .flags = src->light ? RTM_PARSE_NO_MATRICES : 0,
+                                .give_source = 1 };
+    int rc = rtm_parse_opts(data, len, &o, anim, &err) ? failed(msg, msglen, src->path, &err) : 0;
+    if (!*anim || (*anim)->source != data)
+        free(data);
+    return rc;
 }
 
 static int load_file(const struct rtm_loader *l, int fd, const struct rtmc_src *src,
-                     struct rtmc_loaded *out, char *msg, size_t msglen)
+                     struct rtmc_reservation *r, struct rtmc_loaded *out, char *msg,
+                     size_t msglen)
 {
     size_t size = (size_t)src->id.size;
+    struct rtm_error err = { .msg = "" };
+    if (reserve(r, size, size, "to read", &err))
+        return failed(msg, msglen, src->path, &err);
     uint8_t *data = malloc(size ? size : 1);
     if (!data)
         return -ENOMEM;
     int rc = read_all(fd, data, size);
-    if (!rc)
-        rc = parse(l, src, data, size, &out->anim, msg, msglen);
-    free(data);
-    return rc;
+    if (rc) {
+        free(data);
+        return rc;
+    }
+    return parse(l, src, r, data, size, &out->anim, msg, msglen);
 }
 
 static int load_table(int fd, const struct rtmc_src *src, struct rtmc_loaded *out,
@@ -81,10 +119,16 @@ static int load_table(int fd, const struct rtmc_src *src, struct rtmc_loaded *ou
     return 0;
 }
 
+/* What reading an entry holds: its stored bytes and its content. */
+static uint64_t entry_bytes(const struct pbo_entry *e)
+{
+    return e->data_size + pbo_entry_content_size(e);
+}
+
 /* An entry: through the archive's table (a cache entry of the same version). */
 static int load_entry(const struct rtm_loader *l, int fd, const char *archive,
-                      const struct rtmc_src *src, struct rtmc_loaded *out, char *msg,
-                      size_t msglen)
+                      const struct rtmc_src *src, struct rtmc_reservation *r,
+                      struct rtmc_loaded *out, char *msg, size_t msglen)
 {
     struct rtmc_src ts = { .path = archive, .id = src->id, .kind = RTMC_TABLE };
     struct rtmc_entry *t;
@@ -100,16 +144,16 @@ static int load_entry(const struct rtm_loader *l, int fd, const char *archive,
         snprintf(msg, msglen, "%s", rtmc_error(t));
     else if (i < 0)
         rc = -ENOENT;
-    else if (pbo_load_entry(fd, p, (size_t)i, &data, &len, &err))
+    else if (reserve(r, entry_bytes(&p->entries[i]), entry_bytes(&p->entries[i]), "to read",
+                     &err) ||
+             pbo_load_entry(fd, p, (size_t)i, &data, &len, &err))
         rc = failed(msg, msglen, src->path, &err);
     else if (src->kind == RTMC_ANIM)
-        rc = parse(l, src, data, len, &out->anim, msg, msglen);
+        rc = parse(l, src, r, data, len, &out->anim, msg, msglen);
     else {
         out->data = data;
         out->len = len;
-        data = NULL;
     }
-    free(data);
     rtmc_put(l->cache, t);
     return rc;
 }
@@ -122,8 +166,8 @@ static void loaded_free(struct rtmc_loaded *out)
     *out = (struct rtmc_loaded){ NULL, NULL, NULL, 0 };
 }
 
-int rtm_loader_load(void *ctx, const struct rtmc_src *src, struct rtmc_loaded *out,
-                    char *msg, size_t msglen)
+int rtm_loader_load(void *ctx, const struct rtmc_src *src, struct rtmc_reservation *r,
+                    struct rtmc_loaded *out, char *msg, size_t msglen)
 {
     const struct rtm_loader *l = ctx;
     char file[PATH_MAX];
@@ -146,11 +190,11 @@ int rtm_loader_load(void *ctx, const struct rtmc_src *src, struct rtmc_loaded *o
     if (src->archive_len || src->kind == RTMC_TABLE)
         posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM);
     if (!rc && src->archive_len)
-        rc = load_entry(l, fd, file, src, out, msg, msglen);
+        rc = load_entry(l, fd, file, src, r, out, msg, msglen);
     else if (!rc && src->kind == RTMC_TABLE)
         rc = load_table(fd, src, out, msg, msglen);
     else if (!rc && src->kind == RTMC_ANIM)
-        rc = load_file(l, fd, src, out, msg, msglen);
+        rc = load_file(l, fd, src, r, out, msg, msglen);
     else if (!rc)
         rc = -EINVAL;                   /* data is only read from archives */
     if (!rc)

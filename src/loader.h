@@ -13,6 +13,11 @@
  *  - Format errors (and a file that may not be read) become a one-line
  *    message naming the file or entry, as rtmcat prints it; other failures
  *    a negative errno (-ENOENT: the entry is not in that version).
+ *  - Memory is reserved (rtmc_reserve) before it is allocated: the file's
+ *    or entry's bytes before reading them, what the parse holds before
+ *    parsing (a plain anim keeps the bytes read as its source, no copy).  A
+ *    file that could never fit in cache_size becomes its message ("walk.rtm:
+ *    needs 1.2 GiB to parse, more than cache_size 256.0 MiB").
  *  - The loader keeps no state of its own: the struct is read-only here.
  */
 #ifndef RTM_LOADER_H
@@ -27,7 +32,7 @@ struct rtm_loader {
     struct rtmc *cache;                 /* where archive tables are kept */
 };
 
-int rtm_loader_load(void *ctx, const struct rtmc_src *src, struct rtmc_loaded *out,
-                    char *msg, size_t msglen);
+int rtm_loader_load(void *ctx, const struct rtmc_src *src, struct rtmc_reservation *r,
+                    struct rtmc_loaded *out, char *msg, size_t msglen);
 
 #endif

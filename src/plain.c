@@ -102,8 +102,17 @@ static void read_frames(const uint8_t *p, struct rtm_anim *a)
     }
 }
 
-int rtm_read_plain(const uint8_t *data, size_t len, unsigned flags, struct rtm_anim **out,
-                   struct rtm_error *err)
+/* What the anim will hold, the source excepted. */
+static uint64_t parsed_bytes(uint32_t nf, uint32_t nb, uint32_t nprops, size_t strings, int full)
+{
+    uint64_t n = sizeof(struct rtm_anim) + (uint64_t)nb * sizeof(struct rtm_str) +
+                 (uint64_t)nf * sizeof(float) + (uint64_t)nprops * sizeof(struct rtm_prop) +
+                 strings;
+    return full ? n + (uint64_t)nf * nb * 12 * sizeof(float) : n;
+}
+
+int rtm_read_plain(const uint8_t *data, size_t len, const struct rtm_parse_opts *o,
+                   struct rtm_anim **out, struct rtm_error *err)
 {
     struct rtm_cursor c = { data, len, 0, err };
     struct mdat m = { 0, 0, 0 };
@@ -127,14 +136,22 @@ int rtm_read_plain(const uint8_t *data, size_t len, unsigned flags, struct rtm_a
         return -1;
 
     size_t strings = (size_t)nb * (NAME_FIELD + 1) + (size_t)m.string_bytes;
-    int full = !(flags & RTM_PARSE_NO_MATRICES);
+    int full = !(o->flags & RTM_PARSE_NO_MATRICES), adopt = full && o->give_source;
+    uint64_t copy = o->give_source ? 0 : len;
+    uint64_t need = parsed_bytes(nf, nb, m.count, strings, full) + (full ? copy : 0);
+    if (rtm_reserve(o, need, parsed_bytes(nf, nb, m.count, strings, 1) + copy, err))
+        return -1;
     struct rtm_anim *a = rtm_anim_alloc(RTM_FORMAT_PLAIN, nf, nb, m.count, strings, full);
-    if (!a || (full && !(a->source = malloc(len ? len : 1)))) {
+    if (a && adopt)
+        a->source = (uint8_t *)data;
+    if (!a || (full && !a->source && !(a->source = malloc(len ? len : 1)))) {
+        if (a && adopt)
+            a->source = NULL;           /* still the caller's */
         rtm_free(a);
         rtm_err_oom(err, "out of memory for %u frames of %u bones", nf, nb);
         return -1;
     }
-    if (full)
+    if (full && !adopt)
         memcpy(a->source, data, len);
     a->source_bytes = len;
     a->has_mdat = has_mdat;

@@ -80,6 +80,27 @@ int rtm_parse(const uint8_t *data, size_t len, const struct rtm_skeleton *skel,
 enum { RTM_PARSE_NO_MATRICES = 1 };
 int rtm_parse_flags(const uint8_t *data, size_t len, const struct rtm_skeleton *skel,
                     unsigned flags, struct rtm_anim **out, struct rtm_error *err);
+
+/* Asked by a reader, once its counts are checked and before it allocates
+ * the anim, for the bytes this parse will hold (the source it reads from
+ * excepted); full is what a parse with matrices would hold, which a light
+ * parse (RTM_PARSE_NO_MATRICES) only reports.  0 to go on, or -1 with err
+ * filled, which the parse then fails with.  This is how a caller keeps a
+ * file from taking more memory than it may (rtmfs: cache_size). */
+typedef int (*rtm_reserve_fn)(void *ctx, uint64_t bytes, uint64_t full, struct rtm_error *err);
+
+struct rtm_parse_opts {
+    const struct rtm_skeleton *skel;
+    unsigned flags;               /* RTM_PARSE_NO_MATRICES */
+    rtm_reserve_fn reserve;       /* NULL: no limit */
+    void *reserve_ctx;
+    /* The source was malloc'd by the caller, who hands it over: a plain
+     * anim parsed with matrices keeps it as its source instead of a copy
+     * (then a->source == data and the caller must not free it). */
+    int give_source;
+};
+int rtm_parse_opts(const uint8_t *data, size_t len, const struct rtm_parse_opts *o,
+                   struct rtm_anim **out, struct rtm_error *err);
 void rtm_free(struct rtm_anim *a);
 
 /* Matrix of bone b in frame f: 12 floats, rows 0-2 rotation, row 3 translation. */

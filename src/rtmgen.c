@@ -474,10 +474,60 @@ static int gen_big(const char *dir, long mb)
     return fflush(stdout) ? 1 : 0;
 }
 
+/* -s MB FILE: a plain animation of 66 bones whose parse with matrices
+ * holds about MB megabytes (its own bytes and its matrices).  -x MB FILE: a
+ * small BMTR of 100 bones at rest whose LZO arrays expand to a parse of
+ * about MB megabytes.  For the memory tests. */
+static int gen_sized(int expanding, long mb, const char *path)
+{
+    struct rtm_buf b;
+    buf_init(&b);
+    uint64_t bytes = (uint64_t)mb * 1000000;
+    int rc;
+    if (!expanding) {
+        struct sample_opts o = { (uint32_t)(bytes / (66 * (80 + 48))), 66, 7, 0 };
+        rc = rtm_sample_plain(&o, &b);
+    } else {
+        enum { NB = 100 };
+        uint32_t nf = (uint32_t)(bytes / (NB * 48));
+        uint8_t *tr = calloc((size_t)nf * NB, 14);
+        float *phases = calloc(nf ? nf : 1, sizeof *phases);
+        const char **names = calloc(NB, sizeof *names);
+        char (*text)[16] = calloc(NB, sizeof *text);
+        static const float q[4] = { 0, 0, 0, 1 }, t[3] = { 0, 0, 0 };
+        rc = !tr || !phases || !names || !text ? -1 : 0;
+        for (uint32_t i = 0; !rc && i < (uint32_t)nf * NB; i++)
+            rtm_pack_transform(tr + (size_t)i * 14, q, t);
+        for (uint32_t f = 0; !rc && f < nf; f++)
+            phases[f] = nf > 1 ? (float)f / (float)(nf - 1) : 0;
+        for (int i = 0; !rc && i < NB; i++) {
+            snprintf(text[i], sizeof text[i], "bone_%d", i);
+            names[i] = text[i];
+        }
+        struct bmtr_spec sp = { .version = 5, .byte8 = 1, .nbones = NB, .names = names,
+                                .nframes = nf, .phases = phases, .transforms = tr,
+                                .compress = BMTR_COMPRESS_ALL };
+        if (!rc)
+            rc = rtm_write_bmtr(&sp, &b);
+        free(tr);
+        free(phases);
+        free(names);
+        free(text);
+    }
+    if (rc || b.oom) {
+        fprintf(stderr, "rtmgen: out of memory\n");
+        buf_free(&b);
+        return 1;
+    }
+    rc = write_file(path, &b, b.len) ? 1 : 0;
+    buf_free(&b);
+    return rc;
+}
+
 static void usage(FILE *f)
 {
     fprintf(f, "usage: rtmgen [-t COUNT | -P MB] DIR | rtmgen -p FILE.pbo | "
-               "rtmgen -a FILE.pbo FILE...\n");
+               "rtmgen -a FILE.pbo FILE... | rtmgen -s|-x MB FILE\n");
 }
 
 int main(int argc, char **argv)
@@ -485,8 +535,10 @@ int main(int argc, char **argv)
     long tree = 0, mb = 0;
     char *end;
     int c;
-    while ((c = getopt(argc, argv, "t:p:P:a:h")) != -1) {
-        if (c == 'a') {
+    while ((c = getopt(argc, argv, "t:p:P:a:s:x:h")) != -1) {
+        if ((c == 's' || c == 'x') && optind + 1 == argc) {
+            return gen_sized(c == 'x', strtol(optarg, NULL, 10), argv[optind]);
+        } else if (c == 'a') {
             return gen_packed(optarg, argv + optind, argc - optind);
         } else if (c == 't') {
             tree = strtol(optarg, NULL, 10);

@@ -28,11 +28,6 @@ struct rtm_tree {
     pthread_mutex_t llock;        /* the last listings built */
     struct { uint64_t ino; struct rtm_dirlist *d; } listing[NLISTINGS];
     unsigned lnext;
-    /* The archive entry decoded last stays referenced: one larger than the
-     * cache's budget, read in many calls, is then decoded once, not once
-     * a call. */
-    pthread_mutex_t dlock;
-    struct rtmc_entry *last_data;
 };
 
 static void watch(struct rtm_tree *t, const char *dir);
@@ -54,7 +49,6 @@ struct rtm_tree *rtm_tree_new(const struct rtm_tree_config *cfg)
     t->cfg.hidden = t->hidden;
     atomic_init(&t->unwatched, cfg->watch == NULL);
     pthread_mutex_init(&t->llock, NULL);
-    pthread_mutex_init(&t->dlock, NULL);
     watch(t, "");
     return t;
 }
@@ -77,10 +71,8 @@ void rtm_tree_free(struct rtm_tree *t)
     for (size_t i = 0; i < NLISTINGS; i++)
         if (t->listing[i].d)
             dl_free(t, t->listing[i].d);
-    rtmc_put(t->cfg.cache, t->last_data);
     rtm_inodes_free(t->nodes);
     pthread_mutex_destroy(&t->llock);
-    pthread_mutex_destroy(&t->dlock);
     free(t->hidden);
     free(t);
 }
@@ -765,7 +757,8 @@ static ssize_t read_stored(struct rtm_tree *t, const struct target *tg,
 }
 
 /* An entry shown as it is: stored bytes are read in place, anything else
- * is decoded once into the cache.  A broken entry reads as EIO. */
+ * is decoded once into the cache (one that could never fit in it reads as
+ * EIO, as a broken one does). */
 static ssize_t read_member(struct rtm_tree *t, struct target *tg, char *buf, size_t size,
                            off_t off)
 {
@@ -781,11 +774,7 @@ static ssize_t read_member(struct rtm_tree *t, struct target *tg, char *buf, siz
     size_t len;
     const uint8_t *data = rtmc_data(h, &len);
     ssize_t n = data ? slice(buf, size, (const char *)data, len, off) : -EIO;
-    pthread_mutex_lock(&t->dlock);
-    struct rtmc_entry *old = t->last_data;
-    t->last_data = h;                   /* our reference moves there */
-    pthread_mutex_unlock(&t->dlock);
-    rtmc_put(t->cfg.cache, old);
+    rtmc_put(t->cfg.cache, h);
     return n;
 }
 

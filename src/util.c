@@ -241,3 +241,18 @@ uint64_t rtm_hash_str(const char *s)
         h = (h ^ (unsigned char)*s) * 1099511628211ull;
     return h ^ (h >> 29);
 }
+
+void rtm_format_size(uint64_t bytes, char *out, size_t n)
+{
+    static const char *const unit[] = { "KiB", "MiB", "GiB", "TiB" };
+    double v = (double)bytes;
+    int u = -1;
+    while (v >= 1024 && u < 3) {
+        v /= 1024;
+        u++;
+    }
+    if (u < 0)
+        snprintf(out, n, "%llu bytes", (unsigned long long)bytes);
+    else
+        snprintf(out, n, "%.1f %s", v, unit[u]);
+}

@@ -93,6 +93,9 @@ int rtm_slurp(const char *path, uint8_t **data, size_t *len);
  * indexes) depend on every byte: the one string hash of rtmfs. */
 uint64_t rtm_hash_str(const char *s);
 
+/* "1.2 GiB", "256.0 MiB", "900 bytes": a size for a person. */
+void rtm_format_size(uint64_t bytes, char *out, size_t n);
+
 /* What a malloc'd block of n bytes costs, malloc's header and rounding
  * included, roughly: the one estimate every memory budget uses. */
 static inline size_t rtm_heap_bytes(size_t n) { return n + 32; }

@@ -9,7 +9,7 @@ BUILD=${BUILD:-build}
 log=$BUILD/check.log
 {
     bash tests/lib/unit.sh "$@"
-    for t in tests/build/*.sh tests/cli/rtmcat.sh tests/mount/basics.sh tests/mount/watch.sh \
+    for t in tests/build/*.sh tests/cli/rtmcat.sh tests/mount/basics.sh tests/mount/watch.sh tests/mount/memory.sh \
              tests/mount/pbo.sh tests/mount/hostile.sh; do
         echo "== $t"
         BUILD=$BUILD bash "$t" 2>&1 | tee "$log.one"

@@ -19,6 +19,8 @@ struct loader {
     int loads;
     useconds_t delay;
     struct rtmc *c;
+    uint64_t reserve;           /* "big" paths reserve this much */
+    int inside, max_inside;     /* loads holding such a reservation at once */
 };
 
 static int fake_table(const struct rtmc_src *s, struct pbo **out)
@@ -36,13 +38,37 @@ static int fake_table(const struct rtmc_src *s, struct pbo **out)
 
 static int fake_anim(void *ctx, const struct rtmc_src *s, struct rtm_anim **anim);
 
-static int fake_load(void *ctx, const struct rtmc_src *s, struct rtmc_loaded *out,
-                     char *msg, size_t msglen)
+/* A "big" load reserves l->reserve bytes and holds them for a while. */
+static int fake_big(struct loader *l, struct rtmc_reservation *r, char *msg, size_t msglen)
+{
+    int rc = rtmc_reserve(r, l->reserve, msg, msglen);
+    if (rc == -EFBIG)
+        return 0;                       /* msg says why: a kept error */
+    if (rc)
+        return rc;
+    pthread_mutex_lock(&l->lock);
+    if (++l->inside > l->max_inside)
+        l->max_inside = l->inside;
+    pthread_mutex_unlock(&l->lock);
+    usleep(20000);
+    pthread_mutex_lock(&l->lock);
+    l->inside--;
+    pthread_mutex_unlock(&l->lock);
+    return 1;
+}
+
+static int fake_load(void *ctx, const struct rtmc_src *s, struct rtmc_reservation *r,
+                     struct rtmc_loaded *out, char *msg, size_t msglen)
 {
     struct loader *l = ctx;
     pthread_mutex_lock(&l->lock);
     l->loads++;
     pthread_mutex_unlock(&l->lock);
+    if (strncmp(s->path, "big", 3) == 0) {
+        int rc = fake_big(l, r, msg, msglen);
+        if (rc <= 0)
+            return rc;
+    }
     if (l->delay)
         usleep(l->delay);
     if (strncmp(s->path, "io", 2) == 0)
@@ -421,6 +447,42 @@ static void light_and_full_entries(void **state)
     rtmc_free(c);
 }
 
+static void *get_thread(void *path)
+{
+    struct rtmc_entry *h = get(L.c, path, 10, 1);
+    assert_non_null(rtmc_anim(h));
+    rtmc_put(L.c, h);
+    return NULL;
+}
+
+/* A load that could never fit is refused with what it needs; loads that
+ * each need most of the budget run one at a time, waiting for room. */
+static void reservations(void **state)
+{
+    (void)state;
+    struct rtmc *c = rtmc_new(10u << 20, fake_load, &L);
+    L.c = c;
+    L.reserve = 20u << 20;
+    struct rtmc_entry *h = get(c, "big_huge.rtm", 10, 1);
+    assert_null(rtmc_anim(h));
+    assert_string_equal(rtmc_error(h), "needs 20.0 MiB, more than cache_size 10.0 MiB");
+    rtmc_put(c, h);
+    L.reserve = 9u << 20;
+    L.max_inside = 0;
+    pthread_t th[4];
+    const char *paths[4] = { "big0.rtm", "big1.rtm", "big2.rtm", "big3.rtm" };
+    for (int i = 0; i < 4; i++)
+        pthread_create(&th[i], NULL, get_thread, (void *)paths[i]);
+    for (int i = 0; i < 4; i++)
+        pthread_join(th[i], NULL);
+    assert_int_equal(L.max_inside, 1);
+    struct rtmc_stats st;
+    rtmc_get_stats(c, &st);
+    assert_true(st.bytes <= st.budget);
+    rtmc_free(c);
+    L.c = NULL;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -434,6 +496,7 @@ int main(void)
         cmocka_unit_test_setup(invalidate_drops_every_version, setup),
         cmocka_unit_test_setup(archives_tables_and_data, setup),
         cmocka_unit_test_setup(concurrent_gets_parse_once, setup),
+        cmocka_unit_test_setup(reservations, setup),
         cmocka_unit_test(sizes_parse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

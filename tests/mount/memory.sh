@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# memory.sh - one file cannot take rtmfs past its memory budget: a small
+# BMTR whose LZO arrays expand far past cache_size, and a plain file larger
+# than cache_size, are refused with an error.txt that says what they need;
+# four readers of four files that each need 0.9 x cache_size get their bytes
+# one after the other.  rtmfs's peak RSS stays within cache_size + 32 MiB.
+NAME=memory
+# shellcheck source=tests/lib/mount.sh
+. "$(dirname "$0")/../lib/mount.sh"
+need_fuse "memory tests"
+
+peak_kib() { awk '$1 == "VmHWM:" {print $2}' "/proc/$RTMFS_PID/status"; }
+
+# peak_within MB WHAT: rtmfs's peak RSS is at most MB + 32 MiB.
+peak_within() {
+    local peak; peak=$(peak_kib)
+    if [ "$peak" -le $((($1 + 32) * 1024)) ]; then
+        ok "$2: peak RSS $((peak / 1024)) MiB, within cache_size $1M + 32 MiB"
+    else
+        fail "$2: peak RSS $((peak / 1024)) MiB, over cache_size $1M + 32 MiB"
+    fi
+}
+
+check_refused() {
+    local s=$T/big m=$T/mnt_big before=$FAILS
+    mkdir -p "$s"
+    "$RTMGEN" -x 200 "$s/expands.rtm" && "$RTMGEN" -s 40 "$s/large.rtm" || { fail "rtmgen"; return; }
+    echo "expands.rtm: $(stat -c %s "$s/expands.rtm") bytes; large.rtm: $(stat -c %s "$s/large.rtm") bytes"
+    fg_mount "$s" "$m" -o cache_size=16M || return
+    local f
+    for f in expands.rtm large.rtm; do
+        [ "$(ls "$m/$f")" = error.txt ] || fail "$f: not refused: $(ls "$m/$f" | head -3)"
+        grep -Eq "^$f: needs [0-9.]+ MiB to (parse|read), more than cache_size 16.0 MiB$" \
+            "$m/$f/error.txt" || fail "$f: error.txt says: $(cat "$m/$f/error.txt")"
+        cat "$m/$f/error.txt"
+    done
+    [ "$FAILS" = "$before" ] && ok "files that cannot fit in cache_size show error.txt saying what they need"
+    peak_within 16 "refused files"
+    do_umount "$m"
+}
+
+check_parallel() {
+    local s=$T/par m=$T/mnt_par i before=$FAILS
+    mkdir -p "$s"
+    # 60 MB each: 0.9 x 64 MiB
+    "$RTMGEN" -s 60 "$s/f0.rtm" || { fail "rtmgen"; return; }
+    for i in 1 2 3; do cp "$s/f0.rtm" "$s/f$i.rtm"; done
+    local frame; frame=$("$RTMCAT" "$s/f0.rtm" | awk '$2 ~ /^frames\// {print $2; exit}')
+    "$RTMCAT" "$s/f0.rtm" "$frame" > "$T/want.csv" && [ -s "$T/want.csv" ] || fail "rtmcat $frame"
+    fg_mount "$s" "$m" -o cache_size=64M || return
+    local readers=()
+    for i in 0 1 2 3; do
+        cat "$m/f$i.rtm/$frame" > "$T/got.$i" 2>"$T/err.$i" & readers+=($!)
+    done
+    wait "${readers[@]}"
+    for i in 0 1 2 3; do
+        cmp -s "$T/got.$i" "$T/want.csv" || fail "reader $i: $(cat "$T/err.$i")"
+    done
+    [ "$FAILS" = "$before" ] && ok "4 parallel readers of 4 files of 0.9 x cache_size all read"
+    peak_within 64 "4 parallel readers"
+    do_umount "$m"
+}
+
+check_refused
+check_parallel
+finish mount/memory
