@@ -44,7 +44,7 @@ CORE     := util fileid anim plain bmtr lzo skeleton convert numfmt views pbo pb
 WRITERS  := bmtr_write samples pbo_write
 # The mount without FUSE: the cache, the loader, the inode table, the tree
 # (what the mount shows) and the watcher (threads, no libfuse).
-FSCORE   := cache loader inodes tree watch
+FSCORE   := cache loader inodes tree tree_list tree_read watch
 CORE_OBJ := $(CORE:%=$(BUILD)/obj/%.o)
 WRIT_OBJ := $(WRITERS:%=$(BUILD)/obj/%.o)
 FS_OBJ   := $(FSCORE:%=$(BUILD)/obj/%.o)

@@ -58,6 +58,7 @@ struct rtmc {
     size_t budget, bytes, entries;
     size_t outside;             /* the caller's bytes, counted against the budget */
     size_t reserved;            /* by loads in progress (rtmc_reserve) */
+    int waiting;                /* loads waiting for room */
     struct item lru;            /* lru.next is the most recent */
     struct rtmc_entry **table;  /* by path hash */
     size_t nbuckets;
@@ -275,8 +276,19 @@ struct rtmc_reservation {
     uint64_t bytes;
 };
 
-/* How long a load waits for room before it gives up (-ENOMEM). */
-enum { RESERVE_WAIT_S = 5 };
+/* How long a load waits for room while nothing changes (no load ends, no
+ * entry is let go) before it gives up (-ENOMEM): long enough for loads of
+ * the whole budget in turn, short enough that a load waiting on memory that
+ * only its own caller holds fails rather than hangs. */
+enum { RESERVE_WAIT_S = 10 };
+
+static struct timespec deadline(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    t.tv_sec += RESERVE_WAIT_S;
+    return t;
+}
 
 int rtmc_would_fit(const struct rtmc_reservation *r, uint64_t bytes, char *msg, size_t msglen)
 {
@@ -295,9 +307,7 @@ int rtmc_reserve(struct rtmc_reservation *r, uint64_t bytes, char *msg, size_t m
     struct rtmc *c = r->c;
     if (rtmc_would_fit(r, bytes, msg, msglen))
         return -EFBIG;
-    struct timespec until;
-    clock_gettime(CLOCK_REALTIME, &until);
-    until.tv_sec += RESERVE_WAIT_S;
+    struct timespec until = deadline();
     int rc = 0;
     pthread_mutex_lock(&c->lock);
     for (;;) {
@@ -310,7 +320,11 @@ int rtmc_reserve(struct rtmc_reservation *r, uint64_t bytes, char *msg, size_t m
             rc = ENOMEM;
             break;
         }
+        c->waiting++;
         rc = pthread_cond_timedwait(&c->room, &c->lock, &until);
+        c->waiting--;
+        if (rc == 0)
+            until = deadline();             /* something changed: wait on */
     }
     if (rc != ENOMEM) {
         r->bytes += bytes;
@@ -380,10 +394,9 @@ void rtmc_put(struct rtmc *c, struct rtmc_entry *h)
     if (!h)
         return;
     pthread_mutex_lock(&c->lock);
-    int last = h->it.refs == 1;
     entry_unref(c, h);
     evict(c);
-    if (last)
+    if (c->waiting)
         pthread_cond_broadcast(&c->room);   /* a waiting load may evict it now */
     pthread_mutex_unlock(&c->lock);
 }
@@ -484,6 +497,8 @@ void rtmc_view_put(struct rtmc *c, struct rtmc_view *v)
     if (--v->it.refs == 0 && (!v->it.linked || v->owner->dead))
         view_destroy(c, v);             /* its anim was invalidated */
     evict(c);
+    if (c->waiting)
+        pthread_cond_broadcast(&c->room);
     pthread_mutex_unlock(&c->lock);
 }
 

@@ -1,5 +1,7 @@
-/* tree.c - the mount's tree without FUSE (see tree.h). */
-#include "tree.h"
+/* tree.c - the mount's tree without FUSE (see tree.h): what a source entry
+ * is, path -> view, attributes, lookups, and changes in SOURCE.  Listings are
+ * in tree_list.c, reads in tree_read.c. */
+#include "tree_int.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -15,20 +17,6 @@
 
 #include "pbo.h"
 #include "views.h"
-
-#define ERROR_NAME "error.txt"
-#define FRAMES_NAME "frames"
-#define NLISTINGS 2
-
-struct rtm_tree {
-    struct rtm_tree_config cfg;
-    char *hidden;                 /* cfg.hidden, copied */
-    struct rtm_inodes *nodes;
-    atomic_int unwatched;         /* a watch failed: short timeouts from now on */
-    pthread_mutex_t llock;        /* the last listings built */
-    struct { uint64_t ino; struct rtm_dirlist *d; } listing[NLISTINGS];
-    unsigned lnext;
-};
 
 static void watch(struct rtm_tree *t, const char *dir);
 
@@ -53,24 +41,11 @@ struct rtm_tree *rtm_tree_new(const struct rtm_tree_config *cfg)
     return t;
 }
 
-static void dl_free(struct rtm_tree *t, struct rtm_dirlist *d)
-{
-    for (size_t i = 0; i < d->n; i++) {
-        if (d->e[i].ino != RTM_INO_ROOT)
-            rtm_inodes_release(t->nodes, d->e[i].ino);
-        free(d->e[i].name);
-    }
-    free(d->e);
-    free(d);
-}
-
 void rtm_tree_free(struct rtm_tree *t)
 {
     if (!t)
         return;
-    for (size_t i = 0; i < NLISTINGS; i++)
-        if (t->listing[i].d)
-            dl_free(t, t->listing[i].d);
+    tree_listings_free(t);
     rtm_inodes_free(t->nodes);
     pthread_mutex_destroy(&t->llock);
     free(t->hidden);
@@ -78,7 +53,7 @@ void rtm_tree_free(struct rtm_tree *t)
 }
 
 /* The inode table counts against the cache's budget. */
-static void account(struct rtm_tree *t)
+void tree_account(struct rtm_tree *t)
 {
     rtmc_set_outside(t->cfg.cache, rtm_inodes_bytes(t->nodes));
 }
@@ -94,10 +69,9 @@ static double timeout(struct rtm_tree *t)
 {
     return atomic_load(&t->unwatched) ? RTM_TREE_TIMEOUT_UNWATCHED : RTM_TREE_TIMEOUT_WATCHED;
 }
-
 /* ---- what a source entry is ---- */
 
-static int is_rtm_name(const char *name, size_t len) { return rtm_name_ends(name, len, ".rtm"); }
+int tree_is_rtm_name(const char *name, size_t len) { return rtm_name_ends(name, len, ".rtm"); }
 static int is_pbo_name(const char *name, size_t len) { return rtm_name_ends(name, len, ".pbo"); }
 
 /* Whether rel is the hidden path or below it: never stat it, as that would
@@ -119,7 +93,7 @@ int rtm_tree_classify(struct rtm_tree *t, int dfd, const char *name, const char 
 {
     const char *base = base_name(rel);
     size_t len = strlen(base);
-    int named = is_rtm_name(base, len) || is_pbo_name(base, len);
+    int named = tree_is_rtm_name(base, len) || is_pbo_name(base, len);
     *id = RTM_FILEID_NONE;
     if (is_hidden(t, rel))
         return RTM_SRC_HIDDEN;
@@ -138,40 +112,11 @@ int rtm_tree_classify(struct rtm_tree *t, int dfd, const char *name, const char 
     if (!named)
         return t->cfg.show_other ? RTM_SRC_OTHER : RTM_SRC_HIDDEN;
     *id = rtm_fileid_of(st);
-    return is_rtm_name(base, len) ? RTM_SRC_ANIM : RTM_SRC_PBO;
+    return tree_is_rtm_name(base, len) ? RTM_SRC_ANIM : RTM_SRC_PBO;
 }
-
 /* ---- mount path -> source file and view ---- */
 
-enum kind {
-    K_DIR, K_OTHER,               /* a source folder, another source file */
-    K_ANIM, K_FRAMES, K_VIEW,     /* an animation's folder and views */
-    K_ERROR,                      /* an animation's or archive's error.txt */
-    K_PBO, K_PDIR, K_PINFO,       /* an archive, a folder in it, its pbo.txt */
-    K_PFILE,                      /* an archive entry shown as it is */
-};
 
-struct target {
-    enum kind kind;
-    struct stat st;               /* of the source file (or archive) or folder */
-    char src[PATH_MAX];           /* source path relative to SOURCE */
-    const char *rest;             /* path inside an animation folder, or (for
-                                     K_PBO and K_PDIR) inside an archive */
-    struct rtmc_entry *h;         /* for K_FRAMES, K_VIEW, K_ERROR; put it */
-    struct rtmc_entry *table;     /* the archive's table, once needed; put it */
-    long entry;                   /* the archive entry (K_PFILE, or an anim's), or -1 */
-    struct rtm_view view;
-    struct rtm_fileid id;         /* the version shown (pinned, or current) */
-    int pinned;                   /* id was asked for: never follow a change */
-    int full;                     /* needs matrices: a frame or plain.rtm */
-};
-
-/* A cache key for an archive entry: "ARCHIVE/ENTRY" */
-enum { KEY_MAX = PATH_MAX + PBO_NAME_MAX + 2 };
-
-/* Kinds that live at or below an animation's or archive's folder carry a
- * version. */
-static int versioned(enum kind k) { return k != K_DIR && k != K_OTHER; }
 
 /* Sets t from a classification of t->src. */
 static int classify_target(struct rtm_tree *t, struct target *tg)
@@ -187,7 +132,7 @@ static int classify_target(struct rtm_tree *t, struct target *tg)
     tg->kind = of[k];
     if (!tg->pinned)
         tg->id = id;
-    else if (versioned(tg->kind))
+    else if (tree_versioned(tg->kind))
         rtm_fileid_to_stat(&tg->id, &tg->st);
     return 0;
 }
@@ -195,7 +140,7 @@ static int classify_target(struct rtm_tree *t, struct target *tg)
 /* Gets the cache entry of kind for key (tg->src, or for an archive entry
  * "tg->src/ENTRY"): of the pinned version, or else of the current one,
  * following the file if it changes while it is read. */
-static int get_entry(struct rtm_tree *t, struct target *tg, const char *key,
+int tree_get_entry(struct rtm_tree *t, struct target *tg, const char *key,
                      enum rtmc_kind kind, struct rtmc_entry **h)
 {
     struct rtmc_src s = { .path = key, .light = kind == RTMC_ANIM && !tg->full, .kind = kind,
@@ -215,19 +160,19 @@ static int get_entry(struct rtm_tree *t, struct target *tg, const char *key,
 }
 
 /* The cache key of archive entry tg->entry. */
-static void member_key(const struct target *tg, char key[KEY_MAX])
+void tree_member_key(const struct target *tg, char key[KEY_MAX])
 {
     snprintf(key, KEY_MAX, "%s/%s", tg->src, rtmc_pbo(tg->table)->entries[tg->entry].path);
 }
 
 /* Gets the parsed animation tg names: a file, or an archive's entry. */
-static int load_anim(struct rtm_tree *t, struct target *tg)
+int tree_load_anim(struct rtm_tree *t, struct target *tg)
 {
     char key[KEY_MAX];
     if (tg->entry < 0)
-        return get_entry(t, tg, tg->src, RTMC_ANIM, &tg->h);
-    member_key(tg, key);
-    return get_entry(t, tg, key, RTMC_ANIM, &tg->h);
+        return tree_get_entry(t, tg, tg->src, RTMC_ANIM, &tg->h);
+    tree_member_key(tg, key);
+    return tree_get_entry(t, tg, key, RTMC_ANIM, &tg->h);
 }
 
 /* Resolves what is inside an animation folder (tg->rest). */
@@ -235,7 +180,7 @@ static int resolve_inner(struct rtm_tree *t, struct target *tg)
 {
     /* listings, header.txt and bones.txt need no matrices: a cheaper parse */
     tg->full = strncmp(tg->rest, "frames/", 7) == 0 || strcmp(tg->rest, "plain.rtm") == 0;
-    int rc = load_anim(t, tg);
+    int rc = tree_load_anim(t, tg);
     if (rc)
         return rc;
     const struct rtm_anim *a = rtmc_anim(tg->h);
@@ -271,7 +216,7 @@ static int resolve_member(struct rtm_tree *t, struct target *tg, const struct pb
             tg->rest = inner;
             return 0;
         }
-        if (node == PBO_FILE && is_rtm_name(q, n)) {
+        if (node == PBO_FILE && tree_is_rtm_name(q, n)) {
             tg->kind = K_ANIM;
             tg->rest = end + (*end != 0);
             return *end ? resolve_inner(t, tg) : 0;
@@ -288,11 +233,11 @@ static int resolve_member(struct rtm_tree *t, struct target *tg, const struct pb
 /* Resolves inner, a path inside archive tg->src ("" for the archive
  * itself): a broken archive holds only error.txt, a good one pbo.txt and
  * its tree. */
-static int resolve_archive(struct rtm_tree *t, struct target *tg, const char *inner)
+int tree_resolve_archive(struct rtm_tree *t, struct target *tg, const char *inner)
 {
     tg->kind = K_PBO;
     tg->rest = "";
-    int rc = get_entry(t, tg, tg->src, RTMC_TABLE, &tg->table);
+    int rc = tree_get_entry(t, tg, tg->src, RTMC_TABLE, &tg->table);
     const struct pbo *p = rc ? NULL : rtmc_pbo(tg->table);
     if (rc || !*inner)
         return rc;
@@ -316,7 +261,7 @@ static int resolve_prefix(struct rtm_tree *t, const char *path, struct target *t
 {
     for (const char *p = path, *slash; (slash = strchr(p, '/')); p = slash + 1) {
         size_t len = (size_t)(slash - p);
-        if (!is_rtm_name(p, len) && !is_pbo_name(p, len))
+        if (!tree_is_rtm_name(p, len) && !is_pbo_name(p, len))
             continue;
         size_t n = (size_t)(slash - path);
         memcpy(tg->src, path, n);
@@ -327,7 +272,7 @@ static int resolve_prefix(struct rtm_tree *t, const char *path, struct target *t
             return resolve_inner(t, tg);
         }
         if (rc == 0 && tg->kind == K_PBO)
-            return resolve_archive(t, tg, path + n + 1);
+            return tree_resolve_archive(t, tg, path + n + 1);
         if (rc == 0 && tg->kind == K_DIR)
             continue;
         return -ENOENT;
@@ -337,7 +282,7 @@ static int resolve_prefix(struct rtm_tree *t, const char *path, struct target *t
 
 /* Resolves a mount path; id is the version the kernel's inode names
  * (RTM_FILEID_NONE: whatever is current). */
-static int resolve(struct rtm_tree *t, const char *path, const struct rtm_fileid *id,
+int tree_resolve(struct rtm_tree *t, const char *path, const struct rtm_fileid *id,
                    struct target *tg)
 {
     memset(tg, 0, sizeof *tg);
@@ -356,13 +301,12 @@ static int resolve(struct rtm_tree *t, const char *path, const struct rtm_fileid
     return rc;
 }
 
-static void target_done(struct rtm_tree *t, struct target *tg)
+void tree_target_done(struct rtm_tree *t, struct target *tg)
 {
     rtmc_put(t->cfg.cache, tg->h);
     rtmc_put(t->cfg.cache, tg->table);
     tg->h = tg->table = NULL;
 }
-
 /* ---- attributes ---- */
 
 /* Folders we make up are readable and searchable where the source file is
@@ -373,7 +317,7 @@ static mode_t dir_mode(mode_t m)
 }
 
 /* pbo.txt of tg's archive into b; -ENOMEM. */
-static int render_info(const struct target *tg, struct rtm_buf *b)
+int tree_render_info(const struct target *tg, struct rtm_buf *b)
 {
     buf_init(b);
     if (rtm_view_pbo_info(rtmc_pbo(tg->table), b) == 0)
@@ -390,7 +334,7 @@ static int file_size(struct rtm_tree *t, struct target *tg, uint64_t *size)
         *size = pbo_entry_content_size(&rtmc_pbo(tg->table)->entries[tg->entry]);
         return 0;
     case K_PINFO:
-        if (render_info(tg, &b))
+        if (tree_render_info(tg, &b))
             return -ENOMEM;
         *size = b.len;
         buf_free(&b);
@@ -432,11 +376,10 @@ static int fill_attr(struct rtm_tree *t, struct target *tg, uint64_t ino, struct
     st->st_blksize = 4096;
     return 0;
 }
-
 /* ---- lookup, forget, getattr ---- */
 
 /* dir/name into out (PATH_MAX bytes); -ENAMETOOLONG when it does not fit. */
-static int child_path(char *out, const char *dir, const char *name)
+int tree_child_path(char *out, const char *dir, const char *name)
 {
     size_t dl = strlen(dir), nl = strlen(name), sep = dl > 0;
     if (dl + sep + nl >= PATH_MAX)
@@ -456,27 +399,27 @@ int rtm_tree_lookup(struct rtm_tree *t, uint64_t parent, const char *name,
     struct target tg;
     int rc = rtm_inodes_path(t->nodes, parent, dir, sizeof dir, &pid);
     if (rc == 0)
-        rc = child_path(path, dir, name);
+        rc = tree_child_path(path, dir, name);
     /* inside an animation or archive, the child is of the parent's version */
-    if (rc || (rc = resolve(t, path, &pid, &tg)))
+    if (rc || (rc = tree_resolve(t, path, &pid, &tg)))
         return rc;
-    struct rtm_fileid id = versioned(tg.kind) ? tg.id : RTM_FILEID_NONE;
+    struct rtm_fileid id = tree_versioned(tg.kind) ? tg.id : RTM_FILEID_NONE;
     out->ino = rtm_inodes_ref(t->nodes, path, &id);
     rc = out->ino ? fill_attr(t, &tg, out->ino, &out->st) : -ENOMEM;
     if (rc && out->ino)
         rtm_inodes_forget(t->nodes, out->ino, 1);
     if (rc == 0 && tg.kind == K_DIR)
         watch(t, path);
-    target_done(t, &tg);
+    tree_target_done(t, &tg);
     out->timeout = timeout(t);
-    account(t);
+    tree_account(t);
     return rc;
 }
 
 void rtm_tree_forget(struct rtm_tree *t, uint64_t ino, uint64_t nlookup)
 {
     rtm_inodes_forget(t->nodes, ino, nlookup);
-    account(t);
+    tree_account(t);
 }
 
 int rtm_tree_getattr(struct rtm_tree *t, uint64_t ino, struct rtm_tree_entry *out)
@@ -485,350 +428,14 @@ int rtm_tree_getattr(struct rtm_tree *t, uint64_t ino, struct rtm_tree_entry *ou
     struct rtm_fileid id;
     struct target tg;
     int rc = rtm_inodes_path(t->nodes, ino, path, sizeof path, &id);
-    if (rc || (rc = resolve(t, path, &id, &tg)))
+    if (rc || (rc = tree_resolve(t, path, &id, &tg)))
         return rc;
     out->ino = ino;
     out->timeout = timeout(t);
     rc = fill_attr(t, &tg, ino, &out->st);
-    target_done(t, &tg);
+    tree_target_done(t, &tg);
     return rc;
 }
-
-/* ---- listings ---- */
-
-static int dl_add(struct rtm_tree *t, struct rtm_dirlist *d, const char *dir,
-                  const char *name, mode_t type, const struct rtm_fileid *id)
-{
-    if (d->n == d->cap) {
-        size_t cap = d->cap ? d->cap * 2 : 64;
-        struct rtm_dirent *e = realloc(d->e, cap * sizeof *e);
-        if (!e)
-            return -ENOMEM;
-        d->e = e;
-        d->cap = cap;
-    }
-    char path[PATH_MAX];
-    int dots = !strcmp(name, ".") || !strcmp(name, "..");
-    if (!dots && child_path(path, dir, name))
-        return -ENAMETOOLONG;
-    struct rtm_dirent *e = &d->e[d->n];
-    e->ino = dots ? RTM_INO_ROOT : rtm_inodes_hold(t->nodes, path, id);
-    if (!e->ino)
-        return -ENOMEM;
-    if (!(e->name = strdup(name))) {
-        if (!dots)
-            rtm_inodes_release(t->nodes, e->ino);
-        return -ENOMEM;
-    }
-    e->type = type;
-    d->n++;
-    return 0;
-}
-
-static int list_source_dir(struct rtm_tree *t, const char *rel, struct rtm_dirlist *d)
-{
-    int dfd = openat(t->cfg.srcfd, *rel ? rel : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    DIR *dir = dfd < 0 ? NULL : fdopendir(dfd);
-    if (!dir) {
-        int e = errno;
-        if (dfd >= 0)
-            close(dfd);
-        return -e;
-    }
-    int rc = 0;
-    char path[PATH_MAX];
-    for (struct dirent *de; !rc && (de = readdir(dir));) {
-        if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
-            child_path(path, rel, de->d_name))
-            continue;
-        struct stat st;
-        struct rtm_fileid id;
-        int k = rtm_tree_classify(t, dfd, de->d_name, path, de->d_type, &st, &id);
-        if (k > RTM_SRC_HIDDEN)
-            rc = dl_add(t, d, rel, de->d_name, k == RTM_SRC_OTHER ? S_IFREG : S_IFDIR, &id);
-    }
-    closedir(dir);
-    return rc;
-}
-
-static int list_anim(struct rtm_tree *t, const struct target *tg, const char *path,
-                     struct rtm_dirlist *d)
-{
-    const struct rtm_anim *a = rtmc_anim(tg->h);
-    char name[RTM_VIEW_PATH_MAX];
-    int rc = 0;
-    if (tg->kind == K_ANIM && !a)
-        return dl_add(t, d, path, ERROR_NAME, S_IFREG, &tg->id);
-    if (tg->kind == K_ANIM) {
-        for (int k = 0; !rc && k < RTM_NFIXED_VIEWS; k++)
-            rc = dl_add(t, d, path, rtm_view_fixed_name((enum rtm_view_kind)k), S_IFREG, &tg->id);
-        return rc ? rc : dl_add(t, d, path, FRAMES_NAME, S_IFDIR, &tg->id);
-    }
-    for (uint32_t f = 0; !rc && f < a->nframes; f++) {
-        rtm_frame_name(a, f, name);
-        rc = dl_add(t, d, path, name, S_IFREG, &tg->id);
-    }
-    return rc;
-}
-
-struct member_listing {
-    struct rtm_tree *t;
-    const struct target *tg;
-    const char *path;
-    struct rtm_dirlist *d;
-};
-
-static int add_member(void *arg, const char *name, size_t len, long entry)
-{
-    struct member_listing *m = arg;
-    char n[NAME_MAX + 1];
-    if (len > NAME_MAX)
-        return 0;                       /* no lookup could reach it */
-    memcpy(n, name, len);
-    n[len] = 0;
-    if (m->tg->kind == K_PBO && strcmp(n, RTM_PBO_INFO_NAME) == 0)
-        return 0;                       /* the name is the archive's own file */
-    mode_t type = entry < 0 || is_rtm_name(n, len) ? S_IFDIR : m->t->cfg.show_other ? S_IFREG : 0;
-    return type ? dl_add(m->t, m->d, m->path, n, type, &m->tg->id) : 0;
-}
-
-/* An archive's folder (or a folder in it): error.txt when it is broken,
- * else pbo.txt (at the top) and the entries. */
-static int list_archive(struct rtm_tree *t, const struct target *tg, const char *path,
-                        struct rtm_dirlist *d)
-{
-    const struct pbo *p = rtmc_pbo(tg->table);
-    if (!p)
-        return dl_add(t, d, path, ERROR_NAME, S_IFREG, &tg->id);
-    int rc = tg->kind == K_PBO ? dl_add(t, d, path, RTM_PBO_INFO_NAME, S_IFREG, &tg->id) : 0;
-    struct member_listing m = { t, tg, path, d };
-    if (!rc)
-        rc = pbo_list(p, tg->rest, add_member, &m);
-    return rc == -1 ? -ENOENT : rc;
-}
-
-static int build_listing(struct rtm_tree *t, const char *path, const struct rtm_fileid *id,
-                         struct rtm_dirlist *d)
-{
-    struct target tg;
-    int rc = resolve(t, path, id, &tg);
-    if (!rc && tg.kind != K_DIR && tg.kind != K_ANIM && tg.kind != K_FRAMES &&
-        tg.kind != K_PBO && tg.kind != K_PDIR)
-        rc = -ENOTDIR;
-    if (!rc && tg.kind == K_ANIM)
-        rc = load_anim(t, &tg);
-    if (!rc && tg.kind == K_PBO && !tg.table)
-        rc = resolve_archive(t, &tg, "");
-    if (!rc)
-        rc = dl_add(t, d, "", ".", S_IFDIR, &RTM_FILEID_NONE);
-    if (!rc)
-        rc = dl_add(t, d, "", "..", S_IFDIR, &RTM_FILEID_NONE);
-    if (!rc && tg.kind == K_DIR)
-        rc = list_source_dir(t, path, d);
-    else if (!rc && (tg.kind == K_PBO || tg.kind == K_PDIR))
-        rc = list_archive(t, &tg, path, d);
-    else if (!rc)
-        rc = list_anim(t, &tg, path, d);
-    target_done(t, &tg);
-    return rc;
-}
-
-void rtm_tree_listing_put(struct rtm_tree *t, struct rtm_dirlist *d)
-{
-    if (!d)
-        return;
-    pthread_mutex_lock(&t->llock);
-    int last = --d->refs == 0;
-    pthread_mutex_unlock(&t->llock);
-    if (last) {
-        dl_free(t, d);
-        account(t);
-    }
-}
-
-/* The kept listing of ino (a reference for the caller), or NULL. */
-static struct rtm_dirlist *listing_find(struct rtm_tree *t, uint64_t ino)
-{
-    struct rtm_dirlist *d = NULL;
-    pthread_mutex_lock(&t->llock);
-    for (size_t i = 0; i < NLISTINGS; i++)
-        if (t->listing[i].d && t->listing[i].ino == ino) {
-            d = t->listing[i].d;
-            d->refs++;
-        }
-    pthread_mutex_unlock(&t->llock);
-    return d;
-}
-
-/* Keeps d (which holds one reference for the caller) as ino's listing. */
-static void listing_keep(struct rtm_tree *t, uint64_t ino, struct rtm_dirlist *d)
-{
-    size_t slot = NLISTINGS;
-    pthread_mutex_lock(&t->llock);
-    for (size_t i = 0; i < NLISTINGS; i++)
-        if (t->listing[i].d && t->listing[i].ino == ino)
-            slot = i;
-    if (slot == NLISTINGS)
-        slot = t->lnext++ % NLISTINGS;
-    struct rtm_dirlist *old = t->listing[slot].d;
-    t->listing[slot].ino = ino;
-    t->listing[slot].d = d;
-    d->refs++;
-    pthread_mutex_unlock(&t->llock);
-    rtm_tree_listing_put(t, old);
-}
-
-int rtm_tree_listing(struct rtm_tree *t, uint64_t ino, off_t off, struct rtm_dirlist **out)
-{
-    char path[PATH_MAX];
-    struct rtm_fileid id;
-    struct rtm_dirlist *d = off > 0 ? listing_find(t, ino) : NULL;
-    *out = NULL;
-    if (d) {
-        *out = d;
-        return 0;
-    }
-    if (!(d = calloc(1, sizeof *d)))
-        return -ENOMEM;
-    d->refs = 1;
-    int rc = rtm_inodes_path(t->nodes, ino, path, sizeof path, &id);
-    if (rc == 0)
-        rc = build_listing(t, path, &id, d);
-    if (rc) {
-        rtm_tree_listing_put(t, d);
-        return rc;
-    }
-    listing_keep(t, ino, d);
-    account(t);
-    *out = d;
-    return 0;
-}
-
-/* ---- reads ---- */
-
-static ssize_t slice(char *buf, size_t size, const char *data, size_t len, off_t off)
-{
-    if (off < 0 || (uint64_t)off >= len)
-        return 0;
-    size_t n = len - (size_t)off < size ? len - (size_t)off : size;
-    memcpy(buf, data + off, n);
-    return (ssize_t)n;
-}
-
-static ssize_t pread_some(int fd, char *buf, size_t size, off_t off)
-{
-    ssize_t n;
-    do
-        n = pread(fd, buf, size, off);
-    while (n < 0 && errno == EINTR);
-    return n < 0 ? -errno : n;
-}
-
-static ssize_t read_other(struct rtm_tree *t, const char *src, char *buf, size_t size, off_t off)
-{
-    int fd = openat(t->cfg.srcfd, src, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return -errno;
-    ssize_t n = pread_some(fd, buf, size, off);
-    close(fd);
-    return n;
-}
-
-/* A stored entry straight from the archive, if it is still tg's version. */
-static ssize_t read_stored(struct rtm_tree *t, const struct target *tg,
-                           const struct pbo_entry *e, char *buf, size_t size, off_t off)
-{
-    struct stat st;
-    int fd = openat(t->cfg.srcfd, tg->src, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return -errno;
-    ssize_t rc = fstat(fd, &st) ? -errno : 0;
-    if (!rc) {
-        struct rtm_fileid now = rtm_fileid_of(&st);
-        rc = rtm_fileid_same(&now, &tg->id) ? 0 : -ESTALE;
-    }
-    if (!rc) {
-        uint64_t from = off < 0 ? e->data_size : (uint64_t)off;
-        uint64_t left = from < e->data_size ? e->data_size - from : 0;
-        rc = pread_some(fd, buf, left < size ? (size_t)left : size, (off_t)(e->offset + from));
-    }
-    close(fd);
-    return rc;
-}
-
-/* An entry shown as it is: stored bytes are read in place, anything else
- * is decoded once into the cache (one that could never fit in it reads as
- * EIO, as a broken one does). */
-static ssize_t read_member(struct rtm_tree *t, struct target *tg, char *buf, size_t size,
-                           off_t off)
-{
-    const struct pbo_entry *e = &rtmc_pbo(tg->table)->entries[tg->entry];
-    if (e->method == PBO_METHOD_STORED && !pbo_entry_compressed(e))
-        return read_stored(t, tg, e, buf, size, off);
-    char key[KEY_MAX];
-    struct rtmc_entry *h;
-    member_key(tg, key);
-    int rc = get_entry(t, tg, key, RTMC_DATA, &h);
-    if (rc)
-        return rc;
-    size_t len;
-    const uint8_t *data = rtmc_data(h, &len);
-    ssize_t n = data ? slice(buf, size, (const char *)data, len, off) : -EIO;
-    rtmc_put(t->cfg.cache, h);
-    return n;
-}
-
-static ssize_t read_target(struct rtm_tree *t, struct target *tg, char *buf, size_t size,
-                           off_t off)
-{
-    struct rtm_buf b;
-    struct rtmc_view *v;
-    ssize_t n;
-    size_t len;
-    switch (tg->kind) {
-    case K_OTHER:
-        return read_other(t, tg->src, buf, size, off);
-    case K_PFILE:
-        return read_member(t, tg, buf, size, off);
-    case K_PINFO:
-        if (render_info(tg, &b))
-            return -ENOMEM;
-        n = slice(buf, size, b.p, b.len, off);
-        buf_free(&b);
-        return n;
-    case K_ERROR: {
-        const char *msg = rtmc_error(tg->h);
-        len = strlen(msg);
-        n = slice(buf, size, msg, len, off);
-        if (n >= 0 && (size_t)n < size && (uint64_t)off + (uint64_t)n == len)
-            buf[n++] = '\n';            /* the message's line end */
-        return n;
-    }
-    case K_VIEW:
-        if ((n = rtmc_view_get(t->cfg.cache, tg->h, tg->view, &v)))
-            return n;
-        const char *data = rtmc_view_data(v, &len);
-        n = slice(buf, size, data, len, off);
-        rtmc_view_put(t->cfg.cache, v);
-        return n;
-    default:
-        return -EISDIR;
-    }
-}
-
-ssize_t rtm_tree_read(struct rtm_tree *t, uint64_t ino, char *buf, size_t size, off_t off)
-{
-    char path[PATH_MAX];
-    struct rtm_fileid id;
-    struct target tg;
-    int rc = rtm_inodes_path(t->nodes, ino, path, sizeof path, &id);
-    if (rc || (rc = resolve(t, path, &id, &tg)))
-        return rc;
-    ssize_t n = read_target(t, &tg, buf, size, off);
-    target_done(t, &tg);
-    return n;
-}
-
 /* ---- changes in SOURCE ---- */
 
 void rtm_tree_changed(struct rtm_tree *t, const char *dir, const char *name,
@@ -841,7 +448,7 @@ void rtm_tree_changed(struct rtm_tree *t, const char *dir, const char *name,
         return;
     }
     char path[PATH_MAX];
-    if (child_path(path, dir, name))
+    if (tree_child_path(path, dir, name))
         return;
     rtmc_invalidate(t->cfg.cache, path);
     uint64_t child = rtm_inodes_find(t->nodes, path, &RTM_FILEID_NONE);

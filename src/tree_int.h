@@ -1,0 +1,86 @@
+/* tree_int.h - what the files of the tree layer (tree.c: entries, paths,
+ * attributes, lookups and changes; tree_list.c: listings; tree_read.c:
+ * reads) share.  Private to them: everyone else uses tree.h.
+ */
+#ifndef RTM_TREE_INT_H
+#define RTM_TREE_INT_H
+
+#include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <sys/stat.h>
+
+#include "pbo.h"
+#include "tree.h"
+#include "views.h"
+
+#define ERROR_NAME "error.txt"
+#define FRAMES_NAME "frames"
+#define NLISTINGS 2
+
+struct rtm_tree {
+    struct rtm_tree_config cfg;
+    char *hidden;                 /* cfg.hidden, copied */
+    struct rtm_inodes *nodes;
+    atomic_int unwatched;         /* a watch failed: short timeouts from now on */
+    pthread_mutex_t llock;        /* the last listings built */
+    struct { uint64_t ino; struct rtm_dirlist *d; } listing[NLISTINGS];
+    unsigned lnext;
+};
+
+/* ---- mount path -> source file and view (tree.c) ---- */
+
+enum kind {
+    K_DIR, K_OTHER,               /* a source folder, another source file */
+    K_ANIM, K_FRAMES, K_VIEW,     /* an animation's folder and views */
+    K_ERROR,                      /* an animation's or archive's error.txt */
+    K_PBO, K_PDIR, K_PINFO,       /* an archive, a folder in it, its pbo.txt */
+    K_PFILE,                      /* an archive entry shown as it is */
+};
+
+struct target {
+    enum kind kind;
+    struct stat st;               /* of the source file (or archive) or folder */
+    char src[PATH_MAX];           /* source path relative to SOURCE */
+    const char *rest;             /* path inside an animation folder, or (for
+                                     K_PBO and K_PDIR) inside an archive */
+    struct rtmc_entry *h;         /* for K_FRAMES, K_VIEW, K_ERROR; put it */
+    struct rtmc_entry *table;     /* the archive's table, once needed; put it */
+    long entry;                   /* the archive entry (K_PFILE, or an anim's), or -1 */
+    struct rtm_view view;
+    struct rtm_fileid id;         /* the version shown (pinned, or current) */
+    int pinned;                   /* id was asked for: never follow a change */
+    int full;                     /* needs matrices: a frame or plain.rtm */
+};
+
+/* A cache key for an archive entry: "ARCHIVE/ENTRY" */
+enum { KEY_MAX = PATH_MAX + PBO_NAME_MAX + 2 };
+
+/* Kinds that live at or below an animation's or archive's folder carry a
+ * version. */
+static inline int tree_versioned(enum kind k) { return k != K_DIR && k != K_OTHER; }
+
+int tree_is_rtm_name(const char *name, size_t len);
+/* dir/name into out (PATH_MAX bytes); -ENAMETOOLONG when it does not fit. */
+int tree_child_path(char *out, const char *dir, const char *name);
+/* Resolves a mount path; id is the version the kernel's inode names
+ * (RTM_FILEID_NONE: whatever is current).  Put tg with tree_target_done. */
+int tree_resolve(struct rtm_tree *t, const char *path, const struct rtm_fileid *id,
+                 struct target *tg);
+void tree_target_done(struct rtm_tree *t, struct target *tg);
+/* The cache entry of kind for key, of tg's version (see tree.c). */
+int tree_get_entry(struct rtm_tree *t, struct target *tg, const char *key,
+                   enum rtmc_kind kind, struct rtmc_entry **h);
+int tree_load_anim(struct rtm_tree *t, struct target *tg);
+int tree_resolve_archive(struct rtm_tree *t, struct target *tg, const char *inner);
+void tree_member_key(const struct target *tg, char key[KEY_MAX]);
+int tree_render_info(const struct target *tg, struct rtm_buf *b);
+/* The inode table counts against the cache's budget. */
+void tree_account(struct rtm_tree *t);
+
+/* ---- listings (tree_list.c) ---- */
+
+/* Frees the listings kept for enumerations in progress. */
+void tree_listings_free(struct rtm_tree *t);
+
+#endif

@@ -1,0 +1,236 @@
+/* tree_list.c - the listings of the mount's folders (see tree.h), kept for
+ * the rest of an enumeration. */
+#include "tree_int.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void dl_free(struct rtm_tree *t, struct rtm_dirlist *d)
+{
+    for (size_t i = 0; i < d->n; i++) {
+        if (d->e[i].ino != RTM_INO_ROOT)
+            rtm_inodes_release(t->nodes, d->e[i].ino);
+        free(d->e[i].name);
+    }
+    free(d->e);
+    free(d);
+}
+
+void tree_listings_free(struct rtm_tree *t)
+{
+    for (size_t i = 0; i < NLISTINGS; i++)
+        if (t->listing[i].d)
+            dl_free(t, t->listing[i].d);
+}
+
+static int dl_add(struct rtm_tree *t, struct rtm_dirlist *d, const char *dir,
+                  const char *name, mode_t type, const struct rtm_fileid *id)
+{
+    if (d->n == d->cap) {
+        size_t cap = d->cap ? d->cap * 2 : 64;
+        struct rtm_dirent *e = realloc(d->e, cap * sizeof *e);
+        if (!e)
+            return -ENOMEM;
+        d->e = e;
+        d->cap = cap;
+    }
+    char path[PATH_MAX];
+    int dots = !strcmp(name, ".") || !strcmp(name, "..");
+    if (!dots && tree_child_path(path, dir, name))
+        return -ENAMETOOLONG;
+    struct rtm_dirent *e = &d->e[d->n];
+    e->ino = dots ? RTM_INO_ROOT : rtm_inodes_hold(t->nodes, path, id);
+    if (!e->ino)
+        return -ENOMEM;
+    if (!(e->name = strdup(name))) {
+        if (!dots)
+            rtm_inodes_release(t->nodes, e->ino);
+        return -ENOMEM;
+    }
+    e->type = type;
+    d->n++;
+    return 0;
+}
+
+static int list_source_dir(struct rtm_tree *t, const char *rel, struct rtm_dirlist *d)
+{
+    int dfd = openat(t->cfg.srcfd, *rel ? rel : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    DIR *dir = dfd < 0 ? NULL : fdopendir(dfd);
+    if (!dir) {
+        int e = errno;
+        if (dfd >= 0)
+            close(dfd);
+        return -e;
+    }
+    int rc = 0;
+    char path[PATH_MAX];
+    for (struct dirent *de; !rc && (de = readdir(dir));) {
+        if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
+            tree_child_path(path, rel, de->d_name))
+            continue;
+        struct stat st;
+        struct rtm_fileid id;
+        int k = rtm_tree_classify(t, dfd, de->d_name, path, de->d_type, &st, &id);
+        if (k > RTM_SRC_HIDDEN)
+            rc = dl_add(t, d, rel, de->d_name, k == RTM_SRC_OTHER ? S_IFREG : S_IFDIR, &id);
+    }
+    closedir(dir);
+    return rc;
+}
+
+static int list_anim(struct rtm_tree *t, const struct target *tg, const char *path,
+                     struct rtm_dirlist *d)
+{
+    const struct rtm_anim *a = rtmc_anim(tg->h);
+    char name[RTM_VIEW_PATH_MAX];
+    int rc = 0;
+    if (tg->kind == K_ANIM && !a)
+        return dl_add(t, d, path, ERROR_NAME, S_IFREG, &tg->id);
+    if (tg->kind == K_ANIM) {
+        for (int k = 0; !rc && k < RTM_NFIXED_VIEWS; k++)
+            rc = dl_add(t, d, path, rtm_view_fixed_name((enum rtm_view_kind)k), S_IFREG, &tg->id);
+        return rc ? rc : dl_add(t, d, path, FRAMES_NAME, S_IFDIR, &tg->id);
+    }
+    for (uint32_t f = 0; !rc && f < a->nframes; f++) {
+        rtm_frame_name(a, f, name);
+        rc = dl_add(t, d, path, name, S_IFREG, &tg->id);
+    }
+    return rc;
+}
+
+struct member_listing {
+    struct rtm_tree *t;
+    const struct target *tg;
+    const char *path;
+    struct rtm_dirlist *d;
+};
+
+static int add_member(void *arg, const char *name, size_t len, long entry)
+{
+    struct member_listing *m = arg;
+    char n[NAME_MAX + 1];
+    if (len > NAME_MAX)
+        return 0;                       /* no lookup could reach it */
+    memcpy(n, name, len);
+    n[len] = 0;
+    if (m->tg->kind == K_PBO && strcmp(n, RTM_PBO_INFO_NAME) == 0)
+        return 0;                       /* the name is the archive's own file */
+    mode_t type = entry < 0 || tree_is_rtm_name(n, len) ? S_IFDIR : m->t->cfg.show_other ? S_IFREG : 0;
+    return type ? dl_add(m->t, m->d, m->path, n, type, &m->tg->id) : 0;
+}
+
+/* An archive's folder (or a folder in it): error.txt when it is broken,
+ * else pbo.txt (at the top) and the entries. */
+static int list_archive(struct rtm_tree *t, const struct target *tg, const char *path,
+                        struct rtm_dirlist *d)
+{
+    const struct pbo *p = rtmc_pbo(tg->table);
+    if (!p)
+        return dl_add(t, d, path, ERROR_NAME, S_IFREG, &tg->id);
+    int rc = tg->kind == K_PBO ? dl_add(t, d, path, RTM_PBO_INFO_NAME, S_IFREG, &tg->id) : 0;
+    struct member_listing m = { t, tg, path, d };
+    if (!rc)
+        rc = pbo_list(p, tg->rest, add_member, &m);
+    return rc == -1 ? -ENOENT : rc;
+}
+
+static int build_listing(struct rtm_tree *t, const char *path, const struct rtm_fileid *id,
+                         struct rtm_dirlist *d)
+{
+    struct target tg;
+    int rc = tree_resolve(t, path, id, &tg);
+    if (!rc && tg.kind != K_DIR && tg.kind != K_ANIM && tg.kind != K_FRAMES &&
+        tg.kind != K_PBO && tg.kind != K_PDIR)
+        rc = -ENOTDIR;
+    if (!rc && tg.kind == K_ANIM)
+        rc = tree_load_anim(t, &tg);
+    if (!rc && tg.kind == K_PBO && !tg.table)
+        rc = tree_resolve_archive(t, &tg, "");
+    if (!rc)
+        rc = dl_add(t, d, "", ".", S_IFDIR, &RTM_FILEID_NONE);
+    if (!rc)
+        rc = dl_add(t, d, "", "..", S_IFDIR, &RTM_FILEID_NONE);
+    if (!rc && tg.kind == K_DIR)
+        rc = list_source_dir(t, path, d);
+    else if (!rc && (tg.kind == K_PBO || tg.kind == K_PDIR))
+        rc = list_archive(t, &tg, path, d);
+    else if (!rc)
+        rc = list_anim(t, &tg, path, d);
+    tree_target_done(t, &tg);
+    return rc;
+}
+
+void rtm_tree_listing_put(struct rtm_tree *t, struct rtm_dirlist *d)
+{
+    if (!d)
+        return;
+    pthread_mutex_lock(&t->llock);
+    int last = --d->refs == 0;
+    pthread_mutex_unlock(&t->llock);
+    if (last) {
+        dl_free(t, d);
+        tree_account(t);
+    }
+}
+
+/* The kept listing of ino (a reference for the caller), or NULL. */
+static struct rtm_dirlist *listing_find(struct rtm_tree *t, uint64_t ino)
+{
+    struct rtm_dirlist *d = NULL;
+    pthread_mutex_lock(&t->llock);
+    for (size_t i = 0; i < NLISTINGS; i++)
+        if (t->listing[i].d && t->listing[i].ino == ino) {
+            d = t->listing[i].d;
+            d->refs++;
+        }
+    pthread_mutex_unlock(&t->llock);
+    return d;
+}
+
+/* Keeps d (which holds one reference for the caller) as ino's listing. */
+static void listing_keep(struct rtm_tree *t, uint64_t ino, struct rtm_dirlist *d)
+{
+    size_t slot = NLISTINGS;
+    pthread_mutex_lock(&t->llock);
+    for (size_t i = 0; i < NLISTINGS; i++)
+        if (t->listing[i].d && t->listing[i].ino == ino)
+            slot = i;
+    if (slot == NLISTINGS)
+        slot = t->lnext++ % NLISTINGS;
+    struct rtm_dirlist *old = t->listing[slot].d;
+    t->listing[slot].ino = ino;
+    t->listing[slot].d = d;
+    d->refs++;
+    pthread_mutex_unlock(&t->llock);
+    rtm_tree_listing_put(t, old);
+}
+
+int rtm_tree_listing(struct rtm_tree *t, uint64_t ino, off_t off, struct rtm_dirlist **out)
+{
+    char path[PATH_MAX];
+    struct rtm_fileid id;
+    struct rtm_dirlist *d = off > 0 ? listing_find(t, ino) : NULL;
+    *out = NULL;
+    if (d) {
+        *out = d;
+        return 0;
+    }
+    if (!(d = calloc(1, sizeof *d)))
+        return -ENOMEM;
+    d->refs = 1;
+    int rc = rtm_inodes_path(t->nodes, ino, path, sizeof path, &id);
+    if (rc == 0)
+        rc = build_listing(t, path, &id, d);
+    if (rc) {
+        rtm_tree_listing_put(t, d);
+        return rc;
+    }
+    listing_keep(t, ino, d);
+    tree_account(t);
+    *out = d;
+    return 0;
+}

@@ -1,0 +1,131 @@
+/* tree_read.c - the bytes of the mount's files (see tree.h). */
+#include "tree_int.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static ssize_t slice(char *buf, size_t size, const char *data, size_t len, off_t off)
+{
+    if (off < 0 || (uint64_t)off >= len)
+        return 0;
+    size_t n = len - (size_t)off < size ? len - (size_t)off : size;
+    memcpy(buf, data + off, n);
+    return (ssize_t)n;
+}
+
+static ssize_t pread_some(int fd, char *buf, size_t size, off_t off)
+{
+    ssize_t n;
+    do
+        n = pread(fd, buf, size, off);
+    while (n < 0 && errno == EINTR);
+    return n < 0 ? -errno : n;
+}
+
+static ssize_t read_other(struct rtm_tree *t, const char *src, char *buf, size_t size, off_t off)
+{
+    int fd = openat(t->cfg.srcfd, src, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -errno;
+    ssize_t n = pread_some(fd, buf, size, off);
+    close(fd);
+    return n;
+}
+
+/* A stored entry straight from the archive, if it is still tg's version. */
+static ssize_t read_stored(struct rtm_tree *t, const struct target *tg,
+                           const struct pbo_entry *e, char *buf, size_t size, off_t off)
+{
+    struct stat st;
+    int fd = openat(t->cfg.srcfd, tg->src, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -errno;
+    ssize_t rc = fstat(fd, &st) ? -errno : 0;
+    if (!rc) {
+        struct rtm_fileid now = rtm_fileid_of(&st);
+        rc = rtm_fileid_same(&now, &tg->id) ? 0 : -ESTALE;
+    }
+    if (!rc) {
+        uint64_t from = off < 0 ? e->data_size : (uint64_t)off;
+        uint64_t left = from < e->data_size ? e->data_size - from : 0;
+        rc = pread_some(fd, buf, left < size ? (size_t)left : size, (off_t)(e->offset + from));
+    }
+    close(fd);
+    return rc;
+}
+
+/* An entry shown as it is: stored bytes are read in place, anything else
+ * is decoded once into the cache (one that could never fit in it reads as
+ * EIO, as a broken one does). */
+static ssize_t read_member(struct rtm_tree *t, struct target *tg, char *buf, size_t size,
+                           off_t off)
+{
+    const struct pbo_entry *e = &rtmc_pbo(tg->table)->entries[tg->entry];
+    if (e->method == PBO_METHOD_STORED && !pbo_entry_compressed(e))
+        return read_stored(t, tg, e, buf, size, off);
+    char key[KEY_MAX];
+    struct rtmc_entry *h;
+    tree_member_key(tg, key);
+    int rc = tree_get_entry(t, tg, key, RTMC_DATA, &h);
+    if (rc)
+        return rc;
+    size_t len;
+    const uint8_t *data = rtmc_data(h, &len);
+    ssize_t n = data ? slice(buf, size, (const char *)data, len, off) : -EIO;
+    rtmc_put(t->cfg.cache, h);
+    return n;
+}
+
+static ssize_t read_target(struct rtm_tree *t, struct target *tg, char *buf, size_t size,
+                           off_t off)
+{
+    struct rtm_buf b;
+    struct rtmc_view *v;
+    ssize_t n;
+    size_t len;
+    switch (tg->kind) {
+    case K_OTHER:
+        return read_other(t, tg->src, buf, size, off);
+    case K_PFILE:
+        return read_member(t, tg, buf, size, off);
+    case K_PINFO:
+        if (tree_render_info(tg, &b))
+            return -ENOMEM;
+        n = slice(buf, size, b.p, b.len, off);
+        buf_free(&b);
+        return n;
+    case K_ERROR: {
+        const char *msg = rtmc_error(tg->h);
+        len = strlen(msg);
+        n = slice(buf, size, msg, len, off);
+        if (n >= 0 && (size_t)n < size && (uint64_t)off + (uint64_t)n == len)
+            buf[n++] = '\n';            /* the message's line end */
+        return n;
+    }
+    case K_VIEW:
+        if ((n = rtmc_view_get(t->cfg.cache, tg->h, tg->view, &v)))
+            return n;
+        const char *data = rtmc_view_data(v, &len);
+        n = slice(buf, size, data, len, off);
+        rtmc_view_put(t->cfg.cache, v);
+        return n;
+    default:
+        return -EISDIR;
+    }
+}
+
+ssize_t rtm_tree_read(struct rtm_tree *t, uint64_t ino, char *buf, size_t size, off_t off)
+{
+    char path[PATH_MAX];
+    struct rtm_fileid id;
+    struct target tg;
+    int rc = rtm_inodes_path(t->nodes, ino, path, sizeof path, &id);
+    if (rc || (rc = tree_resolve(t, path, &id, &tg)))
+        return rc;
+    ssize_t n = read_target(t, &tg, buf, size, off);
+    tree_target_done(t, &tg);
+    return n;
+}
