@@ -73,8 +73,8 @@ $(LIBCORE): $(CORE_OBJ)
 $(LIBWRIT): $(WRIT_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/rtmcat: $(BUILD)/obj/rtmcat.o $(LIBCORE)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+$(BUILD)/rtmcat: $(BUILD)/obj/rtmcat.o $(FS_OBJ) $(LIBCORE)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS) -lpthread
 $(BUILD)/rtmgen: $(BUILD)/obj/rtmgen.o $(LIBWRIT) $(LIBCORE)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 $(BUILD)/rtmfs: $(BUILD)/obj/rtmfs.o $(BUILD)/obj/fuse_ops.o $(FS_OBJ) $(LIBCORE)

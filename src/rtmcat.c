@@ -1,20 +1,37 @@
-/* rtmcat - print one view of an RTM animation, without mounting. */
+/* rtmcat - print one view of an RTM animation, without mounting.
+ *
+ * FILE and VIEW are found through the mount's own tree (tree.h), on a cache
+ * and loader of rtmcat's own: the views it prints are the files rtmfs
+ * shows, and its message for a broken file is that file's error.txt, by
+ * construction.  FILE is split into D, its longest leading part that is a
+ * folder on disk, which becomes the tree's SOURCE, and the rest, whose names
+ * are looked up one at a time from the tree's root, as the kernel walks a
+ * path in a mount. */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <lzo/lzoconf.h>
+#include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cache.h"
+#include "loader.h"
 #include "numfmt.h"
 #include "pbo.h"
 #include "rtm.h"
 #include "skeleton.h"
+#include "tree.h"
 #include "version.h"
 #include "views.h"
+
+/* What a broken animation's or archive's folder holds instead (tree.c). */
+#define ERROR_NAME "error.txt"
 
 static void usage(FILE *f)
 {
@@ -31,6 +48,27 @@ static void usage(FILE *f)
             "  -V, --version        show the version\n");
 }
 
+struct cat {
+    const char *file;             /* FILE as given */
+    size_t dlen;                  /* file[0, dlen) is D with its '/' ("" for D ".") */
+    char rel[PATH_MAX];           /* the rest of FILE, names joined by one '/' */
+    int srcfd;                    /* D */
+    struct rtm_skeleton *skel;
+    struct rtm_loader loader;
+    struct rtmc *cache;
+    struct rtm_tree *tree;
+};
+
+/* Where a walk of rel stopped. */
+struct walk {
+    enum { AT_FOLDER, AT_ANIM, AT_ARCHIVE } at;
+    uint64_t ino;
+    uint64_t archive;             /* the archive's folder, once below one */
+    size_t archive_len;           /* > 0: rel[0, archive_len) is that archive */
+};
+
+/* ---- output and messages ---- */
+
 static int write_all(const char *p, size_t n)
 {
     while (n) {
@@ -45,143 +83,480 @@ static int write_all(const char *p, size_t n)
     return 0;
 }
 
-static int list_views(const struct rtm_anim *a, struct rtm_buf *out)
+/* Every message is one line on stderr, "rtmcat: FILE: what is wrong",
+ * and rtmcat's exit status is then 1. */
+__attribute__((format(printf, 2, 3)))
+static int fail(const struct cat *c, const char *fmt, ...)
 {
-    struct rtm_buf v;
-    char path[RTM_VIEW_PATH_MAX];
-    buf_init(&v);
-    for (size_t i = 0; i < rtm_view_count(a); i++) {
-        struct rtm_view view = rtm_view_at(a, i);
-        v.len = 0;
-        if (rtm_view_render(a, view, &v))
-            break;
-        rtm_view_path(a, view, path);
-        buf_printf(out, "%10zu %s\n", v.len, path);
-    }
-    int oom = v.oom;
-    buf_free(&v);
-    return oom ? -1 : 0;
-}
-
-/* ARCHIVE.pbo/inner: reads only that entry of the archive. */
-static int load_member(const char *archive, const char *inner, uint8_t **data, size_t *len,
-                       struct rtm_error *err)
-{
-    int fd = open(archive, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        rtm_err_nooff(err, "%s: %s", archive, strerror(errno));
-        return -1;
-    }
-    struct pbo *p = NULL;
-    int rc = pbo_load_table(fd, &p, err);
-    if (rc == 0) {
-        long i = pbo_find(p, inner);
-        if (i < 0) {
-            rtm_err_nooff(err, "no entry '%s' in the archive", inner);
-            rc = -1;
-        } else {
-            rc = pbo_load_entry(fd, p, (size_t)i, data, len, err);
-        }
-    }
-    pbo_free(p);
-    close(fd);
-    return rc;
-}
-
-static int is_pbo_name(const char *s, size_t n)
-{
-    return rtm_name_ends(s, n, ".pbo");
-}
-
-/* The bytes of FILE: a file, or an entry of an archive on its path. */
-static int load_source(const char *file, uint8_t **data, size_t *len, struct rtm_error *err)
-{
-    if (rtm_slurp(file, data, len) == 0)
-        return 0;
-    int e = errno;
-    for (const char *slash = strchr(file, '/'); e != EISDIR && slash; slash = strchr(slash + 1, '/')) {
-        size_t n = (size_t)(slash - file);
-        struct stat st;
-        char archive[4096];
-        if (!is_pbo_name(file, n) || n >= sizeof archive)
-            continue;
-        memcpy(archive, file, n);
-        archive[n] = 0;
-        if (stat(archive, &st) == 0 && S_ISREG(st.st_mode))
-            return load_member(archive, slash + 1, data, len, err);
-    }
-    rtm_err_nooff(err, "%s", strerror(e));
-    return -1;
-}
-
-static int fail(const char *file, const char *msg)
-{
-    fprintf(stderr, "rtmcat: %s: %s\n", file, msg);
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "rtmcat: %s: ", c->file);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
     return 1;
 }
 
-static int fail_err(const char *file, const struct rtm_error *err)
+static int fail_errno(const struct cat *c, int rc)
 {
-    char msg[320];
-    rtm_err_format(err, msg, sizeof msg);
-    return fail(file, msg);
+    return fail(c, "%s", strerror(-rc));
+}
+
+/* A loader's message (n bytes), "REL: what is wrong", REL relative to D:
+ * with D in front it names FILE as given. */
+static int fail_loaded(const struct cat *c, const char *msg, size_t n)
+{
+    if (n && msg[n - 1] == '\n')
+        n--;
+    fprintf(stderr, "rtmcat: %.*s%.*s\n", (int)c->dlen, c->file, (int)n, msg);
+    return 1;
+}
+
+static int fail_no_view(const struct cat *c, const char *view)
+{
+    return fail(c, "no view called '%s' (run 'rtmcat %s' for the list)", view, c->file);
+}
+
+/* Writes out (and frees it): rtmcat's exit status. */
+static int flush(const struct cat *c, struct rtm_buf *out)
+{
+    int status = out->oom ? fail(c, "out of memory") : 0;
+    if (!status && write_all(out->p ? out->p : "", out->len)) {
+        fprintf(stderr, "rtmcat: stdout: %s\n", strerror(errno));
+        status = 1;
+    }
+    buf_free(out);
+    return status;
+}
+
+/* ---- FILE in the tree ---- */
+
+/* The next name of *p into name (names are separated by '/'s), moving *p
+ * past it: its length, 0 at the end, or PATH_MAX when it does not fit. */
+static size_t next_name(const char **p, char name[PATH_MAX])
+{
+    *p += strspn(*p, "/");
+    size_t n = strcspn(*p, "/");
+    if (n >= PATH_MAX)
+        return PATH_MAX;
+    memcpy(name, *p, n);
+    name[n] = 0;
+    *p += n;
+    return n;
+}
+
+/* D: FILE's longest leading part, cut at a '/' (or FILE itself), that is
+ * a folder on disk; "." when there is none.  Its length, with the '/'. */
+static size_t find_dir(const char *file, char dir[PATH_MAX])
+{
+    for (size_t i = strlen(file) + 1; i-- > 0;) {
+        size_t n = i ? i : 1;           /* a leading '/' is the root */
+        struct stat st;
+        if ((file[i] && file[i] != '/') || n >= PATH_MAX)
+            continue;
+        memcpy(dir, file, n);
+        dir[n] = 0;
+        if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
+            return file[i] ? i + 1 : i;
+    }
+    strcpy(dir, ".");
+    return 0;
+}
+
+/* Splits FILE into D (opened as srcfd) and rel; 0 or an errno. */
+static int split(struct cat *c)
+{
+    char dir[PATH_MAX], name[PATH_MAX];
+    if (!*c->file)
+        return ENOENT;
+    c->dlen = find_dir(c->file, dir);
+    const char *p = c->file + c->dlen;
+    size_t len = 0;
+    for (size_t n; (n = next_name(&p, name));) {
+        if (n == PATH_MAX || len + !!len + n >= sizeof c->rel)
+            return ENAMETOOLONG;
+        if (len)
+            c->rel[len++] = '/';
+        memcpy(c->rel + len, name, n + 1);
+        len += n;
+    }
+    c->srcfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    return c->srcfd < 0 ? errno : 0;
+}
+
+/* Looks up VIEW ("header.txt", "frames/003.csv") in animation folder
+ * ino: 0 with *out, or a negative errno (-ENOENT also for an empty name or
+ * one too long to be in the tree: VIEW is a name, not a path on disk). */
+static int lookup_view(struct cat *c, uint64_t ino, const char *view, struct rtm_tree_entry *out)
+{
+    char name[PATH_MAX];
+    out->ino = ino;
+    for (const char *p = view;; p++) {
+        size_t n = strcspn(p, "/");
+        if (n == 0 || n >= sizeof name)
+            return -ENOENT;
+        memcpy(name, p, n);
+        name[n] = 0;
+        int rc = rtm_tree_lookup(c->tree, out->ino, name, out);
+        if (rc)
+            return rc == -ENAMETOOLONG ? -ENOENT : rc;
+        if (!*(p += n))
+            return 0;
+    }
+}
+
+/* Whether the folder of an animation or archive is that of a broken one,
+ * which holds only error.txt: 1, 0 or a negative errno.  Its listing
+ * says, where a lookup of error.txt would fail for a good file (and,
+ * below an archive, tree.c would then keep a reference to its table). */
+static int is_broken(struct cat *c, uint64_t ino)
+{
+    struct rtm_dirlist *d;
+    int rc = rtm_tree_listing(c->tree, ino, 0, &d);
+    for (size_t i = 0; rc == 0 && i < d->n; i++)
+        rc = d->e[i].type == S_IFREG && strcmp(d->e[i].name, ERROR_NAME) == 0;
+    rtm_tree_listing_put(c->tree, d);
+    return rc;
+}
+
+/* Looks up rel's names from the tree's root, stopping at an animation (its
+ * views are VIEW's business: -ENOTDIR when rel goes on): 0, or the failed
+ * lookup's errno, with *w where the walk stopped.  The tree shows an
+ * animation for every .rtm name and an archive for every .pbo name. */
+static int walk(struct cat *c, struct walk *w)
+{
+    char name[PATH_MAX];
+    const char *p = c->rel;
+    *w = (struct walk){ .at = AT_FOLDER, .ino = RTM_INO_ROOT };
+    for (size_t n; (n = next_name(&p, name));) {
+        struct rtm_tree_entry e;
+        if (w->at == AT_ANIM)
+            return -ENOTDIR;
+        int rc = rtm_tree_lookup(c->tree, w->ino, name, &e);
+        if (rc)
+            return rc;
+        int dir = S_ISDIR(e.st.st_mode);
+        w->ino = e.ino;
+        w->at = AT_FOLDER;
+        if (dir && rtm_name_ends(name, n, ".rtm")) {
+            w->at = AT_ANIM;
+        } else if (dir && !w->archive_len && rtm_name_ends(name, n, ".pbo")) {
+            w->at = AT_ARCHIVE;
+            w->archive = e.ino;
+            w->archive_len = (size_t)(p - c->rel);
+            /* a broken archive holds nothing to look up */
+            if (*p && (rc = is_broken(c, e.ino)))
+                return rc < 0 ? rc : -ENOENT;
+        }
+    }
+    return 0;
+}
+
+/* The whole of file ino into b: 0 or a negative errno. */
+static int read_all(struct cat *c, uint64_t ino, struct rtm_buf *b)
+{
+    for (;;) {
+        if (buf_reserve(b, 1u << 16))
+            return -ENOMEM;
+        ssize_t n = rtm_tree_read(c->tree, ino, b->p + b->len, b->cap - b->len, (off_t)b->len);
+        if (n <= 0)
+            return (int)n;
+        b->len += (size_t)n;
+    }
+}
+
+static int print_file(struct cat *c, uint64_t ino)
+{
+    struct rtm_buf b;
+    buf_init(&b);
+    int rc = read_all(c, ino, &b);
+    if (rc) {
+        buf_free(&b);
+        return fail_errno(c, rc);
+    }
+    return flush(c, &b);
+}
+
+/* A broken file's message is the text of its error.txt.  -1 when folder
+ * ino is not broken, else rtmcat's exit status (1: a message was given). */
+static int report_broken(struct cat *c, uint64_t ino)
+{
+    struct rtm_tree_entry e;
+    struct rtm_buf b;
+    int rc = is_broken(c, ino);
+    if (rc <= 0)
+        return rc ? fail_errno(c, rc) : -1;
+    rc = rtm_tree_lookup(c->tree, ino, ERROR_NAME, &e);
+    if (rc)
+        return fail_errno(c, rc);
+    buf_init(&b);
+    rc = read_all(c, e.ino, &b);
+    if (rc)
+        fail_errno(c, rc);
+    else
+        fail_loaded(c, b.p ? b.p : "", b.len);
+    buf_free(&b);
+    return 1;
+}
+
+/* ---- animations ---- */
+
+/* Every file of folder ino with its size, one a line, as PREFIXNAME; the
+ * folders in it (frames) expanded in place. */
+static int list_dir(struct cat *c, uint64_t ino, const char *prefix, struct rtm_buf *out)
+{
+    struct rtm_dirlist *d;
+    int rc = rtm_tree_listing(c->tree, ino, 0, &d);
+    for (size_t i = 0; !rc && i < d->n; i++) {
+        const char *name = d->e[i].name;
+        struct rtm_tree_entry e;
+        char sub[PATH_MAX];
+        if (!strcmp(name, ".") || !strcmp(name, ".."))
+            continue;
+        rc = rtm_tree_lookup(c->tree, ino, name, &e);
+        if (rc)
+            break;
+        if (!S_ISDIR(e.st.st_mode))
+            buf_printf(out, "%10zu %s%s\n", (size_t)e.st.st_size, prefix, name);
+        else if (snprintf(sub, sizeof sub, "%s%s/", prefix, name) >= (int)sizeof sub)
+            rc = -ENAMETOOLONG;
+        else
+            rc = list_dir(c, e.ino, sub, out);
+    }
+    rtm_tree_listing_put(c->tree, d);
+    return rc;
+}
+
+/* FILE is an animation: VIEW, or the list of views. */
+static int cat_anim(struct cat *c, const struct walk *w, const char *view)
+{
+    struct rtm_tree_entry e;
+    /* error.txt is the message of a broken file, not a view */
+    int rc = view && strcmp(view, ERROR_NAME) ? lookup_view(c, w->ino, view, &e) : -ENOENT;
+    if (rc == 0 && S_ISREG(e.st.st_mode))
+        return print_file(c, e.ino);
+    if (rc && rc != -ENOENT)
+        return fail_errno(c, rc);
+    int status = report_broken(c, w->ino);
+    if (status >= 0)
+        return status;
+    if (view)
+        return fail_no_view(c, view);
+    struct rtm_buf out;
+    buf_init(&out);
+    rc = list_dir(c, w->ino, "", &out);
+    if (rc) {
+        buf_free(&out);
+        return fail_errno(c, rc);
+    }
+    return flush(c, &out);
+}
+
+/* View v of a file read by cat_unlisted, or (v NULL) its list of views. */
+static int render_unlisted(struct cat *c, struct rtmc_entry *h, const struct rtm_view *v,
+                           struct rtm_buf *out)
+{
+    const struct rtm_anim *a = rtmc_anim(h);
+    struct rtmc_view *cv;
+    size_t len;
+    if (v) {
+        int rc = rtmc_view_get(c->cache, h, *v, &cv);
+        if (rc == 0) {
+            const char *data = rtmc_view_data(cv, &len);
+            buf_put(out, data, len);
+            rtmc_view_put(c->cache, cv);
+        }
+        return rc;
+    }
+    for (size_t i = 0; i < rtm_view_count(a); i++) {
+        char path[RTM_VIEW_PATH_MAX];
+        uint64_t size;
+        int rc = rtmc_view_size(c->cache, h, rtm_view_at(a, i), &size);
+        if (rc)
+            return rc;
+        rtm_view_path(a, rtm_view_at(a, i), path);
+        buf_printf(out, "%10zu %s\n", (size_t)size, path);
+    }
+    return 0;
+}
+
+/* A file or archive entry (key, as the cache names it) that the tree does
+ * not show as an animation, its name not ending in .rtm: rtmcat reads it as
+ * one all the same, through the same cache and loader (so with the mount's
+ * messages), and shows the views the tree would. */
+static int cat_unlisted(struct cat *c, const char *key, size_t archive_len,
+                        const struct stat *st, const char *view)
+{
+    struct rtmc_src s = { .path = key, .id = rtm_fileid_of(st), .kind = RTMC_ANIM,
+                          .archive_len = archive_len };
+    struct rtmc_entry *h;
+    struct rtm_view v;
+    int rc = rtmc_get(c->cache, &s, &h);
+    if (rc)
+        return fail_errno(c, rc);
+    const struct rtm_anim *a = rtmc_anim(h);
+    struct rtm_buf out;
+    buf_init(&out);
+    int status;
+    if (!a)
+        status = fail_loaded(c, rtmc_error(h), strlen(rtmc_error(h)));
+    else if (view && rtm_view_lookup(a, view, &v))
+        status = fail_no_view(c, view);
+    else if ((rc = render_unlisted(c, h, view ? &v : NULL, &out)))
+        status = fail_errno(c, rc);
+    else
+        status = flush(c, &out);
+    buf_free(&out);
+    rtmc_put(c->cache, h);
+    return status;
+}
+
+/* ---- archives ---- */
+
+/* The table of the archive FILE is in or is, with the archive's stat. */
+static int get_table(struct cat *c, const struct walk *w, struct rtmc_entry **h,
+                     struct stat *st)
+{
+    char path[PATH_MAX];
+    memcpy(path, c->rel, w->archive_len);
+    path[w->archive_len] = 0;
+    if (fstatat(c->srcfd, path, st, 0))
+        return -errno;
+    struct rtmc_src s = { .path = path, .id = rtm_fileid_of(st), .kind = RTMC_TABLE };
+    return rtmc_get(c->cache, &s, h);
 }
 
 /* Without a view: pbo.txt and every entry with its content's size, one a
  * line (names escaped as in the views, so a newline cannot split a line). */
-static void list_archive(const struct pbo *p, struct rtm_buf *out)
+static int list_archive(struct cat *c, const struct walk *w, const struct stat *info)
 {
-    struct rtm_buf info;
-    buf_init(&info);
-    rtm_view_pbo_info(p, &info);
-    buf_printf(out, "%10zu %s\n", info.len, RTM_PBO_INFO_NAME);
-    buf_free(&info);
+    struct rtmc_entry *h;
+    struct stat st;
+    int rc = get_table(c, w, &h, &st);
+    if (rc)
+        return fail_errno(c, rc);
+    const struct pbo *p = rtmc_pbo(h);
+    if (!p) {
+        fail_loaded(c, rtmc_error(h), strlen(rtmc_error(h)));
+        rtmc_put(c->cache, h);
+        return 1;
+    }
+    struct rtm_buf out;
+    buf_init(&out);
+    buf_printf(&out, "%10zu %s\n", (size_t)info->st_size, RTM_PBO_INFO_NAME);
     for (size_t i = 0; i < p->nentries; i++) {
         const struct pbo_entry *e = &p->entries[i];
         if (!*e->path)
             continue;
-        buf_printf(out, "%10llu ", (unsigned long long)pbo_entry_content_size(e));
-        rtm_put_name(out, (struct rtm_str){ e->path, (uint32_t)strlen(e->path) });
-        buf_putc(out, '\n');
+        buf_printf(&out, "%10llu ", (unsigned long long)pbo_entry_content_size(e));
+        rtm_put_name(&out, (struct rtm_str){ e->path, (uint32_t)strlen(e->path) });
+        buf_putc(&out, '\n');
     }
+    rtmc_put(c->cache, h);
+    return flush(c, &out);
 }
 
 /* FILE is an archive itself: its listing or its pbo.txt. */
-static int cat_archive(const char *file, const char *view_path)
+static int cat_archive(struct cat *c, const struct walk *w, const char *view)
 {
-    if (view_path && strcmp(view_path, RTM_PBO_INFO_NAME)) {
-        char msg[320];
-        snprintf(msg, sizeof msg, "an archive has only the view %s; its entries are "
-                 "ARCHIVE.pbo/path/in/archive", RTM_PBO_INFO_NAME);
-        return fail(file, msg);
-    }
-    struct rtm_error err = { .msg = "" };
-    struct pbo *p = NULL;
-    int fd = open(file, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return fail(file, strerror(errno));
-    int rc = pbo_load_table(fd, &p, &err);
-    close(fd);
+    if (view && strcmp(view, RTM_PBO_INFO_NAME))
+        return fail(c, "an archive has only the view %s; its entries are "
+                    "ARCHIVE.pbo/path/in/archive", RTM_PBO_INFO_NAME);
+    int status = report_broken(c, w->ino);
+    if (status >= 0)
+        return status;
+    struct rtm_tree_entry e;
+    int rc = rtm_tree_lookup(c->tree, w->ino, RTM_PBO_INFO_NAME, &e);
     if (rc)
-        return fail_err(file, &err);
-    struct rtm_buf out;
-    buf_init(&out);
-    if (view_path)
-        rtm_view_pbo_info(p, &out);
-    else
-        list_archive(p, &out);
-    pbo_free(p);
-    int status = out.oom ? fail(file, "out of memory") : 0;
-    if (!status && write_all(out.p ? out.p : "", out.len))
-        status = fail("stdout", strerror(errno));
-    buf_free(&out);
+        return fail_errno(c, rc);
+    return view ? print_file(c, e.ino) : list_archive(c, w, &e.st);
+}
+
+/* FILE names something in an archive that is no animation of the tree:
+ * the archive is broken, or FILE is an entry the tree does not show as an
+ * animation, or there is no such entry. */
+static int archive_miss(struct cat *c, const struct walk *w, const char *view)
+{
+    int status = report_broken(c, w->archive);
+    if (status >= 0)
+        return status;
+    struct rtmc_entry *h;
+    struct stat st;
+    int rc = get_table(c, w, &h, &st);
+    if (rc)
+        return fail_errno(c, rc);
+    const struct pbo *p = rtmc_pbo(h);
+    const char *inner = c->rel + w->archive_len + 1;
+    long i = p ? pbo_find(p, inner) : -1;
+    char key[PATH_MAX + PBO_NAME_MAX + 2];
+    if (i < 0) {
+        status = fail(c, "no entry '%s' in the archive", inner);
+    } else {
+        snprintf(key, sizeof key, "%.*s/%s", (int)w->archive_len, c->rel, p->entries[i].path);
+        status = cat_unlisted(c, key, w->archive_len, &st, view);
+    }
+    rtmc_put(c->cache, h);
     return status;
 }
 
-static int is_archive(const char *file)
+/* ---- FILE and VIEW ---- */
+
+/* rel is not in the tree: missing, or a file whose name the tree does not
+ * show (not .rtm or .pbo), which rtmcat reads as an animation. */
+static int source_miss(struct cat *c, const char *view)
 {
     struct stat st;
-    return is_pbo_name(file, strlen(file)) && stat(file, &st) == 0 && S_ISREG(st.st_mode);
+    if (fstatat(c->srcfd, c->rel, &st, 0))
+        return fail_errno(c, -errno);
+    if (!S_ISREG(st.st_mode))
+        return fail_errno(c, -ENOENT);
+    return cat_unlisted(c, c->rel, 0, &st, view);
+}
+
+static int cat_file(struct cat *c, const char *view)
+{
+    struct walk w;
+    int rc = walk(c, &w);
+    if (w.archive_len && (rc == -ENOENT || rc == -ENOTDIR || (!rc && w.at == AT_FOLDER)))
+        return archive_miss(c, &w, view);
+    if (rc == -ENOENT)
+        return source_miss(c, view);
+    if (rc)
+        return fail_errno(c, rc);
+    if (w.at == AT_ANIM)
+        return cat_anim(c, &w, view);
+    if (w.at == AT_ARCHIVE)
+        return cat_archive(c, &w, view);
+    return fail_errno(c, -EISDIR);
+}
+
+/* The skeleton, D, the cache and its loader, the tree: 0, or rtmcat's exit
+ * status after a message. */
+static int cat_open(struct cat *c, const char *skel_spec)
+{
+    struct rtm_error err = { .msg = "" };
+    if (rtm_skeleton_open(skel_spec, &c->skel, &err)) {
+        fprintf(stderr, "rtmcat: %s\n", err.msg);
+        return 1;
+    }
+    int e = split(c);
+    if (e)
+        return fail_errno(c, -e);
+    c->loader = (struct rtm_loader){ .srcfd = c->srcfd, .skel = c->skel };
+    /* no budget: one run reads one file */
+    c->cache = c->loader.cache = rtmc_new(SIZE_MAX / 2, rtm_loader_load, &c->loader);
+    struct rtm_tree_config cfg = { .srcfd = c->srcfd, .cache = c->cache };
+    c->tree = c->cache ? rtm_tree_new(&cfg) : NULL;
+    return c->tree ? 0 : fail_errno(c, -ENOMEM);
+}
+
+static void cat_close(struct cat *c)
+{
+    rtm_tree_free(c->tree);
+    rtmc_free(c->cache);
+    if (c->srcfd >= 0)
+        close(c->srcfd);
+    rtm_skeleton_free(c->skel);
 }
 
 int main(int argc, char **argv)
@@ -193,9 +568,9 @@ int main(int argc, char **argv)
         { NULL, 0, NULL, 0 },
     };
     const char *skel_spec = "ofp2";
-    int c;
-    while ((c = getopt_long(argc, argv, "s:hV", opts, NULL)) != -1) {
-        switch (c) {
+    int ch;
+    while ((ch = getopt_long(argc, argv, "s:hV", opts, NULL)) != -1) {
+        switch (ch) {
         case 's': skel_spec = optarg; break;
         case 'h': usage(stdout); return 0;
         case 'V':
@@ -208,47 +583,10 @@ int main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    const char *file = argv[optind], *view_path = argv[optind + 1];
-    if (is_archive(file))
-        return cat_archive(file, view_path);
-    struct rtm_error err = { .msg = "" };
-    struct rtm_skeleton *skel = NULL;
-    if (rtm_skeleton_open(skel_spec, &skel, &err)) {
-        fprintf(stderr, "rtmcat: %s\n", err.msg);
-        return 1;
-    }
-    uint8_t *data = NULL;
-    size_t len = 0;
-    if (load_source(file, &data, &len, &err)) {
-        rtm_skeleton_free(skel);
-        return fail_err(file, &err);
-    }
-    struct rtm_anim *a = NULL;
-    int rc = rtm_parse(data, len, skel, &a, &err);
-    free(data);
-    rtm_skeleton_free(skel);
-    if (rc)
-        return fail_err(file, &err);
-    struct rtm_buf out;
-    buf_init(&out);
-    struct rtm_view view;
-    int status = 0;
-    if (!view_path) {
-        rc = list_views(a, &out);
-    } else if (rtm_view_lookup(a, view_path, &view)) {
-        char msg[320];
-        snprintf(msg, sizeof msg, "no view called '%s' (run 'rtmcat %s' for the list)",
-                 view_path, file);
-        status = fail(file, msg);
-        rc = 0;
-    } else {
-        rc = rtm_view_render(a, view, &out);
-    }
-    if (rc)
-        status = fail(file, "out of memory");
-    else if (!status && write_all(out.p ? out.p : "", out.len))
-        status = fail("stdout", strerror(errno));
-    buf_free(&out);
-    rtm_free(a);
+    struct cat c = { .file = argv[optind], .srcfd = -1 };
+    int status = cat_open(&c, skel_spec);
+    if (!status)
+        status = cat_file(&c, argv[optind + 1]);
+    cat_close(&c);
     return status;
 }

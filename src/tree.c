@@ -298,6 +298,8 @@ int tree_resolve(struct rtm_tree *t, const char *path, const struct rtm_fileid *
     int rc = classify_target(t, tg);
     if (rc == -ENOTDIR || rc == -ENOENT)
         rc = resolve_prefix(t, path, tg);
+    if (rc)
+        tree_target_done(t, tg);        /* an archive's table may be held */
     return rc;
 }
 

@@ -64,7 +64,8 @@ int tree_is_rtm_name(const char *name, size_t len);
 /* dir/name into out (PATH_MAX bytes); -ENAMETOOLONG when it does not fit. */
 int tree_child_path(char *out, const char *dir, const char *name);
 /* Resolves a mount path; id is the version the kernel's inode names
- * (RTM_FILEID_NONE: whatever is current).  Put tg with tree_target_done. */
+ * (RTM_FILEID_NONE: whatever is current).  On success put tg with
+ * tree_target_done; on failure it holds nothing. */
 int tree_resolve(struct rtm_tree *t, const char *path, const struct rtm_fileid *id,
                  struct target *tg);
 void tree_target_done(struct rtm_tree *t, struct target *tg);

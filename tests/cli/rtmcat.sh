@@ -231,7 +231,36 @@ head -c 300 "$T/samples.pbo" > "$T/cut.pbo"
 expect_error "cut archive itself" "$T/cut.pbo" pbo.txt &&
     check "cut archive itself: says where" grep -q "(at byte [0-9]*)" "$T/err"
 expect_error "cut archive" "$T/cut.pbo/anims/walk.rtm" &&
-    check "cut archive: says where" grep -q "(at byte [0-9]*)" "$T/err"
+    check "cut archive: says where" grep -q "(at byte [0-9]*)" "$T/err" &&
+    check "cut archive: names the archive, as its error.txt does" grep -qF "rtmcat: $T/cut.pbo: " "$T/err"
+expect_error "archive entry that is no animation" "$T/samples.pbo/config.cpp" &&
+    check "config.cpp: read as an animation, named" grep -qF "$T/samples.pbo/config.cpp: not an RTM" "$T/err"
+expect_error "a folder in an archive" "$T/samples.pbo/anims" &&
+    check "a folder in an archive: no entry" grep -q "no entry 'anims' in the archive" "$T/err"
+
+# ---- FILE as a path: split where the folders on disk end, the rest found as in a mount ----
+section "paths"
+cp "$T/s/walk.rtm" "$T/walk.bin"
+cp "$T/s/broken.rtm" "$T/broken.bin"
+run "$T/walk.bin"
+check "a file not named .rtm: the views of the same bytes" cmp -s "$T/out" <("$CAT" "$T/s/walk.rtm")
+run "$T/walk.bin" frames/003.csv
+check "a file not named .rtm: a frame" cmp -s "$T/out" <("$CAT" "$T/s/walk.rtm" frames/003.csv)
+expect_broken "a broken file not named .rtm" "$T/broken.bin"
+(cd "$T" && "$CAT" s/broken.rtm) 2>"$T/rel.err" >/dev/null
+check "a relative path: the message names FILE as given" grep -q '^rtmcat: s/broken\.rtm: .* (at byte [0-9]*)$' "$T/rel.err"
+(cd "$T/s" && "$CAT" broken.rtm) 2>"$T/rel.err" >/dev/null
+check "a file in the current folder: the message names it" grep -q '^rtmcat: broken\.rtm: ' "$T/rel.err"
+for f in "$T/s//walk.rtm" "$T/s/walk.rtm/" "$T/s/../s/walk.rtm"; do
+    run "$f" header.txt
+    check "$f: the same animation" cmp -s "$T/out" <("$CAT" "$T/s/walk.rtm" header.txt)
+done
+expect_error "a folder" "$T/s" && check "a folder: says so" grep -q 'Is a directory' "$T/err"
+expect_error "below an animation" "$T/s/walk.rtm/header.txt" &&
+    check "below an animation: not a folder" grep -q 'Not a directory' "$T/err"
+expect_broken "error.txt of a broken file is its message" "$T/s/broken.rtm" error.txt
+expect_error "error.txt is no view" "$T/s/walk.rtm" error.txt &&
+    check "error.txt is no view: says so" grep -q "no view called 'error.txt'" "$T/err"
 
 section
 finish cli/rtmcat

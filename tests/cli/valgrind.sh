@@ -30,7 +30,9 @@ done
 "$BUILD/rtmgen" -a "$tmp/all.pbo" "${files[@]}"
 head -c 5000 "$tmp/all.pbo" > "$tmp/cut.pbo"
 mapfile -t entries < <("$BUILD/rtmcat" "$tmp/all.pbo" | awk 'NR > 1 {print $2}')
-args=("$tmp/all.pbo" "$tmp/all.pbo pbo.txt" "$tmp/cut.pbo" "$tmp/cut.pbo/${entries[0]}")
+# (and the error paths: a missing entry, a view an entry does not have)
+args=("$tmp/all.pbo" "$tmp/all.pbo pbo.txt" "$tmp/cut.pbo" "$tmp/cut.pbo/${entries[0]}"
+      "$tmp/all.pbo/no/such.rtm" "$tmp/all.pbo/${entries[0]} nope.txt")
 for e in "${entries[@]}"; do args+=("$tmp/all.pbo/$e"); done
 for a in "${args[@]}"; do
     # shellcheck disable=SC2086
