@@ -42,14 +42,15 @@ FUSE_LIBS     := $(shell $(PKG) --libs fuse3 2>/dev/null || echo -lfuse3)
 CORE     := util fileid anim plain bmtr lzo skeleton convert numfmt views pbo pbo_file
 # The writers: fixtures, samples, fuzz seeds.
 WRITERS  := bmtr_write samples pbo_write
-# The mount without FUSE: the cache, the loader, the inode table, the tree
-# (what the mount shows) and the watcher (threads, no libfuse).
+# The mount without FUSE (librtmtree.a): the cache, the loader, the inode
+# table, the tree (what the mount shows) and the watcher; threads, no libfuse.
 FSCORE   := cache loader inodes tree tree_list tree_read watch
 CORE_OBJ := $(CORE:%=$(BUILD)/obj/%.o)
 WRIT_OBJ := $(WRITERS:%=$(BUILD)/obj/%.o)
 FS_OBJ   := $(FSCORE:%=$(BUILD)/obj/%.o)
 LIBCORE  := $(BUILD)/librtmcore.a
 LIBWRIT  := $(BUILD)/librtmwrite.a
+LIBTREE  := $(BUILD)/librtmtree.a
 LIBS     := $(LZO_LIBS) -lm
 
 PROGS    := $(BUILD)/rtmcat $(BUILD)/rtmgen $(BUILD)/rtmfs
@@ -72,21 +73,22 @@ $(LIBCORE): $(CORE_OBJ)
 	rm -f $@ && ar rcs $@ $^
 $(LIBWRIT): $(WRIT_OBJ)
 	rm -f $@ && ar rcs $@ $^
+$(LIBTREE): $(FS_OBJ)
+	rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/rtmcat: $(BUILD)/obj/rtmcat.o $(FS_OBJ) $(LIBCORE)
+$(BUILD)/rtmcat: $(BUILD)/obj/rtmcat.o $(LIBTREE) $(LIBCORE)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS) -lpthread
 $(BUILD)/rtmgen: $(BUILD)/obj/rtmgen.o $(LIBWRIT) $(LIBCORE)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
-$(BUILD)/rtmfs: $(BUILD)/obj/rtmfs.o $(BUILD)/obj/fuse_ops.o $(FS_OBJ) $(LIBCORE)
+$(BUILD)/rtmfs: $(BUILD)/obj/rtmfs.o $(BUILD)/obj/fuse_ops.o $(LIBTREE) $(LIBCORE)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(FUSE_LIBS) $(LIBS) -lpthread
 
 # Test programs: tests/unit (cmocka), tests/fuzz (the seed writer) and
-# tests/bench (the core benchmark), each one file linked with the libraries
-# and, for all, the cache and the loader.
+# tests/bench (the core benchmark), each one file linked with the libraries.
 TEST_CC = $(CC) $(ALL_CPPFLAGS) -Itests/unit $(LZO_CFLAGS) $(CMOCKA_CFLAGS) $(ALL_CFLAGS) \
-	$(DEP_FLAGS) -o $@ $< $(FS_OBJ) $(LIBWRIT) $(LIBCORE) $(ALL_LDFLAGS) $(CMOCKA_LIBS) \
+	$(DEP_FLAGS) -o $@ $< $(LIBTREE) $(LIBWRIT) $(LIBCORE) $(ALL_LDFLAGS) $(CMOCKA_LIBS) \
 	$(LIBS) -lpthread
-TEST_DEPS = $(FS_OBJ) $(LIBWRIT) $(LIBCORE) | $(BUILD)/tests
+TEST_DEPS = $(LIBTREE) $(LIBWRIT) $(LIBCORE) | $(BUILD)/tests
 $(BUILD)/tests/%: tests/unit/%.c $(TEST_DEPS)
 	$(TEST_CC)
 $(BUILD)/tests/%: tests/fuzz/%.c $(TEST_DEPS)
