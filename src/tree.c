@@ -303,6 +303,13 @@ int tree_resolve(struct rtm_tree *t, const char *path, const struct rtm_fileid *
     return rc;
 }
 
+int tree_resolve_ino(struct rtm_tree *t, uint64_t ino, char path[PATH_MAX], struct target *tg)
+{
+    struct rtm_fileid id;
+    int rc = rtm_inodes_path(t->nodes, ino, path, PATH_MAX, &id);
+    return rc ? rc : tree_resolve(t, path, &id, tg);
+}
+
 void tree_target_done(struct rtm_tree *t, struct target *tg)
 {
     rtmc_put(t->cfg.cache, tg->h);
@@ -427,10 +434,9 @@ void rtm_tree_forget(struct rtm_tree *t, uint64_t ino, uint64_t nlookup)
 int rtm_tree_getattr(struct rtm_tree *t, uint64_t ino, struct rtm_tree_entry *out)
 {
     char path[PATH_MAX];
-    struct rtm_fileid id;
     struct target tg;
-    int rc = rtm_inodes_path(t->nodes, ino, path, sizeof path, &id);
-    if (rc || (rc = tree_resolve(t, path, &id, &tg)))
+    int rc = tree_resolve_ino(t, ino, path, &tg);
+    if (rc)
         return rc;
     out->ino = ino;
     out->timeout = timeout(t);

@@ -68,6 +68,8 @@ int tree_child_path(char *out, const char *dir, const char *name);
  * tree_target_done; on failure it holds nothing. */
 int tree_resolve(struct rtm_tree *t, const char *path, const struct rtm_fileid *id,
                  struct target *tg);
+/* The same for the path and version of inode ino (path: PATH_MAX bytes). */
+int tree_resolve_ino(struct rtm_tree *t, uint64_t ino, char path[PATH_MAX], struct target *tg);
 void tree_target_done(struct rtm_tree *t, struct target *tg);
 /* The cache entry of kind for key, of tg's version (see tree.c). */
 int tree_get_entry(struct rtm_tree *t, struct target *tg, const char *key,

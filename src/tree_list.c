@@ -138,11 +138,11 @@ static int list_archive(struct rtm_tree *t, const struct target *tg, const char 
     return rc == -1 ? -ENOENT : rc;
 }
 
-static int build_listing(struct rtm_tree *t, const char *path, const struct rtm_fileid *id,
-                         struct rtm_dirlist *d)
+static int build_listing(struct rtm_tree *t, uint64_t ino, struct rtm_dirlist *d)
 {
+    char path[PATH_MAX];
     struct target tg;
-    int rc = tree_resolve(t, path, id, &tg);
+    int rc = tree_resolve_ino(t, ino, path, &tg);
     if (!rc && tg.kind != K_DIR && tg.kind != K_ANIM && tg.kind != K_FRAMES &&
         tg.kind != K_PBO && tg.kind != K_PDIR)
         rc = -ENOTDIR;
@@ -211,8 +211,6 @@ static void listing_keep(struct rtm_tree *t, uint64_t ino, struct rtm_dirlist *d
 
 int rtm_tree_listing(struct rtm_tree *t, uint64_t ino, off_t off, struct rtm_dirlist **out)
 {
-    char path[PATH_MAX];
-    struct rtm_fileid id;
     struct rtm_dirlist *d = off > 0 ? listing_find(t, ino) : NULL;
     *out = NULL;
     if (d) {
@@ -222,9 +220,7 @@ int rtm_tree_listing(struct rtm_tree *t, uint64_t ino, off_t off, struct rtm_dir
     if (!(d = calloc(1, sizeof *d)))
         return -ENOMEM;
     d->refs = 1;
-    int rc = rtm_inodes_path(t->nodes, ino, path, sizeof path, &id);
-    if (rc == 0)
-        rc = build_listing(t, path, &id, d);
+    int rc = build_listing(t, ino, d);
     if (rc) {
         rtm_tree_listing_put(t, d);
         return rc;

@@ -120,10 +120,9 @@ static ssize_t read_target(struct rtm_tree *t, struct target *tg, char *buf, siz
 ssize_t rtm_tree_read(struct rtm_tree *t, uint64_t ino, char *buf, size_t size, off_t off)
 {
     char path[PATH_MAX];
-    struct rtm_fileid id;
     struct target tg;
-    int rc = rtm_inodes_path(t->nodes, ino, path, sizeof path, &id);
-    if (rc || (rc = tree_resolve(t, path, &id, &tg)))
+    int rc = tree_resolve_ino(t, ino, path, &tg);
+    if (rc)
         return rc;
     ssize_t n = read_target(t, &tg, buf, size, off);
     tree_target_done(t, &tg);
