@@ -290,7 +290,8 @@ static struct timespec deadline(void)
     return t;
 }
 
-int rtmc_would_fit(const struct rtmc_reservation *r, uint64_t bytes, char *msg, size_t msglen)
+int rtmc_would_fit(const struct rtmc_reservation *r, uint64_t bytes, const char *what,
+                   char *msg, size_t msglen)
 {
     const struct rtmc *c = r->c;
     if (bytes <= c->budget && r->bytes + bytes <= c->budget)
@@ -298,14 +299,16 @@ int rtmc_would_fit(const struct rtmc_reservation *r, uint64_t bytes, char *msg, 
     char need[32], have[32];
     rtm_format_size(bytes > c->budget ? bytes : r->bytes + bytes, need, sizeof need);
     rtm_format_size(c->budget, have, sizeof have);
-    snprintf(msg, msglen, "needs %s, more than cache_size %s", need, have);
+    snprintf(msg, msglen, "needs %s%s%s, more than cache_size %s", need, *what ? " " : "",
+             what, have);
     return -EFBIG;
 }
 
-int rtmc_reserve(struct rtmc_reservation *r, uint64_t bytes, char *msg, size_t msglen)
+int rtmc_reserve(struct rtmc_reservation *r, uint64_t bytes, const char *what, char *msg,
+                 size_t msglen)
 {
     struct rtmc *c = r->c;
-    if (rtmc_would_fit(r, bytes, msg, msglen))
+    if (rtmc_would_fit(r, bytes, what, msg, msglen))
         return -EFBIG;
     struct timespec until = deadline();
     int rc = 0;
@@ -313,8 +316,11 @@ int rtmc_reserve(struct rtmc_reservation *r, uint64_t bytes, char *msg, size_t m
     for (;;) {
         c->reserved += bytes;               /* counted, so that evict makes room */
         evict(c);
-        if (c->bytes + c->outside + c->reserved <= c->budget)
+        if (c->bytes + c->outside + c->reserved <= c->budget) {
+            r->bytes += bytes;
+            rc = 0;
             break;
+        }
         c->reserved -= bytes;
         if (rc == ETIMEDOUT) {
             rc = ENOMEM;
@@ -325,10 +331,6 @@ int rtmc_reserve(struct rtmc_reservation *r, uint64_t bytes, char *msg, size_t m
         c->waiting--;
         if (rc == 0)
             until = deadline();             /* something changed: wait on */
-    }
-    if (rc != ENOMEM) {
-        r->bytes += bytes;
-        rc = 0;
     }
     pthread_mutex_unlock(&c->lock);
     return -rc;

@@ -82,14 +82,17 @@ struct rtmc_reservation;
 typedef int (*rtmc_load_fn)(void *ctx, const struct rtmc_src *src, struct rtmc_reservation *r,
                             struct rtmc_loaded *out, char *msg, size_t msglen);
 
-/* Reserves bytes more for the load r before they are allocated: 0; or
- * -EFBIG when the load's reservations could never fit in the budget, with
- * msg saying so ("needs 1.2 GiB, more than cache_size 256.0 MiB"); or
- * -ENOMEM when no room was made within a few seconds (try again later). */
-int rtmc_reserve(struct rtmc_reservation *r, uint64_t bytes, char *msg, size_t msglen);
+/* Reserves bytes more for the load r before they are allocated, what for
+ * (e.g. "to parse"; "" says nothing): 0; or -EFBIG when the load's
+ * reservations could never fit in the budget, with msg saying so ("needs
+ * 1.2 GiB to parse, more than cache_size 256.0 MiB"); or -ENOMEM when no
+ * room was made while nothing changed for a few seconds (try again later). */
+int rtmc_reserve(struct rtmc_reservation *r, uint64_t bytes, const char *what, char *msg,
+                 size_t msglen);
 /* Whether bytes more could ever be reserved for r: 0, or -EFBIG with msg
  * as rtmc_reserve gives it. */
-int rtmc_would_fit(const struct rtmc_reservation *r, uint64_t bytes, char *msg, size_t msglen);
+int rtmc_would_fit(const struct rtmc_reservation *r, uint64_t bytes, const char *what,
+                   char *msg, size_t msglen);
 
 struct rtmc_stats {
     size_t bytes, budget, entries;

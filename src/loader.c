@@ -55,16 +55,13 @@ static int reserve(struct rtmc_reservation *r, uint64_t bytes, uint64_t full,
                    const char *what, struct rtm_error *err)
 {
     char text[128];
-    int rc = rtmc_would_fit(r, full, text, sizeof text);
+    int rc = rtmc_would_fit(r, full, what, text, sizeof text);
     if (!rc)
-        rc = rtmc_reserve(r, bytes, text, sizeof text);
-    if (rc == -EFBIG) {
-        /* "needs 1.2 GiB to parse, more than ..." */
-        const char *more = strstr(text, ", more");
-        rtm_err_nooff(err, "%.*s %s%s", (int)(more - text), text, what, more);
-    } else if (rc) {
+        rc = rtmc_reserve(r, bytes, what, text, sizeof text);
+    if (rc == -EFBIG)
+        rtm_err_nooff(err, "%s", text);
+    else if (rc)
         rtm_err_sys(err, -rc, 0, "no memory free to %s it", what);
-    }
     return rc ? -1 : 0;
 }
 

@@ -142,17 +142,17 @@ int rtm_read_plain(const uint8_t *data, size_t len, const struct rtm_parse_opts 
     if (rtm_reserve(o, need, parsed_bytes(nf, nb, m.count, strings, 1) + copy, err))
         return -1;
     struct rtm_anim *a = rtm_anim_alloc(RTM_FORMAT_PLAIN, nf, nb, m.count, strings, full);
-    if (a && adopt)
-        a->source = (uint8_t *)data;
-    if (!a || (full && !a->source && !(a->source = malloc(len ? len : 1)))) {
-        if (a && adopt)
-            a->source = NULL;           /* still the caller's */
+    uint8_t *source = !full ? NULL : adopt ? (uint8_t *)data : malloc(len ? len : 1);
+    if (!a || (full && !source)) {
+        if (!adopt)
+            free(source);               /* an adopted source is still the caller's */
         rtm_free(a);
         rtm_err_oom(err, "out of memory for %u frames of %u bones", nf, nb);
         return -1;
     }
     if (full && !adopt)
-        memcpy(a->source, data, len);
+        memcpy(source, data, len);
+    a->source = source;
     a->source_bytes = len;
     a->has_mdat = has_mdat;
     memcpy(a->motion, motion, sizeof motion);

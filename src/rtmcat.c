@@ -206,9 +206,8 @@ static int lookup_view(struct cat *c, uint64_t ino, const char *view, struct rtm
 }
 
 /* Whether the folder of an animation or archive is that of a broken one,
- * which holds only error.txt: 1, 0 or a negative errno.  Its listing
- * says, where a lookup of error.txt would fail for a good file (and,
- * below an archive, tree.c would then keep a reference to its table). */
+ * which holds only error.txt: 1, 0 or a negative errno.  Its listing says
+ * (a lookup of error.txt would fail for a good file). */
 static int is_broken(struct cat *c, uint64_t ino)
 {
     struct rtm_dirlist *d;
@@ -244,9 +243,6 @@ static int walk(struct cat *c, struct walk *w)
             w->at = AT_ARCHIVE;
             w->archive = e.ino;
             w->archive_len = (size_t)(p - c->rel);
-            /* a broken archive holds nothing to look up */
-            if (*p && (rc = is_broken(c, e.ino)))
-                return rc < 0 ? rc : -ENOENT;
         }
     }
     return 0;

@@ -41,7 +41,7 @@ static int fake_anim(void *ctx, const struct rtmc_src *s, struct rtm_anim **anim
 /* A "big" load reserves l->reserve bytes and holds them for a while. */
 static int fake_big(struct loader *l, struct rtmc_reservation *r, char *msg, size_t msglen)
 {
-    int rc = rtmc_reserve(r, l->reserve, msg, msglen);
+    int rc = rtmc_reserve(r, l->reserve, "", msg, msglen);
     if (rc == -EFBIG)
         return 0;                       /* msg says why: a kept error */
     if (rc)
