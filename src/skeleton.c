@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <strings.h>
 #include <ctype.h>
 
 /* Arma 3 OFP2_ManSkeleton as shipped by armaio (FORMAT.md 6.3), parents first. */
@@ -229,7 +230,9 @@ static int read_file(const char *path, char **text, size_t *len, struct rtm_erro
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
-        rtm_err_nooff(err, "skeleton %s: %s", path, strerror(errno));
+        /* a mistyped built-in name lands here too: say what the choices are */
+        rtm_err_nooff(err, "skeleton '%s': %s (not a built-in name, "
+                      RTM_SKELETON_BUILTINS ", nor a readable file)", path, strerror(errno));
         return -1;
     }
     struct rtm_buf b;
@@ -241,7 +244,7 @@ static int read_file(const char *path, char **text, size_t *len, struct rtm_erro
     int bad = ferror(f);
     fclose(f);
     if (bad || b.oom) {
-        rtm_err_nooff(err, "skeleton %s: %s", path, bad ? "read error" : "out of memory");
+        rtm_err_nooff(err, "skeleton '%s': %s", path, bad ? "read error" : "out of memory");
         buf_free(&b);
         return -1;
     }
@@ -252,14 +255,14 @@ static int read_file(const char *path, char **text, size_t *len, struct rtm_erro
 int rtm_skeleton_open(const char *spec, struct rtm_skeleton **out, struct rtm_error *err)
 {
     *out = NULL;
-    if (strcmp(spec, "none") == 0) {
+    if (strcasecmp(spec, "none") == 0) {
         if (!(*out = skel_new("none"))) {
             rtm_err_oom(err, "out of memory");
             return -1;
         }
         return 0;
     }
-    if (strcmp(spec, "ofp2") == 0)
+    if (strcasecmp(spec, "ofp2") == 0)
         return rtm_skeleton_parse(OFP2_TEXT, sizeof OFP2_TEXT - 1, "ofp2", out, err);
     char *text = NULL;
     size_t len = 0;
@@ -269,6 +272,6 @@ int rtm_skeleton_open(const char *spec, struct rtm_skeleton **out, struct rtm_er
     int rc = rtm_skeleton_parse(text ? text : "", len, spec, out, &e2);
     free(text);
     if (rc)
-        rtm_err_nooff(err, "skeleton %s: %s", spec, e2.msg);
+        rtm_err_nooff(err, "skeleton '%s': %s", spec, e2.msg);
     return rc;
 }

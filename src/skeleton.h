@@ -5,8 +5,9 @@
  *  - A skeleton is an ordered list of (bone, parent) pairs, parents first;
  *    names compare case-insensitively (ASCII).
  *  - rtm_skeleton_open() accepts "ofp2" (the built-in Arma 3
- *    OFP2_ManSkeleton), "none" (no hierarchy) or the path of a text file with
- *    one "bone parent" pair a line ("-" for a root, '#' starts a comment).
+ *    OFP2_ManSkeleton), "none" (no hierarchy), both in any case, or the path
+ *    of a text file with one "bone parent" pair a line ("-" for a root, '#'
+ *    starts a comment).  Its messages start with "skeleton 'SPEC': ".
  *  - The caller owns the returned skeleton and frees it with
  *    rtm_skeleton_free().  A skeleton is immutable once built, so threads may
  *    share it.
@@ -26,6 +27,9 @@ struct rtm_skeleton {
     int32_t *parent;   /* index into bone[], -1 for a root */
     uint32_t *sorted;  /* indices of bone[] in case-insensitive name order */
 };
+
+/* The built-in names, for messages and usage texts. */
+#define RTM_SKELETON_BUILTINS "ofp2 or none"
 
 int rtm_skeleton_open(const char *spec, struct rtm_skeleton **out, struct rtm_error *err);
 /* Parses skeleton text (the file format above); name is kept for display. */

@@ -207,9 +207,27 @@ static void open_missing_file(void **state)
     assert_null(s);
     assert_non_null(strstr(err.msg, path));
     assert_non_null(strstr(err.msg, "No such file"));
-    /* the built-in names are exact: other spellings are file paths */
-    assert_int_equal(rtm_skeleton_open("OFP2", &s, &err), -1);
-    assert_non_null(strstr(err.msg, "OFP2"));
+    /* a user who mistyped a built-in name learns the names */
+    assert_non_null(strstr(err.msg, "ofp2 or none"));
+    /* "skeleton" is said once: the caller adds no prefix of its own */
+    assert_int_equal(strncmp(err.msg, "skeleton '", 10), 0);
+    assert_null(strstr(err.msg, "skeleton: "));
+}
+
+/* Built-in names match in any case, as people type them. */
+static void builtin_any_case(void **state)
+{
+    (void)state;
+    struct rtm_skeleton *s = NULL;
+    struct rtm_error err;
+    assert_int_equal(rtm_skeleton_open("OFP2", &s, &err), 0);
+    assert_string_equal(s->name, "ofp2");
+    assert_true(s->nbones > 0);
+    rtm_skeleton_free(s);
+    assert_int_equal(rtm_skeleton_open("None", &s, &err), 0);
+    assert_string_equal(s->name, "none");
+    assert_int_equal(s->nbones, 0);
+    rtm_skeleton_free(s);
 }
 
 int main(void)
@@ -222,6 +240,7 @@ int main(void)
         cmocka_unit_test(parse_long_name),
         cmocka_unit_test(open_file),
         cmocka_unit_test(open_missing_file),
+        cmocka_unit_test(builtin_any_case),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
