@@ -194,25 +194,23 @@ static int walk_table(struct walk *w)
     }
 }
 
-/* Entry offsets follow from the table's end; each range must fit the file. */
-static int place_entries(struct pbo *p, struct rtm_error *err)
+/* Entry offsets follow from the table's end.  An entry whose data does not
+ * lie wholly inside the file (a download cut short) is marked cut: listed,
+ * never found.  data_end is one past the last whole entry's data. */
+static void place_entries(struct pbo *p)
 {
     uint64_t off = p->table_bytes;
+    p->data_end = off;
     for (size_t i = 0; i < p->nentries; i++) {
         struct pbo_entry *e = &p->entries[i];
         e->offset = off;
         off += e->data_size;    /* at most 2^32 entries of < 2^32: no overflow */
-        if (off > p->file_size) {
-            rtm_err_set(err, e->header_offset,
-                        "PBO entry '%.200s': data [%llu, %llu) ends past the end "
-                        "of the archive (%llu bytes)", e->name,
-                        (unsigned long long)e->offset, (unsigned long long)off,
-                        (unsigned long long)p->file_size);
-            return -1;
-        }
+        e->cut = off > p->file_size;
+        if (e->cut)
+            p->ncut++;
+        else
+            p->data_end = off;
     }
-    p->data_end = off;
-    return 0;
 }
 
 /* ASCII case folding, as Arma matches file names. */
@@ -236,15 +234,18 @@ static int index_cmp(const void *va, const void *vb)
     return a->entry < b->entry ? -1 : a->entry > b->entry;  /* first entry first */
 }
 
+/* The index holds the entries that can be read: not the cut ones. */
 static int build_index(struct pbo *p)
 {
     p->by_path = malloc((p->nentries ? p->nentries : 1) * sizeof *p->by_path);
     if (!p->by_path)
         return -1;
+    p->nindex = 0;
     for (size_t i = 0; i < p->nentries; i++)
-        p->by_path[i] = (struct pbo_index){ p->entries[i].path, (uint32_t)i };
-    if (p->nentries > 1)
-        qsort(p->by_path, p->nentries, sizeof *p->by_path, index_cmp);
+        if (!p->entries[i].cut)
+            p->by_path[p->nindex++] = (struct pbo_index){ p->entries[i].path, (uint32_t)i };
+    if (p->nindex > 1)
+        qsort(p->by_path, p->nindex, sizeof *p->by_path, index_cmp);
     return 0;
 }
 
@@ -282,13 +283,12 @@ int pbo_read_table(const uint8_t *head, size_t len, uint64_t file_size,
         rtm_err_nooff(err, "PBO table changed between two walks");   /* cannot happen */
         goto fail;
     }
-    if (place_entries(p, err))
-        goto fail;
+    place_entries(p);
     if (build_index(p))
         goto oom;
     uint64_t after = file_size - p->data_end;
     uint64_t want = after < 21 ? after : 21;
-    if (len >= p->data_end + want)
+    if (p->ncut || len >= p->data_end + want)
         pbo_set_trailer(p, head + p->data_end, (size_t)want);
     else
         pbo_set_trailer(p, NULL, 0);
@@ -316,7 +316,9 @@ void pbo_set_trailer(struct pbo *p, const uint8_t *tail, size_t len)
 {
     uint64_t after = p->file_size - p->data_end;
     memset(p->sha1, 0, sizeof p->sha1);
-    if (after == 0)
+    if (p->ncut)
+        p->trailer = PBO_TRAILER_CUT;
+    else if (after == 0)
         p->trailer = PBO_TRAILER_NONE;
     else if (after != 21)
         p->trailer = PBO_TRAILER_ODD;
@@ -338,7 +340,7 @@ const char *pbo_entry_path(const struct pbo *p, size_t i)
 /* The first index position whose path is >= q (folded). */
 static size_t lower_bound(const struct pbo *p, const char *q)
 {
-    size_t lo = 0, hi = p->nentries;
+    size_t lo = 0, hi = p->nindex;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         if (path_cmp(p->by_path[mid].path, q) < 0)
@@ -361,7 +363,7 @@ long pbo_find(const struct pbo *p, const char *path)
     if (!q[0])
         return -1;
     size_t lo = lower_bound(p, q);
-    if (lo < p->nentries && path_cmp(p->by_path[lo].path, q) == 0)
+    if (lo < p->nindex && path_cmp(p->by_path[lo].path, q) == 0)
         return (long)p->by_path[lo].entry;
     return -1;
 }
@@ -401,7 +403,7 @@ enum pbo_node pbo_lookup(const struct pbo *p, const char *path, long *entry)
     if ((*entry = pbo_find(p, path)) >= 0)
         return PBO_FILE;
     size_t i = lower_bound(p, q);
-    return i < p->nentries && has_prefix(p->by_path[i].path, q, (size_t)n) ? PBO_DIR
+    return i < p->nindex && has_prefix(p->by_path[i].path, q, (size_t)n) ? PBO_DIR
                                                                             : PBO_NONE;
 }
 
@@ -413,7 +415,7 @@ int pbo_list(const struct pbo *p, const char *dir, pbo_child_fn fn, void *arg)
         return -1;
     size_t n = (size_t)dir_prefix(dir, q);
     const char *last_file = NULL;
-    for (size_t i = lower_bound(p, q); i < p->nentries;) {
+    for (size_t i = lower_bound(p, q); i < p->nindex;) {
         const char *path = p->by_path[i].path;
         if (!has_prefix(path, q, n))
             break;
@@ -435,13 +437,41 @@ int pbo_list(const struct pbo *p, const char *dir, pbo_child_fn fn, void *arg)
             if (pbo_find(p, child) < 0)
                 rc = fn(arg, name, len, -1);
             child[n + len] = '/';
-            while (i < p->nentries && has_prefix(p->by_path[i].path, child, n + len + 1))
+            while (i < p->nindex && has_prefix(p->by_path[i].path, child, n + len + 1))
                 i++;
         }
         if (rc)
             return rc;
     }
     return 0;
+}
+
+int pbo_each_below(const struct pbo *p, const char *dir, pbo_entry_fn fn, void *arg)
+{
+    char q[PBO_NAME_MAX + 2];
+    long n = dir_prefix(dir, q);
+    if (n < 0)
+        return 0;
+    const char *last = NULL;
+    for (size_t i = lower_bound(p, q); i < p->nindex; i++) {
+        const char *path = p->by_path[i].path;
+        if (!has_prefix(path, q, (size_t)n))
+            break;
+        /* duplicates of one path are adjacent; the first is the one found */
+        int rc = last && path_cmp(last, path) == 0 ? 0 : fn(arg, (long)p->by_path[i].entry);
+        if (rc)
+            return rc;
+        last = path;
+    }
+    return 0;
+}
+
+void pbo_describe_cut(const struct pbo *p, char *out, size_t n)
+{
+    char at[32];
+    rtm_format_count(p->file_size, at, sizeof at);
+    snprintf(out, n, "archive cut short at byte %s: %zu of %zu entries lie past the end",
+             at, p->ncut, p->nentries);
 }
 
 uint64_t pbo_entry_content_size(const struct pbo_entry *e)

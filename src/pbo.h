@@ -22,6 +22,10 @@
  *    file_size with 64-bit arithmetic, and allocates only what the bytes of
  *    the table justify.  On failure it returns -1, *out is NULL and err says
  *    what is wrong and at which byte.
+ *  - An archive cut short (a download that stopped) whose table is whole
+ *    parses: an entry whose data does not lie wholly inside the file is
+ *    marked cut and counted in ncut.  Cut entries stay in entries[] (table
+ *    order) but no lookup, listing or walk finds them.
  *  - pbo_entry_data() turns an entry's stored bytes (exactly its data range,
  *    read by the caller) into its content: a copy, or the LZSS-decoded bytes.
  *    The caller frees *out.  It never writes past the entry's original size
@@ -54,6 +58,7 @@ struct pbo_entry {
     uint32_t name_len;
     uint32_t method, original_size, reserved, timestamp, data_size;
     uint64_t offset;        /* of the entry's data in the archive */
+    int cut;                /* its data goes past the end of the file */
     uint64_t header_offset; /* of the entry's header, for messages */
 };
 
@@ -68,21 +73,24 @@ enum pbo_trailer {
     PBO_TRAILER_SHA1,       /* a zero byte and the SHA-1 (in sha1) */
     PBO_TRAILER_NONE,       /* the archive ends with the last entry's data */
     PBO_TRAILER_ODD,        /* something else follows the data */
+    PBO_TRAILER_CUT,        /* the archive is cut short (ncut > 0) */
 };
 
 struct pbo {
     size_t nentries;
     struct pbo_entry *entries;      /* table order, without Vers and end headers */
+    size_t ncut;                    /* entries cut off by the end of the file */
     size_t nprops;
     struct pbo_prop *props;         /* file order; duplicates kept */
     uint64_t table_bytes;           /* the header table: the first data byte's offset */
-    uint64_t data_end;              /* one past the last entry's data */
+    uint64_t data_end;              /* one past the last whole entry's data */
     uint64_t file_size;
     enum pbo_trailer trailer;
     uint8_t sha1[20];               /* with PBO_TRAILER_SHA1 */
 
     /* private */
-    struct pbo_index *by_path;      /* nentries, sorted by path, case folded */
+    struct pbo_index *by_path;      /* the entries not cut, sorted by path, case folded */
+    size_t nindex;
     char *pool;                     /* every string above */
     size_t pool_bytes;
 };
@@ -119,6 +127,17 @@ enum pbo_node pbo_lookup(const struct pbo *p, const char *path, long *entry);
  * dir is not a directory; else 0. */
 typedef int (*pbo_child_fn)(void *arg, const char *name, size_t len, long entry);
 int pbo_list(const struct pbo *p, const char *dir, pbo_child_fn fn, void *arg);
+
+/* Calls fn for every entry (its index) at any depth below folder dir ("":
+ * the whole archive), in the case-folded order of their paths; of entries
+ * with one path, only the one pbo_find() finds.  Stops at fn's first non-zero result and
+ * returns it; else 0 (also when dir is no folder). */
+typedef int (*pbo_entry_fn)(void *arg, long entry);
+int pbo_each_below(const struct pbo *p, const char *dir, pbo_entry_fn fn, void *arg);
+
+/* For an archive cut short: "archive cut short at byte 90,520: 122 of 125
+ * entries lie past the end" into out (n bytes). */
+void pbo_describe_cut(const struct pbo *p, char *out, size_t n);
 
 /* Bytes of an entry's content: the original size of LZSS data, else the
  * stored size. */

@@ -256,3 +256,17 @@ void rtm_format_size(uint64_t bytes, char *out, size_t n)
     else
         snprintf(out, n, "%.1f %s", v, unit[u]);
 }
+
+void rtm_format_count(uint64_t v, char *out, size_t n)
+{
+    char digits[24];
+    int len = snprintf(digits, sizeof digits, "%llu", (unsigned long long)v);
+    size_t o = 0;
+    for (int i = 0; i < len && o + 1 < n; i++) {
+        if (i > 0 && (len - i) % 3 == 0 && o + 2 < n)
+            out[o++] = ',';
+        out[o++] = digits[i];
+    }
+    if (n)
+        out[o < n ? o : n - 1] = 0;
+}

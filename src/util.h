@@ -95,6 +95,8 @@ uint64_t rtm_hash_str(const char *s);
 
 /* "1.2 GiB", "256.0 MiB", "900 bytes": a size for a person. */
 void rtm_format_size(uint64_t bytes, char *out, size_t n);
+/* A count with thousands separators, "90,520", into out (n bytes). */
+void rtm_format_count(uint64_t v, char *out, size_t n);
 
 /* What a malloc'd block of n bytes costs, malloc's header and rounding
  * included, roughly: the one estimate every memory budget uses. */

@@ -179,16 +179,25 @@ static void broken_archives(void **state)
     write_archive(e, "x.pbo", cfg, sizeof cfg);
     struct stat st;
     assert_int_equal(fstatat(e->fd, "x.pbo", &st, 0), 0);
-    /* a cut archive: its table's error, for the table and for every entry */
-    assert_int_equal(truncate(strcat(strcpy((char[128]){ 0 }, e->dir), "/x.pbo"), 200), 0);
+    /* an archive cut after its table: the table reads, the entries past the
+     * cut are not found */
+    char path[128];
+    snprintf(path, sizeof path, "%s/x.pbo", e->dir);
+    assert_int_equal(truncate(path, 200), 0);
+    assert_int_equal(get(e, "x.pbo", 0, RTMC_TABLE, &h), 0);
+    assert_non_null(rtmc_pbo(h));
+    assert_true(rtmc_pbo(h)->ncut > 0);
+    rtmc_put(e->c, h);
+    assert_int_equal(get(e, "x.pbo/anims/v5.rtm", 5, RTMC_ANIM, &h), -ENOENT);
+    /* cut inside the table: the table's error, for the table and every entry */
+    assert_int_equal(truncate(path, 30), 0);
     assert_int_equal(get(e, "x.pbo", 0, RTMC_TABLE, &h), 0);
     assert_null(rtmc_pbo(h));
-    assert_non_null(strstr(rtmc_error(h), "x.pbo: PBO entry"));
-    assert_non_null(strstr(rtmc_error(h), "past the end of the archive"));
+    assert_non_null(strstr(rtmc_error(h), "x.pbo: file ends inside the PBO table"));
     rtmc_put(e->c, h);
     assert_int_equal(get(e, "x.pbo/anims/v5.rtm", 5, RTMC_ANIM, &h), 0);
     assert_null(rtmc_anim(h));
-    assert_non_null(strstr(rtmc_error(h), "past the end of the archive"));
+    assert_non_null(strstr(rtmc_error(h), "inside the PBO table"));
     rtmc_put(e->c, h);
     /* a corrupt LZSS stream: that entry's error, naming it */
     struct rtm_buf b;

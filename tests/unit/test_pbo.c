@@ -91,10 +91,18 @@ static int exercise(const uint8_t *data, size_t len, uint64_t file_size)
         return rc;
     }
     assert_true(p->data_end <= file_size);
+    size_t ncut = 0;
     for (size_t i = 0; i < p->nentries; i++) {
         const struct pbo_entry *e = &p->entries[i];
-        assert_true(e->offset + e->data_size <= p->data_end);
         assert_non_null(pbo_entry_path(p, i));
+        /* a cut entry (past the end of the file) is never found */
+        assert_int_equal(e->cut, e->offset + e->data_size > file_size);
+        if (e->cut) {
+            ncut++;
+            assert_int_not_equal(pbo_find(p, e->path), (long)i);
+            continue;
+        }
+        assert_true(e->offset + e->data_size <= p->data_end);
         if (e->offset + e->data_size > len)
             continue;   /* not among the bytes given */
         uint8_t *blob = malloc(e->data_size ? e->data_size : 1);
@@ -117,6 +125,8 @@ static int exercise(const uint8_t *data, size_t len, uint64_t file_size)
         free(blob);
         pbo_find(p, e->name);
     }
+    assert_int_equal(ncut, p->ncut);
+    assert_int_equal(p->trailer == PBO_TRAILER_CUT, ncut > 0);
     pbo_free(p);
     free(copy);
     return 0;
@@ -566,8 +576,12 @@ static void truncation_every_byte(void **state)
             /* the head of the complete file */
             exercise((const uint8_t *)f.pbo.p, len, f.pbo.len);
         }
-        /* cuts inside the table fail; cuts after the data only lose the trailer */
-        assert_true(failed > 0 && ok >= 22);
+        /* cuts inside the table fail; cuts inside the data cut entries off;
+         * cuts after the data only lose the trailer */
+        struct pbo *full = parse_full(&f.pbo);
+        assert_int_equal(failed, full->table_bytes);
+        assert_int_equal(ok, f.pbo.len + 1 - full->table_bytes);
+        pbo_free(full);
         fixture_free(&f);
     }
 }
@@ -620,20 +634,28 @@ static void bad_sizes(void **state)
     uint8_t *m = malloc(f.pbo.len);
 
     /* a data range past the end of the file (a data size of 2^32 - 1, and one
-     * only a byte too long, counting the trailer as data) */
+     * only a byte too long, counting the trailer as data): that entry and
+     * every one after it are cut, and none of them is found */
     static const uint32_t sizes[] = { 0xFFFFFFFFu, 0x80000000u };
     for (size_t s = 0; s < 2; s++) {
         memcpy(m, f.pbo.p, f.pbo.len);
         memcpy(m + fields_at(p, 0) + 16, &sizes[s], 4);
-        assert_int_equal(pbo_read_table(m, f.pbo.len, f.pbo.len, &q, &err), -1);
-        assert_null(q);
-        assert_non_null(strstr(err.msg, "past the end"));
-        assert_int_equal(err.offset, p->entries[0].header_offset);
+        assert_int_equal(pbo_read_table(m, f.pbo.len, f.pbo.len, &q, &err), 0);
+        assert_int_equal(q->ncut, q->nentries);
+        assert_int_equal(q->trailer, PBO_TRAILER_CUT);
+        assert_int_equal(pbo_find(q, p->entries[0].path), -1);
+        long e;
+        assert_int_equal(pbo_lookup(q, p->entries[0].path, &e), PBO_NONE);
+        pbo_free(q);
     }
     memcpy(m, f.pbo.p, f.pbo.len);
     uint32_t grow = p->entries[6].data_size + 22;
     memcpy(m + fields_at(p, 6) + 16, &grow, 4);
-    assert_int_equal(pbo_read_table(m, f.pbo.len, f.pbo.len, &q, &err), -1);
+    assert_int_equal(pbo_read_table(m, f.pbo.len, f.pbo.len, &q, &err), 0);
+    assert_int_equal(q->ncut, q->nentries - 6);
+    assert_true(q->entries[6].cut && !q->entries[5].cut);
+    assert_int_equal(q->data_end, q->entries[6].offset);
+    pbo_free(q);
     grow -= 1;     /* exactly to the end: valid, no trailer left */
     memcpy(m + fields_at(p, 6) + 16, &grow, 4);
     assert_int_equal(pbo_read_table(m, f.pbo.len, f.pbo.len, &q, &err), 0);

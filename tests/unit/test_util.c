@@ -314,6 +314,22 @@ static void name_suffixes(void **state)
     assert_false(rtm_name_ends("rtm", 3, ".rtm"));
 }
 
+static void counts_with_separators(void **state)
+{
+    (void)state;
+    static const struct { uint64_t v; const char *s; } cases[] = {
+        { 0, "0" }, { 999, "999" }, { 1000, "1,000" }, { 90520, "90,520" },
+        { 123456789, "123,456,789" }, { UINT64_MAX, "18,446,744,073,709,551,615" },
+    };
+    char out[32];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        rtm_format_count(cases[i].v, out, sizeof out);
+        assert_string_equal(out, cases[i].s);
+    }
+    rtm_format_count(1234567, out, 4);      /* cut, but terminated */
+    assert_int_equal(strlen(out), 3);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -328,6 +344,7 @@ int main(void)
         cmocka_unit_test(slurp_temp_file),
         cmocka_unit_test(slurp_missing_file),
         cmocka_unit_test(name_suffixes),
+        cmocka_unit_test(counts_with_separators),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
