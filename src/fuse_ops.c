@@ -24,6 +24,7 @@ static void op_init(void *userdata, struct fuse_conn_info *conn)
     /* a changed view has a new mtime or size: the kernel drops old pages */
     conn->want |= conn->capable & FUSE_CAP_AUTO_INVAL_DATA;
     conn->want &= ~(unsigned)FUSE_CAP_EXPLICIT_INVAL_DATA;
+    conn->max_read = c->max_read;       /* libfuse refuses a mount where they differ */
 }
 
 static void op_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)

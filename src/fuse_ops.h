@@ -19,6 +19,7 @@ struct rtmfs_ops_ctx {
     struct rtm_tree *tree;
     struct fuse_session *se;
     struct rtm_open_policy policy;      /* set in init from the kernel's capabilities */
+    unsigned max_read;                  /* -o max_read=, which init must repeat */
 };
 
 extern const struct fuse_lowlevel_ops rtmfs_ops;

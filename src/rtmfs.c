@@ -30,7 +30,9 @@
 #include "watch.h"
 
 struct fs {
-    int srcfd;
+    int srcfd;                    /* SOURCE, or the folder of a SOURCE file */
+    char *dir;                    /* absolute path of that folder */
+    char *file;                   /* SOURCE's name in it when it is a file */
     char *source;                 /* absolute path of SOURCE */
     struct rtm_skeleton *skel;
     struct rtmc *cache;
@@ -44,14 +46,26 @@ struct fs {
 
 struct options {
     char *skeleton, *cache_size, *source;
+    char *uid, *gid, *umask, *dmask, *fmask, *fsname, *subtype;
     int show_other, nonopts;
+    unsigned max_read;
 };
+
+enum { KEY_MAX_READ = 1 };
 
 #define OPT(t, p) { t, offsetof(struct options, p), 1 }
 static const struct fuse_opt option_spec[] = {
     OPT("skeleton=%s", skeleton),
     OPT("cache_size=%s", cache_size),
     OPT("show_other", show_other),
+    OPT("uid=%s", uid),
+    OPT("gid=%s", gid),
+    OPT("umask=%s", umask),
+    OPT("dmask=%s", dmask),
+    OPT("fmask=%s", fmask),
+    OPT("fsname=%s", fsname),
+    OPT("subtype=%s", subtype),
+    FUSE_OPT_KEY("max_read=", KEY_MAX_READ),       /* kept for libfuse too */
     /* what fstab and mount(8) pass that means nothing here (ro is forced) */
     FUSE_OPT_KEY("ro", FUSE_OPT_KEY_DISCARD),
     FUSE_OPT_KEY("rw", FUSE_OPT_KEY_DISCARD),
@@ -68,10 +82,33 @@ static const struct fuse_opt option_spec[] = {
     FUSE_OPT_END
 };
 
+/* A number option: all digits in base (10 or 8), at most max. */
+static int parse_num(const char *name, const char *v, int base, unsigned long max,
+                     unsigned long *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long n = v && *v >= '0' && *v <= '9' ? strtoul(v, &end, base) : 0;
+    if (!v || *v < '0' || *v > '9' || *end || errno || n > max) {
+        fprintf(stderr, "rtmfs: bad %s '%s' (%s)\n", name, v ? v : "",
+                base == 8 ? "an octal mask such as 022" : "a number such as 1000");
+        return -1;
+    }
+    *out = n;
+    return 0;
+}
+
 static int opt_proc(void *data, const char *arg, int key, struct fuse_args *outargs)
 {
     struct options *o = data;
     (void)outargs;
+    if (key == KEY_MAX_READ) {
+        unsigned long n;
+        if (parse_num("max_read", arg + strlen("max_read="), 10, UINT_MAX, &n))
+            return -1;
+        o->max_read = (unsigned)n;
+        return 1;
+    }
     if (key == FUSE_OPT_KEY_OPT)
         return strncmp(arg, "x-", 2) && strncmp(arg, "comment=", 8) ? 1 : 0;
     if (key != FUSE_OPT_KEY_NONOPT)
@@ -95,23 +132,120 @@ static void usage(void)
            "rtmfs options:\n"
            "    -o skeleton=SKEL       ofp2 (default), none, or a skeleton file\n"
            "    -o cache_size=SIZE     cache of parsed files and views (K, M, G; default 256M)\n"
-           "    -o show_other          pass other files (and archive entries) through\n\n");
+           "    -o show_other          pass other files (and archive entries) through\n"
+           "    -o uid=N,gid=N         owner shown (default: the source's)\n"
+           "    -o umask=M             modes 0777 & ~M, octal (dmask= folders, fmask= files)\n"
+           "    -o fsname=NAME         first field of /proc/mounts (default: SOURCE)\n"
+           "    -o subtype=NAME        type fuse.NAME in /proc/mounts (default: rtmfs)\n\n");
+}
+
+/* -o uid=, gid=, umask=, dmask=, fmask= into what the tree shows. */
+static int parse_attrs(const struct options *o, struct rtm_tree_attrs *a)
+{
+    const unsigned long max_id = (uid_t)-2;     /* -1 means "no change" to chown */
+    unsigned long uid = 0, gid = 0, umask = 0, dmask = 0, fmask = 0;
+    if ((o->uid && parse_num("uid", o->uid, 10, max_id, &uid)) ||
+        (o->gid && parse_num("gid", o->gid, 10, max_id, &gid)) ||
+        (o->umask && parse_num("umask", o->umask, 8, 0777, &umask)) ||
+        (o->dmask && parse_num("dmask", o->dmask, 8, 0777, &dmask)) ||
+        (o->fmask && parse_num("fmask", o->fmask, 8, 0777, &fmask)))
+        return -1;
+    *a = (struct rtm_tree_attrs){
+        .uid = (uid_t)uid, .gid = (gid_t)gid,
+        .dmask = (mode_t)(o->dmask ? dmask : umask), .fmask = (mode_t)(o->fmask ? fmask : umask),
+        .set = (o->uid ? RTM_ATTR_UID : 0u) | (o->gid ? RTM_ATTR_GID : 0u) |
+               (o->dmask || o->umask ? RTM_ATTR_DMASK : 0u) |
+               (o->fmask || o->umask ? RTM_ATTR_FMASK : 0u),
+    };
+    return 0;
+}
+
+/* Whether path is where something is mounted: a line of mountinfo names it
+ * (field 5, with spaces and the like written as octal escapes). */
+static int is_mountpoint(const char *path)
+{
+    char *want = realpath(path, NULL), *line = NULL;
+    size_t cap = 0;
+    int found = 0;
+    FILE *f = want ? fopen("/proc/self/mountinfo", "re") : NULL;
+    while (f && !found && getline(&line, &cap, f) > 0) {
+        char mnt[PATH_MAX], *p = mnt;
+        if (sscanf(line, "%*s %*s %*s %*s %4095s", mnt) != 1)
+            continue;
+        for (const char *q = mnt; *q; p++) {
+            unsigned c;
+            if (q[0] == '\\' && sscanf(q + 1, "%3o", &c) == 1 && q[1] && q[2] && q[3]) {
+                *p = (char)c;
+                q += 4;
+            } else {
+                *p = *q++;
+            }
+        }
+        *p = 0;
+        found = strcmp(mnt, want) == 0;
+    }
+    if (f)
+        fclose(f);
+    free(line);
+    free(want);
+    return found;
 }
 
 /* Everything that can go wrong before mounting, said plainly. */
-static int check_dir(const char *what, const char *path)
+static int check_mountpoint(const char *path)
 {
     struct stat st;
     if (!path) {
-        fprintf(stderr, "rtmfs: missing %s (try 'rtmfs --help')\n", what);
+        fprintf(stderr, "rtmfs: missing mount point (try 'rtmfs --help')\n");
         return -1;
     }
     if (stat(path, &st)) {
-        fprintf(stderr, "rtmfs: %s %s: %s\n", what, path, strerror(errno));
+        fprintf(stderr, "rtmfs: mount point %s: %s\n", path, strerror(errno));
         return -1;
     }
     if (!S_ISDIR(st.st_mode)) {
-        fprintf(stderr, "rtmfs: %s %s: not a directory\n", what, path);
+        fprintf(stderr, "rtmfs: mount point %s: not a directory\n", path);
+        return -1;
+    }
+    if (is_mountpoint(path))
+        fprintf(stderr, "rtmfs: warning: %s is already a mount point; this mount hides "
+                "what is mounted there until it is unmounted\n", path);
+    return 0;
+}
+
+/* SOURCE is a folder, or one .rtm or .pbo file: then the tree reads the
+ * file's folder, and the file's name is kept as given (not a symlink's
+ * target, whose name may say nothing). */
+static int open_source(struct fs *fs, const char *source)
+{
+    struct stat st;
+    if (!source) {
+        fprintf(stderr, "rtmfs: missing SOURCE (try 'rtmfs --help')\n");
+        return -1;
+    }
+    if (stat(source, &st)) {
+        fprintf(stderr, "rtmfs: SOURCE %s: %s\n", source, strerror(errno));
+        return -1;
+    }
+    const char *slash = strrchr(source, '/'), *name = slash ? slash + 1 : source;
+    int named = rtm_name_ends(name, strlen(name), ".rtm") || rtm_name_ends(name, strlen(name), ".pbo");
+    if (!S_ISDIR(st.st_mode) && !(S_ISREG(st.st_mode) && named)) {
+        fprintf(stderr, "rtmfs: SOURCE %s: neither a folder nor an .rtm or .pbo file\n", source);
+        return -1;
+    }
+    char *dir = S_ISDIR(st.st_mode) ? strdup(source)
+                : slash ? strndup(source, (size_t)(slash - source) + (slash == source)) : strdup(".");
+    fs->dir = dir ? realpath(dir, NULL) : NULL;
+    free(dir);
+    fs->file = S_ISDIR(st.st_mode) ? NULL : strdup(name);
+    if (fs->dir && fs->file &&
+        asprintf(&fs->source, "%s%s%s", fs->dir, strcmp(fs->dir, "/") ? "/" : "", fs->file) < 0)
+        fs->source = NULL;
+    else if (fs->dir && !fs->file)
+        fs->source = strdup(fs->dir);
+    fs->srcfd = fs->source ? open(fs->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+    if (fs->srcfd < 0) {
+        fprintf(stderr, "rtmfs: %s: %s\n", source, strerror(errno ? errno : ENOMEM));
         return -1;
     }
     return 0;
@@ -135,28 +269,28 @@ static char *mountpoint_inside(const char *source, const char *mountpoint)
 static int fs_setup(struct fs *fs, const struct options *o, const char *mountpoint)
 {
     struct rtm_error err = { .msg = "" };
+    struct rtm_tree_attrs attrs;
     size_t budget = 256u << 20;
     if (o->cache_size && rtmc_parse_size(o->cache_size, &budget)) {
         fprintf(stderr, "rtmfs: bad cache_size '%s' (use e.g. 64M, 1G)\n", o->cache_size);
         return -1;
     }
+    if (parse_attrs(o, &attrs))
+        return -1;
     if (rtm_skeleton_open(o->skeleton ? o->skeleton : "ofp2", &fs->skel, &err)) {
-        fprintf(stderr, "rtmfs: skeleton: %s\n", err.msg);
+        fprintf(stderr, "rtmfs: %s\n", err.msg);
         return -1;
     }
-    fs->source = realpath(o->source, NULL);
-    fs->srcfd = fs->source ? open(fs->source, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
-    if (fs->srcfd < 0) {
-        fprintf(stderr, "rtmfs: %s: %s\n", o->source, strerror(errno));
+    if (open_source(fs, o->source))
         return -1;
-    }
     fs->loader = (struct rtm_loader){ .srcfd = fs->srcfd, .skel = fs->skel };
     fs->cache = fs->loader.cache = rtmc_new(budget, rtm_loader_load, &fs->loader);
-    fs->watch = fs->cache ? rtm_watch_new(fs->source) : NULL;
-    char *hidden = mountpoint_inside(fs->source, mountpoint);
-    struct rtm_tree_config cfg = { .srcfd = fs->srcfd, .cache = fs->cache,
-                                   .show_other = o->show_other, .hidden = hidden,
-                                   .watch = rtm_watch_add, .watch_ctx = fs->watch };
+    fs->watch = fs->cache ? rtm_watch_new(fs->dir) : NULL;
+    char *hidden = fs->file ? NULL : mountpoint_inside(fs->dir, mountpoint);
+    struct rtm_tree_config cfg = { .srcfd = fs->srcfd, .file = fs->file, .attrs = attrs,
+                                   .cache = fs->cache, .show_other = o->show_other,
+                                   .hidden = hidden, .watch = rtm_watch_add,
+                                   .watch_ctx = fs->watch };
     fs->tree = fs->watch ? rtm_tree_new(&cfg) : NULL;
     free(hidden);
     if (!fs->tree) {
@@ -164,6 +298,7 @@ static int fs_setup(struct fs *fs, const struct options *o, const char *mountpoi
         return -1;
     }
     fs->ops.tree = fs->tree;
+    fs->ops.max_read = o->max_read;
     return 0;
 }
 
@@ -176,19 +311,19 @@ static void fs_teardown(struct fs *fs)
     if (fs->srcfd >= 0)
         close(fs->srcfd);
     free(fs->source);
+    free(fs->dir);
+    free(fs->file);
 }
 
-/* Options every rtmfs mount gets: read-only, kernel permission checks, and
- * a /proc/mounts line that reads "SOURCE MNT fuse.rtmfs".  Commas and
- * backslashes in SOURCE are escaped the way fuse_opt expects. */
-static int add_mount_opts(struct fuse_args *args, const char *source)
+/* Adds -oNAME=VALUE, with commas and backslashes in VALUE escaped the way
+ * fuse_opt expects. */
+static int add_escaped(struct fuse_args *args, const char *name, const char *value)
 {
-    static const char fixed[] = "-oro,default_permissions,subtype=rtmfs,fsname=";
-    char *opt = malloc(sizeof fixed + 2 * strlen(source));
+    char *opt = malloc(strlen(name) + 2 * strlen(value) + 4);
     if (!opt)
         return -1;
-    char *p = stpcpy(opt, fixed);
-    for (const char *s = source; *s; s++) {
+    char *p = opt + sprintf(opt, "-o%s=", name);
+    for (const char *s = value; *s; s++) {
         if (*s == ',' || *s == '\\')
             *p++ = '\\';
         *p++ = *s;
@@ -199,7 +334,67 @@ static int add_mount_opts(struct fuse_args *args, const char *source)
     return rc;
 }
 
-static int serve(struct fs *fs, struct fuse_args *args, struct fuse_cmdline_opts *c)
+/* Options every rtmfs mount gets: read-only, kernel permission checks, and
+ * a /proc/mounts line that reads "SOURCE MNT fuse.rtmfs" unless the user
+ * named them otherwise. */
+static int add_mount_opts(struct fuse_args *args, const struct options *o, const char *source)
+{
+    if ((o->fsname && !*o->fsname) || (o->subtype && !*o->subtype)) {
+        fprintf(stderr, "rtmfs: empty %s\n", o->fsname && !*o->fsname ? "fsname" : "subtype");
+        return -1;
+    }
+    if (fuse_opt_add_arg(args, "-oro,default_permissions") ||
+        add_escaped(args, "subtype", o->subtype ? o->subtype : "rtmfs") ||
+        add_escaped(args, "fsname", o->fsname ? o->fsname : source)) {
+        fprintf(stderr, "rtmfs: out of memory\n");
+        return -1;
+    }
+    return 0;
+}
+
+/* Answers the kernel's first request, INIT, before going to the
+ * background: a mount option that the kernel or libfuse refuses then fails
+ * the start on the terminal, instead of leaving a dead mount behind. */
+static int handshake(struct fuse_session *se)
+{
+    struct fuse_buf buf = { 0 };
+    int rc;
+    do
+        rc = fuse_session_receive_buf(se, &buf);
+    while (rc == -EINTR);
+    if (rc > 0)
+        fuse_session_process_buf(se, &buf);
+    free(buf.mem);
+    if (rc > 0 && !fuse_session_exited(se))
+        return 0;
+    fprintf(stderr, "rtmfs: the kernel did not accept the mount%s\n",
+            rc > 0 ? " (libfuse says why above)" : "");
+    return -1;
+}
+
+/* In the background (unless -f): watches SOURCE and answers requests
+ * until unmounted or signalled. */
+static int run(struct fs *fs, struct fuse_session *se, const struct fuse_cmdline_opts *c)
+{
+    int rc;
+    fuse_daemonize(c->foreground);
+    struct rtm_tree_notify n = rtmfs_notify(&fs->ops);
+    if (rtm_watch_start(fs->watch, fs->tree, &n))
+        fprintf(stderr, "rtmfs: cannot start the watcher; changes show late\n");
+    if (c->singlethread) {
+        rc = fuse_session_loop(se);
+    } else {
+        struct fuse_loop_config *lc = fuse_loop_cfg_create();
+        fuse_loop_cfg_set_clone_fd(lc, (unsigned)c->clone_fd);
+        fuse_loop_cfg_set_max_threads(lc, c->max_threads);
+        rc = fuse_session_loop_mt(se, lc);
+        fuse_loop_cfg_destroy(lc);
+    }
+    rtm_watch_stop(fs->watch);          /* it must not notify a dead session */
+    return rc;
+}
+
+static int serve(struct fs *fs, struct fuse_args *args, const struct fuse_cmdline_opts *c)
 {
     int rc = -1;
     struct fuse_session *se = fuse_session_new(args, &rtmfs_ops, sizeof rtmfs_ops, &fs->ops);
@@ -208,20 +403,8 @@ static int serve(struct fs *fs, struct fuse_args *args, struct fuse_cmdline_opts
     fs->ops.se = se;
     if (fuse_set_signal_handlers(se) == 0) {
         if (fuse_session_mount(se, c->mountpoint) == 0) {
-            fuse_daemonize(c->foreground);
-            struct rtm_tree_notify n = rtmfs_notify(&fs->ops);
-            if (rtm_watch_start(fs->watch, fs->tree, &n))
-                fprintf(stderr, "rtmfs: cannot start the watcher; changes show late\n");
-            if (c->singlethread) {
-                rc = fuse_session_loop(se);
-            } else {
-                struct fuse_loop_config *lc = fuse_loop_cfg_create();
-                fuse_loop_cfg_set_clone_fd(lc, (unsigned)c->clone_fd);
-                fuse_loop_cfg_set_max_threads(lc, c->max_threads);
-                rc = fuse_session_loop_mt(se, lc);
-                fuse_loop_cfg_destroy(lc);
-            }
-            rtm_watch_stop(fs->watch);  /* it must not notify a dead session */
+            if (handshake(se) == 0)
+                rc = run(fs, se, c);
             fuse_session_unmount(se);
         }
         fuse_remove_signal_handlers(se);
@@ -256,10 +439,11 @@ int main(int argc, char **argv)
     } else if (c.show_version) {
         printf("rtmfs %s (libfuse %s, LZO %s)\n", RTMFS_VERSION, fuse_pkgversion(),
                lzo_version_string());
+        fflush(stdout);                 /* before fusermount3 -V writes its own line */
         fuse_lowlevel_version();
         rc = 0;
-    } else if (check_dir("SOURCE", o.source) == 0 && check_dir("mount point", c.mountpoint) == 0 &&
-               fs_setup(&fs, &o, c.mountpoint) == 0 && add_mount_opts(&args, fs.source) == 0) {
+    } else if (check_mountpoint(c.mountpoint) == 0 && fs_setup(&fs, &o, c.mountpoint) == 0 &&
+               add_mount_opts(&args, &o, fs.source) == 0) {
         tune_malloc();
         rc = serve(&fs, &args, &c);
     }
@@ -269,6 +453,13 @@ out:
     free(o.source);
     free(o.skeleton);
     free(o.cache_size);
+    free(o.uid);
+    free(o.gid);
+    free(o.umask);
+    free(o.dmask);
+    free(o.fmask);
+    free(o.fsname);
+    free(o.subtype);
     fuse_opt_free_args(&args);
     return rc;
 }

@@ -28,13 +28,17 @@ struct rtm_tree *rtm_tree_new(const struct rtm_tree_config *cfg)
     t->cfg = *cfg;
     t->nodes = rtm_inodes_new(cfg->hash);
     t->hidden = cfg->hidden ? strdup(cfg->hidden) : NULL;
-    if (!t->nodes || (cfg->hidden && !t->hidden)) {
+    t->file = cfg->file ? strdup(cfg->file) : NULL;
+    if (!t->nodes || (cfg->hidden && !t->hidden) || (cfg->file && !t->file) ||
+        (t->file && strlen(t->file) > NAME_MAX)) {
         rtm_inodes_free(t->nodes);
         free(t->hidden);
+        free(t->file);
         free(t);
         return NULL;
     }
     t->cfg.hidden = t->hidden;
+    t->cfg.file = t->file;
     atomic_init(&t->unwatched, cfg->watch == NULL);
     pthread_mutex_init(&t->llock, NULL);
     watch(t, "");
@@ -49,6 +53,7 @@ void rtm_tree_free(struct rtm_tree *t)
     rtm_inodes_free(t->nodes);
     pthread_mutex_destroy(&t->llock);
     free(t->hidden);
+    free(t->file);
     free(t);
 }
 
@@ -214,7 +219,7 @@ static int resolve_member(struct rtm_tree *t, struct target *tg, const struct pb
         if (node == PBO_DIR && !*end) {
             tg->kind = K_PDIR;
             tg->rest = inner;
-            return 0;
+            return tree_archive_below(t, tg, inner, &tg->newest) ? 0 : -ENOENT;
         }
         if (node == PBO_FILE && tree_is_rtm_name(q, n)) {
             tg->kind = K_ANIM;
@@ -253,7 +258,54 @@ int tree_resolve_archive(struct rtm_tree *t, struct target *tg, const char *inne
         tg->kind = K_PINFO;
         return 0;
     }
+    if (p->ncut && strcmp(inner, ERROR_NAME) == 0) {
+        tg->kind = K_ERROR;             /* says what the cut took */
+        return 0;
+    }
     return resolve_member(t, tg, p, inner);
+}
+
+/* The entries an archive's folder shows: animations, or every entry with
+ * show_other.  Counts them below dir and keeps their newest time. */
+struct below {
+    const struct target *tg;
+    int all;
+    size_t shown;
+    struct timespec newest;
+};
+
+static struct timespec later(struct timespec a, struct timespec b)
+{
+    return a.tv_sec > b.tv_sec || (a.tv_sec == b.tv_sec && a.tv_nsec > b.tv_nsec) ? a : b;
+}
+
+/* An entry's stored time when it has one (seconds since 1970), else the
+ * archive's. */
+static struct timespec entry_time(const struct target *tg, long entry)
+{
+    uint32_t stamp = rtmc_pbo(tg->table)->entries[entry].timestamp;
+    return stamp ? (struct timespec){ .tv_sec = (time_t)stamp } : tg->st.st_mtim;
+}
+
+static int count_below(void *arg, long entry)
+{
+    struct below *b = arg;
+    const char *path = rtmc_pbo(b->tg->table)->entries[entry].path;
+    if (b->all || tree_is_rtm_name(path, strlen(path))) {
+        b->shown++;
+        b->newest = later(b->newest, entry_time(b->tg, entry));
+    }
+    return 0;
+}
+
+size_t tree_archive_below(struct rtm_tree *t, const struct target *tg, const char *dir,
+                          struct timespec *newest)
+{
+    struct below b = { .tg = tg, .all = t->cfg.show_other };
+    pbo_each_below(rtmc_pbo(tg->table), dir, count_below, &b);
+    if (newest)
+        *newest = b.newest;
+    return b.shown;
 }
 
 /* Finds the animation or archive among the leading components of path. */
@@ -280,6 +332,33 @@ static int resolve_prefix(struct rtm_tree *t, const char *path, struct target *t
     return -ENOENT;
 }
 
+/* SOURCE is one file: path is inside its folder.  While the file is gone
+ * (or is no longer a file), the root holds only error.txt saying so. */
+static int resolve_in_file(struct rtm_tree *t, const char *path, struct target *tg)
+{
+    strcpy(tg->src, t->file);           /* its length was checked in rtm_tree_new */
+    int rc = classify_target(t, tg);
+    if (rc == 0 && tg->kind == K_ANIM) {
+        tg->rest = path;
+        return *path ? resolve_inner(t, tg) : 0;
+    }
+    if (rc == 0 && tg->kind == K_PBO)
+        return tree_resolve_archive(t, tg, path);
+    tg->gone = rc < 0 ? -rc : EISDIR;
+    struct stat dir;
+    if (fstat(t->cfg.srcfd, &dir))
+        return -errno;
+    tg->st = dir;
+    tg->st.st_mode = S_IFREG | (dir.st_mode & 0444);
+    if (!*path)
+        tg->kind = K_GONE;
+    else if (strcmp(path, ERROR_NAME) == 0)
+        tg->kind = K_ERROR;
+    else
+        return -ENOENT;
+    return 0;
+}
+
 /* Resolves a mount path; id is the version the kernel's inode names
  * (RTM_FILEID_NONE: whatever is current). */
 int tree_resolve(struct rtm_tree *t, const char *path, const struct rtm_fileid *id,
@@ -294,10 +373,15 @@ int tree_resolve(struct rtm_tree *t, const char *path, const struct rtm_fileid *
         return -ENAMETOOLONG;
     if (is_hidden(t, path))
         return -ENOENT;
-    strcpy(tg->src, path);
-    int rc = classify_target(t, tg);
-    if (rc == -ENOTDIR || rc == -ENOENT)
-        rc = resolve_prefix(t, path, tg);
+    int rc;
+    if (t->file) {
+        rc = resolve_in_file(t, path, tg);
+    } else {
+        strcpy(tg->src, path);
+        rc = classify_target(t, tg);
+        if (rc == -ENOTDIR || rc == -ENOENT)
+            rc = resolve_prefix(t, path, tg);
+    }
     if (rc)
         tree_target_done(t, tg);        /* an archive's table may be held */
     return rc;
@@ -335,6 +419,19 @@ int tree_render_info(const struct target *tg, struct rtm_buf *b)
     return -ENOMEM;
 }
 
+const char *tree_error_text(const struct rtm_tree *t, const struct target *tg, char *tmp,
+                            size_t n)
+{
+    if (tg->h)
+        return rtmc_error(tg->h);       /* the animation or archive is broken */
+    if (tg->gone)
+        snprintf(tmp, n, "%s: %s; the mount shows it again when it is back", t->file,
+                 tg->gone == EISDIR ? "no longer a file" : strerror(tg->gone));
+    else
+        pbo_describe_cut(rtmc_pbo(tg->table), tmp, n);
+    return tmp;
+}
+
 static int file_size(struct rtm_tree *t, struct target *tg, uint64_t *size)
 {
     struct rtm_buf b;
@@ -348,12 +445,42 @@ static int file_size(struct rtm_tree *t, struct target *tg, uint64_t *size)
         *size = b.len;
         buf_free(&b);
         return 0;
-    case K_ERROR:
-        *size = strlen(rtmc_error(tg->h)) + 1;
+    case K_ERROR: {
+        char tmp[PATH_MAX + 256];
+        *size = strlen(tree_error_text(t, tg, tmp, sizeof tmp)) + 1;
         return 0;
+    }
     default:
         return rtmc_view_size(t->cfg.cache, tg->h, tg->view, size);
     }
+}
+
+/* The time a path inside an archive shows: its entry's, or for a folder the
+ * newest below it (the archive's own folder also holds pbo.txt, of the
+ * archive's time). */
+static struct timespec archive_time(struct rtm_tree *t, struct target *tg)
+{
+    switch (tg->kind) {
+    case K_PBO:
+        tree_archive_below(t, tg, "", &tg->newest);
+        return later(tg->newest, tg->st.st_mtim);   /* pbo.txt: the archive's */
+    case K_PDIR:
+        return tg->newest;              /* found when it was resolved */
+    default:
+        return tg->entry >= 0 ? entry_time(tg, tg->entry) : tg->st.st_mtim;
+    }
+}
+
+/* -o uid=, gid=, umask=, dmask=, fmask= */
+static void apply_attrs(const struct rtm_tree_attrs *a, struct stat *st)
+{
+    int dir = S_ISDIR(st->st_mode);
+    if (a->set & RTM_ATTR_UID)
+        st->st_uid = a->uid;
+    if (a->set & RTM_ATTR_GID)
+        st->st_gid = a->gid;
+    if (a->set & (dir ? RTM_ATTR_DMASK : RTM_ATTR_FMASK))
+        st->st_mode = (st->st_mode & S_IFMT) | (0777 & ~(dir ? a->dmask : a->fmask));
 }
 
 static int fill_attr(struct rtm_tree *t, struct target *tg, uint64_t ino, struct stat *st)
@@ -367,7 +494,8 @@ static int fill_attr(struct rtm_tree *t, struct target *tg, uint64_t ino, struct
     case K_OTHER: break;
     case K_ANIM:
     case K_PBO:
-    case K_PDIR: st->st_mode = dir_mode(tg->st.st_mode); st->st_nlink = 1; st->st_size = 0; break;
+    case K_PDIR:
+    case K_GONE: st->st_mode = dir_mode(tg->st.st_mode); st->st_nlink = 1; st->st_size = 0; break;
     case K_FRAMES: st->st_mode = dir_mode(tg->st.st_mode); st->st_nlink = 2; st->st_size = 0; break;
     case K_VIEW:
     case K_ERROR:
@@ -383,6 +511,11 @@ static int fill_attr(struct rtm_tree *t, struct target *tg, uint64_t ino, struct
     }
     st->st_blocks = (st->st_size + 511) / 512;
     st->st_blksize = 4096;
+    if (tg->kind == K_PBO && !tg->table)
+        tree_resolve_archive(t, tg, "");    /* its time needs the table (cached) */
+    if (tg->table && rtmc_pbo(tg->table))
+        st->st_mtim = st->st_atim = archive_time(t, tg);
+    apply_attrs(&t->cfg.attrs, st);
     return 0;
 }
 /* ---- lookup, forget, getattr ---- */
@@ -449,6 +582,12 @@ int rtm_tree_getattr(struct rtm_tree *t, uint64_t ino, struct rtm_tree_entry *ou
 void rtm_tree_changed(struct rtm_tree *t, const char *dir, const char *name,
                       const struct rtm_tree_notify *n)
 {
+    if (t->file) {
+        /* everything shown is of that one file */
+        if (!*dir && name && strcmp(name, t->file) == 0)
+            rtm_tree_changed_all(t, n);
+        return;
+    }
     uint64_t parent = rtm_inodes_find(t->nodes, dir, &RTM_FILEID_NONE);
     if (!name) {
         if (parent)

@@ -7,7 +7,10 @@
  * Contract:
  *  - Thread-safe.  Every function returns 0 (or a byte count) or a negative
  *    errno, as FUSE replies want it.
- *  - Paths are relative to SOURCE, "" being its root.  Inside an animation's
+ *  - Paths are relative to SOURCE, "" being its root.  Inside archives,
+ *    folders without an animation anywhere below are not shown (unless
+ *    show_other), and times are the entries' own (a folder: the newest
+ *    below it).  Inside an animation's
  *    or archive's folder, everything is of the version (struct rtm_fileid)
  *    the folder was looked up in: a rewrite of the source file gives new
  *    numbers, and an old number reads its old version or fails with ESTALE.
@@ -31,8 +34,28 @@
 
 struct rtm_tree;
 
+/* What the mount shows as owner and permissions instead of the source's
+ * (-o uid=, gid=, umask=, dmask=, fmask=): each field counts when its bit
+ * is in set.  A mask gives mode 0777 & ~mask, as vfat and libfuse's
+ * high-level API do; without one, modes are the source's, read-only. */
+#define RTM_ATTR_UID 1u
+#define RTM_ATTR_GID 2u
+#define RTM_ATTR_DMASK 4u
+#define RTM_ATTR_FMASK 8u
+struct rtm_tree_attrs {
+    unsigned set;
+    uid_t uid;
+    gid_t gid;
+    mode_t dmask, fmask;
+};
+
 struct rtm_tree_config {
-    int srcfd;                    /* SOURCE, open O_DIRECTORY */
+    int srcfd;                    /* SOURCE's folder, open O_DIRECTORY */
+    const char *file;             /* NULL: SOURCE is that folder.  Else SOURCE
+                                     is this .rtm or .pbo file in it, and the
+                                     mount's root is the file's folder (while
+                                     the file is missing: only error.txt). */
+    struct rtm_tree_attrs attrs;
     struct rtmc *cache;           /* loads with rtm_loader_load on srcfd */
     int show_other;               /* pass other files through */
     const char *hidden;           /* a path in SOURCE the mount never shows nor

@@ -21,6 +21,7 @@
 struct rtm_tree {
     struct rtm_tree_config cfg;
     char *hidden;                 /* cfg.hidden, copied */
+    char *file;                   /* cfg.file, copied */
     struct rtm_inodes *nodes;
     atomic_int unwatched;         /* a watch failed: short timeouts from now on */
     pthread_mutex_t llock;        /* the last listings built */
@@ -33,7 +34,9 @@ struct rtm_tree {
 enum kind {
     K_DIR, K_OTHER,               /* a source folder, another source file */
     K_ANIM, K_FRAMES, K_VIEW,     /* an animation's folder and views */
-    K_ERROR,                      /* an animation's or archive's error.txt */
+    K_ERROR,                      /* an animation's or archive's error.txt, or
+                                     the root's when the SOURCE file is gone */
+    K_GONE,                       /* the root while the SOURCE file is gone */
     K_PBO, K_PDIR, K_PINFO,       /* an archive, a folder in it, its pbo.txt */
     K_PFILE,                      /* an archive entry shown as it is */
 };
@@ -51,6 +54,8 @@ struct target {
     struct rtm_fileid id;         /* the version shown (pinned, or current) */
     int pinned;                   /* id was asked for: never follow a change */
     int full;                     /* needs matrices: a frame or plain.rtm */
+    int gone;                     /* K_GONE, its K_ERROR: why (an errno) */
+    struct timespec newest;       /* K_PBO, K_PDIR: the newest time below */
 };
 
 /* A cache key for an archive entry: "ARCHIVE/ENTRY" */
@@ -78,6 +83,14 @@ int tree_load_anim(struct rtm_tree *t, struct target *tg);
 int tree_resolve_archive(struct rtm_tree *t, struct target *tg, const char *inner);
 void tree_member_key(const struct target *tg, char key[KEY_MAX]);
 int tree_render_info(const struct target *tg, struct rtm_buf *b);
+/* The text of error.txt tg (no line end): tmp holds it when made up here. */
+const char *tree_error_text(const struct rtm_tree *t, const struct target *tg, char *tmp,
+                            size_t n);
+/* How many entries folder dir of archive tg->table shows at any depth below
+ * it (animations, or every entry with show_other), and the newest of their
+ * times into *newest (if not NULL). */
+size_t tree_archive_below(struct rtm_tree *t, const struct target *tg, const char *dir,
+                          struct timespec *newest);
 /* The inode table counts against the cache's budget. */
 void tree_account(struct rtm_tree *t);
 

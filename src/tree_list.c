@@ -109,6 +109,14 @@ struct member_listing {
     struct rtm_dirlist *d;
 };
 
+/* Whether folder name of the folder being listed has anything to show. */
+static int shows_something(struct member_listing *m, const char *name)
+{
+    char dir[PATH_MAX];
+    return tree_child_path(dir, m->tg->rest, name) == 0 &&
+           tree_archive_below(m->t, m->tg, dir, NULL) > 0;
+}
+
 static int add_member(void *arg, const char *name, size_t len, long entry)
 {
     struct member_listing *m = arg;
@@ -117,9 +125,12 @@ static int add_member(void *arg, const char *name, size_t len, long entry)
         return 0;                       /* no lookup could reach it */
     memcpy(n, name, len);
     n[len] = 0;
-    if (m->tg->kind == K_PBO && strcmp(n, RTM_PBO_INFO_NAME) == 0)
+    if (m->tg->kind == K_PBO && (strcmp(n, RTM_PBO_INFO_NAME) == 0 ||
+                                 (rtmc_pbo(m->tg->table)->ncut && strcmp(n, ERROR_NAME) == 0)))
         return 0;                       /* the name is the archive's own file */
     mode_t type = entry < 0 || tree_is_rtm_name(n, len) ? S_IFDIR : m->t->cfg.show_other ? S_IFREG : 0;
+    if (entry < 0 && !shows_something(m, n))
+        type = 0;
     return type ? dl_add(m->t, m->d, m->path, n, type, &m->tg->id) : 0;
 }
 
@@ -132,6 +143,8 @@ static int list_archive(struct rtm_tree *t, const struct target *tg, const char 
     if (!p)
         return dl_add(t, d, path, ERROR_NAME, S_IFREG, &tg->id);
     int rc = tg->kind == K_PBO ? dl_add(t, d, path, RTM_PBO_INFO_NAME, S_IFREG, &tg->id) : 0;
+    if (!rc && tg->kind == K_PBO && p->ncut)
+        rc = dl_add(t, d, path, ERROR_NAME, S_IFREG, &tg->id);
     struct member_listing m = { t, tg, path, d };
     if (!rc)
         rc = pbo_list(p, tg->rest, add_member, &m);
@@ -144,7 +157,7 @@ static int build_listing(struct rtm_tree *t, uint64_t ino, struct rtm_dirlist *d
     struct target tg;
     int rc = tree_resolve_ino(t, ino, path, &tg);
     if (!rc && tg.kind != K_DIR && tg.kind != K_ANIM && tg.kind != K_FRAMES &&
-        tg.kind != K_PBO && tg.kind != K_PDIR)
+        tg.kind != K_PBO && tg.kind != K_PDIR && tg.kind != K_GONE)
         rc = -ENOTDIR;
     if (!rc && tg.kind == K_ANIM)
         rc = tree_load_anim(t, &tg);
@@ -154,7 +167,9 @@ static int build_listing(struct rtm_tree *t, uint64_t ino, struct rtm_dirlist *d
         rc = dl_add(t, d, "", ".", S_IFDIR, &RTM_FILEID_NONE);
     if (!rc)
         rc = dl_add(t, d, "", "..", S_IFDIR, &RTM_FILEID_NONE);
-    if (!rc && tg.kind == K_DIR)
+    if (!rc && tg.kind == K_GONE)
+        rc = dl_add(t, d, path, ERROR_NAME, S_IFREG, &tg.id);
+    else if (!rc && tg.kind == K_DIR)
         rc = list_source_dir(t, path, d);
     else if (!rc && (tg.kind == K_PBO || tg.kind == K_PDIR))
         rc = list_archive(t, &tg, path, d);

@@ -98,7 +98,8 @@ static ssize_t read_target(struct rtm_tree *t, struct target *tg, char *buf, siz
         buf_free(&b);
         return n;
     case K_ERROR: {
-        const char *msg = rtmc_error(tg->h);
+        char tmp[PATH_MAX + 256];
+        const char *msg = tree_error_text(t, tg, tmp, sizeof tmp);
         len = strlen(msg);
         n = slice(buf, size, msg, len, off);
         if (n >= 0 && (size_t)n < size && (uint64_t)off + (uint64_t)n == len)

@@ -14,6 +14,8 @@
 #include "testutil.h"
 #include "cache.h"
 #include "loader.h"
+#include "pbo.h"
+#include "pbo_write.h"
 #include "tree.h"
 
 struct env {
@@ -40,12 +42,22 @@ static int fake_watch(void *ctx, const char *dir)
     return ((struct env *)ctx)->watch_rc;
 }
 
-static void new_tree(struct env *e, rtm_ino_hash_fn hash, const char *hidden)
+/* A new tree over e's folder with cfg's choices (srcfd, cache and watch
+ * are filled in). */
+static void new_tree_with(struct env *e, struct rtm_tree_config cfg)
 {
     rtm_tree_free(e->t);
-    struct rtm_tree_config cfg = { .srcfd = e->fd, .cache = e->c, .hidden = hidden,
-                                   .hash = hash, .watch = fake_watch, .watch_ctx = e };
+    rtmc_invalidate(e->c, "");
+    cfg.srcfd = e->fd;
+    cfg.cache = e->c;
+    cfg.watch = fake_watch;
+    cfg.watch_ctx = e;
     assert_non_null(e->t = rtm_tree_new(&cfg));
+}
+
+static void new_tree(struct env *e, rtm_ino_hash_fn hash, const char *hidden)
+{
+    new_tree_with(e, (struct rtm_tree_config){ .hidden = hidden, .hash = hash });
 }
 
 static int setup(void **state)
@@ -402,6 +414,223 @@ static void open_policy_follows_capabilities(void **state)
     assert_true(p.opendir_enosys);
 }
 
+/* -o uid=, gid=, dmask=, fmask=: the owner and modes shown. */
+static void owner_and_masks(void **state)
+{
+    struct env *e = *state;
+    struct rtm_tree_entry dir, file;
+    assert_int_equal(walk(e, "walk.rtm", &dir), 0);
+    assert_int_equal(walk(e, "walk.rtm/header.txt", &file), 0);
+    assert_int_equal(dir.st.st_mode & 07777, 0555);     /* the source's, read-only */
+    assert_int_equal(file.st.st_mode & 07777, 0444);
+    struct rtm_tree_attrs a = { RTM_ATTR_UID | RTM_ATTR_GID | RTM_ATTR_DMASK | RTM_ATTR_FMASK,
+                                1234, 99, 022, 0133 };
+    new_tree_with(e, (struct rtm_tree_config){ .attrs = a });
+    static const char *const paths[] = { "", "sub", "walk.rtm", "walk.rtm/frames",
+                                         "walk.rtm/header.txt", "broken.rtm/error.txt" };
+    for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {
+        struct rtm_tree_entry te;
+        if (*paths[i])
+            assert_int_equal(walk(e, paths[i], &te), 0);
+        else
+            assert_int_equal(rtm_tree_getattr(e->t, RTM_INO_ROOT, &te), 0);
+        assert_int_equal(te.st.st_uid, 1234);
+        assert_int_equal(te.st.st_gid, 99);
+        assert_int_equal(te.st.st_mode & 07777, S_ISDIR(te.st.st_mode) ? 0755 : 0644);
+    }
+    a.set = RTM_ATTR_GID;                   /* the other fields stay the source's */
+    new_tree_with(e, (struct rtm_tree_config){ .attrs = a });
+    assert_int_equal(walk(e, "walk.rtm/header.txt", &file), 0);
+    assert_int_equal(file.st.st_uid, geteuid());
+    assert_int_equal(file.st.st_gid, 99);
+    assert_int_equal(file.st.st_mode & 07777, 0444);
+}
+
+/* The names in folder ino's listing, one line each. */
+static char *names(struct env *e, uint64_t ino)
+{
+    struct rtm_dirlist *d;
+    struct rtm_buf b;
+    buf_init(&b);
+    assert_int_equal(rtm_tree_listing(e->t, ino, 0, &d), 0);
+    for (size_t i = 2; i < d->n; i++)
+        buf_printf(&b, "%s\n", d->e[i].name);
+    rtm_tree_listing_put(e->t, d);
+    buf_putc(&b, 0);
+    return b.p;
+}
+
+static void expect_names(struct env *e, const char *dir, const char *want)
+{
+    char *got = names(e, *dir ? ino_of(e, dir) : RTM_INO_ROOT);
+    assert_string_equal(got, want);
+    free(got);
+}
+
+/* SOURCE one .rtm file: the root is its folder; while the file is gone the
+ * root holds only error.txt, and changes to other files mean nothing. */
+static void one_file_as_source(void **state)
+{
+    struct env *e = *state;
+    new_tree_with(e, (struct rtm_tree_config){ .file = "walk.rtm" });
+    struct rtm_tree_entry te;
+    assert_int_equal(rtm_tree_getattr(e->t, RTM_INO_ROOT, &te), 0);
+    assert_true(S_ISDIR(te.st.st_mode));
+    check_listing(e, "", 6);
+    check_listing(e, "frames", 6);
+    size_t want_len, got_len;
+    char *want = render_view(&e->a, "header.txt", &want_len);
+    char *got = read_all(e, ino_of(e, "header.txt"), &got_len);
+    assert_string_equal(got, want);
+    free(want);
+    free(got);
+    assert_int_equal(walk(e, "sub", &te), -ENOENT);          /* nothing else shows */
+
+    struct record r = { "", 0 };
+    struct rtm_tree_notify n = { &r, rec_entry, rec_inode };
+    rtm_tree_changed(e->t, "", "readme.txt", &n);
+    rtm_tree_changed(e->t, "sub", "run.rtm", &n);
+    assert_string_equal(r.log, "");
+    assert_int_equal(renameat(e->fd, "walk.rtm", e->fd, "walk.old"), 0);
+    rtm_tree_changed(e->t, "", "walk.rtm", &n);
+    assert_non_null(strstr(r.log, "inode 1\n"));
+    expect_names(e, "", "error.txt\n");
+    assert_int_equal(walk(e, "header.txt", &te), -ENOENT);
+    assert_int_equal(walk(e, "error.txt", &te), 0);
+    char *msg = read_all(e, te.ino, &got_len);
+    assert_int_equal(te.st.st_size, got_len);
+    assert_string_equal(msg, "walk.rtm: No such file or directory; the mount shows it "
+                             "again when it is back\n");
+    free(msg);
+    assert_int_equal(mkdirat(e->fd, "walk.rtm", 0755), 0);    /* a folder now */
+    msg = read_all(e, te.ino, &got_len);
+    assert_non_null(strstr(msg, "walk.rtm: no longer a file"));
+    free(msg);
+    assert_int_equal(unlinkat(e->fd, "walk.rtm", AT_REMOVEDIR), 0);
+    assert_int_equal(renameat(e->fd, "walk.old", e->fd, "walk.rtm"), 0);
+    check_listing(e, "", 6);
+}
+
+/* An archive as released: entries of their own times, folders without
+ * animations, and for the cut tests its bytes. */
+static const struct { const char *name; uint32_t stamp; int anim; } released[] = {
+    { "anims\\a.rtm", 1000000000, 1 },
+    { "anims\\b.rtm", 0, 1 },
+    { "texts\\readme.txt", 2000000000, 0 },
+    { "data\\deep\\c.rtm", 1500000000, 1 },
+    { "core\\init.sqf", 1700000000, 0 },
+};
+enum { NRELEASED = sizeof released / sizeof released[0] };
+
+static void write_released(struct env *e, const char *name, size_t cut, struct pbo **table)
+{
+    struct pbo_write_entry w[NRELEASED];
+    for (size_t i = 0; i < NRELEASED; i++)
+        w[i] = (struct pbo_write_entry){ released[i].name, (const uint8_t *)e->a.p,
+                                         released[i].anim ? e->a.len : 40, PBO_PACK_STORE,
+                                         released[i].stamp };
+    struct rtm_buf b;
+    struct rtm_error err;
+    buf_init(&b);
+    assert_int_equal(pbo_write(w, NRELEASED, NULL, 0, 0, &b), 0);
+    if (table)
+        assert_int_equal(pbo_read_table((const uint8_t *)b.p, b.len, b.len, table, &err), 0);
+    b.len = cut && cut < b.len ? cut : b.len;
+    write_file(e, name, &b);
+    buf_free(&b);
+    /* older than every stamp above, so that a folder's time tells */
+    struct timespec old[2] = { { 500000000, 0 }, { 500000000, 0 } };
+    assert_int_equal(utimensat(e->fd, name, old, 0), 0);
+}
+
+static time_t mtime_of(struct env *e, const char *path)
+{
+    struct rtm_tree_entry te;
+    assert_int_equal(walk(e, path, &te), 0);
+    return te.st.st_mtim.tv_sec;
+}
+
+static void archives_as_released(void **state)
+{
+    struct env *e = *state;
+    write_released(e, "mod.pbo", 0, NULL);
+    expect_names(e, "mod.pbo", "pbo.txt\nanims\ndata\n");    /* no texts, no core */
+    struct rtm_tree_entry te;
+    assert_int_equal(walk(e, "mod.pbo/texts", &te), -ENOENT);
+    assert_int_equal(walk(e, "mod.pbo/core", &te), -ENOENT);
+    /* an entry's views: its own time, or the archive's when it has none */
+    assert_int_equal(mtime_of(e, "mod.pbo/anims/a.rtm"), 1000000000);
+    assert_int_equal(mtime_of(e, "mod.pbo/anims/a.rtm/header.txt"), 1000000000);
+    assert_int_equal(mtime_of(e, "mod.pbo/anims/a.rtm/frames/001.csv"), 1000000000);
+    assert_int_equal(mtime_of(e, "mod.pbo/anims/b.rtm/bones.txt"), 500000000);
+    assert_int_equal(mtime_of(e, "mod.pbo/pbo.txt"), 500000000);
+    /* a folder: the newest shown below it */
+    assert_int_equal(mtime_of(e, "mod.pbo/anims"), 1000000000);
+    assert_int_equal(mtime_of(e, "mod.pbo/data"), 1500000000);
+    assert_int_equal(mtime_of(e, "mod.pbo/data/deep"), 1500000000);
+    assert_int_equal(mtime_of(e, "mod.pbo"), 1500000000);
+    /* with show_other, everything shows, and counts */
+    new_tree_with(e, (struct rtm_tree_config){ .show_other = 1 });
+    expect_names(e, "mod.pbo", "pbo.txt\nanims\ncore\ndata\ntexts\n");
+    assert_int_equal(mtime_of(e, "mod.pbo/texts/readme.txt"), 2000000000);
+    assert_int_equal(mtime_of(e, "mod.pbo/core"), 1700000000);
+    assert_int_equal(mtime_of(e, "mod.pbo"), 2000000000);
+}
+
+/* An archive cut short shows its whole entries, exactly, and error.txt
+ * saying what the cut took; one cut inside its table only error.txt. */
+static void cut_archives(void **state)
+{
+    struct env *e = *state;
+    struct pbo *p;
+    write_released(e, "full.pbo", 0, &p);
+    size_t want_len;
+    char *want = render_view(&e->a, "frames/002.csv", &want_len);
+    const struct pbo_entry *en = p->entries;
+    size_t cuts[] = { p->table_bytes, en[0].offset + en[0].data_size,
+                      en[1].offset + 7, en[3].offset + en[3].data_size - 1,
+                      en[4].offset + en[4].data_size };
+    for (size_t k = 0; k < sizeof cuts / sizeof cuts[0]; k++) {
+        write_released(e, "cut.pbo", cuts[k], NULL);
+        size_t whole = 0;
+        while (whole < NRELEASED && en[whole].offset + en[whole].data_size <= cuts[k])
+            whole++;
+        new_tree_with(e, (struct rtm_tree_config){ .show_other = 1 });
+        struct rtm_tree_entry te;
+        for (size_t i = 0; i < NRELEASED; i++) {
+            char path[128];
+            snprintf(path, sizeof path, "cut.pbo/%s%s", en[i].path,
+                     released[i].anim ? "/frames/002.csv" : "");
+            assert_int_equal(walk(e, path, &te), i < whole ? 0 : -ENOENT);
+            if (i < whole && released[i].anim) {
+                size_t got_len;
+                char *got = read_all(e, te.ino, &got_len);
+                assert_int_equal(te.st.st_size, want_len);
+                assert_memory_equal(got, want, want_len);
+                free(got);
+            }
+        }
+        assert_int_equal(walk(e, "cut.pbo/error.txt", &te), whole < NRELEASED ? 0 : -ENOENT);
+        if (whole == NRELEASED)
+            continue;
+        size_t msg_len;
+        char *msg = read_all(e, te.ino, &msg_len), line[160], at[32];
+        rtm_format_count(cuts[k], at, sizeof at);
+        snprintf(line, sizeof line, "archive cut short at byte %s: %zu of %d entries lie "
+                 "past the end\n", at, NRELEASED - whole, NRELEASED);
+        assert_string_equal(msg, line);
+        free(msg);
+        char *list = names(e, ino_of(e, "cut.pbo"));
+        assert_non_null(strstr(list, "pbo.txt\nerror.txt\n"));
+        free(list);
+    }
+    write_released(e, "cut.pbo", p->table_bytes - 1, NULL);     /* the table itself */
+    rtmc_invalidate(e->c, "");
+    expect_names(e, "cut.pbo", "error.txt\n");
+    free(want);
+    pbo_free(p);
+}
+
 struct reader {
     struct env *e;
     int stop;
@@ -476,6 +705,10 @@ int main(void)
         cmocka_unit_test_setup_teardown(lost_changes_forget_everything, setup, teardown),
         cmocka_unit_test_setup_teardown(timeouts_follow_watching, setup, teardown),
         cmocka_unit_test(open_policy_follows_capabilities),
+        cmocka_unit_test_setup_teardown(owner_and_masks, setup, teardown),
+        cmocka_unit_test_setup_teardown(one_file_as_source, setup, teardown),
+        cmocka_unit_test_setup_teardown(archives_as_released, setup, teardown),
+        cmocka_unit_test_setup_teardown(cut_archives, setup, teardown),
         cmocka_unit_test_setup_teardown(concurrent_use, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
