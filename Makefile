@@ -57,7 +57,8 @@ PROGS    := $(BUILD)/rtmcat $(BUILD)/rtmgen $(BUILD)/rtmfs
 UNIT     := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT:%=$(BUILD)/tests/%)
 
-.PHONY: all tests check bench demo fuzz tsan stress valgrind install uninstall clean deps
+.PHONY: all tests check bench demo fuzz tsan stress valgrind install install-magic uninstall \
+	clean deps
 all: $(PROGS)
 tests: $(UNIT_BIN)
 
@@ -157,14 +158,28 @@ stress: all
 valgrind: all
 	@bash tests/cli/valgrind.sh $(BUILD)
 
+# make install-magic appends src/rtmfs.magic to file(1)'s local magic $(MAGIC)
+# as a marked block (once; a changed block is replaced); make uninstall takes
+# exactly that block out again, with the installed files.
+MAGIC ?= /etc/magic
+
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
-	install -m 755 $(BUILD)/rtmcat $(BUILD)/rtmfs $(DESTDIR)$(PREFIX)/bin/
-	install -m 644 man/rtmcat.1 man/rtmfs.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/rtmfs
+	install -m 755 $(BUILD)/rtmcat $(BUILD)/rtmfs $(BUILD)/rtmgen $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 man/rtmcat.1 man/rtmfs.1 man/rtmgen.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 src/rtmfs.magic $(DESTDIR)$(PREFIX)/share/rtmfs/
+
+install-magic:
+	@sh src/scripts/magic.sh add "$(MAGIC)" src/rtmfs.magic
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/rtmcat $(DESTDIR)$(PREFIX)/bin/rtmfs \
-		$(DESTDIR)$(PREFIX)/share/man/man1/rtmcat.1 $(DESTDIR)$(PREFIX)/share/man/man1/rtmfs.1
+		$(DESTDIR)$(PREFIX)/bin/rtmgen $(DESTDIR)$(PREFIX)/share/man/man1/rtmcat.1 \
+		$(DESTDIR)$(PREFIX)/share/man/man1/rtmfs.1 $(DESTDIR)$(PREFIX)/share/man/man1/rtmgen.1 \
+		$(DESTDIR)$(PREFIX)/share/rtmfs/rtmfs.magic
+	rmdir $(DESTDIR)$(PREFIX)/share/rtmfs 2>/dev/null || true
+	@sh src/scripts/magic.sh remove "$(MAGIC)"
 
 clean:
 	rm -rf build build-*

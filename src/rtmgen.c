@@ -14,8 +14,11 @@
  *                         ~1 MB textures data\tex_NNN.paa that make up most
  *                         of the bytes; reproducible (xorshift), one archive
  *                         in memory at a time; prints a summary on stdout
+ *   rtmgen -s|-x MB FILE  one file for the memory tests (see gen_sized)
+ *   rtmgen -h, --help     the usage, on stdout; bad usage: on stderr, exit 2
  */
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -526,8 +529,29 @@ static int gen_sized(int expanding, long mb, const char *path)
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: rtmgen [-t COUNT | -P MB] DIR | rtmgen -p FILE.pbo | "
-               "rtmgen -a FILE.pbo FILE... | rtmgen -s|-x MB FILE\n");
+    fputs("usage: rtmgen DIR | rtmgen -t COUNT DIR | rtmgen -p FILE.pbo\n"
+          "       rtmgen -a FILE.pbo FILE... | rtmgen -P MB DIR | rtmgen -s|-x MB FILE\n"
+          "Writes sample Arma animations (.rtm) and PBO archives with rtmfs's own writers.\n"
+          "  DIR              the small set in DIR (created if missing): walk.rtm (plain\n"
+          "                   RTM_0101), step_props.rtm (plain with an RTM_MDAT block),\n"
+          "                   wave_v3.rtm, reload_v4.rtm (BMTR v3, v4), run_v5.rtm (BMTR v5,\n"
+          "                   LZO), idle_v5_raw.rtm (BMTR v5, uncompressed) and broken.rtm\n"
+          "                   (a BMTR v5 cut short)\n"
+          "  -t COUNT DIR     COUNT files, DIR/mod_XX/anim_NNNNN.rtm (100 a folder), the\n"
+          "                   formats of the small set in turn (for benchmarks)\n"
+          "  -p FILE.pbo      an archive of four of the small set under anims\\, with\n"
+          "                   config.cpp, texts\\readme.txt and the prefix rtmfs\\samples;\n"
+          "                   LZSS and stored entries in turn\n"
+          "  -a FILE.pbo FILE...  an archive of FILEs, each named DIR\\NAME (its last two\n"
+          "                   path components), prefix rtmfs\\packed\n"
+          "  -P MB DIR        archives shaped like Arma mods, at least MB megabytes in all:\n"
+          "                   DIR/@mod_XX/addons/NAME.pbo with RTMs, config.cpp and textures;\n"
+          "                   prints a summary (for benchmarks)\n"
+          "  -s MB FILE       a plain animation whose parse takes about MB megabytes\n"
+          "  -x MB FILE       a small BMTR v5 whose LZO arrays expand to a parse of about\n"
+          "                   MB megabytes (-s and -x: for memory tests)\n"
+          "  -h, --help       show this help and exit\n"
+          "The same options write the same bytes on every run and machine.\n", f);
 }
 
 int main(int argc, char **argv)
@@ -535,7 +559,11 @@ int main(int argc, char **argv)
     long tree = 0, mb = 0;
     char *end;
     int c;
-    while ((c = getopt(argc, argv, "t:p:P:a:s:x:h")) != -1) {
+    static const struct option longopts[] = {
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    while ((c = getopt_long(argc, argv, "t:p:P:a:s:x:h", longopts, NULL)) != -1) {
         if ((c == 's' || c == 'x') && optind + 1 == argc) {
             return gen_sized(c == 'x', strtol(optarg, NULL, 10), argv[optind]);
         } else if (c == 'a') {

@@ -3,7 +3,7 @@
 # apt-get, otherwise prints the exact command to run.  "deps.sh ci" adds the
 # checkers CI runs (clang's fuzzer and sanitizers, valgrind).
 set -euo pipefail
-PKGS=(gcc make pkg-config liblzo2-dev libcmocka-dev libfuse3-dev fuse3 attr)
+PKGS=(gcc make pkg-config liblzo2-dev libcmocka-dev libfuse3-dev fuse3 attr file)
 [ "${1:-}" = ci ] && PKGS+=(clang libclang-rt-14-dev valgrind)
 missing=()
 for p in "${PKGS[@]}"; do
