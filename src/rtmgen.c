@@ -162,7 +162,8 @@ static int gen_pbo(const char *path)
 }
 
 /* -a: FILEs packed as DIR\\NAME (the last two components of each path),
- * LZSS and stored in turn, with the prefix property "rtmfs\\packed". */
+ * LZSS and stored in turn, each with its file's mtime as the entry's time
+ * (as packers do), with the prefix property "rtmfs\\packed". */
 static int gen_packed(const char *out_path, char **files, int n)
 {
     struct pbo_write_entry *e = calloc((size_t)n + 1, sizeof *e);
@@ -176,7 +177,8 @@ static int gen_packed(const char *out_path, char **files, int n)
         for (const char *p = files[i]; p < base - 1; p++)
             if (*p == '/')
                 dir = p + 1;
-        if (rtm_slurp(files[i], &data[i], &len)) {
+        struct stat st;
+        if (stat(files[i], &st) || rtm_slurp(files[i], &data[i], &len)) {
             fprintf(stderr, "rtmgen: %s: %s\n", files[i], strerror(errno));
             rc = -1;
             break;
@@ -184,8 +186,9 @@ static int gen_packed(const char *out_path, char **files, int n)
         snprintf(names[i], sizeof names[i], "%.*s%s", (int)(base - dir), dir, base);
         for (char *p = names[i]; *p; p++)
             *p = *p == '/' ? '\\' : *p;
+        uint32_t stamp = st.st_mtime > 0 && st.st_mtime <= UINT32_MAX ? (uint32_t)st.st_mtime : 0;
         e[i] = (struct pbo_write_entry){ names[i], data[i], len,
-                                         i % 2 ? PBO_PACK_STORE : PBO_PACK_CPRS, 0 };
+                                         i % 2 ? PBO_PACK_STORE : PBO_PACK_CPRS, stamp };
     }
     struct pbo_write_prop prop = { "prefix", "rtmfs\\packed" };
     struct rtm_buf out;

@@ -9,11 +9,13 @@ NAME=mount
 . "$(dirname "$0")/../lib/mount.sh"
 
 check_usage() {
-    "$RTMFS" --version | grep -q "libfuse.*LZO" && ok "--version" || fail "--version lacks libfuse/LZO"
+    "$RTMFS" --version > "$T/version"
+    grep -q "libfuse.*LZO" "$T/version" && ok "--version" || fail "--version lacks libfuse/LZO"
     "$RTMFS" --help | grep -q cache_size && ok "--help" || fail "--help lacks rtmfs options"
     mkdir -p "$T/empty"
     "$RTMFS" "$T/nope" "$T/empty" 2>/dev/null && fail "missing SOURCE accepted"
-    "$RTMFS" "$T/src/walk.rtm" "$T/empty" 2>/dev/null && fail "file SOURCE accepted"
+    echo notes > "$T/notes.txt"
+    "$RTMFS" "$T/notes.txt" "$T/empty" 2>/dev/null && fail "a SOURCE file that is no .rtm or .pbo accepted"
     "$RTMFS" "$T/src" "$T/nope" 2>/dev/null && fail "missing mount point accepted"
     "$RTMFS" "$T/src" 2>/dev/null && fail "missing mount point accepted"
     "$RTMFS" "$T/src" "$T/empty" -o cache_size=lots 2>/dev/null && fail "bad cache_size accepted"
