@@ -8,7 +8,9 @@
  * more or with an error.  The LZSS decoder is fuzzed directly too, on the
  * input with an output size taken from its first two bytes.  The archive's
  * tree is walked from the root: every name listed must look up as what the
- * listing called it, and pbo.txt renders. */
+ * listing called it, and pbo.txt renders.  The same is done with the input
+ * cut short at three quarters, as a download that stopped: entries past the
+ * cut are marked and never found, the whole ones still decode and list. */
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -19,8 +21,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static void decode_entries(const struct pbo *p, const uint8_t *data)
 {
+    size_t ncut = 0;
     for (size_t i = 0; i < p->nentries; i++) {
         const struct pbo_entry *e = &p->entries[i];
+        if (e->cut != (e->offset + e->data_size > p->file_size))
+            abort();    /* cut exactly when its data goes past the end */
+        if (e->cut) {
+            ncut++;
+            if (pbo_find(p, e->path) == (long)i)
+                abort();    /* and then never found */
+            continue;
+        }
         if (e->offset + e->data_size > p->data_end || p->data_end > p->file_size)
             abort();
         uint8_t *blob = malloc(e->data_size ? e->data_size : 1);
@@ -43,6 +54,8 @@ static void decode_entries(const struct pbo *p, const uint8_t *data)
         if (e->path[0] && (k < 0 || k > (long)i))
             abort();    /* an entry is found, as itself or an earlier twin */
     }
+    if (ncut != p->ncut || (ncut > 0) != (p->trailer == PBO_TRAILER_CUT))
+        abort();
 }
 
 struct walk {
@@ -67,8 +80,8 @@ static int visit(void *arg, const char *name, size_t len, long entry)
     enum pbo_node node = pbo_lookup(w->p, w->path, &found);
     if (entry >= 0 ? node != PBO_FILE || found != entry : node != PBO_DIR)
         abort();
-    if (entry >= 0 && ++w->files > w->p->nentries)
-        abort();    /* each file is listed once */
+    if (entry >= 0 && (++w->files > w->p->nentries - w->p->ncut || w->p->entries[entry].cut))
+        abort();    /* each whole file is listed once, a cut one never */
     if (entry < 0 && walk_dir(w))
         abort();
     w->path[n] = 0;
@@ -89,18 +102,29 @@ static void walk_tree(const struct pbo *p)
     buf_free(&b);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/* The table of the first len bytes as a whole file, checked and walked;
+ * the table (the caller frees it), or NULL. */
+static struct pbo *exercise(const uint8_t *data, size_t len)
 {
     struct rtm_error err = { .msg = "" };
     struct pbo *p = NULL;
-    int rc = pbo_read_table(data, size, size, &p, &err);
+    int rc = pbo_read_table(data, len, len, &p, &err);
     if (rc != 0) {
         if (rc != -1 || p || !err.msg[0])
             abort();
-    } else {
-        decode_entries(p, data);
-        walk_tree(p);
+        return NULL;
     }
+    decode_entries(p, data);
+    walk_tree(p);
+    return p;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    struct rtm_error err = { .msg = "" };
+    pbo_free(exercise(data, size - size / 4));          /* cut short */
+    struct pbo *p = exercise(data, size);
+    int rc = p ? 0 : -1;
 
     struct pbo *h = NULL;
     int hrc = pbo_read_table(data, size / 2, size, &h, &err);
