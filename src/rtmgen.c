@@ -30,22 +30,43 @@
 #include "pbo_write.h"
 #include "samples.h"
 
+/* mkdir -p: path and every folder above it (n bytes of path). */
+static int make_dirs(const char *path, size_t n)
+{
+    char p[4096];
+    if (n >= sizeof p) {
+        fprintf(stderr, "rtmgen: %s: path too long\n", path);
+        return -1;
+    }
+    memcpy(p, path, n);
+    p[n] = 0;
+    for (size_t i = 1; i <= n; i++) {
+        if (p[i] != '/' && p[i] != 0)
+            continue;
+        p[i] = 0;
+        int e = mkdir(p, 0755) && errno != EEXIST ? errno : 0;
+        p[i] = i < n ? '/' : 0;
+        if (e) {
+            fprintf(stderr, "rtmgen: %s: %s\n", p, strerror(e));
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int make_dir(const char *path) { return make_dirs(path, strlen(path)); }
+
+/* Writes len bytes of b to path, making the folders above it as needed. */
 static int write_file(const char *path, const struct rtm_buf *b, size_t len)
 {
+    const char *slash = strrchr(path, '/');
+    if (slash && slash > path && make_dirs(path, (size_t)(slash - path)))
+        return -1;
     FILE *f = fopen(path, "wb");
     int bad = !f || fwrite(b->p, 1, len, f) != len;
     if (f && fclose(f))
         bad = 1;
     if (bad) {
-        fprintf(stderr, "rtmgen: %s: %s\n", path, strerror(errno));
-        return -1;
-    }
-    return 0;
-}
-
-static int make_dir(const char *path)
-{
-    if (mkdir(path, 0755) && errno != EEXIST) {
         fprintf(stderr, "rtmgen: %s: %s\n", path, strerror(errno));
         return -1;
     }
