@@ -80,13 +80,66 @@ int rtm_view_lookup(const struct rtm_anim *a, const char *path, struct rtm_view 
     return -1;
 }
 
-static void put_floats(struct rtm_buf *b, const float *v, size_t n, char sep)
+/* header.txt is a summary, not a frame: there -0 and 0 mean the same to
+ * its reader, so -0 is written 0.  (The frames keep -0: diff of two frames
+ * must tell every bit.) */
+static void put_summary_float(struct rtm_buf *b, float v)
 {
-    for (size_t i = 0; i < n; i++) {
-        if (i)
-            buf_putc(b, sep);
-        rtm_put_float(b, v[i]);
+    rtm_put_float(b, v == 0.0f ? 0.0f : v);
+}
+
+/* The motion vector is the displacement over the animation, in the model's
+ * metres (FORMAT.md 2.2, 2.4): each number says its axis. */
+static void put_motion(const struct rtm_anim *a, struct rtm_buf *b)
+{
+    static const char AXIS[3] = { 'x', 'y', 'z' };
+    buf_puts(b, "motion:");
+    for (int i = 0; i < 3; i++) {
+        buf_printf(b, " %c ", AXIS[i]);
+        put_summary_float(b, a->motion[i]);
     }
+    buf_puts(b, " (metres)\n");
+}
+
+/* One line each, so that a script reads either with one sed. */
+static void put_phase_range(const struct rtm_anim *a, struct rtm_buf *b)
+{
+    if (!a->nframes) {
+        buf_puts(b, "first_phase: none\nlast_phase: none\n");
+        return;
+    }
+    buf_puts(b, "first_phase: ");
+    put_summary_float(b, a->phases[0]);
+    buf_puts(b, "\nlast_phase: ");
+    put_summary_float(b, a->phases[a->nframes - 1]);
+    buf_putc(b, '\n');
+}
+
+static void put_skeleton(const struct rtm_anim *a, struct rtm_buf *b)
+{
+    buf_puts(b, "skeleton: ");
+    if (a->format == RTM_FORMAT_PLAIN) {
+        buf_puts(b, "not used (plain matrices are already model-space)\n");
+        return;
+    }
+    rtm_put_name(b, (struct rtm_str){ a->skeleton_name, (uint32_t)strlen(a->skeleton_name) });
+    buf_printf(b, " (%u of %u bones composed with a parent)\n", a->composed, a->nbones);
+}
+
+/* The fields only one format has, named for what FORMAT.md says they are
+ * (2.1 and 3.1 to 3.5), not for where they sit in the file. */
+static void put_format_fields(const struct rtm_anim *a, struct rtm_buf *b)
+{
+    if (a->format == RTM_FORMAT_PLAIN) {
+        buf_printf(b, "mdat_properties_block: %s\ntrailing_bytes: %llu\n",
+                   a->has_mdat ? "yes" : "no", (unsigned long long)a->trailing_bytes);
+        return;
+    }
+    buf_printf(b, "compression_flag_per_array: %s\nreversed_flag: %u\n"
+               "engine_preload_count: %u\n",
+               a->flag_bytes ? "yes" : "no", a->bmtr_byte8, a->preload_count);
+    if (a->version >= 4)
+        buf_printf(b, "metadata_strings: %u\n", a->nmeta);
 }
 
 static void render_header(const struct rtm_anim *a, struct rtm_buf *b)
@@ -97,34 +150,12 @@ static void render_header(const struct rtm_anim *a, struct rtm_buf *b)
         buf_puts(b, "version: RTM_0101\n");
     else
         buf_printf(b, "version: %u\n", a->version);
-    buf_printf(b, "frames: %u\nbones: %u\nproperties: %u\nmotion: ",
-               a->nframes, a->nbones, a->nprops);
-    put_floats(b, a->motion, 3, ' ');
-    buf_puts(b, "\nphases: ");
-    if (a->nframes) {
-        rtm_put_float(b, a->phases[0]);
-        buf_putc(b, ' ');
-        rtm_put_float(b, a->phases[a->nframes - 1]);
-    } else {
-        buf_puts(b, "none");
-    }
-    buf_puts(b, "\nskeleton: ");
-    if (plain) {
-        buf_puts(b, "not used (plain matrices are already model-space)\n");
-    } else {
-        rtm_put_name(b, (struct rtm_str){ a->skeleton_name, (uint32_t)strlen(a->skeleton_name) });
-        buf_printf(b, " (%u of %u bones composed with a parent)\n", a->composed, a->nbones);
-    }
+    buf_printf(b, "frames: %u\nbones: %u\nproperties: %u\n", a->nframes, a->nbones, a->nprops);
+    put_motion(a, b);
+    put_phase_range(a, b);
+    put_skeleton(a, b);
     buf_printf(b, "source_bytes: %llu\n", (unsigned long long)a->source_bytes);
-    if (plain) {
-        buf_printf(b, "mdat: %s\ntrailing_bytes: %llu\n", a->has_mdat ? "yes" : "no",
-                   (unsigned long long)a->trailing_bytes);
-    } else {
-        buf_printf(b, "compression_flags: %s\nbyte8: %u\npreload_count: %u\n",
-                   a->flag_bytes ? "yes" : "no", a->bmtr_byte8, a->preload_count);
-        if (a->version >= 4)
-            buf_printf(b, "metadata_strings: %u\n", a->nmeta);
-    }
+    put_format_fields(a, b);
 }
 
 static void render_bones(const struct rtm_anim *a, struct rtm_buf *b)
@@ -241,6 +272,12 @@ static void put_trailer(const struct pbo *p, struct rtm_buf *b)
         buf_printf(b, "trailer: unexpected (%llu bytes after the data)\n",
                    (unsigned long long)(p->file_size - p->data_end));
         break;
+    case PBO_TRAILER_CUT: {
+        char cut[160];
+        pbo_describe_cut(p, cut, sizeof cut);
+        buf_printf(b, "trailer: none (%s)\n", cut);
+        break;
+    }
     }
 }
 

@@ -250,11 +250,13 @@ static void header_keys(void **state)
     assert_string_equal(header_value(h, "frames", val, sizeof val), "3");
     assert_string_equal(header_value(h, "bones", val, sizeof val), "5");
     assert_string_equal(header_value(h, "properties", val, sizeof val), "3");
-    assert_string_equal(header_value(h, "motion", val, sizeof val), "0.5 0 -1.25");
-    assert_string_equal(header_value(h, "phases", val, sizeof val), "0 1");
+    assert_string_equal(header_value(h, "motion", val, sizeof val), "x 0.5 y 0 z -1.25 (metres)");
+    assert_string_equal(header_value(h, "first_phase", val, sizeof val), "0");
+    assert_string_equal(header_value(h, "last_phase", val, sizeof val), "1");
     header_value(h, "skeleton", val, sizeof val);
     snprintf(num, sizeof num, "%zu", src.len);
     assert_string_equal(header_value(h, "source_bytes", val, sizeof val), num);
+    assert_string_equal(header_value(h, "mdat_properties_block", val, sizeof val), "yes");
     assert_string_equal(header_value(h, "trailing_bytes", val, sizeof val), "5");
     assert_int_equal(h[strlen(h) - 1], '\n');
     free(h);
@@ -268,8 +270,9 @@ static void header_keys(void **state)
     assert_string_equal(header_value(h, "frames", val, sizeof val), "4");
     assert_string_equal(header_value(h, "bones", val, sizeof val), "70");
     assert_string_equal(header_value(h, "properties", val, sizeof val), "2");
-    header_value(h, "motion", val, sizeof val);
-    assert_string_equal(header_value(h, "phases", val, sizeof val), "0 1");
+    assert_string_equal(header_value(h, "motion", val, sizeof val), "x 0 y 0 z 1.25 (metres)");
+    assert_string_equal(header_value(h, "first_phase", val, sizeof val), "0");
+    assert_string_equal(header_value(h, "last_phase", val, sizeof val), "1");
     /* the skeleton line names the skeleton and the composed count */
     header_value(h, "skeleton", val, sizeof val);
     assert_non_null(strstr(val, "ofp2"));
@@ -277,16 +280,116 @@ static void header_keys(void **state)
     assert_non_null(strstr(val, num));
     snprintf(num, sizeof num, "%llu", (unsigned long long)a->source_bytes);
     assert_string_equal(header_value(h, "source_bytes", val, sizeof val), num);
+    assert_string_equal(header_value(h, "compression_flag_per_array", val, sizeof val), "yes");
+    assert_string_equal(header_value(h, "reversed_flag", val, sizeof val), "1");
+    assert_string_equal(header_value(h, "engine_preload_count", val, sizeof val), "0");
+    assert_string_equal(header_value(h, "metadata_strings", val, sizeof val), "0");
     free(h);
     rtm_free(a);
 
-    /* no frames: phases say so */
+    /* no frames: the phase lines say so */
     a = counts_only(0);
     h = render_path(a, "header.txt", NULL);
-    assert_string_equal(header_value(h, "phases", val, sizeof val), "none");
+    assert_string_equal(header_value(h, "first_phase", val, sizeof val), "none");
+    assert_string_equal(header_value(h, "last_phase", val, sizeof val), "none");
     assert_string_equal(header_value(h, "frames", val, sizeof val), "0");
     free(h);
     rtm_free(a);
+}
+
+/* The whole text, so that a line added, lost, renamed or moved shows: the
+ * old cryptic names (byte8, preload_count, compression_flags, mdat, a bare
+ * "phases") are gone. */
+static void header_exact(void **state)
+{
+    (void)state;
+    struct rtm_buf src;
+    struct rtm_anim *a = plain_anim(1, &src);
+    char *h = render_path(a, "header.txt", NULL), want[1024];
+    snprintf(want, sizeof want,
+             "format: plain\nversion: RTM_0101\nframes: 3\nbones: 5\nproperties: 3\n"
+             "motion: x 0.5 y 0 z -1.25 (metres)\nfirst_phase: 0\nlast_phase: 1\n"
+             "skeleton: not used (plain matrices are already model-space)\n"
+             "source_bytes: %zu\nmdat_properties_block: yes\ntrailing_bytes: 5\n", src.len);
+    assert_string_equal(h, want);
+    free(h);
+    rtm_free(a);
+    buf_free(&src);
+
+    /* v3: no metadata block, no flag bytes; the odd header fields as stored */
+    const char *names[2] = { "pelvis", "spine" };
+    float phases[2] = { 0.25f, 0.75f };
+    uint8_t tr[2 * 2 * 14] = { 0 };
+    struct bmtr_spec s = { .version = 3, .byte8 = 7, .motion = { 1, -2, 3.5f },
+                           .preload = 42, .nbones = 2, .names = names, .nframes = 2,
+                           .phases = phases, .transforms = tr };
+    buf_init(&src);
+    assert_int_equal(rtm_write_bmtr(&s, &src), 0);
+    a = parse_ok(&src, "none");
+    h = render_path(a, "header.txt", NULL);
+    snprintf(want, sizeof want,
+             "format: bmtr\nversion: 3\nframes: 2\nbones: 2\nproperties: 0\n"
+             "motion: x 1 y -2 z 3.5 (metres)\nfirst_phase: 0.25\nlast_phase: 0.75\n"
+             "skeleton: none (0 of 2 bones composed with a parent)\n"
+             "source_bytes: %zu\ncompression_flag_per_array: no\nreversed_flag: 7\n"
+             "engine_preload_count: 42\n", src.len);
+    assert_string_equal(h, want);
+    free(h);
+    rtm_free(a);
+    buf_free(&src);
+}
+
+/* header.txt is a summary: -0 in the motion vector or a phase is written 0
+ * there, while phases.csv and the frames, which are data, keep -0. */
+static void header_negative_zero(void **state)
+{
+    (void)state;
+    const char *names[1] = { "pelvis" };
+    float phases[2] = { -0.0f, -0.0f };
+    uint8_t tr[2 * 14] = { 0 };
+    char val[256];
+    for (uint32_t version = 3; version <= 5; version++) {
+        struct bmtr_spec s = { .version = version, .byte8 = 1,
+                               .motion = { -0.0f, -0.0f, -0.0f }, .nbones = 1,
+                               .names = names, .nframes = 2, .phases = phases,
+                               .transforms = tr };
+        struct rtm_buf src;
+        buf_init(&src);
+        assert_int_equal(rtm_write_bmtr(&s, &src), 0);
+        struct rtm_anim *a = parse_ok(&src, "none");
+        assert_true(signbit(a->motion[0]) && signbit(a->phases[1]));
+        char *h = render_path(a, "header.txt", NULL);
+        assert_string_equal(header_value(h, "motion", val, sizeof val), "x 0 y 0 z 0 (metres)");
+        assert_string_equal(header_value(h, "first_phase", val, sizeof val), "0");
+        assert_string_equal(header_value(h, "last_phase", val, sizeof val), "0");
+        if (strstr(h, "-0"))
+            fail_msg("header.txt writes -0:\n%s", h);
+        free(h);
+        h = render_path(a, "phases.csv", NULL);
+        assert_string_equal(h, "frame,phase\n0,-0\n1,-0\n");
+        free(h);
+        rtm_free(a);
+        buf_free(&src);
+    }
+
+    /* a plain file: the same, and what is not zero keeps its sign */
+    struct rtm_buf src;
+    buf_init(&src);
+    buf_put(&src, "RTM_0101", 8);
+    buf_put_f32(&src, -0.0f);
+    buf_put_f32(&src, -1e-6f);
+    buf_put_f32(&src, -0.0f);
+    buf_put_u32(&src, 1);
+    buf_put_u32(&src, 0);
+    buf_put_f32(&src, -0.0f);
+    struct rtm_anim *a = parse_ok(&src, "none");
+    char *h = render_path(a, "header.txt", NULL);
+    assert_string_equal(header_value(h, "motion", val, sizeof val), "x 0 y -1e-06 z 0 (metres)");
+    assert_string_equal(header_value(h, "first_phase", val, sizeof val), "0");
+    assert_string_equal(header_value(h, "last_phase", val, sizeof val), "0");
+    free(h);
+    rtm_free(a);
+    buf_free(&src);
 }
 
 static void bones_and_phases(void **state)
@@ -680,6 +783,8 @@ int main(void)
         cmocka_unit_test(frame_name_width),
         cmocka_unit_test(lookup_rejects),
         cmocka_unit_test(header_keys),
+        cmocka_unit_test(header_exact),
+        cmocka_unit_test(header_negative_zero),
         cmocka_unit_test(bones_and_phases),
         cmocka_unit_test(frame_csv),
         cmocka_unit_test(props_json),
