@@ -41,7 +41,8 @@ static void usage(FILE *f)
             "its views with their sizes in bytes when VIEW is omitted.  FILE may\n"
             "name an entry inside a PBO archive: ARCHIVE.pbo/path/in/archive.rtm.\n"
             "For FILE an archive (ARCHIVE.pbo), VIEW is pbo.txt (its header\n"
-            "properties); without VIEW its entries are listed.\n\n"
+            "properties); without VIEW its entries are listed, and so are those of\n"
+            "a folder in it (ARCHIVE.pbo/anims).\n\n"
             "Views: header.txt bones.txt phases.csv props.json plain.rtm frames/NNN.csv\n\n"
             "  -s, --skeleton=SKEL  ofp2 (default), none, or a skeleton file\n"
             "  -h, --help           show this help\n"
@@ -163,6 +164,34 @@ static size_t find_dir(const char *file, char dir[PATH_MAX])
     return 0;
 }
 
+/* Adds name (n bytes) to rel (len bytes): "." stays, ".." goes back one
+ * name, so that ARCHIVE.pbo/./anims is ARCHIVE.pbo/anims (a mount's path
+ * walk gives the same).  Lexically, as archives normalise their own names:
+ * rel starts where the folders on disk end, so no symlink can make x/..
+ * other than x's folder, and a ".." at its start would have been part of
+ * D.  (For an x that does not exist, x/.. is then its folder, where the
+ * kernel would say ENOENT.)  0 or an errno. */
+static int add_name(struct cat *c, size_t *len, const char *name, size_t n)
+{
+    if (n == PATH_MAX || *len + !!*len + n >= sizeof c->rel)
+        return ENAMETOOLONG;
+    if (!strcmp(name, "."))
+        return 0;
+    if (!strcmp(name, "..")) {
+        if (!*len)
+            return ENOENT;
+        char *slash = strrchr(c->rel, '/');
+        *len = slash ? (size_t)(slash - c->rel) : 0;
+        c->rel[*len] = 0;
+        return 0;
+    }
+    if (*len)
+        c->rel[(*len)++] = '/';
+    memcpy(c->rel + *len, name, n + 1);
+    *len += n;
+    return 0;
+}
+
 /* Splits FILE into D (opened as srcfd) and rel; 0 or an errno. */
 static int split(struct cat *c)
 {
@@ -173,12 +202,9 @@ static int split(struct cat *c)
     const char *p = c->file + c->dlen;
     size_t len = 0;
     for (size_t n; (n = next_name(&p, name));) {
-        if (n == PATH_MAX || len + !!len + n >= sizeof c->rel)
-            return ENAMETOOLONG;
-        if (len)
-            c->rel[len++] = '/';
-        memcpy(c->rel + len, name, n + 1);
-        len += n;
+        int e = add_name(c, &len, name, n);
+        if (e)
+            return e;
     }
     c->srcfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     return c->srcfd < 0 ? errno : 0;
@@ -212,8 +238,8 @@ static int is_broken(struct cat *c, uint64_t ino)
 {
     struct rtm_dirlist *d;
     int rc = rtm_tree_listing(c->tree, ino, 0, &d);
-    for (size_t i = 0; rc == 0 && i < d->n; i++)
-        rc = d->e[i].type == S_IFREG && strcmp(d->e[i].name, ERROR_NAME) == 0;
+    if (rc == 0)    /* ".", ".." and error.txt alone */
+        rc = d->n == 3 && d->e[2].type == S_IFREG && strcmp(d->e[2].name, ERROR_NAME) == 0;
     rtm_tree_listing_put(c->tree, d);
     return rc;
 }
@@ -273,18 +299,15 @@ static int print_file(struct cat *c, uint64_t ino)
     return flush(c, &b);
 }
 
-/* A broken file's message is the text of its error.txt.  -1 when folder
- * ino is not broken, else rtmcat's exit status (1: a message was given). */
-static int report_broken(struct cat *c, uint64_t ino)
+/* The text of folder ino's error.txt as rtmcat's message: rtmcat's exit
+ * status (1), or -1 when the folder has no error.txt. */
+static int report_error_txt(struct cat *c, uint64_t ino)
 {
     struct rtm_tree_entry e;
     struct rtm_buf b;
-    int rc = is_broken(c, ino);
-    if (rc <= 0)
-        return rc ? fail_errno(c, rc) : -1;
-    rc = rtm_tree_lookup(c->tree, ino, ERROR_NAME, &e);
+    int rc = rtm_tree_lookup(c->tree, ino, ERROR_NAME, &e);
     if (rc)
-        return fail_errno(c, rc);
+        return rc == -ENOENT ? -1 : fail_errno(c, rc);
     buf_init(&b);
     rc = read_all(c, e.ino, &b);
     if (rc)
@@ -293,6 +316,16 @@ static int report_broken(struct cat *c, uint64_t ino)
         fail_loaded(c, b.p ? b.p : "", b.len);
     buf_free(&b);
     return 1;
+}
+
+/* A broken file's message is the text of its error.txt.  -1 when folder
+ * ino is not broken, else rtmcat's exit status (1: a message was given). */
+static int report_broken(struct cat *c, uint64_t ino)
+{
+    int rc = is_broken(c, ino);
+    if (rc <= 0)
+        return rc ? fail_errno(c, rc) : -1;
+    return report_error_txt(c, ino);
 }
 
 /* ---- animations ---- */
@@ -422,9 +455,55 @@ static int get_table(struct cat *c, const struct walk *w, struct rtmc_entry **h,
     return rtmc_get(c->cache, &s, h);
 }
 
-/* Without a view: pbo.txt and every entry with its content's size, one a
- * line (names escaped as in the views, so a newline cannot split a line). */
-static int list_archive(struct cat *c, const struct walk *w, const struct stat *info)
+/* How many names a path inside an archive has: the names pbo_each_below()
+ * keeps of its folder (pbo.h: '/' and '\\' separate names; empty, "." and
+ * ".." ones are dropped), so that the entries' paths (normalised so) lose
+ * that many to be named from the folder. */
+static size_t archive_depth(const char *path)
+{
+    size_t depth = 0;
+    for (const char *p = path; *p;) {
+        size_t n = strcspn(p, "/\\");
+        depth += n && !(n == 1 && p[0] == '.') && !(n == 2 && p[0] == '.' && p[1] == '.');
+        p += n + (p[n] != 0);
+    }
+    return depth;
+}
+
+struct listing {
+    const struct pbo *p;
+    size_t depth;                 /* names of the folder listed */
+    size_t lines;
+    struct rtm_buf *out;
+};
+
+/* One line of a listing: the entry's content size and its path from the
+ * folder, escaped as in the views (so a newline cannot split a line). */
+static int list_entry(void *arg, long i)
+{
+    struct listing *l = arg;
+    const struct pbo_entry *e = &l->p->entries[i];
+    const char *name = e->path;
+    for (size_t k = 0; k < l->depth && name; k++) {
+        name = strchr(name, '/');
+        name = name ? name + 1 : NULL;
+    }
+    if (!name || !*name)
+        return 0;
+    buf_printf(l->out, "%10llu ", (unsigned long long)pbo_entry_content_size(e));
+    rtm_put_name(l->out, (struct rtm_str){ name, (uint32_t)strlen(name) });
+    buf_putc(l->out, '\n');
+    l->lines++;
+    return 0;
+}
+
+/* Without a view: every entry below folder ("" for the archive's top, where
+ * info is pbo.txt's stat and pbo.txt comes first) with its content's size,
+ * one a line, named from the folder.  The archive's own walk finds them
+ * (pbo_each_below), so they are the entries a mount shows, in the same
+ * order at every level. */
+static int list_archive(struct cat *c, const struct walk *w, const char *folder,
+                        const struct stat *info)
 {
     struct rtmc_entry *h;
     struct stat st;
@@ -439,16 +518,15 @@ static int list_archive(struct cat *c, const struct walk *w, const struct stat *
     }
     struct rtm_buf out;
     buf_init(&out);
-    buf_printf(&out, "%10zu %s\n", (size_t)info->st_size, RTM_PBO_INFO_NAME);
-    for (size_t i = 0; i < p->nentries; i++) {
-        const struct pbo_entry *e = &p->entries[i];
-        if (!*e->path)
-            continue;
-        buf_printf(&out, "%10llu ", (unsigned long long)pbo_entry_content_size(e));
-        rtm_put_name(&out, (struct rtm_str){ e->path, (uint32_t)strlen(e->path) });
-        buf_putc(&out, '\n');
-    }
+    struct listing l = { p, archive_depth(folder), 0, &out };
+    if (info)
+        buf_printf(&out, "%10zu %s\n", (size_t)info->st_size, RTM_PBO_INFO_NAME);
+    pbo_each_below(p, folder, list_entry, &l);
     rtmc_put(c->cache, h);
+    if (*folder && !l.lines) {    /* not a folder after all: never an empty answer */
+        buf_free(&out);
+        return fail(c, "no entry or folder '%s' in the archive", folder);
+    }
     return flush(c, &out);
 }
 
@@ -465,12 +543,29 @@ static int cat_archive(struct cat *c, const struct walk *w, const char *view)
     int rc = rtm_tree_lookup(c->tree, w->ino, RTM_PBO_INFO_NAME, &e);
     if (rc)
         return fail_errno(c, rc);
-    return view ? print_file(c, e.ino) : list_archive(c, w, &e.st);
+    if (view)
+        return print_file(c, e.ino);
+    rc = list_archive(c, w, "", &e.st);
+    /* an archive cut short: what it still holds, then what the cut took */
+    int cut = rc ? -1 : report_error_txt(c, w->ino);
+    return cut > 0 ? cut : rc;
 }
 
-/* FILE names something in an archive that is no animation of the tree:
- * the archive is broken, or FILE is an entry the tree does not show as an
- * animation, or there is no such entry. */
+/* FILE is a folder in a good archive: its entries, listed as the
+ * archive's are. */
+static int cat_archive_folder(struct cat *c, const struct walk *w, const char *view)
+{
+    if (view)
+        return fail(c, "a folder in an archive has no views (run 'rtmcat %s' for "
+                    "its entries)", c->file);
+    return list_archive(c, w, c->rel + w->archive_len + 1, NULL);
+}
+
+/* FILE names something in an archive that is neither an animation nor a
+ * folder of the tree: the archive is broken, or FILE is an entry the tree
+ * does not show as an animation, or a folder it does not show (one without
+ * animations, which rtmcat lists all the same, as its entries are in the
+ * archive's listing), or there is no such entry or folder. */
 static int archive_miss(struct cat *c, const struct walk *w, const char *view)
 {
     int status = report_broken(c, w->archive);
@@ -485,8 +580,10 @@ static int archive_miss(struct cat *c, const struct walk *w, const char *view)
     const char *inner = c->rel + w->archive_len + 1;
     long i = p ? pbo_find(p, inner) : -1;
     char key[PATH_MAX + PBO_NAME_MAX + 2];
-    if (i < 0) {
-        status = fail(c, "no entry '%s' in the archive", inner);
+    if (i < 0 && p && pbo_lookup(p, inner, &i) == PBO_DIR) {
+        status = cat_archive_folder(c, w, view);
+    } else if (i < 0) {
+        status = fail(c, "no entry or folder '%s' in the archive", inner);
     } else {
         snprintf(key, sizeof key, "%.*s/%s", (int)w->archive_len, c->rel, p->entries[i].path);
         status = cat_unlisted(c, key, w->archive_len, &st, view);
@@ -513,7 +610,9 @@ static int cat_file(struct cat *c, const char *view)
 {
     struct walk w;
     int rc = walk(c, &w);
-    if (w.archive_len && (rc == -ENOENT || rc == -ENOTDIR || (!rc && w.at == AT_FOLDER)))
+    if (!rc && w.at == AT_FOLDER && w.archive_len)
+        return cat_archive_folder(c, &w, view);
+    if (w.archive_len && (rc == -ENOENT || rc == -ENOTDIR))
         return archive_miss(c, &w, view);
     if (rc == -ENOENT)
         return source_miss(c, view);

@@ -424,11 +424,14 @@ const char *tree_error_text(const struct rtm_tree *t, const struct target *tg, c
 {
     if (tg->h)
         return rtmc_error(tg->h);       /* the animation or archive is broken */
-    if (tg->gone)
+    if (tg->gone) {
         snprintf(tmp, n, "%s: %s; the mount shows it again when it is back", t->file,
                  tg->gone == EISDIR ? "no longer a file" : strerror(tg->gone));
-    else
-        pbo_describe_cut(rtmc_pbo(tg->table), tmp, n);
+    } else {
+        char cut[160];
+        pbo_describe_cut(rtmc_pbo(tg->table), cut, sizeof cut);
+        snprintf(tmp, n, "%s: %s", tg->src, cut);
+    }
     return tmp;
 }
 

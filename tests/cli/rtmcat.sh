@@ -28,6 +28,7 @@ section() {
 }
 
 differ() { ! cmp -s "$1" "$2"; }
+lacks() { ! grep -q "$1" "$2"; }  # lacks PATTERN FILE
 
 # run ARGS...: rtmcat with stdout, stderr and status kept in $T/out, $T/err, $rc
 run() {
@@ -215,7 +216,7 @@ for pair in walk.rtm:anims/walk.rtm step_props.rtm:anims/step_props.rtm \
     done
 done
 expect_error "missing archive entry" "$T/samples.pbo/anims/nope.rtm" &&
-    check "missing entry: says so" grep -q "no entry 'anims/nope.rtm'" "$T/err"
+    check "missing entry: says so" grep -q "no entry or folder 'anims/nope.rtm'" "$T/err"
 run "$T/samples.pbo"
 check "archive: lists pbo.txt and every entry with its size" \
     grep -qx ' *[0-9]* pbo.txt' "$T/out"
@@ -235,8 +236,71 @@ expect_error "cut archive" "$T/cut.pbo/anims/walk.rtm" &&
     check "cut archive: names the archive, as its error.txt does" grep -qF "rtmcat: $T/cut.pbo: " "$T/err"
 expect_error "archive entry that is no animation" "$T/samples.pbo/config.cpp" &&
     check "config.cpp: read as an animation, named" grep -qF "$T/samples.pbo/config.cpp: not an RTM" "$T/err"
-expect_error "a folder in an archive" "$T/samples.pbo/anims" &&
-    check "a folder in an archive: no entry" grep -q "no entry 'anims' in the archive" "$T/err"
+
+# ---- a folder in an archive lists its entries, as the archive does ----
+section "archive folders"
+# folder_lines FOLDER: the archive's listing of the entries below FOLDER,
+# named from it (what rtmcat ARCHIVE/FOLDER must print)
+folder_lines() { "$CAT" "$T/samples.pbo" | sed -n "s|^\( *[0-9]*\) $1/|\1 |p"; }
+run "$T/samples.pbo/anims"
+check "anims: exit status 0, nothing on stderr" [ "$rc" -eq 0 -a ! -s "$T/err" ]
+check "anims: the archive's lines for anims/, named from the folder" \
+    cmp -s "$T/out" <(folder_lines anims)
+check "anims: four entries" [ "$(wc -l <"$T/out")" -eq 4 ]
+check "anims: walk.rtm with the loose file's size" \
+    grep -qx " *$(stat -c %s "$T/s/walk.rtm") walk.rtm" "$T/out"
+check "anims: binarised/run_v5.rtm with the loose file's size" \
+    grep -qx " *$(stat -c %s "$T/s/run_v5.rtm") binarised/run_v5.rtm" "$T/out"
+check "anims: no pbo.txt (the archive's own file) and nothing outside" \
+    lacks 'pbo.txt\|config.cpp\|readme' "$T/out"
+cp "$T/out" "$T/anims.list"
+while read -r _ name; do      # every name listed is reachable as listed
+    run "$T/samples.pbo/anims/$name" header.txt
+    check "anims: $name listed and readable" [ "$rc" -eq 0 -a -s "$T/out" ]
+done <"$T/anims.list"
+run "$T/samples.pbo/anims/binarised"
+check "anims/binarised: its two entries" [ "$(wc -l <"$T/out")" -eq 2 ]
+check "anims/binarised: the archive's lines" cmp -s "$T/out" <(folder_lines anims/binarised)
+cp "$T/out" "$T/bin.list"
+for f in ANIMS/Binarised anims/binarised/ anims//binarised ./anims/binarised \
+         anims/walk.rtm/../binarised texts/../anims/binarised 'anims\binarised' \
+         'ANIMS\.\Binarised'; do
+    run "$T/samples.pbo/$f"
+    check "$f: the same folder" cmp -s "$T/out" "$T/bin.list"
+done
+run "$T/samples.pbo/texts"
+# a mount hides a folder without animations; rtmcat's listing of the
+# archive has its entries, so its own listing is there too
+check "texts, a folder of other files: listed" cmp -s "$T/out" <(folder_lines texts)
+check "texts: readme.txt" grep -qx ' *37 readme.txt' "$T/out"
+run "$T/samples.pbo/anims/.."
+check "anims/..: the archive itself" cmp -s "$T/out" <("$CAT" "$T/samples.pbo")
+for f in nope anims/nope anims/binarised/nope/ Anims/Walk; do
+    expect_error "missing folder $f" "$T/samples.pbo/$f" &&
+        check "missing folder $f: says so" \
+            grep -qF "rtmcat: $T/samples.pbo/$f: no entry or folder '${f%/}' in the archive" "$T/err"
+done
+expect_error "a view of a folder" "$T/samples.pbo/anims" header.txt &&
+    check "a view of a folder: says it has none" grep -q "a folder in an archive has no views" "$T/err"
+expect_error "a folder of a cut archive" "$T/cut.pbo/anims" &&
+    check "a folder of a cut archive: the archive's message" \
+        grep -q "^rtmcat: $T/cut.pbo: .* (at byte [0-9]*)\$" "$T/err"
+# entries spelt differently in one archive are in one folder, as in a mount
+mkdir -p "$T/pack/Anims" "$T/pack2/ANIMS" "$T/pack3/other"
+cp "$T/s/walk.rtm" "$T/pack/Anims/Walk.rtm"
+cp "$T/s/run_v5.rtm" "$T/pack2/ANIMS/run_v5.rtm"
+cp "$T/s/wave_v3.rtm" "$T/pack3/other/wave_v3.rtm"
+"$GEN" -a "$T/packed.pbo" "$T/pack/Anims/Walk.rtm" "$T/pack2/ANIMS/run_v5.rtm" \
+    "$T/pack3/other/wave_v3.rtm" || bad "rtmgen -a"
+run "$T/packed.pbo/anims"
+check "folder spelt two ways: both entries, as the archive spells them" \
+    cmp -s "$T/out" <(printf '%10s run_v5.rtm\n%10s Walk.rtm\n' \
+        "$(stat -c %s "$T/s/run_v5.rtm")" "$(stat -c %s "$T/s/walk.rtm")")
+# an archive cut short in its data: the entries past the end are not listed
+head -c $(($(stat -c %s "$T/samples.pbo") - 1000)) "$T/samples.pbo" >"$T/cut_data.pbo"
+run "$T/cut_data.pbo/anims/binarised"
+check "cut archive's folder: only the whole entry" \
+    cmp -s "$T/out" <(printf '%10s wave_v3.rtm\n' "$(stat -c %s "$T/s/wave_v3.rtm")")
 
 # ---- FILE as a path: split where the folders on disk end, the rest found as in a mount ----
 section "paths"

@@ -230,7 +230,7 @@ check_hostile() {
     ok "archives cut inside their table, and garbage, show error.txt with rtmcat's message"
     # an entry of 4 GiB in a 47-byte file: the table is whole, the entry cut off
     [ "$(ls "$m/hostile/huge.pbo" | tr '\n' ' ')" = "error.txt pbo.txt " ] \
-        && grep -qx 'archive cut short at byte 47: 1 of 1 entries lie past the end' \
+        && grep -qx 'hostile/huge.pbo: archive cut short at byte 47: 1 of 1 entries lie past the end' \
             "$m/hostile/huge.pbo/error.txt" || fail "huge.pbo: $(ls "$m/hostile/huge.pbo")"
     grep -qx 'trailer: none' "$m/hostile/no_trailer.pbo/pbo.txt" || fail "no trailer"
     grep -qx 'trailer: unexpected (25 bytes after the data)' "$m/hostile/odd_trailer.pbo/pbo.txt" \
@@ -301,7 +301,9 @@ check_cut_archives() {
             fi
         done
         local want="archive cut short at byte $(commas "$n"): $((4 - whole)) of 4 entries lie past the end"
-        [ "$(cat "$e/error.txt")" = "$want" ] || fail "cut_$n error.txt: $(cat "$e/error.txt") != $want"
+        [ "$(cat "$e/error.txt")" = "cut/cut_$n.pbo: $want" ] || fail "cut_$n error.txt: $(cat "$e/error.txt") != $want"
+        [ "$(cd "$S" && "$RTMCAT" "cut/cut_$n.pbo" 2>&1 >/dev/null)" = "rtmcat: cut/cut_$n.pbo: $want" ] \
+            || fail "cut_$n: rtmcat says: $(cd "$S" && "$RTMCAT" "cut/cut_$n.pbo" 2>&1 >/dev/null)"
         grep -qxF "trailer: none ($want)" "$e/pbo.txt" || fail "cut_$n pbo.txt: $(grep trailer "$e/pbo.txt")"
         ls "$e" | grep -qx error.txt || fail "cut_$n: error.txt not listed"
     done

@@ -616,8 +616,8 @@ static void cut_archives(void **state)
         size_t msg_len;
         char *msg = read_all(e, te.ino, &msg_len), line[160], at[32];
         rtm_format_count(cuts[k], at, sizeof at);
-        snprintf(line, sizeof line, "archive cut short at byte %s: %zu of %d entries lie "
-                 "past the end\n", at, NRELEASED - whole, NRELEASED);
+        snprintf(line, sizeof line, "cut.pbo: archive cut short at byte %s: %zu of %d "
+                 "entries lie past the end\n", at, NRELEASED - whole, NRELEASED);
         assert_string_equal(msg, line);
         free(msg);
         char *list = names(e, ino_of(e, "cut.pbo"));
