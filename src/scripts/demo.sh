@@ -1,28 +1,86 @@
 #!/usr/bin/env bash
-# make demo: write sample animations with the project's own writers and show
-# what rtmcat makes of them.
+# make demo: write sample animations with the project's own writers and take
+# a reader through what rtmcat (and, when it can mount, rtmfs) shows of them.
+# Each step says in one sentence what to look at and shows a few lines; the
+# rest of a long output is named by the command that prints it all, so the
+# whole tour fits on a couple of screens.
 set -euo pipefail
 BUILD=${1:-build}
 dir=demo-samples
+WIDTH=78                        # lines wider than this are cut, at a comma
+
 rm -rf "$dir"
-"$BUILD/rtmgen" "$dir"
+"$BUILD/rtmgen" "$dir" >/dev/null
 mkdir -p "$dir/@samples/addons"
 "$BUILD/rtmgen" -p "$dir/@samples/addons/samples.pbo"
-show() { echo; echo "\$ $*"; "$@" || true; }
-echo "Sample animations written to $dir/:"
-ls -l "$dir"
-show "$BUILD/rtmcat" "$dir/run_v5.rtm"
-show "$BUILD/rtmcat" "$dir/run_v5.rtm" header.txt
-echo; echo "\$ $BUILD/rtmcat $dir/walk.rtm bones.txt | head -5"
-"$BUILD/rtmcat" "$dir/walk.rtm" bones.txt | head -5
-echo; echo "\$ $BUILD/rtmcat $dir/walk.rtm frames/010.csv | head -3"
-"$BUILD/rtmcat" "$dir/walk.rtm" frames/010.csv | head -3
-show "$BUILD/rtmcat" "$dir/step_props.rtm" props.json
-show "$BUILD/rtmcat" "$dir/broken.rtm" header.txt
-show "$BUILD/rtmcat" "$dir/@samples/addons/samples.pbo"
-show "$BUILD/rtmcat" "$dir/@samples/addons/samples.pbo/anims/binarised/run_v5.rtm" header.txt
+
+# step SENTENCE: a blank line, then what the next commands show.
+step() { printf '\n%s\n' "$*"; }
+
+# Cuts CSV rows wider than WIDTH after their last comma that fits, and
+# marks the cut with "...": a frame's row is 12 numbers, too wide for a
+# terminal.  Other lines (a message, a path) stay whole.
+narrow() {
+    awk -v w="$WIDTH" 'length($0) <= w { print; next }
+        { s = substr($0, 1, w - 3) }
+        s !~ /,/ { print; next }
+        { sub(/,[^,]*$/, ",", s); print s "..." }'
+}
+
+# show N CMD: "$ CMD", the first N lines of what it prints (stderr too: a
+# broken file's message is part of the tour), then how many lines were left
+# out and the command that prints them all.
+show() {
+    local n=$1 cmd=$2 out total
+    printf '$ %s\n' "$cmd"
+    out=$(eval "$cmd" 2>&1) || true
+    [ -n "$out" ] || return 0
+    total=$(printf '%s\n' "$out" | wc -l)
+    printf '%s\n' "$out" | head -n "$n" | narrow
+    if [ "$total" -gt "$n" ]; then
+        local more="$((total - n)) more lines"
+        [ $((total - n)) -eq 1 ] && more="1 more line"
+        echo "... $more: $cmd"
+    fi
+}
+export -f step narrow show
+export WIDTH
+
+cat="$BUILD/rtmcat" pbo="$dir/@samples/addons/samples.pbo"
+echo "Sample animations by rtmgen in $dir/: plain, BMTR v3 to v5, one broken."
+show 5 "ls -C $dir"
+
+step "rtmcat lists an animation's views and sizes: five files, then a CSV a frame."
+show 5 "$cat $dir/run_v5.rtm"
+
+step "header.txt sums it up: format, counts, motion vector, first and last phase."
+show 9 "$cat $dir/run_v5.rtm header.txt"
+
+step "bones.txt has a bone name a line; phases.csv where each frame sits in the cycle."
+show 2 "$cat $dir/walk.rtm bones.txt"
+show 2 "$cat $dir/walk.rtm phases.csv"
+
+step "frames/NNN.csv: a row a bone, rotation m11..m33, then translation m41..m43."
+show 2 "$cat $dir/walk.rtm frames/010.csv"
+
+step "props.json holds the frame properties, here the footstep sounds."
+show 2 "$cat $dir/step_props.rtm props.json"
+
+step "plain.rtm: the animation in the plain RTM_0101 format, for tools that need it."
+show 1 "$cat $dir/run_v5.rtm plain.rtm | wc -c"
+
+step "A file that cannot be read gives one line: what is wrong, and at which byte."
+show 1 "$cat $dir/broken.rtm"
+
+step "A PBO archive (as mods ship them) lists its entries, and so does a folder in it;
+an entry has the views a loose file has."
+show 3 "$cat $pbo"
+show 2 "$cat $pbo/anims/binarised"
+show 1 "$cat $pbo/anims/binarised/run_v5.rtm header.txt"
+
 if [ -x "$BUILD/rtmfs" ] && [ -f src/scripts/demo_mount.sh ]; then
     bash src/scripts/demo_mount.sh "$BUILD" "$dir"
+else
+    echo
 fi
-echo
-echo "Try: $BUILD/rtmcat $dir/wave_v3.rtm header.txt   (man ./man/rtmcat.1)"
+echo "More: man ./man/rtmcat.1 and man ./man/rtmfs.1"

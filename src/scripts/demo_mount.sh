@@ -1,28 +1,42 @@
 #!/usr/bin/env bash
-# demo_mount.sh BUILD SAMPLES: mounts the sample animations with rtmfs and
-# shows a short tour with ls, cat, grep and diff, into a PBO archive too.  The mount stays up for the
-# user to explore; the last lines say how to unmount it.
+# demo_mount.sh BUILD SAMPLES: the second half of make demo's tour (demo.sh
+# calls it, with its step and show helpers exported): mounts the sample
+# animations with rtmfs and shows ls, grep, diff and cat at work, into a PBO
+# archive too.  The mount stays up for the reader to explore; the last lines
+# say how to unmount it.
 set -euo pipefail
 BUILD=$1 SAMPLES=$2
 MNT=demo-mnt
+if ! declare -F show >/dev/null; then
+    echo "demo_mount.sh: run it through src/scripts/demo.sh (make demo)" >&2
+    exit 2
+fi
 if [ ! -c /dev/fuse ] || ! command -v fusermount3 >/dev/null; then
     echo; echo "(no usable /dev/fuse here: the mount part of the demo is skipped)"
     exit 0
 fi
 mkdir -p "$MNT"
 grep -qs " $PWD/$MNT fuse" /proc/mounts && fusermount3 -u "$MNT"
-"$BUILD/rtmfs" "$SAMPLES" "$MNT"
-show() { echo; echo "\$ $*"; eval "$@" || true; }
-echo; echo "=== rtmfs: $SAMPLES mounted at $MNT ==="
-show "ls $MNT"
-show "ls $MNT/run_v5.rtm"
-show "ls $MNT/run_v5.rtm/frames | head -3"
-show "cat $MNT/reload_v4.rtm/props.json"
-show "grep -rli LeftHand --include=bones.txt $MNT/"
-show "diff $MNT/walk.rtm/frames/010.csv $MNT/run_v5.rtm/frames/010.csv | head -4"
-show "cat $MNT/broken.rtm/error.txt"
-show "ls -R $MNT/@samples/addons/samples.pbo | head -12"
-show "cat $MNT/@samples/addons/samples.pbo/pbo.txt"
+pbo=$MNT/@samples/addons/samples.pbo
+
+step "rtmfs mounts the samples: each animation becomes a folder of the same views;
+a broken one holds only error.txt, with rtmcat's message."
+printf '$ %s\n' "$BUILD/rtmfs $SAMPLES $MNT"
+if ! "$BUILD/rtmfs" "$SAMPLES" "$MNT"; then
+    echo "(rtmfs could not mount here: the rest of the mount part is skipped)"
+    exit 0
+fi
+show 1 "ls -C $MNT/run_v5.rtm"
+show 1 "cat $MNT/broken.rtm/error.txt"
+
+step "grep and diff work across animations: which ones move the left hand (-i: BMTR
+names are lowercase), and what differs between two of them in frame 10."
+show 2 "grep -rli LeftHand --include=bones.txt $MNT/"
+show 2 "diff $MNT/walk.rtm/frames/010.csv $MNT/run_v5.rtm/frames/010.csv"
+
+step "An archive is a folder of its animations; pbo.txt shows its header."
+show 1 "ls -C $pbo"
+show 2 "cat $pbo/pbo.txt"
+
 echo
-echo "The mount stays up: explore $MNT/, then unmount it with:"
-echo "    fusermount3 -u $MNT"
+echo "The mount stays up: explore $MNT/; unmount it with fusermount3 -u $MNT"
