@@ -233,16 +233,18 @@ static int open_source(struct fs *fs, const char *source)
         fprintf(stderr, "rtmfs: SOURCE %s: neither a folder nor an .rtm or .pbo file\n", source);
         return -1;
     }
-    char *dir = S_ISDIR(st.st_mode) ? strdup(source)
+    int is_dir = S_ISDIR(st.st_mode);
+    char *dir = is_dir ? strdup(source)
                 : slash ? strndup(source, (size_t)(slash - source) + (slash == source)) : strdup(".");
+    errno = 0;
     fs->dir = dir ? realpath(dir, NULL) : NULL;
     free(dir);
-    fs->file = S_ISDIR(st.st_mode) ? NULL : strdup(name);
-    if (fs->dir && fs->file &&
-        asprintf(&fs->source, "%s%s%s", fs->dir, strcmp(fs->dir, "/") ? "/" : "", fs->file) < 0)
-        fs->source = NULL;
-    else if (fs->dir && !fs->file)
+    fs->file = is_dir ? NULL : strdup(name);
+    if (fs->dir && is_dir)
         fs->source = strdup(fs->dir);
+    else if (fs->dir && fs->file && asprintf(&fs->source, "%s%s%s", fs->dir,
+                                             strcmp(fs->dir, "/") ? "/" : "", fs->file) < 0)
+        fs->source = NULL;
     fs->srcfd = fs->source ? open(fs->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
     if (fs->srcfd < 0) {
         fprintf(stderr, "rtmfs: %s: %s\n", source, strerror(errno ? errno : ENOMEM));
