@@ -1,4 +1,5 @@
-/* skeleton.c - the built-in OFP2_ManSkeleton and the skeleton file reader. */
+/* skeleton.c - the built-in OFP2_ManSkeleton, the skeleton file reader and
+ * its writer. */
 #include "skeleton.h"
 
 #include <errno.h>
@@ -6,8 +7,11 @@
 #include <stdlib.h>
 #include <strings.h>
 #include <ctype.h>
+#include <math.h>
 
-/* Arma 3 OFP2_ManSkeleton as shipped by armaio (FORMAT.md 6.3), parents first. */
+/* Arma 3 OFP2_ManSkeleton as shipped by armaio (FORMAT.md 6.3), parents
+ * first, several "bone parent" records a line (read packed, see
+ * parse_text); with pivot columns, one "bone parent X Y Z" record a line. */
 static const char OFP2_TEXT[] =
     "Pelvis - Spine Pelvis Spine1 Spine Spine2 Spine1 Spine3 Spine2 Camera Pelvis\n"
     "weapon Spine1 launcher Spine1 neck Spine3 neck1 neck head neck1\n"
@@ -50,7 +54,10 @@ static const char OFP2_TEXT[] =
     "RightLeg RightUpLegRoll RightLegRoll RightLeg RightFoot RightLegRoll\n"
     "RightToeBase RightFoot\n";
 
-enum { SKEL_MAX_NAME = 255, SKEL_MAX_BONES = 4096 };
+/* Longest bone name, most bones, longest number word: limits that keep a
+ * hostile file's cost small and its messages readable. */
+enum { SKEL_MAX_NAME = 255, SKEL_MAX_BONES = 4096, SKEL_MAX_NUMBER = 64 };
+_Static_assert(SKEL_MAX_NUMBER == 64, "decimal()'s message says 64");
 
 void rtm_skeleton_free(struct rtm_skeleton *s)
 {
@@ -61,8 +68,15 @@ void rtm_skeleton_free(struct rtm_skeleton *s)
     free(s->bone);
     free(s->parent);
     free(s->sorted);
+    free(s->pivot);
+    free(s->placed);
     free(s->name);
     free(s);
+}
+
+int rtm_skeleton_has_pivots(const struct rtm_skeleton *s)
+{
+    return s && s->pivot;
 }
 
 /* ASCII case-insensitive order of (name, len) against a C string. */
@@ -103,7 +117,26 @@ static struct rtm_skeleton *skel_new(const char *name)
     return s;
 }
 
-static int skel_add(struct rtm_skeleton *s, const char *bone, size_t blen, int32_t parent)
+/* Grows the pivot arrays by one entry for bone nbones.  Called for every
+ * bone or for none (the first bone line decides), so they stay nbones long. */
+static int skel_add_pivot(struct rtm_skeleton *s, const float xyz[3], uint8_t placed)
+{
+    float (*nv)[3] = realloc(s->pivot, (s->nbones + 1) * sizeof *nv);
+    if (!nv)
+        return -1;
+    s->pivot = nv;
+    uint8_t *npl = realloc(s->placed, s->nbones + 1);
+    if (!npl)
+        return -1;
+    s->placed = npl;
+    memcpy(s->pivot[s->nbones], xyz, sizeof s->pivot[0]);
+    s->placed[s->nbones] = placed;
+    return 0;
+}
+
+/* Appends a bone; xyz is NULL for a skeleton without pivots. */
+static int skel_add(struct rtm_skeleton *s, const char *bone, size_t blen, int32_t parent,
+                    const float *xyz, uint8_t placed)
 {
     if (s->nbones >= SKEL_MAX_BONES)
         return -1;
@@ -119,6 +152,8 @@ static int skel_add(struct rtm_skeleton *s, const char *bone, size_t blen, int32
     if (!ns)
         return -1;
     s->sorted = ns;
+    if (xyz && skel_add_pivot(s, xyz, placed))
+        return -1;
     if (!(s->bone[s->nbones] = strndup(bone, blen)))
         return -1;
     s->parent[s->nbones] = parent;
@@ -132,98 +167,283 @@ static int skel_add(struct rtm_skeleton *s, const char *bone, size_t blen, int32
     return 0;
 }
 
-/* Next whitespace-separated word on the current line; stops at '#'. */
-static int next_word(const char **p, const char *end, const char **w, size_t *wlen)
+/* A word of the text: a run of bytes other than ' ', '\t', '\r', '\n' and
+ * '#' (NUL never gets this far).  Bone names are words, nothing else. */
+struct word {
+    const char *p;
+    size_t n;
+};
+
+/* The reader's position and what the lines so far decided. */
+struct parser {
+    struct rtm_skeleton *s;
+    const char *p, *end;
+    uint64_t line;
+    int packed;        /* the built-in table: a record need not end its line */
+    int pivots;        /* -1 before the first bone line, then whether it has X Y Z */
+    uint64_t first;    /* the first bone line, for messages */
+    struct rtm_error *err;
+};
+
+/* A word's length for "%.*s" in a message: long words are cut to 64 bytes. */
+static int shown(const struct word *w)
 {
-    const char *q = *p;
+    return w->n > 64 ? 64 : (int)w->n;
+}
+
+/* Next word on the current line; stops (and stays) at '\n' or '#'. */
+static int next_word(struct parser *ps, struct word *w)
+{
+    const char *q = ps->p, *end = ps->end;
     while (q < end && (*q == ' ' || *q == '\t' || *q == '\r'))
         q++;
     if (q >= end || *q == '\n' || *q == '#') {
-        *p = q;
+        ps->p = q;
         return 0;
     }
-    *w = q;
+    w->p = q;
     while (q < end && *q != ' ' && *q != '\t' && *q != '\r' && *q != '\n' && *q != '#')
         q++;
-    *wlen = (size_t)(q - *w);
-    *p = q;
+    w->n = (size_t)(q - w->p);
+    ps->p = q;
     return 1;
 }
 
-static int parse_pair(struct rtm_skeleton *s, const char *bone, size_t blen,
-                      const char *par, size_t plen, uint64_t line,
-                      struct rtm_error *err)
+/* The next word without taking it. */
+static int peek_word(struct parser *ps, struct word *w)
 {
-    if (blen > SKEL_MAX_NAME || plen > SKEL_MAX_NAME) {
-        rtm_err_nooff(err, "line %llu: bone name longer than %d bytes",
-                      (unsigned long long)line, SKEL_MAX_NAME);
+    const char *at = ps->p;
+    int got = next_word(ps, w);
+    ps->p = at;
+    return got;
+}
+
+static int word_is(const struct word *w, const char *lit)
+{
+    return w->n == strlen(lit) && memcmp(w->p, lit, w->n) == 0;
+}
+
+/* A finite decimal number ("-0.25", "1e-3") into *v (v may be NULL): NULL,
+ * or why not.  strtof alone would also take "nan", "inf" and hex floats,
+ * hence the character check; the copy gives strtof the NUL it needs. */
+static const char *decimal(const struct word *w, float *v)
+{
+    char t[SKEL_MAX_NUMBER + 1];
+    if (w->n > SKEL_MAX_NUMBER)
+        return "longer than 64 characters for a number";
+    memcpy(t, w->p, w->n);
+    t[w->n] = 0;
+    char *e;
+    float f = strtof(t, &e);
+    if (strspn(t, "0123456789+-.eE") != w->n || e != t + w->n)
+        return "not a decimal number";
+    if (!isfinite(f))
+        return "out of range for a float";
+    if (v)
+        *v = f;
+    return NULL;
+}
+
+/* The bone's name and parent are sound: *parent is the parent's index. */
+static int check_pair(struct parser *ps, const struct word *b, const struct word *par,
+                      int32_t *parent)
+{
+    unsigned long long line = ps->line;
+    if (b->n > SKEL_MAX_NAME || par->n > SKEL_MAX_NAME) {
+        rtm_err_nooff(ps->err, "line %llu: bone name longer than %d bytes", line,
+                      SKEL_MAX_NAME);
         return -1;
     }
-    if (rtm_skeleton_find(s, bone, blen) >= 0) {
-        rtm_err_nooff(err, "line %llu: bone '%.*s' listed twice",
-                      (unsigned long long)line, (int)blen, bone);
+    if (rtm_skeleton_find(ps->s, b->p, b->n) >= 0) {
+        rtm_err_nooff(ps->err, "line %llu: bone '%.*s' listed twice", line, (int)b->n, b->p);
         return -1;
     }
-    int32_t parent = -1;
-    if (!(plen == 1 && par[0] == '-')) {
-        parent = rtm_skeleton_find(s, par, plen);
-        if (parent < 0) {
-            rtm_err_nooff(err, "line %llu: parent '%.*s' of '%.*s' is not listed "
-                          "on an earlier line", (unsigned long long)line,
-                          (int)plen, par, (int)blen, bone);
-            return -1;
-        }
-    }
-    if (skel_add(s, bone, blen, parent)) {
-        rtm_err_nooff(err, "line %llu: out of memory or too many bones",
-                      (unsigned long long)line);
+    *parent = -1;
+    if (word_is(par, "-"))
+        return 0;
+    *parent = rtm_skeleton_find(ps->s, par->p, par->n);
+    if (*parent < 0) {
+        rtm_err_nooff(ps->err, "line %llu: parent '%.*s' of '%.*s' is not listed "
+                      "on an earlier line", line, (int)par->n, par->p, (int)b->n, b->p);
         return -1;
     }
     return 0;
 }
 
-/* The text is a sequence of "bone parent" pairs.  A file has one pair a line;
- * the built-in table packs several pairs a line, which the same reader takes. */
-int rtm_skeleton_parse(const char *text, size_t len, const char *name,
-                       struct rtm_skeleton **out, struct rtm_error *err)
+/* Either every bone line has X Y Z or none does: the first one decides, and
+ * the first line that differs from it is the error. */
+static int same_columns(struct parser *ps, const struct word *b, int has,
+                        const struct word *next)
 {
-    struct rtm_skeleton *s = skel_new(name);
+    if (ps->pivots < 0) {
+        ps->pivots = has;
+        ps->first = ps->line;
+        return 0;
+    }
+    if (has == ps->pivots)
+        return 0;
+    if (has)
+        rtm_err_nooff(ps->err, "line %llu: '%.*s' after the parent of '%.*s', but the "
+                      "first bone line (line %llu) has no pivot: give every bone "
+                      "X Y Z or none", (unsigned long long)ps->line, shown(next), next->p,
+                      shown(b), b->p, (unsigned long long)ps->first);
+    else
+        rtm_err_nooff(ps->err, "line %llu: bone '%.*s' has no pivot (X Y Z), but the "
+                      "first bone line (line %llu) has one: give every bone X Y Z "
+                      "or none", (unsigned long long)ps->line, shown(b), b->p,
+                      (unsigned long long)ps->first);
+    return -1;
+}
+
+/* One of X, Y, Z of bone b. */
+static int read_coord(struct parser *ps, const struct word *b, char axis, float *v)
+{
+    struct word w;
+    if (!next_word(ps, &w)) {
+        rtm_err_nooff(ps->err, "line %llu: the pivot of '%.*s' has no %c (write X Y Z)",
+                      (unsigned long long)ps->line, shown(b), b->p, axis);
+        return -1;
+    }
+    const char *why = decimal(&w, v);
+    if (why) {
+        rtm_err_nooff(ps->err, "line %llu: %c of '%.*s' is '%.*s', %s",
+                      (unsigned long long)ps->line, axis, shown(b), b->p, shown(&w), w.p,
+                      why);
+        return -1;
+    }
+    return 0;
+}
+
+/* X Y Z [placed] of bone b; in a file nothing else may follow on the line. */
+static int read_pivot(struct parser *ps, const struct word *b, float xyz[3], uint8_t *placed)
+{
+    for (int k = 0; k < 3; k++)
+        if (read_coord(ps, b, (char)('X' + k), &xyz[k]))
+            return -1;
+    struct word w;
+    *placed = peek_word(ps, &w) && word_is(&w, "placed");
+    if (*placed)
+        next_word(ps, &w);
+    if (!ps->packed && peek_word(ps, &w)) {
+        rtm_err_nooff(ps->err, "line %llu: '%.*s' after the pivot of '%.*s': only the "
+                      "word 'placed' may follow X Y Z", (unsigned long long)ps->line,
+                      shown(&w), w.p, shown(b), b->p);
+        return -1;
+    }
+    return 0;
+}
+
+/* One record, "BONE PARENT [X Y Z [placed]]", whose BONE has been read. */
+static int read_record(struct parser *ps, const struct word *b)
+{
+    struct word par, next;
+    if (!next_word(ps, &par)) {
+        rtm_err_nooff(ps->err, "line %llu: bone '%.*s' has no parent (write '-' for a root)",
+                      (unsigned long long)ps->line, shown(b), b->p);
+        return -1;
+    }
+    int32_t parent;
+    if (check_pair(ps, b, &par, &parent))
+        return -1;
+    /* In a file any word after PARENT starts the pivot (and a bad one is an
+     * error); in the packed built-in table only a number does, since there
+     * the next word may be the next record's bone. */
+    int has = peek_word(ps, &next) && (!ps->packed || !decimal(&next, NULL));
+    if (same_columns(ps, b, has, &next))
+        return -1;
+    float xyz[3];
+    uint8_t placed = 0;
+    if (has && read_pivot(ps, b, xyz, &placed))
+        return -1;
+    if (skel_add(ps->s, b->p, b->n, parent, has ? xyz : NULL, placed)) {
+        rtm_err_nooff(ps->err, "line %llu: out of memory or too many bones",
+                      (unsigned long long)ps->line);
+        return -1;
+    }
+    return 0;
+}
+
+/* Reads every line.  In a file a record ends its line (read_record leaves
+ * nothing after it); packed, more records may follow on the same line. */
+static int read_lines(struct parser *ps)
+{
+    while (ps->p < ps->end) {
+        struct word b;
+        while (next_word(ps, &b))
+            if (read_record(ps, &b))
+                return -1;
+        while (ps->p < ps->end && *ps->p != '\n')
+            ps->p++;
+        if (ps->p < ps->end) {
+            ps->p++;
+            ps->line++;
+        }
+    }
+    return 0;
+}
+
+/* The one reader of skeleton text, for files and (packed) the built-in
+ * table, so that pivot columns added to the table are read as a file's are.
+ * The table packs several records a line while it has no pivots. */
+static int parse_text(const char *text, size_t len, const char *name, int packed,
+                      struct rtm_skeleton **out, struct rtm_error *err)
+{
     *out = NULL;
-    if (!s) {
+    struct parser ps = { skel_new(name), text, text + len, 1, packed, -1, 0, err };
+    if (!ps.s) {
         rtm_err_oom(err, "out of memory");
         return -1;
     }
-    const char *p = text, *end = text + len;
-    uint64_t line = 1;
     if (memchr(text, 0, len)) {
         rtm_err_nooff(err, "a NUL byte: this is not a text file");
-        goto fail;
+        rtm_skeleton_free(ps.s);
+        return -1;
     }
-    while (p < end) {
-        const char *b, *par;
-        size_t blen, plen;
-        while (next_word(&p, end, &b, &blen)) {
-            if (!next_word(&p, end, &par, &plen)) {
-                rtm_err_nooff(err, "line %llu: bone '%.*s' has no parent "
-                              "(write '-' for a root)", (unsigned long long)line,
-                              (int)(blen > 64 ? 64 : blen), b);
-                goto fail;
-            }
-            if (parse_pair(s, b, blen, par, plen, line, err))
-                goto fail;
-        }
-        while (p < end && *p != '\n')
-            p++;
-        if (p < end) {
-            p++;
-            line++;
-        }
+    if (read_lines(&ps)) {
+        rtm_skeleton_free(ps.s);
+        return -1;
     }
-    *out = s;
+    *out = ps.s;
     return 0;
-fail:
-    rtm_skeleton_free(s);
-    return -1;
+}
+
+int rtm_skeleton_parse(const char *text, size_t len, const char *name,
+                       struct rtm_skeleton **out, struct rtm_error *err)
+{
+    return parse_text(text, len, name, 0, out, err);
+}
+
+/* One coordinate as " %.4f".  A negative zero, or a negative value that
+ * rounds to zero, would print "-0.0000" and read back as -0, which prints
+ * the same way only by luck of the sign: write it 0.0000. */
+static void put_coord(struct rtm_buf *out, float v)
+{
+    char t[64]; /* FLT_MAX is 39 digits; with sign, point and 4 decimals 45 */
+    snprintf(t, sizeof t, "%.4f", (double)v);
+    buf_putc(out, ' ');
+    buf_puts(out, strcmp(t, "-0.0000") == 0 ? t + 1 : t);
+}
+
+/* Names are written as they are: every skeleton comes from the reader (or
+ * is "none"), whose bone names are words, so they hold no blank, line end,
+ * '#' or NUL and the reader splits the line back the same way.  A bone
+ * named "-" cannot be anyone's parent ("-" as PARENT is a root), so "-" in
+ * the PARENT column is never ambiguous. */
+int rtm_skeleton_write(const struct rtm_skeleton *s, struct rtm_buf *out)
+{
+    for (uint32_t i = 0; i < s->nbones; i++) {
+        buf_puts(out, s->bone[i]);
+        buf_putc(out, ' ');
+        buf_puts(out, s->parent[i] < 0 ? "-" : s->bone[s->parent[i]]);
+        if (s->pivot) {
+            for (int k = 0; k < 3; k++)
+                put_coord(out, s->pivot[i][k]);
+            if (s->placed[i])
+                buf_puts(out, " placed");
+        }
+        buf_putc(out, '\n');
+    }
+    return out->oom ? -1 : 0;
 }
 
 static int read_file(const char *path, char **text, size_t *len, struct rtm_error *err)
@@ -263,7 +483,7 @@ int rtm_skeleton_open(const char *spec, struct rtm_skeleton **out, struct rtm_er
         return 0;
     }
     if (strcasecmp(spec, "ofp2") == 0)
-        return rtm_skeleton_parse(OFP2_TEXT, sizeof OFP2_TEXT - 1, "ofp2", out, err);
+        return parse_text(OFP2_TEXT, sizeof OFP2_TEXT - 1, "ofp2", 1, out, err);
     char *text = NULL;
     size_t len = 0;
     if (read_file(spec, &text, &len, err))

@@ -6,11 +6,23 @@
  *    names compare case-insensitively (ASCII).
  *  - rtm_skeleton_open() accepts "ofp2" (the built-in Arma 3
  *    OFP2_ManSkeleton), "none" (no hierarchy), both in any case, or the path
- *    of a text file with one "bone parent" pair a line ("-" for a root, '#'
- *    starts a comment).  Its messages start with "skeleton 'SPEC': ".
- *  - The caller owns the returned skeleton and frees it with
- *    rtm_skeleton_free().  A skeleton is immutable once built, so threads may
- *    share it.
+ *    of a skeleton file.  Its messages start with "skeleton 'SPEC': ".
+ *  - A skeleton file has one bone a line, "BONE PARENT [X Y Z [placed]]":
+ *    "-" as PARENT for a root, parents on earlier lines, '#' starts a
+ *    comment.  X Y Z, the bone's pivot, are finite decimal numbers; either
+ *    every bone line has them or none does.  "placed" marks a pivot placed
+ *    by a rule rather than measured.  Errors name the line.
+ *  - A pivot is the point where the bone joins its parent, in the model's
+ *    rest pose: metres, +X left of the character, +Y up, the character
+ *    facing -Z.  pivot and placed are NULL when the skeleton has none ("none"
+ *    never has; "ofp2" has them when its built-in table carries them, read
+ *    by the same parser), else nbones entries each.
+ *  - The skeleton owns every array in it.  The caller owns the returned
+ *    skeleton and frees it with rtm_skeleton_free().  A skeleton is
+ *    immutable once built, so threads may share it.
+ *  - rtm_skeleton_write() writes the file format back, one bone a line in
+ *    the skeleton's order; parsing what it wrote gives the same bones,
+ *    parents, placed flags and pivots to its 4 decimals (within 1e-4).
  */
 #ifndef RTM_SKELETON_H
 #define RTM_SKELETON_H
@@ -26,6 +38,9 @@ struct rtm_skeleton {
     char **bone;       /* nbones names */
     int32_t *parent;   /* index into bone[], -1 for a root */
     uint32_t *sorted;  /* indices of bone[] in case-insensitive name order */
+    float (*pivot)[3]; /* nbones rest-pose joint positions (x, y, z), or NULL */
+    uint8_t *placed;   /* nbones: 1 when the pivot was placed by a rule; NULL
+                        * exactly when pivot is */
 };
 
 /* The built-in names, for messages and usage texts. */
@@ -38,5 +53,10 @@ int rtm_skeleton_parse(const char *text, size_t len, const char *name,
 void rtm_skeleton_free(struct rtm_skeleton *s);
 /* Index of the bone called name (len bytes), or -1. */
 int32_t rtm_skeleton_find(const struct rtm_skeleton *s, const char *name, size_t len);
+/* Whether s has pivots (0 for a NULL s). */
+int rtm_skeleton_has_pivots(const struct rtm_skeleton *s);
+/* Appends s in the file format to out: "BONE PARENT", then " X Y Z" as %.4f
+ * (never "-0.0000") and " placed" where placed.  -1 only when out of memory. */
+int rtm_skeleton_write(const struct rtm_skeleton *s, struct rtm_buf *out);
 
 #endif

@@ -7,6 +7,7 @@
 
 #include "pbo_write.h"
 #include "samples.h"
+#include "skeleton.h"
 
 /* sel < 0: no selector byte (skeleton seeds). */
 static void put(const char *dir, const char *name, int sel, const char *p, size_t n)
@@ -20,6 +21,25 @@ static void put(const char *dir, const char *name, int sel, const char *p, size_
         perror(path);
         exit(1);
     }
+}
+
+/* The built-in skeleton as its writer gives it: a real hierarchy, and its
+ * pivots once the built-in table has them. */
+static int put_ofp2(const char *dir)
+{
+    struct rtm_skeleton *s = NULL;
+    struct rtm_error err;
+    struct rtm_buf b;
+    buf_init(&b);
+    if (rtm_skeleton_open("ofp2", &s, &err) || rtm_skeleton_write(s, &b)) {
+        rtm_skeleton_free(s);
+        buf_free(&b);
+        return -1;
+    }
+    put(dir, "ofp2", -1, b.p, b.len);
+    rtm_skeleton_free(s);
+    buf_free(&b);
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -47,6 +67,14 @@ int main(int argc, char **argv)
     static const char skel[] = "# bone parent\nPelvis -\nSpine Pelvis\nSpine1 Spine\n"
                                "LeftArm Spine1\nRightArm Spine1\n";
     put(argv[2], "small", -1, skel, sizeof skel - 1);
+    /* pivot columns (+X is the character's left), two placed by a rule */
+    static const char piv[] = "# bone parent x y z\nPelvis - 0 1.0251 -0.0127\n"
+                              "Spine Pelvis 0 1.1012 -0.0108\n"
+                              "LeftArm Spine 0.1861 1.4303 -0.0412 placed\n"
+                              "RightArm Spine -0.1861 1.4303 -0.0412 placed\n";
+    put(argv[2], "pivots", -1, piv, sizeof piv - 1);
+    if (put_ofp2(argv[2]))
+        return 1;
 
     /* A PBO with a prefix, a stored and a compressed RTM in a subfolder. */
     struct rtm_buf plain, bmtr, pbo;

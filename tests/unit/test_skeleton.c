@@ -1,7 +1,8 @@
-/* test_skeleton.c - built-in skeletons, the skeleton text format and
- * case-insensitive lookup (skeleton.h). */
+/* test_skeleton.c - built-in skeletons, the skeleton text format (pivots
+ * included), its writer and case-insensitive lookup (skeleton.h). */
 #include "testutil.h"
 
+#include <math.h>
 #include <unistd.h>
 
 static struct rtm_skeleton *open_ok(const char *spec)
@@ -125,6 +126,21 @@ static void parse_good_text(void **state)
     rtm_skeleton_free(s);
 }
 
+/* text must fail with NULL out and a message holding word (and word2). */
+static void parse_fails(const char *text, size_t len, const char *word, const char *word2)
+{
+    static struct rtm_skeleton sentinel;
+    struct rtm_skeleton *s = &sentinel; /* must become NULL */
+    struct rtm_error err;
+    memset(&err, 0, sizeof err);
+    if (rtm_skeleton_parse(text, len, "t", &s, &err) != -1)
+        fail_msg("\"%.*s\" was accepted", (int)len, text);
+    assert_null(s);
+    if (!strstr(err.msg, word) || (word2 && !strstr(err.msg, word2)))
+        fail_msg("\"%.*s\": message \"%s\" lacks \"%s\"/\"%s\"", (int)len, text,
+                 err.msg, word, word2 ? word2 : "");
+}
+
 /* Each bad text fails with NULL out and a message holding a distinctive
  * word (and the line number where one applies). */
 static void parse_errors(void **state)
@@ -141,18 +157,8 @@ static void parse_errors(void **state)
         T("a a\n", "not listed", "line 1"),                 /* its own parent */
     };
 #undef T
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        static struct rtm_skeleton sentinel;
-        struct rtm_skeleton *s = &sentinel; /* must become NULL */
-        struct rtm_error err;
-        memset(&err, 0, sizeof err);
-        assert_int_equal(rtm_skeleton_parse(cases[i].text, cases[i].len, "t", &s, &err), -1);
-        assert_null(s);
-        if (!strstr(err.msg, cases[i].word) ||
-            (cases[i].word2 && !strstr(err.msg, cases[i].word2)))
-            fail_msg("case %zu: message \"%s\" lacks \"%s\"/\"%s\"", i, err.msg,
-                     cases[i].word, cases[i].word2 ? cases[i].word2 : "");
-    }
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        parse_fails(cases[i].text, cases[i].len, cases[i].word, cases[i].word2);
 }
 
 /* A bone name longer than the limit is refused, not truncated. */
@@ -230,6 +236,212 @@ static void builtin_any_case(void **state)
     rtm_skeleton_free(s);
 }
 
+static struct rtm_skeleton *parse_text_ok(const char *text, size_t len)
+{
+    struct rtm_skeleton *s = NULL;
+    struct rtm_error err;
+    if (rtm_skeleton_parse(text, len, "t", &s, &err))
+        fail_msg("\"%.*s\": %s", (int)len, text, err.msg);
+    return s;
+}
+
+/* Writes s into a new NUL-terminated string (caller frees). */
+static char *write_text(const struct rtm_skeleton *s, size_t *len)
+{
+    struct rtm_buf b;
+    buf_init(&b);
+    assert_int_equal(rtm_skeleton_write(s, &b), 0);
+    buf_putc(&b, 0);
+    assert_false(b.oom);
+    *len = b.len - 1;
+    return buf_take(&b, NULL);
+}
+
+static const char PIVOTS[] =
+    "# bone parent x y z\n"
+    "root -   0 1.25 -0\n"
+    "\n"
+    "hip\troot 0.5e-1 -0.875 +2   placed   # a rule put it here\r\n"
+    "Leg HIP -1e-3 .5 7.\n"
+    "arm root 1 2 3 #placed (a comment, not the word)\n"
+    "foot leg 3.4e38 -100000 0.00001 placed";   /* no final newline */
+
+static void parse_pivots(void **state)
+{
+    (void)state;
+    struct rtm_skeleton *s = parse_text_ok(PIVOTS, sizeof PIVOTS - 1);
+    static const float xyz[5][3] = {
+        { 0, 1.25f, 0 }, { 0.05f, -0.875f, 2 }, { -1e-3f, 0.5f, 7 },
+        { 1, 2, 3 }, { 3.4e38f, -100000, 0.00001f },
+    };
+    static const uint8_t placed[5] = { 0, 1, 0, 0, 1 };
+    static const int32_t parents[5] = { -1, 0, 1, 0, 2 };
+    assert_int_equal(s->nbones, 5);
+    assert_true(rtm_skeleton_has_pivots(s));
+    assert_non_null(s->pivot);
+    assert_non_null(s->placed);
+    for (uint32_t i = 0; i < 5; i++) {
+        assert_int_equal(s->parent[i], parents[i]);
+        assert_int_equal(s->placed[i], placed[i]);
+        for (int k = 0; k < 3; k++)
+            if (s->pivot[i][k] != xyz[i][k])
+                fail_msg("bone %u axis %d: %g, not %g", i, k, s->pivot[i][k], xyz[i][k]);
+    }
+    assert_true(signbit(s->pivot[0][2])); /* "-0" is read as it is */
+    rtm_skeleton_free(s);
+}
+
+/* A file's lines all have X Y Z or none does; the numbers are finite
+ * decimals; only "placed" may follow them.  Each error names its line. */
+static void parse_pivot_errors(void **state)
+{
+    (void)state;
+    char longnum[80] = "a - 0 0 ";
+    memset(longnum + 8, '1', 65);
+#define F(lit, w, w2) parse_fails(lit, sizeof(lit) - 1, w, w2)
+    F("a -\nb a 1 2 3\n", "line 2", "(line 1)");               /* mixed: pivot later */
+    F("# x\n\na - 0 0 0\nb a\nc a 1 1 1\n", "line 4", "(line 3)"); /* mixed: none later */
+    F("a - 0 0 0\nb a 1 1 1\nc b\n", "line 3", "'c' has no pivot");
+    F("a - nan 0 0\n", "line 1", "'nan'");
+    F("a - 0 0 0\nb a 0 NAN 0\n", "line 2", "'NAN'");
+    F("a - 0 0 0\nb a 0 0 inf\n", "line 2", "'inf'");
+    F("a - 0 0 0\nb a -infinity 0 0\n", "line 2", "'-infinity'");
+    F("a - 0 0 0\n\nb a 1e999 0 0\n", "line 3", "out of range");
+    F("a - 0 0 0\nb a 0 -1e39 0\n", "line 2", "out of range");
+    F("a - 0 0 0\nb a 0 1.0x 0\n", "line 2", "'1.0x'");
+    F("a - 0x1p3 0 0\n", "line 1", "'0x1p3'");                 /* hex floats too */
+    F("a - 1..0 0 0\n", "line 1", "not a decimal");
+    F("a - 0 0 0\nb a 1e 0 0\n", "line 2", "'1e'");
+    F("a - 0 0 0\nb a - 0 0\n", "line 2", "X of 'b' is '-'");
+    F("a - 0 0 0\nb a 1 2\n", "line 2", "no Z");               /* missing Z */
+    F("a - 0 0 0\nb a 1 2 # 3\n", "line 2", "no Z");           /* Z commented out */
+    F("a - 0 0 0\nb a 1 2 3 4\n", "line 2", "'4'");            /* extra token */
+    F("a - 0 0 0 placed x\n", "line 1", "'x'");
+    F("a - 0 0 0 placed placed\n", "line 1", "only the word 'placed'");
+    F("a - 0 0 0 Placed\n", "line 1", "'Placed'");             /* the word is exact */
+    F("a - b a\n", "line 1", "X of 'a' is 'b'");               /* one bone a line */
+#undef F
+    parse_fails(longnum, strlen(longnum), "line 1", "longer");
+}
+
+/* The writer's exact text: parent by its own spelling, %.4f, never -0. */
+static void write_format(void **state)
+{
+    (void)state;
+    static const char in[] = "Root - 0 1.5 -0\nhip ROOT 0.12344 -2 -0.00001 placed\n"
+                             "toe hip 3e38 1e-9 -7.25\n";
+    static const char want[] = "Root - 0.0000 1.5000 0.0000\n"
+                               "hip Root 0.1234 -2.0000 0.0000 placed\n"
+                               "toe hip 300000000549775575777803994281145270272.0000 "
+                               "0.0000 -7.2500\n";
+    struct rtm_skeleton *s = parse_text_ok(in, sizeof in - 1);
+    size_t len;
+    char *out = write_text(s, &len);
+    assert_string_equal(out, want);
+    free(out);
+    rtm_skeleton_free(s);
+
+    static const char bare[] = "a -\n  B a # c\nc b\n";
+    s = parse_text_ok(bare, sizeof bare - 1);
+    out = write_text(s, &len);
+    assert_string_equal(out, "a -\nB a\nc B\n");
+    free(out);
+    rtm_skeleton_free(s);
+}
+
+/* a and b have the same bones, parents, placed flags and pivots (within
+ * the writer's 4 decimals: it rounds by at most 5e-5 and the reader by
+ * no more than that again). */
+static void assert_same_skeleton(const struct rtm_skeleton *a, const struct rtm_skeleton *b)
+{
+    assert_int_equal(a->nbones, b->nbones);
+    assert_int_equal(rtm_skeleton_has_pivots(a), rtm_skeleton_has_pivots(b));
+    for (uint32_t i = 0; i < a->nbones; i++) {
+        assert_string_equal(a->bone[i], b->bone[i]);
+        assert_int_equal(a->parent[i], b->parent[i]);
+        if (!a->pivot)
+            continue;
+        assert_int_equal(a->placed[i], b->placed[i]);
+        for (int k = 0; k < 3; k++)
+            if (fabs((double)a->pivot[i][k] - b->pivot[i][k]) > 1e-4)
+                fail_msg("%s axis %d: %.9g, then %.9g", a->bone[i], k, a->pivot[i][k],
+                         b->pivot[i][k]);
+    }
+}
+
+/* parse(write(s)) is s, and writing that again gives the same bytes. */
+static void round_trip(const struct rtm_skeleton *s)
+{
+    size_t len, len2;
+    char *text = write_text(s, &len);
+    struct rtm_skeleton *back = parse_text_ok(text, len);
+    assert_same_skeleton(s, back);
+    char *again = write_text(back, &len2);
+    assert_string_equal(text, again);
+    free(again);
+    free(text);
+    rtm_skeleton_free(back);
+}
+
+static void round_trip_pivots(void **state)
+{
+    (void)state;
+    struct rtm_skeleton *s = parse_text_ok(PIVOTS, sizeof PIVOTS - 1);
+    round_trip(s);
+    rtm_skeleton_free(s);
+    static const char odd[] = "- - 0.00005 -0.00004999 1023.99997\n"
+                              "a - 1024.03125 0.03125 -123.45678 placed\n";
+    s = parse_text_ok(odd, sizeof odd - 1);
+    round_trip(s);
+    rtm_skeleton_free(s);
+}
+
+/* The built-in round-trips.  Today it has no pivots, so it writes "bone
+ * parent" lines only; once its table has pivots they round-trip too. */
+static void round_trip_ofp2(void **state)
+{
+    (void)state;
+    struct rtm_skeleton *s = open_ok("ofp2");
+    round_trip(s);
+    size_t len;
+    char *text = write_text(s, &len);
+    uint32_t lines = 0;
+    for (size_t i = 0; i < len; i++)
+        lines += text[i] == '\n';
+    assert_int_equal(lines, s->nbones); /* one bone a line */
+    if (!rtm_skeleton_has_pivots(s))
+        assert_int_equal(strncmp(text, "Pelvis -\nSpine Pelvis\nSpine1 Spine\n", 34), 0);
+    else
+        assert_int_equal(strncmp(text, "Pelvis - ", 9), 0);
+    free(text);
+    rtm_skeleton_free(s);
+}
+
+/* "none", and any skeleton without pivot columns, has no pivots. */
+static void no_pivots(void **state)
+{
+    (void)state;
+    assert_false(rtm_skeleton_has_pivots(NULL));
+    struct rtm_skeleton *s = open_ok("none");
+    assert_false(rtm_skeleton_has_pivots(s));
+    assert_null(s->pivot);
+    assert_null(s->placed);
+    size_t len;
+    char *text = write_text(s, &len);
+    assert_int_equal(len, 0);
+    free(text);
+    rtm_skeleton_free(s);
+    s = parse_text_ok(GOOD, sizeof GOOD - 1);
+    assert_false(rtm_skeleton_has_pivots(s));
+    assert_null(s->pivot);
+    assert_null(s->placed);
+    round_trip(s);
+    rtm_skeleton_free(s);
+    s = parse_text_ok("# only a comment\n", 17);
+    assert_false(rtm_skeleton_has_pivots(s));
+    rtm_skeleton_free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -241,6 +453,12 @@ int main(void)
         cmocka_unit_test(open_file),
         cmocka_unit_test(open_missing_file),
         cmocka_unit_test(builtin_any_case),
+        cmocka_unit_test(parse_pivots),
+        cmocka_unit_test(parse_pivot_errors),
+        cmocka_unit_test(write_format),
+        cmocka_unit_test(round_trip_pivots),
+        cmocka_unit_test(round_trip_ofp2),
+        cmocka_unit_test(no_pivots),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
