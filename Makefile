@@ -39,7 +39,7 @@ FUSE_CFLAGS   := $(shell $(PKG) --cflags fuse3 2>/dev/null)
 FUSE_LIBS     := $(shell $(PKG) --libs fuse3 2>/dev/null || echo -lfuse3)
 
 # The format core (RTM formats, views, PBO archives): no FUSE, no global state.
-CORE     := util fileid anim plain bmtr lzo skeleton convert numfmt views pbo pbo_file
+CORE     := util fileid anim plain bmtr lzo skeleton convert numfmt views pbo pbo_file pivots
 # The writers: fixtures, samples, fuzz seeds.
 WRITERS  := bmtr_write samples pbo_write
 # The mount without FUSE (librtmtree.a): the cache, the loader, the inode
@@ -77,7 +77,7 @@ $(LIBWRIT): $(WRIT_OBJ)
 $(LIBTREE): $(FS_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/rtmcat: $(BUILD)/obj/rtmcat.o $(LIBTREE) $(LIBCORE)
+$(BUILD)/rtmcat: $(BUILD)/obj/rtmcat.o $(BUILD)/obj/rtmcat_estimate.o $(LIBTREE) $(LIBCORE)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS) -lpthread
 $(BUILD)/rtmgen: $(BUILD)/obj/rtmgen.o $(LIBWRIT) $(LIBCORE)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)

@@ -27,6 +27,7 @@
 #include "rtm.h"
 #include "skeleton.h"
 #include "tree.h"
+#include "rtmcat_estimate.h"
 #include "version.h"
 #include "views.h"
 
@@ -37,6 +38,7 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: rtmcat [-s SKELETON] FILE [VIEW]\n"
+            "       rtmcat [-s SKELETON] --estimate-pivots FILE...\n"
             "Print VIEW of the Arma animation FILE (.rtm, plain or BMTR), or list\n"
             "its views with their sizes in bytes when VIEW is omitted.  FILE may\n"
             "name an entry inside a PBO archive: ARCHIVE.pbo/path/in/archive.rtm.\n"
@@ -45,6 +47,9 @@ static void usage(FILE *f)
             "a folder in it (ARCHIVE.pbo/anims).\n\n"
             "Views: header.txt bones.txt phases.csv props.json plain.rtm frames/NNN.csv\n\n"
             "  -s, --skeleton=SKEL  ofp2 (default), none, or a skeleton file\n"
+            "      --estimate-pivots  estimate the skeleton's pivots (rest-pose joint\n"
+            "                       positions) from the animation FILEs; print a\n"
+            "                       skeleton file with them and a report per joint\n"
             "  -h, --help           show this help\n"
             "  -V, --version        show the version\n");
 }
@@ -660,13 +665,15 @@ int main(int argc, char **argv)
         { "skeleton", required_argument, NULL, 's' },
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, 'V' },
+        { "estimate-pivots", no_argument, NULL, 'E' },
         { NULL, 0, NULL, 0 },
     };
     const char *skel_spec = "ofp2";
-    int ch;
+    int ch, estimate = 0;
     while ((ch = getopt_long(argc, argv, "s:hV", opts, NULL)) != -1) {
         switch (ch) {
         case 's': skel_spec = optarg; break;
+        case 'E': estimate = 1; break;
         case 'h': usage(stdout); return 0;
         case 'V':
             printf("rtmcat %s (LZO %s)\n", RTMFS_VERSION, lzo_version_string());
@@ -674,7 +681,9 @@ int main(int argc, char **argv)
         default: usage(stderr); return 2;
         }
     }
-    if (argc - optind < 1 || argc - optind > 2) {
+    if (estimate && argc - optind >= 1)
+        return rtmcat_estimate(skel_spec, argv + optind, argc - optind);
+    if (argc - optind < 1 || argc - optind > 2 || estimate) {
         usage(stderr);
         return 2;
     }

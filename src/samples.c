@@ -158,3 +158,92 @@ int rtm_sample_plain(const struct sample_opts *o, struct rtm_buf *out)
     sample_free(&s);
     return rc;
 }
+
+/* ---- bones turning about known pivots ---- */
+
+static float lcg_unit(uint32_t *state)          /* uniform in [-1, 1) */
+{
+    *state = *state * 1664525u + 1013904223u;
+    return (float)(*state >> 8) / (float)(1u << 23) - 1.0f;
+}
+
+/* q = Rx(ax) Ry(ay) Rz(az), row-vector convention, 9 floats. */
+static void euler(float ax, float ay, float az, float q[9])
+{
+    float cx = cosf(ax), sx = sinf(ax), cy = cosf(ay), sy = sinf(ay);
+    float cz = cosf(az), sz = sinf(az);
+    float rx[9] = { 1, 0, 0, 0, cx, sx, 0, -sx, cx };
+    float ry[9] = { cy, 0, -sy, 0, 1, 0, sy, 0, cy };
+    float rz[9] = { cz, sz, 0, -sz, cz, 0, 0, 0, 1 };
+    float t[9];
+    for (int i = 0; i < 3; i++)
+        for (int k = 0; k < 3; k++) {
+            t[i * 3 + k] = rx[i * 3] * ry[k] + rx[i * 3 + 1] * ry[3 + k] + rx[i * 3 + 2] * ry[6 + k];
+        }
+    for (int i = 0; i < 3; i++)
+        for (int k = 0; k < 3; k++)
+            q[i * 3 + k] = t[i * 3] * rz[k] + t[i * 3 + 1] * rz[3 + k] + t[i * 3 + 2] * rz[6 + k];
+}
+
+/* m = the turn q about pivot j, then parent mp (NULL: none), plus drift:
+ * p -> ((p - j) q + j) mp. */
+static void pose(const float q[9], const float j[3], const float *mp, const float drift[3],
+                 float *m)
+{
+    static const float ident[12] = { 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0 };
+    const float *p = mp ? mp : ident;
+    float local[12];
+    memcpy(local, q, 9 * sizeof *local);
+    for (int k = 0; k < 3; k++)
+        local[9 + k] = j[k] - (j[0] * q[k] + j[1] * q[3 + k] + j[2] * q[6 + k]) + drift[k];
+    for (int i = 0; i < 4; i++)
+        for (int k = 0; k < 3; k++)
+            m[i * 3 + k] = local[i * 3] * p[k] + local[i * 3 + 1] * p[3 + k] +
+                           local[i * 3 + 2] * p[6 + k] + (i == 3 ? p[9 + k] : 0.0f);
+}
+
+static void pose_frame(const int32_t *parent, const float (*pivot)[3], const char *const *names,
+                       uint32_t nbones, uint32_t f, const struct posed_opts *o, float *mats)
+{
+    const float deg = 0.017453292f * o->amp_deg;
+    for (uint32_t b = 0; b < nbones; b++) {
+        uint32_t st = o->seed * 7919u + b * 104729u;
+        float ph = (float)f / (float)(o->nframes ? o->nframes : 1) * 6.2831853f;
+        float a1 = deg * sinf(ph + lcg_unit(&st) * 3), a2 = deg * sinf(2 * ph + lcg_unit(&st) * 3);
+        float a3 = deg * cosf(3 * ph + lcg_unit(&st) * 3);
+        int hinge = o->hinge && strcmp(names[b], o->hinge) == 0;
+        float q[9], drift[3] = { 0, 0, 0 };
+        euler(a1, hinge ? 0 : a2, hinge ? 0 : a3, q);
+        if (parent[b] < 0)
+            drift[2] = 0.01f * (float)f;
+        pose(q, pivot[b], parent[b] < 0 ? NULL : mats + (size_t)parent[b] * 12, drift,
+             mats + (size_t)b * 12);
+    }
+    uint32_t st = o->seed ^ (f * 2654435761u);
+    int outlier = (lcg_unit(&st) + 1) / 2 < o->outliers;     /* a frame gone wrong */
+    for (uint32_t b = 0; b < nbones; b++) {
+        float *t = mats + (size_t)b * 12 + 9;
+        for (int k = 0; k < 3; k++)
+            t[k] += o->noise * lcg_unit(&st) + (outlier ? 0.1f * lcg_unit(&st) : 0.0f);
+    }
+}
+
+int rtm_sample_posed(const char *const *names, const int32_t *parent, const float (*pivot)[3],
+                     uint32_t nbones, const struct posed_opts *o, struct rtm_buf *out)
+{
+    size_t strings = 0;
+    for (uint32_t b = 0; b < nbones; b++)
+        strings += strlen(names[b]) + 1;
+    struct rtm_anim *a = rtm_anim_alloc(RTM_FORMAT_PLAIN, o->nframes, nbones, 0, strings, 1);
+    if (!a)
+        return -1;
+    for (uint32_t b = 0; b < nbones; b++)
+        a->bones[b] = rtm_anim_str(a, names[b], (uint32_t)strlen(names[b]));
+    for (uint32_t f = 0; f < o->nframes; f++) {
+        a->phases[f] = o->nframes > 1 ? (float)f / (float)(o->nframes - 1) : 0;
+        pose_frame(parent, pivot, names, nbones, f, o, a->matrices + (size_t)f * nbones * 12);
+    }
+    int rc = rtm_write_plain(a, out);
+    rtm_free(a);
+    return rc;
+}

@@ -26,4 +26,22 @@ int rtm_sample_plain(const struct sample_opts *o, struct rtm_buf *out);
 int rtm_sample_bmtr(const struct sample_opts *o, uint32_t version,
                     enum bmtr_compress compress, struct rtm_buf *out);
 
+/* A plain RTM of bones that turn about known pivots, for the pivot
+ * estimator's tests: bone k (names[k], parent[k] < k or -1, rest pivot
+ * pivot[k]) turns about its pivot relative to its parent by angles up to
+ * amp_deg about all three axes, except the bone named hinge, which turns
+ * about x only; roots also drift.  noise: uniform noise (metres) added to
+ * every translation; outliers: the share of frames in which every bone's
+ * translation is off by up to 10 cm, each its own way. */
+struct posed_opts {
+    uint32_t nframes;
+    uint32_t seed;
+    float amp_deg;
+    float noise;
+    float outliers;
+    const char *hinge;      /* NULL: none */
+};
+int rtm_sample_posed(const char *const *names, const int32_t *parent, const float (*pivot)[3],
+                     uint32_t nbones, const struct posed_opts *o, struct rtm_buf *out);
+
 #endif
