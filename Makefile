@@ -58,7 +58,7 @@ UNIT     := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT:%=$(BUILD)/tests/%)
 
 .PHONY: all tests check bench demo fuzz tsan stress valgrind install install-magic uninstall \
-	clean deps
+	clean deps ofp2-table
 all: $(PROGS)
 tests: $(UNIT_BIN)
 
@@ -162,6 +162,11 @@ valgrind: all
 # as a marked block (once; a changed block is replaced); make uninstall takes
 # exactly that block out again, with the installed files.
 MAGIC ?= /etc/magic
+
+# The built-in skeleton's rest pose, estimated from ../shared/corpus.
+ofp2-table: all
+	bash src/scripts/ofp2_table.sh $(BUILD) ../shared
+	$(MAKE) all
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \

@@ -57,6 +57,10 @@ void rtm_free(struct rtm_anim *a)
     free(a->arena);
     free(a->source);
     free(a->skeleton_name);
+    free(a->skel_parent);
+    free(a->in_skeleton);
+    free(a->pivot);
+    free(a->pivot_placed);
     free(a);
 }
 
@@ -73,10 +77,49 @@ int rtm_parse_flags(const uint8_t *data, size_t len, const struct rtm_skeleton *
     return rtm_parse_opts(data, len, &o, out, err);
 }
 
-int rtm_parse_opts(const uint8_t *data, size_t len, const struct rtm_parse_opts *o,
-                   struct rtm_anim **out, struct rtm_error *err)
+/* Copies what the views need of the skeleton for a's bones: parents (as
+ * bones of a), membership and pivots.  -1 when out of memory. */
+static int take_skeleton(struct rtm_anim *a, const struct rtm_skeleton *s)
 {
-    *out = NULL;
+    size_t n = a->nbones ? a->nbones : 1;
+    int32_t *first = s && s->nbones ? malloc(s->nbones * sizeof *first) : NULL;
+    a->skel_parent = malloc(n * sizeof *a->skel_parent);
+    a->in_skeleton = calloc(n, 1);
+    int pivots = rtm_skeleton_has_pivots(s);
+    if (pivots) {
+        a->pivot = calloc(n, sizeof *a->pivot);
+        a->pivot_placed = calloc(n, 1);
+    }
+    if (!a->skeleton_name)              /* BMTR sets it; plain too needs it */
+        a->skeleton_name = strdup(s ? s->name : "none");
+    if ((s && s->nbones && !first) || !a->skel_parent || !a->in_skeleton ||
+        !a->skeleton_name || (pivots && (!a->pivot || !a->pivot_placed))) {
+        free(first);
+        return -1;
+    }
+    for (uint32_t k = 0; s && k < s->nbones; k++)
+        first[k] = -1;
+    for (uint32_t b = a->nbones; b-- > 0;) {   /* the first of duplicates wins */
+        int32_t k = s ? rtm_skeleton_find(s, a->bones[b].s, a->bones[b].len) : -1;
+        if (k >= 0)
+            first[k] = (int32_t)b;
+    }
+    for (uint32_t b = 0; b < a->nbones; b++) {
+        int32_t k = s ? rtm_skeleton_find(s, a->bones[b].s, a->bones[b].len) : -1;
+        a->in_skeleton[b] = k >= 0;
+        a->skel_parent[b] = k >= 0 && s->parent[k] >= 0 ? first[s->parent[k]] : -1;
+        if (k >= 0 && pivots) {
+            memcpy(a->pivot[b], s->pivot[k], sizeof a->pivot[b]);
+            a->pivot_placed[b] = s->placed[k];
+        }
+    }
+    free(first);
+    return 0;
+}
+
+static int read_any(const uint8_t *data, size_t len, const struct rtm_parse_opts *o,
+                    struct rtm_anim **out, struct rtm_error *err)
+{
     if (len >= 8 && (memcmp(data, "RTM_0101", 8) == 0 || memcmp(data, "RTM_MDAT", 8) == 0))
         return rtm_read_plain(data, len, o, out, err);
     if (len >= 4 && memcmp(data, "BMTR", 4) == 0) {
@@ -92,4 +135,20 @@ int rtm_parse_opts(const uint8_t *data, size_t len, const struct rtm_parse_opts 
         rtm_err_set(err, 0, "not an RTM animation: starts with neither "
                     "RTM_0101, RTM_MDAT nor BMTR");
     return -1;
+}
+
+int rtm_parse_opts(const uint8_t *data, size_t len, const struct rtm_parse_opts *o,
+                   struct rtm_anim **out, struct rtm_error *err)
+{
+    *out = NULL;
+    int rc = read_any(data, len, o, out, err);
+    if (rc == 0 && take_skeleton(*out, o->skel)) {
+        if ((*out)->source == data)
+            (*out)->source = NULL;      /* a failed parse leaves data the caller's */
+        rtm_free(*out);
+        *out = NULL;
+        rtm_err_oom(err, "out of memory");
+        rc = -1;
+    }
+    return rc;
 }

@@ -344,7 +344,7 @@ static uint64_t parsed_bytes(const struct bmtr_head *h, int convert)
     uint64_t n = sizeof(struct rtm_anim) + (uint64_t)h->nbones * sizeof(struct rtm_str) +
                  (uint64_t)h->nframes * sizeof(float) + h->string_bytes +
                  (uint64_t)h->nprops * sizeof(struct rtm_prop) +
-                 (uint64_t)h->nbones * RTM_TRANSFORM_BYTES;
+                 (uint64_t)h->nbones * (RTM_TRANSFORM_BYTES + RTM_SKEL_BYTES_PER_BONE);
     if (convert)
         n += (uint64_t)h->nframes * h->nbones * 12 * sizeof(float) +
              (uint64_t)h->nbones * (12 * sizeof(double) + 4 * sizeof(uint32_t));

@@ -116,7 +116,8 @@ static size_t anim_bytes(const struct rtm_anim *a)
 {
     if (!a)
         return 0;
-    size_t n = sizeof *a + a->arena_cap + (size_t)a->nbones * sizeof *a->bones +
+    size_t n = sizeof *a + a->arena_cap +
+               (size_t)a->nbones * (sizeof *a->bones + RTM_SKEL_BYTES_PER_BONE) +
                (size_t)a->nframes * sizeof(float) + (size_t)a->nprops * sizeof *a->props +
                (size_t)a->nframes * a->nbones * 12 * sizeof(float);
     if (a->source)
@@ -416,11 +417,6 @@ const char *rtmc_error(const struct rtmc_entry *h) { return h->error; }
 
 /* ---- views ---- */
 
-static size_t view_index(const struct rtm_view v)
-{
-    return v.kind == RTM_VIEW_FRAME ? RTM_NFIXED_VIEWS + (size_t)v.frame : (size_t)v.kind;
-}
-
 /* Renders outside the lock; the caller's reference keeps h->anim alive. */
 static int render(const struct rtmc_entry *h, struct rtm_view v, char **data, size_t *len)
 {
@@ -464,7 +460,7 @@ static struct rtmc_view *view_publish(struct rtmc *c, struct rtmc_entry *h, size
 int rtmc_view_get(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v,
                   struct rtmc_view **out)
 {
-    size_t idx = view_index(v);
+    size_t idx = h->anim ? rtm_view_index(h->anim, v) : 0;
     *out = NULL;
     if (!h->anim || idx >= h->nviews || (!h->anim->has_matrices && rtm_view_needs_matrices(v)))
         return -EINVAL;
@@ -512,7 +508,7 @@ const char *rtmc_view_data(const struct rtmc_view *v, size_t *len)
 
 int rtmc_view_size(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v, uint64_t *size)
 {
-    size_t idx = view_index(v);
+    size_t idx = h->anim ? rtm_view_index(h->anim, v) : 0;
     if (!h->anim || idx >= h->nviews || (!h->anim->has_matrices && rtm_view_needs_matrices(v)))
         return -EINVAL;
     pthread_mutex_lock(&c->lock);

@@ -107,7 +107,7 @@ static uint64_t parsed_bytes(uint32_t nf, uint32_t nb, uint32_t nprops, size_t s
 {
     uint64_t n = sizeof(struct rtm_anim) + (uint64_t)nb * sizeof(struct rtm_str) +
                  (uint64_t)nf * sizeof(float) + (uint64_t)nprops * sizeof(struct rtm_prop) +
-                 strings;
+                 strings + (uint64_t)nb * RTM_SKEL_BYTES_PER_BONE;
     return full ? n + (uint64_t)nf * nb * 12 * sizeof(float) : n;
 }
 

@@ -7,7 +7,8 @@
  *    rtm_free().  Every string and array inside belongs to the anim.
  *  - BMTR transforms are converted to plain model-space matrices at parse time
  *    with the given skeleton (FORMAT.md section 6); the skeleton is only read
- *    during the call, and NULL means no hierarchy (as "none").
+ *    during the call (its hierarchy and pivots for this anim's bones are
+ *    copied into the anim), and NULL means no hierarchy (as "none").
  *  - On failure it returns -1, *out is NULL and err says what is wrong and at
  *    which byte.  It never reads outside the buffer and allocates nothing
  *    that the bytes present cannot justify.
@@ -61,13 +62,26 @@ struct rtm_anim {
     uint32_t preload_count;
     uint32_t nmeta;             /* v4+ metadata strings (dropped) */
     int flag_bytes;             /* 1 if arrays carried a compression flag */
-    char *skeleton_name;        /* skeleton used for the conversion */
+    char *skeleton_name;        /* the skeleton it was read with (both formats) */
     uint32_t composed;          /* bones composed with their parent */
+
+    /* The skeleton the anim was read with, per bone (both formats; taken at
+     * parse time, so the anim needs the skeleton no longer): */
+    int32_t *skel_parent;       /* nbones: the bone of this anim that is its
+                                   parent in the skeleton, or -1 */
+    uint8_t *in_skeleton;       /* nbones: 1 when the skeleton has the bone */
+    float (*pivot)[3];          /* nbones rest-pose pivots (pivots.h), or NULL
+                                   when the skeleton has none; 0 0 0 for bones
+                                   it lacks */
+    uint8_t *pivot_placed;      /* with pivot: 1 where placed, not measured */
 
     /* private: the arena that holds every string above */
     char *arena;
     size_t arena_len, arena_cap;
 };
+
+/* What the skeleton's copy (skel_parent ... pivot_placed) holds a bone. */
+#define RTM_SKEL_BYTES_PER_BONE (sizeof(int32_t) + 2 * sizeof(uint8_t) + 3 * sizeof(float))
 
 int rtm_parse(const uint8_t *data, size_t len, const struct rtm_skeleton *skel,
               struct rtm_anim **out, struct rtm_error *err);

@@ -9,50 +9,8 @@
 #include <ctype.h>
 #include <math.h>
 
-/* Arma 3 OFP2_ManSkeleton as shipped by armaio (FORMAT.md 6.3), parents
- * first, several "bone parent" records a line (read packed, see
- * parse_text); with pivot columns, one "bone parent X Y Z" record a line. */
-static const char OFP2_TEXT[] =
-    "Pelvis - Spine Pelvis Spine1 Spine Spine2 Spine1 Spine3 Spine2 Camera Pelvis\n"
-    "weapon Spine1 launcher Spine1 neck Spine3 neck1 neck head neck1\n"
-    "Face_Hub head Face_Jawbone Face_Hub Face_Jowl Face_Jawbone\n"
-    "Face_chopRight Face_Jawbone Face_chopLeft Face_Jawbone\n"
-    "Face_LipLowerMiddle Face_Jawbone Face_LipLowerLeft Face_Jawbone\n"
-    "Face_LipLowerRight Face_Jawbone Face_Chin Face_Jawbone Face_Tongue Face_Jawbone\n"
-    "Face_CornerRight Face_Hub Face_CheekSideRight Face_CornerRight\n"
-    "Face_CornerLeft Face_Hub Face_CheekSideLeft Face_CornerLeft\n"
-    "Face_CheekFrontRight Face_Hub Face_CheekFrontLeft Face_Hub\n"
-    "Face_CheekUpperRight Face_Hub Face_CheekUpperLeft Face_Hub\n"
-    "Face_LipUpperMiddle Face_Hub Face_LipUpperRight Face_Hub Face_LipUpperLeft Face_Hub\n"
-    "Face_NostrilRight Face_Hub Face_NostrilLeft Face_Hub Face_Forehead Face_Hub\n"
-    "Face_BrowFrontRight Face_Forehead Face_BrowFrontLeft Face_Forehead\n"
-    "Face_BrowMiddle Face_Forehead Face_BrowSideRight Face_Forehead\n"
-    "Face_BrowSideLeft Face_Forehead Face_Eyelids Face_Hub\n"
-    "Face_EyelidUpperRight Face_Hub Face_EyelidUpperLeft Face_Hub\n"
-    "Face_EyelidLowerRight Face_Hub Face_EyelidLowerLeft Face_Hub\n"
-    "EyeLeft Face_Hub EyeRight Face_Hub\n"
-    "LeftShoulder Spine3 LeftArm LeftShoulder LeftArmRoll LeftArm\n"
-    "LeftForeArm LeftArmRoll LeftForeArmRoll LeftForeArm LeftHand LeftForeArmRoll\n"
-    "LeftHandRing LeftHand LeftHandRing1 LeftHandRing LeftHandRing2 LeftHandRing1\n"
-    "LeftHandRing3 LeftHandRing2 LeftHandPinky1 LeftHandRing\n"
-    "LeftHandPinky2 LeftHandPinky1 LeftHandPinky3 LeftHandPinky2\n"
-    "LeftHandMiddle1 LeftHand LeftHandMiddle2 LeftHandMiddle1\n"
-    "LeftHandMiddle3 LeftHandMiddle2 LeftHandIndex1 LeftHand\n"
-    "LeftHandIndex2 LeftHandIndex1 LeftHandIndex3 LeftHandIndex2\n"
-    "LeftHandThumb1 LeftHand LeftHandThumb2 LeftHandThumb1 LeftHandThumb3 LeftHandThumb2\n"
-    "RightShoulder Spine3 RightArm RightShoulder RightArmRoll RightArm\n"
-    "RightForeArm RightArmRoll RightForeArmRoll RightForeArm RightHand RightForeArmRoll\n"
-    "RightHandRing RightHand RightHandRing1 RightHandRing RightHandRing2 RightHandRing1\n"
-    "RightHandRing3 RightHandRing2 RightHandPinky1 RightHandRing\n"
-    "RightHandPinky2 RightHandPinky1 RightHandPinky3 RightHandPinky2\n"
-    "RightHandMiddle1 RightHand RightHandMiddle2 RightHandMiddle1\n"
-    "RightHandMiddle3 RightHandMiddle2 RightHandIndex1 RightHand\n"
-    "RightHandIndex2 RightHandIndex1 RightHandIndex3 RightHandIndex2\n"
-    "RightHandThumb1 RightHand RightHandThumb2 RightHandThumb1 RightHandThumb3 RightHandThumb2\n"
-    "LeftUpLeg Pelvis LeftUpLegRoll LeftUpLeg LeftLeg LeftUpLegRoll LeftLegRoll LeftLeg\n"
-    "LeftFoot LeftLegRoll LeftToeBase LeftFoot RightUpLeg Pelvis RightUpLegRoll RightUpLeg\n"
-    "RightLeg RightUpLegRoll RightLegRoll RightLeg RightFoot RightLegRoll\n"
-    "RightToeBase RightFoot\n";
+/* The built-in OFP2_ManSkeleton with its rest pose (generated; see there). */
+#include "ofp2_table.h"
 
 /* Longest bone name, most bones, longest number word: limits that keep a
  * hostile file's cost small and its messages readable. */
@@ -179,7 +137,6 @@ struct parser {
     struct rtm_skeleton *s;
     const char *p, *end;
     uint64_t line;
-    int packed;        /* the built-in table: a record need not end its line */
     int pivots;        /* -1 before the first bone line, then whether it has X Y Z */
     uint64_t first;    /* the first bone line, for messages */
     struct rtm_error *err;
@@ -314,7 +271,7 @@ static int read_coord(struct parser *ps, const struct word *b, char axis, float 
     return 0;
 }
 
-/* X Y Z [placed] of bone b; in a file nothing else may follow on the line. */
+/* X Y Z [placed] of bone b; nothing else may follow on the line. */
 static int read_pivot(struct parser *ps, const struct word *b, float xyz[3], uint8_t *placed)
 {
     for (int k = 0; k < 3; k++)
@@ -324,7 +281,7 @@ static int read_pivot(struct parser *ps, const struct word *b, float xyz[3], uin
     *placed = peek_word(ps, &w) && word_is(&w, "placed");
     if (*placed)
         next_word(ps, &w);
-    if (!ps->packed && peek_word(ps, &w)) {
+    if (peek_word(ps, &w)) {
         rtm_err_nooff(ps->err, "line %llu: '%.*s' after the pivot of '%.*s': only the "
                       "word 'placed' may follow X Y Z", (unsigned long long)ps->line,
                       shown(&w), w.p, shown(b), b->p);
@@ -345,10 +302,8 @@ static int read_record(struct parser *ps, const struct word *b)
     int32_t parent;
     if (check_pair(ps, b, &par, &parent))
         return -1;
-    /* In a file any word after PARENT starts the pivot (and a bad one is an
-     * error); in the packed built-in table only a number does, since there
-     * the next word may be the next record's bone. */
-    int has = peek_word(ps, &next) && (!ps->packed || !decimal(&next, NULL));
+    /* any word after PARENT starts the pivot (and a bad one is an error) */
+    int has = peek_word(ps, &next);
     if (same_columns(ps, b, has, &next))
         return -1;
     float xyz[3];
@@ -363,8 +318,8 @@ static int read_record(struct parser *ps, const struct word *b)
     return 0;
 }
 
-/* Reads every line.  In a file a record ends its line (read_record leaves
- * nothing after it); packed, more records may follow on the same line. */
+/* Reads every line: one record a line (read_record leaves nothing after
+ * it). */
 static int read_lines(struct parser *ps)
 {
     while (ps->p < ps->end) {
@@ -382,14 +337,12 @@ static int read_lines(struct parser *ps)
     return 0;
 }
 
-/* The one reader of skeleton text, for files and (packed) the built-in
- * table, so that pivot columns added to the table are read as a file's are.
- * The table packs several records a line while it has no pivots. */
-static int parse_text(const char *text, size_t len, const char *name, int packed,
+/* The one reader of skeleton text, for files and the built-in table. */
+static int parse_text(const char *text, size_t len, const char *name,
                       struct rtm_skeleton **out, struct rtm_error *err)
 {
     *out = NULL;
-    struct parser ps = { skel_new(name), text, text + len, 1, packed, -1, 0, err };
+    struct parser ps = { skel_new(name), text, text + len, 1, -1, 0, err };
     if (!ps.s) {
         rtm_err_oom(err, "out of memory");
         return -1;
@@ -410,7 +363,7 @@ static int parse_text(const char *text, size_t len, const char *name, int packed
 int rtm_skeleton_parse(const char *text, size_t len, const char *name,
                        struct rtm_skeleton **out, struct rtm_error *err)
 {
-    return parse_text(text, len, name, 0, out, err);
+    return parse_text(text, len, name, out, err);
 }
 
 /* One coordinate as " %.4f".  A negative zero, or a negative value that
@@ -483,7 +436,7 @@ int rtm_skeleton_open(const char *spec, struct rtm_skeleton **out, struct rtm_er
         return 0;
     }
     if (strcasecmp(spec, "ofp2") == 0)
-        return parse_text(OFP2_TEXT, sizeof OFP2_TEXT - 1, "ofp2", 1, out, err);
+        return parse_text(OFP2_TEXT, sizeof OFP2_TEXT - 1, "ofp2", out, err);
     char *text = NULL;
     size_t len = 0;
     if (read_file(spec, &text, &len, err))

@@ -184,14 +184,15 @@ int tree_load_anim(struct rtm_tree *t, struct target *tg)
 static int resolve_inner(struct rtm_tree *t, struct target *tg)
 {
     /* listings, header.txt and bones.txt need no matrices: a cheaper parse */
-    tg->full = strncmp(tg->rest, "frames/", 7) == 0 || strcmp(tg->rest, "plain.rtm") == 0;
+    tg->full = strncmp(tg->rest, "frames/", 7) == 0 || strncmp(tg->rest, "joints/", 7) == 0 ||
+               strcmp(tg->rest, "plain.rtm") == 0;
     int rc = tree_load_anim(t, tg);
     if (rc)
         return rc;
     const struct rtm_anim *a = rtmc_anim(tg->h);
     if (!a)
         tg->kind = K_ERROR;
-    else if (strcmp(tg->rest, FRAMES_NAME) == 0)
+    else if (rtm_view_folder_lookup(a, tg->rest, &tg->view.kind) == 0)
         tg->kind = K_FRAMES;
     else if (rtm_view_lookup(a, tg->rest, &tg->view) == 0)
         tg->kind = K_VIEW;

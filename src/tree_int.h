@@ -15,7 +15,6 @@
 #include "views.h"
 
 #define ERROR_NAME "error.txt"
-#define FRAMES_NAME "frames"
 #define NLISTINGS 2
 
 struct rtm_tree {
@@ -33,7 +32,8 @@ struct rtm_tree {
 
 enum kind {
     K_DIR, K_OTHER,               /* a source folder, another source file */
-    K_ANIM, K_FRAMES, K_VIEW,     /* an animation's folder and views */
+    K_ANIM, K_FRAMES, K_VIEW,     /* an animation's folder, one of its folders
+                                     of frames (frames/, joints/), its views */
     K_ERROR,                      /* an animation's or archive's error.txt, or
                                      the root's when the SOURCE file is gone */
     K_GONE,                       /* the root while the SOURCE file is gone */

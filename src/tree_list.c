@@ -91,9 +91,13 @@ static int list_anim(struct rtm_tree *t, const struct target *tg, const char *pa
     if (tg->kind == K_ANIM && !a)
         return dl_add(t, d, path, ERROR_NAME, S_IFREG, &tg->id);
     if (tg->kind == K_ANIM) {
+        enum rtm_view_kind kind;
+        const char *folder;
         for (int k = 0; !rc && k < RTM_NFIXED_VIEWS; k++)
             rc = dl_add(t, d, path, rtm_view_fixed_name((enum rtm_view_kind)k), S_IFREG, &tg->id);
-        return rc ? rc : dl_add(t, d, path, FRAMES_NAME, S_IFDIR, &tg->id);
+        for (size_t i = 0; !rc && (folder = rtm_view_folder(a, i, &kind)); i++)
+            rc = dl_add(t, d, path, folder, S_IFDIR, &tg->id);
+        return rc;
     }
     for (uint32_t f = 0; !rc && f < a->nframes; f++) {
         rtm_frame_name(a, f, name);

@@ -1,13 +1,16 @@
 /* views.c - every view renderer, in one place. */
 #include "views.h"
 
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "numfmt.h"
 #include "pbo.h"
+#include "pivots.h"
 
 static const char *const FIXED[RTM_NFIXED_VIEWS] = {
-    "header.txt", "bones.txt", "phases.csv", "props.json", "plain.rtm",
+    "header.txt", "bones.txt", "phases.csv", "props.json", "plain.rtm", "skeleton.txt",
 };
 
 const char *rtm_view_fixed_name(enum rtm_view_kind kind)
@@ -15,14 +18,47 @@ const char *rtm_view_fixed_name(enum rtm_view_kind kind)
     return (int)kind < RTM_NFIXED_VIEWS ? FIXED[kind] : NULL;
 }
 
-size_t rtm_view_count(const struct rtm_anim *a) { return RTM_NFIXED_VIEWS + (size_t)a->nframes; }
+const char *rtm_view_folder(const struct rtm_anim *a, size_t i, enum rtm_view_kind *kind)
+{
+    if (i == 0 || (i == 1 && a->pivot)) {
+        *kind = i == 0 ? RTM_VIEW_FRAME : RTM_VIEW_JOINTS;
+        return i == 0 ? "frames" : "joints";
+    }
+    return NULL;
+}
+
+int rtm_view_folder_lookup(const struct rtm_anim *a, const char *name, enum rtm_view_kind *kind)
+{
+    const char *folder;
+    for (size_t i = 0; (folder = rtm_view_folder(a, i, kind)); i++)
+        if (strcmp(name, folder) == 0)
+            return 0;
+    return -1;
+}
+
+static size_t nfolders(const struct rtm_anim *a) { return a->pivot ? 2 : 1; }
+
+size_t rtm_view_count(const struct rtm_anim *a)
+{
+    return RTM_NFIXED_VIEWS + nfolders(a) * (size_t)a->nframes;
+}
 
 struct rtm_view rtm_view_at(const struct rtm_anim *a, size_t i)
 {
-    (void)a;
     if (i < RTM_NFIXED_VIEWS)
         return (struct rtm_view){ (enum rtm_view_kind)i, 0 };
-    return (struct rtm_view){ RTM_VIEW_FRAME, (uint32_t)(i - RTM_NFIXED_VIEWS) };
+    i -= RTM_NFIXED_VIEWS;
+    enum rtm_view_kind k = i < a->nframes ? RTM_VIEW_FRAME : RTM_VIEW_JOINTS;
+    return (struct rtm_view){ k, (uint32_t)(i < a->nframes ? i : i - a->nframes) };
+}
+
+size_t rtm_view_index(const struct rtm_anim *a, struct rtm_view v)
+{
+    switch (v.kind) {
+    case RTM_VIEW_FRAME: return RTM_NFIXED_VIEWS + (size_t)v.frame;
+    case RTM_VIEW_JOINTS: return RTM_NFIXED_VIEWS + (size_t)a->nframes + v.frame;
+    default: return (size_t)v.kind;
+    }
 }
 
 static int frame_width(const struct rtm_anim *a)
@@ -40,8 +76,8 @@ void rtm_frame_name(const struct rtm_anim *a, uint32_t frame, char *buf)
 
 void rtm_view_path(const struct rtm_anim *a, struct rtm_view v, char *buf)
 {
-    if (v.kind == RTM_VIEW_FRAME) {
-        memcpy(buf, "frames/", 7);
+    if (v.kind == RTM_VIEW_FRAME || v.kind == RTM_VIEW_JOINTS) {
+        memcpy(buf, v.kind == RTM_VIEW_FRAME ? "frames/" : "joints/", 7);
         rtm_frame_name(a, v.frame, buf + 7);
     } else {
         snprintf(buf, RTM_VIEW_PATH_MAX, "%s", FIXED[v.kind]);
@@ -73,11 +109,31 @@ int rtm_view_lookup(const struct rtm_anim *a, const char *path, struct rtm_view 
             return 0;
         }
     }
-    if (strncmp(path, "frames/", 7) == 0 && rtm_frame_lookup(a, path + 7, &v->frame) == 0) {
-        v->kind = RTM_VIEW_FRAME;
-        return 0;
+    enum rtm_view_kind k;
+    const char *folder;
+    for (size_t i = 0; (folder = rtm_view_folder(a, i, &k)); i++) {
+        size_t n = strlen(folder);
+        if (strncmp(path, folder, n) == 0 && path[n] == '/' &&
+            rtm_frame_lookup(a, path + n + 1, &v->frame) == 0) {
+            v->kind = k;
+            return 0;
+        }
     }
     return -1;
+}
+
+/* An anim made without rtm_parse (a writer's) has no skeleton copy. */
+static const char *skeleton_name(const struct rtm_anim *a)
+{
+    return a->skeleton_name ? a->skeleton_name : "none";
+}
+static int32_t skel_parent(const struct rtm_anim *a, uint32_t b)
+{
+    return a->skel_parent ? a->skel_parent[b] : -1;
+}
+static int in_skeleton(const struct rtm_anim *a, uint32_t b)
+{
+    return a->in_skeleton && a->in_skeleton[b];
 }
 
 /* header.txt is a summary, not a frame: there -0 and 0 mean the same to
@@ -117,13 +173,25 @@ static void put_phase_range(const struct rtm_anim *a, struct rtm_buf *b)
 
 static void put_skeleton(const struct rtm_anim *a, struct rtm_buf *b)
 {
+    struct rtm_str name = { skeleton_name(a), (uint32_t)strlen(skeleton_name(a)) };
     buf_puts(b, "skeleton: ");
-    if (a->format == RTM_FORMAT_PLAIN) {
-        buf_puts(b, "not used (plain matrices are already model-space)\n");
-        return;
+    rtm_put_name(b, name);
+    if (a->format == RTM_FORMAT_PLAIN)
+        buf_puts(b, " (used for pivots only: plain matrices are already model-space)\n");
+    else
+        buf_printf(b, " (%u of %u bones composed with a parent)\n", a->composed, a->nbones);
+    /* where the joints come from, or why there are none */
+    uint32_t known = 0, placed = 0;
+    for (uint32_t i = 0; a->pivot && i < a->nbones; i++) {
+        known += in_skeleton(a, i);
+        placed += in_skeleton(a, i) && a->pivot_placed[i];
     }
-    rtm_put_name(b, (struct rtm_str){ a->skeleton_name, (uint32_t)strlen(a->skeleton_name) });
-    buf_printf(b, " (%u of %u bones composed with a parent)\n", a->composed, a->nbones);
+    if (a->pivot)
+        buf_printf(b, "rest_pose: pivots of %u of %u bones, %u placed by a rule "
+                   "(skeleton.txt)\n", known, a->nbones, placed);
+    else
+        buf_puts(b, "rest_pose: none: the skeleton has no pivots, so no joints/ "
+                 "(mount with one that has, e.g. ofp2)\n");
 }
 
 /* The fields only one format has, named for what FORMAT.md says they are
@@ -215,9 +283,128 @@ static void render_frame(const struct rtm_anim *a, uint32_t f, struct rtm_buf *b
     }
 }
 
+/* joints/NNN.csv: each bone's joint, pivot · M, in file order; a bone the
+ * skeleton lacks has no pivot, and empty fields. */
+static void render_joints(const struct rtm_anim *a, uint32_t f, struct rtm_buf *b)
+{
+    buf_puts(b, "bone,x,y,z\n");
+    for (uint32_t i = 0; i < a->nbones; i++) {
+        rtm_put_csv_name(b, a->bones[i]);
+        if (!in_skeleton(a, i)) {
+            buf_puts(b, ",,,\n");
+            continue;
+        }
+        float j[3];
+        rtm_point_times(a->pivot[i], rtm_matrix(a, f, i), j);
+        for (int k = 0; k < 3; k++) {
+            buf_putc(b, ',');
+            rtm_put_float(b, j[k]);
+        }
+        buf_putc(b, '\n');
+    }
+}
+
+/* The bones of a in an order where each comes after its parent. */
+static uint32_t *parents_first(const struct rtm_anim *a)
+{
+    uint32_t *order = malloc((a->nbones ? a->nbones : 1) * sizeof *order);
+    uint8_t *done = calloc(a->nbones ? a->nbones : 1, 1);
+    uint32_t n = 0;
+    for (int progress = 1; order && done && progress;) {
+        progress = 0;
+        for (uint32_t b = 0; b < a->nbones; b++) {
+            int32_t p = skel_parent(a, b);
+            if (!done[b] && (p < 0 || done[p])) {
+                done[b] = 1;
+                order[n++] = b;
+                progress = 1;
+            }
+        }
+    }
+    free(done);
+    if (order && n < a->nbones) {   /* cannot happen: the skeleton has no cycle */
+        free(order);
+        order = NULL;
+    }
+    return order;
+}
+
+static void put_name_list(struct rtm_buf *b, const char *what, const struct rtm_anim *a,
+                          const uint8_t *pick)
+{
+    buf_printf(b, "# %s:", what);
+    int any = 0;
+    for (uint32_t i = 0; i < a->nbones; i++) {
+        if (pick[i]) {
+            buf_putc(b, ' ');
+            rtm_put_name(b, a->bones[i]);
+            any = 1;
+        }
+    }
+    buf_puts(b, any ? "\n" : " none\n");
+}
+
+static void put_skeleton_comments(const struct rtm_anim *a, struct rtm_buf *b, uint8_t *pick)
+{
+    buf_puts(b, "# The skeleton used for this animation: ");
+    rtm_put_name(b, (struct rtm_str){ skeleton_name(a), (uint32_t)strlen(skeleton_name(a)) });
+    buf_puts(b, a->pivot ? ", with pivots (rest-pose joints, metres)\n"
+                         : ", without pivots\n");
+    buf_puts(b, "# BONE PARENT [X Y Z [placed]]; use it with -o skeleton=FILE\n");
+    if (a->format == RTM_FORMAT_BMTR) {
+        for (uint32_t i = 0; i < a->nbones; i++)
+            pick[i] = skel_parent(a, i) < 0;
+        put_name_list(b, "composed with their parent: every bone but", a, pick);
+    }
+    for (uint32_t i = 0; a->pivot && i < a->nbones; i++)
+        pick[i] = in_skeleton(a, i) && a->pivot_placed[i];
+    if (a->pivot)
+        put_name_list(b, "pivots placed by a rule, estimated poorly", a, pick);
+    for (uint32_t i = 0; i < a->nbones; i++)
+        pick[i] = !in_skeleton(a, i);
+    put_name_list(b, "not in the skeleton (no parent, no pivot)", a, pick);
+}
+
+/* skeleton.txt: the hierarchy and pivots used for this animation, as a
+ * skeleton file.  A bone the skeleton lacks is listed "BONE -", in a
+ * comment line when the others have pivots (a file gives all or none). */
+static void render_skeleton(const struct rtm_anim *a, struct rtm_buf *b)
+{
+    uint32_t *order = parents_first(a);
+    uint8_t *pick = malloc(a->nbones ? a->nbones : 1);
+    if (!order || !pick) {
+        b->oom = 1;
+        free(order);
+        free(pick);
+        return;
+    }
+    put_skeleton_comments(a, b, pick);
+    for (uint32_t i = 0; i < a->nbones; i++) {
+        uint32_t k = order[i];
+        int32_t p = skel_parent(a, k);
+        int known = in_skeleton(a, k);
+        if (!known && a->pivot)
+            buf_puts(b, "# ");
+        rtm_put_name(b, a->bones[k]);
+        buf_putc(b, ' ');
+        if (p >= 0)
+            rtm_put_name(b, a->bones[p]);
+        else
+            buf_putc(b, '-');
+        for (int c = 0; a->pivot && known && c < 3; c++)
+            buf_printf(b, " %.4f", a->pivot[k][c] == 0 || fabsf(a->pivot[k][c]) < 0.00005f
+                                       ? 0.0 : (double)a->pivot[k][c]);
+        if (a->pivot && known && a->pivot_placed[k])
+            buf_puts(b, " placed");
+        buf_putc(b, '\n');
+    }
+    free(order);
+    free(pick);
+}
+
 int rtm_view_needs_matrices(struct rtm_view v)
 {
-    return v.kind == RTM_VIEW_FRAME || v.kind == RTM_VIEW_PLAIN;
+    return v.kind == RTM_VIEW_FRAME || v.kind == RTM_VIEW_PLAIN || v.kind == RTM_VIEW_JOINTS;
 }
 
 int rtm_view_render(const struct rtm_anim *a, struct rtm_view v, struct rtm_buf *out)
@@ -235,9 +422,14 @@ int rtm_view_render(const struct rtm_anim *a, struct rtm_view v, struct rtm_buf 
         else
             rtm_write_plain(a, out);
         break;
+    case RTM_VIEW_SKELETON: render_skeleton(a, out); break;
     case RTM_VIEW_FRAME:
         if (v.frame < a->nframes)
             render_frame(a, v.frame, out);
+        break;
+    case RTM_VIEW_JOINTS:
+        if (v.frame < a->nframes && a->pivot)
+            render_joints(a, v.frame, out);
         break;
     }
     return out->oom ? -1 : 0;

@@ -2,8 +2,9 @@
  *
  * Contract:
  *  - An animation has the file views header.txt, bones.txt, phases.csv,
- *    props.json, plain.rtm and one frames/NNN.csv a frame (NNN zero-padded
- *    to at least 3 digits, wider when there are more than 1000 frames).
+ *    props.json, plain.rtm, skeleton.txt, one frames/NNN.csv a frame (NNN
+ *    zero-padded to at least 3 digits, wider when there are more than 1000
+ *    frames) and, when its skeleton has pivots, one joints/NNN.csv a frame.
  *  - rtm_view_render() appends a view's exact bytes to a caller-owned buffer;
  *    the same anim always renders the same bytes.  It returns -1 only when
  *    out of memory.  Rendering reads the anim and never changes it, so
@@ -23,22 +24,34 @@ enum rtm_view_kind {
     RTM_VIEW_PHASES,
     RTM_VIEW_PROPS,
     RTM_VIEW_PLAIN,
-    RTM_VIEW_FRAME,
+    RTM_VIEW_SKELETON,
+    RTM_VIEW_FRAME,     /* frames/NNN.csv */
+    RTM_VIEW_JOINTS,    /* joints/NNN.csv */
 };
 
-enum { RTM_NFIXED_VIEWS = 5, RTM_VIEW_PATH_MAX = 32 };
+enum { RTM_NFIXED_VIEWS = 6, RTM_VIEW_PATH_MAX = 32 };
 
 struct rtm_view {
     enum rtm_view_kind kind;
-    uint32_t frame;     /* for RTM_VIEW_FRAME */
+    uint32_t frame;     /* for RTM_VIEW_FRAME and RTM_VIEW_JOINTS */
 };
 
-/* "header.txt" ... "plain.rtm" for the five fixed views; NULL for frames. */
+/* "header.txt" ... "skeleton.txt" for the fixed views; NULL for the others. */
 const char *rtm_view_fixed_name(enum rtm_view_kind kind);
-/* Every view in listing order: the fixed views, then the frames. */
+/* The folders of an animation, one file a frame: "frames", and "joints"
+ * when it has pivots.  The i-th folder's name and kind, or NULL past the
+ * last. */
+const char *rtm_view_folder(const struct rtm_anim *a, size_t i, enum rtm_view_kind *kind);
+/* Whether name is one of a's folders (0, with its kind), else -1. */
+int rtm_view_folder_lookup(const struct rtm_anim *a, const char *name, enum rtm_view_kind *kind);
+/* Every view in listing order: the fixed views, then each folder's frames. */
 size_t rtm_view_count(const struct rtm_anim *a);
 struct rtm_view rtm_view_at(const struct rtm_anim *a, size_t i);
-/* "header.txt" or "frames/012.csv"; buf needs RTM_VIEW_PATH_MAX bytes. */
+/* The inverse: v's place in that order (below rtm_view_count(a) for a view
+ * of a). */
+size_t rtm_view_index(const struct rtm_anim *a, struct rtm_view v);
+/* "header.txt", "frames/012.csv" or "joints/012.csv"; buf needs
+ * RTM_VIEW_PATH_MAX bytes. */
 void rtm_view_path(const struct rtm_anim *a, struct rtm_view v, char *buf);
 /* "012.csv" for frame 12. */
 void rtm_frame_name(const struct rtm_anim *a, uint32_t frame, char *buf);

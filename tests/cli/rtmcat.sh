@@ -78,8 +78,10 @@ for f in "${samples[@]}"; do
     cp "$T/out" "$T/list"
     frames=$("$CAT" "$file" header.txt | sed -n 's/^frames: //p')
     n=$(wc -l <"$T/list")
-    check "listing $f has 5 + $frames views" [ "$n" -eq $((5 + frames)) ]
-    for v in header.txt bones.txt phases.csv props.json plain.rtm frames/000.csv; do
+    # with the default skeleton (ofp2, which has pivots): frames/ and joints/
+    check "listing $f has 6 + 2 x $frames views" [ "$n" -eq $((6 + 2 * frames)) ]
+    for v in header.txt bones.txt phases.csv props.json plain.rtm skeleton.txt frames/000.csv \
+             joints/000.csv; do
         check "listing $f shows $v" grep -Eq "^ *[0-9]+ $v\$" "$T/list"
     done
     # every view's size as listed equals the bytes rtmcat prints for it

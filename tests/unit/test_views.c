@@ -111,37 +111,39 @@ static void fixed_names(void **state)
 {
     (void)state;
     static const char *const want[] = { "header.txt", "bones.txt", "phases.csv",
-                                        "props.json", "plain.rtm" };
+                                        "props.json", "plain.rtm", "skeleton.txt" };
     for (int k = 0; k < RTM_NFIXED_VIEWS; k++)
         assert_string_equal(rtm_view_fixed_name((enum rtm_view_kind)k), want[k]);
     assert_null(rtm_view_fixed_name(RTM_VIEW_FRAME));
 
     struct rtm_anim *a = counts_only(12);
-    assert_int_equal(rtm_view_count(a), 5 + 12);
+    assert_int_equal(rtm_view_count(a), 6 + 12);      /* no pivots: no joints/ */
     char path[RTM_VIEW_PATH_MAX];
     for (size_t i = 0; i < rtm_view_count(a); i++) {
         struct rtm_view v = rtm_view_at(a, i), back;
         rtm_view_path(a, v, path);
-        if (i < 5) {
+        if (i < 6) {
             assert_int_equal(v.kind, (enum rtm_view_kind)i);
             assert_string_equal(path, want[i]);
         } else {
             assert_int_equal(v.kind, RTM_VIEW_FRAME);
-            assert_int_equal(v.frame, i - 5);
+            assert_int_equal(v.frame, i - 6);
         }
         assert_int_equal(rtm_view_lookup(a, path, &back), 0);
         assert_int_equal(back.kind, v.kind);
         if (v.kind == RTM_VIEW_FRAME)
             assert_int_equal(back.frame, v.frame);
     }
-    rtm_view_path(a, rtm_view_at(a, 5), path);
+    rtm_view_path(a, rtm_view_at(a, 6), path);
     assert_string_equal(path, "frames/000.csv");
-    rtm_view_path(a, rtm_view_at(a, 5 + 11), path);
+    rtm_view_path(a, rtm_view_at(a, 6 + 11), path);
     assert_string_equal(path, "frames/011.csv");
+    struct rtm_view none;
+    assert_int_equal(rtm_view_lookup(a, "joints/000.csv", &none), -1);
     rtm_free(a);
 
     a = counts_only(0);
-    assert_int_equal(rtm_view_count(a), 5);
+    assert_int_equal(rtm_view_count(a), 6);
     struct rtm_view v;
     assert_int_equal(rtm_view_lookup(a, "frames/000.csv", &v), -1);
     assert_int_equal(rtm_view_lookup(a, "header.txt", &v), 0);
@@ -309,7 +311,9 @@ static void header_exact(void **state)
     snprintf(want, sizeof want,
              "format: plain\nversion: RTM_0101\nframes: 3\nbones: 5\nproperties: 3\n"
              "motion: x 0.5 y 0 z -1.25 (metres)\nfirst_phase: 0\nlast_phase: 1\n"
-             "skeleton: not used (plain matrices are already model-space)\n"
+             "skeleton: none (used for pivots only: plain matrices are already model-space)\n"
+             "rest_pose: none: the skeleton has no pivots, so no joints/ (mount with one that "
+             "has, e.g. ofp2)\n"
              "source_bytes: %zu\nmdat_properties_block: yes\ntrailing_bytes: 5\n", src.len);
     assert_string_equal(h, want);
     free(h);
@@ -331,6 +335,8 @@ static void header_exact(void **state)
              "format: bmtr\nversion: 3\nframes: 2\nbones: 2\nproperties: 0\n"
              "motion: x 1 y -2 z 3.5 (metres)\nfirst_phase: 0.25\nlast_phase: 0.75\n"
              "skeleton: none (0 of 2 bones composed with a parent)\n"
+             "rest_pose: none: the skeleton has no pivots, so no joints/ (mount with one that "
+             "has, e.g. ofp2)\n"
              "source_bytes: %zu\ncompression_flag_per_array: no\nreversed_flag: 7\n"
              "engine_preload_count: 42\n", src.len);
     assert_string_equal(h, want);
