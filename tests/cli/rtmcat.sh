@@ -171,6 +171,30 @@ check "-s FILE differs from ofp2" differ "$T/file.rtm" "$T/ofp2.rtm"
 run -s "$T/skel.txt" "$f" header.txt
 check "header.txt names the skeleton file" grep -qF "$T/skel.txt" "$T/out"
 
+# skeleton.txt is a skeleton file: used as -s FILE it gives the same frames,
+# and an edited pivot moves only that bone's joint
+for f in wave_v3.rtm reload_v4.rtm run_v5.rtm walk.rtm; do
+    "$CAT" "$T/s/$f" skeleton.txt >"$T/my.skel"
+    check "$f: skeleton.txt has pivots" grep -Eq '^[^#]+ -?[0-9.]+ -?[0-9.]+ -?[0-9.]+( placed)?$' "$T/my.skel"
+    "$CAT" -s "$T/my.skel" "$T/s/$f" plain.rtm >"$T/round.rtm"
+    "$CAT" "$T/s/$f" plain.rtm >"$T/ofp2.rtm"
+    check "$f: -s its skeleton.txt gives the same plain.rtm" cmp -s "$T/round.rtm" "$T/ofp2.rtm"
+    "$CAT" -s "$T/my.skel" "$T/s/$f" skeleton.txt | grep -v '^#' >"$T/again.skel"
+    check "$f: skeleton.txt round-trips" cmp -s <(grep -v '^#' "$T/my.skel") "$T/again.skel"
+done
+f=$T/s/run_v5.rtm
+"$CAT" "$f" skeleton.txt | awk '$1 == "head" { $3 += 0.1 } { print }' >"$T/edited.skel"
+"$CAT" -s "$T/edited.skel" "$f" joints/005.csv >"$T/edited.csv"
+"$CAT" "$f" joints/005.csv >"$T/ofp2.csv"
+check "an edited pivot moves that joint" differ <(grep '^head,' "$T/edited.csv") <(grep '^head,' "$T/ofp2.csv")
+check "and no other" cmp -s <(grep -v '^head,' "$T/edited.csv") <(grep -v '^head,' "$T/ofp2.csv")
+check "an edited skeleton keeps the frames" cmp -s <("$CAT" -s "$T/edited.skel" "$f" plain.rtm) \
+    <("$CAT" "$f" plain.rtm)
+run -s none "$f" joints/000.csv
+check "-s none: no joints/ (no pivots)" [ "$rc" -eq 1 ]
+run -s none "$f" header.txt
+check "-s none: header.txt says why" grep -q '^rest_pose: none: the skeleton has no pivots' "$T/out"
+
 printf 'pelvis\n' >"$T/bad1.txt"
 printf 'spine nosuchparent\n' >"$T/bad2.txt"
 for s in "$T/bad1.txt" "$T/bad2.txt" "$T/missing.txt"; do

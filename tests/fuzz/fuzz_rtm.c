@@ -1,6 +1,7 @@
-/* fuzz_rtm - libFuzzer target: the RTM parser and every view renderer.
- * The first input byte picks the skeleton (bit 0: ofp2 or none) and the
- * parse (bit 1: full, or without matrices) so that every path is fuzzed. */
+/* fuzz_rtm - libFuzzer target: the RTM parser and every view renderer
+ * (skeleton.txt and, with ofp2's pivots, joints/ among them).  The first
+ * input byte picks the skeleton (bit 0: ofp2 or none) and the parse (bit 1:
+ * full, or without matrices) so that every path is fuzzed. */
 #include <stdint.h>
 #include <stdlib.h>
 
