@@ -218,6 +218,30 @@ check_corpus() {
     ok "shared corpus: $n files"
 }
 
+# A skeleton.txt copied out of the mount, edited, and mounted with
+# -o skeleton=: the frames stay, the edited joint moves; -o skeleton=none
+# has no joints/ and says why.
+check_skeleton_round_trip() {
+    local m=$T/mnt_skel before=$FAILS
+    do_mount "$T/src" "$m" || return
+    cp "$m/run_v5.rtm/skeleton.txt" "$T/my.skel"
+    cp "$m/run_v5.rtm/plain.rtm" "$T/ofp2_plain.rtm"
+    cp "$m/run_v5.rtm/joints/003.csv" "$T/ofp2_joints.csv"
+    do_umount "$m"
+    awk '$1 == "head" { $3 += 0.1 } { print }' "$T/my.skel" > "$T/edited.skel"
+    do_mount "$T/src" "$m" -o skeleton="$T/edited.skel" || return
+    cmp -s "$m/run_v5.rtm/plain.rtm" "$T/ofp2_plain.rtm" || fail "an edited skeleton.txt changed the frames"
+    cmp -s <(grep -v '^head,' "$m/run_v5.rtm/joints/003.csv") <(grep -v '^head,' "$T/ofp2_joints.csv") \
+        && ! cmp -s "$m/run_v5.rtm/joints/003.csv" "$T/ofp2_joints.csv" \
+        || fail "the edited pivot did not move only its joint"
+    do_umount "$m"
+    do_mount "$T/src" "$m" -o skeleton=none || return
+    [ -e "$m/run_v5.rtm/joints" ] && fail "joints/ without pivots"
+    grep -q '^rest_pose: none' "$m/run_v5.rtm/header.txt" || fail "header.txt does not say why"
+    do_umount "$m"
+    [ "$FAILS" = "$before" ] && ok "skeleton.txt, edited, mounts with -o skeleton= and round-trips"
+}
+
 need_fuse "mount tests"
 setup_tree
 check_usage
@@ -234,5 +258,6 @@ check_show_other
 check_signals
 check_mount_helper
 check_mount_inside
+check_skeleton_round_trip
 check_corpus
 finish mount/basics
