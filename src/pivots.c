@@ -431,15 +431,16 @@ void rtm_point_times(const float p[3], const float *m, float out[3])
         out[k] = p[0] * m[k] + p[1] * m[3 + k] + p[2] * m[6 + k] + m[9 + k];
 }
 
-void rtm_joints(const struct rtm_anim *a, const struct rtm_skeleton *s, uint32_t f,
-                float (*out)[3], uint8_t *known)
+int rtm_joints(const struct rtm_anim *a, uint32_t f, float (*out)[3], uint8_t *known)
 {
+    if (!a->pivot || !a->has_matrices || f >= a->nframes)
+        return -1;
     for (uint32_t b = 0; b < a->nbones; b++) {
-        int32_t k = rtm_skeleton_find(s, a->bones[b].s, a->bones[b].len);
-        known[b] = k >= 0;
-        if (k >= 0)
-            rtm_point_times(s->pivot[k], rtm_matrix(a, f, b), out[b]);
+        known[b] = a->in_skeleton[b];
+        if (known[b])
+            rtm_point_times(a->pivot[b], rtm_matrix(a, f, b), out[b]);
         else
             out[b][0] = out[b][1] = out[b][2] = 0;
     }
+    return 0;
 }

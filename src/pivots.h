@@ -85,10 +85,11 @@ const char *rtm_pivot_how_name(enum rtm_pivot_how how);
  * row 4 translation). */
 void rtm_point_times(const float p[3], const float *m, float out[3]);
 
-/* The joint positions of frame f of a: out[b] = pivot(b) · M_b for every
- * bone b of a that the skeleton has (by name), with known[b] = 1; known[b] =
- * 0 for bones without a pivot.  s must have pivots and a its matrices. */
-void rtm_joints(const struct rtm_anim *a, const struct rtm_skeleton *s, uint32_t f,
-                float (*out)[3], uint8_t *known);
+/* Where the bones are: the joint positions of frame f of a, out[b] =
+ * pivot(b) · M_b with the pivots a was parsed with (rtm.h), known[b] = 1;
+ * known[b] = 0 (and out[b] 0 0 0) for a bone its skeleton lacks.  The one
+ * function every view of joints uses.  -1 when a has no pivots or no
+ * matrices, or f is no frame of it. */
+int rtm_joints(const struct rtm_anim *a, uint32_t f, float (*out)[3], uint8_t *known);
 
 #endif

@@ -287,21 +287,25 @@ static void render_frame(const struct rtm_anim *a, uint32_t f, struct rtm_buf *b
  * skeleton lacks has no pivot, and empty fields. */
 static void render_joints(const struct rtm_anim *a, uint32_t f, struct rtm_buf *b)
 {
+    float (*j)[3] = malloc((a->nbones ? a->nbones : 1) * sizeof *j);
+    uint8_t *known = malloc(a->nbones ? a->nbones : 1);
+    if (!j || !known || rtm_joints(a, f, j, known)) {
+        b->oom = 1;
+        free(j);
+        free(known);
+        return;
+    }
     buf_puts(b, "bone,x,y,z\n");
     for (uint32_t i = 0; i < a->nbones; i++) {
         rtm_put_csv_name(b, a->bones[i]);
-        if (!in_skeleton(a, i)) {
-            buf_puts(b, ",,,\n");
-            continue;
-        }
-        float j[3];
-        rtm_point_times(a->pivot[i], rtm_matrix(a, f, i), j);
-        for (int k = 0; k < 3; k++) {
+        for (int k = 0; known[i] && k < 3; k++) {
             buf_putc(b, ',');
-            rtm_put_float(b, j[k]);
+            rtm_put_float(b, j[i][k]);
         }
-        buf_putc(b, '\n');
+        buf_puts(b, known[i] ? "\n" : ",,,\n");
     }
+    free(j);
+    free(known);
 }
 
 /* The bones of a in an order where each comes after its parent. */

@@ -142,6 +142,41 @@ static void joints_are_pivot_times_matrix(void **state)
     assert_true(out[0] == 3 && out[1] == 7 && out[2] == 10);
 }
 
+/* rtm_joints with the sample's own pivots: a bone's joint, moved by its
+ * matrix, is where its parent's matrix moves it too (the joint holds). */
+static void joints_hold_together(void **state)
+{
+    (void)state;
+    struct rtm_buf text, b;
+    buf_init(&text);
+    buf_init(&b);
+    for (int k = 0; k < N; k++)
+        buf_printf(&text, "%s %s %.6f %.6f %.6f\n", NAMES[k], PARENT[k] < 0 ? "-" : NAMES[PARENT[k]],
+                   PIVOT[k][0], PIVOT[k][1], PIVOT[k][2]);
+    struct rtm_skeleton *s;
+    struct rtm_error err;
+    assert_int_equal(rtm_skeleton_parse(text.p, text.len, "small", &s, &err), 0);
+    struct posed_opts o = { .nframes = 10, .amp_deg = 30, .seed = 3 };
+    assert_int_equal(rtm_sample_posed(NAMES, PARENT, PIVOT, N, &o, &b), 0);
+    struct rtm_anim *a;
+    assert_int_equal(rtm_parse((const uint8_t *)b.p, b.len, s, &a, &err), 0);
+    float j[N][3], via_parent[3];
+    uint8_t known[N];
+    for (uint32_t f = 0; f < a->nframes; f++) {
+        assert_int_equal(rtm_joints(a, f, j, known), 0);
+        for (int k = 1; k < N; k++) {
+            assert_true(known[k]);
+            rtm_point_times(PIVOT[k], rtm_matrix(a, f, (uint32_t)PARENT[k]), via_parent);
+            assert_true(distance(j[k], via_parent) < 1e-5);
+        }
+    }
+    assert_int_equal(rtm_joints(a, a->nframes, j, known), -1);
+    rtm_free(a);
+    rtm_skeleton_free(s);
+    buf_free(&text);
+    buf_free(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -150,6 +185,7 @@ int main(void)
         cmocka_unit_test(one_axis_is_not_determined),
         cmocka_unit_test(unmoving_bones_are_offset),
         cmocka_unit_test(joints_are_pivot_times_matrix),
+        cmocka_unit_test(joints_hold_together),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
