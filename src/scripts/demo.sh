@@ -50,11 +50,12 @@ cat="$BUILD/rtmcat" pbo="$dir/@samples/addons/samples.pbo"
 echo "Sample animations by rtmgen in $dir/: plain, BMTR v3 to v5, one broken."
 show 5 "ls -C $dir"
 
-step "rtmcat lists an animation's views and sizes: five files, then a CSV a frame."
-show 5 "$cat $dir/run_v5.rtm"
+step "rtmcat lists an animation's views and sizes: six files, then a CSV a frame
+in frames/ (the matrices) and in joints/ (where the bones are)."
+show 6 "$cat $dir/run_v5.rtm"
 
-step "header.txt sums it up: format, counts, motion vector, first and last phase."
-show 9 "$cat $dir/run_v5.rtm header.txt"
+step "header.txt sums it up: format, counts, motion, phases, skeleton and rest pose."
+show 10 "$cat $dir/run_v5.rtm header.txt"
 
 step "bones.txt has a bone name a line; phases.csv where each frame sits in the cycle."
 show 2 "$cat $dir/walk.rtm bones.txt"
@@ -62,6 +63,12 @@ show 2 "$cat $dir/walk.rtm phases.csv"
 
 step "frames/NNN.csv: a row a bone, rotation m11..m33, then translation m41..m43."
 show 2 "$cat $dir/walk.rtm frames/010.csv"
+
+step "Row 4 of a matrix is where the model's origin goes, not where the bone is.
+joints/NNN.csv is: each bone's pivot (its rest-pose joint, skeleton.txt) times
+its matrix, in metres (+y up)."
+show 3 "$cat $dir/run_v5.rtm joints/010.csv"
+show 3 "$cat $dir/run_v5.rtm skeleton.txt"
 
 step "props.json holds the frame properties, here the footstep sounds."
 show 2 "$cat $dir/step_props.rtm props.json"
