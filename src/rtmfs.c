@@ -127,8 +127,10 @@ static void usage(void)
 {
     printf("usage: rtmfs [options] SOURCE MOUNTPOINT\n"
            "Mount SOURCE read-only at MOUNTPOINT, showing every .rtm file as a directory\n"
-           "of its views (header.txt bones.txt phases.csv props.json plain.rtm frames/)\n"
-           "and every .pbo archive as a directory of its entries and pbo.txt.\n\n"
+           "of its views (header.txt bones.txt phases.csv props.json plain.rtm skeleton.txt,\n"
+           "frames/ and, with a skeleton that has pivots, joints/)\n"
+           "and every .pbo archive as a directory of its entries and pbo.txt.  SOURCE may\n"
+           "also be one .rtm or .pbo file: the mount is then its directory.\n\n"
            "rtmfs options:\n"
            "    -o skeleton=SKEL       ofp2 (default), none, or a skeleton file\n"
            "    -o cache_size=SIZE     cache of parsed files and views (K, M, G; default 256M)\n"
