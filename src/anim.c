@@ -82,7 +82,7 @@ int rtm_parse_flags(const uint8_t *data, size_t len, const struct rtm_skeleton *
 static int take_skeleton(struct rtm_anim *a, const struct rtm_skeleton *s)
 {
     size_t n = a->nbones ? a->nbones : 1;
-    int32_t *first = s && s->nbones ? malloc(s->nbones * sizeof *first) : NULL;
+    int32_t *first = s ? rtm_skeleton_first_bones(s, a->bones, a->nbones) : NULL;
     a->skel_parent = malloc(n * sizeof *a->skel_parent);
     a->in_skeleton = calloc(n, 1);
     int pivots = rtm_skeleton_has_pivots(s);
@@ -92,17 +92,10 @@ static int take_skeleton(struct rtm_anim *a, const struct rtm_skeleton *s)
     }
     if (!a->skeleton_name)              /* BMTR sets it; plain too needs it */
         a->skeleton_name = strdup(s ? s->name : "none");
-    if ((s && s->nbones && !first) || !a->skel_parent || !a->in_skeleton ||
+    if ((s && !first) || !a->skel_parent || !a->in_skeleton ||
         !a->skeleton_name || (pivots && (!a->pivot || !a->pivot_placed))) {
         free(first);
         return -1;
-    }
-    for (uint32_t k = 0; s && k < s->nbones; k++)
-        first[k] = -1;
-    for (uint32_t b = a->nbones; b-- > 0;) {   /* the first of duplicates wins */
-        int32_t k = s ? rtm_skeleton_find(s, a->bones[b].s, a->bones[b].len) : -1;
-        if (k >= 0)
-            first[k] = (int32_t)b;
     }
     for (uint32_t b = 0; b < a->nbones; b++) {
         int32_t k = s ? rtm_skeleton_find(s, a->bones[b].s, a->bones[b].len) : -1;

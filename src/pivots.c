@@ -74,26 +74,10 @@ static int push(struct joint *j, const float *mb, const float *mp)
     return 0;
 }
 
-/* The first bone of a for each skeleton bone, or -1. */
-static int32_t *bone_map(const struct rtm_anim *a, const struct rtm_skeleton *s)
-{
-    int32_t *map = malloc((s->nbones ? s->nbones : 1) * sizeof *map);
-    if (!map)
-        return NULL;
-    for (uint32_t k = 0; k < s->nbones; k++)
-        map[k] = -1;
-    for (uint32_t b = a->nbones; b-- > 0;) {
-        int32_t k = rtm_skeleton_find(s, a->bones[b].s, a->bones[b].len);
-        if (k >= 0)
-            map[k] = (int32_t)b;
-    }
-    return map;
-}
-
 int rtm_pivots_add(struct rtm_pivots *e, const struct rtm_anim *a, struct rtm_error *err)
 {
     const struct rtm_skeleton *s = e->s;
-    int32_t *map = a->has_matrices ? bone_map(a, s) : NULL;
+    int32_t *map = a->has_matrices ? rtm_skeleton_first_bones(s, a->bones, a->nbones) : NULL;
     int rc = a->has_matrices && !map ? -1 : 0;
     for (uint32_t k = 0; !rc && map && k < s->nbones; k++) {
         int32_t p = s->parent[k];

@@ -1,6 +1,7 @@
 /* skeleton.c - the built-in OFP2_ManSkeleton, the skeleton file reader and
  * its writer. */
 #include "skeleton.h"
+#include "rtm.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -377,6 +378,14 @@ static void put_coord(struct rtm_buf *out, float v)
     buf_puts(out, strcmp(t, "-0.0000") == 0 ? t + 1 : t);
 }
 
+void rtm_skeleton_put_pivot(struct rtm_buf *out, const float xyz[3], int placed)
+{
+    for (int k = 0; k < 3; k++)
+        put_coord(out, xyz[k]);
+    if (placed)
+        buf_puts(out, " placed");
+}
+
 /* Names are written as they are: every skeleton comes from the reader (or
  * is "none"), whose bone names are words, so they hold no blank, line end,
  * '#' or NUL and the reader splits the line back the same way.  A bone
@@ -388,12 +397,8 @@ int rtm_skeleton_write(const struct rtm_skeleton *s, struct rtm_buf *out)
         buf_puts(out, s->bone[i]);
         buf_putc(out, ' ');
         buf_puts(out, s->parent[i] < 0 ? "-" : s->bone[s->parent[i]]);
-        if (s->pivot) {
-            for (int k = 0; k < 3; k++)
-                put_coord(out, s->pivot[i][k]);
-            if (s->placed[i])
-                buf_puts(out, " placed");
-        }
+        if (s->pivot)
+            rtm_skeleton_put_pivot(out, s->pivot[i], s->placed[i]);
         buf_putc(out, '\n');
     }
     return out->oom ? -1 : 0;
@@ -423,6 +428,22 @@ static int read_file(const char *path, char **text, size_t *len, struct rtm_erro
     }
     *text = buf_take(&b, len);
     return 0;
+}
+
+int32_t *rtm_skeleton_first_bones(const struct rtm_skeleton *s, const struct rtm_str *bones,
+                                  uint32_t n)
+{
+    int32_t *first = malloc((s->nbones ? s->nbones : 1) * sizeof *first);
+    if (!first)
+        return NULL;
+    for (uint32_t k = 0; k < s->nbones; k++)
+        first[k] = -1;
+    for (uint32_t b = n; b-- > 0;) {        /* the first of duplicates wins */
+        int32_t k = rtm_skeleton_find(s, bones[b].s, bones[b].len);
+        if (k >= 0)
+            first[k] = (int32_t)b;
+    }
+    return first;
 }
 
 int rtm_skeleton_open(const char *spec, struct rtm_skeleton **out, struct rtm_error *err)

@@ -51,12 +51,20 @@ int rtm_skeleton_open(const char *spec, struct rtm_skeleton **out, struct rtm_er
 int rtm_skeleton_parse(const char *text, size_t len, const char *name,
                        struct rtm_skeleton **out, struct rtm_error *err);
 void rtm_skeleton_free(struct rtm_skeleton *s);
+/* For each bone k of s, the first of bones[0, n) with its name, or -1: a
+ * new array of s->nbones (at least 1) the caller frees; NULL when out of
+ * memory. */
+struct rtm_str;
+int32_t *rtm_skeleton_first_bones(const struct rtm_skeleton *s, const struct rtm_str *bones,
+                                  uint32_t n);
 /* Index of the bone called name (len bytes), or -1. */
 int32_t rtm_skeleton_find(const struct rtm_skeleton *s, const char *name, size_t len);
 /* Whether s has pivots (0 for a NULL s). */
 int rtm_skeleton_has_pivots(const struct rtm_skeleton *s);
 /* Appends s in the file format to out: "BONE PARENT", then " X Y Z" as %.4f
  * (never "-0.0000") and " placed" where placed.  -1 only when out of memory. */
+/* " X Y Z[ placed]" of one bone line, as rtm_skeleton_write writes it. */
+void rtm_skeleton_put_pivot(struct rtm_buf *out, const float xyz[3], int placed);
 int rtm_skeleton_write(const struct rtm_skeleton *s, struct rtm_buf *out);
 
 #endif

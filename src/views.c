@@ -1,7 +1,6 @@
 /* views.c - every view renderer, in one place. */
 #include "views.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -395,11 +394,8 @@ static void render_skeleton(const struct rtm_anim *a, struct rtm_buf *b)
             rtm_put_name(b, a->bones[p]);
         else
             buf_putc(b, '-');
-        for (int c = 0; a->pivot && known && c < 3; c++)
-            buf_printf(b, " %.4f", a->pivot[k][c] == 0 || fabsf(a->pivot[k][c]) < 0.00005f
-                                       ? 0.0 : (double)a->pivot[k][c]);
-        if (a->pivot && known && a->pivot_placed[k])
-            buf_puts(b, " placed");
+        if (a->pivot && known)
+            rtm_skeleton_put_pivot(b, a->pivot[k], a->pivot_placed[k]);
         buf_putc(b, '\n');
     }
     free(order);
