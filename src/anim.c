@@ -1,6 +1,7 @@
 /* anim.c - the model's allocation and the format dispatch. */
 #include "formats.h"
 #include "lzo.h"
+#include "names.h"
 
 #include <stdlib.h>
 
@@ -17,6 +18,7 @@ struct rtm_anim *rtm_anim_alloc(enum rtm_format fmt, uint32_t nframes,
     a->nprops = nprops;
     size_t nmat = with_matrices ? (size_t)nframes * nbones * 12 : 0;
     a->has_matrices = with_matrices;
+    a->digits = RTM_DIGITS_EXACT;
     a->bones = calloc(nbones ? nbones : 1, sizeof *a->bones);
     a->phases = calloc(nframes ? nframes : 1, sizeof *a->phases);
     a->matrices = calloc(nmat ? nmat : 1, sizeof *a->matrices);
@@ -61,6 +63,7 @@ void rtm_free(struct rtm_anim *a)
     free(a->in_skeleton);
     free(a->pivot);
     free(a->pivot_placed);
+    rtm_names_free(a->tracks);
     free(a);
 }
 
@@ -135,7 +138,9 @@ int rtm_parse_opts(const uint8_t *data, size_t len, const struct rtm_parse_opts 
 {
     *out = NULL;
     int rc = read_any(data, len, o, out, err);
-    if (rc == 0 && take_skeleton(*out, o->skel)) {
+    if (rc == 0 && (take_skeleton(*out, o->skel) ||
+                    !((*out)->tracks = rtm_names_make((*out)->bones, (*out)->nbones,
+                                                      &RTM_NAMES_FILE)))) {
         if ((*out)->source == data)
             (*out)->source = NULL;      /* a failed parse leaves data the caller's */
         rtm_free(*out);

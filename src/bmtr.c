@@ -9,6 +9,8 @@
 #include "convert.h"
 #include "formats.h"
 #include "lzo.h"
+#include "motion.h"
+#include "names.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -202,8 +204,9 @@ struct attempt {
     size_t mat_frames_cap;
     uint8_t *scratch;
     size_t scratch_cap;
-    int converted;         /* matrices were computed (no RTM_PARSE_NO_MATRICES) */
+    int keep;              /* matrices are kept (no RTM_PARSE_NO_MATRICES) */
     double *abs;
+    uint64_t unusable;     /* matrices not usable (motion.h) */
 };
 
 static void attempt_free(struct attempt *t)
@@ -247,7 +250,8 @@ static void frame_label(char out[24], uint32_t f)
     out[6 + n] = 0;
 }
 
-/* Walks every array (which checks the file); converts frames when plan. */
+/* Walks every array (which checks the file) and converts every frame,
+ * kept or not: a light parse counts the unusable matrices too (rtm.h). */
 static int read_frames(struct rtm_cursor *c, const struct bmtr_head *h,
                        const struct reading *rd, const struct rtm_plan *plan,
                        struct attempt *t)
@@ -258,10 +262,9 @@ static int read_frames(struct rtm_cursor *c, const struct bmtr_head *h,
     int rc = read_array(c, h, rd, h->nframes, 4, &phase_bytes, &phase_cap,
                         "the phase array");
     t->phases = (float *)phase_bytes;
-    t->converted = plan != NULL;
     if (rc)
         return -1;
-    if (plan && h->nframes && h->nbones &&
+    if (h->nframes && h->nbones &&
         !(t->abs = malloc((size_t)h->nbones * 12 * sizeof(double)))) {
         rtm_err_oom(c->err, "out of memory for %u bones", h->nbones);
         return -1;
@@ -271,12 +274,16 @@ static int read_frames(struct rtm_cursor *c, const struct bmtr_head *h,
         if (read_array(c, h, rd, h->nbones, RTM_TRANSFORM_BYTES, &t->scratch,
                        &t->scratch_cap, what))
             return -1;
-        if (!plan)
-            continue;
-        if (grow_matrices(t, f, h->nframes, h->nbones, c->err))
+        uint32_t at = t->keep ? f : 0;
+        if (grow_matrices(t, at, h->nframes, h->nbones, c->err))
             return -1;
-        rtm_convert_frame(plan, t->scratch, t->abs,
-                          t->matrices + (size_t)f * h->nbones * 12);
+        float *m = t->matrices + (size_t)at * h->nbones * 12;
+        rtm_convert_frame(plan, t->scratch, t->abs, m);
+        t->unusable += rtm_count_unusable(m, h->nbones);
+    }
+    if (!t->keep) {
+        free(t->matrices);
+        t->matrices = NULL;
     }
     if (cur_left(c)) {
         rtm_err_set(c->err, c->pos, "%zu bytes follow the last frame", cur_left(c));
@@ -291,7 +298,7 @@ static struct rtm_anim *build_anim(const uint8_t *data, size_t len,
                                    const struct reading *rd)
 {
     struct rtm_anim *a = rtm_anim_alloc(RTM_FORMAT_BMTR, 0, h->nbones, h->nprops,
-                                        h->string_bytes, t->converted);
+                                        h->string_bytes, t->keep);
     if (!a || !(a->skeleton_name = strdup(skel ? skel->name : "none"))) {
         rtm_free(a);
         return NULL;
@@ -312,6 +319,7 @@ static struct rtm_anim *build_anim(const uint8_t *data, size_t len,
     a->nmeta = h->nmeta;
     a->flag_bytes = h->version >= 5 || rd->flag_bytes;
     a->composed = plan->composed;
+    a->unusable = t->unusable;
     if (!a->phases || !a->matrices) {
         rtm_free(a);
         return NULL;
@@ -338,17 +346,17 @@ static int plan_for(const uint8_t *data, const struct bmtr_head *h,
 }
 
 /* What a parse holds at its peak: the anim, one frame's decoded array,
- * and with matrices the matrices and one frame of doubles. */
-static uint64_t parsed_bytes(const struct bmtr_head *h, int convert)
+ * the conversion's frame of doubles, and the matrices: all of them when
+ * kept, else one frame. */
+static uint64_t parsed_bytes(const struct bmtr_head *h, int keep)
 {
-    uint64_t n = sizeof(struct rtm_anim) + (uint64_t)h->nbones * sizeof(struct rtm_str) +
-                 (uint64_t)h->nframes * sizeof(float) + h->string_bytes +
-                 (uint64_t)h->nprops * sizeof(struct rtm_prop) +
-                 (uint64_t)h->nbones * (RTM_TRANSFORM_BYTES + RTM_SKEL_BYTES_PER_BONE);
-    if (convert)
-        n += (uint64_t)h->nframes * h->nbones * 12 * sizeof(float) +
-             (uint64_t)h->nbones * (12 * sizeof(double) + 4 * sizeof(uint32_t));
-    return n;
+    return sizeof(struct rtm_anim) + (uint64_t)h->nbones * sizeof(struct rtm_str) +
+           (uint64_t)h->nframes * sizeof(float) + h->string_bytes +
+           (uint64_t)h->nprops * sizeof(struct rtm_prop) +
+           (uint64_t)h->nbones * (RTM_TRANSFORM_BYTES + RTM_SKEL_BYTES_PER_BONE) +
+           rtm_names_bytes_max(h->nbones, h->string_bytes) +
+           (uint64_t)(keep ? h->nframes : 1) * h->nbones * 12 * sizeof(float) +
+           (uint64_t)h->nbones * (12 * sizeof(double) + 4 * sizeof(uint32_t));
 }
 
 int rtm_read_bmtr(const uint8_t *data, size_t len, const struct rtm_parse_opts *o,
@@ -382,8 +390,8 @@ int rtm_read_bmtr(const uint8_t *data, size_t len, const struct rtm_parse_opts *
         memset(&t, 0, sizeof t);
         struct rtm_error ignored; /* only the preferred reading's error is told */
         struct rtm_cursor ac = { data, len, h.arrays_at, i == 0 ? err : &ignored };
-        int convert = !(flags & RTM_PARSE_NO_MATRICES);
-        if (read_frames(&ac, &h, &rd[i], convert ? &plan : NULL, &t) == 0) {
+        t.keep = !(flags & RTM_PARSE_NO_MATRICES);
+        if (read_frames(&ac, &h, &rd[i], &plan, &t) == 0) {
             *out = build_anim(data, len, &h, &plan, skel, &t, &rd[i]);
             attempt_free(&t);
             rtm_plan_free(&plan);

@@ -83,6 +83,8 @@ static int parse(const struct rtm_loader *l, const struct rtmc_src *src,
                                 .flags = src->light ? RTM_PARSE_NO_MATRICES : 0,
                                 .give_source = 1 };
     int rc = rtm_parse_opts(data, len, &o, anim, &err) ? failed(msg, msglen, src->path, &err) : 0;
+    if (*anim)
+        (*anim)->digits = l->digits;
     if (!*anim || (*anim)->source != data)
         free(data);
     return rc;

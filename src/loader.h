@@ -29,6 +29,8 @@
 struct rtm_loader {
     int srcfd;                          /* SOURCE, open O_DIRECTORY */
     const struct rtm_skeleton *skel;    /* for BMTR; NULL: none */
+    int digits;                         /* how the anims' views write numbers:
+                                           RTM_DIGITS_EXACT or decimals (rtm.h) */
     struct rtmc *cache;                 /* where archive tables are kept */
 };
 

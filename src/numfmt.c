@@ -326,10 +326,42 @@ void rtm_put_float(struct rtm_buf *b, float v)
     buf_put(b, s, rtm_fmt_float(v, s));
 }
 
-void rtm_put_json_float(struct rtm_buf *b, float v)
+int rtm_digits_parse(const char *s)
+{
+    return s && s[0] >= '0' && s[0] <= '0' + RTM_DIGITS_MAX && !s[1] ? s[0] - '0' : -1;
+}
+
+size_t rtm_fmt_num(float v, int digits, char *buf)
+{
+    if (digits < 0 || !isfinite(v))
+        return rtm_fmt_float(v, buf);
+    if (digits > RTM_DIGITS_MAX)
+        digits = RTM_DIGITS_MAX;
+    int n = snprintf(buf, RTM_FLOAT_CHARS, "%.*f", digits, (double)v);
+    if (digits > 0) {
+        while (buf[n - 1] == '0')
+            n--;
+        if (buf[n - 1] == '.')
+            n--;
+    }
+    if (n == 2 && buf[0] == '-' && buf[1] == '0') {
+        buf[0] = '0';
+        n = 1;
+    }
+    buf[n] = 0;
+    return (size_t)n;
+}
+
+void rtm_put_num(struct rtm_buf *b, float v, int digits)
+{
+    char s[RTM_FLOAT_CHARS];
+    buf_put(b, s, rtm_fmt_num(v, digits, s));
+}
+
+void rtm_put_json_num(struct rtm_buf *b, float v, int digits)
 {
     if (isfinite(v))
-        rtm_put_float(b, v);
+        rtm_put_num(b, v, digits);
     else
         buf_puts(b, "null");
 }
@@ -344,16 +376,19 @@ static void put_hex_escape(struct rtm_buf *b, unsigned char c, int json)
     buf_put(b, json ? e : e + 1, json ? 5 : 4);
 }
 
-void rtm_put_name(struct rtm_buf *b, struct rtm_str s)
+static void put_escaped(struct rtm_buf *b, struct rtm_str s, int space)
 {
     for (uint32_t i = 0; i < s.len; i++) {
         unsigned char c = (unsigned char)s.s[i];
-        if (plain_byte(c))
+        if (plain_byte(c) && !(space && c == ' '))
             buf_putc(b, (char)c);
         else
             put_hex_escape(b, c, 0);
     }
 }
+
+void rtm_put_name(struct rtm_buf *b, struct rtm_str s) { put_escaped(b, s, 0); }
+void rtm_put_token(struct rtm_buf *b, struct rtm_str s) { put_escaped(b, s, 1); }
 
 void rtm_put_csv_name(struct rtm_buf *b, struct rtm_str s)
 {

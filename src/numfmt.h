@@ -5,9 +5,14 @@
  *    the same float32 (the nearest such when several qualify), "-0" for
  *    negative zero, "nan", "inf", "-inf".  Plain notation for exponents -5..8,
  *    otherwise d.ddde+XX.  buf needs RTM_FLOAT_CHARS bytes; returns the length.
+ *  - rtm_fmt_num() writes v with digits decimals (0..RTM_DIGITS_MAX) as
+ *    "%.*f" would, then drops trailing zeros and a bare point, and writes
+ *    "-0" as "0": numbers that diff well.  RTM_DIGITS_EXACT (rtm.h) is
+ *    rtm_fmt_float().  nan and inf as rtm_fmt_float() either way.
  *  - rtm_put_name() escapes raw name bytes: printable ASCII as is, other
  *    bytes and the backslash as \xNN.  The csv and json variants add RFC 4180
- *    quoting (only when needed) and RFC 8259 string quoting on top.
+ *    quoting (only when needed) and RFC 8259 string quoting on top; the
+ *    token variant escapes the space too, for space-separated fields.
  *  - All functions are pure; output is appended to a caller-owned buffer.
  */
 #ifndef RTM_NUMFMT_H
@@ -18,15 +23,23 @@
 #include "rtm.h"
 #include "util.h"
 
-enum { RTM_FLOAT_CHARS = 32 };
+/* Room for any number either way: FLT_MAX in fixed point with 9 decimals
+ * takes 50 bytes with its sign. */
+enum { RTM_FLOAT_CHARS = 64 };
 
 size_t rtm_fmt_float(float v, char *buf);
 /* The reference: same result by snprintf/strtof search (slow; for tests). */
 size_t rtm_fmt_float_slow(float v, char *buf);
 void rtm_put_float(struct rtm_buf *b, float v);
+/* The decimals of a digits option: "0" to "9" (RTM_DIGITS_MAX), else -1. */
+int rtm_digits_parse(const char *s);
+#define RTM_DIGITS_HELP "a number of decimals, 0 to 9"
+size_t rtm_fmt_num(float v, int digits, char *buf);
+void rtm_put_num(struct rtm_buf *b, float v, int digits);
 /* JSON has no nan/inf: those become null. */
-void rtm_put_json_float(struct rtm_buf *b, float v);
+void rtm_put_json_num(struct rtm_buf *b, float v, int digits);
 void rtm_put_name(struct rtm_buf *b, struct rtm_str s);
+void rtm_put_token(struct rtm_buf *b, struct rtm_str s);
 void rtm_put_csv_name(struct rtm_buf *b, struct rtm_str s);
 void rtm_put_json_name(struct rtm_buf *b, struct rtm_str s);
 

@@ -1,5 +1,7 @@
 /* plain.c - the plain RTM format (FORMAT.md section 2): reader and writer. */
 #include "formats.h"
+#include "motion.h"
+#include "names.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -91,14 +93,19 @@ static int check_sizes(struct rtm_cursor *c, uint32_t nf, uint32_t nb)
     return 0;
 }
 
+/* Every matrix is looked at, kept or not: a light parse counts the
+ * unusable ones too (rtm.h). */
 static void read_frames(const uint8_t *p, struct rtm_anim *a)
 {
     size_t frame_bytes = 4 + (size_t)BONE_BYTES * a->nbones;
     for (uint32_t f = 0; f < a->nframes; f++, p += frame_bytes) {
         a->phases[f] = le_f32(p);
-        float *m = a->matrices + (size_t)f * a->nbones * 12;
-        for (uint32_t b = 0; a->has_matrices && b < a->nbones; b++, m += 12)
-            memcpy(m, p + 4 + (size_t)b * BONE_BYTES + NAME_FIELD, MATRIX_BYTES);
+        float one[12], *m = a->matrices + (size_t)f * a->nbones * 12;
+        for (uint32_t b = 0; b < a->nbones; b++, m += 12) {
+            float *to = a->has_matrices ? m : one;
+            memcpy(to, p + 4 + (size_t)b * BONE_BYTES + NAME_FIELD, MATRIX_BYTES);
+            a->unusable += !rtm_matrix_usable(to);
+        }
     }
 }
 
@@ -107,7 +114,8 @@ static uint64_t parsed_bytes(uint32_t nf, uint32_t nb, uint32_t nprops, size_t s
 {
     uint64_t n = sizeof(struct rtm_anim) + (uint64_t)nb * sizeof(struct rtm_str) +
                  (uint64_t)nf * sizeof(float) + (uint64_t)nprops * sizeof(struct rtm_prop) +
-                 strings + (uint64_t)nb * RTM_SKEL_BYTES_PER_BONE;
+                 strings + (uint64_t)nb * RTM_SKEL_BYTES_PER_BONE +
+                 rtm_names_bytes_max(nb, (uint64_t)nb * NAME_FIELD);
     return full ? n + (uint64_t)nf * nb * 12 * sizeof(float) : n;
 }
 

@@ -24,6 +24,10 @@
 #include "util.h"
 
 struct rtm_skeleton;
+struct rtm_names;
+
+#define RTM_DIGITS_EXACT (-1)
+enum { RTM_DIGITS_MAX = 9 };
 
 enum rtm_format { RTM_FORMAT_PLAIN, RTM_FORMAT_BMTR };
 
@@ -74,6 +78,16 @@ struct rtm_anim {
                                    when the skeleton has none; 0 0 0 for bones
                                    it lacks */
     uint8_t *pivot_placed;      /* with pivot: 1 where placed, not measured */
+
+    /* Derived at parse time (both parses): */
+    uint64_t unusable;          /* matrices with NaN, infinity or det <= 0
+                                   (motion.h), which measures leave out */
+    struct rtm_names *tracks;   /* the bones' tracks/ file names (names.h) */
+
+    /* How text views write numbers: RTM_DIGITS_EXACT (shortest round trip),
+     * or that many decimals in fixed point (numfmt.h).  A parse sets it
+     * exact; the anim's owner may change it while nothing renders. */
+    int digits;
 
     /* private: the arena that holds every string above */
     char *arena;

@@ -37,7 +37,7 @@
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: rtmcat [-s SKELETON] FILE [VIEW]\n"
+            "usage: rtmcat [-s SKELETON] [-d DIGITS] FILE [VIEW]\n"
             "       rtmcat [-s SKELETON] --estimate-pivots FILE...\n"
             "Print VIEW of the Arma animation FILE (.rtm, plain or BMTR), or list\n"
             "its views with their sizes in bytes when VIEW is omitted.  FILE may\n"
@@ -46,8 +46,12 @@ static void usage(FILE *f)
             "properties); without VIEW its entries are listed, and so are those of\n"
             "a folder in it (ARCHIVE.pbo/anims).\n\n"
             "Views: header.txt bones.txt phases.csv props.json plain.rtm skeleton.txt\n"
-            "       frames/NNN.csv joints/NNN.csv (joints/: with a skeleton that has pivots)\n\n"
+            "       moving.txt frames/NNN.csv tracks/BONE.csv\n"
+            "       joints/NNN.csv (with a skeleton that has pivots)\n\n"
             "  -s, --skeleton=SKEL  ofp2 (default), none, or a skeleton file\n"
+            "  -d, --digits=N       write the numbers of frames, tracks, joints, phases\n"
+            "                       and props with N decimals (0-9), for diff; default:\n"
+            "                       exact (the shortest that reads back the same)\n"
             "      --estimate-pivots  estimate the skeleton's pivots (rest-pose joint\n"
             "                       positions) from the animation FILEs; print a\n"
             "                       skeleton file with them and a report per joint\n"
@@ -633,7 +637,7 @@ static int cat_file(struct cat *c, const char *view)
 
 /* The skeleton, D, the cache and its loader, the tree: 0, or rtmcat's exit
  * status after a message. */
-static int cat_open(struct cat *c, const char *skel_spec)
+static int cat_open(struct cat *c, const char *skel_spec, int digits)
 {
     struct rtm_error err = { .msg = "" };
     if (rtm_skeleton_open(skel_spec, &c->skel, &err)) {
@@ -643,7 +647,7 @@ static int cat_open(struct cat *c, const char *skel_spec)
     int e = split(c);
     if (e)
         return fail_errno(c, -e);
-    c->loader = (struct rtm_loader){ .srcfd = c->srcfd, .skel = c->skel };
+    c->loader = (struct rtm_loader){ .srcfd = c->srcfd, .skel = c->skel, .digits = digits };
     /* no budget: one run reads one file */
     c->cache = c->loader.cache = rtmc_new(SIZE_MAX / 2, rtm_loader_load, &c->loader);
     struct rtm_tree_config cfg = { .srcfd = c->srcfd, .cache = c->cache };
@@ -664,16 +668,23 @@ int main(int argc, char **argv)
 {
     static const struct option opts[] = {
         { "skeleton", required_argument, NULL, 's' },
+        { "digits", required_argument, NULL, 'd' },
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, 'V' },
         { "estimate-pivots", no_argument, NULL, 'E' },
         { NULL, 0, NULL, 0 },
     };
     const char *skel_spec = "ofp2";
-    int ch, estimate = 0;
-    while ((ch = getopt_long(argc, argv, "s:hV", opts, NULL)) != -1) {
+    int ch, estimate = 0, digits = RTM_DIGITS_EXACT;
+    while ((ch = getopt_long(argc, argv, "s:d:hV", opts, NULL)) != -1) {
         switch (ch) {
         case 's': skel_spec = optarg; break;
+        case 'd':
+            if ((digits = rtm_digits_parse(optarg)) < 0) {
+                fprintf(stderr, "rtmcat: bad digits '%s' (" RTM_DIGITS_HELP ")\n", optarg);
+                return 2;
+            }
+            break;
         case 'E': estimate = 1; break;
         case 'h': usage(stdout); return 0;
         case 'V':
@@ -689,7 +700,7 @@ int main(int argc, char **argv)
         return 2;
     }
     struct cat c = { .file = argv[optind], .srcfd = -1 };
-    int status = cat_open(&c, skel_spec);
+    int status = cat_open(&c, skel_spec, digits);
     if (!status)
         status = cat_file(&c, argv[optind + 1]);
     cat_close(&c);

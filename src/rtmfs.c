@@ -24,6 +24,7 @@
 
 #include "cache.h"
 #include "loader.h"
+#include "numfmt.h"
 #include "skeleton.h"
 #include "tree.h"
 #include "version.h"
@@ -45,7 +46,7 @@ struct fs {
 /* ---- command line ---- */
 
 struct options {
-    char *skeleton, *cache_size, *source;
+    char *skeleton, *cache_size, *source, *digits;
     char *uid, *gid, *umask, *dmask, *fmask, *fsname, *subtype;
     int show_other, nonopts;
     unsigned max_read;
@@ -57,6 +58,7 @@ enum { KEY_MAX_READ = 1 };
 static const struct fuse_opt option_spec[] = {
     OPT("skeleton=%s", skeleton),
     OPT("cache_size=%s", cache_size),
+    OPT("digits=%s", digits),
     OPT("show_other", show_other),
     OPT("uid=%s", uid),
     OPT("gid=%s", gid),
@@ -127,13 +129,15 @@ static void usage(void)
 {
     printf("usage: rtmfs [options] SOURCE MOUNTPOINT\n"
            "Mount SOURCE read-only at MOUNTPOINT, showing every .rtm file as a directory\n"
-           "of its views (header.txt bones.txt phases.csv props.json plain.rtm skeleton.txt,\n"
-           "frames/ and, with a skeleton that has pivots, joints/)\n"
+           "of its views (header.txt bones.txt phases.csv props.json plain.rtm skeleton.txt\n"
+           "moving.txt, frames/, tracks/ and, with a skeleton that has pivots, joints/)\n"
            "and every .pbo archive as a directory of its entries and pbo.txt.  SOURCE may\n"
            "also be one .rtm or .pbo file: the mount is then its directory.\n\n"
            "rtmfs options:\n"
            "    -o skeleton=SKEL       ofp2 (default), none, or a skeleton file\n"
            "    -o cache_size=SIZE     cache of parsed files and views (K, M, G; default 256M)\n"
+           "    -o digits=N            numbers of frames, tracks, joints, phases and props\n"
+           "                           with N decimals (0-9), for diff (default: exact)\n"
            "    -o show_other          pass other files (and archive entries) through\n"
            "    -o uid=N,gid=N         owner shown (default: the source's)\n"
            "    -o umask=M             modes 0777 & ~M, octal (dmask= folders, fmask= files)\n"
@@ -281,13 +285,18 @@ static int fs_setup(struct fs *fs, const struct options *o, const char *mountpoi
     }
     if (parse_attrs(o, &attrs))
         return -1;
+    int digits = o->digits ? rtm_digits_parse(o->digits) : RTM_DIGITS_EXACT;
+    if (o->digits && digits < 0) {
+        fprintf(stderr, "rtmfs: bad digits '%s' (" RTM_DIGITS_HELP ")\n", o->digits);
+        return -1;
+    }
     if (rtm_skeleton_open(o->skeleton ? o->skeleton : "ofp2", &fs->skel, &err)) {
         fprintf(stderr, "rtmfs: %s\n", err.msg);
         return -1;
     }
     if (open_source(fs, o->source))
         return -1;
-    fs->loader = (struct rtm_loader){ .srcfd = fs->srcfd, .skel = fs->skel };
+    fs->loader = (struct rtm_loader){ .srcfd = fs->srcfd, .skel = fs->skel, .digits = digits };
     fs->cache = fs->loader.cache = rtmc_new(budget, rtm_loader_load, &fs->loader);
     fs->watch = fs->cache ? rtm_watch_new(fs->dir) : NULL;
     char *hidden = fs->file ? NULL : mountpoint_inside(fs->dir, mountpoint);
@@ -456,6 +465,7 @@ out:
     free(c.mountpoint);
     free(o.source);
     free(o.skeleton);
+    free(o.digits);
     free(o.cache_size);
     free(o.uid);
     free(o.gid);

@@ -184,8 +184,7 @@ int tree_load_anim(struct rtm_tree *t, struct target *tg)
 static int resolve_inner(struct rtm_tree *t, struct target *tg)
 {
     /* listings, header.txt and bones.txt need no matrices: a cheaper parse */
-    tg->full = strncmp(tg->rest, "frames/", 7) == 0 || strncmp(tg->rest, "joints/", 7) == 0 ||
-               strcmp(tg->rest, "plain.rtm") == 0;
+    tg->full = rtm_view_path_needs_matrices(tg->rest);
     int rc = tree_load_anim(t, tg);
     if (rc)
         return rc;

@@ -86,7 +86,7 @@ static int list_anim(struct rtm_tree *t, const struct target *tg, const char *pa
                      struct rtm_dirlist *d)
 {
     const struct rtm_anim *a = rtmc_anim(tg->h);
-    char name[RTM_VIEW_PATH_MAX];
+    char name[RTM_VIEW_NAME_MAX];
     int rc = 0;
     if (tg->kind == K_ANIM && !a)
         return dl_add(t, d, path, ERROR_NAME, S_IFREG, &tg->id);
@@ -99,8 +99,9 @@ static int list_anim(struct rtm_tree *t, const struct target *tg, const char *pa
             rc = dl_add(t, d, path, folder, S_IFDIR, &tg->id);
         return rc;
     }
-    for (uint32_t f = 0; !rc && f < a->nframes; f++) {
-        rtm_frame_name(a, f, name);
+    uint32_t n = rtm_view_folder_size(a, tg->view.kind);
+    for (uint32_t i = 0; !rc && i < n; i++) {
+        rtm_view_entry_name(a, tg->view.kind, i, name);
         rc = dl_add(t, d, path, name, S_IFREG, &tg->id);
     }
     return rc;

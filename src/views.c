@@ -4,12 +4,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "motion.h"
+#include "names.h"
 #include "numfmt.h"
 #include "pbo.h"
 #include "pivots.h"
 
 static const char *const FIXED[RTM_NFIXED_VIEWS] = {
     "header.txt", "bones.txt", "phases.csv", "props.json", "plain.rtm", "skeleton.txt",
+    "moving.txt",
 };
 
 const char *rtm_view_fixed_name(enum rtm_view_kind kind)
@@ -17,13 +20,30 @@ const char *rtm_view_fixed_name(enum rtm_view_kind kind)
     return (int)kind < RTM_NFIXED_VIEWS ? FIXED[kind] : NULL;
 }
 
+/* The folders a has, in listing order. */
+static size_t folders_of(const struct rtm_anim *a, enum rtm_view_kind kinds[3])
+{
+    size_t n = 0;
+    kinds[n++] = RTM_VIEW_FRAME;
+    if (a->pivot)
+        kinds[n++] = RTM_VIEW_JOINTS;
+    if (a->tracks)                      /* an anim rtm_parse made */
+        kinds[n++] = RTM_VIEW_TRACK;
+    return n;
+}
+
+static const char *folder_name(enum rtm_view_kind kind)
+{
+    return kind == RTM_VIEW_FRAME ? "frames" : kind == RTM_VIEW_JOINTS ? "joints" : "tracks";
+}
+
 const char *rtm_view_folder(const struct rtm_anim *a, size_t i, enum rtm_view_kind *kind)
 {
-    if (i == 0 || (i == 1 && a->pivot)) {
-        *kind = i == 0 ? RTM_VIEW_FRAME : RTM_VIEW_JOINTS;
-        return i == 0 ? "frames" : "joints";
-    }
-    return NULL;
+    enum rtm_view_kind kinds[3];
+    if (i >= folders_of(a, kinds))
+        return NULL;
+    *kind = kinds[i];
+    return folder_name(kinds[i]);
 }
 
 int rtm_view_folder_lookup(const struct rtm_anim *a, const char *name, enum rtm_view_kind *kind)
@@ -35,29 +55,46 @@ int rtm_view_folder_lookup(const struct rtm_anim *a, const char *name, enum rtm_
     return -1;
 }
 
-static size_t nfolders(const struct rtm_anim *a) { return a->pivot ? 2 : 1; }
+uint32_t rtm_view_folder_size(const struct rtm_anim *a, enum rtm_view_kind kind)
+{
+    switch (kind) {
+    case RTM_VIEW_FRAME: return a->nframes;
+    case RTM_VIEW_JOINTS: return a->pivot ? a->nframes : 0;
+    case RTM_VIEW_TRACK: return a->tracks ? a->tracks->n : 0;
+    default: return 0;
+    }
+}
 
 size_t rtm_view_count(const struct rtm_anim *a)
 {
-    return RTM_NFIXED_VIEWS + nfolders(a) * (size_t)a->nframes;
+    enum rtm_view_kind kinds[3];
+    size_t n = RTM_NFIXED_VIEWS, nf = folders_of(a, kinds);
+    for (size_t i = 0; i < nf; i++)
+        n += rtm_view_folder_size(a, kinds[i]);
+    return n;
 }
 
 struct rtm_view rtm_view_at(const struct rtm_anim *a, size_t i)
 {
     if (i < RTM_NFIXED_VIEWS)
-        return (struct rtm_view){ (enum rtm_view_kind)i, 0 };
+        return (struct rtm_view){ .kind = (enum rtm_view_kind)i };
     i -= RTM_NFIXED_VIEWS;
-    enum rtm_view_kind k = i < a->nframes ? RTM_VIEW_FRAME : RTM_VIEW_JOINTS;
-    return (struct rtm_view){ k, (uint32_t)(i < a->nframes ? i : i - a->nframes) };
+    enum rtm_view_kind kinds[3];
+    size_t nf = folders_of(a, kinds), k = 0;
+    while (k + 1 < nf && i >= rtm_view_folder_size(a, kinds[k]))
+        i -= rtm_view_folder_size(a, kinds[k++]);
+    return (struct rtm_view){ .kind = kinds[k], .frame = (uint32_t)i };
 }
 
 size_t rtm_view_index(const struct rtm_anim *a, struct rtm_view v)
 {
-    switch (v.kind) {
-    case RTM_VIEW_FRAME: return RTM_NFIXED_VIEWS + (size_t)v.frame;
-    case RTM_VIEW_JOINTS: return RTM_NFIXED_VIEWS + (size_t)a->nframes + v.frame;
-    default: return (size_t)v.kind;
-    }
+    if ((int)v.kind < RTM_NFIXED_VIEWS)
+        return (size_t)v.kind;
+    enum rtm_view_kind kinds[3];
+    size_t nf = folders_of(a, kinds), idx = RTM_NFIXED_VIEWS;
+    for (size_t k = 0; k < nf && kinds[k] != v.kind; k++)
+        idx += rtm_view_folder_size(a, kinds[k]);
+    return idx + v.frame;
 }
 
 static int frame_width(const struct rtm_anim *a)
@@ -70,17 +107,26 @@ static int frame_width(const struct rtm_anim *a)
 
 void rtm_frame_name(const struct rtm_anim *a, uint32_t frame, char *buf)
 {
-    snprintf(buf, RTM_VIEW_PATH_MAX, "%0*u.csv", frame_width(a), frame);
+    snprintf(buf, RTM_VIEW_NAME_MAX, "%0*u.csv", frame_width(a), frame);
+}
+
+void rtm_view_entry_name(const struct rtm_anim *a, enum rtm_view_kind kind, uint32_t i,
+                         char *buf)
+{
+    if (kind == RTM_VIEW_TRACK)
+        snprintf(buf, RTM_VIEW_NAME_MAX, "%s.csv", a->tracks->form[i]);
+    else
+        rtm_frame_name(a, i, buf);
 }
 
 void rtm_view_path(const struct rtm_anim *a, struct rtm_view v, char *buf)
 {
-    if (v.kind == RTM_VIEW_FRAME || v.kind == RTM_VIEW_JOINTS) {
-        memcpy(buf, v.kind == RTM_VIEW_FRAME ? "frames/" : "joints/", 7);
-        rtm_frame_name(a, v.frame, buf + 7);
-    } else {
+    if ((int)v.kind < RTM_NFIXED_VIEWS) {
         snprintf(buf, RTM_VIEW_PATH_MAX, "%s", FIXED[v.kind]);
+        return;
     }
+    size_t n = (size_t)sprintf(buf, "%s/", folder_name(v.kind));
+    rtm_view_entry_name(a, v.kind, v.frame, buf + n);
 }
 
 int rtm_frame_lookup(const struct rtm_anim *a, const char *name, uint32_t *frame)
@@ -100,11 +146,23 @@ int rtm_frame_lookup(const struct rtm_anim *a, const char *name, uint32_t *frame
     return 0;
 }
 
+static int track_lookup(const struct rtm_anim *a, const char *name, uint32_t *bone)
+{
+    size_t n = strlen(name);
+    if (!a->tracks || n < 4 || strcmp(name + n - 4, ".csv") != 0)
+        return -1;
+    int64_t k = rtm_names_find(a->tracks, name, n - 4);
+    if (k < 0)
+        return -1;
+    *bone = (uint32_t)k;
+    return 0;
+}
+
 int rtm_view_lookup(const struct rtm_anim *a, const char *path, struct rtm_view *v)
 {
     for (int k = 0; k < RTM_NFIXED_VIEWS; k++) {
         if (strcmp(path, FIXED[k]) == 0) {
-            *v = (struct rtm_view){ (enum rtm_view_kind)k, 0 };
+            *v = (struct rtm_view){ .kind = (enum rtm_view_kind)k };
             return 0;
         }
     }
@@ -112,8 +170,11 @@ int rtm_view_lookup(const struct rtm_anim *a, const char *path, struct rtm_view 
     const char *folder;
     for (size_t i = 0; (folder = rtm_view_folder(a, i, &k)); i++) {
         size_t n = strlen(folder);
-        if (strncmp(path, folder, n) == 0 && path[n] == '/' &&
-            rtm_frame_lookup(a, path + n + 1, &v->frame) == 0) {
+        if (strncmp(path, folder, n) != 0 || path[n] != '/')
+            continue;
+        int rc = k == RTM_VIEW_TRACK ? track_lookup(a, path + n + 1, &v->bone)
+                                     : rtm_frame_lookup(a, path + n + 1, &v->frame);
+        if (rc == 0) {
             v->kind = k;
             return 0;
         }
@@ -133,6 +194,14 @@ static int32_t skel_parent(const struct rtm_anim *a, uint32_t b)
 static int in_skeleton(const struct rtm_anim *a, uint32_t b)
 {
     return a->in_skeleton && a->in_skeleton[b];
+}
+
+static uint32_t uncomposed(const struct rtm_anim *a)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < a->nbones; i++)
+        n += skel_parent(a, i) < 0;
+    return n;
 }
 
 /* header.txt is a summary, not a frame: there -0 and 0 mean the same to
@@ -221,6 +290,10 @@ static void render_header(const struct rtm_anim *a, struct rtm_buf *b)
     put_motion(a, b);
     put_phase_range(a, b);
     put_skeleton(a, b);
+    buf_printf(b, "uncomposed: %u (bones with no parent here; skeleton.txt names them)\n",
+               uncomposed(a));
+    buf_printf(b, "matrices_left_out: %llu (NaN, infinite or determinant <= 0: "
+               "not measured in moving.txt)\n", (unsigned long long)a->unusable);
     buf_printf(b, "source_bytes: %llu\n", (unsigned long long)a->source_bytes);
     put_format_fields(a, b);
 }
@@ -238,7 +311,7 @@ static void render_phases(const struct rtm_anim *a, struct rtm_buf *b)
     buf_puts(b, "frame,phase\n");
     for (uint32_t f = 0; f < a->nframes; f++) {
         buf_printf(b, "%u,", f);
-        rtm_put_float(b, a->phases[f]);
+        rtm_put_num(b, a->phases[f], a->digits);
         buf_putc(b, '\n');
     }
 }
@@ -253,7 +326,7 @@ static void render_props(const struct rtm_anim *a, struct rtm_buf *b)
     for (uint32_t i = 0; i < a->nprops; i++) {
         const struct rtm_prop *p = &a->props[i];
         buf_puts(b, "  {\"phase\": ");
-        rtm_put_json_float(b, p->phase);
+        rtm_put_json_num(b, p->phase, a->digits);
         buf_puts(b, ", \"name\": ");
         rtm_put_json_name(b, p->name);
         buf_puts(b, ", \"value\": ");
@@ -263,23 +336,63 @@ static void render_props(const struct rtm_anim *a, struct rtm_buf *b)
     buf_puts(b, "]\n");
 }
 
+#define MATRIX_COLUMNS "m11,m12,m13,m21,m22,m23,m31,m32,m33,m41,m42,m43\n"
+
+/* ",m11,...,m43\n": the numbers frames/ and tracks/ share, byte for byte. */
+static void put_matrix_row(const struct rtm_anim *a, const float *m, struct rtm_buf *b)
+{
+    if (buf_reserve(b, 12 * (RTM_FLOAT_CHARS + 1) + 1))
+        return;
+    char *o = b->p + b->len;
+    for (int k = 0; k < 12; k++) {
+        *o++ = ',';
+        o += rtm_fmt_num(m[k], a->digits, o);
+    }
+    *o++ = '\n';
+    b->len = (size_t)(o - b->p);
+}
+
 static void render_frame(const struct rtm_anim *a, uint32_t f, struct rtm_buf *b)
 {
-    buf_puts(b, "bone,m11,m12,m13,m21,m22,m23,m31,m32,m33,m41,m42,m43\n");
-    /* a row is at most 12 floats of RTM_FLOAT_CHARS plus the name */
+    buf_puts(b, "bone," MATRIX_COLUMNS);
     for (uint32_t i = 0; i < a->nbones; i++) {
         rtm_put_csv_name(b, a->bones[i]);
-        if (buf_reserve(b, 12 * (RTM_FLOAT_CHARS + 1) + 1))
-            return;
-        char *o = b->p + b->len;
-        const float *m = rtm_matrix(a, f, i);
-        for (int k = 0; k < 12; k++) {
-            *o++ = ',';
-            o += rtm_fmt_float(m[k], o);
-        }
-        *o++ = '\n';
-        b->len = (size_t)(o - b->p);
+        put_matrix_row(a, rtm_matrix(a, f, i), b);
     }
+}
+
+/* tracks/NAME.csv: one bone through every frame, in file order. */
+static void render_track(const struct rtm_anim *a, uint32_t bone, struct rtm_buf *b)
+{
+    buf_puts(b, "frame,phase," MATRIX_COLUMNS);
+    for (uint32_t f = 0; f < a->nframes; f++) {
+        buf_printf(b, "%u,", f);
+        rtm_put_num(b, a->phases[f], a->digits);
+        put_matrix_row(a, rtm_matrix(a, f, bone), b);
+    }
+}
+
+/* moving.txt: NAME ROTATION_DEG TRANSLATION_M for each bone that moves
+ * (motion.h), in file order; fixed decimals, so that lines diff. */
+static void render_moving(const struct rtm_anim *a, struct rtm_buf *b)
+{
+    struct rtm_bone_motion *m = malloc((a->nbones ? a->nbones : 1) * sizeof *m);
+    if (!m || rtm_motion_measure(a, m)) {
+        b->oom = 1;
+        free(m);
+        return;
+    }
+    for (uint32_t i = 0; i < a->nbones; i++) {
+        if (!rtm_bone_moves(&m[i]))
+            continue;
+        rtm_put_token(b, a->bones[i]);
+        buf_printf(b, " %.3f", m[i].rotation_deg);
+        if (m[i].has_translation)
+            buf_printf(b, " %.5f\n", m[i].translation_m);
+        else
+            buf_puts(b, " -\n");
+    }
+    free(m);
 }
 
 /* joints/NNN.csv: each bone's joint, pivot · M, in file order; a bone the
@@ -299,7 +412,7 @@ static void render_joints(const struct rtm_anim *a, uint32_t f, struct rtm_buf *
         rtm_put_csv_name(b, a->bones[i]);
         for (int k = 0; known[i] && k < 3; k++) {
             buf_putc(b, ',');
-            rtm_put_float(b, j[i][k]);
+            rtm_put_num(b, j[i][k], a->digits);
         }
         buf_puts(b, known[i] ? "\n" : ",,,\n");
     }
@@ -354,11 +467,12 @@ static void put_skeleton_comments(const struct rtm_anim *a, struct rtm_buf *b, u
     buf_puts(b, a->pivot ? ", with pivots (rest-pose joints, metres)\n"
                          : ", without pivots\n");
     buf_puts(b, "# BONE PARENT [X Y Z [placed]]; use it with -o skeleton=FILE\n");
-    if (a->format == RTM_FORMAT_BMTR) {
-        for (uint32_t i = 0; i < a->nbones; i++)
-            pick[i] = skel_parent(a, i) < 0;
-        put_name_list(b, "composed with their parent: every bone but", a, pick);
-    }
+    for (uint32_t i = 0; i < a->nbones; i++)
+        pick[i] = skel_parent(a, i) < 0;
+    put_name_list(b, a->format == RTM_FORMAT_BMTR
+                         ? "uncomposed (no parent here; the others are composed with theirs)"
+                         : "uncomposed (no parent here: measured in model space)",
+                  a, pick);
     for (uint32_t i = 0; a->pivot && i < a->nbones; i++)
         pick[i] = in_skeleton(a, i) && a->pivot_placed[i];
     if (a->pivot)
@@ -404,7 +518,18 @@ static void render_skeleton(const struct rtm_anim *a, struct rtm_buf *b)
 
 int rtm_view_needs_matrices(struct rtm_view v)
 {
-    return v.kind == RTM_VIEW_FRAME || v.kind == RTM_VIEW_PLAIN || v.kind == RTM_VIEW_JOINTS;
+    return v.kind == RTM_VIEW_FRAME || v.kind == RTM_VIEW_PLAIN || v.kind == RTM_VIEW_JOINTS ||
+           v.kind == RTM_VIEW_MOVING || v.kind == RTM_VIEW_TRACK;
+}
+
+int rtm_view_path_needs_matrices(const char *path)
+{
+    static const char *const full[] = { "frames/", "joints/", "tracks/", "plain.rtm",
+                                        "moving.txt" };
+    for (size_t i = 0; i < sizeof full / sizeof *full; i++)
+        if (strncmp(path, full[i], strlen(full[i])) == 0)
+            return 1;
+    return 0;
 }
 
 int rtm_view_render(const struct rtm_anim *a, struct rtm_view v, struct rtm_buf *out)
@@ -423,6 +548,7 @@ int rtm_view_render(const struct rtm_anim *a, struct rtm_view v, struct rtm_buf 
             rtm_write_plain(a, out);
         break;
     case RTM_VIEW_SKELETON: render_skeleton(a, out); break;
+    case RTM_VIEW_MOVING: render_moving(a, out); break;
     case RTM_VIEW_FRAME:
         if (v.frame < a->nframes)
             render_frame(a, v.frame, out);
@@ -430,6 +556,10 @@ int rtm_view_render(const struct rtm_anim *a, struct rtm_view v, struct rtm_buf 
     case RTM_VIEW_JOINTS:
         if (v.frame < a->nframes && a->pivot)
             render_joints(a, v.frame, out);
+        break;
+    case RTM_VIEW_TRACK:
+        if (a->tracks && v.bone < a->nbones)
+            render_track(a, v.bone, out);
         break;
     }
     return out->oom ? -1 : 0;

@@ -2,9 +2,13 @@
  *
  * Contract:
  *  - An animation has the file views header.txt, bones.txt, phases.csv,
- *    props.json, plain.rtm, skeleton.txt, one frames/NNN.csv a frame (NNN
- *    zero-padded to at least 3 digits, wider when there are more than 1000
- *    frames) and, when its skeleton has pivots, one joints/NNN.csv a frame.
+ *    props.json, plain.rtm, skeleton.txt, moving.txt, one frames/NNN.csv a
+ *    frame (NNN zero-padded to at least 3 digits, wider when there are more
+ *    than 1000 frames), when its skeleton has pivots one joints/NNN.csv a
+ *    frame, and one tracks/NAME.csv a bone (NAME from names.h's file rule:
+ *    found exactly or ignoring case).
+ *  - Frames, tracks, joints, phases and props write numbers as a->digits
+ *    says (rtm.h); plain.rtm is the same bytes whatever it says.
  *  - rtm_view_render() appends a view's exact bytes to a caller-owned buffer;
  *    the same anim always renders the same bytes.  It returns -1 only when
  *    out of memory.  Rendering reads the anim and never changes it, so
@@ -25,32 +29,45 @@ enum rtm_view_kind {
     RTM_VIEW_PROPS,
     RTM_VIEW_PLAIN,
     RTM_VIEW_SKELETON,
+    RTM_VIEW_MOVING,
     RTM_VIEW_FRAME,     /* frames/NNN.csv */
     RTM_VIEW_JOINTS,    /* joints/NNN.csv */
+    RTM_VIEW_TRACK,     /* tracks/NAME.csv */
 };
 
-enum { RTM_NFIXED_VIEWS = 6, RTM_VIEW_PATH_MAX = 32 };
+enum {
+    RTM_NFIXED_VIEWS = 7,
+    RTM_VIEW_NAME_MAX = 256,            /* a folder entry's name, with its NUL */
+    RTM_VIEW_PATH_MAX = 8 + RTM_VIEW_NAME_MAX,
+};
 
 struct rtm_view {
     enum rtm_view_kind kind;
-    uint32_t frame;     /* for RTM_VIEW_FRAME and RTM_VIEW_JOINTS */
+    union {
+        uint32_t frame; /* RTM_VIEW_FRAME, RTM_VIEW_JOINTS */
+        uint32_t bone;  /* RTM_VIEW_TRACK */
+    };
 };
 
-/* "header.txt" ... "skeleton.txt" for the fixed views; NULL for the others. */
+/* "header.txt" ... "moving.txt" for the fixed views; NULL for the others. */
 const char *rtm_view_fixed_name(enum rtm_view_kind kind);
-/* The folders of an animation, one file a frame: "frames", and "joints"
- * when it has pivots.  The i-th folder's name and kind, or NULL past the
- * last. */
+/* The folders of an animation: "frames", "joints" when it has pivots, and
+ * "tracks".  The i-th folder's name and kind, or NULL past the last. */
 const char *rtm_view_folder(const struct rtm_anim *a, size_t i, enum rtm_view_kind *kind);
 /* Whether name is one of a's folders (0, with its kind), else -1. */
 int rtm_view_folder_lookup(const struct rtm_anim *a, const char *name, enum rtm_view_kind *kind);
-/* Every view in listing order: the fixed views, then each folder's frames. */
+/* The files of a's folder of kind, and the i-th one's name (buf needs
+ * RTM_VIEW_NAME_MAX bytes). */
+uint32_t rtm_view_folder_size(const struct rtm_anim *a, enum rtm_view_kind kind);
+void rtm_view_entry_name(const struct rtm_anim *a, enum rtm_view_kind kind, uint32_t i,
+                         char *buf);
+/* Every view in listing order: the fixed views, then each folder's files. */
 size_t rtm_view_count(const struct rtm_anim *a);
 struct rtm_view rtm_view_at(const struct rtm_anim *a, size_t i);
 /* The inverse: v's place in that order (below rtm_view_count(a) for a view
  * of a). */
 size_t rtm_view_index(const struct rtm_anim *a, struct rtm_view v);
-/* "header.txt", "frames/012.csv" or "joints/012.csv"; buf needs
+/* "header.txt", "frames/012.csv", "tracks/Pelvis.csv"; buf needs
  * RTM_VIEW_PATH_MAX bytes. */
 void rtm_view_path(const struct rtm_anim *a, struct rtm_view v, char *buf);
 /* "012.csv" for frame 12. */
@@ -61,6 +78,9 @@ int rtm_view_lookup(const struct rtm_anim *a, const char *path, struct rtm_view 
 
 /* Whether v needs what RTM_PARSE_NO_MATRICES leaves out. */
 int rtm_view_needs_matrices(struct rtm_view v);
+/* The same from a path inside an animation's folder, before it is parsed:
+ * whether a view at or below path may need matrices. */
+int rtm_view_path_needs_matrices(const char *path);
 /* -1 when out of memory, or when v needs matrices the anim does not have. */
 int rtm_view_render(const struct rtm_anim *a, struct rtm_view v, struct rtm_buf *out);
 

@@ -128,7 +128,7 @@ static size_t convert_bmtr(const struct set *s, const struct rtm_skeleton *sk)
         if (rtm_parse(s->f[i].data, s->f[i].len, sk, &a, &err))
             continue;
         b.len = 0;
-        rtm_view_render(a, (struct rtm_view){ RTM_VIEW_PLAIN, 0 }, &b);
+        rtm_view_render(a, (struct rtm_view){ .kind = RTM_VIEW_PLAIN }, &b);
         src += s->f[i].len;
         rtm_free(a);
     }

@@ -255,7 +255,7 @@ static void views_count_against_the_budget(void **state)
     size_t one = entry_bytes();
     struct rtmc *c = rtmc_new(one + 4096, fake_load, &L);
     struct rtmc_entry *h = get(c, "a", 10, 1);
-    struct rtm_view plain = { RTM_VIEW_PLAIN, 0 };
+    struct rtm_view plain = { .kind = RTM_VIEW_PLAIN, .frame = 0 };
     struct rtmc_view *v;
     assert_int_equal(rtmc_view_get(c, h, plain, &v), 0);   /* bigger than 4096 */
     rtmc_view_put(c, v);
@@ -272,7 +272,7 @@ static void referenced_entries_survive(void **state)
     (void)state;
     struct rtmc *c = rtmc_new(0, fake_load, &L);
     struct rtmc_entry *a = get(c, "a", 10, 1);
-    struct rtm_view hdr = { RTM_VIEW_HEADER, 0 };
+    struct rtm_view hdr = { .kind = RTM_VIEW_HEADER, .frame = 0 };
     struct rtmc_view *v;
     assert_int_equal(rtmc_view_get(c, a, hdr, &v), 0);
     rtmc_put(c, get(c, "b", 11, 1));       /* evicts b at once */
@@ -294,7 +294,7 @@ static void invalidate_drops_every_version(void **state)
     struct rtmc *c = rtmc_new(64u << 20, fake_load, &L);
     rtmc_put(c, get(c, "a", 10, 1));
     struct rtmc_entry *h = get(c, "a", 12, 2);
-    struct rtm_view hdr = { RTM_VIEW_HEADER, 0 };
+    struct rtm_view hdr = { .kind = RTM_VIEW_HEADER, .frame = 0 };
     struct rtmc_view *v;
     assert_int_equal(rtmc_view_get(c, h, hdr, &v), 0);
     rtmc_invalidate(c, "a");
@@ -428,12 +428,12 @@ static void light_and_full_entries(void **state)
     assert_int_equal(rtmc_get(c, &light, &hl), 0);
     assert_int_equal(L.loads, 1);
     struct rtmc_view *v;
-    assert_int_equal(rtmc_view_get(c, hl, (struct rtm_view){ RTM_VIEW_FRAME, 0 }, &v), -EINVAL);
-    assert_int_equal(rtmc_view_get(c, hl, (struct rtm_view){ RTM_VIEW_BONES, 0 }, &v), 0);
+    assert_int_equal(rtmc_view_get(c, hl, (struct rtm_view){ .kind = RTM_VIEW_FRAME, .frame = 0 }, &v), -EINVAL);
+    assert_int_equal(rtmc_view_get(c, hl, (struct rtm_view){ .kind = RTM_VIEW_BONES, .frame = 0 }, &v), 0);
     rtmc_view_put(c, v);
     assert_int_equal(rtmc_get(c, &full, &hf), 0);
     assert_int_equal(L.loads, 2);
-    assert_int_equal(rtmc_view_get(c, hf, (struct rtm_view){ RTM_VIEW_FRAME, 0 }, &v), 0);
+    assert_int_equal(rtmc_view_get(c, hf, (struct rtm_view){ .kind = RTM_VIEW_FRAME, .frame = 0 }, &v), 0);
     rtmc_view_put(c, v);
     rtmc_put(c, hl);
     rtmc_invalidate(c, "a.rtm");                 /* drops both */

@@ -66,7 +66,7 @@ static int setup(void **state)
     strcpy(e->dir, "/tmp/rtmfs-tree.XXXXXX");
     assert_non_null(mkdtemp(e->dir));
     e->fd = open(e->dir, O_RDONLY | O_DIRECTORY);
-    e->l = (struct rtm_loader){ .srcfd = e->fd };
+    e->l = (struct rtm_loader){ .srcfd = e->fd, .digits = RTM_DIGITS_EXACT };
     e->c = e->l.cache = rtmc_new(64u << 20, rtm_loader_load, &e->l);
     struct sample_opts oa = { 6, 20, 1, 0 }, ob = { 6, 20, 2, 0 };
     assert_int_equal(rtm_sample_plain(&oa, &e->a), 0);
@@ -210,8 +210,9 @@ static void listings_agree_with_lookups(void **state)
 {
     struct env *e = *state;
     check_listing(e, "", 3);                        /* walk.rtm broken.rtm sub */
-    check_listing(e, "walk.rtm", 7);                /* 6 views and frames */
+    check_listing(e, "walk.rtm", 9);                /* 7 views, frames/, tracks/ */
     check_listing(e, "walk.rtm/frames", 6);
+    check_listing(e, "walk.rtm/tracks", 20);         /* a file a bone */
     check_listing(e, "broken.rtm", 1);
     check_listing(e, "sub", 1);
     /* the rest of an enumeration comes from the same listing */
@@ -238,7 +239,7 @@ static void collisions_number_alike(void **state)
     new_tree(e, same_hash, NULL);
     assert_int_equal(ino_of(e, "walk.rtm"), 4242);
     check_listing(e, "", 3);
-    check_listing(e, "walk.rtm", 7);
+    check_listing(e, "walk.rtm", 9);
 }
 
 /* One classification whatever readdir's hint: a symlinked .rtm is an
@@ -476,7 +477,7 @@ static void one_file_as_source(void **state)
     struct rtm_tree_entry te;
     assert_int_equal(rtm_tree_getattr(e->t, RTM_INO_ROOT, &te), 0);
     assert_true(S_ISDIR(te.st.st_mode));
-    check_listing(e, "", 7);
+    check_listing(e, "", 9);
     check_listing(e, "frames", 6);
     size_t want_len, got_len;
     char *want = render_view(&e->a, "header.txt", &want_len);
@@ -508,7 +509,7 @@ static void one_file_as_source(void **state)
     free(msg);
     assert_int_equal(unlinkat(e->fd, "walk.rtm", AT_REMOVEDIR), 0);
     assert_int_equal(renameat(e->fd, "walk.old", e->fd, "walk.rtm"), 0);
-    check_listing(e, "", 7);
+    check_listing(e, "", 9);
 }
 
 /* An archive as released: entries of their own times, folders without

@@ -111,39 +111,40 @@ static void fixed_names(void **state)
 {
     (void)state;
     static const char *const want[] = { "header.txt", "bones.txt", "phases.csv",
-                                        "props.json", "plain.rtm", "skeleton.txt" };
+                                        "props.json", "plain.rtm", "skeleton.txt",
+                                        "moving.txt" };
     for (int k = 0; k < RTM_NFIXED_VIEWS; k++)
         assert_string_equal(rtm_view_fixed_name((enum rtm_view_kind)k), want[k]);
     assert_null(rtm_view_fixed_name(RTM_VIEW_FRAME));
 
     struct rtm_anim *a = counts_only(12);
-    assert_int_equal(rtm_view_count(a), 6 + 12);      /* no pivots: no joints/ */
+    assert_int_equal(rtm_view_count(a), RTM_NFIXED_VIEWS + 12); /* no pivots, no tracks */
     char path[RTM_VIEW_PATH_MAX];
     for (size_t i = 0; i < rtm_view_count(a); i++) {
         struct rtm_view v = rtm_view_at(a, i), back;
         rtm_view_path(a, v, path);
-        if (i < 6) {
+        if (i < RTM_NFIXED_VIEWS) {
             assert_int_equal(v.kind, (enum rtm_view_kind)i);
             assert_string_equal(path, want[i]);
         } else {
             assert_int_equal(v.kind, RTM_VIEW_FRAME);
-            assert_int_equal(v.frame, i - 6);
+            assert_int_equal(v.frame, i - RTM_NFIXED_VIEWS);
         }
         assert_int_equal(rtm_view_lookup(a, path, &back), 0);
         assert_int_equal(back.kind, v.kind);
         if (v.kind == RTM_VIEW_FRAME)
             assert_int_equal(back.frame, v.frame);
     }
-    rtm_view_path(a, rtm_view_at(a, 6), path);
+    rtm_view_path(a, rtm_view_at(a, RTM_NFIXED_VIEWS), path);
     assert_string_equal(path, "frames/000.csv");
-    rtm_view_path(a, rtm_view_at(a, 6 + 11), path);
+    rtm_view_path(a, rtm_view_at(a, RTM_NFIXED_VIEWS + 11), path);
     assert_string_equal(path, "frames/011.csv");
     struct rtm_view none;
     assert_int_equal(rtm_view_lookup(a, "joints/000.csv", &none), -1);
     rtm_free(a);
 
     a = counts_only(0);
-    assert_int_equal(rtm_view_count(a), 6);
+    assert_int_equal(rtm_view_count(a), RTM_NFIXED_VIEWS);
     struct rtm_view v;
     assert_int_equal(rtm_view_lookup(a, "frames/000.csv", &v), -1);
     assert_int_equal(rtm_view_lookup(a, "header.txt", &v), 0);
@@ -165,7 +166,7 @@ static void frame_name_width(void **state)
     char path[RTM_VIEW_PATH_MAX], name[RTM_VIEW_PATH_MAX];
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         struct rtm_anim *a = counts_only(cases[i].nframes);
-        struct rtm_view v = { RTM_VIEW_FRAME, 0 }, got;
+        struct rtm_view v = { .kind = RTM_VIEW_FRAME, .frame = 0 }, got;
         rtm_view_path(a, v, path);
         assert_string_equal(path, cases[i].first);
         v.frame = cases[i].nframes - 1;
@@ -314,6 +315,9 @@ static void header_exact(void **state)
              "skeleton: none (used for pivots only: plain matrices are already model-space)\n"
              "rest_pose: none: the skeleton has no pivots, so no joints/ (mount with one that "
              "has, e.g. ofp2)\n"
+             "uncomposed: 5 (bones with no parent here; skeleton.txt names them)\n"
+             "matrices_left_out: 12 (NaN, infinite or determinant <= 0: not measured in "
+             "moving.txt)\n"
              "source_bytes: %zu\nmdat_properties_block: yes\ntrailing_bytes: 5\n", src.len);
     assert_string_equal(h, want);
     free(h);
@@ -337,6 +341,9 @@ static void header_exact(void **state)
              "skeleton: none (0 of 2 bones composed with a parent)\n"
              "rest_pose: none: the skeleton has no pivots, so no joints/ (mount with one that "
              "has, e.g. ofp2)\n"
+             "uncomposed: 2 (bones with no parent here; skeleton.txt names them)\n"
+             "matrices_left_out: 0 (NaN, infinite or determinant <= 0: not measured in "
+             "moving.txt)\n"
              "source_bytes: %zu\ncompression_flag_per_array: no\nreversed_flag: 7\n"
              "engine_preload_count: 42\n", src.len);
     assert_string_equal(h, want);
@@ -461,7 +468,7 @@ static int csv_fields(char *line, char **field, int max)
 static void check_frame_csv(const struct rtm_anim *a, uint32_t f)
 {
     char path[RTM_VIEW_PATH_MAX];
-    rtm_view_path(a, (struct rtm_view){ RTM_VIEW_FRAME, f }, path);
+    rtm_view_path(a, (struct rtm_view){ .kind = RTM_VIEW_FRAME, .frame = f }, path);
     size_t len;
     char *s = render_path(a, path, &len);
     assert_int_equal(strlen(s), len);
@@ -521,7 +528,7 @@ static void frame_csv(void **state)
         check_frame_csv(a, f);
     /* a frame outside the anim renders nothing */
     size_t len = 99;
-    s = render(a, (struct rtm_view){ RTM_VIEW_FRAME, 3 }, &len);
+    s = render(a, (struct rtm_view){ .kind = RTM_VIEW_FRAME, .frame = 3 }, &len);
     assert_int_equal(len, 0);
     free(s);
     rtm_free(a);

@@ -1,0 +1,186 @@
+/* motion.c - nearest rotations and the motion measure (motion.h). */
+#include "motion.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+static double det3(const double x[3][3])
+{
+    return x[0][0] * (x[1][1] * x[2][2] - x[1][2] * x[2][1]) -
+           x[0][1] * (x[1][0] * x[2][2] - x[1][2] * x[2][0]) +
+           x[0][2] * (x[1][0] * x[2][1] - x[1][1] * x[2][0]);
+}
+
+static void load3(const float *m, double x[3][3])
+{
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++)
+            x[r][c] = m[r * 3 + c];
+}
+
+int rtm_matrix_usable(const float *m)
+{
+    for (int k = 0; k < 12; k++)
+        if (!isfinite(m[k]))
+            return 0;
+    double x[3][3];
+    load3(m, x);
+    return det3(x) > 0;
+}
+
+uint64_t rtm_count_unusable(const float *m, uint64_t n)
+{
+    uint64_t bad = 0;
+    for (uint64_t i = 0; i < n; i++)
+        bad += !rtm_matrix_usable(m + i * 12);
+    return bad;
+}
+
+/* Newton's iteration for the polar factor, X <- (g X + (g X)^-T) / 2, with
+ * g = det(X)^(-1/3) so that a bone scaled by 0.01 converges as fast as one
+ * that is not: a few steps from any usable matrix. */
+int rtm_nearest_rotation(const float *m, double q[3][3])
+{
+    if (!rtm_matrix_usable(m))
+        return -1;
+    double x[3][3];
+    load3(m, x);
+    for (int it = 0; it < 40; it++) {
+        double det = det3(x);
+        if (!(det > 0) || !isfinite(det))
+            return -1;
+        double g = cbrt(1.0 / det), change = 0, next[3][3];
+        for (int r = 0; r < 3; r++) {
+            int r1 = (r + 1) % 3, r2 = (r + 2) % 3;
+            for (int c = 0; c < 3; c++) {
+                int c1 = (c + 1) % 3, c2 = (c + 2) % 3;
+                double cof = x[r1][c1] * x[r2][c2] - x[r1][c2] * x[r2][c1];
+                next[r][c] = 0.5 * (g * x[r][c] + cof / (g * det));
+                change += fabs(next[r][c] - x[r][c]);
+            }
+        }
+        for (int r = 0; r < 3; r++)
+            for (int c = 0; c < 3; c++)
+                x[r][c] = next[r][c];
+        if (change < 1e-14)
+            break;
+    }
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++)
+            q[r][c] = x[r][c];
+    return 0;
+}
+
+/* out = a · b^T, or a when b is NULL. */
+static void times_transpose(const double a[3][3], const double (*b)[3], double out[3][3])
+{
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++)
+            out[r][c] = b ? a[r][0] * b[c][0] + a[r][1] * b[c][1] + a[r][2] * b[c][2] : a[r][c];
+}
+
+/* The angle between two rotations from their distance, which unlike
+ * acos((trace - 1) / 2) keeps its precision at small angles:
+ * |A - B|_F = 2 sqrt(2) sin(angle / 2). */
+static double angle_between(const double a[3][3], const double b[3][3])
+{
+    double s = 0;
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++)
+            s += (a[r][c] - b[r][c]) * (a[r][c] - b[r][c]);
+    double h = sqrt(s) / (2 * sqrt(2.0));
+    return 2 * asin(h < 1 ? h : 1);
+}
+
+/* p · M in doubles. */
+static void point_times(const float p[3], const float *m, double out[3])
+{
+    for (int k = 0; k < 3; k++)
+        out[k] = (double)p[0] * m[k] + (double)p[1] * m[3 + k] + (double)p[2] * m[6 + k] +
+                 m[9 + k];
+}
+
+struct reference {
+    double rel[3][3];
+    double drift[3];
+    int set;
+};
+
+struct measure {
+    const struct rtm_anim *a;
+    double (*q)[3][3];          /* this frame's nearest rotations */
+    uint8_t *ok;
+    struct reference *ref;
+};
+
+static int32_t parent_of(const struct rtm_anim *a, uint32_t b)
+{
+    return a->skel_parent ? a->skel_parent[b] : -1;
+}
+
+/* The joint's drift from its parent in the parent's frame (motion.h). */
+static void drift(const struct measure *ms, uint32_t f, uint32_t b, int32_t p, double d[3])
+{
+    const struct rtm_anim *a = ms->a;
+    double jb[3], jp[3] = { 0, 0, 0 };
+    point_times(a->pivot[b], rtm_matrix(a, f, b), jb);
+    if (p >= 0)
+        point_times(a->pivot[b], rtm_matrix(a, f, (uint32_t)p), jp);
+    double v[3] = { jb[0] - jp[0], jb[1] - jp[1], jb[2] - jp[2] };
+    for (int k = 0; k < 3; k++)
+        d[k] = p < 0 ? v[k] : v[0] * ms->q[p][k][0] + v[1] * ms->q[p][k][1] + v[2] * ms->q[p][k][2];
+}
+
+static void measure_bone(struct measure *ms, uint32_t f, uint32_t b, struct rtm_bone_motion *o)
+{
+    int32_t p = parent_of(ms->a, b);
+    if (!ms->ok[b] || (p >= 0 && !ms->ok[p]))
+        return;
+    struct reference *ref = &ms->ref[b];
+    double rel[3][3], d[3] = { 0, 0, 0 };
+    times_transpose(ms->q[b], p >= 0 ? (const double (*)[3])ms->q[p] : NULL, rel);
+    if (o->has_translation)
+        drift(ms, f, b, p, d);
+    o->frames++;
+    if (!ref->set) {
+        memcpy(ref->rel, rel, sizeof rel);
+        memcpy(ref->drift, d, sizeof d);
+        ref->set = 1;
+        return;
+    }
+    double deg = angle_between(rel, ref->rel) * (180.0 / M_PI);
+    double dist = sqrt((d[0] - ref->drift[0]) * (d[0] - ref->drift[0]) +
+                       (d[1] - ref->drift[1]) * (d[1] - ref->drift[1]) +
+                       (d[2] - ref->drift[2]) * (d[2] - ref->drift[2]));
+    if (deg > o->rotation_deg)
+        o->rotation_deg = deg;
+    if (dist > o->translation_m)
+        o->translation_m = dist;
+}
+
+int rtm_motion_measure(const struct rtm_anim *a, struct rtm_bone_motion *out)
+{
+    if (!a->has_matrices)
+        return -1;
+    size_t n = a->nbones ? a->nbones : 1;
+    struct measure ms = { a, malloc(n * sizeof *ms.q), malloc(n), calloc(n, sizeof *ms.ref) };
+    int rc = ms.q && ms.ok && ms.ref ? 0 : -1;
+    for (uint32_t b = 0; !rc && b < a->nbones; b++)
+        out[b] = (struct rtm_bone_motion){ 0, 0, a->pivot && a->in_skeleton[b], 0 };
+    for (uint32_t f = 0; !rc && f < a->nframes; f++) {
+        for (uint32_t b = 0; b < a->nbones; b++)
+            ms.ok[b] = rtm_nearest_rotation(rtm_matrix(a, f, b), ms.q[b]) == 0;
+        for (uint32_t b = 0; b < a->nbones; b++)
+            measure_bone(&ms, f, b, &out[b]);
+    }
+    free(ms.q);
+    free(ms.ok);
+    free(ms.ref);
+    return rc;
+}
+
+int rtm_bone_moves(const struct rtm_bone_motion *m)
+{
+    return m->rotation_deg > RTM_MOVE_MIN_DEG ||
+           (m->has_translation && m->translation_m > RTM_MOVE_MIN_M);
+}

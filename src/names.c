@@ -1,0 +1,252 @@
+/* names.c - bone names made safe and unique (names.h). */
+#include "names.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rtm.h"
+
+const struct rtm_name_rule RTM_NAMES_FILE = { "/", 1, 1, 251, NULL };
+
+/* Room a cut form keeps for "~" and up to 10 digits. */
+enum { SUFFIX_ROOM = 11 };
+
+static unsigned char fold_byte(unsigned char c, int fold)
+{
+    return fold && c >= 'A' && c <= 'Z' ? (unsigned char)(c + 32) : c;
+}
+
+static int cmp_bytes(const char *a, size_t alen, const char *b, size_t blen, int fold)
+{
+    size_t n = alen < blen ? alen : blen;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char x = fold_byte((unsigned char)a[i], fold);
+        unsigned char y = fold_byte((unsigned char)b[i], fold);
+        if (x != y)
+            return x < y ? -1 : 1;
+    }
+    return alen < blen ? -1 : alen > blen;
+}
+
+/* ---- building: every string lives in one growing buffer, by offset ---- */
+
+struct slot {
+    size_t off;             /* into the build's strings; SIZE_MAX when free */
+    uint32_t len;
+    uint32_t next_k;        /* the next suffix to try for this form */
+};
+
+struct build {
+    const struct rtm_name_rule *rule;
+    struct rtm_buf s;       /* base forms, then forms with suffixes */
+    struct slot *table;
+    size_t mask;
+};
+
+static uint64_t hash_bytes(const char *p, size_t n, int fold)
+{
+    uint64_t h = 14695981039346656037ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ fold_byte((unsigned char)p[i], fold)) * 1099511628211ull;
+    return h;
+}
+
+/* The slot holding the form at off (len bytes), or the free slot where it
+ * goes. */
+static struct slot *slot_of(struct build *b, size_t off, uint32_t len)
+{
+    const char *p = b->s.p + off;
+    for (size_t i = hash_bytes(p, len, b->rule->fold) & b->mask;; i = (i + 1) & b->mask) {
+        struct slot *e = &b->table[i];
+        if (e->off == SIZE_MAX ||
+            (e->len == len && cmp_bytes(b->s.p + e->off, e->len, p, len, b->rule->fold) == 0))
+            return e;
+    }
+}
+
+/* Claims the form at off when it is free: 1 when it was, else 0. */
+static int claim(struct build *b, size_t off, uint32_t len)
+{
+    struct slot *e = slot_of(b, off, len);
+    if (e->off != SIZE_MAX)
+        return 0;
+    *e = (struct slot){ off, len, 2 };
+    return 1;
+}
+
+static int must_escape(const struct rtm_name_rule *r, unsigned char c, uint32_t at)
+{
+    return c < 0x20 || c > 0x7e || c == '\\' || (c && strchr(r->escape, c)) ||
+           (at == 0 && c == '.' && r->escape_lead_dot);
+}
+
+/* Appends name's form (without its NUL); 1 when it had to be cut. */
+static int put_base(struct build *b, const struct rtm_str *name)
+{
+    static const char hex[] = "0123456789abcdef";
+    size_t start = b->s.len;
+    if (name->len == 0)
+        buf_puts(&b->s, "\\x00");
+    for (uint32_t i = 0; i < name->len; i++) {
+        unsigned char c = (unsigned char)name->s[i];
+        if (must_escape(b->rule, c, i)) {
+            char e[4] = { '\\', 'x', hex[c >> 4], hex[c & 15] };
+            buf_put(&b->s, e, 4);
+        } else {
+            buf_putc(&b->s, (char)c);
+        }
+    }
+    if (b->s.oom || b->s.len - start <= b->rule->max)
+        return 0;
+    /* keep what fits beside a suffix, never part of an escape: a backslash
+     * in a form always starts one */
+    size_t n = b->rule->max - SUFFIX_ROOM;
+    for (size_t j = n >= 3 ? n - 3 : 0; j < n; j++)
+        if (b->s.p[start + j] == '\\') {
+            n = j;
+            break;
+        }
+    b->s.len = start + n;
+    return 1;
+}
+
+uint64_t rtm_names_bytes_max(uint32_t n, uint64_t name_bytes)
+{
+    return 12 * name_bytes + 160 * (uint64_t)n + 256;
+}
+
+static int cmp_forms(const void *pa, const void *pb, void *arg)
+{
+    const struct rtm_names *r = arg;
+    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+    return cmp_bytes(r->form[a], r->len[a], r->form[b], r->len[b], r->fold);
+}
+
+/* The result, from each name's form at off[i] in b->s. */
+static struct rtm_names *finish(struct build *b, const size_t *off, const uint32_t *len,
+                                uint32_t n)
+{
+    struct rtm_names *r = calloc(1, sizeof *r);
+    size_t total = 0;
+    for (uint32_t i = 0; i < n; i++)
+        total += (size_t)len[i] + 1;
+    if (!r || !(r->form = malloc((n ? n : 1) * sizeof *r->form)) ||
+        !(r->len = malloc((n ? n : 1) * sizeof *r->len)) ||
+        !(r->sorted = malloc((n ? n : 1) * sizeof *r->sorted)) ||
+        !(r->block = malloc(total ? total : 1))) {
+        rtm_names_free(r);
+        return NULL;
+    }
+    r->n = n;
+    r->fold = b->rule->fold;
+    char *p = r->block;
+    for (uint32_t i = 0; i < n; i++) {
+        memcpy(p, b->s.p + off[i], len[i]);
+        p[len[i]] = 0;
+        r->form[i] = p;
+        r->len[i] = len[i];
+        r->sorted[i] = i;
+        p += (size_t)len[i] + 1;
+    }
+    qsort_r(r->sorted, n, sizeof *r->sorted, cmp_forms, r);
+    return r;
+}
+
+/* Gives name i, whose base form is at off[i], the first free base~K. */
+static int add_suffix(struct build *b, size_t *off, uint32_t *len, uint32_t i)
+{
+    struct slot *base = slot_of(b, off[i], len[i]);
+    if (base->off == SIZE_MAX)          /* a cut form nobody holds */
+        *base = (struct slot){ off[i], len[i], 2 };
+    for (uint32_t k = base->next_k;; k++) {
+        size_t at = b->s.len;
+        buf_put(&b->s, b->s.p + off[i], len[i]);
+        buf_printf(&b->s, "~%u", k);
+        if (b->s.oom)
+            return -1;
+        uint32_t n = (uint32_t)(b->s.len - at);
+        if (claim(b, at, n)) {          /* the table never moves: base holds */
+            base->next_k = k + 1;
+            off[i] = at;
+            len[i] = n;
+            return 0;
+        }
+        b->s.len = at;
+    }
+}
+
+struct rtm_names *rtm_names_make(const struct rtm_str *names, uint32_t n,
+                                 const struct rtm_name_rule *rule)
+{
+    struct build b = { .rule = rule };
+    buf_init(&b.s);
+    size_t cap = 16;
+    while (cap < 4 * (size_t)n + 4)
+        cap *= 2;
+    size_t *off = malloc((n ? n : 1) * sizeof *off);
+    uint32_t *len = malloc((n ? n : 1) * sizeof *len);
+    uint8_t *taken = calloc(n ? n : 1, 1);
+    b.table = malloc(cap * sizeof *b.table);
+    b.mask = cap - 1;
+    struct rtm_names *r = NULL;
+    if (!off || !len || !taken || !b.table)
+        goto out;
+    for (size_t i = 0; i < cap; i++)
+        b.table[i].off = SIZE_MAX;
+    if (rule->reserved) {
+        buf_puts(&b.s, rule->reserved);
+        if (b.s.oom)
+            goto out;
+        claim(&b, 0, (uint32_t)b.s.len);
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        off[i] = b.s.len;
+        int cut = put_base(&b, &names[i]);
+        if (b.s.oom)
+            goto out;
+        len[i] = (uint32_t)(b.s.len - off[i]);
+        taken[i] = !cut;
+    }
+    for (uint32_t i = 0; i < n; i++)    /* names first: a suffix never takes one */
+        taken[i] = taken[i] && claim(&b, off[i], len[i]);
+    for (uint32_t i = 0; i < n; i++)
+        if (!taken[i] && add_suffix(&b, off, len, i))
+            goto out;
+    r = finish(&b, off, len, n);
+out:
+    free(off);
+    free(len);
+    free(taken);
+    free(b.table);
+    buf_free(&b.s);
+    return r;
+}
+
+void rtm_names_free(struct rtm_names *r)
+{
+    if (!r)
+        return;
+    free(r->form);
+    free(r->len);
+    free(r->sorted);
+    free(r->block);
+    free(r);
+}
+
+int64_t rtm_names_find(const struct rtm_names *r, const char *s, size_t len)
+{
+    size_t lo = 0, hi = r->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        uint32_t k = r->sorted[mid];
+        int c = cmp_bytes(r->form[k], r->len[k], s, len, r->fold);
+        if (c == 0)
+            return k;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return -1;
+}
