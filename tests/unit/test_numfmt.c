@@ -267,6 +267,79 @@ static void put_float_and_json_float(void **state)
     free(s);
 }
 
+/* ---- fixed point (-o digits=N) ------------------------------------------ */
+
+static void fixed_point_table(void **state)
+{
+    (void)state;
+    static const struct {
+        float v;
+        int digits;
+        const char *want;
+    } cases[] = {
+        { 0.5f, 2, "0.5" },        { 1.0f, 3, "1" },           { -0.0001f, 2, "0" },
+        { -0.0f, 3, "0" },         { 0.0f, 0, "0" },           { 0.125f, 2, "0.12" },
+        { 0.375f, 2, "0.38" },     { -2.5f, 0, "-2" },         { 123.456f, 0, "123" },
+        { 1e10f, 2, "10000000000" }, { 1e-7f, 9, "0.0000001" }, { -0.00049f, 3, "-0" },
+        { 0.92448360f, 4, "0.9245" }, { -0.1f, 1, "-0.1" },    { 3.0e-5f, 4, "0" },
+        { NAN, 3, "nan" },         { -INFINITY, 2, "-inf" },   { INFINITY, 0, "inf" },
+        { -0.0f, RTM_DIGITS_EXACT, "-0" }, { 0.1f, RTM_DIGITS_EXACT, "0.1" },
+    };
+    char buf[RTM_FLOAT_CHARS];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        size_t n = rtm_fmt_num(cases[i].v, cases[i].digits, buf);
+        const char *want = strcmp(cases[i].want, "-0") == 0 && cases[i].digits >= 0
+                               ? "0" : cases[i].want;
+        if (strcmp(buf, want) != 0 || n != strlen(want))
+            fail_msg("%.9g with %d digits: '%s', want '%s'", (double)cases[i].v,
+                     cases[i].digits, buf, want);
+    }
+    /* the widest: FLT_MAX with 9 decimals, no exponent */
+    size_t n = rtm_fmt_num(-3.40282347e38f, 9, buf);
+    assert_int_equal(n, 40);
+    assert_string_equal(buf, "-340282346638528859811704183484516925440");
+}
+
+/* Random bit patterns: the fixed form is "%.*f" with trailing zeros and a
+ * bare point dropped, and -0 as 0; never an exponent. */
+static void fixed_point_random(void **state)
+{
+    (void)state;
+    uint32_t x = 12345;
+    char got[RTM_FLOAT_CHARS], want[128];
+    for (int i = 0; i < 200000; i++) {
+        x = x * 1664525u + 1013904223u;
+        float v;
+        memcpy(&v, &x, 4);
+        if (!isfinite(v))
+            continue;
+        int d = (int)(x >> 7) % (RTM_DIGITS_MAX + 1);
+        rtm_fmt_num(v, d, got);
+        int n = snprintf(want, sizeof want, "%.*f", d, (double)v);
+        while (d > 0 && want[n - 1] == '0')
+            want[--n] = 0;
+        if (want[n - 1] == '.')
+            want[--n] = 0;
+        if (strcmp(want, "-0") == 0)
+            strcpy(want, "0");
+        if (strcmp(got, want) != 0 || strchr(got, 'e'))
+            fail_msg("%.9g, %d digits: '%s', want '%s'", (double)v, d, got, want);
+    }
+}
+
+static void digits_option(void **state)
+{
+    (void)state;
+    assert_int_equal(rtm_digits_parse("0"), 0);
+    assert_int_equal(rtm_digits_parse("3"), 3);
+    assert_int_equal(rtm_digits_parse("9"), 9);
+    assert_int_equal(rtm_digits_parse("10"), -1);
+    assert_int_equal(rtm_digits_parse("-1"), -1);
+    assert_int_equal(rtm_digits_parse(""), -1);
+    assert_int_equal(rtm_digits_parse("3x"), -1);
+    assert_int_equal(rtm_digits_parse(NULL), -1);
+}
+
 /* ---- names ------------------------------------------------------------ */
 
 static char *name_with(void (*put)(struct rtm_buf *, struct rtm_str), const char *s, size_t n)
@@ -300,6 +373,10 @@ static void put_name_escapes(void **state)
     /* quotes and commas are plain for the plain escaper */
     s = NAME(rtm_put_name, "a,\"b\"");
     assert_string_equal(s, "a,\"b\"");
+    free(s);
+    /* a token (moving.txt's first field) escapes the space too */
+    s = NAME(rtm_put_token, "left hand\\x");
+    assert_string_equal(s, "left\\x20hand\\x5cx");
     free(s);
 }
 
@@ -439,6 +516,9 @@ int main(void)
         cmocka_unit_test(output_is_shortest),
         cmocka_unit_test(nearest_of_shortest),
         cmocka_unit_test(put_float_and_json_float),
+        cmocka_unit_test(fixed_point_table),
+        cmocka_unit_test(fixed_point_random),
+        cmocka_unit_test(digits_option),
         cmocka_unit_test(put_name_escapes),
         cmocka_unit_test(put_csv_name_quotes_only_when_needed),
         cmocka_unit_test(put_json_name_is_valid_json),

@@ -788,6 +788,152 @@ static void light_parse_matches_full(void **state)
     rtm_skeleton_free(sk);
 }
 
+/* ---- tracks and digits -------------------------------------------------- */
+
+/* Each row of tracks/NAME.csv is "frame,phase" and then exactly the numbers
+ * of that bone's row in frames/NNN.csv. */
+static void expect_tracks_cut_from_frames(const struct rtm_anim *a)
+{
+    assert_int_equal(rtm_view_folder_size(a, RTM_VIEW_TRACK), a->nbones);
+    for (uint32_t b = 0; b < a->nbones; b++) {
+        char *track = render(a, (struct rtm_view){ .kind = RTM_VIEW_TRACK, .bone = b }, NULL);
+        char *line = strchr(track, '\n') + 1;
+        assert_memory_equal(track, "frame,phase,m11,", 16);
+        for (uint32_t f = 0; f < a->nframes; f++) {
+            char *frame = render(a, (struct rtm_view){ .kind = RTM_VIEW_FRAME, .frame = f }, NULL);
+            char *row = frame;
+            for (uint32_t k = 0; k <= b; k++)
+                row = strchr(row, '\n') + 1;
+            struct rtm_buf name, head;
+            buf_init(&name);
+            buf_init(&head);
+            rtm_put_csv_name(&name, a->bones[b]);
+            buf_printf(&head, "%u,", f);
+            rtm_put_num(&head, a->phases[f], a->digits);
+            assert_memory_equal(row, name.p, name.len);
+            assert_memory_equal(line, head.p, head.len);
+            size_t n = strcspn(row + name.len, "\n") + 1;
+            assert_memory_equal(line + head.len, row + name.len, n);
+            line += head.len + n;
+            buf_free(&name);
+            buf_free(&head);
+            free(frame);
+        }
+        assert_int_equal(*line, 0);
+        free(track);
+    }
+}
+
+static void tracks_cut_from_frames(void **state)
+{
+    (void)state;
+    struct rtm_buf src;
+    struct rtm_anim *a = plain_anim(1, &src);
+    expect_tracks_cut_from_frames(a);
+    a->digits = 2;
+    expect_tracks_cut_from_frames(a);
+    rtm_free(a);
+    buf_free(&src);
+    a = bmtr_anim(5, 12, 30, 2);
+    expect_tracks_cut_from_frames(a);
+    a->digits = 4;
+    expect_tracks_cut_from_frames(a);
+    rtm_free(a);
+}
+
+/* File names of the awkward bones: escaped as bones.txt escapes, found
+ * exactly and ignoring case, and listed in file order. */
+static void track_names(void **state)
+{
+    (void)state;
+    struct rtm_buf src;
+    struct rtm_anim *a = plain_anim(0, &src);
+    static const char *const want[NB] = { "Pelvis.csv", "x,y.csv", "say \"hi\".csv",
+                                          "back\\x5cslash\\xe9.csv", "Head.csv" };
+    char name[RTM_VIEW_NAME_MAX], path[RTM_VIEW_PATH_MAX];
+    enum rtm_view_kind kind;
+    assert_int_equal(rtm_view_folder_lookup(a, "tracks", &kind), 0);
+    assert_int_equal(kind, RTM_VIEW_TRACK);
+    for (uint32_t b = 0; b < NB; b++) {
+        rtm_view_entry_name(a, RTM_VIEW_TRACK, b, name);
+        assert_string_equal(name, want[b]);
+        struct rtm_view v = { .kind = RTM_VIEW_TRACK, .bone = b }, back;
+        rtm_view_path(a, v, path);
+        assert_int_equal(rtm_view_lookup(a, path, &back), 0);
+        assert_int_equal(back.kind, RTM_VIEW_TRACK);
+        assert_int_equal(back.bone, b);
+        assert_int_equal(rtm_view_index(a, v), RTM_NFIXED_VIEWS + NF + b);
+    }
+    struct rtm_view v;
+    assert_int_equal(rtm_view_lookup(a, "tracks/PELVIS.csv", &v), 0);
+    assert_int_equal(v.bone, 0);
+    assert_int_equal(rtm_view_lookup(a, "tracks/head.CSV", &v), -1);
+    assert_int_equal(rtm_view_lookup(a, "tracks/Pelvis", &v), -1);
+    assert_int_equal(rtm_view_lookup(a, "tracks/", &v), -1);
+    assert_int_equal(rtm_view_lookup(a, "tracks/.csv", &v), -1);
+    rtm_free(a);
+    buf_free(&src);
+}
+
+/* Whether every number of s (a csv or json text) has at most d decimals
+ * and no exponent, and no "-0" stands alone. */
+static void expect_fixed(const char *s, int d, const char *what)
+{
+    for (const char *p = s; *p; p++) {
+        if (*p == 'e' && p > s && p[-1] >= '0' && p[-1] <= '9')
+            fail_msg("%s: an exponent at '%.20s'", what, p - 1);
+        if (*p == '.' && p > s && p[-1] >= '0' && p[-1] <= '9') {
+            int n = (int)strspn(p + 1, "0123456789");
+            if (n > d || (n && p[n] == '0'))
+                fail_msg("%s: '%.20s' has %d decimals", what, p, n);
+        }
+        if (p[0] == '-' && p[1] == '0' && !(p[2] == '.'))
+            fail_msg("%s: -0 at '%.20s'", what, p);
+    }
+}
+
+/* -o digits=N changes frames, tracks, joints, phases and props only;
+ * plain.rtm and the summaries keep their bytes. */
+static void digits_change_the_numbered_views(void **state)
+{
+    (void)state;
+    struct rtm_anim *a = bmtr_anim(5, 12, 30, 2);
+    assert_non_null(a->pivot);
+    size_t n = rtm_view_count(a);
+    char **exact = calloc(n, sizeof *exact);
+    for (size_t i = 0; i < n; i++)
+        exact[i] = render(a, rtm_view_at(a, i), NULL);
+    a->digits = 3;
+    int changed[RTM_VIEW_TRACK + 1] = { 0 };
+    for (size_t i = 0; i < n; i++) {
+        struct rtm_view v = rtm_view_at(a, i);
+        char path[RTM_VIEW_PATH_MAX];
+        size_t len;
+        char *fixed = render(a, v, &len);
+        rtm_view_path(a, v, path);
+        int same = strcmp(fixed, exact[i]) == 0;
+        switch (v.kind) {
+        case RTM_VIEW_FRAME: case RTM_VIEW_TRACK: case RTM_VIEW_JOINTS:
+        case RTM_VIEW_PHASES: case RTM_VIEW_PROPS:
+            changed[v.kind] += !same;
+            expect_fixed(fixed, 3, path);
+            break;
+        default:
+            if (!same)
+                fail_msg("%s changed with digits", path);
+        }
+        free(fixed);
+        free(exact[i]);
+    }
+    free(exact);
+    assert_int_equal(changed[RTM_VIEW_FRAME], 12);
+    assert_int_equal(changed[RTM_VIEW_JOINTS], 12);
+    assert_int_equal(changed[RTM_VIEW_TRACK], 30);
+    assert_int_equal(changed[RTM_VIEW_PHASES], 1);
+    assert_int_equal(changed[RTM_VIEW_PROPS], 1);
+    rtm_free(a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -803,6 +949,9 @@ int main(void)
         cmocka_unit_test(props_json),
         cmocka_unit_test(plain_rtm_view),
         cmocka_unit_test(render_is_stable),
+        cmocka_unit_test(tracks_cut_from_frames),
+        cmocka_unit_test(track_names),
+        cmocka_unit_test(digits_change_the_numbered_views),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
