@@ -6,6 +6,10 @@
 #include "testutil.h"
 
 #include <math.h>
+#include <strings.h>
+
+#include "names.h"
+#include "numfmt.h"
 
 #include "json_mini.h"
 #include "sha256.h"
@@ -215,6 +219,154 @@ static size_t check_views(struct report *r, const char *file, const struct rtm_a
     return total;
 }
 
+/* ---- moving.txt and tracks/ ------------------------------------------- */
+
+/* The rows of every frame: rows[f * nbones + b] points at bone b's row of
+ * frames/f, after its name.  frames[f] owns the text. */
+struct frame_rows {
+    char **frames;
+    const char **rows;
+};
+
+static void frame_rows(const struct rtm_anim *a, struct frame_rows *fr)
+{
+    fr->frames = calloc(a->nframes ? a->nframes : 1, sizeof *fr->frames);
+    fr->rows = calloc((size_t)a->nframes * a->nbones + 1, sizeof *fr->rows);
+    for (uint32_t f = 0; f < a->nframes; f++) {
+        char *t = fr->frames[f] = render(a, (struct rtm_view){ .kind = RTM_VIEW_FRAME,
+                                                               .frame = f }, NULL);
+        for (uint32_t b = 0; b < a->nbones; b++) {
+            struct rtm_buf name;
+            buf_init(&name);
+            rtm_put_csv_name(&name, a->bones[b]);
+            t = strchr(t, '\n') + 1;
+            fr->rows[(size_t)f * a->nbones + b] = t + name.len;
+            buf_free(&name);
+        }
+    }
+}
+
+static void frame_rows_free(const struct rtm_anim *a, struct frame_rows *fr)
+{
+    for (uint32_t f = 0; f < a->nframes; f++)
+        free(fr->frames[f]);
+    free(fr->frames);
+    free(fr->rows);
+}
+
+/* Each track's rows are "frame,phase" and the numbers of its frame rows. */
+static void check_tracks(struct report *r, const char *file, const struct rtm_anim *a)
+{
+    struct frame_rows fr;
+    frame_rows(a, &fr);
+    for (uint32_t b = 0; b < a->nbones; b++) {
+        char *t = render(a, (struct rtm_view){ .kind = RTM_VIEW_TRACK, .bone = b }, NULL);
+        const char *line = strchr(t, '\n') + 1;
+        for (uint32_t f = 0; f < a->nframes; f++) {
+            const char *row = fr.rows[(size_t)f * a->nbones + b];
+            size_t n = strcspn(row, "\n") + 1;
+            const char *nums = strchr(strchr(line, ',') + 1, ',');
+            if (strncmp(nums, row, n) != 0) {
+                problem(r, file, "tracks/%s.csv row %u is not frame %u's", a->tracks->form[b],
+                        f, f);
+                break;
+            }
+            line = nums + n;
+        }
+        free(t);
+    }
+    frame_rows_free(a, &fr);
+}
+
+/* Bone b's rotation in frame f by Gram-Schmidt: rows 1 and 2 made
+ * orthonormal, row 3 their cross product.  Not how moving.txt gets it. */
+static void gram_schmidt(const struct rtm_anim *a, uint32_t f, uint32_t b, double g[3][3])
+{
+    const float *m = rtm_matrix(a, f, b);
+    double n0 = sqrt((double)m[0] * m[0] + (double)m[1] * m[1] + (double)m[2] * m[2]);
+    for (int c = 0; c < 3; c++)
+        g[0][c] = m[c] / n0;
+    double d = g[0][0] * m[3] + g[0][1] * m[4] + g[0][2] * m[5];
+    for (int c = 0; c < 3; c++)
+        g[1][c] = m[3 + c] - d * g[0][c];
+    double n1 = sqrt(g[1][0] * g[1][0] + g[1][1] * g[1][1] + g[1][2] * g[1][2]);
+    for (int c = 0; c < 3; c++)
+        g[1][c] /= n1;
+    g[2][0] = g[0][1] * g[1][2] - g[0][2] * g[1][1];
+    g[2][1] = g[0][2] * g[1][0] - g[0][0] * g[1][2];
+    g[2][2] = g[0][0] * g[1][1] - g[0][1] * g[1][0];
+}
+
+/* The largest angle (degrees) of b's rotation relative to its parent from
+ * frame 0's, measured independently of motion.c; -1 when not finite. */
+static double turn_of(const struct rtm_anim *a, uint32_t b)
+{
+    int32_t p = a->skel_parent[b];
+    double rel0[3][3], most = 0;
+    for (uint32_t f = 0; f < a->nframes; f++) {
+        double gb[3][3], gp[3][3] = { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } }, rel[3][3];
+        gram_schmidt(a, f, b, gb);
+        if (p >= 0)
+            gram_schmidt(a, f, (uint32_t)p, gp);
+        for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 3; j++)
+                rel[i][j] = gb[i][0] * gp[j][0] + gb[i][1] * gp[j][1] + gb[i][2] * gp[j][2];
+        if (f == 0)
+            memcpy(rel0, rel, sizeof rel);
+        double tr = 0;
+        for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 3; j++)
+                tr += rel[i][j] * rel0[i][j];
+        double c = (tr - 1) / 2, deg = acos(c > 1 ? 1 : c < -1 ? -1 : c) * 180 / M_PI;
+        if (!isfinite(deg))
+            return -1;
+        most = deg > most ? deg : most;
+    }
+    return most;
+}
+
+struct lefthand {
+    unsigned listed, turned, moving, turned_check;
+};
+
+/* Every name in moving.txt is a bone's; the LeftHand counts. */
+static void check_moving(struct report *r, const char *file, const struct rtm_anim *a,
+                         struct lefthand *lh)
+{
+    char *text = render(a, (struct rtm_view){ .kind = RTM_VIEW_MOVING }, NULL);
+    int32_t hand = -1;
+    for (uint32_t b = 0; b < a->nbones; b++)
+        if (a->bones[b].len == 8 && strncasecmp(a->bones[b].s, "lefthand", 8) == 0)
+            hand = (int32_t)b;
+    for (char *line = text, *end; *line; line = end + 1) {
+        end = strchr(line, '\n');
+        char *sp = memchr(line, ' ', (size_t)(end - line));
+        uint32_t b = 0;
+        for (; b < a->nbones; b++) {
+            struct rtm_buf tok;
+            buf_init(&tok);
+            rtm_put_token(&tok, a->bones[b]);
+            int same = sp && tok.len == (size_t)(sp - line) && !memcmp(tok.p, line, tok.len);
+            buf_free(&tok);
+            if (same)
+                break;
+        }
+        if (b == a->nbones) {
+            problem(r, file, "moving.txt names no bone: %.*s", (int)(end - line), line);
+            break;
+        }
+        if (lh && (int32_t)b == hand) {
+            lh->moving++;
+            lh->turned += strtod(sp + 1, NULL) > 0.1;
+        }
+    }
+    if (lh && hand >= 0) {
+        lh->listed++;
+        lh->turned_check += turn_of(a, (uint32_t)hand) > 0.1;
+    }
+    free(text);
+}
+
 /* dir + "/" + a + b + c into path; fails the test when it does not fit. */
 static void join(char *path, size_t n, const char *dir, const char *a, const char *b,
                  const char *c)
@@ -231,7 +383,8 @@ static char *slurp_text(const char *path, size_t *len)
     return (char *)d;
 }
 
-static void check_file(struct report *r, const char *dir, const char *file)
+static void check_file(struct report *r, const char *dir, const char *file,
+                       struct lefthand *lh)
 {
     char path[4096];
     uint8_t *data = NULL;
@@ -277,6 +430,8 @@ static void check_file(struct report *r, const char *dir, const char *file)
             if (w && w->type == JM_STR)
                 want = w->text;
             check_views(r, file, a, want, skels[k]);
+            check_tracks(r, file, a);
+            check_moving(r, file, a, k == 0 ? lh : NULL);
         }
         rtm_free(a);
         rtm_skeleton_free(s);
@@ -299,6 +454,7 @@ static void corpus_matches(void **state)
     struct report r;
     buf_init(&r.why);
     unsigned files = 0, good = 0;
+    struct lefthand lh = { 0, 0, 0, 0 };
     char *save = NULL;
     for (char *line = strtok_r(manifest, "\n", &save); line;
          line = strtok_r(NULL, "\n", &save)) {
@@ -312,7 +468,7 @@ static void corpus_matches(void **state)
             continue; /* the header line, blank lines */
         files++;
         r.problems = 0;
-        check_file(&r, dir, line);
+        check_file(&r, dir, line, &lh);
         if (r.problems)
             buf_printf(&r.why, "MISMATCH %s (%d problems)\n", line, r.problems);
         else
@@ -320,6 +476,12 @@ static void corpus_matches(void **state)
     }
     free(manifest);
     printf("corpus: %u of %u files match\n", good, files);
+    printf("corpus: %u files list LeftHand; moving.txt (ofp2) lists it in %u, turned more "
+           "than 0.1 degrees relative to its parent in %u (%u by Gram-Schmidt)\n",
+           lh.listed, lh.moving, lh.turned, lh.turned_check);
+    if (lh.turned != lh.turned_check)
+        buf_printf(&r.why, "LeftHand turns in %u files by moving.txt, %u by Gram-Schmidt\n",
+                   lh.turned, lh.turned_check), good = 0;
     if (good != files || files == 0) {
         buf_putc(&r.why, 0);
         fail_msg("corpus mismatches:\n%s", r.why.p ? r.why.p : "(no files)");
