@@ -1,7 +1,9 @@
 /* fuzz_rtm - libFuzzer target: the RTM parser and every view renderer
- * (skeleton.txt and, with ofp2's pivots, joints/ among them).  The first
- * input byte picks the skeleton (bit 0: ofp2 or none) and the parse (bit 1:
- * full, or without matrices) so that every path is fuzzed. */
+ * (skeleton.txt, moving.txt, tracks/ and, with ofp2's pivots, joints/ among
+ * them).  The first input byte picks the skeleton (bit 0: ofp2 or none),
+ * the parse (bit 1: full, or without matrices) and how numbers are written
+ * (bits 2-5: 0 exact, else digits 0 to 9 or more) so that every path is
+ * fuzzed.  Every view is looked up again by its path. */
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -27,13 +29,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             abort(); /* a failure must say why and leave nothing behind */
         return 0;
     }
+    int digits = (data[0] >> 2) & 15;
+    a->digits = digits ? digits - 1 : RTM_DIGITS_EXACT;
     struct rtm_buf b;
     buf_init(&b);
+    char path[RTM_VIEW_PATH_MAX];
     for (size_t i = 0; i < rtm_view_count(a); i++) {
         b.len = 0;
-        struct rtm_view v = rtm_view_at(a, i);
+        struct rtm_view v = rtm_view_at(a, i), back;
         int skip = !a->has_matrices && rtm_view_needs_matrices(v);
         if (rtm_view_render(a, v, &b) != (skip ? -1 : 0))
+            abort();
+        rtm_view_path(a, v, path);
+        if (rtm_view_lookup(a, path, &back) || rtm_view_index(a, back) != i)
             abort();
     }
     buf_free(&b);

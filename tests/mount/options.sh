@@ -77,7 +77,7 @@ check_refused_options() {
     local o before=$FAILS
     mkdir -p "$M"
     for o in nonsense max_read=abc max_read= uid=abc uid=-1 gid=1x umask=999 dmask=8 fmask= \
-             fsname= subtype= skeleton=/nonexistent cache_size=lots; do
+             fsname= subtype= skeleton=/nonexistent cache_size=lots digits=10 digits=x digits=; do
         if timeout 20 "$RTMFS" -o "$o" "$S" "$M" 2>"$T/err"; then
             fail "-o $o: exit status 0"
             fusermount3 -u "$M" 2>/dev/null
