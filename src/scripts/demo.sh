@@ -50,9 +50,10 @@ cat="$BUILD/rtmcat" pbo="$dir/@samples/addons/samples.pbo"
 echo "Sample animations by rtmgen in $dir/: plain, BMTR v3 to v5, one broken."
 show 5 "ls -C $dir"
 
-step "rtmcat lists an animation's views and sizes: six files, then a CSV a frame
-in frames/ (the matrices) and in joints/ (where the bones are)."
-show 6 "$cat $dir/run_v5.rtm"
+step "rtmcat lists an animation's views and sizes: seven files, then a CSV a frame
+in frames/ (the matrices) and in joints/ (where the bones are), and a CSV a
+bone in tracks/ (one bone through time)."
+show 7 "$cat $dir/run_v5.rtm"
 
 step "header.txt sums it up: format, counts, motion, phases, skeleton and rest pose."
 show 10 "$cat $dir/run_v5.rtm header.txt"
@@ -69,6 +70,11 @@ joints/NNN.csv is: each bone's pivot (its rest-pose joint, skeleton.txt) times
 its matrix, in metres (+y up)."
 show 3 "$cat $dir/run_v5.rtm joints/010.csv"
 show 3 "$cat $dir/run_v5.rtm skeleton.txt"
+
+step "moving.txt: the bones that move, by how much they turn against their parent
+(degrees) and drift from it (metres); -d 3 writes numbers to 3 decimals."
+show 3 "$cat $dir/walk.rtm moving.txt"
+show 2 "$cat -d 3 $dir/walk.rtm tracks/lefthand.csv"
 
 step "props.json holds the frame properties, here the footstep sounds."
 show 2 "$cat $dir/step_props.rtm props.json"

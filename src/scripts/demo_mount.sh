@@ -29,10 +29,17 @@ fi
 show 1 "ls -C $MNT/run_v5.rtm"
 show 1 "cat $MNT/broken.rtm/error.txt"
 
-step "grep and diff work across animations: which ones move the left hand (-i: BMTR
-names are lowercase), and what differs between two of them in frame 10."
+step "grep and diff work across animations: which ones have a left hand (-i: BMTR
+names are lowercase), which of them move it (^ and a space: exactly that bone),
+and what differs between two of them in frame 10."
 show 2 "grep -rli LeftHand --include=bones.txt $MNT/"
+show 2 "grep -rliE '^lefthand ' --include=moving.txt $MNT/"
 show 2 "diff $MNT/walk.rtm/frames/010.csv $MNT/run_v5.rtm/frames/010.csv"
+
+step "walk.rtm and run_v5.rtm are one animation, plain and binarised: their frames
+differ on every line, as BMTR names are lowercase, but tracks/ (one bone through
+every frame, found by its name in any case) leaves names out and matches."
+show 2 "diff $MNT/walk.rtm/tracks/lefthand.csv $MNT/run_v5.rtm/tracks/lefthand.csv && echo same"
 
 step "An archive is a folder of its animations; pbo.txt shows its header."
 show 1 "ls -C $pbo"
