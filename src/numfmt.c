@@ -331,12 +331,10 @@ int rtm_digits_parse(const char *s)
     return s && s[0] >= '0' && s[0] <= '0' + RTM_DIGITS_MAX && !s[1] ? s[0] - '0' : -1;
 }
 
-size_t rtm_fmt_num(float v, int digits, char *buf)
+/* "%.*f" by snprintf, then trimmed (numfmt.h): the reference, and the way
+ * for numbers too large for fixed_fast. */
+static size_t fixed_slow(float v, int digits, char *buf)
 {
-    if (digits < 0 || !isfinite(v))
-        return rtm_fmt_float(v, buf);
-    if (digits > RTM_DIGITS_MAX)
-        digits = RTM_DIGITS_MAX;
     int n = snprintf(buf, RTM_FLOAT_CHARS, "%.*f", digits, (double)v);
     if (digits > 0) {
         while (buf[n - 1] == '0')
@@ -350,6 +348,61 @@ size_t rtm_fmt_num(float v, int digits, char *buf)
     }
     buf[n] = 0;
     return (size_t)n;
+}
+
+/* The same without printf: v · 10^digits is exact in a double (24 bits of
+ * mantissa times at most 21 of 5^9), so rounding it to an integer, half to
+ * even as printf rounds, gives printf's digits.  -1 when it does not fit
+ * 63 bits. */
+static int fixed_fast(float v, int digits, char *buf, size_t *len)
+{
+    static const double pow10[] = { 1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9 };
+    double x = (double)v * pow10[digits];
+    if (!(fabs(x) < 9.2e18))
+        return -1;
+    double r = nearbyint(x);            /* the default mode: half to even */
+    uint64_t q = (uint64_t)fabs(r), unit = (uint64_t)pow10[digits];
+    uint64_t whole = q / unit, frac = q % unit;
+    char tmp[24], *o = buf;
+    int n = 0;
+    if (q && v < 0)
+        *o++ = '-';
+    do
+        tmp[n++] = (char)('0' + whole % 10);
+    while ((whole /= 10) != 0);
+    while (n)
+        *o++ = tmp[--n];
+    if (frac) {
+        int d = digits;
+        while (frac % 10 == 0) {
+            frac /= 10;
+            d--;
+        }
+        *o++ = '.';
+        for (int i = d - 1; i >= 0; i--, frac /= 10)
+            o[i] = (char)('0' + frac % 10);
+        o += d;
+    }
+    *o = 0;
+    *len = (size_t)(o - buf);
+    return 0;
+}
+
+size_t rtm_fmt_num(float v, int digits, char *buf)
+{
+    if (digits < 0 || !isfinite(v))
+        return rtm_fmt_float(v, buf);
+    if (digits > RTM_DIGITS_MAX)
+        digits = RTM_DIGITS_MAX;
+    size_t n;
+    return fixed_fast(v, digits, buf, &n) == 0 ? n : fixed_slow(v, digits, buf);
+}
+
+size_t rtm_fmt_num_slow(float v, int digits, char *buf)
+{
+    if (digits < 0 || !isfinite(v))
+        return rtm_fmt_float_slow(v, buf);
+    return fixed_slow(v, digits > RTM_DIGITS_MAX ? RTM_DIGITS_MAX : digits, buf);
 }
 
 void rtm_put_num(struct rtm_buf *b, float v, int digits)

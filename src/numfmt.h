@@ -35,6 +35,8 @@ void rtm_put_float(struct rtm_buf *b, float v);
 int rtm_digits_parse(const char *s);
 #define RTM_DIGITS_HELP "a number of decimals, 0 to 9"
 size_t rtm_fmt_num(float v, int digits, char *buf);
+/* The reference: the same by snprintf (slower; for tests). */
+size_t rtm_fmt_num_slow(float v, int digits, char *buf);
 void rtm_put_num(struct rtm_buf *b, float v, int digits);
 /* JSON has no nan/inf: those become null. */
 void rtm_put_json_num(struct rtm_buf *b, float v, int digits);

@@ -1,8 +1,10 @@
 /* bench_core - the core benchmark behind `make bench` (issue 2, section 7).
  *
  * For the shared corpus (or generated files when it is absent) it times
- *  1. parsing every file and rendering every view of it, and
- *  2. converting BMTR sources to plain.rtm (parse + write), in MB/s of source.
+ *  1. parsing every file and rendering every view of it, with the bytes and
+ *     time of each kind of view (exact numbers, and tracks with digits=3),
+ *  2. parsing alone, light (RTM_PARSE_NO_MATRICES) and full, and
+ *  3. converting BMTR sources to plain.rtm (parse + write), in MB/s of source.
  * Files are read into memory first so the figures are CPU time of the core.
  * Each figure is the best of several rounds: machines here are shared.
  */
@@ -91,21 +93,37 @@ static double now(void)
     return t.tv_sec + t.tv_nsec / 1e9;
 }
 
-/* Parses every file and renders each of its views; returns bytes rendered. */
-static size_t render_all(const struct set *s, const struct rtm_skeleton *sk, size_t *nviews)
+/* What one kind of view costs over the set. */
+struct kind_cost {
+    size_t views, bytes;
+    double secs;
+};
+enum { NKINDS = RTM_VIEW_TRACK + 1 };
+
+/* Parses every file and renders each of its views, with digits; returns
+ * bytes rendered, and per kind in cost[]. */
+static size_t render_all(const struct set *s, const struct rtm_skeleton *sk, int digits,
+                         size_t *nviews, struct kind_cost cost[NKINDS])
 {
     size_t bytes = 0;
     struct rtm_buf b;
     buf_init(&b);
     *nviews = 0;
+    memset(cost, 0, NKINDS * sizeof *cost);
     for (size_t i = 0; i < s->n; i++) {
         struct rtm_anim *a;
         struct rtm_error err;
         if (rtm_parse(s->f[i].data, s->f[i].len, sk, &a, &err))
             continue;
+        a->digits = digits;
         for (size_t v = 0; v < rtm_view_count(a); v++) {
+            struct rtm_view view = rtm_view_at(a, v);
             b.len = 0;
-            rtm_view_render(a, rtm_view_at(a, v), &b);
+            double t0 = now();
+            rtm_view_render(a, view, &b);
+            cost[view.kind].secs += now() - t0;
+            cost[view.kind].bytes += b.len;
+            cost[view.kind].views++;
             bytes += b.len;
             ++*nviews;
         }
@@ -113,6 +131,36 @@ static size_t render_all(const struct set *s, const struct rtm_skeleton *sk, siz
     }
     buf_free(&b);
     return bytes;
+}
+
+/* Parses every file with flags; 0 when all parse. */
+static int parse_all(const struct set *s, const struct rtm_skeleton *sk, unsigned flags)
+{
+    int bad = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        struct rtm_anim *a;
+        struct rtm_error err;
+        bad |= rtm_parse_flags(s->f[i].data, s->f[i].len, sk, flags, &a, &err);
+        rtm_free(a);
+    }
+    return bad;
+}
+
+static const char *kind_name(enum rtm_view_kind k)
+{
+    static const char *const folders[] = { "frames/NNN.csv", "joints/NNN.csv",
+                                           "tracks/NAME.csv" };
+    return (int)k < RTM_NFIXED_VIEWS ? rtm_view_fixed_name(k) : folders[k - RTM_VIEW_FRAME];
+}
+
+static void print_costs(const struct kind_cost exact[NKINDS], const struct kind_cost *fixed)
+{
+    printf("  %-16s %7s %10s %9s\n", "view", "files", "MB", "seconds");
+    for (int k = 0; k < NKINDS; k++)
+        printf("  %-16s %7zu %10.2f %9.4f\n", kind_name((enum rtm_view_kind)k), exact[k].views,
+               exact[k].bytes / 1e6, exact[k].secs);
+    printf("  %-16s %7zu %10.2f %9.4f\n", "tracks, digits=3", fixed->views,
+           fixed->bytes / 1e6, fixed->secs);
 }
 
 static size_t convert_bmtr(const struct set *s, const struct rtm_skeleton *sk)
@@ -154,22 +202,36 @@ int main(void)
     if (rtm_skeleton_open("ofp2", &sk, &err))
         return 1;
 
-    double best_render = 1e9, best_conv = 1e9;
-    size_t bytes = 0, nviews = 0, bmtr_src = 0;
+    double best_render = 1e9, best_conv = 1e9, best_light = 1e9, best_full = 1e9;
+    size_t bytes = 0, nviews = 0, bmtr_src = 0, nfixed;
+    struct kind_cost cost[NKINDS], best_cost[NKINDS], fixed[NKINDS];
     for (int r = 0; r < ROUNDS; r++) {
         double t0 = now();
-        bytes = render_all(&s, sk, &nviews);
+        bytes = render_all(&s, sk, RTM_DIGITS_EXACT, &nviews, cost);
         double t1 = now();
         bmtr_src = convert_bmtr(&s, sk);
         double t2 = now();
-        if (t1 - t0 < best_render)
+        int bad = parse_all(&s, sk, RTM_PARSE_NO_MATRICES);
+        double t3 = now();
+        bad |= parse_all(&s, sk, 0);
+        double t4 = now();
+        if (bad)
+            printf("bench: some files do not parse\n");
+        if (t1 - t0 < best_render) {
             best_render = t1 - t0;
+            memcpy(best_cost, cost, sizeof cost);
+        }
         if (t2 - t1 < best_conv)
             best_conv = t2 - t1;
+        best_light = t3 - t2 < best_light ? t3 - t2 : best_light;
+        best_full = t4 - t3 < best_full ? t4 - t3 : best_full;
     }
+    render_all(&s, sk, 3, &nfixed, fixed);
     printf("bench: %zu files (%s), %.1f MB of source\n", s.n, what, total / 1e6);
     printf("render every view: %zu views, %.1f MB rendered in %.3f s (goal < 0.5 s)\n",
            nviews, bytes / 1e6, best_render);
+    print_costs(best_cost, &fixed[RTM_VIEW_TRACK]);
+    printf("parse alone: light (no matrices) %.3f s, full %.3f s\n", best_light, best_full);
     printf("BMTR -> plain.rtm: %.2f MB of BMTR source in %.3f s = %.0f MB/s on one core "
            "(goal >= 100 MB/s)\n", bmtr_src / 1e6, best_conv,
            best_conv > 0 ? bmtr_src / 1e6 / best_conv : 0);

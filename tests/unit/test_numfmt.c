@@ -327,6 +327,40 @@ static void fixed_point_random(void **state)
     }
 }
 
+/* The fast fixed-point path against snprintf where it is taken: numbers of
+ * every size a matrix holds, and every tie (k / 2^m, which times 10^N ends
+ * in exactly .5) that printf rounds half to even. */
+static void fixed_point_fast_equals_snprintf(void **state)
+{
+    (void)state;
+    uint32_t x = 99;
+    char a[RTM_FLOAT_CHARS], b[RTM_FLOAT_CHARS];
+    for (int i = 0; i < 1000000; i++) {
+        x = x * 1664525u + 1013904223u;
+        float v;
+        if (i % 2) {
+            v = (float)((double)(int32_t)x / 2147483648.0 * 2048.0);
+        } else {
+            uint32_t bits = (x & 0x807fffffu) | ((uint32_t)(100 + (x >> 8) % 60) << 23);
+            memcpy(&v, &bits, 4);                       /* 2^-27 to 2^32 */
+        }
+        int d = (int)((x >> 3) % (RTM_DIGITS_MAX + 1));
+        size_t na = rtm_fmt_num(v, d, a), nb = rtm_fmt_num_slow(v, d, b);
+        if (na != nb || strcmp(a, b) != 0)
+            fail_msg("%.9g with %d digits: fast '%s', snprintf '%s'", (double)v, d, a, b);
+    }
+    for (int k = -4096; k <= 4096; k++)
+        for (int m = 0; m <= 12; m++)
+            for (int d = 0; d <= RTM_DIGITS_MAX; d++) {
+                float v = (float)k / (float)(1 << m);
+                rtm_fmt_num(v, d, a);
+                rtm_fmt_num_slow(v, d, b);
+                if (strcmp(a, b) != 0)
+                    fail_msg("tie %d/2^%d with %d digits: fast '%s', snprintf '%s'", k, m, d,
+                             a, b);
+            }
+}
+
 static void digits_option(void **state)
 {
     (void)state;
@@ -518,6 +552,7 @@ int main(void)
         cmocka_unit_test(put_float_and_json_float),
         cmocka_unit_test(fixed_point_table),
         cmocka_unit_test(fixed_point_random),
+        cmocka_unit_test(fixed_point_fast_equals_snprintf),
         cmocka_unit_test(digits_option),
         cmocka_unit_test(put_name_escapes),
         cmocka_unit_test(put_csv_name_quotes_only_when_needed),
