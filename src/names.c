@@ -81,6 +81,20 @@ static int must_escape(const struct rtm_name_rule *r, unsigned char c, uint32_t 
            (at == 0 && c == '.' && r->escape_lead_dot);
 }
 
+/* The length of the form at off (len bytes) cut to leave room for a ~N
+ * suffix within rule->max, never inside an escape (a backslash in a form
+ * always starts one). */
+static uint32_t room_for_suffix(const struct build *b, size_t off, size_t len)
+{
+    size_t n = b->rule->max - SUFFIX_ROOM;
+    if (len <= n)
+        return (uint32_t)len;
+    for (size_t j = n >= 3 ? n - 3 : 0; j < n; j++)
+        if (b->s.p[off + j] == '\\')
+            return (uint32_t)j;
+    return (uint32_t)n;
+}
+
 /* Appends name's form (without its NUL); 1 when it had to be cut. */
 static int put_base(struct build *b, const struct rtm_str *name)
 {
@@ -99,15 +113,7 @@ static int put_base(struct build *b, const struct rtm_str *name)
     }
     if (b->s.oom || b->s.len - start <= b->rule->max)
         return 0;
-    /* keep what fits beside a suffix, never part of an escape: a backslash
-     * in a form always starts one */
-    size_t n = b->rule->max - SUFFIX_ROOM;
-    for (size_t j = n >= 3 ? n - 3 : 0; j < n; j++)
-        if (b->s.p[start + j] == '\\') {
-            n = j;
-            break;
-        }
-    b->s.len = start + n;
+    b->s.len = start + room_for_suffix(b, start, b->s.len - start);
     return 1;
 }
 
@@ -156,12 +162,13 @@ static struct rtm_names *finish(struct build *b, const size_t *off, const uint32
 /* Gives name i, whose base form is at off[i], the first free base~K. */
 static int add_suffix(struct build *b, size_t *off, uint32_t *len, uint32_t i)
 {
-    struct slot *base = slot_of(b, off[i], len[i]);
+    uint32_t blen = room_for_suffix(b, off[i], len[i]);
+    struct slot *base = slot_of(b, off[i], blen);
     if (base->off == SIZE_MAX)          /* a cut form nobody holds */
-        *base = (struct slot){ off[i], len[i], 2 };
+        *base = (struct slot){ off[i], blen, 2 };
     for (uint32_t k = base->next_k;; k++) {
         size_t at = b->s.len;
-        buf_put(&b->s, b->s.p + off[i], len[i]);
+        buf_put(&b->s, b->s.p + off[i], blen);
         buf_printf(&b->s, "~%u", k);
         if (b->s.oom)
             return -1;

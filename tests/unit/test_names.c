@@ -75,10 +75,11 @@ static void long_names_cut(void **state)
     (void)state;
     static const struct rtm_name_rule r = { "", 0, 0, 20, NULL };
     static const char *const in[] = { "abcdefghijklmnopqrstuvwxyz", "abcdefghijklmnopqrstuvwxyz",
-                                      "12345678\x01\x02\x03\x04", "exactly_twenty_bytes" };
+                                      "12345678\x01\x02\x03\x04", "exactly_twenty_bytes",
+                                      "exactly_twenty_bytes" };
     static const char *const want[] = { "abcdefghi~2", "abcdefghi~3", "12345678~2",
-                                        "exactly_twenty_bytes" };
-    expect(in, want, 4, &r);
+                                        "exactly_twenty_bytes", "exactly_t~2" };
+    expect(in, want, 5, &r);  /* a repeat that fits, but not with ~2, is cut too */
 
     /* names of any length fit a file name with ".csv" */
     char big[1000];
