@@ -207,6 +207,7 @@ struct attempt {
     int keep;              /* matrices are kept (no RTM_PARSE_NO_MATRICES) */
     double *abs;
     uint64_t unusable;     /* matrices not usable (motion.h) */
+    uint8_t *scaled;       /* per bone: a usable matrix was not a rotation */
 };
 
 static void attempt_free(struct attempt *t)
@@ -215,6 +216,7 @@ static void attempt_free(struct attempt *t)
     free(t->matrices);
     free(t->scratch);
     free(t->abs);
+    free(t->scaled);
     memset(t, 0, sizeof *t);
 }
 
@@ -265,7 +267,8 @@ static int read_frames(struct rtm_cursor *c, const struct bmtr_head *h,
     if (rc)
         return -1;
     if (h->nframes && h->nbones &&
-        !(t->abs = malloc((size_t)h->nbones * 12 * sizeof(double)))) {
+        (!(t->abs = malloc((size_t)h->nbones * 12 * sizeof(double))) ||
+         !(t->scaled = calloc(h->nbones, 1)))) {
         rtm_err_oom(c->err, "out of memory for %u bones", h->nbones);
         return -1;
     }
@@ -279,7 +282,11 @@ static int read_frames(struct rtm_cursor *c, const struct bmtr_head *h,
             return -1;
         float *m = t->matrices + (size_t)at * h->nbones * 12;
         rtm_convert_frame(plan, t->scratch, t->abs, m);
-        t->unusable += rtm_count_unusable(m, h->nbones);
+        for (uint32_t b = 0; b < h->nbones; b++) {
+            enum rtm_matrix_kind k = rtm_matrix_kind(m + (size_t)b * 12);
+            t->unusable += k == RTM_MATRIX_UNUSABLE;
+            t->scaled[b] |= k == RTM_MATRIX_SCALED;
+        }
     }
     if (!t->keep) {
         free(t->matrices);
@@ -320,6 +327,8 @@ static struct rtm_anim *build_anim(const uint8_t *data, size_t len,
     a->flag_bytes = h->version >= 5 || rd->flag_bytes;
     a->composed = plan->composed;
     a->unusable = t->unusable;
+    for (uint32_t b = 0; t->scaled && b < h->nbones; b++)
+        a->scaled_bones += t->scaled[b];
     if (!a->phases || !a->matrices) {
         rtm_free(a);
         return NULL;
@@ -356,7 +365,7 @@ static uint64_t parsed_bytes(const struct bmtr_head *h, int keep)
            (uint64_t)h->nbones * (RTM_TRANSFORM_BYTES + RTM_SKEL_BYTES_PER_BONE) +
            rtm_names_bytes_max(h->nbones, h->string_bytes) +
            (uint64_t)(keep ? h->nframes : 1) * h->nbones * 12 * sizeof(float) +
-           (uint64_t)h->nbones * (12 * sizeof(double) + 4 * sizeof(uint32_t));
+           (uint64_t)h->nbones * (12 * sizeof(double) + 4 * sizeof(uint32_t) + 1);
 }
 
 int rtm_read_bmtr(const uint8_t *data, size_t len, const struct rtm_parse_opts *o,

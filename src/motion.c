@@ -36,6 +36,20 @@ uint64_t rtm_count_unusable(const float *m, uint64_t n)
     return bad;
 }
 
+enum rtm_matrix_kind rtm_matrix_kind(const float *m)
+{
+    if (!rtm_matrix_usable(m))
+        return RTM_MATRIX_UNUSABLE;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j <= i; j++) {
+            double d = (double)m[i * 3] * m[j * 3] + (double)m[i * 3 + 1] * m[j * 3 + 1] +
+                       (double)m[i * 3 + 2] * m[j * 3 + 2] - (i == j);
+            if (fabs(d) > RTM_SCALE_TOL)
+                return RTM_MATRIX_SCALED;
+        }
+    return RTM_MATRIX_ROTATION;
+}
+
 /* Newton's iteration for the polar factor, X <- (g X + (g X)^-T) / 2, with
  * g = det(X)^(-1/3) so that a bone scaled by 0.01 converges as fast as one
  * that is not: a few steps from any usable matrix. */

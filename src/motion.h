@@ -33,6 +33,13 @@
 int rtm_matrix_usable(const float *m);
 /* The matrices of n that are not usable. */
 uint64_t rtm_count_unusable(const float *m, uint64_t n);
+
+/* What a parse tallies of each matrix (rtm.h: unusable, scaled_bones): a
+ * usable matrix is scaled when R R^T differs from I by more than
+ * RTM_SCALE_TOL in a term (float noise stays 100 times below). */
+#define RTM_SCALE_TOL 1e-3
+enum rtm_matrix_kind { RTM_MATRIX_ROTATION, RTM_MATRIX_SCALED, RTM_MATRIX_UNUSABLE };
+enum rtm_matrix_kind rtm_matrix_kind(const float *m);
 /* q = the rotation nearest to m's 3x3 part (q[row][col]); -1 when m is
  * not usable. */
 int rtm_nearest_rotation(const float *m, double q[3][3]);

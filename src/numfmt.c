@@ -331,11 +331,10 @@ int rtm_digits_parse(const char *s)
     return s && s[0] >= '0' && s[0] <= '0' + RTM_DIGITS_MAX && !s[1] ? s[0] - '0' : -1;
 }
 
-/* "%.*f" by snprintf, then trimmed (numfmt.h): the reference, and the way
- * for numbers too large for fixed_fast. */
-static size_t fixed_slow(float v, int digits, char *buf)
+/* Drops trailing zeros and a bare point from n bytes of "%.*f", and
+ * writes "-0" as "0". */
+static size_t fixed_slow_trim(char *buf, int n, int digits)
 {
-    int n = snprintf(buf, RTM_FLOAT_CHARS, "%.*f", digits, (double)v);
     if (digits > 0) {
         while (buf[n - 1] == '0')
             n--;
@@ -350,14 +349,21 @@ static size_t fixed_slow(float v, int digits, char *buf)
     return (size_t)n;
 }
 
-/* The same without printf: v · 10^digits is exact in a double (24 bits of
- * mantissa times at most 21 of 5^9), so rounding it to an integer, half to
- * even as printf rounds, gives printf's digits.  -1 when it does not fit
- * 63 bits. */
-static int fixed_fast(float v, int digits, char *buf, size_t *len)
+/* "%.*f" by snprintf, then trimmed (numfmt.h): the reference. */
+static size_t fixed_slow(float v, int digits, char *buf)
+{
+    return fixed_slow_trim(buf, snprintf(buf, RTM_FLOAT_CHARS, "%.*f", digits, (double)v),
+                           digits);
+}
+
+/* The same without printf: v · 10^digits rounded to an integer, half to
+ * even as printf rounds.  For a float v the product is exact in a double
+ * (24 bits of mantissa times at most 21 of 5^9), so the digits are
+ * printf's.  -1 when it does not fit 63 bits. */
+static int fixed_fast(double v, int digits, char *buf, size_t *len)
 {
     static const double pow10[] = { 1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9 };
-    double x = (double)v * pow10[digits];
+    double x = v * pow10[digits];
     if (!(fabs(x) < 9.2e18))
         return -1;
     double r = nearbyint(x);            /* the default mode: half to even */
@@ -388,14 +394,23 @@ static int fixed_fast(float v, int digits, char *buf, size_t *len)
     return 0;
 }
 
+size_t rtm_fmt_fixed(double v, int digits, char *buf)
+{
+    if (!isfinite(v))
+        return rtm_fmt_float((float)v, buf);
+    digits = digits < 0 ? 0 : digits > RTM_DIGITS_MAX ? RTM_DIGITS_MAX : digits;
+    size_t n;
+    if (fixed_fast(v, digits, buf, &n) == 0)
+        return n;
+    int k = snprintf(buf, RTM_FLOAT_CHARS, "%.*f", digits, v);
+    if (k >= RTM_FLOAT_CHARS)           /* a double beyond a float's range */
+        return (size_t)snprintf(buf, RTM_FLOAT_CHARS, "%.9g", v);
+    return fixed_slow_trim(buf, k, digits);
+}
+
 size_t rtm_fmt_num(float v, int digits, char *buf)
 {
-    if (digits < 0 || !isfinite(v))
-        return rtm_fmt_float(v, buf);
-    if (digits > RTM_DIGITS_MAX)
-        digits = RTM_DIGITS_MAX;
-    size_t n;
-    return fixed_fast(v, digits, buf, &n) == 0 ? n : fixed_slow(v, digits, buf);
+    return digits < 0 ? rtm_fmt_float(v, buf) : rtm_fmt_fixed((double)v, digits, buf);
 }
 
 size_t rtm_fmt_num_slow(float v, int digits, char *buf)

@@ -35,6 +35,9 @@ void rtm_put_float(struct rtm_buf *b, float v);
 int rtm_digits_parse(const char *s);
 #define RTM_DIGITS_HELP "a number of decimals, 0 to 9"
 size_t rtm_fmt_num(float v, int digits, char *buf);
+/* A double in fixed point the same way (digits clamped to 0..9), rounded
+ * half to even from v · 10^digits; for a float v exactly rtm_fmt_num(). */
+size_t rtm_fmt_fixed(double v, int digits, char *buf);
 /* The reference: the same by snprintf (slower; for tests). */
 size_t rtm_fmt_num_slow(float v, int digits, char *buf);
 void rtm_put_num(struct rtm_buf *b, float v, int digits);

@@ -93,20 +93,25 @@ static int check_sizes(struct rtm_cursor *c, uint32_t nf, uint32_t nb)
     return 0;
 }
 
-/* Every matrix is looked at, kept or not: a light parse counts the
- * unusable ones too (rtm.h). */
-static void read_frames(const uint8_t *p, struct rtm_anim *a)
+/* Every matrix is looked at, kept or not: a light parse tallies the
+ * unusable and scaled ones too (rtm.h).  scaled: nbones bytes of scratch. */
+static void read_frames(const uint8_t *p, struct rtm_anim *a, uint8_t *scaled)
 {
     size_t frame_bytes = 4 + (size_t)BONE_BYTES * a->nbones;
+    memset(scaled, 0, a->nbones);
     for (uint32_t f = 0; f < a->nframes; f++, p += frame_bytes) {
         a->phases[f] = le_f32(p);
         float one[12], *m = a->matrices + (size_t)f * a->nbones * 12;
         for (uint32_t b = 0; b < a->nbones; b++, m += 12) {
             float *to = a->has_matrices ? m : one;
             memcpy(to, p + 4 + (size_t)b * BONE_BYTES + NAME_FIELD, MATRIX_BYTES);
-            a->unusable += !rtm_matrix_usable(to);
+            enum rtm_matrix_kind k = rtm_matrix_kind(to);
+            a->unusable += k == RTM_MATRIX_UNUSABLE;
+            scaled[b] |= k == RTM_MATRIX_SCALED;
         }
     }
+    for (uint32_t b = 0; b < a->nbones; b++)
+        a->scaled_bones += scaled[b];
 }
 
 /* What the anim will hold, the source excepted. */
@@ -115,7 +120,7 @@ static uint64_t parsed_bytes(uint32_t nf, uint32_t nb, uint32_t nprops, size_t s
     uint64_t n = sizeof(struct rtm_anim) + (uint64_t)nb * sizeof(struct rtm_str) +
                  (uint64_t)nf * sizeof(float) + (uint64_t)nprops * sizeof(struct rtm_prop) +
                  strings + (uint64_t)nb * RTM_SKEL_BYTES_PER_BONE +
-                 rtm_names_bytes_max(nb, (uint64_t)nb * NAME_FIELD);
+                 rtm_names_bytes_max(nb, (uint64_t)nb * NAME_FIELD) + nb;
     return full ? n + (uint64_t)nf * nb * 12 * sizeof(float) : n;
 }
 
@@ -151,9 +156,11 @@ int rtm_read_plain(const uint8_t *data, size_t len, const struct rtm_parse_opts 
         return -1;
     struct rtm_anim *a = rtm_anim_alloc(RTM_FORMAT_PLAIN, nf, nb, m.count, strings, full);
     uint8_t *source = !full ? NULL : adopt ? (uint8_t *)data : malloc(len ? len : 1);
-    if (!a || (full && !source)) {
+    uint8_t *scaled = malloc(nb ? nb : 1);
+    if (!a || (full && !source) || !scaled) {
         if (!adopt)
             free(source);               /* an adopted source is still the caller's */
+        free(scaled);
         rtm_free(a);
         rtm_err_oom(err, "out of memory for %u frames of %u bones", nf, nb);
         return -1;
@@ -167,7 +174,8 @@ int rtm_read_plain(const uint8_t *data, size_t len, const struct rtm_parse_opts 
     read_mdat(data, &m, a);
     for (uint32_t b = 0; b < nb; b++, c.pos += NAME_FIELD)
         a->bones[b] = rtm_anim_str(a, data + c.pos, field_len(data + c.pos));
-    read_frames(data + c.pos, a);
+    read_frames(data + c.pos, a, scaled);
+    free(scaled);
     c.pos += (size_t)nf * (4 + (size_t)BONE_BYTES * nb);
     a->trailing_bytes = cur_left(&c);
     *out = a;
@@ -204,6 +212,16 @@ static struct phase_key *sorted_keys(uint32_t n, const float *phase, size_t stri
     }
     qsort(k, n, sizeof *k, phase_cmp);
     return k;
+}
+
+uint32_t *rtm_phase_order(const struct rtm_anim *a)
+{
+    struct phase_key *k = sorted_keys(a->nframes, a->phases, sizeof a->phases[0]);
+    uint32_t *order = k ? malloc((a->nframes ? a->nframes : 1) * sizeof *order) : NULL;
+    for (uint32_t i = 0; order && i < a->nframes; i++)
+        order[i] = k[i].index;
+    free(k);
+    return order;
 }
 
 static void put_lascii(struct rtm_buf *out, struct rtm_str s)

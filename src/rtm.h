@@ -82,6 +82,8 @@ struct rtm_anim {
     /* Derived at parse time (both parses): */
     uint64_t unusable;          /* matrices with NaN, infinity or det <= 0
                                    (motion.h), which measures leave out */
+    uint32_t scaled_bones;      /* bones with a usable matrix that is not a
+                                   rotation (motion.h) */
     struct rtm_names *tracks;   /* the bones' tracks/ file names (names.h) */
 
     /* How text views write numbers: RTM_DIGITS_EXACT (shortest round trip),
@@ -142,6 +144,10 @@ static inline const float *rtm_matrix(const struct rtm_anim *a, uint32_t f, uint
  * stably sorted by phase, names NUL-padded to 32 bytes (longer ones cut to
  * 32), MDAT strings cut to 255 bytes.  Returns -1 only when out of memory. */
 int rtm_write_plain(const struct rtm_anim *a, struct rtm_buf *out);
+/* The frames in phase order, as the writers take them (stable: equal
+ * phases keep file order; NaN last): a new array of nframes (at least 1)
+ * the caller frees, NULL when out of memory. */
+uint32_t *rtm_phase_order(const struct rtm_anim *a);
 
 /* Internal allocation helper shared by the readers: allocates the anim's
  * arrays after the counts have been checked against the source size. */

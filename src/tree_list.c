@@ -93,7 +93,7 @@ static int list_anim(struct rtm_tree *t, const struct target *tg, const char *pa
     if (tg->kind == K_ANIM) {
         enum rtm_view_kind kind;
         const char *folder;
-        for (int k = 0; !rc && k < RTM_NFIXED_VIEWS; k++)
+        for (size_t k = 0; !rc && k < rtm_view_nfixed(a); k++)
             rc = dl_add(t, d, path, rtm_view_fixed_name((enum rtm_view_kind)k), S_IFREG, &tg->id);
         for (size_t i = 0; !rc && (folder = rtm_view_folder(a, i, &kind)); i++)
             rc = dl_add(t, d, path, folder, S_IFDIR, &tg->id);

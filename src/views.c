@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "bvh.h"
 #include "motion.h"
 #include "names.h"
 #include "numfmt.h"
@@ -12,12 +13,17 @@
 
 static const char *const FIXED[RTM_NFIXED_VIEWS] = {
     "header.txt", "bones.txt", "phases.csv", "props.json", "plain.rtm", "skeleton.txt",
-    "moving.txt",
+    "moving.txt", "anim.bvh",
 };
 
 const char *rtm_view_fixed_name(enum rtm_view_kind kind)
 {
     return (int)kind < RTM_NFIXED_VIEWS ? FIXED[kind] : NULL;
+}
+
+size_t rtm_view_nfixed(const struct rtm_anim *a)
+{
+    return a->pivot ? RTM_NFIXED_VIEWS : RTM_VIEW_BVH;
 }
 
 /* The folders a has, in listing order. */
@@ -68,7 +74,7 @@ uint32_t rtm_view_folder_size(const struct rtm_anim *a, enum rtm_view_kind kind)
 size_t rtm_view_count(const struct rtm_anim *a)
 {
     enum rtm_view_kind kinds[3];
-    size_t n = RTM_NFIXED_VIEWS, nf = folders_of(a, kinds);
+    size_t n = rtm_view_nfixed(a), nf = folders_of(a, kinds);
     for (size_t i = 0; i < nf; i++)
         n += rtm_view_folder_size(a, kinds[i]);
     return n;
@@ -76,9 +82,9 @@ size_t rtm_view_count(const struct rtm_anim *a)
 
 struct rtm_view rtm_view_at(const struct rtm_anim *a, size_t i)
 {
-    if (i < RTM_NFIXED_VIEWS)
+    if (i < rtm_view_nfixed(a))
         return (struct rtm_view){ .kind = (enum rtm_view_kind)i };
-    i -= RTM_NFIXED_VIEWS;
+    i -= rtm_view_nfixed(a);
     enum rtm_view_kind kinds[3];
     size_t nf = folders_of(a, kinds), k = 0;
     while (k + 1 < nf && i >= rtm_view_folder_size(a, kinds[k]))
@@ -91,7 +97,7 @@ size_t rtm_view_index(const struct rtm_anim *a, struct rtm_view v)
     if ((int)v.kind < RTM_NFIXED_VIEWS)
         return (size_t)v.kind;
     enum rtm_view_kind kinds[3];
-    size_t nf = folders_of(a, kinds), idx = RTM_NFIXED_VIEWS;
+    size_t nf = folders_of(a, kinds), idx = rtm_view_nfixed(a);
     for (size_t k = 0; k < nf && kinds[k] != v.kind; k++)
         idx += rtm_view_folder_size(a, kinds[k]);
     return idx + v.frame;
@@ -160,7 +166,7 @@ static int track_lookup(const struct rtm_anim *a, const char *name, uint32_t *bo
 
 int rtm_view_lookup(const struct rtm_anim *a, const char *path, struct rtm_view *v)
 {
-    for (int k = 0; k < RTM_NFIXED_VIEWS; k++) {
+    for (size_t k = 0; k < rtm_view_nfixed(a); k++) {
         if (strcmp(path, FIXED[k]) == 0) {
             *v = (struct rtm_view){ .kind = (enum rtm_view_kind)k };
             return 0;
@@ -258,7 +264,7 @@ static void put_skeleton(const struct rtm_anim *a, struct rtm_buf *b)
         buf_printf(b, "rest_pose: pivots of %u of %u bones, %u placed by a rule "
                    "(skeleton.txt)\n", known, a->nbones, placed);
     else
-        buf_puts(b, "rest_pose: none: the skeleton has no pivots, so no joints/ "
+        buf_puts(b, "rest_pose: none: the skeleton has no pivots, so no joints/ or anim.bvh "
                  "(mount with one that has, e.g. ofp2)\n");
 }
 
@@ -294,6 +300,8 @@ static void render_header(const struct rtm_anim *a, struct rtm_buf *b)
                uncomposed(a));
     buf_printf(b, "matrices_left_out: %llu (NaN, infinite or determinant <= 0: "
                "not measured in moving.txt)\n", (unsigned long long)a->unusable);
+    buf_printf(b, "scaled_bones: %u (matrices not rotations: orthonormalised in moving.txt "
+               "and anim.bvh)\n", a->scaled_bones);
     buf_printf(b, "source_bytes: %llu\n", (unsigned long long)a->source_bytes);
     put_format_fields(a, b);
 }
@@ -519,13 +527,13 @@ static void render_skeleton(const struct rtm_anim *a, struct rtm_buf *b)
 int rtm_view_needs_matrices(struct rtm_view v)
 {
     return v.kind == RTM_VIEW_FRAME || v.kind == RTM_VIEW_PLAIN || v.kind == RTM_VIEW_JOINTS ||
-           v.kind == RTM_VIEW_MOVING || v.kind == RTM_VIEW_TRACK;
+           v.kind == RTM_VIEW_MOVING || v.kind == RTM_VIEW_TRACK || v.kind == RTM_VIEW_BVH;
 }
 
 int rtm_view_path_needs_matrices(const char *path)
 {
     static const char *const full[] = { "frames/", "joints/", "tracks/", "plain.rtm",
-                                        "moving.txt" };
+                                        "moving.txt", "anim.bvh" };
     for (size_t i = 0; i < sizeof full / sizeof *full; i++)
         if (strncmp(path, full[i], strlen(full[i])) == 0)
             return 1;
@@ -549,6 +557,10 @@ int rtm_view_render(const struct rtm_anim *a, struct rtm_view v, struct rtm_buf 
         break;
     case RTM_VIEW_SKELETON: render_skeleton(a, out); break;
     case RTM_VIEW_MOVING: render_moving(a, out); break;
+    case RTM_VIEW_BVH:
+        if (a->pivot && rtm_write_bvh(a, out))
+            out->oom = 1;
+        break;
     case RTM_VIEW_FRAME:
         if (v.frame < a->nframes)
             render_frame(a, v.frame, out);

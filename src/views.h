@@ -2,11 +2,11 @@
  *
  * Contract:
  *  - An animation has the file views header.txt, bones.txt, phases.csv,
- *    props.json, plain.rtm, skeleton.txt, moving.txt, one frames/NNN.csv a
- *    frame (NNN zero-padded to at least 3 digits, wider when there are more
- *    than 1000 frames), when its skeleton has pivots one joints/NNN.csv a
- *    frame, and one tracks/NAME.csv a bone (NAME from names.h's file rule:
- *    found exactly or ignoring case).
+ *    props.json, plain.rtm, skeleton.txt, moving.txt, when its skeleton has
+ *    pivots anim.bvh (bvh.h), one frames/NNN.csv a frame (NNN zero-padded
+ *    to at least 3 digits, wider when there are more than 1000 frames), with
+ *    pivots one joints/NNN.csv a frame, and one tracks/NAME.csv a bone (NAME
+ *    from names.h's file rule: found exactly or ignoring case).
  *  - Frames, tracks, joints, phases and props write numbers as a->digits
  *    says (rtm.h); plain.rtm is the same bytes whatever it says.
  *  - rtm_view_render() appends a view's exact bytes to a caller-owned buffer;
@@ -30,13 +30,14 @@ enum rtm_view_kind {
     RTM_VIEW_PLAIN,
     RTM_VIEW_SKELETON,
     RTM_VIEW_MOVING,
+    RTM_VIEW_BVH,       /* anim.bvh: only with pivots */
     RTM_VIEW_FRAME,     /* frames/NNN.csv */
     RTM_VIEW_JOINTS,    /* joints/NNN.csv */
     RTM_VIEW_TRACK,     /* tracks/NAME.csv */
 };
 
 enum {
-    RTM_NFIXED_VIEWS = 7,
+    RTM_NFIXED_VIEWS = 8,               /* the most: anim.bvh needs pivots */
     RTM_VIEW_NAME_MAX = 256,            /* a folder entry's name, with its NUL */
     RTM_VIEW_PATH_MAX = 8 + RTM_VIEW_NAME_MAX,
 };
@@ -49,8 +50,10 @@ struct rtm_view {
     };
 };
 
-/* "header.txt" ... "moving.txt" for the fixed views; NULL for the others. */
+/* "header.txt" ... "anim.bvh" for the fixed views; NULL for the others. */
 const char *rtm_view_fixed_name(enum rtm_view_kind kind);
+/* How many fixed views a has: the first that many kinds. */
+size_t rtm_view_nfixed(const struct rtm_anim *a);
 /* The folders of an animation: "frames", "joints" when it has pivots, and
  * "tracks".  The i-th folder's name and kind, or NULL past the last. */
 const char *rtm_view_folder(const struct rtm_anim *a, size_t i, enum rtm_view_kind *kind);

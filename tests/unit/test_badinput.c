@@ -97,7 +97,7 @@ static void render_all(const struct rtm_anim *a, int skel)
     struct rtm_buf b;
     char path[RTM_VIEW_PATH_MAX];
     buf_init(&b);
-    assert_int_equal(rtm_view_count(a), RTM_NFIXED_VIEWS + (a->pivot ? 2 : 1) * (size_t)a->nframes +
+    assert_int_equal(rtm_view_count(a), rtm_view_nfixed(a) + (a->pivot ? 2 : 1) * (size_t)a->nframes +
                                             a->nbones);
     for (size_t i = 0; i < rtm_view_count(a); i++) {
         struct rtm_view v = rtm_view_at(a, i), back;

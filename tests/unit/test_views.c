@@ -112,40 +112,41 @@ static void fixed_names(void **state)
     (void)state;
     static const char *const want[] = { "header.txt", "bones.txt", "phases.csv",
                                         "props.json", "plain.rtm", "skeleton.txt",
-                                        "moving.txt" };
+                                        "moving.txt", "anim.bvh" };
     for (int k = 0; k < RTM_NFIXED_VIEWS; k++)
         assert_string_equal(rtm_view_fixed_name((enum rtm_view_kind)k), want[k]);
     assert_null(rtm_view_fixed_name(RTM_VIEW_FRAME));
 
     struct rtm_anim *a = counts_only(12);
-    assert_int_equal(rtm_view_count(a), RTM_NFIXED_VIEWS + 12); /* no pivots, no tracks */
+    assert_int_equal(rtm_view_count(a), RTM_VIEW_BVH + 12);  /* no pivots: no anim.bvh, joints/ */
     char path[RTM_VIEW_PATH_MAX];
     for (size_t i = 0; i < rtm_view_count(a); i++) {
         struct rtm_view v = rtm_view_at(a, i), back;
         rtm_view_path(a, v, path);
-        if (i < RTM_NFIXED_VIEWS) {
+        if (i < RTM_VIEW_BVH) {
             assert_int_equal(v.kind, (enum rtm_view_kind)i);
             assert_string_equal(path, want[i]);
         } else {
             assert_int_equal(v.kind, RTM_VIEW_FRAME);
-            assert_int_equal(v.frame, i - RTM_NFIXED_VIEWS);
+            assert_int_equal(v.frame, i - RTM_VIEW_BVH);
         }
         assert_int_equal(rtm_view_lookup(a, path, &back), 0);
         assert_int_equal(back.kind, v.kind);
         if (v.kind == RTM_VIEW_FRAME)
             assert_int_equal(back.frame, v.frame);
     }
-    rtm_view_path(a, rtm_view_at(a, RTM_NFIXED_VIEWS), path);
+    rtm_view_path(a, rtm_view_at(a, RTM_VIEW_BVH), path);
     assert_string_equal(path, "frames/000.csv");
-    rtm_view_path(a, rtm_view_at(a, RTM_NFIXED_VIEWS + 11), path);
+    rtm_view_path(a, rtm_view_at(a, RTM_VIEW_BVH + 11), path);
     assert_string_equal(path, "frames/011.csv");
     struct rtm_view none;
     assert_int_equal(rtm_view_lookup(a, "joints/000.csv", &none), -1);
     rtm_free(a);
 
     a = counts_only(0);
-    assert_int_equal(rtm_view_count(a), RTM_NFIXED_VIEWS);
+    assert_int_equal(rtm_view_count(a), RTM_VIEW_BVH);
     struct rtm_view v;
+    assert_int_equal(rtm_view_lookup(a, "anim.bvh", &v), -1);
     assert_int_equal(rtm_view_lookup(a, "frames/000.csv", &v), -1);
     assert_int_equal(rtm_view_lookup(a, "header.txt", &v), 0);
     rtm_free(a);
@@ -313,11 +314,13 @@ static void header_exact(void **state)
              "format: plain\nversion: RTM_0101\nframes: 3\nbones: 5\nproperties: 3\n"
              "motion: x 0.5 y 0 z -1.25 (metres)\nfirst_phase: 0\nlast_phase: 1\n"
              "skeleton: none (used for pivots only: plain matrices are already model-space)\n"
-             "rest_pose: none: the skeleton has no pivots, so no joints/ (mount with one that "
-             "has, e.g. ofp2)\n"
+             "rest_pose: none: the skeleton has no pivots, so no joints/ or anim.bvh (mount "
+             "with one that has, e.g. ofp2)\n"
              "uncomposed: 5 (bones with no parent here; skeleton.txt names them)\n"
              "matrices_left_out: 12 (NaN, infinite or determinant <= 0: not measured in "
              "moving.txt)\n"
+             "scaled_bones: 1 (matrices not rotations: orthonormalised in moving.txt and "
+             "anim.bvh)\n"
              "source_bytes: %zu\nmdat_properties_block: yes\ntrailing_bytes: 5\n", src.len);
     assert_string_equal(h, want);
     free(h);
@@ -339,11 +342,13 @@ static void header_exact(void **state)
              "format: bmtr\nversion: 3\nframes: 2\nbones: 2\nproperties: 0\n"
              "motion: x 1 y -2 z 3.5 (metres)\nfirst_phase: 0.25\nlast_phase: 0.75\n"
              "skeleton: none (0 of 2 bones composed with a parent)\n"
-             "rest_pose: none: the skeleton has no pivots, so no joints/ (mount with one that "
-             "has, e.g. ofp2)\n"
+             "rest_pose: none: the skeleton has no pivots, so no joints/ or anim.bvh (mount "
+             "with one that has, e.g. ofp2)\n"
              "uncomposed: 2 (bones with no parent here; skeleton.txt names them)\n"
              "matrices_left_out: 0 (NaN, infinite or determinant <= 0: not measured in "
              "moving.txt)\n"
+             "scaled_bones: 0 (matrices not rotations: orthonormalised in moving.txt and "
+             "anim.bvh)\n"
              "source_bytes: %zu\ncompression_flag_per_array: no\nreversed_flag: 7\n"
              "engine_preload_count: 42\n", src.len);
     assert_string_equal(h, want);
@@ -862,7 +867,7 @@ static void track_names(void **state)
         assert_int_equal(rtm_view_lookup(a, path, &back), 0);
         assert_int_equal(back.kind, RTM_VIEW_TRACK);
         assert_int_equal(back.bone, b);
-        assert_int_equal(rtm_view_index(a, v), RTM_NFIXED_VIEWS + NF + b);
+        assert_int_equal(rtm_view_index(a, v), rtm_view_nfixed(a) + NF + b);
     }
     struct rtm_view v;
     assert_int_equal(rtm_view_lookup(a, "tracks/PELVIS.csv", &v), 0);
