@@ -47,7 +47,7 @@ static void usage(FILE *f)
             "a folder in it (ARCHIVE.pbo/anims).\n\n"
             "Views: header.txt bones.txt phases.csv props.json plain.rtm skeleton.txt\n"
             "       moving.txt frames/NNN.csv tracks/BONE.csv\n"
-            "       joints/NNN.csv (with a skeleton that has pivots)\n\n"
+            "       anim.bvh joints/NNN.csv (with a skeleton that has pivots)\n\n"
             "  -s, --skeleton=SKEL  ofp2 (default), none, or a skeleton file\n"
             "  -d, --digits=N       write the numbers of frames, tracks, joints, phases\n"
             "                       and props with N decimals (0-9), for diff; default:\n"

@@ -79,10 +79,10 @@ for f in "${samples[@]}"; do
     frames=$("$CAT" "$file" header.txt | sed -n 's/^frames: //p')
     bones=$("$CAT" "$file" header.txt | sed -n 's/^bones: //p')
     n=$(wc -l <"$T/list")
-    # with the default skeleton (ofp2, which has pivots): frames/, joints/, tracks/
-    check "listing $f has 7 + 2 x $frames + $bones views" [ "$n" -eq $((7 + 2 * frames + bones)) ]
+    # with the default skeleton (ofp2, which has pivots): anim.bvh, frames/, joints/, tracks/
+    check "listing $f has 8 + 2 x $frames + $bones views" [ "$n" -eq $((8 + 2 * frames + bones)) ]
     for v in header.txt bones.txt phases.csv props.json plain.rtm skeleton.txt moving.txt \
-             frames/000.csv joints/000.csv tracks/pelvis.csv; do
+             anim.bvh frames/000.csv joints/000.csv tracks/pelvis.csv; do
         check "listing $f shows $v" grep -Eiq "^ *[0-9]+ $v\$" "$T/list"
     done
     # every view's size as listed equals the bytes rtmcat prints for it

@@ -1,6 +1,6 @@
 /* fuzz_rtm - libFuzzer target: the RTM parser and every view renderer
- * (skeleton.txt, moving.txt, tracks/ and, with ofp2's pivots, joints/ among
- * them).  The first input byte picks the skeleton (bit 0: ofp2 or none),
+ * (skeleton.txt, moving.txt, tracks/ and, with ofp2's pivots, joints/ and
+ * anim.bvh among them).  The first input byte picks the skeleton (bit 0: ofp2 or none),
  * the parse (bit 1: full, or without matrices) and how numbers are written
  * (bits 2-5: 0 exact, else digits 0 to 9 or more) so that every path is
  * fuzzed.  Every view is looked up again by its path. */
