@@ -1,0 +1,109 @@
+# bvh_check.py - run by Blender: blender -b --factory-startup --python-exit-code 2
+#   --python tests/blender/bvh_check.py -- FOLDER...
+#
+# Each FOLDER is an animation's folder of views (a mount's, or one written
+# by rtmcat): anim.bvh, bones.txt, phases.csv and joints/NNN.csv.  For each,
+# Blender imports anim.bvh with its default settings and, at every frame,
+# the head of every pose bone in world space must be the joint's position
+# from joints/NNN.csv (Arma x, y, z) at Blender's (x, z, y), within 1 mm.
+# Frames are in phase order, BVH frame k at Blender frame 1 + k.
+# Prints one line a folder, "ok: ..." or "FAIL: ...", and the largest
+# difference; exits 2 when anything failed.
+import math
+import os
+import sys
+
+import bpy
+
+TOLERANCE_MM = 1.0
+
+
+def patch_ru():
+    """Debian 12's Blender 3.4 opens BVH files with mode 'rU', which its
+    Python 3.11 refuses (ValueError: invalid mode: 'rU')."""
+    import builtins
+    import io_anim_bvh.import_bvh as ib
+
+    def open_without_u(file, mode="r", *args, **kwargs):
+        return builtins.open(file, mode.replace("U", ""), *args, **kwargs)
+
+    ib.open = open_without_u
+
+
+def bvh_name(escaped):
+    """A bones.txt name as anim.bvh writes it: a space escaped too."""
+    return escaped.replace(" ", "\\x20")
+
+
+def phase_order(folder):
+    with open(os.path.join(folder, "phases.csv")) as f:
+        rows = [line.rstrip("\n").split(",") for line in f][1:]
+    phases = [float(p) for _, p in rows]
+    return sorted(range(len(phases)),
+                  key=lambda i: (math.isnan(phases[i]), 0 if math.isnan(phases[i]) else phases[i], i))
+
+
+def joints(folder, frame, nframes):
+    width = max(3, len(str(nframes - 1)))
+    with open(os.path.join(folder, "joints", "%0*d.csv" % (width, frame))) as f:
+        rows = [line.rstrip("\n").split(",") for line in f][1:]
+    out = []
+    for r in rows:
+        xyz = r[-3:]
+        out.append(None if xyz[0] == "" else tuple(float(v) for v in xyz))
+    return out
+
+
+def check(folder):
+    with open(os.path.join(folder, "bones.txt")) as f:
+        bones = [line.rstrip("\n") for line in f]
+    order = phase_order(folder)
+    bpy.ops.wm.read_factory_settings(use_empty=True)
+    patch_ru()
+    bpy.ops.import_anim.bvh(filepath=os.path.join(folder, "anim.bvh"))
+    arm = next(o for o in bpy.context.scene.objects if o.type == "ARMATURE")
+    # compare the bones whose name is unique and fits Blender as is
+    names = {}
+    for i, b in enumerate(bones):
+        n = bvh_name(b)
+        if bones.count(b) == 1 and len(n) <= 63 and n != "rtm_root":
+            names[n] = i
+    compared = 0
+    worst = 0.0
+    for k, frame in enumerate(order):
+        bpy.context.scene.frame_set(1 + k)
+        want = joints(folder, frame, len(order))
+        for pb in arm.pose.bones:
+            i = names.get(pb.name)
+            if i is None or want[i] is None or any(math.isnan(v) for v in want[i]):
+                continue
+            x, y, z = want[i]
+            head = arm.matrix_world @ pb.head
+            d = math.dist((head.x, head.y, head.z), (x, z, y)) * 1000
+            worst = max(worst, d)
+            compared += 1
+            if d > TOLERANCE_MM:
+                return "FAIL: %s: frame %d (Blender frame %d), %s: %.3f mm off" % (
+                    folder, frame, 1 + k, pb.name, d), worst
+    if compared == 0:
+        return "FAIL: %s: no bone compared" % folder, worst
+    return "ok: %s: %d frames, %d bone positions within %.4f mm" % (
+        folder, len(order), compared, worst), worst
+
+
+def main():
+    folders = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else []
+    failed = 0
+    worst = 0.0
+    for folder in folders:
+        line, w = check(folder)
+        worst = max(worst, w)
+        failed += line.startswith("FAIL")
+        print(line, flush=True)
+    print("blender: %d of %d folders within %.1f mm; largest difference %.4f mm" % (
+        len(folders) - failed, len(folders), TOLERANCE_MM, worst), flush=True)
+    if failed or not folders:
+        sys.exit(2)
+
+
+main()
