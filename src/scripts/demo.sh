@@ -76,6 +76,11 @@ step "moving.txt: the bones that move, by how much they turn against their paren
 show 3 "$cat $dir/walk.rtm moving.txt"
 show 2 "$cat -d 3 $dir/walk.rtm tracks/lefthand.csv"
 
+step "anim.bvh is the animation as BVH, for Blender (File > Import > Motion Capture)
+and other motion-capture tools: a hierarchy of joints at the rest pose, then a
+line of channels a frame."
+show 6 "$cat $dir/run_v5.rtm anim.bvh"
+
 step "props.json holds the frame properties, here the footstep sounds."
 show 2 "$cat $dir/step_props.rtm props.json"
 

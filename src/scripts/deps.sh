@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Installs what rtmfs needs to build and test on Debian/Ubuntu: as root with
 # apt-get, otherwise prints the exact command to run.  "deps.sh ci" adds the
-# checkers CI runs (clang's fuzzer and sanitizers, valgrind).
+# checkers CI runs (clang's fuzzer and sanitizers, valgrind) and the clients
+# the views are tested with (blender for anim.bvh).
 set -euo pipefail
 PKGS=(gcc make pkg-config liblzo2-dev libcmocka-dev libfuse3-dev fuse3 attr file)
-[ "${1:-}" = ci ] && PKGS+=(clang libclang-rt-14-dev valgrind)
+[ "${1:-}" = ci ] && PKGS+=(clang libclang-rt-14-dev valgrind blender)
 missing=()
 for p in "${PKGS[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
