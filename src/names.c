@@ -168,7 +168,11 @@ static int add_suffix(struct build *b, size_t *off, uint32_t *len, uint32_t i)
         *base = (struct slot){ off[i], blen, 2 };
     for (uint32_t k = base->next_k;; k++) {
         size_t at = b->s.len;
-        buf_put(&b->s, b->s.p + off[i], blen);
+        if (buf_reserve(&b->s, (size_t)blen + SUFFIX_ROOM + 1))
+            return -1;
+        /* copied after the buffer has grown: the form lives in it too */
+        memcpy(b->s.p + at, b->s.p + off[i], blen);
+        b->s.len += blen;
         buf_printf(&b->s, "~%u", k);
         if (b->s.oom)
             return -1;

@@ -118,6 +118,24 @@ static void hostile_repeats_are_linear(void **state)
     free(buf);
 }
 
+/* Long names repeated: each ~N copies a long form within the buffer that
+ * grows under it (ASan saw the copy read freed memory once). */
+static void long_repeats_copy_safely(void **state)
+{
+    (void)state;
+    char name[241];
+    memset(name, 'n', 240);
+    name[240] = 0;
+    const char *in[64];
+    for (int i = 0; i < 64; i++)
+        in[i] = name;
+    struct rtm_names *n = make(in, 64, &RTM_NAMES_FILE);
+    assert_int_equal(n->len[63], 243);
+    assert_memory_equal(n->form[63], name, 240);
+    assert_string_equal(n->form[63] + 240, "~64");
+    rtm_names_free(n);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -126,6 +144,7 @@ int main(void)
         cmocka_unit_test(token_rule),
         cmocka_unit_test(long_names_cut),
         cmocka_unit_test(hostile_repeats_are_linear),
+        cmocka_unit_test(long_repeats_copy_safely),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
