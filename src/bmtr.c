@@ -252,8 +252,8 @@ static void frame_label(char out[24], uint32_t f)
     out[6 + n] = 0;
 }
 
-/* Walks every array (which checks the file) and converts every frame,
- * kept or not: a light parse counts the unusable matrices too (rtm.h). */
+/* Walks every array (which checks the file); with matrices kept, converts
+ * every frame and tallies the unusable and scaled ones (rtm.h). */
 static int read_frames(struct rtm_cursor *c, const struct bmtr_head *h,
                        const struct reading *rd, const struct rtm_plan *plan,
                        struct attempt *t)
@@ -266,7 +266,7 @@ static int read_frames(struct rtm_cursor *c, const struct bmtr_head *h,
     t->phases = (float *)phase_bytes;
     if (rc)
         return -1;
-    if (h->nframes && h->nbones &&
+    if (t->keep && h->nframes && h->nbones &&
         (!(t->abs = malloc((size_t)h->nbones * 12 * sizeof(double))) ||
          !(t->scaled = calloc(h->nbones, 1)))) {
         rtm_err_oom(c->err, "out of memory for %u bones", h->nbones);
@@ -277,20 +277,17 @@ static int read_frames(struct rtm_cursor *c, const struct bmtr_head *h,
         if (read_array(c, h, rd, h->nbones, RTM_TRANSFORM_BYTES, &t->scratch,
                        &t->scratch_cap, what))
             return -1;
-        uint32_t at = t->keep ? f : 0;
-        if (grow_matrices(t, at, h->nframes, h->nbones, c->err))
+        if (!t->keep)
+            continue;
+        if (grow_matrices(t, f, h->nframes, h->nbones, c->err))
             return -1;
-        float *m = t->matrices + (size_t)at * h->nbones * 12;
+        float *m = t->matrices + (size_t)f * h->nbones * 12;
         rtm_convert_frame(plan, t->scratch, t->abs, m);
         for (uint32_t b = 0; b < h->nbones; b++) {
             enum rtm_matrix_kind k = rtm_matrix_kind(m + (size_t)b * 12);
             t->unusable += k == RTM_MATRIX_UNUSABLE;
             t->scaled[b] |= k == RTM_MATRIX_SCALED;
         }
-    }
-    if (!t->keep) {
-        free(t->matrices);
-        t->matrices = NULL;
     }
     if (cur_left(c)) {
         rtm_err_set(c->err, c->pos, "%zu bytes follow the last frame", cur_left(c));
@@ -355,17 +352,18 @@ static int plan_for(const uint8_t *data, const struct bmtr_head *h,
 }
 
 /* What a parse holds at its peak: the anim, one frame's decoded array,
- * the conversion's frame of doubles, and the matrices: all of them when
- * kept, else one frame. */
+ * and with matrices the matrices, one frame of doubles and the tallies. */
 static uint64_t parsed_bytes(const struct bmtr_head *h, int keep)
 {
-    return sizeof(struct rtm_anim) + (uint64_t)h->nbones * sizeof(struct rtm_str) +
-           (uint64_t)h->nframes * sizeof(float) + h->string_bytes +
-           (uint64_t)h->nprops * sizeof(struct rtm_prop) +
-           (uint64_t)h->nbones * (RTM_TRANSFORM_BYTES + RTM_SKEL_BYTES_PER_BONE) +
-           rtm_names_bytes_max(h->nbones, h->string_bytes) +
-           (uint64_t)(keep ? h->nframes : 1) * h->nbones * 12 * sizeof(float) +
-           (uint64_t)h->nbones * (12 * sizeof(double) + 4 * sizeof(uint32_t) + 1);
+    uint64_t n = sizeof(struct rtm_anim) + (uint64_t)h->nbones * sizeof(struct rtm_str) +
+                 (uint64_t)h->nframes * sizeof(float) + h->string_bytes +
+                 (uint64_t)h->nprops * sizeof(struct rtm_prop) +
+                 (uint64_t)h->nbones * (RTM_TRANSFORM_BYTES + RTM_SKEL_BYTES_PER_BONE) +
+                 rtm_names_bytes_max(h->nbones, h->string_bytes);
+    if (keep)
+        n += (uint64_t)h->nframes * h->nbones * 12 * sizeof(float) +
+             (uint64_t)h->nbones * (12 * sizeof(double) + 4 * sizeof(uint32_t) + 1);
+    return n;
 }
 
 int rtm_read_bmtr(const uint8_t *data, size_t len, const struct rtm_parse_opts *o,

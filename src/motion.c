@@ -3,42 +3,52 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
-static double det3(const double x[3][3])
+static inline double det3(const double x[3][3])
 {
     return x[0][0] * (x[1][1] * x[2][2] - x[1][2] * x[2][1]) -
            x[0][1] * (x[1][0] * x[2][2] - x[1][2] * x[2][0]) +
            x[0][2] * (x[1][0] * x[2][1] - x[1][1] * x[2][0]);
 }
 
-static void load3(const float *m, double x[3][3])
+static inline void load3(const float *m, double x[3][3])
 {
     for (int r = 0; r < 3; r++)
         for (int c = 0; c < 3; c++)
             x[r][c] = m[r * 3 + c];
 }
 
-int rtm_matrix_usable(const float *m)
+/* Whether the 12 floats are finite (no exponent of all ones) and det R > 0,
+ * in one pass: every parse asks it of every matrix. */
+static inline int usable(const float *m)
 {
-    for (int k = 0; k < 12; k++)
-        if (!isfinite(m[k]))
-            return 0;
+    uint32_t all = 0;
+    for (int k = 0; k < 12; k++) {
+        uint32_t bits;
+        memcpy(&bits, &m[k], 4);
+        all |= ((bits & 0x7f800000u) == 0x7f800000u);
+    }
+    if (all)
+        return 0;
     double x[3][3];
     load3(m, x);
     return det3(x) > 0;
 }
 
+int rtm_matrix_usable(const float *m) { return usable(m); }
+
 uint64_t rtm_count_unusable(const float *m, uint64_t n)
 {
     uint64_t bad = 0;
     for (uint64_t i = 0; i < n; i++)
-        bad += !rtm_matrix_usable(m + i * 12);
+        bad += !usable(m + i * 12);
     return bad;
 }
 
 enum rtm_matrix_kind rtm_matrix_kind(const float *m)
 {
-    if (!rtm_matrix_usable(m))
+    if (!usable(m))
         return RTM_MATRIX_UNUSABLE;
     for (int i = 0; i < 3; i++)
         for (int j = 0; j <= i; j++) {

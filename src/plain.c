@@ -93,19 +93,18 @@ static int check_sizes(struct rtm_cursor *c, uint32_t nf, uint32_t nb)
     return 0;
 }
 
-/* Every matrix is looked at, kept or not: a light parse tallies the
- * unusable and scaled ones too (rtm.h).  scaled: nbones bytes of scratch. */
+/* With matrices kept, tallies the unusable and scaled ones (rtm.h).
+ * scaled: nbones bytes of scratch. */
 static void read_frames(const uint8_t *p, struct rtm_anim *a, uint8_t *scaled)
 {
     size_t frame_bytes = 4 + (size_t)BONE_BYTES * a->nbones;
     memset(scaled, 0, a->nbones);
     for (uint32_t f = 0; f < a->nframes; f++, p += frame_bytes) {
         a->phases[f] = le_f32(p);
-        float one[12], *m = a->matrices + (size_t)f * a->nbones * 12;
-        for (uint32_t b = 0; b < a->nbones; b++, m += 12) {
-            float *to = a->has_matrices ? m : one;
-            memcpy(to, p + 4 + (size_t)b * BONE_BYTES + NAME_FIELD, MATRIX_BYTES);
-            enum rtm_matrix_kind k = rtm_matrix_kind(to);
+        float *m = a->matrices + (size_t)f * a->nbones * 12;
+        for (uint32_t b = 0; a->has_matrices && b < a->nbones; b++, m += 12) {
+            memcpy(m, p + 4 + (size_t)b * BONE_BYTES + NAME_FIELD, MATRIX_BYTES);
+            enum rtm_matrix_kind k = rtm_matrix_kind(m);
             a->unusable += k == RTM_MATRIX_UNUSABLE;
             scaled[b] |= k == RTM_MATRIX_SCALED;
         }

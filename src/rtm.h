@@ -79,11 +79,12 @@ struct rtm_anim {
                                    it lacks */
     uint8_t *pivot_placed;      /* with pivot: 1 where placed, not measured */
 
-    /* Derived at parse time (both parses): */
+    /* Derived at parse time, by a full parse (0 after RTM_PARSE_NO_MATRICES): */
     uint64_t unusable;          /* matrices with NaN, infinity or det <= 0
                                    (motion.h), which measures leave out */
     uint32_t scaled_bones;      /* bones with a usable matrix that is not a
                                    rotation (motion.h) */
+    /* and by both: */
     struct rtm_names *tracks;   /* the bones' tracks/ file names (names.h) */
 
     /* How text views write numbers: RTM_DIGITS_EXACT (shortest round trip),
@@ -104,9 +105,9 @@ int rtm_parse(const uint8_t *data, size_t len, const struct rtm_skeleton *skel,
 
 /* With RTM_PARSE_NO_MATRICES the file is read and checked exactly as by
  * rtm_parse() (same result, same errors) but matrices are not computed
- * (BMTR) or kept (plain), nor the plain source: the anim then renders every
- * view except frames/NNN.csv and plain.rtm (rtm_view_needs_matrices()).
- * Cheap for listings, header.txt and bones.txt. */
+ * (BMTR) or kept (plain), nor the plain source: the anim then renders the
+ * views that need none (rtm_view_needs_matrices()).  Cheap for listings
+ * and bones.txt. */
 enum { RTM_PARSE_NO_MATRICES = 1 };
 int rtm_parse_flags(const uint8_t *data, size_t len, const struct rtm_skeleton *skel,
                     unsigned flags, struct rtm_anim **out, struct rtm_error *err);

@@ -183,7 +183,7 @@ int tree_load_anim(struct rtm_tree *t, struct target *tg)
 /* Resolves what is inside an animation folder (tg->rest). */
 static int resolve_inner(struct rtm_tree *t, struct target *tg)
 {
-    /* listings, header.txt and bones.txt need no matrices: a cheaper parse */
+    /* listings and bones.txt need no matrices: a cheaper parse */
     tg->full = rtm_view_path_needs_matrices(tg->rest);
     int rc = tree_load_anim(t, tg);
     if (rc)

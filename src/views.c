@@ -526,14 +526,16 @@ static void render_skeleton(const struct rtm_anim *a, struct rtm_buf *b)
 
 int rtm_view_needs_matrices(struct rtm_view v)
 {
+    /* header.txt counts what only a full parse tallies (rtm.h) */
     return v.kind == RTM_VIEW_FRAME || v.kind == RTM_VIEW_PLAIN || v.kind == RTM_VIEW_JOINTS ||
-           v.kind == RTM_VIEW_MOVING || v.kind == RTM_VIEW_TRACK || v.kind == RTM_VIEW_BVH;
+           v.kind == RTM_VIEW_MOVING || v.kind == RTM_VIEW_TRACK || v.kind == RTM_VIEW_BVH ||
+           v.kind == RTM_VIEW_HEADER;
 }
 
 int rtm_view_path_needs_matrices(const char *path)
 {
     static const char *const full[] = { "frames/", "joints/", "tracks/", "plain.rtm",
-                                        "moving.txt", "anim.bvh" };
+                                        "moving.txt", "anim.bvh", "header.txt" };
     for (size_t i = 0; i < sizeof full / sizeof *full; i++)
         if (strncmp(path, full[i], strlen(full[i])) == 0)
             return 1;
