@@ -218,38 +218,27 @@ static void needs_pivots(void **state)
 static void corpus(void **state)
 {
     (void)state;
-    const char *dir = shared_dir();
-    if (!dir)
+    struct corpus c;
+    if (corpus_list(&c))
         skip_because("no ../shared");
-    char path[8192 + 64], line[4096];
-    snprintf(path, sizeof path, "%s/corpus/MANIFEST.tsv", dir);
-    FILE *m = fopen(path, "r");
-    assert_non_null(m);
     struct rtm_skeleton *s;
     struct rtm_error err;
     assert_int_equal(rtm_skeleton_open("ofp2", &s, &err), 0);
     struct worst w = { 0, 0, 0 };
-    int files = 0;
-    while (fgets(line, sizeof line, m)) {
-        char *tab = strchr(line, '\t');
-        if (!tab || strncmp(line, "file\t", 5) == 0)
-            continue;
-        *tab = 0;
-        snprintf(path, sizeof path, "%s/corpus/%s", dir, line);
+    for (size_t i = 0; i < c.n; i++) {
         uint8_t *data;
         size_t len;
-        assert_int_equal(rtm_slurp(path, &data, &len), 0);
+        assert_int_equal(rtm_slurp(c.path[i], &data, &len), 0);
         struct rtm_anim *a;
         assert_int_equal(rtm_parse(data, len, s, &a, &err), 0);
-        check_bvh(a, line, &w);
+        check_bvh(a, c.path[i], &w);
         rtm_free(a);
         free(data);
-        files++;
     }
-    fclose(m);
     rtm_skeleton_free(s);
-    printf("# corpus: %d files, %ld joint poses, worst %.5f mm, %.2e rad\n", files, w.joints,
+    printf("# corpus: %zu files, %ld joint poses, worst %.5f mm, %.2e rad\n", c.n, w.joints,
            w.mm, w.rad);
+    corpus_free(&c);
 }
 
 int main(void)

@@ -10,50 +10,6 @@
 
 #include "pivots.h"
 
-struct corpus {
-    char **path;              /* sorted as src/scripts/ofp2_table.sh sorts */
-    size_t n;
-};
-
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Every .rtm the manifest lists, as DIR/corpus/FILE, in C-locale order. */
-static int load_corpus(struct corpus *c)
-{
-    const char *dir = shared_dir();
-    char path[4200];
-    uint8_t *text;
-    size_t len;
-    memset(c, 0, sizeof *c);
-    snprintf(path, sizeof path, "%s/corpus/MANIFEST.tsv", dir ? dir : "");
-    if (!dir || rtm_slurp(path, &text, &len))
-        return -1;
-    char *save = NULL;
-    c->path = calloc(len / 4 + 1, sizeof *c->path);
-    assert_non_null(c->path);
-    for (char *line = strtok_r((char *)text, "\n", &save); line;
-         line = strtok_r(NULL, "\n", &save)) {
-        line[strcspn(line, "\t\r")] = 0;
-        size_t n = strlen(line);
-        if (n < 4 || strcmp(line + n - 4, ".rtm") != 0)
-            continue;
-        assert_true(asprintf(&c->path[c->n++], "%s/corpus/%s", dir, line) > 0);
-    }
-    free(text);
-    qsort(c->path, c->n, sizeof *c->path, cmp_str);
-    return 0;
-}
-
-static void free_corpus(struct corpus *c)
-{
-    for (size_t i = 0; i < c->n; i++)
-        free(c->path[i]);
-    free(c->path);
-}
-
 static struct rtm_anim *parse_file(const char *path, const struct rtm_skeleton *s)
 {
     uint8_t *d;
@@ -119,7 +75,7 @@ static void table_is_a_fresh_estimate(void **state)
 {
     (void)state;
     struct corpus c;
-    if (load_corpus(&c))
+    if (corpus_list(&c))
         skip_because("no ../shared");
     struct rtm_skeleton *s = ofp2();
     struct rtm_pivot_fit *fit = calloc(s->nbones, sizeof *fit);
@@ -133,7 +89,7 @@ static void table_is_a_fresh_estimate(void **state)
     free(table);
     free(fit);
     rtm_skeleton_free(s);
-    free_corpus(&c);
+    corpus_free(&c);
 }
 
 /* Joints of the body proper: not fingers, face, eyes, nor the camera and
@@ -161,7 +117,7 @@ static void held_out_halves_agree(void **state)
 {
     (void)state;
     struct corpus c;
-    if (load_corpus(&c))
+    if (corpus_list(&c))
         skip_because("no ../shared");
     struct rtm_skeleton *s = ofp2();
     struct rtm_pivot_fit *odd = calloc(s->nbones, sizeof *odd);
@@ -194,7 +150,7 @@ static void held_out_halves_agree(void **state)
     free(odd);
     free(even);
     rtm_skeleton_free(s);
-    free_corpus(&c);
+    corpus_free(&c);
 }
 
 /* ascz/Stryker_GunnerOUT.rtm: a gunner standing up out of a hatch, hands

@@ -54,6 +54,52 @@ static inline const char *shared_dir(void)
     return path;
 }
 
+/* The shared corpus's .rtm files, as DIR/corpus/FILE in C-locale order (as
+ * src/scripts/ofp2_table.sh sorts them). */
+struct corpus {
+    char **path;
+    size_t n;
+};
+
+static inline int corpus_cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every .rtm MANIFEST.tsv lists; -1 without the corpus. */
+static inline int corpus_list(struct corpus *c)
+{
+    const char *dir = shared_dir();
+    char path[4200];
+    uint8_t *text;
+    size_t len;
+    memset(c, 0, sizeof *c);
+    snprintf(path, sizeof path, "%s/corpus/MANIFEST.tsv", dir ? dir : "");
+    if (!dir || rtm_slurp(path, &text, &len))
+        return -1;
+    char *save = NULL;
+    c->path = calloc(len / 4 + 1, sizeof *c->path);
+    assert_non_null(c->path);
+    for (char *line = strtok_r((char *)text, "\n", &save); line;
+         line = strtok_r(NULL, "\n", &save)) {
+        line[strcspn(line, "\t\r")] = 0;
+        size_t n = strlen(line);
+        if (n < 4 || strcmp(line + n - 4, ".rtm") != 0)
+            continue;
+        assert_true(asprintf(&c->path[c->n++], "%s/corpus/%s", dir, line) > 0);
+    }
+    free(text);
+    qsort(c->path, c->n, sizeof *c->path, corpus_cmp);
+    return 0;
+}
+
+static inline void corpus_free(struct corpus *c)
+{
+    for (size_t i = 0; i < c->n; i++)
+        free(c->path[i]);
+    free(c->path);
+}
+
 /* Parses bytes with a skeleton spec ("ofp2", "none"); asserts success. */
 static inline struct rtm_anim *parse_ok(const struct rtm_buf *b, const char *skel)
 {
