@@ -38,14 +38,6 @@ static inline int usable(const float *m)
 
 int rtm_matrix_usable(const float *m) { return usable(m); }
 
-uint64_t rtm_count_unusable(const float *m, uint64_t n)
-{
-    uint64_t bad = 0;
-    for (uint64_t i = 0; i < n; i++)
-        bad += !usable(m + i * 12);
-    return bad;
-}
-
 enum rtm_matrix_kind rtm_matrix_kind(const float *m)
 {
     if (!usable(m))

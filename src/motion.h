@@ -31,8 +31,6 @@
 #define RTM_MOVE_MIN_M 0.001        /* or drifts more (metres) */
 
 int rtm_matrix_usable(const float *m);
-/* The matrices of n that are not usable. */
-uint64_t rtm_count_unusable(const float *m, uint64_t n);
 
 /* What a parse tallies of each matrix (rtm.h: unusable, scaled_bones): a
  * usable matrix is scaled when R R^T differs from I by more than

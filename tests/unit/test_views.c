@@ -939,6 +939,23 @@ static void digits_change_the_numbered_views(void **state)
     rtm_free(a);
 }
 
+/* Which paths inside an animation's folder need a full parse. */
+static void paths_that_need_matrices(void **state)
+{
+    (void)state;
+    static const char *const full[] = { "header.txt", "plain.rtm", "moving.txt", "anim.bvh",
+                                        "frames/000.csv", "joints/012.csv", "tracks/x.csv" };
+    static const char *const light[] = { "bones.txt", "phases.csv", "props.json",
+                                         "skeleton.txt", "frames", "tracks", "error.txt",
+                                         "plain.rtmx", "framesx/000.csv" };
+    for (size_t i = 0; i < sizeof full / sizeof *full; i++)
+        if (!rtm_view_path_needs_matrices(full[i]))
+            fail_msg("%s should need matrices", full[i]);
+    for (size_t i = 0; i < sizeof light / sizeof *light; i++)
+        if (rtm_view_path_needs_matrices(light[i]))
+            fail_msg("%s should not need matrices", light[i]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -957,6 +974,7 @@ int main(void)
         cmocka_unit_test(tracks_cut_from_frames),
         cmocka_unit_test(track_names),
         cmocka_unit_test(digits_change_the_numbered_views),
+        cmocka_unit_test(paths_that_need_matrices),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
