@@ -39,7 +39,7 @@ FUSE_CFLAGS   := $(shell $(PKG) --cflags fuse3 2>/dev/null)
 FUSE_LIBS     := $(shell $(PKG) --libs fuse3 2>/dev/null || echo -lfuse3)
 
 # The format core (RTM formats, views, PBO archives): no FUSE, no global state.
-CORE     := util fileid anim plain bmtr lzo skeleton convert numfmt names motion bvh views pbo pbo_file pivots
+CORE     := util fileid anim plain bmtr lzo skeleton convert numfmt names motion bvh svg views pbo pbo_file pivots
 # The writers: fixtures, samples, fuzz seeds.
 WRITERS  := bmtr_write samples pbo_write
 # The mount without FUSE (librtmtree.a): the cache, the loader, the inode

@@ -487,3 +487,18 @@ void rtm_put_json_name(struct rtm_buf *b, struct rtm_str s)
     }
     buf_putc(b, '"');
 }
+
+void rtm_put_xml_name(struct rtm_buf *b, struct rtm_str s)
+{
+    for (uint32_t i = 0; i < s.len; i++) {
+        char c = s.s[i];
+        if (c == '&')
+            buf_puts(b, "&amp;");
+        else if (c == '<')
+            buf_puts(b, "&lt;");
+        else if (c == '>')
+            buf_puts(b, "&gt;");
+        else
+            rtm_put_name(b, (struct rtm_str){ s.s + i, 1 });
+    }
+}

@@ -12,7 +12,8 @@
  *  - rtm_put_name() escapes raw name bytes: printable ASCII as is, other
  *    bytes and the backslash as \xNN.  The csv and json variants add RFC 4180
  *    quoting (only when needed) and RFC 8259 string quoting on top; the
- *    token variant escapes the space too, for space-separated fields.
+ *    token variant escapes the space too, for space-separated fields; the
+ *    XML variant writes & < > as entities, for SVG text.
  *  - All functions are pure; output is appended to a caller-owned buffer.
  */
 #ifndef RTM_NUMFMT_H
@@ -47,5 +48,6 @@ void rtm_put_name(struct rtm_buf *b, struct rtm_str s);
 void rtm_put_token(struct rtm_buf *b, struct rtm_str s);
 void rtm_put_csv_name(struct rtm_buf *b, struct rtm_str s);
 void rtm_put_json_name(struct rtm_buf *b, struct rtm_str s);
+void rtm_put_xml_name(struct rtm_buf *b, struct rtm_str s);
 
 #endif

@@ -15,6 +15,9 @@
  *                         of the bytes; reproducible (xorshift), one archive
  *                         in memory at a time; prints a summary on stdout
  *   rtmgen -s|-x MB FILE  one file for the memory tests (see gen_sized)
+ *   rtmgen -F FRAMES DIR  DIR/figure.rtm, a figure standing upright that
+ *                         moves a little, and DIR/figure.skel, its skeleton
+ *                         with pivots (preview.svg's tests and demo)
  *   rtmgen -h, --help     the usage, on stdout; bad usage: on stderr, exit 2
  */
 #include <errno.h>
@@ -551,10 +554,29 @@ static int gen_sized(int expanding, long mb, const char *path)
     return rc;
 }
 
+static int gen_figure(const char *dir, long nframes)
+{
+    struct rtm_buf rtm, skel;
+    buf_init(&rtm);
+    buf_init(&skel);
+    char path[4096];
+    int rc = rtm_sample_figure((uint32_t)nframes, &rtm, &skel) ? -1 : 0;
+    if (rc)
+        fprintf(stderr, "rtmgen: out of memory\n");
+    snprintf(path, sizeof path, "%s/figure.rtm", dir);
+    rc = rc || write_file(path, &rtm, rtm.len);
+    snprintf(path, sizeof path, "%s/figure.skel", dir);
+    rc = rc || write_file(path, &skel, skel.len);
+    buf_free(&rtm);
+    buf_free(&skel);
+    return rc ? 1 : 0;
+}
+
 static void usage(FILE *f)
 {
     fputs("usage: rtmgen DIR | rtmgen -t COUNT DIR | rtmgen -p FILE.pbo\n"
           "       rtmgen -a FILE.pbo FILE... | rtmgen -P MB DIR | rtmgen -s|-x MB FILE\n"
+          "       rtmgen -F FRAMES DIR\n"
           "Writes sample Arma animations (.rtm) and PBO archives with rtmfs's own writers.\n"
           "  DIR              the small set in DIR (created if missing): walk.rtm (plain\n"
           "                   RTM_0101), step_props.rtm (plain with an RTM_MDAT block),\n"
@@ -574,26 +596,36 @@ static void usage(FILE *f)
           "  -s MB FILE       a plain animation whose parse takes about MB megabytes\n"
           "  -x MB FILE       a small BMTR v5 whose LZO arrays expand to a parse of about\n"
           "                   MB megabytes (-s and -x: for memory tests)\n"
+          "  -F FRAMES DIR    DIR/figure.rtm, a figure standing upright that moves a\n"
+          "                   little over FRAMES frames (1 to 10000), and DIR/figure.skel,\n"
+          "                   its skeleton with pivots: rtmcat -s DIR/figure.skel\n"
           "  -h, --help       show this help and exit\n"
           "The same options write the same bytes on every run and machine.\n", f);
 }
 
 int main(int argc, char **argv)
 {
-    long tree = 0, mb = 0;
+    long tree = 0, mb = 0, figure = 0;
     char *end;
     int c;
     static const struct option longopts[] = {
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
-    while ((c = getopt_long(argc, argv, "t:p:P:a:s:x:h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "t:p:P:a:s:x:F:h", longopts, NULL)) != -1) {
         if ((c == 's' || c == 'x') && optind + 1 == argc) {
             return gen_sized(c == 'x', strtol(optarg, NULL, 10), argv[optind]);
         } else if (c == 'a') {
             return gen_packed(optarg, argv + optind, argc - optind);
         } else if (c == 't') {
             tree = strtol(optarg, NULL, 10);
+        } else if (c == 'F') {
+            errno = 0;
+            figure = strtol(optarg, &end, 10);
+            if (errno || end == optarg || *end || figure < 1 || figure > 10000) {
+                fprintf(stderr, "rtmgen: -F %s: not a number of frames (1 to 10000)\n", optarg);
+                return 2;
+            }
         } else if (c == 'p') {
             return gen_pbo(optarg);
         } else if (c == 'P') {
@@ -618,5 +650,7 @@ int main(int argc, char **argv)
         return 1;
     if (mb > 0)
         return gen_big(dir, mb);
+    if (figure > 0)
+        return gen_figure(dir, figure);
     return tree > 0 ? gen_tree(dir, tree) : gen_set(dir);
 }

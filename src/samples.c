@@ -247,3 +247,36 @@ int rtm_sample_posed(const char *const *names, const int32_t *parent, const floa
     rtm_free(a);
     return rc;
 }
+
+/* Parents first, as rtm_sample_posed needs. */
+static const char *const FIGURE_NAME[RTM_FIGURE_BONES] = {
+    "Pelvis", "Spine", "Spine1", "Neck", "Head", "HeadTop",
+    "LeftShoulder", "LeftArm", "LeftForeArm", "LeftHand",
+    "RightShoulder", "RightArm", "RightForeArm", "RightHand",
+    "LeftUpLeg", "LeftLeg", "LeftFoot", "LeftToeBase",
+    "RightUpLeg", "RightLeg", "RightFoot", "RightToeBase",
+};
+static const int32_t FIGURE_PARENT[RTM_FIGURE_BONES] = {
+    -1, 0, 1, 2, 3, 4, 2, 6, 7, 8, 2, 10, 11, 12, 0, 14, 15, 16, 0, 18, 19, 20,
+};
+static const float FIGURE_PIVOT[RTM_FIGURE_BONES][3] = {
+    { 0, 1.0f, 0 }, { 0, 1.15f, 0 }, { 0, 1.32f, 0 }, { 0, 1.5f, 0 }, { 0, 1.58f, 0 },
+    { 0, 1.7f, 0 },
+    { 0.06f, 1.45f, 0 }, { 0.2f, 1.45f, 0 }, { 0.24f, 1.17f, 0 }, { 0.27f, 0.92f, 0 },
+    { -0.06f, 1.45f, 0 }, { -0.2f, 1.45f, 0 }, { -0.24f, 1.17f, 0 }, { -0.27f, 0.92f, 0 },
+    { 0.1f, 0.95f, 0 }, { 0.11f, 0.52f, 0.02f }, { 0.12f, 0.1f, 0 }, { 0.12f, 0.02f, -0.12f },
+    { -0.1f, 0.95f, 0 }, { -0.11f, 0.52f, 0.02f }, { -0.12f, 0.1f, 0 }, { -0.12f, 0.02f, -0.12f },
+};
+
+int rtm_sample_figure(uint32_t nframes, struct rtm_buf *rtm, struct rtm_buf *skeleton)
+{
+    const struct posed_opts o = { nframes, 5, 10.0f, 0, 0, NULL };
+    for (uint32_t b = 0; b < RTM_FIGURE_BONES; b++) {
+        int32_t p = FIGURE_PARENT[b];
+        buf_printf(skeleton, "%s %s", FIGURE_NAME[b], p < 0 ? "-" : FIGURE_NAME[p]);
+        rtm_skeleton_put_pivot(skeleton, FIGURE_PIVOT[b], 0);
+        buf_putc(skeleton, '\n');
+    }
+    return rtm_sample_posed(FIGURE_NAME, FIGURE_PARENT, FIGURE_PIVOT, RTM_FIGURE_BONES, &o, rtm) ||
+                   skeleton->oom ? -1 : 0;
+}

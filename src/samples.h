@@ -44,4 +44,14 @@ struct posed_opts {
 int rtm_sample_posed(const char *const *names, const int32_t *parent, const float (*pivot)[3],
                      uint32_t nbones, const struct posed_opts *o, struct rtm_buf *out);
 
+/* A figure standing upright, for the tests and the demo of preview.svg: a
+ * small humanoid of RTM_FIGURE_BONES bones (Pelvis, Spine, Neck, Head, and
+ * Left/Right Arm, ForeArm, Hand, UpLeg, Leg, Foot, ToeBase) in model space
+ * (+X its left, +Y up, facing -Z; toes 2 cm above Y = 0, HeadTop 1.7 m) that turns
+ * a little about its pivots (rtm_sample_posed, amp_deg 10) over nframes
+ * frames, and its skeleton file with those pivots (skeleton.h), to read it
+ * with. */
+enum { RTM_FIGURE_BONES = 22 };
+int rtm_sample_figure(uint32_t nframes, struct rtm_buf *rtm, struct rtm_buf *skeleton);
+
 #endif

@@ -10,10 +10,11 @@
 #include "numfmt.h"
 #include "pbo.h"
 #include "pivots.h"
+#include "svg.h"
 
 static const char *const FIXED[RTM_NFIXED_VIEWS] = {
     "header.txt", "bones.txt", "phases.csv", "props.json", "plain.rtm", "skeleton.txt",
-    "moving.txt", "anim.bvh",
+    "moving.txt", "preview.svg", "anim.bvh",
 };
 
 const char *rtm_view_fixed_name(enum rtm_view_kind kind)
@@ -529,6 +530,7 @@ int rtm_view_needs_matrices(struct rtm_view v)
     /* header.txt counts what only a full parse tallies (rtm.h) */
     return v.kind == RTM_VIEW_FRAME || v.kind == RTM_VIEW_PLAIN || v.kind == RTM_VIEW_JOINTS ||
            v.kind == RTM_VIEW_MOVING || v.kind == RTM_VIEW_TRACK || v.kind == RTM_VIEW_BVH ||
+           v.kind == RTM_VIEW_PREVIEW ||
            v.kind == RTM_VIEW_HEADER;
 }
 
@@ -566,6 +568,10 @@ int rtm_view_render(const struct rtm_anim *a, struct rtm_view v, struct rtm_buf 
         break;
     case RTM_VIEW_SKELETON: render_skeleton(a, out); break;
     case RTM_VIEW_MOVING: render_moving(a, out); break;
+    case RTM_VIEW_PREVIEW:
+        if (rtm_write_svg(a, out))
+            out->oom = 1;
+        break;
     case RTM_VIEW_BVH:
         if (a->pivot && rtm_write_bvh(a, out))
             out->oom = 1;

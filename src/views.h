@@ -2,8 +2,8 @@
  *
  * Contract:
  *  - An animation has the file views header.txt, bones.txt, phases.csv,
- *    props.json, plain.rtm, skeleton.txt, moving.txt, when its skeleton has
- *    pivots anim.bvh (bvh.h), one frames/NNN.csv a frame (NNN zero-padded
+ *    props.json, plain.rtm, skeleton.txt, moving.txt, preview.svg (svg.h),
+ *    when its skeleton has pivots anim.bvh (bvh.h), one frames/NNN.csv a frame (NNN zero-padded
  *    to at least 3 digits, wider when there are more than 1000 frames), with
  *    pivots one joints/NNN.csv a frame, and one tracks/NAME.csv a bone (NAME
  *    from names.h's file rule: found exactly or ignoring case).
@@ -30,6 +30,7 @@ enum rtm_view_kind {
     RTM_VIEW_PLAIN,
     RTM_VIEW_SKELETON,
     RTM_VIEW_MOVING,
+    RTM_VIEW_PREVIEW,   /* preview.svg */
     RTM_VIEW_BVH,       /* anim.bvh: only with pivots */
     RTM_VIEW_FRAME,     /* frames/NNN.csv */
     RTM_VIEW_JOINTS,    /* joints/NNN.csv */
@@ -37,7 +38,7 @@ enum rtm_view_kind {
 };
 
 enum {
-    RTM_NFIXED_VIEWS = 8,               /* the most: anim.bvh needs pivots */
+    RTM_NFIXED_VIEWS = 9,               /* the most: anim.bvh needs pivots */
     RTM_VIEW_NAME_MAX = 256,            /* a folder entry's name, with its NUL */
     RTM_VIEW_PATH_MAX = 8 + RTM_VIEW_NAME_MAX,
 };

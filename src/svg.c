@@ -1,0 +1,408 @@
+/* svg.c - the preview.svg writer (svg.h). */
+#include "svg.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "numfmt.h"
+#include "pivots.h"
+
+enum colour { CENTRE, LEFT, RIGHT, NCOLOURS };
+static const char *const COLOUR[NCOLOURS] = { "#333", "#1f6fd1", "#d1361f" };
+static const char *const CAPTION[2] = { "front", "side" };
+
+#define MOVE 0x80000000u        /* a path token that starts a subpath */
+
+struct svg {
+    const struct rtm_anim *a;
+    uint32_t *frames, nf;       /* the frames drawn, in phase order */
+    uint32_t phase_left_out;    /* frames whose phase is not finite */
+    double (*pt)[3];            /* nf x nbones: x front, x side, y */
+    uint8_t *drawn;             /* per bone */
+    uint32_t ndrawn, bad, lacking, guessed;
+    double scale, mid[3], ymin;
+    uint32_t *path[NCOLOURS], npath[NCOLOURS];  /* bones, MOVE where a subpath starts */
+    struct rtm_buf anim;        /* the attributes every animation element shares */
+};
+
+static void svg_free(struct svg *h)
+{
+    free(h->frames);
+    free(h->pt);
+    free(h->drawn);
+    for (int c = 0; c < NCOLOURS; c++)
+        free(h->path[c]);
+    buf_free(&h->anim);
+}
+
+static int contains_word(struct rtm_str s, const char *w)
+{
+    size_t n = strlen(w);
+    for (size_t i = 0; i + n <= s.len; i++) {
+        size_t k = 0;
+        while (k < n && (s.s[i + k] | 0x20) == w[k])
+            k++;
+        if (k == n)
+            return 1;
+    }
+    return 0;
+}
+
+static enum colour colour_of(struct rtm_str name)
+{
+    return contains_word(name, "left") ? LEFT : contains_word(name, "right") ? RIGHT : CENTRE;
+}
+
+static void put_fixed(struct rtm_buf *b, double v, int digits)
+{
+    if (buf_reserve(b, RTM_FLOAT_CHARS))
+        return;
+    b->len += rtm_fmt_fixed(v, digits, b->p + b->len);
+}
+
+static void put_format_line(const struct rtm_anim *a, struct rtm_buf *b)
+{
+    if (a->format == RTM_FORMAT_PLAIN)
+        buf_puts(b, "RTM_0101");
+    else
+        buf_printf(b, "BMTR v%u", a->version);
+    buf_printf(b, ", %u frame%s, %u bone%s", a->nframes, a->nframes == 1 ? "" : "s", a->nbones,
+               a->nbones == 1 ? "" : "s");
+}
+
+/* The frames with a finite phase, in phase order; when none has, the
+ * first in that order alone. */
+static int pick_frames(struct svg *h)
+{
+    const struct rtm_anim *a = h->a;
+    h->frames = rtm_phase_order(a);
+    if (!h->frames)
+        return -1;
+    for (uint32_t i = 0; i < a->nframes; i++)
+        if (isfinite(a->phases[h->frames[i]]))
+            h->frames[h->nf++] = h->frames[i];
+    h->phase_left_out = a->nframes - h->nf;
+    if (!h->nf && a->nframes)
+        h->nf = 1;              /* rtm_phase_order's first, kept in place */
+    return 0;
+}
+
+/* Whether bone b has a joint worth drawing: a pivot the skeleton gives or
+ * measured, or a root's (svg.h). */
+static int has_joint(const struct rtm_anim *a, uint32_t b)
+{
+    return a->in_skeleton[b] && !(a->pivot_placed[b] && a->skel_parent[b] >= 0);
+}
+
+/* Every joint of every frame drawn, and which bones are drawn: those with a
+ * joint that is finite in all of them. */
+static int place_joints(struct svg *h)
+{
+    const struct rtm_anim *a = h->a;
+    size_t nb = a->nbones;
+    float (*j)[3] = malloc((nb ? nb : 1) * sizeof *j);
+    uint8_t *known = malloc(nb + 1);
+    h->pt = malloc(((size_t)h->nf * nb + 1) * sizeof *h->pt);
+    h->drawn = malloc(nb + 1);
+    if (!j || !known || !h->pt || !h->drawn) {
+        free(j);
+        free(known);
+        return -1;
+    }
+    for (uint32_t b = 0; b < nb; b++)
+        h->drawn[b] = (uint8_t)has_joint(a, b);
+    for (uint32_t k = 0; k < h->nf; k++) {
+        rtm_joints(a, h->frames[k], j, known);
+        for (uint32_t b = 0; b < nb; b++) {
+            double *p = h->pt[(size_t)k * nb + b];
+            for (int c = 0; c < 3; c++) {
+                p[c] = j[b][c];
+                if (!isfinite(j[b][c]))
+                    h->drawn[b] = 0;
+            }
+        }
+    }
+    free(j);
+    free(known);
+    for (uint32_t b = 0; b < nb; b++) {
+        h->ndrawn += h->drawn[b];
+        h->lacking += !a->in_skeleton[b];
+        h->guessed += a->in_skeleton[b] && !has_joint(a, b);
+    }
+    h->bad = (uint32_t)nb - h->lacking - h->guessed - h->ndrawn;
+    return 0;
+}
+
+/* The scale and centre that fit every joint drawn, then every point
+ * projected in place: model (X, Y, Z) to (x front, x side, y). */
+static void fit(struct svg *h)
+{
+    size_t nb = h->a->nbones, n = (size_t)h->nf * nb;
+    double lo[3] = { INFINITY, INFINITY, INFINITY }, hi[3] = { -INFINITY, -INFINITY, -INFINITY };
+    for (size_t i = 0; i < n; i++) {
+        if (!h->drawn[i % nb])
+            continue;
+        for (int c = 0; c < 3; c++) {
+            lo[c] = fmin(lo[c], h->pt[i][c]);
+            hi[c] = fmax(hi[c], h->pt[i][c]);
+        }
+    }
+    double span[3];
+    for (int c = 0; c < 3; c++) {
+        if (!h->ndrawn)
+            lo[c] = hi[c] = 0;
+        h->mid[c] = lo[c] / 2 + hi[c] / 2;      /* halves: no overflow */
+        span[c] = fmax(hi[c] - lo[c], RTM_SVG_MIN_SPAN);
+    }
+    h->ymin = lo[1];
+    double across = fmax(span[0], span[2]);
+    h->scale = fmin((RTM_SVG_PANEL_W - 2 * RTM_SVG_PAD) / across,
+                    (RTM_SVG_PANEL_H - 2 * RTM_SVG_PAD) / span[1]);
+    const double cx0 = RTM_SVG_MARGIN + RTM_SVG_PANEL_W / 2.0, cx1 = cx0 + RTM_SVG_PANEL_W +
+                       RTM_SVG_MARGIN, cy = RTM_SVG_TOP + RTM_SVG_PANEL_H / 2.0;
+    for (size_t i = 0; i < n; i++) {
+        double *p = h->pt[i], x = p[0], y = p[1], z = p[2];
+        p[0] = cx0 + h->scale * (x - h->mid[0]);
+        p[1] = cx1 + h->scale * (z - h->mid[2]);
+        p[2] = cy - h->scale * (y - h->mid[1]);
+    }
+}
+
+/* Each colour's path: a line from each drawn joint to its drawn parent, in
+ * file order, continuing a subpath where the last line ended. */
+static int plan_paths(struct svg *h)
+{
+    const struct rtm_anim *a = h->a;
+    uint32_t last[NCOLOURS] = { UINT32_MAX, UINT32_MAX, UINT32_MAX };
+    for (int c = 0; c < NCOLOURS; c++)
+        if (!(h->path[c] = malloc((2 * (size_t)a->nbones + 1) * sizeof *h->path[c])))
+            return -1;
+    for (uint32_t b = 0; b < a->nbones; b++) {
+        int32_t p = a->skel_parent[b];
+        if (!h->drawn[b] || p < 0 || !h->drawn[p])
+            continue;
+        enum colour c = colour_of(a->bones[b]);
+        if (last[c] != (uint32_t)p)
+            h->path[c][h->npath[c]++] = (uint32_t)p | MOVE;
+        h->path[c][h->npath[c]++] = b;
+        last[c] = b;
+    }
+    return 0;
+}
+
+static int even_steps(const struct svg *h, double span)
+{
+    const float *ph = h->a->phases;
+    double step = span / (h->nf - 1);
+    for (uint32_t k = 1; k < h->nf; k++)
+        if (fabs((double)ph[h->frames[k]] - ph[h->frames[k - 1]] - step) > 1e-6 * span)
+            return 0;
+    return 1;
+}
+
+/* The attributes every animation element shares; none for a still. */
+static void plan_animation(struct svg *h)
+{
+    const float *ph = h->a->phases;
+    if (h->nf < 2)
+        return;
+    double first = ph[h->frames[0]], span = (double)ph[h->frames[h->nf - 1]] - first;
+    if (!(span > 0))
+        return;
+    struct rtm_buf *b = &h->anim;
+    buf_puts(b, " dur=\"");
+    put_fixed(b, fmax(1.0, h->nf / 30.0), 3);
+    buf_puts(b, "s\" repeatCount=\"indefinite\" calcMode=\"linear\"");
+    if (even_steps(h, span))
+        return;
+    buf_puts(b, " keyTimes=\"0");
+    for (uint32_t k = 1; k + 1 < h->nf; k++) {
+        buf_putc(b, ';');
+        put_fixed(b, ((double)ph[h->frames[k]] - first) / span, 4);
+    }
+    buf_puts(b, ";1\"");
+}
+
+static const double *point(const struct svg *h, uint32_t k, uint32_t b)
+{
+    return h->pt[(size_t)k * h->a->nbones + b];
+}
+
+static void put_xy(struct rtm_buf *b, const struct svg *h, uint32_t k, uint32_t bone, int panel)
+{
+    const double *p = point(h, k, bone);
+    put_fixed(b, p[panel], 1);
+    buf_putc(b, ' ');
+    put_fixed(b, p[2], 1);
+}
+
+static void put_d(struct rtm_buf *b, const struct svg *h, enum colour c, uint32_t k, int panel)
+{
+    for (uint32_t i = 0; i < h->npath[c]; i++) {
+        buf_putc(b, h->path[c][i] & MOVE ? 'M' : ' ');
+        put_xy(b, h, k, h->path[c][i] & ~MOVE, panel);
+    }
+}
+
+static void put_lines(struct rtm_buf *b, const struct svg *h, int panel)
+{
+    buf_puts(b, "<g fill=\"none\" stroke-width=\"2\" stroke-linecap=\"round\" "
+                "stroke-linejoin=\"round\">\n");
+    for (int c = 0; c < NCOLOURS; c++) {
+        if (!h->npath[c])
+            continue;
+        buf_printf(b, "<path stroke=\"%s\" d=\"", COLOUR[c]);
+        put_d(b, h, (enum colour)c, 0, panel);
+        buf_putc(b, '"');
+        if (h->anim.len) {
+            buf_puts(b, "><animate attributeName=\"d\" values=\"");
+            for (uint32_t k = 0; k < h->nf; k++) {
+                if (k)
+                    buf_putc(b, ';');
+                put_d(b, h, (enum colour)c, k, panel);
+            }
+            buf_putc(b, '"');
+            buf_put(b, h->anim.p, h->anim.len);
+            buf_puts(b, "/></path>\n");
+        } else {
+            buf_puts(b, "/>\n");
+        }
+    }
+    buf_puts(b, "</g>\n");
+}
+
+static void put_dot(struct rtm_buf *b, const struct svg *h, uint32_t bone, int panel)
+{
+    buf_puts(b, "<circle r=\"2.5\" transform=\"translate(");
+    put_xy(b, h, 0, bone, panel);
+    buf_puts(b, ")\"><title>");
+    rtm_put_xml_name(b, h->a->bones[bone]);
+    buf_puts(b, "</title>");
+    if (h->anim.len) {
+        buf_puts(b, "<animateTransform attributeName=\"transform\" type=\"translate\" values=\"");
+        for (uint32_t k = 0; k < h->nf; k++) {
+            if (k)
+                buf_putc(b, ';');
+            put_xy(b, h, k, bone, panel);
+        }
+        buf_putc(b, '"');
+        buf_put(b, h->anim.p, h->anim.len);
+        buf_puts(b, "/>");
+    }
+    buf_puts(b, "</circle>\n");
+}
+
+static void put_dots(struct rtm_buf *b, const struct svg *h, int panel)
+{
+    for (int c = 0; c < NCOLOURS; c++) {
+        buf_printf(b, "<g fill=\"%s\">\n", COLOUR[c]);
+        for (uint32_t bone = 0; bone < h->a->nbones; bone++)
+            if (h->drawn[bone] && colour_of(h->a->bones[bone]) == (enum colour)c)
+                put_dot(b, h, bone, panel);
+        buf_puts(b, "</g>\n");
+    }
+}
+
+static void put_panel(struct rtm_buf *b, const struct svg *h, int panel)
+{
+    int left = RTM_SVG_MARGIN + panel * (RTM_SVG_PANEL_W + RTM_SVG_MARGIN);
+    buf_printf(b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "
+               "stroke=\"#ddd\"/>\n<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" "
+               "fill=\"#555\">%s</text>\n", left, RTM_SVG_TOP, RTM_SVG_PANEL_W, RTM_SVG_PANEL_H,
+               left + RTM_SVG_PANEL_W / 2, RTM_SVG_TOP + RTM_SVG_PANEL_H + 17, CAPTION[panel]);
+    if (!h->ndrawn)
+        return;
+    buf_printf(b, "<path stroke=\"#ccc\" d=\"M%d ", left + RTM_SVG_PAD / 2);
+    put_fixed(b, RTM_SVG_TOP + RTM_SVG_PANEL_H / 2.0 - h->scale * (h->ymin - h->mid[1]), 1);
+    buf_printf(b, "h%d\"/>\n", RTM_SVG_PANEL_W - RTM_SVG_PAD);
+    put_lines(b, h, panel);
+    put_dots(b, h, panel);
+}
+
+/* What is left out, and why; nothing when all is drawn. */
+static void put_desc(struct rtm_buf *b, const struct svg *h)
+{
+    if (!h->bad && !h->lacking && !h->guessed && !h->phase_left_out)
+        return;
+    buf_puts(b, "<desc>");
+    const char *sep = "";
+    if (h->bad) {
+        buf_printf(b, "%u joints left out: NaN or infinite in a frame", h->bad);
+        sep = "; ";
+    }
+    if (h->lacking) {
+        buf_printf(b, "%s%u bones have no joint: the skeleton lacks them", sep, h->lacking);
+        sep = "; ";
+    }
+    if (h->guessed) {
+        buf_printf(b, "%s%u joints not drawn: their pivots are placed by a rule "
+                   "(skeleton.txt)", sep, h->guessed);
+        sep = "; ";
+    }
+    if (h->phase_left_out)
+        buf_printf(b, "%s%u frames left out: their phase is NaN or infinite", sep,
+                   h->phase_left_out);
+    buf_puts(b, ".</desc>\n");
+}
+
+static void put_open(struct rtm_buf *b, const struct rtm_anim *a, int height)
+{
+    buf_printf(b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+               "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"13\">\n<title>",
+               RTM_SVG_WIDTH, height, RTM_SVG_WIDTH, height);
+    put_format_line(a, b);
+    buf_puts(b, "</title>\n");
+}
+
+static void put_title_text(struct rtm_buf *b, const struct rtm_anim *a, int x, int y,
+                           const char *anchor)
+{
+    buf_printf(b, "<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n"
+               "<text x=\"%d\" y=\"%d\" text-anchor=\"%s\">", x, y, anchor);
+    put_format_line(a, b);
+    buf_puts(b, "</text>\n");
+}
+
+static void write_no_rest_pose(const struct rtm_anim *a, struct rtm_buf *b)
+{
+    put_open(b, a, 56);
+    put_title_text(b, a, RTM_SVG_MARGIN, 20, "start");
+    buf_printf(b, "<text x=\"%d\" y=\"42\" fill=\"#555\">" RTM_SVG_NO_REST_POSE "</text>\n"
+               "</svg>\n", RTM_SVG_MARGIN);
+}
+
+static void write_figure(const struct svg *h, struct rtm_buf *b)
+{
+    put_open(b, h->a, RTM_SVG_HEIGHT);
+    put_desc(b, h);
+    put_title_text(b, h->a, RTM_SVG_WIDTH / 2, 18, "middle");
+    for (int panel = 0; panel < 2; panel++)
+        put_panel(b, h, panel);
+    if (!h->ndrawn)
+        buf_printf(b, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" fill=\"#555\">%s</text>\n",
+                   RTM_SVG_WIDTH / 2, RTM_SVG_TOP + RTM_SVG_PANEL_H / 2,
+                   h->nf ? "no joint to draw" : "no frames");
+    buf_puts(b, "</svg>\n");
+}
+
+int rtm_write_svg(const struct rtm_anim *a, struct rtm_buf *out)
+{
+    if (!a->has_matrices)
+        return -1;
+    if (!a->pivot) {
+        write_no_rest_pose(a, out);
+        return out->oom ? -1 : 0;
+    }
+    struct svg h = { .a = a };
+    buf_init(&h.anim);
+    int rc = pick_frames(&h) || place_joints(&h) || plan_paths(&h) ? -1 : 0;
+    if (!rc) {
+        fit(&h);
+        plan_animation(&h);
+        rc = h.anim.oom ? -1 : 0;
+    }
+    if (!rc)
+        write_figure(&h, out);
+    svg_free(&h);
+    return rc || out->oom ? -1 : 0;
+}
