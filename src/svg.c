@@ -110,7 +110,7 @@ static int place_joints(struct svg *h)
         return -1;
     }
     for (uint32_t b = 0; b < nb; b++)
-        h->drawn[b] = (uint8_t)has_joint(a, b);
+        h->drawn[b] = h->nf && has_joint(a, b);     /* no frame: nothing to draw */
     for (uint32_t k = 0; k < h->nf; k++) {
         rtm_joints(a, h->frames[k], j, known);
         for (uint32_t b = 0; b < nb; b++) {
@@ -128,8 +128,8 @@ static int place_joints(struct svg *h)
         h->ndrawn += h->drawn[b];
         h->lacking += !a->in_skeleton[b];
         h->guessed += a->in_skeleton[b] && !has_joint(a, b);
+        h->bad += h->nf && has_joint(a, b) && !h->drawn[b];
     }
-    h->bad = (uint32_t)nb - h->lacking - h->guessed - h->ndrawn;
     return 0;
 }
 
@@ -319,29 +319,27 @@ static void put_panel(struct rtm_buf *b, const struct svg *h, int panel)
     put_dots(b, h, panel);
 }
 
+/* "N THING(s) WHY", after the sentences before it. */
+static void put_count(struct rtm_buf *b, int *first, uint32_t n, const char *thing,
+                      const char *why)
+{
+    if (!n)
+        return;
+    buf_printf(b, "%s%u %s%s %s", *first ? "" : "; ", n, thing, n == 1 ? "" : "s", why);
+    *first = 0;
+}
+
 /* What is left out, and why; nothing when all is drawn. */
 static void put_desc(struct rtm_buf *b, const struct svg *h)
 {
     if (!h->bad && !h->lacking && !h->guessed && !h->phase_left_out)
         return;
+    int first = 1;
     buf_puts(b, "<desc>");
-    const char *sep = "";
-    if (h->bad) {
-        buf_printf(b, "%u joints left out: NaN or infinite in a frame", h->bad);
-        sep = "; ";
-    }
-    if (h->lacking) {
-        buf_printf(b, "%s%u bones have no joint: the skeleton lacks them", sep, h->lacking);
-        sep = "; ";
-    }
-    if (h->guessed) {
-        buf_printf(b, "%s%u joints not drawn: their pivots are placed by a rule "
-                   "(skeleton.txt)", sep, h->guessed);
-        sep = "; ";
-    }
-    if (h->phase_left_out)
-        buf_printf(b, "%s%u frames left out: their phase is NaN or infinite", sep,
-                   h->phase_left_out);
+    put_count(b, &first, h->bad, "joint", "left out (NaN or infinite in a frame)");
+    put_count(b, &first, h->lacking, "bone", "without a joint (not in the skeleton)");
+    put_count(b, &first, h->guessed, "joint", "not drawn (pivot placed by a rule: skeleton.txt)");
+    put_count(b, &first, h->phase_left_out, "frame", "left out (phase NaN or infinite)");
     buf_puts(b, ".</desc>\n");
 }
 
