@@ -46,7 +46,7 @@ static void usage(FILE *f)
             "properties); without VIEW its entries are listed, and so are those of\n"
             "a folder in it (ARCHIVE.pbo/anims).\n\n"
             "Views: header.txt bones.txt phases.csv props.json plain.rtm skeleton.txt\n"
-            "       moving.txt frames/NNN.csv tracks/BONE.csv\n"
+            "       moving.txt preview.svg frames/NNN.csv tracks/BONE.csv\n"
             "       anim.bvh joints/NNN.csv (with a skeleton that has pivots)\n\n"
             "  -s, --skeleton=SKEL  ofp2 (default), none, or a skeleton file\n"
             "  -d, --digits=N       write the numbers of frames, tracks, joints, phases\n"

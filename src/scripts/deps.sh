@@ -2,10 +2,11 @@
 # Installs what rtmfs needs to build and test on Debian/Ubuntu: as root with
 # apt-get, otherwise prints the exact command to run.  "deps.sh ci" adds the
 # checkers CI runs (clang's fuzzer and sanitizers, valgrind) and the clients
-# the views are tested with (blender for anim.bvh).
+# the views are tested with (blender for anim.bvh; xmllint, rsvg-convert,
+# chromium and python3 for preview.svg).
 set -euo pipefail
 PKGS=(gcc make pkg-config liblzo2-dev libcmocka-dev libfuse3-dev fuse3 attr file)
-[ "${1:-}" = ci ] && PKGS+=(clang libclang-rt-14-dev valgrind blender)
+[ "${1:-}" = ci ] && PKGS+=(clang libclang-rt-14-dev valgrind blender python3 libxml2-utils librsvg2-bin chromium)
 missing=()
 for p in "${PKGS[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

@@ -1,17 +1,31 @@
 /* fuzz_rtm - libFuzzer target: the RTM parser and every view renderer
- * (skeleton.txt, moving.txt, tracks/ and, with ofp2's pivots, joints/ and
- * anim.bvh among them).  The first input byte picks the skeleton (bit 0: ofp2 or none),
+ * (skeleton.txt, moving.txt, preview.svg, tracks/ and, with ofp2's pivots,
+ * joints/ and anim.bvh among them); preview.svg must be one ASCII <svg>
+ * element whatever the numbers.  The first input byte picks the skeleton (bit 0: ofp2 or none),
  * the parse (bit 1: full, or without matrices) and how numbers are written
  * (bits 2-5: 0 exact, else digits 0 to 9 or more) so that every path is
  * fuzzed.  Every view is looked up again by its path. */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "rtm.h"
 #include "skeleton.h"
 #include "views.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static int svg_shaped(const struct rtm_buf *b)
+{
+    static const char OPEN[] = "<svg ", CLOSE[] = "</svg>\n";
+    if (b->len < sizeof OPEN + sizeof CLOSE || memcmp(b->p, OPEN, sizeof OPEN - 1) ||
+        memcmp(b->p + b->len - (sizeof CLOSE - 1), CLOSE, sizeof CLOSE - 1))
+        return 0;
+    for (size_t i = 0; i < b->len; i++)
+        if ((b->p[i] < 0x20 || b->p[i] > 0x7e) && b->p[i] != '\n')
+            return 0;
+    return 1;
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -39,6 +53,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         struct rtm_view v = rtm_view_at(a, i), back;
         int skip = !a->has_matrices && rtm_view_needs_matrices(v);
         if (rtm_view_render(a, v, &b) != (skip ? -1 : 0))
+            abort();
+        if (v.kind == RTM_VIEW_PREVIEW && !skip && !svg_shaped(&b))
             abort();
         rtm_view_path(a, v, path);
         if (rtm_view_lookup(a, path, &back) || rtm_view_index(a, back) != i)
