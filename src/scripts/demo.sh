@@ -13,6 +13,7 @@ rm -rf "$dir"
 "$BUILD/rtmgen" "$dir" >/dev/null
 mkdir -p "$dir/@samples/addons"
 "$BUILD/rtmgen" -p "$dir/@samples/addons/samples.pbo"
+"$BUILD/rtmgen" -F 60 "$dir/figure"
 
 # step SENTENCE: a blank line, then what the next commands show.
 step() { printf '\n%s\n' "$*"; }
@@ -35,8 +36,8 @@ show() {
     printf '$ %s\n' "$cmd"
     out=$(eval "$cmd" 2>&1) || true
     [ -n "$out" ] || return 0
-    total=$(printf '%s\n' "$out" | wc -l)
-    printf '%s\n' "$out" | head -n "$n" | narrow
+    total=$(wc -l <<<"$out")
+    head -n "$n" <<<"$out" | narrow
     if [ "$total" -gt "$n" ]; then
         local more="$((total - n)) more lines"
         [ $((total - n)) -eq 1 ] && more="1 more line"
@@ -50,10 +51,10 @@ cat="$BUILD/rtmcat" pbo="$dir/@samples/addons/samples.pbo"
 echo "Sample animations by rtmgen in $dir/: plain, BMTR v3 to v5, one broken."
 show 5 "ls -C $dir"
 
-step "rtmcat lists an animation's views and sizes: seven files, then a CSV a frame
+step "rtmcat lists an animation's views and sizes: nine files, then a CSV a frame
 in frames/ (the matrices) and in joints/ (where the bones are), and a CSV a
 bone in tracks/ (one bone through time)."
-show 7 "$cat $dir/run_v5.rtm"
+show 9 "$cat $dir/run_v5.rtm"
 
 step "header.txt sums it up: format, counts, motion, phases, skeleton and rest pose."
 show 10 "$cat $dir/run_v5.rtm header.txt"
@@ -80,6 +81,13 @@ step "anim.bvh is the animation as BVH, for Blender (File > Import > Motion Capt
 and other motion-capture tools: a hierarchy of joints at the rest pose, then a
 line of channels a frame."
 show 6 "$cat $dir/run_v5.rtm anim.bvh"
+
+step "preview.svg draws the animation: a stick figure of the joints from the front
+and the side, left blue, right red, that a browser plays and image viewers show
+in its first pose.  figure/ holds a figure standing upright and its skeleton;
+open the SVG this writes in a browser (xdg-open, chromium, firefox):"
+show 1 "$cat -s $dir/figure/figure.skel $dir/figure/figure.rtm preview.svg >$dir/figure.svg && ls $dir/figure.svg"
+show 1 "grep -c '<circle' $dir/figure.svg"
 
 step "props.json holds the frame properties, here the footstep sounds."
 show 2 "$cat $dir/step_props.rtm props.json"

@@ -45,5 +45,10 @@ step "An archive is a folder of its animations; pbo.txt shows its header."
 show 1 "ls -C $pbo"
 show 2 "cat $pbo/pbo.txt"
 
+step "Every animation folder has its preview.svg, to open in a browser or see as a
+thumbnail in a file manager:"
+show 1 "ls -l $MNT/run_v5.rtm/preview.svg"
+
 echo
-echo "The mount stays up: explore $MNT/; unmount it with fusermount3 -u $MNT"
+echo "The mount stays up: explore $MNT/ (xdg-open $MNT/run_v5.rtm/preview.svg);"
+echo "unmount it with fusermount3 -u $MNT"

@@ -95,8 +95,9 @@ static double now(void)
 
 /* What one kind of view costs over the set. */
 struct kind_cost {
-    size_t views, bytes;
+    size_t views, bytes, largest;
     double secs;
+    size_t *each;               /* a fixed view's sizes, one a file (views of them) */
 };
 enum { NKINDS = RTM_VIEW_TRACK + 1 };
 
@@ -109,6 +110,8 @@ static size_t render_all(const struct set *s, const struct rtm_skeleton *sk, int
     struct rtm_buf b;
     buf_init(&b);
     *nviews = 0;
+    for (int k = 0; k < NKINDS; k++)
+        free(cost[k].each);
     memset(cost, 0, NKINDS * sizeof *cost);
     for (size_t i = 0; i < s->n; i++) {
         struct rtm_anim *a;
@@ -121,9 +124,14 @@ static size_t render_all(const struct set *s, const struct rtm_skeleton *sk, int
             b.len = 0;
             double t0 = now();
             rtm_view_render(a, view, &b);
-            cost[view.kind].secs += now() - t0;
-            cost[view.kind].bytes += b.len;
-            cost[view.kind].views++;
+            struct kind_cost *c = &cost[view.kind];
+            c->secs += now() - t0;
+            c->bytes += b.len;
+            c->largest = b.len > c->largest ? b.len : c->largest;
+            if ((int)view.kind < RTM_NFIXED_VIEWS &&
+                (c->each = realloc(c->each, (c->views + 1) * sizeof *c->each)))
+                c->each[c->views] = b.len;
+            c->views++;
             bytes += b.len;
             ++*nviews;
         }
@@ -153,14 +161,36 @@ static const char *kind_name(enum rtm_view_kind k)
     return (int)k < RTM_NFIXED_VIEWS ? rtm_view_fixed_name(k) : folders[k - RTM_VIEW_FRAME];
 }
 
+static int cmp_size(const void *x, const void *y)
+{
+    size_t a = *(const size_t *)x, b = *(const size_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* The median of a fixed view's sizes, or "-" for a folder's files. */
+static void put_median(char *buf, size_t n, const struct kind_cost *c)
+{
+    if (!c->each || !c->views) {
+        snprintf(buf, n, "-");
+        return;
+    }
+    qsort(c->each, c->views, sizeof *c->each, cmp_size);
+    snprintf(buf, n, "%.1f", c->each[c->views / 2] / 1e3);
+}
+
 static void print_costs(const struct kind_cost exact[NKINDS], const struct kind_cost *fixed)
 {
-    printf("  %-16s %7s %10s %9s\n", "view", "files", "MB", "seconds");
-    for (int k = 0; k < NKINDS; k++)
-        printf("  %-16s %7zu %10.2f %9.4f\n", kind_name((enum rtm_view_kind)k), exact[k].views,
-               exact[k].bytes / 1e6, exact[k].secs);
-    printf("  %-16s %7zu %10.2f %9.4f\n", "tracks, digits=3", fixed->views,
-           fixed->bytes / 1e6, fixed->secs);
+    char median[32];
+    printf("  %-16s %7s %10s %11s %11s %9s\n", "view", "files", "MB", "median kB", "largest kB",
+           "seconds");
+    for (int k = 0; k < NKINDS; k++) {
+        put_median(median, sizeof median, &exact[k]);
+        printf("  %-16s %7zu %10.2f %11s %11.1f %9.4f\n", kind_name((enum rtm_view_kind)k),
+               exact[k].views, exact[k].bytes / 1e6, median, exact[k].largest / 1e3,
+               exact[k].secs);
+    }
+    printf("  %-16s %7zu %10.2f %11s %11.1f %9.4f\n", "tracks, digits=3", fixed->views,
+           fixed->bytes / 1e6, "-", fixed->largest / 1e3, fixed->secs);
 }
 
 static size_t convert_bmtr(const struct set *s, const struct rtm_skeleton *sk)
@@ -204,7 +234,7 @@ int main(void)
 
     double best_render = 1e9, best_conv = 1e9, best_light = 1e9, best_full = 1e9;
     size_t bytes = 0, nviews = 0, bmtr_src = 0, nfixed;
-    struct kind_cost cost[NKINDS], best_cost[NKINDS], fixed[NKINDS];
+    struct kind_cost cost[NKINDS] = { 0 }, best_cost[NKINDS] = { 0 }, fixed[NKINDS] = { 0 };
     for (int r = 0; r < ROUNDS; r++) {
         double t0 = now();
         bytes = render_all(&s, sk, RTM_DIGITS_EXACT, &nviews, cost);
@@ -219,7 +249,11 @@ int main(void)
             printf("bench: some files do not parse\n");
         if (t1 - t0 < best_render) {
             best_render = t1 - t0;
-            memcpy(best_cost, cost, sizeof cost);
+            for (int k = 0; k < NKINDS; k++) {   /* the sizes move to best_cost */
+                free(best_cost[k].each);
+                best_cost[k] = cost[k];
+                cost[k].each = NULL;
+            }
         }
         if (t2 - t1 < best_conv)
             best_conv = t2 - t1;
@@ -235,6 +269,11 @@ int main(void)
     printf("BMTR -> plain.rtm: %.2f MB of BMTR source in %.3f s = %.0f MB/s on one core "
            "(goal >= 100 MB/s)\n", bmtr_src / 1e6, best_conv,
            best_conv > 0 ? bmtr_src / 1e6 / best_conv : 0);
+    for (int k = 0; k < NKINDS; k++) {
+        free(cost[k].each);
+        free(best_cost[k].each);
+        free(fixed[k].each);
+    }
     rtm_skeleton_free(sk);
     for (size_t i = 0; i < s.n; i++) {
         free(s.f[i].name);
