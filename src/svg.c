@@ -17,7 +17,6 @@ struct svg {
     const struct rtm_anim *a;
     uint32_t *frames, nf;       /* the frames drawn, in phase order */
     uint32_t phase_left_out;    /* frames whose phase is not finite */
-    double (*pt)[3];            /* nf x nbones: x front, x side, y */
     uint8_t *drawn;             /* per bone */
     uint32_t ndrawn, bad, lacking, guessed;
     double scale, mid[3], ymin;
@@ -28,7 +27,6 @@ struct svg {
 static void svg_free(struct svg *h)
 {
     free(h->frames);
-    free(h->pt);
     free(h->drawn);
     for (int c = 0; c < NCOLOURS; c++)
         free(h->path[c]);
@@ -94,37 +92,34 @@ static int has_joint(const struct rtm_anim *a, uint32_t b)
     return a->in_skeleton[b] && !(a->pivot_placed[b] && a->skel_parent[b] >= 0);
 }
 
-/* Every joint of every frame drawn, and which bones are drawn: those with a
- * joint that is finite in all of them. */
-static int place_joints(struct svg *h)
+/* Bone b's joint in the k-th frame drawn, in model space. */
+static void joint(const struct svg *h, uint32_t k, uint32_t b, float out[3])
+{
+    rtm_point_times(h->a->pivot[b], rtm_matrix(h->a, h->frames[k], b), out);
+}
+
+/* Which bones are drawn: those with a joint finite in every frame drawn;
+ * and the bounding box of those joints. */
+static int place_joints(struct svg *h, double lo[3], double hi[3])
 {
     const struct rtm_anim *a = h->a;
-    size_t nb = a->nbones;
-    float (*j)[3] = malloc((nb ? nb : 1) * sizeof *j);
-    uint8_t *known = malloc(nb + 1);
-    h->pt = malloc(((size_t)h->nf * nb + 1) * sizeof *h->pt);
-    h->drawn = malloc(nb + 1);
-    if (!j || !known || !h->pt || !h->drawn) {
-        free(j);
-        free(known);
+    if (!(h->drawn = malloc((size_t)a->nbones + 1)))
         return -1;
+    for (int c = 0; c < 3; c++) {
+        lo[c] = INFINITY;
+        hi[c] = -INFINITY;
     }
-    for (uint32_t b = 0; b < nb; b++)
+    for (uint32_t b = 0; b < a->nbones; b++) {
         h->drawn[b] = h->nf && has_joint(a, b);     /* no frame: nothing to draw */
-    for (uint32_t k = 0; k < h->nf; k++) {
-        rtm_joints(a, h->frames[k], j, known);
-        for (uint32_t b = 0; b < nb; b++) {
-            double *p = h->pt[(size_t)k * nb + b];
-            for (int c = 0; c < 3; c++) {
-                p[c] = j[b][c];
-                if (!isfinite(j[b][c]))
-                    h->drawn[b] = 0;
+        for (uint32_t k = 0; h->drawn[b] && k < h->nf; k++) {
+            float j[3];
+            joint(h, k, b, j);
+            h->drawn[b] = isfinite(j[0]) && isfinite(j[1]) && isfinite(j[2]);
+            for (int c = 0; h->drawn[b] && c < 3; c++) {
+                lo[c] = fmin(lo[c], j[c]);
+                hi[c] = fmax(hi[c], j[c]);
             }
         }
-    }
-    free(j);
-    free(known);
-    for (uint32_t b = 0; b < nb; b++) {
         h->ndrawn += h->drawn[b];
         h->lacking += !a->in_skeleton[b];
         h->guessed += a->in_skeleton[b] && !has_joint(a, b);
@@ -133,20 +128,9 @@ static int place_joints(struct svg *h)
     return 0;
 }
 
-/* The scale and centre that fit every joint drawn, then every point
- * projected in place: model (X, Y, Z) to (x front, x side, y). */
-static void fit(struct svg *h)
+/* The scale and centre that fit the box (svg.h). */
+static void fit(struct svg *h, double lo[3], double hi[3])
 {
-    size_t nb = h->a->nbones, n = (size_t)h->nf * nb;
-    double lo[3] = { INFINITY, INFINITY, INFINITY }, hi[3] = { -INFINITY, -INFINITY, -INFINITY };
-    for (size_t i = 0; i < n; i++) {
-        if (!h->drawn[i % nb])
-            continue;
-        for (int c = 0; c < 3; c++) {
-            lo[c] = fmin(lo[c], h->pt[i][c]);
-            hi[c] = fmax(hi[c], h->pt[i][c]);
-        }
-    }
     double span[3];
     for (int c = 0; c < 3; c++) {
         if (!h->ndrawn)
@@ -155,17 +139,14 @@ static void fit(struct svg *h)
         span[c] = fmax(hi[c] - lo[c], RTM_SVG_MIN_SPAN);
     }
     h->ymin = lo[1];
-    double across = fmax(span[0], span[2]);
-    h->scale = fmin((RTM_SVG_PANEL_W - 2 * RTM_SVG_PAD) / across,
+    h->scale = fmin((RTM_SVG_PANEL_W - 2 * RTM_SVG_PAD) / fmax(span[0], span[2]),
                     (RTM_SVG_PANEL_H - 2 * RTM_SVG_PAD) / span[1]);
-    const double cx0 = RTM_SVG_MARGIN + RTM_SVG_PANEL_W / 2.0, cx1 = cx0 + RTM_SVG_PANEL_W +
-                       RTM_SVG_MARGIN, cy = RTM_SVG_TOP + RTM_SVG_PANEL_H / 2.0;
-    for (size_t i = 0; i < n; i++) {
-        double *p = h->pt[i], x = p[0], y = p[1], z = p[2];
-        p[0] = cx0 + h->scale * (x - h->mid[0]);
-        p[1] = cx1 + h->scale * (z - h->mid[2]);
-        p[2] = cy - h->scale * (y - h->mid[1]);
-    }
+}
+
+/* Where a model-space height lands in the picture. */
+static double picture_y(const struct svg *h, double y)
+{
+    return RTM_SVG_TOP + RTM_SVG_PANEL_H / 2.0 - h->scale * (y - h->mid[1]);
 }
 
 /* Each colour's path: a line from each drawn joint to its drawn parent, in
@@ -223,17 +204,20 @@ static void plan_animation(struct svg *h)
     buf_puts(b, ";1\"");
 }
 
-static const double *point(const struct svg *h, uint32_t k, uint32_t b)
+static int panel_left(int panel)
 {
-    return h->pt[(size_t)k * h->a->nbones + b];
+    return RTM_SVG_MARGIN + panel * (RTM_SVG_PANEL_W + RTM_SVG_MARGIN);
 }
 
+/* Bone b's joint in the k-th frame drawn, projected on panel's plane. */
 static void put_xy(struct rtm_buf *b, const struct svg *h, uint32_t k, uint32_t bone, int panel)
 {
-    const double *p = point(h, k, bone);
-    put_fixed(b, p[panel], 1);
+    float j[3];
+    joint(h, k, bone, j);
+    int u = panel ? 2 : 0;
+    put_fixed(b, panel_left(panel) + RTM_SVG_PANEL_W / 2.0 + h->scale * (j[u] - h->mid[u]), 1);
     buf_putc(b, ' ');
-    put_fixed(b, p[2], 1);
+    put_fixed(b, picture_y(h, j[1]), 1);
 }
 
 static void put_d(struct rtm_buf *b, const struct svg *h, enum colour c, uint32_t k, int panel)
@@ -305,7 +289,7 @@ static void put_dots(struct rtm_buf *b, const struct svg *h, int panel)
 
 static void put_panel(struct rtm_buf *b, const struct svg *h, int panel)
 {
-    int left = RTM_SVG_MARGIN + panel * (RTM_SVG_PANEL_W + RTM_SVG_MARGIN);
+    int left = panel_left(panel);
     buf_printf(b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "
                "stroke=\"#ddd\"/>\n<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" "
                "fill=\"#555\">%s</text>\n", left, RTM_SVG_TOP, RTM_SVG_PANEL_W, RTM_SVG_PANEL_H,
@@ -313,7 +297,7 @@ static void put_panel(struct rtm_buf *b, const struct svg *h, int panel)
     if (!h->ndrawn)
         return;
     buf_printf(b, "<path stroke=\"#ccc\" d=\"M%d ", left + RTM_SVG_PAD / 2);
-    put_fixed(b, RTM_SVG_TOP + RTM_SVG_PANEL_H / 2.0 - h->scale * (h->ymin - h->mid[1]), 1);
+    put_fixed(b, picture_y(h, h->ymin), 1);
     buf_printf(b, "h%d\"/>\n", RTM_SVG_PANEL_W - RTM_SVG_PAD);
     put_lines(b, h, panel);
     put_dots(b, h, panel);
@@ -392,10 +376,11 @@ int rtm_write_svg(const struct rtm_anim *a, struct rtm_buf *out)
         return out->oom ? -1 : 0;
     }
     struct svg h = { .a = a };
+    double lo[3], hi[3];
     buf_init(&h.anim);
-    int rc = pick_frames(&h) || place_joints(&h) || plan_paths(&h) ? -1 : 0;
+    int rc = pick_frames(&h) || place_joints(&h, lo, hi) || plan_paths(&h) ? -1 : 0;
     if (!rc) {
-        fit(&h);
+        fit(&h, lo, hi);
         plan_animation(&h);
         rc = h.anim.oom ? -1 : 0;
     }

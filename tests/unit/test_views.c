@@ -112,7 +112,7 @@ static void fixed_names(void **state)
     (void)state;
     static const char *const want[] = { "header.txt", "bones.txt", "phases.csv",
                                         "props.json", "plain.rtm", "skeleton.txt",
-                                        "moving.txt", "anim.bvh" };
+                                        "moving.txt", "preview.svg", "anim.bvh" };
     for (int k = 0; k < RTM_NFIXED_VIEWS; k++)
         assert_string_equal(rtm_view_fixed_name((enum rtm_view_kind)k), want[k]);
     assert_null(rtm_view_fixed_name(RTM_VIEW_FRAME));
