@@ -46,7 +46,7 @@ while IFS= read -r -d '' v; do
     n=$((n + 1))
 done < <(find "$M" -name preview.svg -print0)
 [ "$n" -ge 10 ] || fail "only $n preview.svg files (loose and in sample.pbo)"
-find "$M/sample.pbo" -name preview.svg | grep -q . || fail "no preview.svg in the archive"
+[ -n "$(find "$M/sample.pbo" -name preview.svg)" ] || fail "no preview.svg in the archive"
 [ "$FAILS" = "$before" ] && ok "preview.svg in $n folders, loose and archived, as rtmcat prints it"
 
 # -o skeleton=FILE: the figure with its pivots; -o skeleton=none: the text.
