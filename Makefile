@@ -58,7 +58,7 @@ UNIT     := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT:%=$(BUILD)/tests/%)
 
 .PHONY: all tests check bench demo fuzz tsan stress valgrind install install-magic uninstall \
-	clean deps ofp2-table
+	clean deps ofp2-table pow10-table float-exhaustive
 all: $(PROGS)
 tests: $(UNIT_BIN)
 
@@ -167,6 +167,15 @@ MAGIC ?= /etc/magic
 ofp2-table: all
 	bash src/scripts/ofp2_table.sh $(BUILD) ../shared
 	$(MAKE) all
+
+# The exact tables of the float formatter (numfmt.c), written by Python.
+pow10-table:
+	python3 src/scripts/pow10_table.py > src/pow10_table.h
+
+# The float formatter on all 2^32 float32 values, one thread a core
+# (RTMFS_FLOAT_STRIDE=N: every N-th).
+float-exhaustive: $(BUILD)/tests/float_all
+	@$(BUILD)/tests/float_all
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \

@@ -1,12 +1,11 @@
 /* numfmt.c - shortest round-trip float32 formatting and name escaping.
  *
- * The fast path does exact integer arithmetic (unsigned __int128) on the
- * float's value and the bounds of the interval that rounds to it: for 10
- * significant digits X = floor(|v| * 10^s), and for each precision p it
- * tests the two p-digit neighbours of v against the interval.  It covers
- * 1e-15 <= |v| < 1e30, where every intermediate fits in 128 bits; other
- * values (rare in animation data) take a slow snprintf/strtof search that
- * gives the same answer, which the unit tests check against each other.
+ * The shortest form is found in constant time the way Schubfach does it
+ * (R. Giulietti, "The Schubfach way to render doubles", 2020), with one
+ * 64-bit power of ten a decade (pow10_table.h), for every finite float32.
+ * A slow snprintf/strtof search gives the same answers
+ * (rtm_fmt_float_slow), which the unit tests compare; `make
+ * float-exhaustive` checks all 2^32 bit patterns against the contract.
  */
 #include "numfmt.h"
 
@@ -16,6 +15,8 @@
 
 typedef unsigned __int128 u128;
 
+#include "pow10_table.h"
+
 static const uint64_t POW10[20] = {
     1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
     100000000ull, 1000000000ull, 10000000000ull, 100000000000ull,
@@ -24,158 +25,64 @@ static const uint64_t POW10[20] = {
     1000000000000000000ull, 10000000000000000000ull,
 };
 
-static u128 pow10_128(int n) /* 0 <= n <= 38 */
-{
-    return n <= 19 ? POW10[n] : (u128)POW10[19] * POW10[n - 19];
-}
-
 struct decimal {
     uint64_t digits;   /* without trailing zeros */
     int exp10;         /* value = digits * 10^exp10 */
 };
 
-/* Is A (an integer at scale s) inside the rounding interval of the float? */
-static inline int in_interval(uint64_t a, uint64_t lo, int lo_exact, uint64_t hi,
-                              int hi_exact, int even)
+/* cp 2^q 10^-k rounded to odd: its floor, with the lowest bit set when the
+ * fraction is not 0.  g = POW10_G[-k] (2^63 <= g < 2^64, 10^-k rounded
+ * up) and cp = cb << h with h = q + floor(log2 10^-k) + 1, so that the
+ * product's top 64 bits are the floor; bits 32..63 of it tell an exact
+ * value (where g's excess leaves at most 1 there) from an inexact one.
+ * This is Schubfach's round-to-odd (R. Giulietti, "The Schubfach way to
+ * render doubles", 2020), exact for float32 as make float-exhaustive
+ * checks over every value. */
+static inline uint64_t round_to_odd(uint64_t g, uint64_t cp)
 {
-    int lo_ok = a > lo || (a == lo && lo_exact && even);
-    int hi_ok = a < hi || (a == hi && even) || (a == hi && !hi_exact);
-    return lo_ok && hi_ok;
+    u128 p = (u128)g * cp;
+    return (uint64_t)(p >> 64) | ((uint32_t)(p >> 32) > 1);
 }
 
-struct bounds {
-    uint64_t x;        /* floor(|v| * 10^s), 10 digits */
-    int x_exact;
-    uint64_t lo, hi;   /* floors of the interval bounds at the same scale */
-    int lo_exact, hi_exact, even;
-};
-
-/* Is there a decimal with (10 - log10 pw) digits that reads back as v?  If
- * so *c is the nearest one's digits (ties to even). */
-static inline __attribute__((always_inline)) int try_precision(const struct bounds *b, uint64_t pw, uint64_t *c)
-{
-    uint64_t cf = b->x / pw, r = b->x % pw;
-    uint64_t down = cf * pw, up = down + pw;
-    int on_down = r == 0 && b->x_exact;
-    int down_ok = on_down || in_interval(down, b->lo, b->lo_exact, b->hi, b->hi_exact, b->even);
-    int up_ok = !on_down && in_interval(up, b->lo, b->lo_exact, b->hi, b->hi_exact, b->even);
-    if (!down_ok && !up_ok)
-        return 0;
-    int pick_up = up_ok;
-    if (down_ok && up_ok) {
-        uint64_t half = pw / 2;
-        pick_up = r > half || (r == half && (!b->x_exact || (cf & 1)));
-    }
-    *c = pick_up ? cf + 1 : cf;
-    return 1;
-}
-
-/* floor(y / 10) of a floor, keeping track of exactness. */
-static void drop_digit(uint64_t *q, int *exact)
-{
-    *exact = *exact && *q % 10 == 0;
-    *q /= 10;
-}
-
-/* The switch hands try_precision a constant divisor, which the compiler
- * turns into a multiplication. */
-static inline int try_digits(const struct bounds *b, int p, uint64_t *c)
-{
-    switch (p) {
-    case 9: return try_precision(b, 10ull, c);
-    case 8: return try_precision(b, 100ull, c);
-    case 7: return try_precision(b, 1000ull, c);
-    case 6: return try_precision(b, 10000ull, c);
-    case 5: return try_precision(b, 100000ull, c);
-    case 4: return try_precision(b, 1000000ull, c);
-    case 3: return try_precision(b, 10000000ull, c);
-    case 2: return try_precision(b, 100000000ull, c);
-    default: return try_precision(b, 1000000000ull, c);
-    }
-}
-
-/* Floors of x = 4m * 2^e2 * 10^s and of the interval bounds (4m - dlo) and
- * (4m + 2) at the same scale, each with an exactness flag. */
-static int scale_all(uint64_t m, uint64_t dlo, int e2, int s, struct bounds *b)
-{
-    u128 nx, nl, nh;
-    if (s >= 0) {
-        u128 p = pow10_128(s);
-        nx = ((u128)m * p) << 2;
-        nl = nx - dlo * p;
-        nh = nx + 2 * p;
-        if (e2 >= 0) {
-            if (e2 > 20)
-                return -1;
-            b->x = (uint64_t)(nx << e2), b->lo = (uint64_t)(nl << e2), b->hi = (uint64_t)(nh << e2);
-            b->x_exact = b->lo_exact = b->hi_exact = 1;
-            return 0;
-        }
-        int sh = -e2;
-        u128 mask = ((u128)1 << sh) - 1;
-        b->x = (uint64_t)(nx >> sh), b->lo = (uint64_t)(nl >> sh), b->hi = (uint64_t)(nh >> sh);
-        b->x_exact = (nx & mask) == 0;
-        b->lo_exact = (nl & mask) == 0;
-        b->hi_exact = (nh & mask) == 0;
-        return 0;
-    }
-    if (e2 < 0)
-        return -1;
-    u128 den = pow10_128(-s);
-    nx = (u128)(4 * m) << e2;
-    nl = (u128)(4 * m - dlo) << e2;
-    nh = (u128)(4 * m + 2) << e2;
-    b->x = (uint64_t)(nx / den), b->lo = (uint64_t)(nl / den), b->hi = (uint64_t)(nh / den);
-    b->x_exact = nx % den == 0;
-    b->lo_exact = nl % den == 0;
-    b->hi_exact = nh % den == 0;
-    return 0;
-}
-
+/* The shortest decimal that rounds back to v (> 0, finite), the nearest
+ * such when several qualify (ties to even digits), in constant time as
+ * Schubfach finds it: with k = floor(log10 of v's rounding interval's
+ * width), the interval holds at most one multiple of 10^(k+1), and one or
+ * two of 10^k.  The interval's bounds and v are scaled to quarter units of
+ * 10^k (vbl, vbr, vb), rounded to odd; the bounds belong to the interval
+ * when the significand is even (strtof rounds ties to even). */
 static int shortest_fast(float v, struct decimal *d)
 {
     uint32_t bits;
     memcpy(&bits, &v, 4);
     uint32_t ef = (bits >> 23) & 0xff, mf = bits & 0x7fffff;
-    if (ef == 0)
-        return -1; /* subnormal: slow path */
-    uint64_t m = mf | (1u << 23);
-    int e2 = (int)ef - 152;
-    uint64_t dlo = (mf == 0 && ef > 1) ? 1 : 2; /* the gap below a power of two is half */
-    /* floor(log10 2^(ef-127)): the true exponent is k or k + 1. */
-    int k = (((int)ef - 127) * 78913) >> 18;
-    if (k < -15 || k > 29)
-        return -1;
-    int s = 9 - k;
-    struct bounds bd;
-    bd.even = (m & 1) == 0;
-    if (scale_all(m, dlo, e2, s, &bd))
-        return -1;
-    if (bd.x >= POW10[10]) { /* 11 digits: drop one so x has exactly 10 */
-        drop_digit(&bd.x, &bd.x_exact);
-        drop_digit(&bd.lo, &bd.lo_exact);
-        drop_digit(&bd.hi, &bd.hi_exact);
-        s--;
+    uint64_t c = ef ? mf | (1u << 23) : mf;
+    int q = ef ? (int)ef - 150 : -149;
+    int closer_below = mf == 0 && ef > 1;   /* the gap below a power of two is half */
+    int k = closer_below ? (q * 1262611 - 524031) >> 22 : (q * 78913) >> 18;
+    int h = q + ((-k * 1741647) >> 19) + 1;
+    uint64_t g = POW10_G[31 - k], odd = c & 1;
+    uint64_t vb = round_to_odd(g, (4 * c) << h);
+    uint64_t lower = round_to_odd(g, (4 * c - 2 + (uint64_t)closer_below) << h) + odd;
+    uint64_t upper = round_to_odd(g, (4 * c + 2) << h) - odd;
+    uint64_t s = vb >> 2;
+    if (s >= 10) {                      /* one digit fewer */
+        uint64_t sp = s / 10;
+        int up = lower <= 40 * sp, wp = 40 * sp + 40 <= upper;
+        if (up != wp) {
+            d->digits = sp + (uint64_t)wp;
+            d->exp10 = k + 1;
+            return 0;
+        }
     }
-    /* The precisions that work are all p >= some p0.  Most animation values
-     * need 7 to 9 digits, so start at 8 and walk down, or up when 8 fails. */
-    uint64_t best = 0, c = 0;
-    int best_p = 0;
-    for (int p = 8; p >= 1; p--) {
-        if (!try_digits(&bd, p, &c))
-            break;
-        best = c;
-        best_p = p;
-    }
-    if (!best_p) {
-        best_p = 9;
-        if (!try_digits(&bd, 9, &best))
-            return -1;
-    }
-    if (!best_p)
-        return -1;
-    d->digits = best;
-    d->exp10 = 10 - best_p - s;
+    int u = lower <= 4 * s, w = 4 * s + 4 <= upper;
+    if (!u && !w)
+        return -1;                      /* cannot happen: the width is >= 4 */
+    int up = w;
+    if (u && w)                         /* the nearer; at the middle, even */
+        up = vb > 4 * s + 2 || (vb == 4 * s + 2 && (s & 1));
+    d->digits = s + (uint64_t)up;
+    d->exp10 = k;
     return 0;
 }
 
@@ -233,12 +140,11 @@ static const char DIGIT_PAIRS[201] =
     "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
     "8081828384858687888990919293949596979899";
 
+/* Digits of v < 10^10 (a float32 needs at most 9), without a loop. */
 static int count_digits(uint64_t v)
 {
-    int n = 1;
-    while (n < 20 && v >= POW10[n])
-        n++;
-    return n;
+    return 1 + (v >= 10) + (v >= 100) + (v >= 1000) + (v >= 10000) + (v >= 100000) +
+           (v >= 1000000) + (v >= 10000000) + (v >= 100000000) + (v >= 1000000000);
 }
 
 static size_t put_decimal(struct decimal d, int neg, char *buf)
@@ -286,7 +192,11 @@ static size_t put_decimal(struct decimal d, int neg, char *buf)
             memcpy(o, ds + 1, (size_t)n - 1);
             o += n - 1;
         }
-        o += sprintf(o, "e%c%02d", k < 0 ? '-' : '+', k < 0 ? -k : k);
+        int ak = k < 0 ? -k : k;        /* |k| <= 45 */
+        *o++ = 'e';
+        *o++ = k < 0 ? '-' : '+';
+        memcpy(o, DIGIT_PAIRS + 2 * ak, 2);
+        o += 2;
     }
     *o = 0;
     return (size_t)(o - buf);

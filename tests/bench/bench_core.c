@@ -4,7 +4,9 @@
  *  1. parsing every file and rendering every view of it, with the bytes and
  *     time of each kind of view (exact numbers, and tracks with digits=3),
  *  2. parsing alone, light (RTM_PARSE_NO_MATRICES) and full, and
- *  3. converting BMTR sources to plain.rtm (parse + write), in MB/s of source.
+ *  3. converting BMTR sources to plain.rtm (parse + write), in MB/s of source,
+ *  4. the number formatter alone over every matrix number of the set, in ns
+ *     a number (exact, and with 3 decimals).
  * Files are read into memory first so the figures are CPU time of the core.
  * Each figure is the best of several rounds: machines here are shared.
  */
@@ -14,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "numfmt.h"
 #include "rtm.h"
 #include "samples.h"
 #include "skeleton.h"
@@ -214,6 +217,60 @@ static size_t convert_bmtr(const struct set *s, const struct rtm_skeleton *sk)
     return src;
 }
 
+/* Every matrix number of the set, in file order. */
+static float *all_numbers(const struct set *s, const struct rtm_skeleton *sk, size_t *n)
+{
+    size_t cap = 1 << 20;
+    float *v = malloc(cap * sizeof *v);
+    *n = 0;
+    for (size_t i = 0; v && i < s->n; i++) {
+        struct rtm_anim *a;
+        struct rtm_error err;
+        if (rtm_parse(s->f[i].data, s->f[i].len, sk, &a, &err))
+            continue;
+        size_t m = (size_t)a->nframes * a->nbones * 12;
+        while (v && *n + m > cap)
+            v = realloc(v, (cap *= 2) * sizeof *v);
+        if (v)
+            memcpy(v + *n, a->matrices, m * sizeof *v);
+        *n += m;
+        rtm_free(a);
+    }
+    if (!v)
+        abort();
+    return v;
+}
+
+/* ns a number to format v[0, n) with digits, best of ROUNDS; *bytes the
+ * text's length. */
+static double time_format(const float *v, size_t n, int digits, size_t *bytes)
+{
+    double best = 1e9;
+    char buf[RTM_FLOAT_CHARS];
+    for (int r = 0; r < ROUNDS; r++) {
+        size_t len = 0;
+        double t0 = now();
+        for (size_t i = 0; i < n; i++)
+            len += rtm_fmt_num(v[i], digits, buf);
+        double t = now() - t0;
+        best = t < best ? t : best;
+        *bytes = len;
+    }
+    return n ? best / (double)n * 1e9 : 0;
+}
+
+static void print_format(const struct set *s, const struct rtm_skeleton *sk)
+{
+    size_t n, exact_bytes, fixed_bytes;
+    float *v = all_numbers(s, sk, &n);
+    double exact = time_format(v, n, RTM_DIGITS_EXACT, &exact_bytes);
+    double fixed = time_format(v, n, 3, &fixed_bytes);
+    printf("number formatter: %zu matrix numbers; exact %.1f ns a number (%.0f MB/s), "
+           "digits=3 %.1f ns (%.0f MB/s)\n", n, exact, exact_bytes / (exact * n / 1e9) / 1e6,
+           fixed, fixed_bytes / (fixed * n / 1e9) / 1e6);
+    free(v);
+}
+
 int main(void)
 {
     struct set s = { 0 };
@@ -269,6 +326,7 @@ int main(void)
     printf("BMTR -> plain.rtm: %.2f MB of BMTR source in %.3f s = %.0f MB/s on one core "
            "(goal >= 100 MB/s)\n", bmtr_src / 1e6, best_conv,
            best_conv > 0 ? bmtr_src / 1e6 / best_conv : 0);
+    print_format(&s, sk);
     for (int k = 0; k < NKINDS; k++) {
         free(cost[k].each);
         free(best_cost[k].each);

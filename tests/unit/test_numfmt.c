@@ -119,10 +119,10 @@ static void round_trip_random_bits(void **state)
     }
 }
 
-/* The fast path must agree with the snprintf/strtof reference.  Uniform bit
- * patterns put most values outside the fast path's range (both then take
- * the slow path), so most samples draw the exponent from the range the fast
- * path handles, plus animation-like values in [-2, 2]. */
+/* The fast path must agree with the snprintf/strtof reference: on uniform
+ * bit patterns (every exponent, subnormals too), on the decades animation
+ * data lives in (1e-15 .. 1e30), and on typical matrix entries in [-2, 2].
+ * (make float-exhaustive compares all 2^32.) */
 static void fast_equals_slow(void **state)
 {
     (void)state;
@@ -152,6 +152,35 @@ static void fast_equals_slow(void **state)
         if (na != nb || strcmp(a, b) != 0)
             fail_msg("0x%08x: fast \"%s\" but slow \"%s\"", u, a, b);
     }
+}
+
+/* Every power of two, subnormal to the largest, and the 8 floats on each
+ * side: where the interval below is half the one above, and where the
+ * exponent changes. */
+static void powers_of_two(void **state)
+{
+    (void)state;
+    char a[RTM_FLOAT_CHARS], b[RTM_FLOAT_CHARS];
+    int n = 0;
+    for (int e = -149; e <= 127; e++) {
+        uint32_t p = to_bits(ldexpf(1.0f, e));
+        for (int d = -8; d <= 8; d++) {
+            uint32_t u = p + (uint32_t)d;
+            float v = from_bits(u);
+            if ((int64_t)p + d < 0 || !isfinite(v) || v == 0)
+                continue;
+            rtm_fmt_float(v, a);
+            rtm_fmt_float_slow(v, b);
+            if (strcmp(a, b) != 0)
+                fail_msg("2^%d %+d ulps (0x%08x): fast \"%s\" but slow \"%s\"", e, d, u, a, b);
+            rtm_fmt_float(-v, a);
+            rtm_fmt_float_slow(-v, b);
+            if (strcmp(a, b) != 0)
+                fail_msg("-(2^%d %+d ulps): fast \"%s\" but slow \"%s\"", e, d, a, b);
+            n++;
+        }
+    }
+    assert_true(n > 270 * 16);
 }
 
 /* Significant digits of a formatted number: leading and trailing zeros do
@@ -547,6 +576,7 @@ int main(void)
         cmocka_unit_test(float_table),
         cmocka_unit_test(round_trip_random_bits),
         cmocka_unit_test(fast_equals_slow),
+        cmocka_unit_test(powers_of_two),
         cmocka_unit_test(output_is_shortest),
         cmocka_unit_test(nearest_of_shortest),
         cmocka_unit_test(put_float_and_json_float),
