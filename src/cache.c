@@ -62,7 +62,7 @@ struct rtmc {
     struct item lru;            /* lru.next is the most recent */
     struct rtmc_entry **table;  /* by path hash */
     size_t nbuckets;
-    uint64_t loads, renders, hits, evictions;
+    uint64_t loads, renders, sizings, hits, evictions;
 };
 
 struct rtmc *rtmc_new(size_t budget, rtmc_load_fn load, void *ctx)
@@ -506,16 +506,37 @@ const char *rtmc_view_data(const struct rtmc_view *v, size_t *len)
     return v->data ? v->data : "";
 }
 
+/* Every view's size of a full anim in one pass (rtm_view_sizes), kept in
+ * the entry, outside the lock: 0, or -1 when the anim cannot be sized so. */
+static int size_all(struct rtmc *c, struct rtmc_entry *h)
+{
+    uint64_t *sizes = malloc((h->nviews + 1) * sizeof *sizes);
+    if (!sizes || rtm_view_sizes(h->anim, sizes)) {
+        free(sizes);
+        return -1;
+    }
+    pthread_mutex_lock(&c->lock);
+    memcpy(h->sizes, sizes, h->nviews * sizeof *sizes);
+    c->sizings++;
+    pthread_mutex_unlock(&c->lock);
+    free(sizes);
+    return 0;
+}
+
 int rtmc_view_size(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v, uint64_t *size)
 {
     size_t idx = h->anim ? rtm_view_index(h->anim, v) : 0;
     if (!h->anim || idx >= h->nviews || (!h->anim->has_matrices && rtm_view_needs_matrices(v)))
         return -EINVAL;
-    pthread_mutex_lock(&c->lock);
-    *size = h->sizes[idx];
-    pthread_mutex_unlock(&c->lock);
-    if (*size != UINT64_MAX)
-        return 0;
+    for (int pass = 0; pass < 2; pass++) {
+        pthread_mutex_lock(&c->lock);
+        *size = h->sizes[idx];
+        pthread_mutex_unlock(&c->lock);
+        if (*size != UINT64_MAX)
+            return 0;
+        if (pass == 0 && size_all(c, h))
+            break;                      /* a light anim: render this one */
+    }
     struct rtmc_view *cv;
     int rc = rtmc_view_get(c, h, v, &cv);
     if (rc == 0) {
@@ -561,7 +582,7 @@ void rtmc_get_stats(struct rtmc *c, struct rtmc_stats *st)
 {
     pthread_mutex_lock(&c->lock);
     *st = (struct rtmc_stats){ c->bytes, c->budget, c->entries,
-                               c->loads, c->renders, c->hits, c->evictions };
+                               c->loads, c->renders, c->sizings, c->hits, c->evictions };
     pthread_mutex_unlock(&c->lock);
 }
 

@@ -29,7 +29,9 @@
  *    reference on its animation entry, so views are evicted before the
  *    anim they were rendered from.
  *  - rtmc_view_size() remembers each view's size in the anim entry, so a
- *    size stays known after the view's bytes were evicted.
+ *    size stays known after the view's bytes were evicted.  Asked for a
+ *    size it does not know, of a full anim, it sizes every view of it at
+ *    once (rtm_view_sizes: counted in sizings), keeping no bytes.
  */
 #ifndef RTM_CACHE_H
 #define RTM_CACHE_H
@@ -96,7 +98,7 @@ int rtmc_would_fit(const struct rtmc_reservation *r, uint64_t bytes, const char 
 
 struct rtmc_stats {
     size_t bytes, budget, entries;
-    uint64_t loads, renders, hits, evictions;
+    uint64_t loads, renders, sizings, hits, evictions;
 };
 
 struct rtmc *rtmc_new(size_t budget, rtmc_load_fn load, void *ctx);

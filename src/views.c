@@ -592,6 +592,69 @@ int rtm_view_render(const struct rtm_anim *a, struct rtm_view v, struct rtm_buf 
     return out->oom ? -1 : 0;
 }
 
+/* ---- every size at once ---- */
+
+/* The length of what put fn writes, measured in scratch. */
+static uint64_t csv_name_len(struct rtm_buf *scratch, struct rtm_str name)
+{
+    scratch->len = 0;
+    rtm_put_csv_name(scratch, name);
+    return scratch->len;
+}
+
+/* frames/ and tracks/ hold the same rows of numbers (put_matrix_row): each
+ * row's length is measured once and added to its frame and its track. */
+static int size_frames_and_tracks(const struct rtm_anim *a, struct rtm_buf *scratch,
+                                  uint64_t *sizes)
+{
+    size_t frame0 = rtm_view_index(a, (struct rtm_view){ .kind = RTM_VIEW_FRAME });
+    size_t track0 = rtm_view_index(a, (struct rtm_view){ .kind = RTM_VIEW_TRACK });
+    uint64_t *name = malloc((a->nbones ? a->nbones : 1) * sizeof *name);
+    if (!name)
+        return -1;
+    for (uint32_t b = 0; b < a->nbones; b++) {
+        name[b] = csv_name_len(scratch, a->bones[b]);
+        sizes[track0 + b] = sizeof "frame,phase," MATRIX_COLUMNS - 1;
+    }
+    char num[RTM_FLOAT_CHARS];
+    for (uint32_t f = 0; f < a->nframes; f++) {
+        uint64_t frame = sizeof "bone," MATRIX_COLUMNS - 1;
+        /* a track's row starts "F,PHASE" */
+        uint64_t lead = (uint64_t)snprintf(num, sizeof num, "%u,", f) +
+                        rtm_fmt_num(a->phases[f], a->digits, num);
+        for (uint32_t b = 0; b < a->nbones; b++) {
+            const float *m = rtm_matrix(a, f, b);
+            uint64_t row = 13;                  /* 12 commas and the line's end */
+            for (int k = 0; k < 12; k++)
+                row += rtm_fmt_num(m[k], a->digits, num);
+            frame += name[b] + row;
+            sizes[track0 + b] += lead + row;
+        }
+        sizes[frame0 + f] = frame;
+    }
+    free(name);
+    return 0;
+}
+
+int rtm_view_sizes(const struct rtm_anim *a, uint64_t *sizes)
+{
+    if (!a->has_matrices || !a->tracks)
+        return -1;
+    struct rtm_buf scratch;
+    buf_init(&scratch);
+    int rc = size_frames_and_tracks(a, &scratch, sizes);
+    for (size_t i = 0; rc == 0 && i < rtm_view_count(a); i++) {
+        struct rtm_view v = rtm_view_at(a, i);
+        if (v.kind == RTM_VIEW_FRAME || v.kind == RTM_VIEW_TRACK)
+            continue;
+        scratch.len = 0;
+        rc = rtm_view_render(a, v, &scratch);
+        sizes[i] = scratch.len;
+    }
+    buf_free(&scratch);
+    return rc;
+}
+
 /* ---- an archive's pbo.txt ---- */
 
 /* Printable ASCII as is, other bytes as \xNN; in a key also ':' and ' ',

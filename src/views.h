@@ -88,6 +88,13 @@ int rtm_view_path_needs_matrices(const char *path);
 /* -1 when out of memory, or when v needs matrices the anim does not have. */
 int rtm_view_render(const struct rtm_anim *a, struct rtm_view v, struct rtm_buf *out);
 
+/* Every view's size, sizes[i] for rtm_view_at(a, i) (rtm_view_count(a) of
+ * them), in one pass: the rows frames/ and tracks/ share are measured
+ * once, the other views rendered into a scratch buffer that is not kept.
+ * The same numbers as rendering each view.  -1 when out of memory, or when
+ * a has no matrices or no track names (an anim rtm_parse did not make). */
+int rtm_view_sizes(const struct rtm_anim *a, uint64_t *sizes);
+
 /* An archive's folder holds, besides its entries, one file of its own:
  * pbo.txt, "key: value" lines with the archive's sizes, its trailer and its
  * header properties ("property KEY: VALUE", in file order).  Bytes outside

@@ -956,6 +956,79 @@ static void paths_that_need_matrices(void **state)
             fail_msg("%s should not need matrices", light[i]);
 }
 
+/* rtm_view_sizes gives every view's rendered length. */
+static void expect_sizes(const struct rtm_anim *a, const char *what)
+{
+    size_t n = rtm_view_count(a);
+    uint64_t *sizes = malloc((n + 1) * sizeof *sizes);
+    assert_int_equal(rtm_view_sizes(a, sizes), 0);
+    struct rtm_buf b;
+    buf_init(&b);
+    for (size_t i = 0; i < n; i++) {
+        b.len = 0;
+        assert_int_equal(rtm_view_render(a, rtm_view_at(a, i), &b), 0);
+        if (sizes[i] != b.len) {
+            char path[RTM_VIEW_PATH_MAX];
+            rtm_view_path(a, rtm_view_at(a, i), path);
+            fail_msg("%s, digits %d: %s sized %llu, rendered %zu", what, a->digits, path,
+                     (unsigned long long)sizes[i], b.len);
+        }
+    }
+    buf_free(&b);
+    free(sizes);
+}
+
+/* On the writer's samples (both skeletons, every format, exact and fixed
+ * numbers) and, with ../shared, every corpus file; a light parse has
+ * no sizes to give. */
+static void sizes_in_one_pass(void **state)
+{
+    (void)state;
+    struct sample_opts o = { 9, 70, 3, 2 };
+    for (int k = 0; k < 4; k++) {
+        struct rtm_buf b;
+        buf_init(&b);
+        assert_int_equal(k == 0 ? rtm_sample_plain(&o, &b)
+                                : rtm_sample_bmtr(&o, (uint32_t)(2 + k), BMTR_COMPRESS_AUTO, &b), 0);
+        for (int sk = 0; sk < 2; sk++) {
+            struct rtm_anim *a = parse_ok(&b, sk ? "none" : "ofp2");
+            for (int d = -1; d <= 3; d += 2) {
+                a->digits = d;
+                expect_sizes(a, "sample");
+            }
+            rtm_free(a);
+        }
+        struct rtm_anim *light;
+        struct rtm_error err;
+        assert_int_equal(rtm_parse_flags((const uint8_t *)b.p, b.len, NULL,
+                                         RTM_PARSE_NO_MATRICES, &light, &err), 0);
+        uint64_t sizes[64];
+        assert_int_equal(rtm_view_sizes(light, sizes), -1);
+        rtm_free(light);
+        buf_free(&b);
+    }
+    struct corpus c;
+    if (corpus_list(&c))
+        skip_because("no ../shared");
+    struct rtm_skeleton *s;
+    struct rtm_error err;
+    assert_int_equal(rtm_skeleton_open("ofp2", &s, &err), 0);
+    for (size_t i = 0; i < c.n; i++) {
+        uint8_t *data;
+        size_t len;
+        assert_int_equal(rtm_slurp(c.path[i], &data, &len), 0);
+        struct rtm_anim *a;
+        assert_int_equal(rtm_parse(data, len, s, &a, &err), 0);
+        expect_sizes(a, c.path[i]);
+        a->digits = 3;
+        expect_sizes(a, c.path[i]);
+        rtm_free(a);
+        free(data);
+    }
+    rtm_skeleton_free(s);
+    corpus_free(&c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -975,6 +1048,7 @@ int main(void)
         cmocka_unit_test(track_names),
         cmocka_unit_test(digits_change_the_numbered_views),
         cmocka_unit_test(paths_that_need_matrices),
+        cmocka_unit_test(sizes_in_one_pass),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
