@@ -17,14 +17,6 @@ typedef unsigned __int128 u128;
 
 #include "pow10_table.h"
 
-static const uint64_t POW10[20] = {
-    1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
-    100000000ull, 1000000000ull, 10000000000ull, 100000000000ull,
-    1000000000000ull, 10000000000000ull, 100000000000000ull,
-    1000000000000000ull, 10000000000000000ull, 100000000000000000ull,
-    1000000000000000000ull, 10000000000000000000ull,
-};
-
 struct decimal {
     uint64_t digits;   /* without trailing zeros */
     int exp10;         /* value = digits * 10^exp10 */
@@ -147,16 +139,18 @@ static int count_digits(uint64_t v)
            (v >= 1000000) + (v >= 10000000) + (v >= 100000000) + (v >= 1000000000);
 }
 
+/* Writes d in the notation numfmt.h gives; buf has RTM_FLOAT_CHARS bytes,
+ * so the copies below move fixed 16-byte blocks (past the text's end is
+ * scratch) instead of calling memcpy with a length. */
 static size_t put_decimal(struct decimal d, int neg, char *buf)
 {
     while (d.digits >= 10 && d.digits % 10 == 0) {
         d.digits /= 10;
         d.exp10++;
     }
-    char ds[24];
-    int n = count_digits(d.digits);
+    char ds[32];
+    int n = count_digits(d.digits), end = n;
     uint64_t v = d.digits;
-    int end = n;
     for (; v >= 100; v /= 100) {
         end -= 2;
         memcpy(ds + end, DIGIT_PAIRS + 2 * (v % 100), 2);
@@ -167,36 +161,35 @@ static size_t put_decimal(struct decimal d, int neg, char *buf)
         ds[end - 1] = (char)('0' + v);
     int k = d.exp10 + n - 1; /* value = d.ddd * 10^k */
     char *o = buf;
-    if (neg)
-        *o++ = '-';
+    *o = '-';
+    o += neg;
     if (k >= -5 && k < 0) {
-        memcpy(o, "0.00000", (size_t)(1 - k));
+        memcpy(o, "0.000000", 8);
         o += 1 - k;
-        memcpy(o, ds, (size_t)n);
+        memcpy(o, ds, 16);
         o += n;
     } else if (k >= 0 && k <= 8) {
-        int whole = k + 1 < n ? k + 1 : n;
-        memcpy(o, ds, (size_t)whole);
-        o += whole;
-        for (int i = n; i <= k; i++)
-            *o++ = '0';
-        if (n > k + 1) {
+        memcpy(o, ds, 16);
+        if (n > k + 1) {                /* a point after k + 1 digits */
+            o += k + 1;
             *o++ = '.';
-            memcpy(o, ds + k + 1, (size_t)(n - k - 1));
+            memcpy(o, ds + k + 1, 16);
             o += n - k - 1;
+        } else {                        /* zeros up to the units */
+            o += n;
+            memcpy(o, "00000000", 8);
+            o += k + 1 - n;
         }
     } else {
         *o++ = ds[0];
-        if (n > 1) {
-            *o++ = '.';
-            memcpy(o, ds + 1, (size_t)n - 1);
-            o += n - 1;
-        }
+        *o = '.';
+        memcpy(o + 1, ds + 1, 16);
+        o += n > 1 ? n : 0;
         int ak = k < 0 ? -k : k;        /* |k| <= 45 */
-        *o++ = 'e';
-        *o++ = k < 0 ? '-' : '+';
-        memcpy(o, DIGIT_PAIRS + 2 * ak, 2);
-        o += 2;
+        o[0] = 'e';
+        o[1] = k < 0 ? '-' : '+';
+        memcpy(o + 2, DIGIT_PAIRS + 2 * ak, 2);
+        o += 4;
     }
     *o = 0;
     return (size_t)(o - buf);
