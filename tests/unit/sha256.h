@@ -105,7 +105,7 @@ static void sha256_final(struct sha256 *s, uint8_t out[32])
     }
 }
 
-static void sha256_hex(const void *data, size_t len, char hex[SHA256_HEX_CHARS])
+static inline void sha256_hex(const void *data, size_t len, char hex[SHA256_HEX_CHARS])
 {
     struct sha256 s;
     uint8_t d[32];

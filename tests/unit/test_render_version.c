@@ -1,0 +1,105 @@
+/* test_render_version.c - RTM_RENDER_VERSION (views.h) against the bytes
+ * of every view of fixed fixtures from the project's writers: the samples
+ * of every format (with properties, and a 110-bone plain one), and the
+ * standing figure with its skeleton; each with ofp2's pivots and without a
+ * skeleton, with exact numbers and with 3 decimals.  Their SHA-256 is
+ * pinned to the version: when a view's bytes change, this test fails and
+ * says to bump the version and pin the new hash. */
+#include "testutil.h"
+
+#include "sha256.h"
+
+/* RTM_RENDER_VERSION and the hash of its views; a new version adds a line. */
+static const struct {
+    int version;
+    const char *sha256;
+} PINNED[] = {
+    { 1, "55080b939beff779e730bda0e08a80b1f1dbfe11d6b8444e90b2049678170424" },
+};
+
+static void hash_views(struct sha256 *h, const struct rtm_anim *a)
+{
+    char path[RTM_VIEW_PATH_MAX];
+    for (size_t i = 0; i < rtm_view_count(a); i++) {
+        struct rtm_view v = rtm_view_at(a, i);
+        size_t len;
+        char *bytes = render(a, v, &len);
+        rtm_view_path(a, v, path);
+        uint8_t le[8];                  /* the length, the same on every host */
+        for (int k = 0; k < 8; k++)
+            le[k] = (uint8_t)((uint64_t)len >> (8 * k));
+        sha256_update(h, path, strlen(path) + 1);
+        sha256_update(h, le, sizeof le);
+        sha256_update(h, bytes, len);
+        free(bytes);
+    }
+}
+
+/* Each fixture's bytes, read with each skeleton and both number forms. */
+static void hash_fixture(struct sha256 *h, const struct rtm_buf *src, const char *skel_text)
+{
+    for (int sk = 0; sk < 2; sk++) {
+        struct rtm_skeleton *s = NULL;
+        struct rtm_error err;
+        if (sk == 0 && skel_text)
+            assert_int_equal(rtm_skeleton_parse(skel_text, strlen(skel_text), "figure", &s, &err), 0);
+        else
+            assert_int_equal(rtm_skeleton_open(sk ? "none" : "ofp2", &s, &err), 0);
+        struct rtm_anim *a;
+        assert_int_equal(rtm_parse((const uint8_t *)src->p, src->len, s, &a, &err), 0);
+        for (int d = RTM_DIGITS_EXACT; d <= 3; d += 4) {
+            a->digits = d;
+            hash_views(h, a);
+        }
+        rtm_free(a);
+        rtm_skeleton_free(s);
+    }
+}
+
+static void version_pins_the_views(void **state)
+{
+    (void)state;
+    struct sha256 h;
+    sha256_init(&h);
+    struct rtm_buf b;
+    for (uint32_t k = 0; k < 5; k++) {
+        struct sample_opts o = { 12, k == 4 ? 110 : 40, 11 + k, k % 3 };
+        buf_init(&b);
+        assert_int_equal(k == 0 || k == 4 ? rtm_sample_plain(&o, &b)
+                                          : rtm_sample_bmtr(&o, 2 + k, BMTR_COMPRESS_AUTO, &b), 0);
+        hash_fixture(&h, &b, NULL);
+        buf_free(&b);
+    }
+    struct rtm_buf skel;
+    buf_init(&b);
+    buf_init(&skel);
+    assert_int_equal(rtm_sample_figure(20, &b, &skel), 0);
+    buf_putc(&skel, 0);
+    hash_fixture(&h, &b, skel.p);
+    buf_free(&b);
+    buf_free(&skel);
+    uint8_t digest[32];
+    sha256_final(&h, digest);
+    char hex[SHA256_HEX_CHARS];
+    for (int i = 0; i < 32; i++)
+        snprintf(hex + 2 * i, 3, "%02x", digest[i]);
+    size_t n = sizeof PINNED / sizeof PINNED[0];
+    printf("# RTM_RENDER_VERSION %d, views %s\n", RTM_RENDER_VERSION, hex);
+    if (PINNED[n - 1].version != RTM_RENDER_VERSION)
+        fail_msg("RTM_RENDER_VERSION is %d but the last pinned version is %d: pin "
+                 "{ %d, \"%s\" }", RTM_RENDER_VERSION, PINNED[n - 1].version,
+                 RTM_RENDER_VERSION, hex);
+    if (strcmp(PINNED[n - 1].sha256, hex) != 0)
+        fail_msg("the views' bytes changed (version %d pinned %s, now %s): bump "
+                 "RTM_RENDER_VERSION in src/views.h to %d and add { %d, \"%s\" } here",
+                 RTM_RENDER_VERSION, PINNED[n - 1].sha256, hex, RTM_RENDER_VERSION + 1,
+                 RTM_RENDER_VERSION + 1, hex);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(version_pins_the_views),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
