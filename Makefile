@@ -37,6 +37,8 @@ CMOCKA_CFLAGS := $(shell $(PKG) --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS   := $(shell $(PKG) --libs cmocka 2>/dev/null || echo -lcmocka)
 FUSE_CFLAGS   := $(shell $(PKG) --cflags fuse3 2>/dev/null)
 FUSE_LIBS     := $(shell $(PKG) --libs fuse3 2>/dev/null || echo -lfuse3)
+SQLITE_CFLAGS := $(shell $(PKG) --cflags sqlite3 2>/dev/null)
+SQLITE_LIBS   := $(shell $(PKG) --libs sqlite3 2>/dev/null || echo -lsqlite3)
 
 # The format core (RTM formats, views, PBO archives): no FUSE, no global state.
 CORE     := util fileid anim plain bmtr lzo skeleton convert numfmt names motion bvh svg views pbo pbo_file pivots
@@ -44,7 +46,7 @@ CORE     := util fileid anim plain bmtr lzo skeleton convert numfmt names motion
 WRITERS  := bmtr_write samples pbo_write
 # The mount without FUSE (librtmtree.a): the cache, the loader, the inode
 # table, the tree (what the mount shows) and the watcher; threads, no libfuse.
-FSCORE   := cache loader inodes tree tree_list tree_read watch
+FSCORE   := cache loader inodes tree tree_list tree_read watch index
 CORE_OBJ := $(CORE:%=$(BUILD)/obj/%.o)
 WRIT_OBJ := $(WRITERS:%=$(BUILD)/obj/%.o)
 FS_OBJ   := $(FSCORE:%=$(BUILD)/obj/%.o)
@@ -66,6 +68,7 @@ tests: $(UNIT_BIN)
 $(BUILD)/obj/%.o: src/%.c | $(BUILD)/obj
 	$(CC) $(ALL_CPPFLAGS) $(LZO_CFLAGS) $(XCFLAGS) $(ALL_CFLAGS) $(DEP_FLAGS) -c $< -o $@
 $(BUILD)/obj/rtmfs.o $(BUILD)/obj/fuse_ops.o: XCFLAGS = $(FUSE_CFLAGS)
+$(BUILD)/obj/index.o: XCFLAGS = $(SQLITE_CFLAGS)
 
 $(BUILD)/obj $(BUILD)/tests:
 	mkdir -p $@
@@ -82,13 +85,13 @@ $(BUILD)/rtmcat: $(BUILD)/obj/rtmcat.o $(BUILD)/obj/rtmcat_estimate.o $(LIBTREE)
 $(BUILD)/rtmgen: $(BUILD)/obj/rtmgen.o $(LIBWRIT) $(LIBCORE)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 $(BUILD)/rtmfs: $(BUILD)/obj/rtmfs.o $(BUILD)/obj/fuse_ops.o $(LIBTREE) $(LIBCORE)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(FUSE_LIBS) $(LIBS) -lpthread
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(FUSE_LIBS) $(SQLITE_LIBS) $(LIBS) -lpthread
 
 # Test programs: tests/unit (cmocka), tests/fuzz (the seed writer) and
 # tests/bench (the core benchmark), each one file linked with the libraries.
 TEST_CC = $(CC) $(ALL_CPPFLAGS) -Itests/unit $(LZO_CFLAGS) $(CMOCKA_CFLAGS) $(ALL_CFLAGS) \
 	$(DEP_FLAGS) -o $@ $< $(LIBTREE) $(LIBWRIT) $(LIBCORE) $(ALL_LDFLAGS) $(CMOCKA_LIBS) \
-	$(LIBS) -lpthread
+	$(SQLITE_LIBS) $(LIBS) -lpthread
 TEST_DEPS = $(LIBTREE) $(LIBWRIT) $(LIBCORE) | $(BUILD)/tests
 $(BUILD)/tests/%: tests/unit/%.c $(TEST_DEPS)
 	$(TEST_CC)
@@ -141,11 +144,12 @@ fuzz: $(FUZZERS:%=$(FUZZ_DIR)/%) $(BUILD)/tests/fuzz_seeds
 # the loader, the inode table and the tree (their unit tests).
 TSAN_DIR   := build-tsan
 TSAN_SRC   := $(CORE:%=src/%.c) $(WRITERS:%=src/%.c) $(FSCORE:%=src/%.c)
-TSAN_TESTS := test_cache test_loader test_inodes test_tree
+TSAN_TESTS := test_cache test_loader test_inodes test_tree test_index
 $(TSAN_DIR)/%: tests/unit/%.c $(TSAN_SRC) $(wildcard src/*.h tests/unit/*.h)
 	mkdir -p $(TSAN_DIR)
 	$(FUZZ_CC) -g -O1 $(NEED_CPPFLAGS) $(NEED_CFLAGS) -Itests/unit -fsanitize=thread \
-		$(LZO_CFLAGS) $(CMOCKA_CFLAGS) -o $@ $< $(TSAN_SRC) $(CMOCKA_LIBS) $(LIBS) -lpthread
+		$(LZO_CFLAGS) $(SQLITE_CFLAGS) $(CMOCKA_CFLAGS) -o $@ $< $(TSAN_SRC) $(CMOCKA_LIBS) \
+		$(SQLITE_LIBS) $(LIBS) -lpthread
 tsan: $(TSAN_TESTS:%=$(TSAN_DIR)/%)
 	@set -e; for t in $^; do echo "== $$t"; TSAN_OPTIONS=halt_on_error=1 $$t; done
 

@@ -5,7 +5,7 @@
 # the views are tested with (blender for anim.bvh; xmllint, rsvg-convert,
 # chromium and python3 for preview.svg).
 set -euo pipefail
-PKGS=(gcc make pkg-config liblzo2-dev libcmocka-dev libfuse3-dev fuse3 attr file)
+PKGS=(gcc make pkg-config liblzo2-dev libcmocka-dev libfuse3-dev libsqlite3-dev fuse3 attr file)
 [ "${1:-}" = ci ] && PKGS+=(clang libclang-rt-14-dev valgrind blender python3 libxml2-utils librsvg2-bin chromium)
 missing=()
 for p in "${PKGS[@]}"; do
