@@ -6,7 +6,8 @@
  *  2. parsing alone, light (RTM_PARSE_NO_MATRICES) and full, and
  *  3. converting BMTR sources to plain.rtm (parse + write), in MB/s of source,
  *  4. the number formatter alone over every matrix number of the set, in ns
- *     a number (exact, and with 3 decimals).
+ *     a number (exact, and with 3 decimals), and
+ *  5. sizing every view in one pass (rtm_view_sizes), what stat needs.
  * Files are read into memory first so the figures are CPU time of the core.
  * Each figure is the best of several rounds: machines here are shared.
  */
@@ -271,6 +272,36 @@ static void print_format(const struct set *s, const struct rtm_skeleton *sk)
     free(v);
 }
 
+/* Seconds to size every view of every file (parsed beforehand), best of
+ * ROUNDS. */
+static double time_sizing(const struct set *s, const struct rtm_skeleton *sk)
+{
+    struct rtm_anim **a = calloc(s->n + 1, sizeof *a);
+    double best = 1e9;
+    for (size_t i = 0; a && i < s->n; i++) {
+        struct rtm_error err;
+        if (rtm_parse(s->f[i].data, s->f[i].len, sk, &a[i], &err))
+            a[i] = NULL;
+    }
+    for (int r = 0; a && r < ROUNDS; r++) {
+        double t0 = now();
+        for (size_t i = 0; i < s->n; i++) {
+            if (!a[i])
+                continue;
+            uint64_t *sizes = malloc((rtm_view_count(a[i]) + 1) * sizeof *sizes);
+            if (!sizes || rtm_view_sizes(a[i], sizes))
+                abort();
+            free(sizes);
+        }
+        double t = now() - t0;
+        best = t < best ? t : best;
+    }
+    for (size_t i = 0; a && i < s->n; i++)
+        rtm_free(a[i]);
+    free(a);
+    return best;
+}
+
 int main(void)
 {
     struct set s = { 0 };
@@ -327,6 +358,8 @@ int main(void)
            "(goal >= 100 MB/s)\n", bmtr_src / 1e6, best_conv,
            best_conv > 0 ? bmtr_src / 1e6 / best_conv : 0);
     print_format(&s, sk);
+    printf("size every view in one pass (rtm_view_sizes, parsed files): %.3f s\n",
+           time_sizing(&s, sk));
     for (int k = 0; k < NKINDS; k++) {
         free(cost[k].each);
         free(best_cost[k].each);
