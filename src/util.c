@@ -64,6 +64,22 @@ void rtm_err_format(const struct rtm_error *err, char *out, size_t n)
 
 void buf_init(struct rtm_buf *b) { memset(b, 0, sizeof *b); }
 
+void buf_init_counting(struct rtm_buf *b, size_t window)
+{
+    buf_init(b);
+    b->window = window;
+}
+
+/* A counting buffer forgets what it holds when the next write would take
+ * it past its window. */
+static void pass_on(struct rtm_buf *b, size_t extra)
+{
+    if (b->window && b->len && (extra > b->window || b->len > b->window - extra)) {
+        b->passed += b->len;
+        b->len = 0;
+    }
+}
+
 void buf_free(struct rtm_buf *b)
 {
     free(b->p);
@@ -74,6 +90,7 @@ int buf_reserve(struct rtm_buf *b, size_t extra)
 {
     if (b->oom)
         return -1;
+    pass_on(b, extra);
     if (extra <= b->cap - b->len)
         return 0;
     size_t need = b->len + extra;
@@ -96,6 +113,11 @@ int buf_reserve(struct rtm_buf *b, size_t extra)
 
 void buf_put(struct rtm_buf *b, const void *src, size_t n)
 {
+    if (b->window && n > b->window && !b->oom) {  /* counted, never held */
+        b->passed += b->len + n;
+        b->len = 0;
+        return;
+    }
     if (n == 0 || buf_reserve(b, n))
         return;
     memcpy(b->p + b->len, src, n);

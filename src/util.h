@@ -48,9 +48,17 @@ struct rtm_buf {
     char *p;
     size_t len, cap;
     int oom;
+    size_t window;              /* 0: keeps every byte.  Else a counting buffer */
+    uint64_t passed;            /* (buf_init_counting): bytes dropped so far */
 };
 
 void buf_init(struct rtm_buf *b);
+/* A buffer that only counts: it keeps about the last window bytes written
+ * (every write lands whole in p, so code that writes in place still
+ * works) and drops the rest; buf_total() is how many were written.  What
+ * a view's size needs, in bounded memory. */
+void buf_init_counting(struct rtm_buf *b, size_t window);
+static inline uint64_t buf_total(const struct rtm_buf *b) { return b->passed + b->len; }
 void buf_free(struct rtm_buf *b);
 int buf_reserve(struct rtm_buf *b, size_t extra);
 void buf_put(struct rtm_buf *b, const void *src, size_t n);

@@ -594,12 +594,17 @@ int rtm_view_render(const struct rtm_anim *a, struct rtm_view v, struct rtm_buf 
 
 /* ---- every size at once ---- */
 
-/* The length of what put fn writes, measured in scratch. */
-static uint64_t csv_name_len(struct rtm_buf *scratch, struct rtm_str name)
+static void restart(struct rtm_buf *counting)
 {
-    scratch->len = 0;
-    rtm_put_csv_name(scratch, name);
-    return scratch->len;
+    counting->len = 0;
+    counting->passed = 0;
+}
+
+static uint64_t csv_name_len(struct rtm_buf *counting, struct rtm_str name)
+{
+    restart(counting);
+    rtm_put_csv_name(counting, name);
+    return buf_total(counting);
 }
 
 /* frames/ and tracks/ hold the same rows of numbers (put_matrix_row): each
@@ -636,22 +641,26 @@ static int size_frames_and_tracks(const struct rtm_anim *a, struct rtm_buf *scra
     return 0;
 }
 
+/* The other views are rendered into a counting buffer (util.h), so that
+ * sizing a file whose anim.bvh is tens of megabytes holds 64 KiB of it. */
+enum { SIZING_WINDOW = 64 * 1024 };
+
 int rtm_view_sizes(const struct rtm_anim *a, uint64_t *sizes)
 {
     if (!a->has_matrices || !a->tracks)
         return -1;
-    struct rtm_buf scratch;
-    buf_init(&scratch);
-    int rc = size_frames_and_tracks(a, &scratch, sizes);
+    struct rtm_buf counting;
+    buf_init_counting(&counting, SIZING_WINDOW);
+    int rc = size_frames_and_tracks(a, &counting, sizes);
     for (size_t i = 0; rc == 0 && i < rtm_view_count(a); i++) {
         struct rtm_view v = rtm_view_at(a, i);
         if (v.kind == RTM_VIEW_FRAME || v.kind == RTM_VIEW_TRACK)
             continue;
-        scratch.len = 0;
-        rc = rtm_view_render(a, v, &scratch);
-        sizes[i] = scratch.len;
+        restart(&counting);
+        rc = rtm_view_render(a, v, &counting);
+        sizes[i] = buf_total(&counting);
     }
-    buf_free(&scratch);
+    buf_free(&counting);
     return rc;
 }
 

@@ -330,9 +330,36 @@ static void counts_with_separators(void **state)
     assert_int_equal(strlen(out), 3);
 }
 
+/* A counting buffer counts every byte and holds about its window. */
+static void counting_buffer(void **state)
+{
+    (void)state;
+    struct rtm_buf b;
+    buf_init_counting(&b, 1024);
+    uint64_t want = 0;
+    char chunk[300];
+    memset(chunk, 'x', sizeof chunk);
+    for (int i = 0; i < 10000; i++) {
+        size_t n = (size_t)(i * 7919) % sizeof chunk;
+        buf_put(&b, chunk, n);
+        buf_putc(&b, 'y');
+        buf_printf(&b, "%d,", i);
+        want += n + 1 + (size_t)snprintf(NULL, 0, "%d,", i);
+        assert_true(b.len <= 1024 + sizeof chunk);
+    }
+    static char big[100000];
+    buf_put(&b, big, sizeof big);               /* over the window: counted only */
+    want += sizeof big;
+    assert_int_equal(buf_total(&b), want);
+    assert_true(b.cap <= 4096);
+    assert_false(b.oom);
+    buf_free(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(counting_buffer),
         cmocka_unit_test(buf_grows_and_keeps_bytes),
         cmocka_unit_test(buf_reserve_and_empty_put),
         cmocka_unit_test(buf_take_empties),
