@@ -220,6 +220,13 @@ static void open_best(struct rtm_index *ix, int rebuild)
     say(ix, SAID_OPEN, "cannot be opened (%s); going on without it", why);
 }
 
+/* A corrupt file found in use: said once, started again empty (rlock held). */
+static void rebuild(struct rtm_index *ix)
+{
+    say(ix, SAID_CORRUPT, "corrupt; rebuilt empty");
+    open_best(ix, 1);
+}
+
 /* ---- keys ---- */
 
 static void bind_key(sqlite3_stmt *s, const struct rtm_index_key *k)
@@ -378,7 +385,7 @@ static void write_batch(struct rtm_index *ix, struct op *batch, uint64_t n)
         say(ix, SAID_BUSY, "locked by another process for over %d ms; %llu changes "
             "not written (later ones may be)", RTM_INDEX_BUSY_MS, (unsigned long long)n);
     else if (is_corrupt(rc))
-        say(ix, SAID_CORRUPT, "corrupt; rebuilt empty"), open_best(ix, 1);
+        rebuild(ix);
     else if (rc != SQLITE_OK && ix->writable)
         say(ix, SAID_WRITE, "cannot be written (%s)", sqlite3_errstr(rc));
     uint64_t bytes = file_bytes(ix->path);
@@ -453,10 +460,8 @@ int rtm_index_get(struct rtm_index *ix, const struct rtm_index_key *k, void **va
         }
         sqlite3_reset(ix->get);
     }
-    if (is_corrupt(rc)) {
-        say(ix, SAID_CORRUPT, "corrupt; rebuilt empty");
-        open_best(ix, 1);
-    }
+    if (is_corrupt(rc))
+        rebuild(ix);
     pthread_mutex_unlock(&ix->rlock);
     pthread_mutex_lock(&ix->qlock);
     found ? ix->st.hits++ : ix->st.misses++;

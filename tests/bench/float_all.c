@@ -163,11 +163,10 @@ static int nearest(float v, long long m, int e10, int digits, const char *got,
     return 1;
 }
 
-static int notation_ok(const char *s, long long m, int e10, int digits)
+static int notation_ok(const char *s, int e10, int digits)
 {
     int k = e10 + digits - 1;           /* value = d.ddd 10^k */
     int sci = strchr(s, 'e') != NULL;
-    (void)m;
     return sci == !(k >= -5 && k <= 8);
 }
 
@@ -205,7 +204,7 @@ static void check_one(uint32_t u, struct job *j)
     const char *why = !same_float(strtof(got, NULL), v)        ? "does not read back"
                       : !shortest(v, m, e10, digits, &b)        ? "a shorter decimal reads back"
                       : !nearest(v, m, e10, digits, got, &b)    ? "a nearer decimal reads back"
-                      : !notation_ok(got, m, e10, digits)       ? "wrong notation"
+                      : !notation_ok(got, e10, digits)       ? "wrong notation"
                                                                 : NULL;
     if (why) {
         report(u, got, why);

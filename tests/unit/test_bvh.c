@@ -141,12 +141,7 @@ static struct rtm_anim *small_anim(const char *const *names, uint32_t n, const f
     buf_init(&out);
     assert_int_equal(rtm_write_plain(w, &out), 0);
     rtm_free(w);
-    struct rtm_skeleton *s;
-    struct rtm_error err;
-    assert_int_equal(rtm_skeleton_parse(SKEL, sizeof SKEL - 1, "small", &s, &err), 0);
-    struct rtm_anim *a = NULL;
-    assert_int_equal(rtm_parse((const uint8_t *)out.p, out.len, s, &a, &err), 0);
-    rtm_skeleton_free(s);
+    struct rtm_anim *a = parse_with_skeleton(&out, SKEL, "small");
     buf_free(&out);
     return a;
 }
@@ -226,14 +221,9 @@ static void corpus(void **state)
     assert_int_equal(rtm_skeleton_open("ofp2", &s, &err), 0);
     struct worst w = { 0, 0, 0 };
     for (size_t i = 0; i < c.n; i++) {
-        uint8_t *data;
-        size_t len;
-        assert_int_equal(rtm_slurp(c.path[i], &data, &len), 0);
-        struct rtm_anim *a;
-        assert_int_equal(rtm_parse(data, len, s, &a, &err), 0);
+        struct rtm_anim *a = corpus_anim(c.path[i], s);
         check_bvh(a, c.path[i], &w);
         rtm_free(a);
-        free(data);
     }
     rtm_skeleton_free(s);
     printf("# corpus: %zu files, %ld joint poses, worst %.5f mm, %.2e rad\n", c.n, w.joints,

@@ -352,7 +352,7 @@ static void archive_round_trip(void **state)
         if (n)
             assert_memory_equal(c, want[k].want, n);
         if (strstr(p->entries[want[k].i].name, ".rtm")) {
-            struct rtm_buf rb = { (char *)c, n, n, 0 };
+            struct rtm_buf rb = { .p = (char *)c, .len = n, .cap = n };
             rtm_free(parse_ok(&rb, "ofp2"));
         }
         free(c);
@@ -814,7 +814,7 @@ static void corpus_inside(void **state)
         size_t len;
         if (rtm_slurp(path, &data, &len) != 0)
             fail_msg("cannot read %s", path);
-        files[n] = (struct rtm_buf){ (char *)data, len, len, 0 };
+        files[n] = (struct rtm_buf){ .p = (char *)data, .len = len, .cap = len };
         names[n] = strdup(line);
         for (char *c = names[n]; *c; c++)
             if (*c == '/')
@@ -841,7 +841,7 @@ static void corpus_inside(void **state)
         uint8_t *c = entry_content(p, &b, (size_t)k, &len);
         assert_int_equal(len, files[i].len);
         assert_memory_equal(c, files[i].p, len);
-        struct rtm_buf rb = { (char *)c, len, len, 0 };
+        struct rtm_buf rb = { .p = (char *)c, .len = len, .cap = len };
         rtm_free(parse_ok(&rb, "ofp2"));
         free(c);
     }

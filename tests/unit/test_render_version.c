@@ -39,20 +39,13 @@ static void hash_views(struct sha256 *h, const struct rtm_anim *a)
 static void hash_fixture(struct sha256 *h, const struct rtm_buf *src, const char *skel_text)
 {
     for (int sk = 0; sk < 2; sk++) {
-        struct rtm_skeleton *s = NULL;
-        struct rtm_error err;
-        if (sk == 0 && skel_text)
-            assert_int_equal(rtm_skeleton_parse(skel_text, strlen(skel_text), "figure", &s, &err), 0);
-        else
-            assert_int_equal(rtm_skeleton_open(sk ? "none" : "ofp2", &s, &err), 0);
-        struct rtm_anim *a;
-        assert_int_equal(rtm_parse((const uint8_t *)src->p, src->len, s, &a, &err), 0);
+        struct rtm_anim *a = sk == 0 && skel_text ? parse_with_skeleton(src, skel_text, "figure")
+                                                  : parse_ok(src, sk ? "none" : "ofp2");
         for (int d = RTM_DIGITS_EXACT; d <= 3; d += 4) {
             a->digits = d;
             hash_views(h, a);
         }
         rtm_free(a);
-        rtm_skeleton_free(s);
     }
 }
 

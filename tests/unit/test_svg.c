@@ -20,12 +20,8 @@ static struct rtm_anim *figure(uint32_t nframes)
     buf_init(&rtm);
     buf_init(&skel);
     assert_int_equal(rtm_sample_figure(nframes, &rtm, &skel), 0);
-    struct rtm_skeleton *s;
-    struct rtm_error err;
-    assert_int_equal(rtm_skeleton_parse(skel.p, skel.len, "figure", &s, &err), 0);
-    struct rtm_anim *a = NULL;
-    assert_int_equal(rtm_parse((const uint8_t *)rtm.p, rtm.len, s, &a, &err), 0);
-    rtm_skeleton_free(s);
+    buf_putc(&skel, 0);
+    struct rtm_anim *a = parse_with_skeleton(&rtm, skel.p, "figure");
     buf_free(&rtm);
     buf_free(&skel);
     return a;
@@ -399,12 +395,7 @@ static struct rtm_anim *odd_anim(void)
     buf_init(&out);
     assert_int_equal(rtm_write_plain(w, &out), 0);
     rtm_free(w);
-    struct rtm_skeleton *s;
-    struct rtm_error err;
-    assert_int_equal(rtm_skeleton_parse(SKEL, sizeof SKEL - 1, "odd", &s, &err), 0);
-    struct rtm_anim *a = NULL;
-    assert_int_equal(rtm_parse((const uint8_t *)out.p, out.len, s, &a, &err), 0);
-    rtm_skeleton_free(s);
+    struct rtm_anim *a = parse_with_skeleton(&out, SKEL, "odd");
     buf_free(&out);
     return a;
 }
@@ -471,16 +462,11 @@ static void corpus_sizes(void **state)
     assert_int_equal(rtm_skeleton_open("ofp2", &s, &err), 0);
     size_t *size = calloc(c.n, sizeof *size), big = 0;
     for (size_t i = 0; i < c.n; i++) {
-        uint8_t *data;
-        size_t len;
-        assert_int_equal(rtm_slurp(c.path[i], &data, &len), 0);
-        struct rtm_anim *a;
-        assert_int_equal(rtm_parse(data, len, s, &a, &err), 0);
+        struct rtm_anim *a = corpus_anim(c.path[i], s);
         free(render(a, (struct rtm_view){ .kind = RTM_VIEW_PREVIEW }, &size[i]));
         if (size[i] > size[big])
             big = i;
         rtm_free(a);
-        free(data);
     }
     printf("# largest preview.svg: %zu bytes (%s)\n", size[big], c.path[big]);
     assert_true(size[big] < 2000000);

@@ -75,7 +75,7 @@ static int setup(void **state)
     assert_int_equal(mkdirat(e->fd, "sub", 0755), 0);
     write_file(e, "walk.rtm", &e->a);
     write_file(e, "sub/run.rtm", &e->b);
-    struct rtm_buf junk = { "not an animation", 16, 16, 0 };
+    struct rtm_buf junk = { .p = "not an animation", .len = 16, .cap = 16 };
     write_file(e, "broken.rtm", &junk);
     write_file(e, "readme.txt", &junk);
     new_tree(e, NULL, NULL);

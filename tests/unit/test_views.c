@@ -1014,16 +1014,11 @@ static void sizes_in_one_pass(void **state)
     struct rtm_error err;
     assert_int_equal(rtm_skeleton_open("ofp2", &s, &err), 0);
     for (size_t i = 0; i < c.n; i++) {
-        uint8_t *data;
-        size_t len;
-        assert_int_equal(rtm_slurp(c.path[i], &data, &len), 0);
-        struct rtm_anim *a;
-        assert_int_equal(rtm_parse(data, len, s, &a, &err), 0);
+        struct rtm_anim *a = corpus_anim(c.path[i], s);
         expect_sizes(a, c.path[i]);
         a->digits = 3;
         expect_sizes(a, c.path[i]);
         rtm_free(a);
-        free(data);
     }
     rtm_skeleton_free(s);
     corpus_free(&c);

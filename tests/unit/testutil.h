@@ -115,6 +115,34 @@ static inline struct rtm_anim *parse_ok(const struct rtm_buf *b, const char *ske
     return a;
 }
 
+/* Parses bytes with a skeleton given as text (skeleton.h's file form,
+ * named name); asserts success. */
+static inline struct rtm_anim *parse_with_skeleton(const struct rtm_buf *b, const char *text,
+                                                   const char *name)
+{
+    struct rtm_skeleton *s;
+    struct rtm_error err;
+    assert_int_equal(rtm_skeleton_parse(text, strlen(text), name, &s, &err), 0);
+    struct rtm_anim *a = NULL;
+    assert_int_equal(rtm_parse((const uint8_t *)b->p, b->len, s, &a, &err), 0);
+    rtm_skeleton_free(s);
+    return a;
+}
+
+/* A corpus file read and parsed with s; asserts success. */
+static inline struct rtm_anim *corpus_anim(const char *path, const struct rtm_skeleton *s)
+{
+    uint8_t *data;
+    size_t len;
+    struct rtm_error err;
+    struct rtm_anim *a = NULL;
+    assert_int_equal(rtm_slurp(path, &data, &len), 0);
+    if (rtm_parse(data, len, s, &a, &err))
+        fail_msg("%s: %s", path, err.msg);
+    free(data);
+    return a;
+}
+
 /* Renders a view into a new NUL-terminated string (caller frees). */
 static inline char *render(const struct rtm_anim *a, struct rtm_view v, size_t *len)
 {
