@@ -11,7 +11,8 @@
 
 struct node {
     struct node *inext, *pnext;   /* hash chains by number and by path */
-    uint64_t ino, nlookup, holds;
+    uint64_t ino, nlookup, holds;  /* a head's nlookup counts its members' too */
+    int head;
     struct rtm_fileid id;
     char *path;
 };
@@ -77,9 +78,19 @@ static size_t path_slot(const struct rtm_inodes *t, const char *path)
     return rtm_hash_str(path) % t->size;
 }
 
+/* Heads' numbers differ only in their high bits: mixed so that they spread
+ * over the slots. */
+static size_t ino_slot(const struct rtm_inodes *t, uint64_t ino)
+{
+    ino ^= ino >> 33;
+    ino *= UINT64_C(0xff51afd7ed558ccd);
+    ino ^= ino >> 33;
+    return (size_t)(ino % t->size);
+}
+
 static struct node *find_ino(const struct rtm_inodes *t, uint64_t ino)
 {
-    struct node *n = t->by_ino[ino % t->size];
+    struct node *n = t->by_ino[ino_slot(t, ino)];
     while (n && n->ino != ino)
         n = n->inext;
     return n;
@@ -94,19 +105,31 @@ static struct node *find_key(const struct rtm_inodes *t, const char *path,
     return n;
 }
 
-/* The hash of (path, id), probed past numbers in use and the root's. */
+/* The hash of (path, id), probed past numbers in use and the root's:
+ * below RTM_INO_FAMILY for a node, a free family's head for a head (0 when
+ * every family is taken, which memory would never allow). */
 static uint64_t free_number(const struct rtm_inodes *t, const char *path,
-                            const struct rtm_fileid *id)
+                            const struct rtm_fileid *id, int head)
 {
-    uint64_t ino = t->hash(path, id);
-    while (ino <= RTM_INO_ROOT || find_ino(t, ino))
-        ino++;
-    return ino;
+    uint64_t h = t->hash(path, id);
+    if (!head) {
+        uint64_t ino = h & ~RTM_INO_FAMILY;
+        while (ino <= RTM_INO_ROOT || find_ino(t, ino))
+            ino = (ino + 1) & ~RTM_INO_FAMILY;
+        return ino;
+    }
+    uint64_t ino = RTM_INO_FAMILY | (h << RTM_INO_MEMBER_BITS);
+    for (uint64_t tries = RTM_INO_FAMILY >> RTM_INO_MEMBER_BITS; tries; tries--) {
+        if (!find_ino(t, ino))
+            return ino;
+        ino = RTM_INO_FAMILY | (ino + RTM_INO_MEMBERS);
+    }
+    return 0;
 }
 
 static void link_node(struct rtm_inodes *t, struct node *n)
 {
-    size_t i = n->ino % t->size, p = path_slot(t, n->path);
+    size_t i = ino_slot(t, n->ino), p = path_slot(t, n->path);
     n->inext = t->by_ino[i];
     t->by_ino[i] = n;
     n->pnext = t->by_path[p];
@@ -137,15 +160,18 @@ static void grow(struct rtm_inodes *t)
     free(op);
 }
 
-static struct node *node_new(struct rtm_inodes *t, const char *path, const struct rtm_fileid *id)
+static struct node *node_new(struct rtm_inodes *t, const char *path, const struct rtm_fileid *id,
+                             int head)
 {
-    struct node *n = calloc(1, sizeof *n);
+    uint64_t ino = free_number(t, path, id, head);
+    struct node *n = ino ? calloc(1, sizeof *n) : NULL;
     if (!n || !(n->path = strdup(path))) {
         free(n);
         return NULL;
     }
     n->id = *id;
-    n->ino = free_number(t, path, id);
+    n->ino = ino;
+    n->head = head;
     t->bytes += node_bytes(n);
     if (++t->count > t->size)
         grow(t);
@@ -155,13 +181,13 @@ static struct node *node_new(struct rtm_inodes *t, const char *path, const struc
 
 /* Counts one lookup (or hold) of (path, id); its number, or 0. */
 static uint64_t count(struct rtm_inodes *t, const char *path, const struct rtm_fileid *id,
-                      int hold)
+                      int hold, int head)
 {
     assert(*path);
     pthread_mutex_lock(&t->lock);
     struct node *n = find_key(t, path, id);
     if (!n)
-        n = node_new(t, path, id);
+        n = node_new(t, path, id, head);
     uint64_t ino = 0;
     if (n) {
         *(hold ? &n->holds : &n->nlookup) += 1;
@@ -173,17 +199,40 @@ static uint64_t count(struct rtm_inodes *t, const char *path, const struct rtm_f
 
 uint64_t rtm_inodes_ref(struct rtm_inodes *t, const char *path, const struct rtm_fileid *id)
 {
-    return count(t, path, id, 0);
+    return count(t, path, id, 0, 0);
 }
 
 uint64_t rtm_inodes_hold(struct rtm_inodes *t, const char *path, const struct rtm_fileid *id)
 {
-    return count(t, path, id, 1);
+    return count(t, path, id, 1, 0);
+}
+
+uint64_t rtm_inodes_ref_head(struct rtm_inodes *t, const char *path, const struct rtm_fileid *id)
+{
+    return count(t, path, id, 0, 1);
+}
+
+uint64_t rtm_inodes_hold_head(struct rtm_inodes *t, const char *path,
+                              const struct rtm_fileid *id)
+{
+    return count(t, path, id, 1, 1);
+}
+
+uint64_t rtm_inodes_ref_member(struct rtm_inodes *t, uint64_t head, uint64_t k)
+{
+    assert(k > 0 && k < RTM_INO_MEMBERS);
+    pthread_mutex_lock(&t->lock);
+    struct node *n = find_ino(t, head);
+    int ok = n && n->head;
+    if (ok)
+        n->nlookup++;
+    pthread_mutex_unlock(&t->lock);
+    return ok ? head + k : 0;
 }
 
 static void unlink_node(struct rtm_inodes *t, struct node *n)
 {
-    struct node **pp = &t->by_ino[n->ino % t->size];
+    struct node **pp = &t->by_ino[ino_slot(t, n->ino)];
     while (*pp != n)
         pp = &(*pp)->inext;
     *pp = n->inext;
@@ -200,9 +249,11 @@ static void uncount(struct rtm_inodes *t, uint64_t ino, uint64_t n, int hold)
 {
     if (ino == RTM_INO_ROOT)
         return;
+    assert(!(hold && rtm_ino_member(ino)) && "members are never held");
     pthread_mutex_lock(&t->lock);
-    struct node *nd = find_ino(t, ino);
+    struct node *nd = find_ino(t, rtm_ino_head(ino));
     assert(nd && "forget or release of a number never given");
+    assert((nd->ino == ino || nd->head) && "forget of a member of no family");
     uint64_t *c = hold ? &nd->holds : &nd->nlookup;
     assert(*c >= n && "forget or release of more than was counted");
     *c -= n;
@@ -241,7 +292,9 @@ int rtm_inodes_path(struct rtm_inodes *t, uint64_t ino, char *buf, size_t size,
         return 0;
     }
     pthread_mutex_lock(&t->lock);
-    struct node *n = find_ino(t, ino);
+    struct node *n = find_ino(t, rtm_ino_head(ino));
+    if (n && n->ino != ino && !n->head)
+        n = NULL;                       /* a member of no family */
     int rc = n && strlen(n->path) < size ? 0 : -ENOENT;
     if (!rc) {
         strcpy(buf, n->path);

@@ -12,6 +12,14 @@
  * is kept, so a lookup of a listed name finds the number readdir gave, even
  * after a collision.
  *
+ * Families: the numbers of what is inside an animation's folder (its views
+ * and folders of views, a million of them in a large install) are not kept
+ * one node each.  The folder is a family's head: its number has bit 63 set
+ * (no other node's has) and the low RTM_INO_MEMBER_BITS clear, and head + k
+ * is its k-th member (the tree says what k stands for).  A member's lookups
+ * count on its head, so the head lives while any member is known, and
+ * listing or looking up views costs no memory per view.
+ *
  * Contract:
  *  - Thread-safe: one mutex inside, never held while calling out.
  *  - rtm_inodes_ref() counts one lookup; rtm_inodes_forget() takes back as
@@ -32,6 +40,18 @@
 #include "fileid.h"
 
 #define RTM_INO_ROOT 1
+#define RTM_INO_FAMILY (UINT64_C(1) << 63)
+#define RTM_INO_MEMBER_BITS 40
+#define RTM_INO_MEMBERS (UINT64_C(1) << RTM_INO_MEMBER_BITS)
+
+/* A number's place in its family: k for head + k, 0 for heads and for
+ * numbers outside families. */
+static inline uint64_t rtm_ino_member(uint64_t ino)
+{
+    return ino & RTM_INO_FAMILY ? ino & (RTM_INO_MEMBERS - 1) : 0;
+}
+/* The head of a member's family; any other number itself. */
+static inline uint64_t rtm_ino_head(uint64_t ino) { return ino - rtm_ino_member(ino); }
 
 struct rtm_inodes;
 
@@ -48,11 +68,21 @@ uint64_t rtm_inodes_ref(struct rtm_inodes *t, const char *path, const struct rtm
 void rtm_inodes_forget(struct rtm_inodes *t, uint64_t ino, uint64_t n);
 /* Holds (path, id)'s number for a listing; 0 when out of memory. */
 uint64_t rtm_inodes_hold(struct rtm_inodes *t, const char *path, const struct rtm_fileid *id);
+/* The same for a family's head.  A key is a head or not for as long as it
+ * lives: the first ref or hold decides. */
+uint64_t rtm_inodes_ref_head(struct rtm_inodes *t, const char *path, const struct rtm_fileid *id);
+uint64_t rtm_inodes_hold_head(struct rtm_inodes *t, const char *path,
+                              const struct rtm_fileid *id);
+/* Counts one lookup of member k (0 < k < RTM_INO_MEMBERS) of head; head + k,
+ * or 0 when head is not a living head.  rtm_inodes_forget() takes it back;
+ * members are never held (a listing of a family's folder shows numbers
+ * that need no hold: the kernel holds the folder, so its head lives). */
+uint64_t rtm_inodes_ref_member(struct rtm_inodes *t, uint64_t head, uint64_t k);
 void rtm_inodes_release(struct rtm_inodes *t, uint64_t ino);
 /* The number of (path, id) when the kernel holds it, else 0. */
 uint64_t rtm_inodes_find(struct rtm_inodes *t, const char *path, const struct rtm_fileid *id);
-/* Copies ino's path (n bytes at most) and version; -ENOENT when unknown or
- * the path does not fit. */
+/* Copies ino's path (n bytes at most) and version, for a member its head's;
+ * -ENOENT when unknown or the path does not fit. */
 int rtm_inodes_path(struct rtm_inodes *t, uint64_t ino, char *buf, size_t n,
                     struct rtm_fileid *id);
 /* Calls fn for every number held, on a copy taken under the lock (fn may

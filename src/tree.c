@@ -189,18 +189,73 @@ static int resolve_inner(struct rtm_tree *t, struct target *tg)
     if (rc)
         return rc;
     const struct rtm_anim *a = rtmc_anim(tg->h);
-    if (!a)
+    if (!a) {
         tg->kind = K_ERROR;
-    else if (rtm_view_folder_lookup(a, tg->rest, &tg->view.kind) == 0)
+        tg->member = MEMBER_ERROR;
+    } else if (rtm_view_folder_lookup(a, tg->rest, &tg->view.kind) == 0) {
         tg->kind = K_FRAMES;
-    else if (rtm_view_lookup(a, tg->rest, &tg->view) == 0)
+        tg->member = tree_folder_member(tg->view.kind);
+    } else if (rtm_view_lookup(a, tg->rest, &tg->view) == 0) {
         tg->kind = K_VIEW;
+        /* below RTM_INO_MEMBERS: an anim of 2^40 views would not fit in memory */
+        tg->member = MEMBER_VIEWS + rtm_view_index(a, tg->view);
+    }
     if ((!a && strcmp(tg->rest, ERROR_NAME)) || (a && tg->kind == K_ANIM)) {
         rtmc_put(t->cfg.cache, tg->h);
         tg->h = NULL;
         return -ENOENT;
     }
     return 0;
+}
+
+/* path/name in place (path: PATH_MAX bytes); -ENAMETOOLONG. */
+static int append_name(char *path, const char *name)
+{
+    size_t pl = strlen(path), nl = strlen(name);
+    if (pl + 1 + nl >= PATH_MAX)
+        return -ENAMETOOLONG;
+    path[pl] = '/';
+    memcpy(path + pl + 1, name, nl + 1);
+    return 0;
+}
+
+/* The path inside an animation's folder of member k of its family: ""
+ * when a has no such member. */
+static void member_rest(const struct rtm_anim *a, uint64_t k, char rest[RTM_VIEW_PATH_MAX])
+{
+    enum rtm_view_kind kind;
+    const char *folder;
+    rest[0] = 0;
+    if (!a && k == MEMBER_ERROR)
+        strcpy(rest, ERROR_NAME);
+    for (size_t i = 0; a && k < MEMBER_VIEWS && (folder = rtm_view_folder(a, i, &kind)); i++)
+        if (tree_folder_member(kind) == k)
+            strcpy(rest, folder);
+    if (a && k >= MEMBER_VIEWS && k - MEMBER_VIEWS < rtm_view_count(a))
+        rtm_view_path(a, rtm_view_at(a, (size_t)(k - MEMBER_VIEWS)), rest);
+}
+
+/* Resolves member k of the family of animation tg (resolved, holding
+ * nothing), whose path is path: it becomes the member's path. */
+static int resolve_member_number(struct rtm_tree *t, struct target *tg, char path[PATH_MAX],
+                                 uint64_t k)
+{
+    char rest[RTM_VIEW_PATH_MAX];
+    int rc = tree_load_anim(t, tg);     /* light: enough to name any view */
+    if (rc)
+        return rc;
+    member_rest(rtmc_anim(tg->h), k, rest);
+    rtmc_put(t->cfg.cache, tg->h);
+    tg->h = NULL;
+    size_t n = strlen(path);
+    if (!*rest)
+        return -ESTALE;                 /* the kernel's number names nothing */
+    if ((rc = append_name(path, rest)))
+        return rc;
+    tg->rest = path + n + 1;
+    if ((rc = resolve_inner(t, tg)))
+        return rc;
+    return tg->member == k ? 0 : -ESTALE;
 }
 
 /* Resolves inner, a path below the folders of archive tg->src whose table
@@ -390,8 +445,26 @@ int tree_resolve(struct rtm_tree *t, const char *path, const struct rtm_fileid *
 int tree_resolve_ino(struct rtm_tree *t, uint64_t ino, char path[PATH_MAX], struct target *tg)
 {
     struct rtm_fileid id;
+    uint64_t k = rtm_ino_member(ino);
     int rc = rtm_inodes_path(t->nodes, ino, path, PATH_MAX, &id);
-    return rc ? rc : tree_resolve(t, path, &id, tg);
+    if (rc || (rc = tree_resolve(t, path, &id, tg)) || !k)
+        return rc;
+    rc = tg->kind == K_ANIM ? resolve_member_number(t, tg, path, k) : -ESTALE;
+    if (rc)
+        tree_target_done(t, tg);
+    return rc;
+}
+
+int tree_dir_path(struct rtm_tree *t, uint64_t ino, char path[PATH_MAX], struct rtm_fileid *id)
+{
+    uint64_t k = rtm_ino_member(ino);
+    int rc = rtm_inodes_path(t->nodes, ino, path, PATH_MAX, id);
+    if (rc || !k)
+        return rc;
+    if (k < MEMBER_FOLDERS || k >= MEMBER_VIEWS)
+        return -ENOTDIR;
+    return append_name(path, rtm_view_folder_name((enum rtm_view_kind)(RTM_VIEW_FRAME + k -
+                                                                       MEMBER_FOLDERS)));
 }
 
 void tree_target_done(struct rtm_tree *t, struct target *tg)
@@ -536,20 +609,33 @@ int tree_child_path(char *out, const char *dir, const char *name)
 }
 
 
+/* Counts a lookup of tg, found at path in folder parent: a member of
+ * parent's family, the head of a family of its own (an animation's folder),
+ * or a node.  Its number, or 0 when out of memory. */
+static uint64_t child_number(struct rtm_tree *t, uint64_t parent, const char *path,
+                             const struct target *tg)
+{
+    struct rtm_fileid id = tree_versioned(tg->kind) ? tg->id : RTM_FILEID_NONE;
+    if (parent & RTM_INO_FAMILY)
+        return tg->member ? rtm_inodes_ref_member(t->nodes, rtm_ino_head(parent), tg->member) : 0;
+    if (tg->kind == K_ANIM)
+        return rtm_inodes_ref_head(t->nodes, path, &id);
+    return rtm_inodes_ref(t->nodes, path, &id);
+}
+
 int rtm_tree_lookup(struct rtm_tree *t, uint64_t parent, const char *name,
                     struct rtm_tree_entry *out)
 {
     char dir[PATH_MAX], path[PATH_MAX];
     struct rtm_fileid pid;
     struct target tg;
-    int rc = rtm_inodes_path(t->nodes, parent, dir, sizeof dir, &pid);
+    int rc = tree_dir_path(t, parent, dir, &pid);
     if (rc == 0)
         rc = tree_child_path(path, dir, name);
     /* inside an animation or archive, the child is of the parent's version */
     if (rc || (rc = tree_resolve(t, path, &pid, &tg)))
         return rc;
-    struct rtm_fileid id = tree_versioned(tg.kind) ? tg.id : RTM_FILEID_NONE;
-    out->ino = rtm_inodes_ref(t->nodes, path, &id);
+    out->ino = child_number(t, parent, path, &tg);
     rc = out->ino ? fill_attr(t, &tg, out->ino, &out->st) : -ENOMEM;
     if (rc && out->ino)
         rtm_inodes_forget(t->nodes, out->ino, 1);

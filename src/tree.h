@@ -150,7 +150,10 @@ struct rtm_tree_notify {
 void rtm_tree_changed(struct rtm_tree *t, const char *dir, const char *name,
                       const struct rtm_tree_notify *n);
 /* Changes were lost (an inotify queue overflow): drops everything cached
- * and tells the kernel to forget every inode's attributes, entries and pages. */
+ * and tells the kernel to forget every inode's attributes, entries and
+ * pages.  An animation's views are named through its folder's entry and
+ * their numbers are of its version, whose bytes never change: forgetting
+ * the folder's entry is enough for them. */
 void rtm_tree_changed_all(struct rtm_tree *t, const struct rtm_tree_notify *n);
 
 /* ---- open and opendir ---- */

@@ -55,8 +55,19 @@ struct target {
     int pinned;                   /* id was asked for: never follow a change */
     int full;                     /* needs matrices: a frame or plain.rtm */
     int gone;                     /* K_GONE, its K_ERROR: why (an errno) */
+    uint64_t member;              /* below an animation's folder: its number in
+                                     the folder's family (MEMBER_*), else 0 */
     struct timespec newest;       /* K_PBO, K_PDIR: the newest time below */
 };
+
+/* What a member number of an animation's family (inodes.h) stands for:
+ * its error.txt, its folders of views (frames/, joints/, tracks/, in the
+ * order of enum rtm_view_kind), and its views in rtm_view_at() order. */
+enum { MEMBER_ERROR = 1, MEMBER_FOLDERS = 2, MEMBER_VIEWS = 5 };
+static inline uint64_t tree_folder_member(enum rtm_view_kind kind)
+{
+    return MEMBER_FOLDERS + (uint64_t)(kind - RTM_VIEW_FRAME);
+}
 
 /* A cache key for an archive entry: "ARCHIVE/ENTRY" */
 enum { KEY_MAX = PATH_MAX + PBO_NAME_MAX + 2 };
@@ -68,6 +79,9 @@ static inline int tree_versioned(enum kind k) { return k != K_DIR && k != K_OTHE
 int tree_is_rtm_name(const char *name, size_t len);
 /* dir/name into out (PATH_MAX bytes); -ENAMETOOLONG when it does not fit. */
 int tree_child_path(char *out, const char *dir, const char *name);
+/* The path of inode ino and its version; a folder of views is named
+ * without its animation.  -ENOTDIR for a view. */
+int tree_dir_path(struct rtm_tree *t, uint64_t ino, char path[PATH_MAX], struct rtm_fileid *id);
 /* Resolves a mount path; id is the version the kernel's inode names
  * (RTM_FILEID_NONE: whatever is current).  On success put tg with
  * tree_target_done; on failure it holds nothing. */

@@ -12,8 +12,8 @@
 static void dl_free(struct rtm_tree *t, struct rtm_dirlist *d)
 {
     for (size_t i = 0; i < d->n; i++) {
-        if (d->e[i].ino != RTM_INO_ROOT)
-            rtm_inodes_release(t->nodes, d->e[i].ino);
+        if (d->e[i].ino != RTM_INO_ROOT && !rtm_ino_member(d->e[i].ino))
+            rtm_inodes_release(t->nodes, d->e[i].ino);   /* members are not held */
         free(d->e[i].name);
     }
     free(d->e);
@@ -27,33 +27,42 @@ void tree_listings_free(struct rtm_tree *t)
             dl_free(t, t->listing[i].d);
 }
 
-static int dl_add(struct rtm_tree *t, struct rtm_dirlist *d, const char *dir,
-                  const char *name, mode_t type, const struct rtm_fileid *id)
+/* Appends name with number ino, which the listing owns from now on (a hold
+ * it releases, unless ino is the root's or a member's). */
+static int dl_put(struct rtm_tree *t, struct rtm_dirlist *d, const char *name, mode_t type,
+                  uint64_t ino)
 {
+    char *copy = NULL;
     if (d->n == d->cap) {
         size_t cap = d->cap ? d->cap * 2 : 64;
         struct rtm_dirent *e = realloc(d->e, cap * sizeof *e);
-        if (!e)
-            return -ENOMEM;
-        d->e = e;
-        d->cap = cap;
+        if (e) {
+            d->e = e;
+            d->cap = cap;
+        }
     }
-    char path[PATH_MAX];
-    int dots = !strcmp(name, ".") || !strcmp(name, "..");
-    if (!dots && tree_child_path(path, dir, name))
-        return -ENAMETOOLONG;
-    struct rtm_dirent *e = &d->e[d->n];
-    e->ino = dots ? RTM_INO_ROOT : rtm_inodes_hold(t->nodes, path, id);
-    if (!e->ino)
-        return -ENOMEM;
-    if (!(e->name = strdup(name))) {
-        if (!dots)
-            rtm_inodes_release(t->nodes, e->ino);
+    if (d->n < d->cap)
+        copy = strdup(name);
+    if (!copy) {
+        if (ino != RTM_INO_ROOT && !rtm_ino_member(ino))
+            rtm_inodes_release(t->nodes, ino);
         return -ENOMEM;
     }
-    e->type = type;
-    d->n++;
+    d->e[d->n++] = (struct rtm_dirent){ .name = copy, .ino = ino, .type = type };
     return 0;
+}
+
+/* Appends name, an entry of folder dir of version id, holding its number:
+ * a family's head when head is set (inodes.h). */
+static int dl_add(struct rtm_tree *t, struct rtm_dirlist *d, const char *dir,
+                  const char *name, mode_t type, const struct rtm_fileid *id, int head)
+{
+    char path[PATH_MAX];
+    if (tree_child_path(path, dir, name))
+        return -ENAMETOOLONG;
+    uint64_t ino = head ? rtm_inodes_hold_head(t->nodes, path, id)
+                        : rtm_inodes_hold(t->nodes, path, id);
+    return ino ? dl_put(t, d, name, type, ino) : -ENOMEM;
 }
 
 static int list_source_dir(struct rtm_tree *t, const char *rel, struct rtm_dirlist *d)
@@ -76,33 +85,48 @@ static int list_source_dir(struct rtm_tree *t, const char *rel, struct rtm_dirli
         struct rtm_fileid id;
         int k = rtm_tree_classify(t, dfd, de->d_name, path, de->d_type, &st, &id);
         if (k > RTM_SRC_HIDDEN)
-            rc = dl_add(t, d, rel, de->d_name, k == RTM_SRC_OTHER ? S_IFREG : S_IFDIR, &id);
+            rc = dl_add(t, d, rel, de->d_name, k == RTM_SRC_OTHER ? S_IFREG : S_IFDIR, &id,
+                        k == RTM_SRC_ANIM);
     }
     closedir(dir);
     return rc;
 }
 
-static int list_anim(struct rtm_tree *t, const struct target *tg, const char *path,
-                     struct rtm_dirlist *d)
+/* Appends an entry of folder ino (at path) of an animation: in a family
+ * (inodes.h), its member number k; else (the root of a mount of one .rtm
+ * file) a held node. */
+static int add_view(struct rtm_tree *t, struct rtm_dirlist *d, uint64_t ino, const char *path,
+                    const struct target *tg, const char *name, mode_t type, uint64_t k)
+{
+    if (ino & RTM_INO_FAMILY)
+        return dl_put(t, d, name, type, rtm_ino_head(ino) + k);
+    return dl_add(t, d, path, name, type, &tg->id, 0);
+}
+
+static int list_anim(struct rtm_tree *t, uint64_t ino, const struct target *tg,
+                     const char *path, struct rtm_dirlist *d)
 {
     const struct rtm_anim *a = rtmc_anim(tg->h);
     char name[RTM_VIEW_NAME_MAX];
     int rc = 0;
     if (tg->kind == K_ANIM && !a)
-        return dl_add(t, d, path, ERROR_NAME, S_IFREG, &tg->id);
+        return add_view(t, d, ino, path, tg, ERROR_NAME, S_IFREG, MEMBER_ERROR);
     if (tg->kind == K_ANIM) {
         enum rtm_view_kind kind;
         const char *folder;
         for (size_t k = 0; !rc && k < rtm_view_nfixed(a); k++)
-            rc = dl_add(t, d, path, rtm_view_fixed_name((enum rtm_view_kind)k), S_IFREG, &tg->id);
+            rc = add_view(t, d, ino, path, tg, rtm_view_fixed_name((enum rtm_view_kind)k),
+                          S_IFREG, MEMBER_VIEWS + k);     /* the fixed views come first */
         for (size_t i = 0; !rc && (folder = rtm_view_folder(a, i, &kind)); i++)
-            rc = dl_add(t, d, path, folder, S_IFDIR, &tg->id);
+            rc = add_view(t, d, ino, path, tg, folder, S_IFDIR, tree_folder_member(kind));
         return rc;
     }
     uint32_t n = rtm_view_folder_size(a, tg->view.kind);
+    struct rtm_view v = { .kind = tg->view.kind };
     for (uint32_t i = 0; !rc && i < n; i++) {
+        v.frame = i;                    /* also the bone, for tracks */
         rtm_view_entry_name(a, tg->view.kind, i, name);
-        rc = dl_add(t, d, path, name, S_IFREG, &tg->id);
+        rc = add_view(t, d, ino, path, tg, name, S_IFREG, MEMBER_VIEWS + rtm_view_index(a, v));
     }
     return rc;
 }
@@ -136,7 +160,8 @@ static int add_member(void *arg, const char *name, size_t len, long entry)
     mode_t type = entry < 0 || tree_is_rtm_name(n, len) ? S_IFDIR : m->t->cfg.show_other ? S_IFREG : 0;
     if (entry < 0 && !shows_something(m, n))
         type = 0;
-    return type ? dl_add(m->t, m->d, m->path, n, type, &m->tg->id) : 0;
+    return type ? dl_add(m->t, m->d, m->path, n, type, &m->tg->id,
+                         entry >= 0 && type == S_IFDIR) : 0;
 }
 
 /* An archive's folder (or a folder in it): error.txt when it is broken,
@@ -146,10 +171,10 @@ static int list_archive(struct rtm_tree *t, const struct target *tg, const char 
 {
     const struct pbo *p = rtmc_pbo(tg->table);
     if (!p)
-        return dl_add(t, d, path, ERROR_NAME, S_IFREG, &tg->id);
-    int rc = tg->kind == K_PBO ? dl_add(t, d, path, RTM_PBO_INFO_NAME, S_IFREG, &tg->id) : 0;
+        return dl_add(t, d, path, ERROR_NAME, S_IFREG, &tg->id, 0);
+    int rc = tg->kind == K_PBO ? dl_add(t, d, path, RTM_PBO_INFO_NAME, S_IFREG, &tg->id, 0) : 0;
     if (!rc && tg->kind == K_PBO && p->ncut)
-        rc = dl_add(t, d, path, ERROR_NAME, S_IFREG, &tg->id);
+        rc = dl_add(t, d, path, ERROR_NAME, S_IFREG, &tg->id, 0);
     struct member_listing m = { t, tg, path, d };
     if (!rc)
         rc = pbo_list(p, tg->rest, add_member, &m);
@@ -169,17 +194,17 @@ static int build_listing(struct rtm_tree *t, uint64_t ino, struct rtm_dirlist *d
     if (!rc && tg.kind == K_PBO && !tg.table)
         rc = tree_resolve_archive(t, &tg, "");
     if (!rc)
-        rc = dl_add(t, d, "", ".", S_IFDIR, &RTM_FILEID_NONE);
+        rc = dl_put(t, d, ".", S_IFDIR, RTM_INO_ROOT);
     if (!rc)
-        rc = dl_add(t, d, "", "..", S_IFDIR, &RTM_FILEID_NONE);
+        rc = dl_put(t, d, "..", S_IFDIR, RTM_INO_ROOT);
     if (!rc && tg.kind == K_GONE)
-        rc = dl_add(t, d, path, ERROR_NAME, S_IFREG, &tg.id);
+        rc = dl_add(t, d, path, ERROR_NAME, S_IFREG, &tg.id, 0);
     else if (!rc && tg.kind == K_DIR)
         rc = list_source_dir(t, path, d);
     else if (!rc && (tg.kind == K_PBO || tg.kind == K_PDIR))
         rc = list_archive(t, &tg, path, d);
     else if (!rc)
-        rc = list_anim(t, &tg, path, d);
+        rc = list_anim(t, ino, &tg, path, d);
     tree_target_done(t, &tg);
     return rc;
 }

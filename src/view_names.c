@@ -35,7 +35,7 @@ static size_t folders_of(const struct rtm_anim *a, enum rtm_view_kind kinds[3])
     return n;
 }
 
-static const char *folder_name(enum rtm_view_kind kind)
+const char *rtm_view_folder_name(enum rtm_view_kind kind)
 {
     return kind == RTM_VIEW_FRAME ? "frames" : kind == RTM_VIEW_JOINTS ? "joints" : "tracks";
 }
@@ -46,7 +46,7 @@ const char *rtm_view_folder(const struct rtm_anim *a, size_t i, enum rtm_view_ki
     if (i >= folders_of(a, kinds))
         return NULL;
     *kind = kinds[i];
-    return folder_name(kinds[i]);
+    return rtm_view_folder_name(kinds[i]);
 }
 
 int rtm_view_folder_lookup(const struct rtm_anim *a, const char *name, enum rtm_view_kind *kind)
@@ -128,7 +128,7 @@ void rtm_view_path(const struct rtm_anim *a, struct rtm_view v, char *buf)
         snprintf(buf, RTM_VIEW_PATH_MAX, "%s", FIXED[v.kind]);
         return;
     }
-    size_t n = (size_t)sprintf(buf, "%s/", folder_name(v.kind));
+    size_t n = (size_t)sprintf(buf, "%s/", rtm_view_folder_name(v.kind));
     rtm_view_entry_name(a, v.kind, v.frame, buf + n);
 }
 
@@ -203,7 +203,7 @@ int rtm_view_path_needs_matrices(const char *path)
         if (!rtm_view_needs_matrices((struct rtm_view){ .kind = (enum rtm_view_kind)k }))
             continue;
         int fixed = k < RTM_NFIXED_VIEWS;
-        const char *name = fixed ? FIXED[k] : folder_name((enum rtm_view_kind)k);
+        const char *name = fixed ? FIXED[k] : rtm_view_folder_name((enum rtm_view_kind)k);
         size_t n = strlen(name);
         if (strncmp(path, name, n) == 0 && path[n] == (fixed ? 0 : '/'))
             return 1;

@@ -65,6 +65,8 @@ size_t rtm_view_nfixed(const struct rtm_anim *a);
 /* The folders of an animation: "frames", "joints" when it has pivots, and
  * "tracks".  The i-th folder's name and kind, or NULL past the last. */
 const char *rtm_view_folder(const struct rtm_anim *a, size_t i, enum rtm_view_kind *kind);
+/* The name of the folder of kind (RTM_VIEW_FRAME, _JOINTS or _TRACK). */
+const char *rtm_view_folder_name(enum rtm_view_kind kind);
 /* Whether name is one of a's folders (0, with its kind), else -1. */
 int rtm_view_folder_lookup(const struct rtm_anim *a, const char *name, enum rtm_view_kind *kind);
 /* The files of a's folder of kind, and the i-th one's name (buf needs

@@ -85,6 +85,96 @@ static void held_numbers_survive_collisions(void **state)
     rtm_inodes_free(t);
 }
 
+/* A family: the head's number leaves the member bits clear, members are
+ * head + k with no node of their own, their lookups keep the head alive,
+ * and their path is the head's. */
+static void families_number_members_without_nodes(void **state)
+{
+    (void)state;
+    struct rtm_inodes *t = rtm_inodes_new(same_hash);
+    uint64_t other = rtm_inodes_ref(t, "sub", &RTM_FILEID_NONE);
+    uint64_t h = rtm_inodes_ref_head(t, "walk.rtm", &V1);
+    assert_int_equal(other, 1000);
+    assert_int_equal(h, RTM_INO_FAMILY | (UINT64_C(1000) << RTM_INO_MEMBER_BITS));
+    assert_int_equal(rtm_ino_member(h), 0);
+    assert_int_equal(rtm_ino_head(h), h);
+    assert_int_equal(rtm_ino_member(other), 0);
+    assert_int_equal(rtm_ino_head(other), other);
+    size_t bytes = rtm_inodes_bytes(t);
+    for (uint64_t k = 1; k <= 100000; k++) {
+        uint64_t m = rtm_inodes_ref_member(t, h, k);
+        assert_int_equal(m, h + k);
+        assert_int_equal(rtm_ino_member(m), k);
+        assert_int_equal(rtm_ino_head(m), h);
+    }
+    uint64_t last = h + RTM_INO_MEMBERS - 1;
+    assert_int_equal(rtm_inodes_ref_member(t, h, RTM_INO_MEMBERS - 1), last);
+    assert_int_equal(rtm_ino_head(last), h);
+    assert_int_equal(rtm_inodes_bytes(t), bytes);            /* no memory a member */
+    assert_int_equal(rtm_inodes_count(t), 2);
+    char path[64];
+    struct rtm_fileid id;
+    assert_int_equal(rtm_inodes_path(t, h + 7, path, sizeof path, &id), 0);
+    assert_string_equal(path, "walk.rtm");
+    assert_true(rtm_fileid_same(&id, &V1));
+    /* the head's own lookup goes; its members keep it */
+    rtm_inodes_forget(t, h, 1);
+    assert_int_equal(rtm_inodes_find(t, "walk.rtm", &V1), h);
+    for (uint64_t k = 1; k <= 100000; k++)
+        rtm_inodes_forget(t, h + k, 1);
+    assert_int_equal(rtm_inodes_find(t, "walk.rtm", &V1), h);
+    rtm_inodes_forget(t, last, 1);
+    assert_int_equal(rtm_inodes_find(t, "walk.rtm", &V1), 0);
+    assert_int_equal(rtm_inodes_path(t, h + 7, path, sizeof path, &id), -ENOENT);
+    assert_int_equal(rtm_inodes_ref_member(t, h, 7), 0);    /* a dead head */
+    /* a member of no family: nothing, never a neighbour's path */
+    assert_int_equal(rtm_inodes_path(t, other + 1, path, sizeof path, &id), -ENOENT);
+    rtm_inodes_forget(t, other, 1);
+    rtm_inodes_free(t);
+}
+
+/* Heads that hash alike take the next family; a held head is found by the
+ * lookup that follows, and regular numbers never enter family space. */
+static void colliding_heads_take_the_next_family(void **state)
+{
+    (void)state;
+    struct rtm_inodes *t = rtm_inodes_new(same_hash);
+    uint64_t a = rtm_inodes_hold_head(t, "a.rtm", &V1);
+    uint64_t b = rtm_inodes_ref_head(t, "b.rtm", &V1);
+    assert_int_equal(b, a + RTM_INO_MEMBERS);
+    assert_int_equal(rtm_inodes_ref_head(t, "a.rtm", &V1), a);
+    assert_int_equal(rtm_inodes_ref_member(t, a, 3), a + 3);
+    rtm_inodes_release(t, a);
+    rtm_inodes_forget(t, a, 1);
+    assert_int_equal(rtm_inodes_find(t, "a.rtm", &V1), a);  /* its member */
+    rtm_inodes_forget(t, a + 3, 1);
+    assert_int_equal(rtm_inodes_find(t, "a.rtm", &V1), 0);
+    rtm_inodes_forget(t, b, 1);
+    rtm_inodes_free(t);
+}
+
+static uint64_t top_hash(const char *path, const struct rtm_fileid *id)
+{
+    (void)path;
+    (void)id;
+    return UINT64_MAX;
+}
+
+static void numbers_stay_in_their_space(void **state)
+{
+    (void)state;
+    struct rtm_inodes *t = rtm_inodes_new(top_hash);
+    uint64_t a = rtm_inodes_ref(t, "x", &RTM_FILEID_NONE);
+    uint64_t b = rtm_inodes_ref(t, "y", &RTM_FILEID_NONE);
+    assert_int_equal(a, ~RTM_INO_FAMILY);
+    assert_int_equal(b, 2);                     /* wrapped past 0 and the root */
+    uint64_t h1 = rtm_inodes_ref_head(t, "a.rtm", &V1);
+    uint64_t h2 = rtm_inodes_ref_head(t, "b.rtm", &V1);
+    assert_int_equal(h1, RTM_INO_FAMILY | ~(RTM_INO_MEMBERS - 1));
+    assert_int_equal(h2, RTM_INO_FAMILY);       /* wrapped within family space */
+    rtm_inodes_free(t);
+}
+
 static void grows_past_its_first_size(void **state)
 {
     (void)state;
@@ -152,6 +242,15 @@ static void *churn(void *arg)
             struct rtm_fileid id;
             assert_int_equal(rtm_inodes_path(w->t, ino, back, sizeof back, &id), 0);
             rtm_inodes_forget(w->t, ino, 1);
+            /* a family: its member keeps it while its head is forgotten */
+            snprintf(p, sizeof p, "family/%d.rtm", i);
+            uint64_t h = rtm_inodes_ref_head(w->t, p, &V1);
+            uint64_t m = rtm_inodes_ref_member(w->t, h, (uint64_t)w->id + 1);
+            assert_int_equal(m, h + (uint64_t)w->id + 1);
+            rtm_inodes_forget(w->t, h, 1);
+            assert_int_equal(rtm_inodes_path(w->t, m, back, sizeof back, &id), 0);
+            assert_string_equal(back, p);
+            rtm_inodes_forget(w->t, m, 1);
         }
     return NULL;
 }
@@ -180,6 +279,9 @@ int main(void)
         cmocka_unit_test(numbers_are_stable_and_counted),
         cmocka_unit_test(a_new_version_is_a_new_number),
         cmocka_unit_test(held_numbers_survive_collisions),
+        cmocka_unit_test(families_number_members_without_nodes),
+        cmocka_unit_test(colliding_heads_take_the_next_family),
+        cmocka_unit_test(numbers_stay_in_their_space),
         cmocka_unit_test(grows_past_its_first_size),
         cmocka_unit_test(each_visits_every_number),
         cmocka_unit_test(concurrent_lookups_and_forgets),

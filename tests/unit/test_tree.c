@@ -237,9 +237,50 @@ static void collisions_number_alike(void **state)
 {
     struct env *e = *state;
     new_tree(e, same_hash, NULL);
-    assert_int_equal(ino_of(e, "walk.rtm"), 4242);
+    uint64_t walk = ino_of(e, "walk.rtm"), broken = ino_of(e, "broken.rtm");
+    assert_int_equal(walk, RTM_INO_FAMILY | (UINT64_C(4242) << RTM_INO_MEMBER_BITS));
+    assert_int_equal(broken, walk + RTM_INO_MEMBERS);   /* the next family */
+    assert_int_equal(ino_of(e, "sub"), 4242);
     check_listing(e, "", 3);
     check_listing(e, "walk.rtm", 10);
+    check_listing(e, "walk.rtm/tracks", 20);
+}
+
+/* Inside an animation's folder, numbers are its family's members
+ * (inodes.h): fixed views, folders and views at the places tree_int.h
+ * gives them, read back by number alone; a number that names nothing of
+ * this version is stale. */
+static void views_are_members_of_their_folder(void **state)
+{
+    struct env *e = *state;
+    uint64_t head = ino_of(e, "walk.rtm");
+    assert_true(head & RTM_INO_FAMILY);
+    assert_int_equal(rtm_ino_member(head), 0);
+    assert_int_equal(ino_of(e, "walk.rtm/header.txt"), head + 5);
+    assert_int_equal(ino_of(e, "walk.rtm/frames"), head + 2);
+    assert_int_equal(ino_of(e, "walk.rtm/tracks"), head + 4);
+    uint64_t f2 = ino_of(e, "walk.rtm/frames/002.csv");
+    assert_int_equal(rtm_ino_head(f2), head);
+    struct rtm_tree_entry te;
+    assert_int_equal(rtm_tree_getattr(e->t, f2, &te), 0);
+    assert_true(S_ISREG(te.st.st_mode));
+    size_t len, want_len;
+    char *got = read_all(e, f2, &len), *want = render_view(&e->a, "frames/002.csv", &want_len);
+    assert_int_equal(len, want_len);
+    assert_int_equal((uint64_t)te.st.st_size, len);
+    assert_memory_equal(got, want, len);
+    free(got);
+    free(want);
+    assert_int_equal(rtm_tree_getattr(e->t, head + 4, &te), 0);
+    assert_true(S_ISDIR(te.st.st_mode));
+    assert_int_equal(rtm_tree_getattr(e->t, head + 3, &te), -ESTALE);   /* no joints/ */
+    assert_int_equal(rtm_tree_getattr(e->t, head + 1, &te), -ESTALE);   /* not broken */
+    assert_int_equal(rtm_tree_getattr(e->t, head + 100000, &te), -ESTALE);
+    assert_int_equal(rtm_tree_lookup(e->t, head + 5, "x", &te), -ENOTDIR);
+    /* a broken animation's one member is its error.txt */
+    uint64_t broken = ino_of(e, "broken.rtm");
+    assert_int_equal(ino_of(e, "broken.rtm/error.txt"), broken + 1);
+    assert_int_equal(rtm_tree_getattr(e->t, broken + 5, &te), -ESTALE);
 }
 
 /* One classification whatever readdir's hint: a symlinked .rtm is an
@@ -368,8 +409,10 @@ static void ctime_tells_a_restored_mtime(void **state)
 static void lost_changes_forget_everything(void **state)
 {
     struct env *e = *state;
+    uint64_t anim = ino_of(e, "walk.rtm");
     uint64_t view = ino_of(e, "walk.rtm/header.txt");
     uint64_t sub = ino_of(e, "sub");
+    assert_int_equal(rtm_ino_head(view), anim);
     struct rtmc_stats st;
     rtmc_get_stats(e->c, &st);
     assert_true(st.entries > 0);
@@ -379,7 +422,8 @@ static void lost_changes_forget_everything(void **state)
     rtmc_get_stats(e->c, &st);
     assert_int_equal(st.entries, 0);
     char want[64];
-    snprintf(want, sizeof want, "inode %llu\n", (unsigned long long)view);
+    /* the views are of the animation's version: its entry and inode go */
+    snprintf(want, sizeof want, "inode %llu\n", (unsigned long long)anim);
     assert_non_null(strstr(r.log, want));
     snprintf(want, sizeof want, "entry 1 sub\ninode %llu\n", (unsigned long long)sub);
     assert_non_null(strstr(r.log, want));
@@ -699,6 +743,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(views_read_as_rendered, setup, teardown),
         cmocka_unit_test_setup_teardown(listings_agree_with_lookups, setup, teardown),
         cmocka_unit_test_setup_teardown(collisions_number_alike, setup, teardown),
+        cmocka_unit_test_setup_teardown(views_are_members_of_their_folder, setup, teardown),
         cmocka_unit_test_setup_teardown(one_classification_for_every_hint, setup, teardown),
         cmocka_unit_test_setup_teardown(the_mount_point_is_hidden, setup, teardown),
         cmocka_unit_test_setup_teardown(changes_give_new_numbers, setup, teardown),
