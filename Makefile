@@ -41,7 +41,7 @@ SQLITE_CFLAGS := $(shell $(PKG) --cflags sqlite3 2>/dev/null)
 SQLITE_LIBS   := $(shell $(PKG) --libs sqlite3 2>/dev/null || echo -lsqlite3)
 
 # The format core (RTM formats, views, PBO archives): no FUSE, no global state.
-CORE     := util fileid anim plain bmtr lzo skeleton convert numfmt names motion bvh svg views view_names pbo pbo_file pivots
+CORE     := util fileid anim plain bmtr lzo skeleton convert numfmt names motion bvh svg views view_names pbo pbo_file pivots shape
 # The writers: fixtures, samples, fuzz seeds.
 WRITERS  := bmtr_write samples pbo_write
 # The mount without FUSE (librtmtree.a): the cache, the loader, the inode
@@ -81,7 +81,7 @@ $(LIBTREE): $(FS_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
 $(BUILD)/rtmcat: $(BUILD)/obj/rtmcat.o $(BUILD)/obj/rtmcat_estimate.o $(LIBTREE) $(LIBCORE)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS) -lpthread
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(SQLITE_LIBS) $(LIBS) -lpthread
 $(BUILD)/rtmgen: $(BUILD)/obj/rtmgen.o $(LIBWRIT) $(LIBCORE)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 $(BUILD)/rtmfs: $(BUILD)/obj/rtmfs.o $(BUILD)/obj/fuse_ops.o $(LIBTREE) $(LIBCORE)

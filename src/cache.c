@@ -28,7 +28,8 @@ struct rtmc_entry {
     char *path;
     uint64_t hash;
     struct rtm_fileid id;
-    int light;
+    enum rtmc_level level;      /* RTMC_ANIM: as loaded (requested while loading) */
+    size_t archive_len;
     enum rtmc_kind kind;
     int state, err, dead;
     struct rtm_anim *anim;      /* the object, by kind */
@@ -38,6 +39,7 @@ struct rtmc_entry {
     char *error;
     size_t nviews;
     uint64_t *sizes;            /* UINT64_MAX: not known yet */
+    uint64_t *indexed;          /* the index's sizes, to check, or NULL */
     struct rtmc_view **views;   /* cached views, or NULL */
 };
 
@@ -54,6 +56,7 @@ struct rtmc {
     pthread_cond_t loaded;
     pthread_cond_t room;        /* reservations ended or entries unreferenced */
     rtmc_load_fn load;
+    rtmc_store_fn store;
     void *ctx;
     size_t budget, bytes, entries;
     size_t outside;             /* the caller's bytes, counted against the budget */
@@ -62,7 +65,7 @@ struct rtmc {
     struct item lru;            /* lru.next is the most recent */
     struct rtmc_entry **table;  /* by path hash */
     size_t nbuckets;
-    uint64_t loads, renders, sizings, hits, evictions;
+    uint64_t loads, renders, sizings, hits, evictions, mismatches, remembered;
 };
 
 struct rtmc *rtmc_new(size_t budget, rtmc_load_fn load, void *ctx)
@@ -85,6 +88,8 @@ struct rtmc *rtmc_new(size_t budget, rtmc_load_fn load, void *ctx)
     c->lru.prev = c->lru.next = &c->lru;
     return c;
 }
+
+void rtmc_set_store(struct rtmc *c, rtmc_store_fn store) { c->store = store; }
 
 /* ---- LRU list and byte accounting (lock held) ---- */
 
@@ -119,7 +124,7 @@ static size_t anim_bytes(const struct rtm_anim *a)
     size_t n = sizeof *a + a->arena_cap +
                (size_t)a->nbones * (sizeof *a->bones + RTM_SKEL_BYTES_PER_BONE) +
                (size_t)a->nframes * sizeof(float) + (size_t)a->nprops * sizeof *a->props +
-               (size_t)a->nframes * a->nbones * 12 * sizeof(float);
+               (a->has_matrices ? (size_t)a->nframes * a->nbones * 12 * sizeof(float) : 0);
     if (a->source)
         n += a->source_bytes;
     return n;
@@ -136,6 +141,7 @@ static void entry_destroy(struct rtmc_entry *e)
     free(e->data);
     free(e->error);
     free(e->sizes);
+    free(e->indexed);
     free(e->views);
     free(e->path);
     free(e);
@@ -215,7 +221,7 @@ static struct rtmc_entry *find(struct rtmc *c, const struct rtmc_src *s, uint64_
 {
     for (struct rtmc_entry *e = c->table[h % c->nbuckets]; e; e = e->hnext)
         if (e->hash == h && e->kind == s->kind && rtm_fileid_same(&e->id, &s->id) &&
-            (!e->light || s->light) &&
+            e->level <= s->level &&
             strcmp(e->path, s->path) == 0)
             return e;
     return NULL;
@@ -230,7 +236,8 @@ static struct rtmc_entry *entry_new(struct rtmc *c, const struct rtmc_src *s, ui
     }
     e->hash = h;
     e->id = s->id;
-    e->light = s->light;
+    e->level = s->level;
+    e->archive_len = s->archive_len;
     e->kind = s->kind;
     e->state = ST_LOADING;
     e->it.refs = 1;
@@ -250,23 +257,33 @@ static int entry_setup(struct rtmc_entry *e, const struct rtmc_loaded *l, const 
     e->len = l->len;
     int loaded = e->kind == RTMC_ANIM ? !!l->anim : e->kind == RTMC_TABLE ? !!l->pbo : !!l->data;
     e->error = strdup(loaded ? "" : msg[0] ? msg : "cannot be read");
-    if (!e->error)
+    if (!e->error) {
+        free(l->indexed);
         return -ENOMEM;
+    }
     e->it.bytes = rtm_heap_bytes(sizeof *e) + rtm_heap_bytes(strlen(e->error) + 1);
     if (e->kind == RTMC_TABLE && e->pbo)
         e->it.bytes += pbo_mem_bytes(e->pbo);
     if (e->kind == RTMC_DATA && e->data)
         e->it.bytes += rtm_heap_bytes(e->len);
-    if (e->kind != RTMC_ANIM || !a)
+    if (e->kind != RTMC_ANIM || !a) {
+        free(l->indexed);
+        e->level = RTMC_FULL;           /* an error: no deeper load would mend it */
         return 0;
+    }
+    e->level = l->shape ? RTMC_SHAPE : a->has_matrices ? RTMC_FULL : RTMC_LIGHT;
     e->nviews = rtm_view_count(a);
-    e->sizes = malloc(e->nviews * sizeof *e->sizes);
+    if (l->shape && l->indexed)
+        e->sizes = l->indexed;          /* what a shape knows is the index's */
+    else
+        e->indexed = l->indexed;        /* checked against what is computed */
+    if (!e->sizes && (e->sizes = malloc(e->nviews * sizeof *e->sizes)))
+        memset(e->sizes, 0xff, e->nviews * sizeof *e->sizes);
     e->views = calloc(e->nviews, sizeof *e->views);
     if (!e->sizes || !e->views)
         return -ENOMEM;
-    memset(e->sizes, 0xff, e->nviews * sizeof *e->sizes);
     e->it.bytes = rtm_heap_bytes(sizeof *e) + anim_bytes(a) +
-                  rtm_heap_bytes(e->nviews * sizeof *e->sizes) +
+                  rtm_heap_bytes(e->nviews * sizeof *e->sizes) * (e->indexed ? 2 : 1) +
                   rtm_heap_bytes(e->nviews * sizeof *e->views);
     return 0;
 }
@@ -340,12 +357,13 @@ int rtmc_reserve(struct rtmc_reservation *r, uint64_t bytes, const char *what, c
 static int entry_load(struct rtmc *c, struct rtmc_entry *e, const struct rtmc_src *s)
 {
     char msg[512] = "";
-    struct rtmc_loaded l = { NULL, NULL, NULL, 0 };
+    struct rtmc_loaded l = { 0 };
     struct rtmc_reservation r = { c, 0 };
     pthread_mutex_unlock(&c->lock);
     int rc = c->load(c->ctx, s, &r, &l, msg, sizeof msg);
     pthread_mutex_lock(&c->lock);
     c->loads++;
+    c->remembered += rc == 0 && l.remembered;
     c->reserved -= r.bytes;                 /* the entry's own bytes take over */
     pthread_cond_broadcast(&c->room);
     if (rc == 0)
@@ -457,12 +475,49 @@ static struct rtmc_view *view_publish(struct rtmc *c, struct rtmc_entry *h, size
     return v;
 }
 
+/* The source of entry h, as a get at level asks for it. */
+static struct rtmc_src src_of(const struct rtmc_entry *h, enum rtmc_level level)
+{
+    return (struct rtmc_src){ .path = h->path, .id = h->id, .level = level, .kind = h->kind,
+                              .archive_len = h->archive_len };
+}
+
+/* Whether size (of view idx, computed from h) differs from the index's. */
+static int differs(const struct rtmc_entry *h, size_t idx, uint64_t size)
+{
+    return h->indexed && h->indexed[idx] != UINT64_MAX && h->indexed[idx] != size;
+}
+
+/* The index gave h's version a wrong size (lock held): its shape entries
+ * go, and the index's sizes are no longer checked (they are dropped). */
+static void mismatch(struct rtmc *c, struct rtmc_entry *h)
+{
+    for (struct rtmc_entry *e = c->table[h->hash % c->nbuckets], *next; e; e = next) {
+        next = e->hnext;
+        if (e->level == RTMC_SHAPE && e->state == ST_READY && e->kind == h->kind &&
+            rtm_fileid_same(&e->id, &h->id) && strcmp(e->path, h->path) == 0)
+            entry_kill(c, e);
+    }
+    free(h->indexed);
+    h->indexed = NULL;
+    c->mismatches++;
+}
+
+/* Tells the store hook (no lock held). */
+static void store(struct rtmc *c, const struct rtmc_entry *h, const uint64_t *sizes)
+{
+    struct rtmc_src s = src_of(h, h->level);
+    if (c->store)
+        c->store(c->ctx, &s, h->anim, sizes);
+}
+
 int rtmc_view_get(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v,
                   struct rtmc_view **out)
 {
     size_t idx = h->anim ? rtm_view_index(h->anim, v) : 0;
     *out = NULL;
-    if (!h->anim || idx >= h->nviews || (!h->anim->has_matrices && rtm_view_needs_matrices(v)))
+    if (!h->anim || idx >= h->nviews || (!h->anim->has_matrices && rtm_view_needs_matrices(v)) ||
+        (h->level == RTMC_SHAPE && v.kind != RTM_VIEW_BONES))
         return -EINVAL;
     pthread_mutex_lock(&c->lock);
     struct rtmc_view *cv = h->views[idx];
@@ -476,13 +531,20 @@ int rtmc_view_get(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v,
     } else {
         c->hits++;
     }
-    if (cv) {
+    int wrong = cv && differs(h, idx, cv->len);
+    if (wrong)
+        mismatch(c, h);
+    if (cv && !wrong) {
         cv->it.refs++;
         if (cv->it.linked)
             lru_front(c, &cv->it);
         evict(c);
     }
     pthread_mutex_unlock(&c->lock);
+    if (wrong) {
+        store(c, h, NULL);
+        return -EIO;
+    }
     *out = cv;
     return cv ? 0 : -ENOMEM;
 }
@@ -507,42 +569,88 @@ const char *rtmc_view_data(const struct rtmc_view *v, size_t *len)
 }
 
 /* Every view's size of a full anim in one pass (rtm_view_sizes), kept in
- * the entry, outside the lock: 0, or -1 when the anim cannot be sized so. */
+ * the entry, outside the lock, and handed to the store hook unless the
+ * index knew them all: 0, -ENOMEM, or -EIO when the index's differ. */
 static int size_all(struct rtmc *c, struct rtmc_entry *h)
 {
     uint64_t *sizes = malloc((h->nviews + 1) * sizeof *sizes);
     if (!sizes || rtm_view_sizes(h->anim, sizes)) {
         free(sizes);
-        return -1;
+        return -ENOMEM;
     }
+    int wrong = 0, known = 1;
     pthread_mutex_lock(&c->lock);
     memcpy(h->sizes, sizes, h->nviews * sizeof *sizes);
     c->sizings++;
+    for (size_t i = 0; i < h->nviews; i++) {
+        wrong |= differs(h, i, sizes[i]);
+        known &= h->indexed && h->indexed[i] != UINT64_MAX;
+    }
+    if (wrong)
+        mismatch(c, h);
     pthread_mutex_unlock(&c->lock);
+    if (wrong)
+        store(c, h, NULL);
+    if (wrong || !known)
+        store(c, h, sizes);
     free(sizes);
-    return 0;
+    return wrong ? -EIO : 0;
+}
+
+/* The size of view v of a shape or light entry h, from its version's full
+ * entry (which sizes them all); what is learnt is kept in h too.  Where
+ * the full parse fails (a file too large for cache_size, matrices
+ * damaged), a view that needs no matrices is rendered from a light entry. */
+static int size_from_full(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v,
+                          uint64_t *size)
+{
+    struct rtmc_src s = src_of(h, RTMC_FULL);
+    struct rtmc_entry *f;
+    int rc = rtmc_get(c, &s, &f);
+    if (rc == 0 && f->anim && f->nviews == h->nviews) {
+        rc = rtmc_view_size(c, f, v, size);
+        pthread_mutex_lock(&c->lock);
+        for (size_t i = 0; i < h->nviews; i++)
+            if (h->sizes[i] == UINT64_MAX)
+                h->sizes[i] = f->sizes[i];
+        pthread_mutex_unlock(&c->lock);
+        rtmc_put(c, f);
+        return rc;
+    }
+    if (rc == 0)
+        rtmc_put(c, f);
+    if (rtm_view_needs_matrices(v))
+        return rc ? rc : -EIO;
+    s.level = RTMC_LIGHT;
+    struct rtmc_entry *l;
+    struct rtmc_view *cv;
+    if ((rc = rtmc_get(c, &s, &l)))
+        return rc;
+    rc = l->anim ? rtmc_view_get(c, l, v, &cv) : -EIO;
+    if (rc == 0) {
+        *size = cv->len;
+        rtmc_view_put(c, cv);
+    }
+    rtmc_put(c, l);
+    return rc;
 }
 
 int rtmc_view_size(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v, uint64_t *size)
 {
     size_t idx = h->anim ? rtm_view_index(h->anim, v) : 0;
-    if (!h->anim || idx >= h->nviews || (!h->anim->has_matrices && rtm_view_needs_matrices(v)))
+    if (!h->anim || idx >= h->nviews)
         return -EINVAL;
-    for (int pass = 0; pass < 2; pass++) {
-        pthread_mutex_lock(&c->lock);
-        *size = h->sizes[idx];
-        pthread_mutex_unlock(&c->lock);
-        if (*size != UINT64_MAX)
-            return 0;
-        if (pass == 0 && size_all(c, h))
-            break;                      /* a light anim: render this one */
-    }
-    struct rtmc_view *cv;
-    int rc = rtmc_view_get(c, h, v, &cv);
-    if (rc == 0) {
-        *size = cv->len;
-        rtmc_view_put(c, cv);
-    }
+    pthread_mutex_lock(&c->lock);
+    *size = h->sizes[idx];
+    pthread_mutex_unlock(&c->lock);
+    if (*size != UINT64_MAX)
+        return 0;
+    if (h->level != RTMC_FULL)
+        return size_from_full(c, h, v, size);
+    int rc = size_all(c, h);
+    pthread_mutex_lock(&c->lock);
+    *size = h->sizes[idx];
+    pthread_mutex_unlock(&c->lock);
     return rc;
 }
 
@@ -581,8 +689,9 @@ void rtmc_set_outside(struct rtmc *c, size_t bytes)
 void rtmc_get_stats(struct rtmc *c, struct rtmc_stats *st)
 {
     pthread_mutex_lock(&c->lock);
-    *st = (struct rtmc_stats){ c->bytes, c->budget, c->entries,
-                               c->loads, c->renders, c->sizings, c->hits, c->evictions };
+    *st = (struct rtmc_stats){ c->bytes, c->budget, c->entries, c->loads, c->renders,
+                               c->sizings, c->hits, c->evictions, c->mismatches,
+                               c->remembered };
     pthread_mutex_unlock(&c->lock);
 }
 

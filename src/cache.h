@@ -28,10 +28,19 @@
  *    needs.  Its reservation ends when its entry is inserted.  A cached view holds a
  *    reference on its animation entry, so views are evicted before the
  *    anim they were rendered from.
+ *  - An anim is loaded as deep as it is asked for (enum rtmc_level): a
+ *    shape (shape.h; the loader may take it from the persistent index),
+ *    light, or full; an entry serves requests for its level or a
+ *    shallower one.
  *  - rtmc_view_size() remembers each view's size in the anim entry, so a
  *    size stays known after the view's bytes were evicted.  Asked for a
- *    size it does not know, of a full anim, it sizes every view of it at
- *    once (rtm_view_sizes: counted in sizings), keeping no bytes.
+ *    size it does not know, it sizes every view of the version at once
+ *    (rtm_view_sizes, on its full entry, loaded for that: counted in
+ *    sizings), keeping no bytes, and hands the sizes to the store hook.
+ *  - Sizes the index gave for a version (rtmc_loaded.indexed) are checked
+ *    against every size computed for it.  The first difference kills the
+ *    version's shape entries (what served the wrong size), tells the store
+ *    hook, and fails the call that found it with -EIO, once.
  */
 #ifndef RTM_CACHE_H
 #define RTM_CACHE_H
@@ -55,13 +64,18 @@ enum rtmc_kind {
     RTMC_DATA,               /* the content of an archive entry */
 };
 
+enum rtmc_level {
+    RTMC_FULL,               /* parsed with matrices */
+    RTMC_LIGHT,              /* parsed without (RTM_PARSE_NO_MATRICES) */
+    RTMC_SHAPE,              /* names and counts only (shape.h): renders only
+                                bones.txt */
+};
+
 struct rtmc_src {
     const char *path;        /* relative to SOURCE: a file, or ARCHIVE/ENTRY for
                                 an archive's entry; the cache keeps a copy */
     struct rtm_fileid id;    /* of the file on disk (for an entry: the archive) */
-    int light;               /* RTMC_ANIM parsed without matrices
-                                (RTM_PARSE_NO_MATRICES); a full entry of the
-                                same version serves it too */
+    enum rtmc_level level;   /* RTMC_ANIM: the least deep entry wanted */
     enum rtmc_kind kind;
     size_t archive_len;      /* > 0: path[0, archive_len) is the archive; for
                                 the loader, the cache does not look at it */
@@ -74,6 +88,11 @@ struct rtmc_loaded {
     struct pbo *pbo;
     uint8_t *data;
     size_t len;
+    int shape;               /* anim is a shape (shape.h), not a parse */
+    int remembered;          /* the object came from the persistent index */
+    uint64_t *indexed;       /* or NULL: the sizes the persistent index gave
+                                for this version, rtm_view_count(anim) of them
+                                (UINT64_MAX: not known); malloc'd */
 };
 
 /* The memory one load has reserved (see rtmc_reserve). */
@@ -99,9 +118,17 @@ int rtmc_would_fit(const struct rtmc_reservation *r, uint64_t bytes, const char 
 struct rtmc_stats {
     size_t bytes, budget, entries;
     uint64_t loads, renders, sizings, hits, evictions;
+    uint64_t mismatches;     /* indexed sizes found wrong */
+    uint64_t remembered;     /* loads the persistent index answered */
 };
 
 struct rtmc *rtmc_new(size_t budget, rtmc_load_fn load, void *ctx);
+/* Told (with the loader's ctx, from the thread that found out, no lock
+ * held) every size of a version once they are known, or with sizes NULL
+ * that the sizes the index gave for it were wrong. */
+typedef void (*rtmc_store_fn)(void *ctx, const struct rtmc_src *src, const struct rtm_anim *a,
+                              const uint64_t *sizes);
+void rtmc_set_store(struct rtmc *c, rtmc_store_fn store);
 /* Frees every entry; no handle may be outstanding. */
 void rtmc_free(struct rtmc *c);
 
@@ -118,10 +145,11 @@ const char *rtmc_error(const struct rtmc_entry *h);
 int rtmc_view_get(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v,
                   struct rtmc_view **out);
 /* -EINVAL from the view functions also when a light entry is asked for a
- * view that needs matrices (rtm_view_needs_matrices()). */
+ * view that needs matrices (rtm_view_needs_matrices()), or a shape entry
+ * for any view but bones.txt; -EIO once for a wrong indexed size. */
 void rtmc_view_put(struct rtmc *c, struct rtmc_view *v);
 const char *rtmc_view_data(const struct rtmc_view *v, size_t *len);
-/* Size of view v in bytes, rendering it once if it was never rendered. */
+/* Size of view v in bytes (see the contract above). */
 int rtmc_view_size(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v, uint64_t *size);
 
 /* Drops every version of path and of everything below it (path/...), views

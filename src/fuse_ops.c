@@ -4,7 +4,9 @@
 #include "fuse_ops.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 #include <sys/statvfs.h>
 
@@ -171,4 +173,47 @@ static void inval_inode(void *ctx, uint64_t ino)
 struct rtm_tree_notify rtmfs_notify(struct rtmfs_ops_ctx *c)
 {
     return (struct rtm_tree_notify){ .ctx = c, .entry = inval_entry, .inode = inval_inode };
+}
+
+/* Told from inside a request: the kernel may hold a lock that request's
+ * reply releases, so the notification waits for it on a thread of its own
+ * (a wrong remembered size is rare: a thread each is cheap enough). */
+struct stale {
+    struct rtmfs_ops_ctx *c;
+    uint64_t ino;
+};
+
+static void *stale_thread(void *arg)
+{
+    struct stale *s = arg;
+    if (s->c->se)
+        fuse_lowlevel_notify_inval_inode(s->c->se, s->ino, 0, 0);
+    atomic_fetch_sub(&s->c->stale_threads, 1);
+    free(s);
+    return NULL;
+}
+
+void rtmfs_stale(void *ctx, uint64_t ino)
+{
+    struct rtmfs_ops_ctx *c = ctx;
+    struct stale *s = malloc(sizeof *s);
+    pthread_t th;
+    pthread_attr_t attr;
+    if (!s)
+        return;                         /* the attributes time out in the end */
+    *s = (struct stale){ c, ino };
+    atomic_fetch_add(&c->stale_threads, 1);
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    if (pthread_create(&th, &attr, stale_thread, s)) {
+        atomic_fetch_sub(&c->stale_threads, 1);
+        free(s);
+    }
+    pthread_attr_destroy(&attr);
+}
+
+void rtmfs_stale_wait(struct rtmfs_ops_ctx *c)
+{
+    while (atomic_load(&c->stale_threads) > 0)
+        usleep(1000);
 }

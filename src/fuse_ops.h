@@ -5,13 +5,18 @@
  * Contract: the session's userdata is a struct rtmfs_ops_ctx, whose tree
  * and session outlive the session loop.  rtmfs_notify() gives the change
  * callbacks (struct rtm_tree_notify) that tell this session's kernel what
- * to forget; they never run inside a request handler.
+ * to forget; they never run inside a request handler.  rtmfs_stale() is
+ * the tree's stale hook (tree.h): it runs inside one, so a thread of its
+ * own tells the kernel; rtmfs_stale_wait() waits for those threads, before
+ * the session goes.
  */
 #ifndef RTM_FUSE_OPS_H
 #define RTM_FUSE_OPS_H
 
 #define FUSE_USE_VERSION 312
 #include <fuse_lowlevel.h>
+
+#include <stdatomic.h>
 
 #include "tree.h"
 
@@ -20,9 +25,12 @@ struct rtmfs_ops_ctx {
     struct fuse_session *se;
     struct rtm_open_policy policy;      /* set in init from the kernel's capabilities */
     unsigned max_read;                  /* -o max_read=, which init must repeat */
+    atomic_int stale_threads;           /* rtmfs_stale()'s, still running */
 };
 
 extern const struct fuse_lowlevel_ops rtmfs_ops;
 struct rtm_tree_notify rtmfs_notify(struct rtmfs_ops_ctx *c);
+void rtmfs_stale(void *ctx, uint64_t ino);
+void rtmfs_stale_wait(struct rtmfs_ops_ctx *c);
 
 #endif

@@ -11,6 +11,186 @@
 #include <unistd.h>
 
 #include "pbo.h"
+#include "shape.h"
+#include "views.h"
+
+/* ---- the persistent index ---- */
+
+static void say(const struct rtm_loader *l, const char *path, const char *what)
+{
+    char line[PATH_MAX + 160];
+    snprintf(line, sizeof line, "index: %s: %s", path, what);
+    if (l->log)
+        l->log(l->log_ctx, line);
+}
+
+void rtm_loader_render_key(char *out, size_t n, const char *skel_name,
+                           const struct rtm_fileid *id, int digits)
+{
+    int k = snprintf(out, n, "v=%d digits=%d skeleton=%s", RTM_RENDER_VERSION, digits, skel_name);
+    if (id && k >= 0 && (size_t)k < n)
+        snprintf(out + k, n - (size_t)k, "@%llu:%llu:%llu:%lld:%lld",
+                 (unsigned long long)id->dev, (unsigned long long)id->ino,
+                 (unsigned long long)id->size, (long long)id->mtime_ns, (long long)id->ctime_ns);
+}
+
+/* The key of src's version for kind; an archive's entry is found in its
+ * table (which this gets from the cache).  -1 when it is not there. */
+static int index_key(const struct rtm_loader *l, const struct rtmc_src *src, uint32_t kind,
+                     struct rtm_index_key *k)
+{
+    *k = (struct rtm_index_key){ .dev = src->id.dev, .ino = src->id.ino, .size = src->id.size,
+                                 .mtime_ns = src->id.mtime_ns, .ctime_ns = src->id.ctime_ns,
+                                 .kind = kind, .render = kind == RTM_INDEX_TABLE ? "" : l->render };
+    if (!src->archive_len)
+        return 0;
+    char archive[PATH_MAX];
+    if (src->archive_len >= sizeof archive)
+        return -1;
+    memcpy(archive, src->path, src->archive_len);
+    archive[src->archive_len] = 0;
+    struct rtmc_src ts = { .path = archive, .id = src->id, .kind = RTMC_TABLE };
+    struct rtmc_entry *t;
+    if (rtmc_get(l->cache, &ts, &t))
+        return -1;
+    const struct pbo *p = rtmc_pbo(t);
+    long i = p ? pbo_find(p, src->path + src->archive_len + 1) : -1;
+    if (i >= 0) {
+        k->entry_offset = p->entries[i].offset;
+        k->entry_size = p->entries[i].data_size;
+    }
+    rtmc_put(l->cache, t);
+    return i >= 0 ? 0 : -1;
+}
+
+/* The index's record of src (malloc'd), or NULL. */
+static void *recall(const struct rtm_loader *l, const struct rtmc_src *src, uint32_t kind,
+                    struct rtm_index_key *k, size_t *len)
+{
+    void *val = NULL;
+    if (!l->index || index_key(l, src, kind, k) || rtm_index_get(l->index, k, &val, len))
+        return NULL;
+    return val;
+}
+
+/* A shape of src from the index into out: 0, or -1 when it has none. */
+static int shape_from_index(const struct rtm_loader *l, const struct rtmc_src *src,
+                            struct rtmc_loaded *out)
+{
+    struct rtm_index_key k;
+    size_t len;
+    char error[8];
+    void *val = recall(l, src, RTM_INDEX_SHAPE, &k, &len);
+    if (!val)
+        return -1;
+    int rc = rtm_shape_decode(val, len, &out->anim, &out->indexed, error, sizeof error);
+    free(val);
+    if (rc == 0 && out->anim) {
+        out->anim->digits = l->digits;
+        out->shape = out->remembered = 1;
+        return 0;
+    }
+    if (rc) {
+        rtm_index_drop(l->index, &k);
+        say(l, src->path, "a damaged record; forgotten");
+    }
+    return -1;
+}
+
+/* Remembers a's shape without sizes, or (when the index has its shape)
+ * gives its sizes to check in out->indexed. */
+static void remember_shape(const struct rtm_loader *l, const struct rtmc_src *src,
+                           const struct rtm_anim *a, struct rtmc_loaded *out)
+{
+    struct rtm_index_key k;
+    size_t len;
+    char error[8];
+    struct rtm_anim *shape = NULL;
+    void *val = recall(l, src, RTM_INDEX_SHAPE, &k, &len);
+    if (val && rtm_shape_decode(val, len, &shape, &out->indexed, error, sizeof error) == 0 &&
+        shape && rtm_view_count(shape) == rtm_view_count(a) && shape->nbones == a->nbones) {
+        free(val);
+        rtm_free(shape);
+        return;
+    }
+    if (val)
+        say(l, src->path, "a record that differs from the file; replaced");
+    free(val);
+    rtm_free(shape);
+    free(out->indexed);
+    out->indexed = NULL;
+    if (!l->index || (!val && index_key(l, src, RTM_INDEX_SHAPE, &k)))
+        return;
+    struct rtm_buf b;
+    buf_init(&b);
+    if (rtm_shape_encode(a, NULL, "", &b) == 0)
+        rtm_index_put(l->index, &k, b.p, b.len);
+    buf_free(&b);
+}
+
+void rtm_loader_store(void *ctx, const struct rtmc_src *src, const struct rtm_anim *a,
+                      const uint64_t *sizes)
+{
+    const struct rtm_loader *l = ctx;
+    struct rtm_index_key k;
+    if (!l->index || src->kind != RTMC_ANIM || !a || index_key(l, src, RTM_INDEX_SHAPE, &k))
+        return;
+    if (!sizes) {
+        rtm_index_drop(l->index, &k);
+        say(l, src->path, "a remembered size was wrong; forgotten, and the read failed once");
+        return;
+    }
+    struct rtm_buf b;
+    buf_init(&b);
+    if (rtm_shape_encode(a, sizes, "", &b) == 0)
+        rtm_index_put(l->index, &k, b.p, b.len);
+    buf_free(&b);
+}
+
+/* An archive's table from the index: 0, or -1 when it has none. */
+static int table_from_index(const struct rtm_loader *l, const struct rtmc_src *src,
+                            struct rtmc_loaded *out)
+{
+    struct rtm_index_key k;
+    size_t len;
+    void *val = recall(l, src, RTM_INDEX_TABLE, &k, &len);
+    if (!val)
+        return -1;
+    int rc = rtm_shape_decode_table(val, len, src->id.size, &out->pbo);
+    free(val);
+    out->remembered = rc == 0;
+    if (rc) {
+        rtm_index_drop(l->index, &k);
+        say(l, src->path, "a damaged record; forgotten");
+    }
+    return rc;
+}
+
+static int read_at(int fd, uint8_t *p, size_t len, uint64_t off);
+
+/* Remembers table p of the archive open as fd: the bytes it was read from. */
+static void remember_table(const struct rtm_loader *l, int fd, const struct rtmc_src *src,
+                           const struct pbo *p)
+{
+    struct rtm_index_key k;
+    if (!l->index || index_key(l, src, RTM_INDEX_TABLE, &k) || p->table_bytes > SIZE_MAX)
+        return;
+    uint8_t tail[21];
+    size_t tail_len = p->file_size > p->data_end ? (size_t)(p->file_size - p->data_end) : 0;
+    if (tail_len > sizeof tail)
+        tail_len = sizeof tail;
+    uint8_t *head = malloc(p->table_bytes ? (size_t)p->table_bytes : 1);
+    struct rtm_buf b;
+    buf_init(&b);
+    if (head && read_at(fd, head, (size_t)p->table_bytes, 0) == 0 &&
+        read_at(fd, tail, tail_len, p->data_end) == 0 &&
+        rtm_shape_encode_table(head, (size_t)p->table_bytes, tail, tail_len, &b) == 0)
+        rtm_index_put(l->index, &k, b.p, b.len);
+    buf_free(&b);
+    free(head);
+}
+
+/* ---- reading ---- */
 
 static int same_version(int fd, const struct rtmc_src *src)
 {
@@ -21,11 +201,11 @@ static int same_version(int fd, const struct rtmc_src *src)
     return rtm_fileid_same(&now, &src->id) ? 0 : -ESTALE;
 }
 
-static int read_all(int fd, uint8_t *p, size_t len)
+static int read_at(int fd, uint8_t *p, size_t len, uint64_t off)
 {
     size_t got = 0;
     while (got < len) {
-        ssize_t n = pread(fd, p + got, len - got, (off_t)got);
+        ssize_t n = pread(fd, p + got, len - got, (off_t)(off + got));
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0)
@@ -76,15 +256,18 @@ static int reserve_parse(void *ctx, uint64_t bytes, uint64_t full, struct rtm_er
  * freed here otherwise). */
 static int parse(const struct rtm_loader *l, const struct rtmc_src *src,
                  struct rtmc_reservation *r, uint8_t *data, size_t len,
-                 struct rtm_anim **anim, char *msg, size_t msglen)
+                 struct rtmc_loaded *out, char *msg, size_t msglen)
 {
+    struct rtm_anim **anim = &out->anim;
     struct rtm_error err = { .msg = "" };
     struct rtm_parse_opts o = { .skel = l->skel, .reserve = reserve_parse, .reserve_ctx = r,
-                                .flags = src->light ? RTM_PARSE_NO_MATRICES : 0,
+                                .flags = src->level != RTMC_FULL ? RTM_PARSE_NO_MATRICES : 0,
                                 .give_source = 1 };
     int rc = rtm_parse_opts(data, len, &o, anim, &err) ? failed(msg, msglen, src->path, &err) : 0;
     if (*anim)
         (*anim)->digits = l->digits;
+    if (*anim)
+        remember_shape(l, src, *anim, out);
     if (!*anim || (*anim)->source != data)
         free(data);
     return rc;
@@ -101,20 +284,21 @@ static int load_file(const struct rtm_loader *l, int fd, const struct rtmc_src *
     uint8_t *data = malloc(size ? size : 1);
     if (!data)
         return -ENOMEM;
-    int rc = read_all(fd, data, size);
+    int rc = read_at(fd, data, size, 0);
     if (rc) {
         free(data);
         return rc;
     }
-    return parse(l, src, r, data, size, &out->anim, msg, msglen);
+    return parse(l, src, r, data, size, out, msg, msglen);
 }
 
-static int load_table(int fd, const struct rtmc_src *src, struct rtmc_loaded *out,
-                      char *msg, size_t msglen)
+static int load_table(const struct rtm_loader *l, int fd, const struct rtmc_src *src,
+                      struct rtmc_loaded *out, char *msg, size_t msglen)
 {
     struct rtm_error err = { .msg = "" };
     if (pbo_load_table(fd, &out->pbo, &err))
         return failed(msg, msglen, src->path, &err);
+    remember_table(l, fd, src, out->pbo);
     return 0;
 }
 
@@ -148,7 +332,7 @@ static int load_entry(const struct rtm_loader *l, int fd, const char *archive,
              pbo_load_entry(fd, p, (size_t)i, &data, &len, &err))
         rc = failed(msg, msglen, src->path, &err);
     else if (src->kind == RTMC_ANIM)
-        rc = parse(l, src, r, data, len, &out->anim, msg, msglen);
+        rc = parse(l, src, r, data, len, out, msg, msglen);
     else {
         out->data = data;
         out->len = len;
@@ -162,13 +346,19 @@ static void loaded_free(struct rtmc_loaded *out)
     rtm_free(out->anim);
     pbo_free(out->pbo);
     free(out->data);
-    *out = (struct rtmc_loaded){ NULL, NULL, NULL, 0 };
+    free(out->indexed);
+    *out = (struct rtmc_loaded){ 0 };
 }
 
 int rtm_loader_load(void *ctx, const struct rtmc_src *src, struct rtmc_reservation *r,
                     struct rtmc_loaded *out, char *msg, size_t msglen)
 {
     const struct rtm_loader *l = ctx;
+    /* what stat and readdir need comes from the index without opening the file */
+    if (src->kind == RTMC_TABLE && table_from_index(l, src, out) == 0)
+        return 0;
+    if (src->kind == RTMC_ANIM && src->level == RTMC_SHAPE && shape_from_index(l, src, out) == 0)
+        return 0;
     char file[PATH_MAX];
     size_t n = src->archive_len ? src->archive_len : strlen(src->path);
     if (n >= sizeof file)
@@ -191,7 +381,7 @@ int rtm_loader_load(void *ctx, const struct rtmc_src *src, struct rtmc_reservati
     if (!rc && src->archive_len)
         rc = load_entry(l, fd, file, src, r, out, msg, msglen);
     else if (!rc && src->kind == RTMC_TABLE)
-        rc = load_table(fd, src, out, msg, msglen);
+        rc = load_table(l, fd, src, out, msg, msglen);
     else if (!rc && src->kind == RTMC_ANIM)
         rc = load_file(l, fd, src, r, out, msg, msglen);
     else if (!rc)

@@ -18,13 +18,25 @@
  *    parsing (a plain anim keeps the bytes read as its source, no copy).  A
  *    file that could never fit in cache_size becomes its message ("walk.rtm:
  *    needs 1.2 GiB to parse, more than cache_size 256.0 MiB").
+ *  - With a persistent index (index.h), what stat and readdir need is
+ *    remembered per version: an archive's table is taken from it without
+ *    opening the archive, and an anim asked for at RTMC_SHAPE is a shape
+ *    (shape.h) when the index has one.  An anim parsed from SOURCE gets the
+ *    index's sizes to check (rtmc_loaded.indexed), or is remembered when
+ *    the index has no shape of it; rtm_loader_store() (the cache's store
+ *    hook) remembers its sizes, or forgets a version whose sizes were
+ *    wrong, and says so through log.  Failed loads are not remembered.
  *  - The loader keeps no state of its own: the struct is read-only here.
  */
 #ifndef RTM_LOADER_H
 #define RTM_LOADER_H
 
 #include "cache.h"
+#include "index.h"
 #include "skeleton.h"
+
+/* What an index record describes (rtm_index_key.kind). */
+enum { RTM_INDEX_SHAPE = 1, RTM_INDEX_TABLE = 2 };
 
 struct rtm_loader {
     int srcfd;                          /* SOURCE, open O_DIRECTORY */
@@ -32,7 +44,22 @@ struct rtm_loader {
     int digits;                         /* how the anims' views write numbers:
                                            RTM_DIGITS_EXACT or decimals (rtm.h) */
     struct rtmc *cache;                 /* where archive tables are kept */
+    struct rtm_index *index;            /* NULL: none (rtmcat, -o noindex) */
+    const char *render;                 /* the index's rendering key: what else
+                                           changes the views (rtm_loader_render_key) */
+    rtm_index_log_fn log;               /* one line a trouble; may be NULL */
+    void *log_ctx;
 };
+
+/* The rendering key of the views of a mount (n bytes): the renderer's
+ * version, digits=, and the skeleton with its file's identity (skel_id
+ * NULL for a built-in one). */
+struct rtm_fileid;
+void rtm_loader_render_key(char *out, size_t n, const char *skel_name,
+                           const struct rtm_fileid *skel_id, int digits);
+/* The cache's store hook (rtmc_set_store); ctx is the struct rtm_loader. */
+void rtm_loader_store(void *ctx, const struct rtmc_src *src, const struct rtm_anim *a,
+                      const uint64_t *sizes);
 
 int rtm_loader_load(void *ctx, const struct rtmc_src *src, struct rtmc_reservation *r,
                     struct rtmc_loaded *out, char *msg, size_t msglen);

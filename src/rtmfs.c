@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -36,6 +37,8 @@ struct fs {
     char *file;                   /* SOURCE's name in it when it is a file */
     char *source;                 /* absolute path of SOURCE */
     struct rtm_skeleton *skel;
+    struct rtm_index *index;
+    char render[PATH_MAX + 128];    /* the index's rendering key */
     struct rtmc *cache;
     struct rtm_loader loader;
     struct rtm_watch *watch;
@@ -46,7 +49,8 @@ struct fs {
 /* ---- command line ---- */
 
 struct options {
-    char *skeleton, *cache_size, *source, *digits;
+    char *skeleton, *cache_size, *source, *digits, *index, *index_size;
+    int noindex;
     char *uid, *gid, *umask, *dmask, *fmask, *fsname, *subtype;
     int show_other, nonopts;
     unsigned max_read;
@@ -59,6 +63,9 @@ static const struct fuse_opt option_spec[] = {
     OPT("skeleton=%s", skeleton),
     OPT("cache_size=%s", cache_size),
     OPT("digits=%s", digits),
+    OPT("index=%s", index),
+    OPT("index_size=%s", index_size),
+    OPT("noindex", noindex),
     OPT("show_other", show_other),
     OPT("uid=%s", uid),
     OPT("gid=%s", gid),
@@ -139,6 +146,10 @@ static void usage(void)
            "    -o cache_size=SIZE     cache of parsed files and views (K, M, G; default 256M)\n"
            "    -o digits=N            numbers of frames, tracks, joints, phases and props\n"
            "                           with N decimals (0-9), for diff (default: exact)\n"
+           "    -o index=PATH          the persistent index of sizes and listings (default:\n"
+           "                           $XDG_CACHE_HOME/rtmfs/index.sqlite, or ~/.cache/rtmfs/)\n"
+           "    -o index_size=SIZE     its bound, least recently used dropped (default 64M)\n"
+           "    -o noindex             no persistent index\n"
            "    -o show_other          pass other files (and archive entries) through\n"
            "    -o uid=N,gid=N         owner shown (default: the source's)\n"
            "    -o umask=M             modes 0777 & ~M, octal (dmask= folders, fmask= files)\n"
@@ -275,6 +286,55 @@ static char *mountpoint_inside(const char *source, const char *mountpoint)
     return rel;
 }
 
+static void log_line(void *ctx, const char *msg)
+{
+    (void)ctx;
+    fprintf(stderr, "rtmfs: %s\n", msg);
+}
+
+/* -o index=, or $XDG_CACHE_HOME/rtmfs/index.sqlite, or ~/.cache/rtmfs/...;
+ * NULL with -o noindex, or when there is no home to keep it in. */
+static char *index_path(const struct options *o)
+{
+    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    char *p = NULL;
+    if (o->noindex)
+        return NULL;
+    if (o->index)
+        return strdup(o->index);
+    if (xdg && *xdg == '/' && asprintf(&p, "%s/rtmfs/index.sqlite", xdg) < 0)
+        p = NULL;
+    else if (!p && home && *home == '/' && asprintf(&p, "%s/.cache/rtmfs/index.sqlite", home) < 0)
+        p = NULL;
+    if (!p)
+        fprintf(stderr, "rtmfs: no $XDG_CACHE_HOME or $HOME: no persistent index\n");
+    return p;
+}
+
+/* Opens the index and sets what the loader keys its records with. */
+static int index_setup(struct fs *fs, const struct options *o, int digits)
+{
+    size_t bound = 64u << 20;
+    if (o->index_size && rtmc_parse_size(o->index_size, &bound)) {
+        fprintf(stderr, "rtmfs: bad index_size '%s' (use e.g. 64M, 1G)\n", o->index_size);
+        return -1;
+    }
+    const char *skel = o->skeleton ? o->skeleton : "ofp2";
+    struct stat st;
+    int builtin = !strcasecmp(skel, "ofp2") || !strcasecmp(skel, "none");
+    struct rtm_fileid id = builtin || stat(skel, &st) ? RTM_FILEID_NONE : rtm_fileid_of(&st);
+    rtm_loader_render_key(fs->render, sizeof fs->render, builtin ? skel : "file",
+                          builtin ? NULL : &id, digits);
+    char *path = index_path(o);
+    if (path && !(fs->index = rtm_index_open(path, bound, log_line, NULL))) {
+        fprintf(stderr, "rtmfs: out of memory\n");
+        free(path);
+        return -1;
+    }
+    free(path);
+    return 0;
+}
+
 static int fs_setup(struct fs *fs, const struct options *o, const char *mountpoint)
 {
     struct rtm_error err = { .msg = "" };
@@ -291,20 +351,27 @@ static int fs_setup(struct fs *fs, const struct options *o, const char *mountpoi
         fprintf(stderr, "rtmfs: bad digits '%s' (" RTM_DIGITS_HELP ")\n", o->digits);
         return -1;
     }
+    if (index_setup(fs, o, digits))
+        return -1;
     if (rtm_skeleton_open(o->skeleton ? o->skeleton : "ofp2", &fs->skel, &err)) {
         fprintf(stderr, "rtmfs: %s\n", err.msg);
         return -1;
     }
     if (open_source(fs, o->source))
         return -1;
-    fs->loader = (struct rtm_loader){ .srcfd = fs->srcfd, .skel = fs->skel, .digits = digits };
+    fs->loader = (struct rtm_loader){ .srcfd = fs->srcfd, .skel = fs->skel, .digits = digits,
+                                      .index = fs->index, .render = fs->render,
+                                      .log = log_line };
     fs->cache = fs->loader.cache = rtmc_new(budget, rtm_loader_load, &fs->loader);
+    if (fs->cache)
+        rtmc_set_store(fs->cache, rtm_loader_store);
     fs->watch = fs->cache ? rtm_watch_new(fs->dir) : NULL;
     char *hidden = fs->file ? NULL : mountpoint_inside(fs->dir, mountpoint);
     struct rtm_tree_config cfg = { .srcfd = fs->srcfd, .file = fs->file, .attrs = attrs,
                                    .cache = fs->cache, .show_other = o->show_other,
                                    .hidden = hidden, .watch = rtm_watch_add,
-                                   .watch_ctx = fs->watch };
+                                   .watch_ctx = fs->watch, .stale = rtmfs_stale,
+                                   .stale_ctx = &fs->ops };
     fs->tree = fs->watch ? rtm_tree_new(&cfg) : NULL;
     free(hidden);
     if (!fs->tree) {
@@ -316,11 +383,38 @@ static int fs_setup(struct fs *fs, const struct options *o, const char *mountpoi
     return 0;
 }
 
+/* RTMFS_STATS=FILE: what the cache and the index did, for tests that must
+ * tell whether anything was parsed or rendered. */
+static void write_stats(struct fs *fs)
+{
+    const char *file = getenv("RTMFS_STATS");
+    FILE *f = file && fs->cache ? fopen(file, "w") : NULL;
+    if (!f)
+        return;
+    struct rtmc_stats c;
+    struct rtm_index_stats ix = { 0 };
+    rtmc_get_stats(fs->cache, &c);
+    if (fs->index) {
+        rtm_index_flush(fs->index);
+        rtm_index_get_stats(fs->index, &ix);
+    }
+    fprintf(f, "loads %llu\nremembered %llu\nrenders %llu\nsizings %llu\nmismatches %llu\n"
+            "index_hits %llu\nindex_misses %llu\nindex_written %llu\nindex_bytes %llu\n",
+            (unsigned long long)c.loads, (unsigned long long)c.remembered,
+            (unsigned long long)c.renders, (unsigned long long)c.sizings,
+            (unsigned long long)c.mismatches, (unsigned long long)ix.hits,
+            (unsigned long long)ix.misses, (unsigned long long)ix.written,
+            (unsigned long long)ix.file_bytes);
+    fclose(f);
+}
+
 static void fs_teardown(struct fs *fs)
 {
     rtm_watch_free(fs->watch);          /* first: it must not notify a dead tree */
     rtm_tree_free(fs->tree);
+    write_stats(fs);
     rtmc_free(fs->cache);
+    rtm_index_close(fs->index);         /* writes what is queued */
     rtm_skeleton_free(fs->skel);
     if (fs->srcfd >= 0)
         close(fs->srcfd);
@@ -423,6 +517,7 @@ static int serve(struct fs *fs, struct fuse_args *args, const struct fuse_cmdlin
         }
         fuse_remove_signal_handlers(se);
     }
+    rtmfs_stale_wait(&fs->ops);
     fuse_session_destroy(se);
     return rc < 0 ? 1 : 0;      /* > 0: the signal that ended the loop */
 }
@@ -468,6 +563,8 @@ out:
     free(o.skeleton);
     free(o.digits);
     free(o.cache_size);
+    free(o.index);
+    free(o.index_size);
     free(o.uid);
     free(o.gid);
     free(o.umask);

@@ -148,8 +148,8 @@ static int classify_target(struct rtm_tree *t, struct target *tg)
 int tree_get_entry(struct rtm_tree *t, struct target *tg, const char *key,
                      enum rtmc_kind kind, struct rtmc_entry **h)
 {
-    struct rtmc_src s = { .path = key, .light = kind == RTMC_ANIM && !tg->full, .kind = kind,
-                          .archive_len = key == tg->src ? 0 : strlen(tg->src) };
+    struct rtmc_src s = { .path = key, .level = kind == RTMC_ANIM ? tg->level : RTMC_FULL,
+                          .kind = kind, .archive_len = key == tg->src ? 0 : strlen(tg->src) };
     for (int tries = 0; tries < 5; tries++) {
         s.id = tg->id;
         int rc = rtmc_get(t->cfg.cache, &s, h);
@@ -183,8 +183,6 @@ int tree_load_anim(struct rtm_tree *t, struct target *tg)
 /* Resolves what is inside an animation folder (tg->rest). */
 static int resolve_inner(struct rtm_tree *t, struct target *tg)
 {
-    /* listings and bones.txt need no matrices: a cheaper parse */
-    tg->full = rtm_view_path_needs_matrices(tg->rest);
     int rc = tree_load_anim(t, tg);
     if (rc)
         return rc;
@@ -241,7 +239,7 @@ static int resolve_member_number(struct rtm_tree *t, struct target *tg, char pat
                                  uint64_t k)
 {
     char rest[RTM_VIEW_PATH_MAX];
-    int rc = tree_load_anim(t, tg);     /* light: enough to name any view */
+    int rc = tree_load_anim(t, tg);     /* a shape names every view */
     if (rc)
         return rc;
     member_rest(rtmc_anim(tg->h), k, rest);
@@ -420,6 +418,7 @@ int tree_resolve(struct rtm_tree *t, const char *path, const struct rtm_fileid *
                    struct target *tg)
 {
     memset(tg, 0, sizeof *tg);
+    tg->level = RTMC_SHAPE;
     tg->entry = -1;
     tg->rest = "";
     tg->pinned = !rtm_fileid_none(id);
@@ -578,6 +577,8 @@ static int fill_attr(struct rtm_tree *t, struct target *tg, uint64_t ino, struct
     case K_PINFO:
     case K_PFILE: {
         int rc = file_size(t, tg, &size);
+        if (rc == -EIO && t->cfg.stale)
+            t->cfg.stale(t->cfg.stale_ctx, ino);
         if (rc)
             return rc;
         st->st_mode = S_IFREG | (tg->st.st_mode & 0555);

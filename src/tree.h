@@ -17,6 +17,9 @@
  *  - One classification of a source entry (rtm_tree_classify) serves both
  *    lookup and readdir, so the two never disagree on what an entry is or
  *    on its number.
+ *  - Names, listings and sizes come from an animation's shape (cache.h:
+ *    RTMC_SHAPE, which the persistent index may give without reading the
+ *    file); reading a view loads what it needs.
  *  - The tree owns its inode table and listings; the cache (cache.h) is the
  *    caller's and must outlive the tree.  The inode table's bytes count
  *    against the cache's budget (rtmc_set_outside).
@@ -65,6 +68,12 @@ struct rtm_tree_config {
      * changes in it will be reported (rtm_tree_changed).  NULL: none are. */
     int (*watch)(void *ctx, const char *dir);
     void *watch_ctx;
+    /* Told the number of a file whose size the persistent index gave wrong
+     * (the stat or read that found it failed with EIO, once): the kernel
+     * must forget its attributes and pages, asynchronously, never from
+     * inside the request.  NULL: nobody is told. */
+    void (*stale)(void *ctx, uint64_t ino);
+    void *stale_ctx;
 };
 
 /* How long the kernel may trust an answer: long where changes are

@@ -53,7 +53,8 @@ struct target {
     struct rtm_view view;
     struct rtm_fileid id;         /* the version shown (pinned, or current) */
     int pinned;                   /* id was asked for: never follow a change */
-    int full;                     /* needs matrices: a frame or plain.rtm */
+    enum rtmc_level level;        /* of the anim entry h: RTMC_SHAPE to name and
+                                     size things; reads ask for what they need */
     int gone;                     /* K_GONE, its K_ERROR: why (an errno) */
     uint64_t member;              /* below an animation's folder: its number in
                                      the folder's family (MEMBER_*), else 0 */

@@ -79,6 +79,22 @@ static ssize_t read_member(struct rtm_tree *t, struct target *tg, char *buf, siz
     return n;
 }
 
+/* Trades tg's anim entry (a shape) for one that renders its view: bones.txt
+ * renders from a shape, the views with numbers from a parse. */
+static int view_entry(struct rtm_tree *t, struct target *tg)
+{
+    enum rtmc_level need = rtm_view_needs_matrices(tg->view)  ? RTMC_FULL
+                           : tg->view.kind == RTM_VIEW_BONES ? RTMC_SHAPE
+                                                             : RTMC_LIGHT;
+    if (need == tg->level)
+        return 0;
+    rtmc_put(t->cfg.cache, tg->h);
+    tg->h = NULL;
+    tg->level = need;
+    int rc = tree_load_anim(t, tg);
+    return rc ? rc : rtmc_anim(tg->h) ? 0 : -EIO;
+}
+
 static ssize_t read_target(struct rtm_tree *t, struct target *tg, char *buf, size_t size,
                            off_t off)
 {
@@ -107,7 +123,7 @@ static ssize_t read_target(struct rtm_tree *t, struct target *tg, char *buf, siz
         return n;
     }
     case K_VIEW:
-        if ((n = rtmc_view_get(t->cfg.cache, tg->h, tg->view, &v)))
+        if ((n = view_entry(t, tg)) || (n = rtmc_view_get(t->cfg.cache, tg->h, tg->view, &v)))
             return n;
         const char *data = rtmc_view_data(v, &len);
         n = slice(buf, size, data, len, off);
@@ -127,5 +143,7 @@ ssize_t rtm_tree_read(struct rtm_tree *t, uint64_t ino, char *buf, size_t size, 
         return rc;
     ssize_t n = read_target(t, &tg, buf, size, off);
     tree_target_done(t, &tg);
+    if (n == -EIO && tg.kind == K_VIEW && t->cfg.stale)
+        t->cfg.stale(t->cfg.stale_ctx, ino);
     return n;
 }

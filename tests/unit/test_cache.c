@@ -105,7 +105,7 @@ static int fake_anim(void *ctx, const struct rtmc_src *s, struct rtm_anim **anim
     assert_int_equal(rtm_sample_plain(&o, &b), 0);
     struct rtm_error err;
     assert_int_equal(rtm_parse_flags((uint8_t *)b.p, b.len, NULL,
-                                     s->light ? RTM_PARSE_NO_MATRICES : 0, anim, &err), 0);
+                                     s->level != RTMC_FULL ? RTM_PARSE_NO_MATRICES : 0, anim, &err), 0);
     buf_free(&b);
     return 0;
 }
@@ -430,7 +430,7 @@ static void light_and_full_entries(void **state)
     (void)state;
     struct rtmc *c = rtmc_new(64u << 20, fake_load, &L);
     struct rtmc_src light = key("a.rtm", 10, 1), full = key("a.rtm", 10, 1);
-    light.light = 1;
+    light.level = RTMC_LIGHT;
     struct rtmc_entry *hl, *hf, *h2;
     assert_int_equal(rtmc_get(c, &light, &hl), 0);
     assert_int_equal(L.loads, 1);
