@@ -144,7 +144,7 @@ fuzz: $(FUZZERS:%=$(FUZZ_DIR)/%) $(BUILD)/tests/fuzz_seeds
 # the loader, the inode table and the tree (their unit tests).
 TSAN_DIR   := build-tsan
 TSAN_SRC   := $(CORE:%=src/%.c) $(WRITERS:%=src/%.c) $(FSCORE:%=src/%.c)
-TSAN_TESTS := test_cache test_loader test_inodes test_tree test_index
+TSAN_TESTS := test_cache test_loader test_inodes test_tree test_index test_remember
 $(TSAN_DIR)/%: tests/unit/%.c $(TSAN_SRC) $(wildcard src/*.h tests/unit/*.h)
 	mkdir -p $(TSAN_DIR)
 	$(FUZZ_CC) -g -O1 $(NEED_CPPFLAGS) $(NEED_CFLAGS) -Itests/unit -fsanitize=thread \

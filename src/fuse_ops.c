@@ -180,20 +180,20 @@ struct rtm_tree_notify rtmfs_notify(struct rtmfs_ops_ctx *c)
  * (a wrong remembered size is rare: a thread each is cheap enough). */
 struct stale {
     struct rtmfs_ops_ctx *c;
-    uint64_t ino;
+    uint64_t ino, n;
 };
 
 static void *stale_thread(void *arg)
 {
     struct stale *s = arg;
-    if (s->c->se)
-        fuse_lowlevel_notify_inval_inode(s->c->se, s->ino, 0, 0);
+    for (uint64_t i = 0; s->c->se && i < s->n; i++)
+        fuse_lowlevel_notify_inval_inode(s->c->se, s->ino + i, 0, 0);   /* ENOENT: not held */
     atomic_fetch_sub(&s->c->stale_threads, 1);
     free(s);
     return NULL;
 }
 
-void rtmfs_stale(void *ctx, uint64_t ino)
+void rtmfs_stale(void *ctx, uint64_t ino, uint64_t n)
 {
     struct rtmfs_ops_ctx *c = ctx;
     struct stale *s = malloc(sizeof *s);
@@ -201,7 +201,7 @@ void rtmfs_stale(void *ctx, uint64_t ino)
     pthread_attr_t attr;
     if (!s)
         return;                         /* the attributes time out in the end */
-    *s = (struct stale){ c, ino };
+    *s = (struct stale){ c, ino, n };
     atomic_fetch_add(&c->stale_threads, 1);
     pthread_attr_init(&attr);
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);

@@ -30,7 +30,7 @@ struct rtmfs_ops_ctx {
 
 extern const struct fuse_lowlevel_ops rtmfs_ops;
 struct rtm_tree_notify rtmfs_notify(struct rtmfs_ops_ctx *c);
-void rtmfs_stale(void *ctx, uint64_t ino);
+void rtmfs_stale(void *ctx, uint64_t ino, uint64_t n);
 void rtmfs_stale_wait(struct rtmfs_ops_ctx *c);
 
 #endif

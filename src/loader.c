@@ -73,21 +73,26 @@ static void *recall(const struct rtm_loader *l, const struct rtmc_src *src, uint
     return val;
 }
 
-/* A shape of src from the index into out: 0, or -1 when it has none. */
+/* A shape of src from the index into out, or the message of a file that
+ * does not parse into msg: 0, or -1 when it has neither. */
 static int shape_from_index(const struct rtm_loader *l, const struct rtmc_src *src,
-                            struct rtmc_loaded *out)
+                            struct rtmc_loaded *out, char *msg, size_t msglen)
 {
     struct rtm_index_key k;
     size_t len;
-    char error[8];
+    char error[320];
     void *val = recall(l, src, RTM_INDEX_SHAPE, &k, &len);
     if (!val)
         return -1;
     int rc = rtm_shape_decode(val, len, &out->anim, &out->indexed, error, sizeof error);
     free(val);
-    if (rc == 0 && out->anim) {
-        out->anim->digits = l->digits;
-        out->shape = out->remembered = 1;
+    if (rc == 0) {
+        if (out->anim)
+            out->anim->digits = l->digits;
+        else
+            snprintf(msg, msglen, "%s: %s", src->path, error);  /* the path of now */
+        out->shape = !!out->anim;
+        out->remembered = 1;
         return 0;
     }
     if (rc) {
@@ -124,6 +129,23 @@ static void remember_shape(const struct rtm_loader *l, const struct rtmc_src *sr
     struct rtm_buf b;
     buf_init(&b);
     if (rtm_shape_encode(a, NULL, "", &b) == 0)
+        rtm_index_put(l->index, &k, b.p, b.len);
+    buf_free(&b);
+}
+
+/* Remembers that src does not parse, and why (without its path, which a
+ * rename changes). */
+static void remember_error(const struct rtm_loader *l, const struct rtmc_src *src,
+                           const struct rtm_error *err)
+{
+    struct rtm_index_key k;
+    char text[320];
+    if (!l->index || index_key(l, src, RTM_INDEX_SHAPE, &k))
+        return;
+    rtm_err_format(err, text, sizeof text);
+    struct rtm_buf b;
+    buf_init(&b);
+    if (rtm_shape_encode(NULL, NULL, text, &b) == 0)
         rtm_index_put(l->index, &k, b.p, b.len);
     buf_free(&b);
 }
@@ -246,10 +268,19 @@ static int reserve(struct rtmc_reservation *r, uint64_t bytes, uint64_t full,
 }
 
 /* A light parse is refused too when a full one could never fit: the
- * folder then shows why, rather than views that cannot be read. */
+ * folder then shows why, rather than views that cannot be read.  Such a
+ * refusal depends on cache_size: it is not remembered as the file's. */
+struct parse_budget {
+    struct rtmc_reservation *r;
+    int refused;
+};
+
 static int reserve_parse(void *ctx, uint64_t bytes, uint64_t full, struct rtm_error *err)
 {
-    return reserve(ctx, bytes, full, "to parse", err);
+    struct parse_budget *pb = ctx;
+    int rc = reserve(pb->r, bytes, full, "to parse", err);
+    pb->refused |= rc != 0;
+    return rc;
 }
 
 /* Parses data (malloc'd, handed over: the anim may keep it as its source;
@@ -260,7 +291,8 @@ static int parse(const struct rtm_loader *l, const struct rtmc_src *src,
 {
     struct rtm_anim **anim = &out->anim;
     struct rtm_error err = { .msg = "" };
-    struct rtm_parse_opts o = { .skel = l->skel, .reserve = reserve_parse, .reserve_ctx = r,
+    struct parse_budget pb = { r, 0 };
+    struct rtm_parse_opts o = { .skel = l->skel, .reserve = reserve_parse, .reserve_ctx = &pb,
                                 .flags = src->level != RTMC_FULL ? RTM_PARSE_NO_MATRICES : 0,
                                 .give_source = 1 };
     int rc = rtm_parse_opts(data, len, &o, anim, &err) ? failed(msg, msglen, src->path, &err) : 0;
@@ -268,6 +300,8 @@ static int parse(const struct rtm_loader *l, const struct rtmc_src *src,
         (*anim)->digits = l->digits;
     if (*anim)
         remember_shape(l, src, *anim, out);
+    else if (rc == 0 && !pb.refused)
+        remember_error(l, src, &err);
     if (!*anim || (*anim)->source != data)
         free(data);
     return rc;
@@ -357,7 +391,8 @@ int rtm_loader_load(void *ctx, const struct rtmc_src *src, struct rtmc_reservati
     /* what stat and readdir need comes from the index without opening the file */
     if (src->kind == RTMC_TABLE && table_from_index(l, src, out) == 0)
         return 0;
-    if (src->kind == RTMC_ANIM && src->level == RTMC_SHAPE && shape_from_index(l, src, out) == 0)
+    if (src->kind == RTMC_ANIM && src->level == RTMC_SHAPE &&
+        shape_from_index(l, src, out, msg, msglen) == 0)
         return 0;
     char file[PATH_MAX];
     size_t n = src->archive_len ? src->archive_len : strlen(src->path);

@@ -546,6 +546,17 @@ static struct timespec archive_time(struct rtm_tree *t, struct target *tg)
     }
 }
 
+void tree_stale(struct rtm_tree *t, const struct target *tg, uint64_t ino)
+{
+    const struct rtm_anim *a = tg->h ? rtmc_anim(tg->h) : NULL;
+    if (!t->cfg.stale)
+        return;
+    if (rtm_ino_member(ino) && a)
+        t->cfg.stale(t->cfg.stale_ctx, rtm_ino_head(ino) + MEMBER_VIEWS, rtm_view_count(a));
+    else
+        t->cfg.stale(t->cfg.stale_ctx, ino, 1);
+}
+
 /* -o uid=, gid=, umask=, dmask=, fmask= */
 static void apply_attrs(const struct rtm_tree_attrs *a, struct stat *st)
 {
@@ -577,8 +588,8 @@ static int fill_attr(struct rtm_tree *t, struct target *tg, uint64_t ino, struct
     case K_PINFO:
     case K_PFILE: {
         int rc = file_size(t, tg, &size);
-        if (rc == -EIO && t->cfg.stale)
-            t->cfg.stale(t->cfg.stale_ctx, ino);
+        if (rc == -EIO)
+            tree_stale(t, tg, ino);
         if (rc)
             return rc;
         st->st_mode = S_IFREG | (tg->st.st_mode & 0555);

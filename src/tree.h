@@ -68,11 +68,13 @@ struct rtm_tree_config {
      * changes in it will be reported (rtm_tree_changed).  NULL: none are. */
     int (*watch)(void *ctx, const char *dir);
     void *watch_ctx;
-    /* Told the number of a file whose size the persistent index gave wrong
-     * (the stat or read that found it failed with EIO, once): the kernel
-     * must forget its attributes and pages, asynchronously, never from
-     * inside the request.  NULL: nobody is told. */
-    void (*stale)(void *ctx, uint64_t ino);
+    /* Told the numbers ino .. ino + n - 1 of files whose sizes the
+     * persistent index may have given wrong (the stat or read that found a
+     * wrong one failed with EIO, once; the others came from the same
+     * record): the kernel must forget their attributes and pages,
+     * asynchronously, never from inside the request.  NULL: nobody is
+     * told. */
+    void (*stale)(void *ctx, uint64_t ino, uint64_t n);
     void *stale_ctx;
 };
 

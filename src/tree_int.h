@@ -106,6 +106,9 @@ const char *tree_error_text(const struct rtm_tree *t, const struct target *tg, c
  * times into *newest (if not NULL). */
 size_t tree_archive_below(struct rtm_tree *t, const struct target *tg, const char *dir,
                           struct timespec *newest);
+/* A remembered size of tg (inode ino) was wrong: tells the stale hook
+ * every view of its animation (their sizes came from one record). */
+void tree_stale(struct rtm_tree *t, const struct target *tg, uint64_t ino);
 /* The inode table counts against the cache's budget. */
 void tree_account(struct rtm_tree *t);
 

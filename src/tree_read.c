@@ -142,8 +142,8 @@ ssize_t rtm_tree_read(struct rtm_tree *t, uint64_t ino, char *buf, size_t size, 
     if (rc)
         return rc;
     ssize_t n = read_target(t, &tg, buf, size, off);
+    if (n == -EIO && tg.kind == K_VIEW)
+        tree_stale(t, &tg, ino);
     tree_target_done(t, &tg);
-    if (n == -EIO && tg.kind == K_VIEW && t->cfg.stale)
-        t->cfg.stale(t->cfg.stale_ctx, ino);
     return n;
 }

@@ -7,6 +7,9 @@
 . "$(dirname "${BASH_SOURCE[0]}")/check.sh"
 T=$(mktemp -d "/tmp/rtmfs-${NAME:-test}.XXXXXX")
 chmod 755 "$T"
+# the persistent index of every mount a test makes: its own, never the
+# user's ~/.cache (tests that test the index say where it goes)
+export XDG_CACHE_HOME=$T/xdg-cache
 MOUNTS=()     # mount points to unmount
 PIDS=()       # background processes to end (readers, writers)
 RTMFS_PID=    # the rtmfs of the last fg_mount

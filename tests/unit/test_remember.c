@@ -1,0 +1,424 @@
+/* test_remember.c - the persistent index under the tree: a second mount
+ * answers stat and readdir from it without parsing or rendering, a version
+ * or rendering that differs is never taken for another, and a wrong
+ * remembered size fails one read with EIO, tells the kernel, and is exact
+ * from then on.  (The store itself, its bound, corruption and locks:
+ * test_index.) */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include "testutil.h"
+#include "cache.h"
+#include "index.h"
+#include "loader.h"
+#include "pbo_write.h"
+#include "samples.h"
+#include "skeleton.h"
+#include "tree.h"
+
+/* One "mount": index, loader, cache and tree over the folder. */
+struct mount {
+    struct rtm_index *ix;
+    struct rtm_skeleton *skel;
+    struct rtm_loader l;
+    struct rtmc *c;
+    struct rtm_tree *t;
+    char render[256];
+    uint64_t stale[8], stale_n[8];    /* what the stale hook was told */
+    int nstale;
+};
+
+struct env {
+    char dir[64], index[96];
+    int fd;
+    struct rtm_buf walk, run;
+};
+
+static void write_file(struct env *e, const char *name, const struct rtm_buf *b)
+{
+    int fd = openat(e->fd, name, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, b->p, b->len), (ssize_t)b->len);
+    close(fd);
+}
+
+static void on_stale(void *ctx, uint64_t ino, uint64_t n)
+{
+    struct mount *m = ctx;
+    if (m->nstale < 8) {
+        m->stale_n[m->nstale] = n;
+        m->stale[m->nstale++] = ino;
+    }
+}
+
+static void quiet(void *ctx, const char *msg)
+{
+    (void)ctx;
+    (void)msg;
+}
+
+/* skel: "ofp2", "none" or a file in the folder; digits as -o digits=. */
+static struct mount *mount_with(struct env *e, const char *skel, int digits)
+{
+    struct mount *m = calloc(1, sizeof *m);
+    struct rtm_error err;
+    char path[160];
+    struct stat st;
+    int builtin = !strcmp(skel, "ofp2") || !strcmp(skel, "none");
+    snprintf(path, sizeof path, "%s/%s", e->dir, skel);
+    struct rtm_fileid id = builtin || stat(path, &st) ? RTM_FILEID_NONE : rtm_fileid_of(&st);
+    assert_int_equal(rtm_skeleton_open(builtin ? skel : path, &m->skel, &err), 0);
+    rtm_loader_render_key(m->render, sizeof m->render, builtin ? skel : "file",
+                          builtin ? NULL : &id, digits);
+    assert_non_null(m->ix = rtm_index_open(e->index, 64u << 20, quiet, NULL));
+    m->l = (struct rtm_loader){ .srcfd = e->fd, .skel = m->skel, .digits = digits,
+                                .index = m->ix, .render = m->render, .log = quiet };
+    assert_non_null(m->c = m->l.cache = rtmc_new(64u << 20, rtm_loader_load, &m->l));
+    rtmc_set_store(m->c, rtm_loader_store);
+    struct rtm_tree_config cfg = { .srcfd = e->fd, .cache = m->c, .stale = on_stale,
+                                   .stale_ctx = m };
+    assert_non_null(m->t = rtm_tree_new(&cfg));
+    return m;
+}
+
+static struct mount *mount_default(struct env *e) { return mount_with(e, "ofp2", RTM_DIGITS_EXACT); }
+
+static struct rtmc_stats unmount(struct mount *m)
+{
+    struct rtmc_stats st;
+    rtmc_get_stats(m->c, &st);
+    rtm_tree_free(m->t);
+    rtmc_free(m->c);
+    rtm_index_close(m->ix);
+    rtm_skeleton_free(m->skel);
+    free(m);
+    return st;
+}
+
+/* Everything stat and readdir show below folder ino (at path), one line an
+ * entry: "path size type", depth first; every name looked up. */
+static void walk(struct mount *m, uint64_t ino, const char *path, struct rtm_buf *out)
+{
+    struct rtm_dirlist *d;
+    assert_int_equal(rtm_tree_listing(m->t, ino, 0, &d), 0);
+    for (size_t i = 2; i < d->n; i++) {
+        struct rtm_tree_entry te;
+        char child[512];
+        snprintf(child, sizeof child, "%s/%s", path, d->e[i].name);
+        assert_int_equal(rtm_tree_lookup(m->t, ino, d->e[i].name, &te), 0);
+        assert_int_equal(te.ino, d->e[i].ino);
+        buf_printf(out, "%s %lld %o\n", child, (long long)te.st.st_size,
+                   (unsigned)(te.st.st_mode & S_IFMT));
+        if (S_ISDIR(te.st.st_mode))
+            walk(m, te.ino, child, out);
+    }
+    rtm_tree_listing_put(m->t, d);
+}
+
+static char *walk_all(struct mount *m)
+{
+    struct rtm_buf b;
+    buf_init(&b);
+    walk(m, RTM_INO_ROOT, "", &b);
+    buf_putc(&b, 0);
+    return buf_take(&b, NULL);
+}
+
+static uint64_t ino_of(struct mount *m, const char *path, struct rtm_tree_entry *te)
+{
+    char buf[256], *save = NULL;
+    snprintf(buf, sizeof buf, "%s", path);
+    uint64_t ino = RTM_INO_ROOT;
+    for (char *c = strtok_r(buf, "/", &save); c; c = strtok_r(NULL, "/", &save)) {
+        assert_int_equal(rtm_tree_lookup(m->t, ino, c, te), 0);
+        ino = te->ino;
+    }
+    return ino;
+}
+
+static ssize_t read_file(struct mount *m, uint64_t ino, char *buf, size_t n)
+{
+    return rtm_tree_read(m->t, ino, buf, n, 0);
+}
+
+static int setup(void **state)
+{
+    struct env *e = calloc(1, sizeof *e);
+    strcpy(e->dir, "/tmp/rtmfs-remember.XXXXXX");
+    assert_non_null(mkdtemp(e->dir));
+    snprintf(e->index, sizeof e->index, "%s.index/index.sqlite", e->dir);
+    assert_int_equal(mkdirat(AT_FDCWD, e->dir, 0755) == 0 || errno == EEXIST, 1);
+    e->fd = open(e->dir, O_RDONLY | O_DIRECTORY);
+    struct sample_opts ow = { 12, 30, 1, 2 }, orun = { 12, 30, 2, 2 };
+    assert_int_equal(rtm_sample_plain(&ow, &e->walk), 0);
+    assert_int_equal(rtm_sample_bmtr(&orun, 5, BMTR_COMPRESS_AUTO, &e->run), 0);
+    write_file(e, "walk.rtm", &e->walk);
+    struct pbo_write_entry pe[] = {
+        { "anims\\walk.rtm", (const uint8_t *)e->walk.p, e->walk.len, PBO_PACK_CPRS, 0 },
+        { "anims\\run.rtm", (const uint8_t *)e->run.p, e->run.len, PBO_PACK_STORE, 0 },
+    };
+    struct rtm_buf arch;
+    buf_init(&arch);
+    assert_int_equal(pbo_write(pe, 2, NULL, 0, 0, &arch), 0);
+    write_file(e, "mod.pbo", &arch);
+    buf_free(&arch);
+    *state = e;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    struct env *e = *state;
+    char cmd[256];
+    close(e->fd);
+    snprintf(cmd, sizeof cmd, "rm -rf %s %s.index", e->dir, e->dir);
+    assert_int_equal(system(cmd), 0);
+    buf_free(&e->walk);
+    buf_free(&e->run);
+    free(e);
+    return 0;
+}
+
+/* The second mount shows the same, from the index alone. */
+static void a_second_mount_answers_from_the_index(void **state)
+{
+    struct env *e = *state;
+    struct mount *m = mount_default(e);
+    char *first = walk_all(m);
+    struct rtmc_stats st = unmount(m);
+    assert_true(st.loads > 0);
+    assert_int_equal(st.remembered, 0);
+    m = mount_default(e);
+    char *second = walk_all(m);
+    assert_string_equal(first, second);
+    assert_non_null(strstr(second, "/mod.pbo/anims/run.rtm/frames/011.csv"));
+    st = unmount(m);
+    assert_int_equal(st.renders, 0);
+    assert_int_equal(st.sizings, 0);
+    assert_int_equal(st.loads, st.remembered);  /* 1 table and 3 shapes */
+    assert_int_equal(st.loads, 4);
+    free(first);
+    free(second);
+}
+
+/* bones.txt renders from a remembered shape: grep -r --include=bones.txt
+ * parses nothing on the second mount. */
+static void bones_txt_from_the_index(void **state)
+{
+    struct env *e = *state;
+    struct mount *m = mount_default(e);
+    struct rtm_tree_entry te;
+    char want[4096], got[4096];
+    ssize_t n = read_file(m, ino_of(m, "mod.pbo/anims/run.rtm/bones.txt", &te), want, sizeof want);
+    assert_true(n > 0);
+    unmount(m);
+    m = mount_default(e);
+    assert_int_equal(read_file(m, ino_of(m, "mod.pbo/anims/run.rtm/bones.txt", &te), got,
+                               sizeof got), n);
+    assert_memory_equal(got, want, (size_t)n);
+    struct rtmc_stats st = unmount(m);
+    assert_int_equal(st.loads, st.remembered);
+    assert_int_equal(st.renders, 1);
+}
+
+/* A rewrite of the same size whose mtime is put back is another version:
+ * its ctime tells, and nothing of the old one is taken for it. */
+static void a_changed_file_is_another_version(void **state)
+{
+    struct env *e = *state;
+    struct mount *m = mount_default(e);
+    char *first = walk_all(m);
+    unmount(m);
+    struct sample_opts o = { 12, 30, 9, 2 };
+    struct rtm_buf b;
+    buf_init(&b);
+    assert_int_equal(rtm_sample_plain(&o, &b), 0);
+    assert_int_equal(b.len, e->walk.len);
+    struct stat before;
+    assert_int_equal(fstatat(e->fd, "walk.rtm", &before, 0), 0);
+    usleep(20000);
+    write_file(e, "walk.rtm", &b);
+    struct timespec times[2] = { before.st_atim, before.st_mtim };
+    assert_int_equal(utimensat(e->fd, "walk.rtm", times, 0), 0);
+    m = mount_default(e);
+    char *second = walk_all(m);
+    struct rtmc_stats st = unmount(m);
+    assert_int_equal(st.loads, st.remembered + 2);     /* walk.rtm: shape and sizes */
+    assert_int_equal(st.sizings, 1);
+    (void)first;
+    (void)second;
+    free(first);
+    free(second);
+    buf_free(&b);
+}
+
+/* digits=, the skeleton, and the skeleton file's identity change what is
+ * rendered: each is a key of its own. */
+static void rendering_options_are_keys(void **state)
+{
+    struct env *e = *state;
+    static const char skel[] = "Pelvis -\nSpine Pelvis\n";
+    struct rtm_buf sb = { .p = (char *)skel, .len = sizeof skel - 1, .cap = sizeof skel };
+    write_file(e, "mine.skel", &sb);
+    struct {
+        const char *skel;
+        int digits;
+    } runs[] = { { "ofp2", RTM_DIGITS_EXACT }, { "ofp2", 3 }, { "none", RTM_DIGITS_EXACT },
+                 { "mine.skel", RTM_DIGITS_EXACT } };
+    for (size_t i = 0; i < 4; i++) {
+        struct mount *m = mount_with(e, runs[i].skel, runs[i].digits);
+        free(walk_all(m));
+        struct rtmc_stats st = unmount(m);
+        assert_int_equal(st.remembered, i == 0 ? 0 : 1);   /* only the archive's table */
+        m = mount_with(e, runs[i].skel, runs[i].digits);
+        free(walk_all(m));
+        st = unmount(m);
+        assert_int_equal(st.loads, st.remembered);
+    }
+    /* the skeleton file rewritten (same bytes): a new identity */
+    usleep(20000);
+    write_file(e, "mine.skel", &sb);
+    struct mount *m = mount_with(e, "mine.skel", RTM_DIGITS_EXACT);
+    free(walk_all(m));
+    struct rtmc_stats st = unmount(m);
+    assert_int_equal(st.remembered, 1);
+}
+
+/* A remembered size that is wrong: the read fails once with EIO, the
+ * kernel is told (the stale hook), the shape is forgotten, and from then
+ * on stat and read agree. */
+static void a_wrong_size_fails_once(void **state)
+{
+    struct env *e = *state;
+    struct mount *m = mount_default(e);
+    free(walk_all(m));
+    /* remember a wrong size for walk.rtm's header.txt (view 0) */
+    struct rtm_tree_entry te;
+    struct rtmc_src src = { .path = "walk.rtm", .level = RTMC_FULL, .kind = RTMC_ANIM };
+    struct stat st;
+    assert_int_equal(fstatat(e->fd, "walk.rtm", &st, 0), 0);
+    src.id = rtm_fileid_of(&st);
+    struct rtmc_entry *h;
+    assert_int_equal(rtmc_get(m->c, &src, &h), 0);
+    const struct rtm_anim *a = rtmc_anim(h);
+    size_t n = rtm_view_count(a);
+    uint64_t *sizes = malloc(n * sizeof *sizes);
+    assert_int_equal(rtm_view_sizes(a, sizes), 0);
+    uint64_t right = sizes[0];
+    sizes[0] += 7;
+    rtm_loader_store(&m->l, &src, a, sizes);
+    rtmc_put(m->c, h);
+    free(sizes);
+    unmount(m);
+
+    m = mount_default(e);
+    uint64_t ino = ino_of(m, "walk.rtm/header.txt", &te);
+    assert_int_equal(te.st.st_size, right + 7);         /* what the index said */
+    char buf[8192];
+    assert_int_equal(read_file(m, ino, buf, sizeof buf), -EIO);
+    assert_int_equal(m->nstale, 1);
+    assert_int_equal(m->stale[0], ino);                  /* header.txt: the first view */
+    assert_int_equal(m->stale_n[0], (uint64_t)n);
+    assert_int_equal(rtm_tree_getattr(m->t, ino, &te), 0);
+    assert_int_equal(te.st.st_size, right);
+    assert_int_equal(read_file(m, ino, buf, sizeof buf), (ssize_t)right);
+    assert_int_equal(m->nstale, 1);
+    struct rtmc_stats cs = unmount(m);
+    assert_int_equal(cs.mismatches, 1);
+
+    /* the index holds the right sizes now */
+    m = mount_default(e);
+    ino = ino_of(m, "walk.rtm/header.txt", &te);
+    assert_int_equal(te.st.st_size, right);
+    assert_int_equal(read_file(m, ino, buf, sizeof buf), (ssize_t)right);
+    cs = unmount(m);
+    assert_int_equal(cs.mismatches, 0);
+}
+
+/* A wrong size found by stat (sizing a view the shape did not know) fails
+ * that stat once the same way. */
+static void a_wrong_size_found_by_sizing(void **state)
+{
+    struct env *e = *state;
+    struct mount *m = mount_default(e);
+    struct rtm_tree_entry te;
+    char buf[256];
+    /* only bones.txt read: the shape has no sizes yet */
+    assert_true(read_file(m, ino_of(m, "walk.rtm/bones.txt", &te), buf, sizeof buf) > 0);
+    struct rtmc_src src = { .path = "walk.rtm", .level = RTMC_LIGHT, .kind = RTMC_ANIM };
+    struct stat st;
+    assert_int_equal(fstatat(e->fd, "walk.rtm", &st, 0), 0);
+    src.id = rtm_fileid_of(&st);
+    struct rtmc_entry *h;
+    assert_int_equal(rtmc_get(m->c, &src, &h), 0);
+    const struct rtm_anim *a = rtmc_anim(h);
+    size_t n = rtm_view_count(a);
+    uint64_t *sizes = malloc(n * sizeof *sizes);
+    memset(sizes, 0xff, n * sizeof *sizes);
+    sizes[n - 1] = 3;                                  /* the last track: wrong */
+    rtm_loader_store(&m->l, &src, a, sizes);
+    rtmc_put(m->c, h);
+    free(sizes);
+    unmount(m);
+
+    m = mount_default(e);
+    uint64_t anim = ino_of(m, "walk.rtm", &te);
+    /* sizing every view finds it: that lookup fails, the kernel is told to
+     * forget every view of the animation (their sizes came from the shape) */
+    assert_int_equal(rtm_tree_lookup(m->t, anim, "header.txt", &te), -EIO);
+    assert_int_equal(m->nstale, 1);
+    assert_int_equal(m->stale[0], anim + 5);
+    assert_int_equal(m->stale_n[0], (uint64_t)n);
+    assert_int_equal(rtm_tree_lookup(m->t, anim, "header.txt", &te), 0);
+    struct rtmc_stats cs;
+    rtmc_get_stats(m->c, &cs);
+    assert_int_equal(cs.mismatches, 1);
+    free(walk_all(m));                                /* exact from then on */
+    unmount(m);
+    m = mount_default(e);
+    char *again = walk_all(m);
+    cs = unmount(m);
+    assert_int_equal(cs.loads, cs.remembered);
+    assert_int_equal(cs.mismatches, 0);
+    free(again);
+}
+
+/* Without an index (noindex, rtmcat) the tree shows exactly the same. */
+static void no_index_shows_the_same(void **state)
+{
+    struct env *e = *state;
+    struct mount *m = mount_default(e);
+    char *with = walk_all(m);
+    unmount(m);
+    struct rtm_skeleton *skel;
+    struct rtm_error err;
+    assert_int_equal(rtm_skeleton_open("ofp2", &skel, &err), 0);
+    struct rtm_loader l = { .srcfd = e->fd, .skel = skel, .digits = RTM_DIGITS_EXACT };
+    struct rtmc *c = l.cache = rtmc_new(64u << 20, rtm_loader_load, &l);
+    struct rtm_tree_config cfg = { .srcfd = e->fd, .cache = c };
+    struct mount bare = { .c = c, .t = rtm_tree_new(&cfg) };
+    char *without = walk_all(&bare);
+    assert_string_equal(with, without);
+    rtm_tree_free(bare.t);
+    rtmc_free(c);
+    rtm_skeleton_free(skel);
+    free(with);
+    free(without);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(a_second_mount_answers_from_the_index, setup, teardown),
+        cmocka_unit_test_setup_teardown(bones_txt_from_the_index, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_changed_file_is_another_version, setup, teardown),
+        cmocka_unit_test_setup_teardown(rendering_options_are_keys, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_wrong_size_fails_once, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_wrong_size_found_by_sizing, setup, teardown),
+        cmocka_unit_test_setup_teardown(no_index_shows_the_same, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
