@@ -60,7 +60,7 @@ UNIT     := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT:%=$(BUILD)/tests/%)
 
 .PHONY: all tests check bench demo fuzz tsan stress valgrind install install-magic uninstall \
-	clean deps ofp2-table pow10-table float-exhaustive
+	clean deps ofp2-table pow10-table corpus-mix float-exhaustive
 all: $(PROGS)
 tests: $(UNIT_BIN)
 
@@ -172,7 +172,11 @@ ofp2-table: all
 	bash src/scripts/ofp2_table.sh $(BUILD) ../shared
 	$(MAKE) all
 
-# The exact tables of the float formatter (numfmt.c), written by Python.
+# The real files' mix of formats, frames and bones that rtmgen -I draws from.
+corpus-mix:
+	bash src/scripts/corpus_mix.sh ../shared
+
+# The table of the float formatter (numfmt.c), written by Python.
 pow10-table:
 	python3 src/scripts/pow10_table.py > src/pow10_table.h
 

@@ -15,6 +15,9 @@
  *                         of the bytes; reproducible (xorshift), one archive
  *                         in memory at a time; prints a summary on stdout
  *   rtmgen -s|-x MB FILE  one file for the memory tests (see gen_sized)
+ *   rtmgen -I N DIR       a whole install for benchmarks: N animations in
+ *                         archives of 50 across 20 mod folders, filled with
+ *                         textures, and N/10 loose; the real files' mix
  *   rtmgen -F FRAMES DIR  DIR/figure.rtm, a figure standing upright that
  *                         moves a little, and DIR/figure.skel, its skeleton
  *                         with pivots (preview.svg's tests and demo)
@@ -32,6 +35,8 @@
 #include "pbo.h"
 #include "pbo_write.h"
 #include "samples.h"
+
+#include "corpus_mix.h"
 
 /* mkdir -p: path and every folder above it (n bytes of path). */
 static int make_dirs(const char *path, size_t n)
@@ -237,9 +242,10 @@ static int gen_packed(const char *out_path, char **files, int n)
 enum {
     BIG_MODS = 10,                      /* @mod_00 .. @mod_09, archives dealt round */
     BIG_PLAN_MIN = 3, BIG_PLAN_MAX = 8, /* MB an archive's contents aim at */
-    BIG_RTM_MIN = 4, BIG_RTM_MAX = 12,  /* RTM entries an archive */
+    BIG_RTM_MIN = 4, BIG_RTM_MAX = 12,  /* RTM entries an archive (-P) */
+    INSTALL_MODS = 20, INSTALL_RTM = 50, /* -I: mod folders, RTMs an archive */
     BIG_TEX_MIN = 512 * 1024, BIG_TEX_MAX = 1536 * 1024,
-    BIG_ENTRIES = 1 + BIG_RTM_MAX + BIG_PLAN_MAX * 1000000 / BIG_TEX_MIN + 2,
+    BIG_ENTRIES = 1 + INSTALL_RTM + BIG_PLAN_MAX * 1000000 / BIG_TEX_MIN + 2,
     BIG_NAME = 128,
 };
 #define BIG_TIME 1700000000u            /* entry timestamps start here */
@@ -320,12 +326,35 @@ static struct rtm_buf *big_entry(struct big_archive *a, enum pbo_pack pack, cons
     return &a->data[a->n++];
 }
 
-/* RTMs of every kind, 66 or 103 bones, stored or LZSS at random.  BMTR
- * stores bone names lowercase and both bone counts reach the OFP2 skeleton's
- * LeftHand (its 53rd bone), so each BMTR entry's bones.txt has "lefthand". */
-static int big_rtms(struct big_archive *a, uint64_t *rng, struct big_stats *st)
+/* What an archive holds: -P's random few RTMs of the sample kinds, or -I's
+ * nrtm drawn from the real files' mix (corpus_mix.h). */
+struct big_plan {
+    unsigned mods;
+    uint32_t nrtm;                      /* 0: BIG_RTM_MIN..BIG_RTM_MAX, sample kinds */
+};
+
+/* One RTM like a real one: format, frames and bones of a corpus file. */
+static int mix_rtm(uint64_t *rng, uint32_t seed, struct rtm_buf *b, int *lefthand)
 {
-    uint32_t n = rng_range(rng, BIG_RTM_MIN, BIG_RTM_MAX);
+    size_t n = sizeof CORPUS_MIX / sizeof CORPUS_MIX[0];
+    size_t pick = (size_t)(rng_next(rng) % n);
+    struct sample_opts o = { CORPUS_MIX[pick].frames, CORPUS_MIX[pick].bones, seed,
+                             rng_range(rng, 0, 3) };
+    uint32_t v = CORPUS_MIX[pick].version;
+    *lefthand = o.nbones >= 53;         /* OFP2's LeftHand is its 53rd bone */
+    return v == 0 ? rtm_sample_plain(&o, b)
+                  : rtm_sample_bmtr(&o, v, rng_next(rng) & 1 ? BMTR_COMPRESS_AUTO
+                                                              : BMTR_COMPRESS_ALL, b);
+}
+
+/* RTMs of every kind, stored or LZSS at random: for -P, 66 or 103 bones;
+ * BMTR stores bone names lowercase and both bone counts reach the OFP2
+ * skeleton's LeftHand (its 53rd bone), so each BMTR entry's bones.txt has
+ * "lefthand".  For -I, the corpus's mix. */
+static int big_rtms(struct big_archive *a, uint64_t *rng, const struct big_plan *plan,
+                    struct big_stats *st)
+{
+    uint32_t n = plan->nrtm ? plan->nrtm : rng_range(rng, BIG_RTM_MIN, BIG_RTM_MAX);
     for (uint32_t i = 0; i < n; i++) {
         enum kind k = (enum kind)rng_range(rng, 0, K_KINDS - 1);
         struct sample_opts o = { rng_range(rng, 10, 50), rng_range(rng, 0, 1) ? 103 : 66,
@@ -336,12 +365,13 @@ static int big_rtms(struct big_archive *a, uint64_t *rng, struct big_stats *st)
                                       "anims\\characters\\%s%s_%02u.rtm", sub, anim, i);
         if (!b)
             return -1;
-        if (make(k, &o, b)) {
+        int lefthand = k >= K_V3;
+        if (plan->nrtm ? mix_rtm(rng, (uint32_t)st->rtm, b, &lefthand) : make(k, &o, b)) {
             fprintf(stderr, "rtmgen: out of memory\n");
             return -1;
         }
         st->rtm++;
-        st->lefthand += k >= K_V3;
+        st->lefthand += lefthand;
         st->rtm_bytes += b->len;
     }
     return 0;
@@ -451,9 +481,10 @@ static int big_write(const struct big_archive *a, const char *path, const char *
 
 /* Archive i: DIR/@mod_XX/addons/NAME.pbo, its contents about budget bytes
  * (at least one texture) and the same bytes for the same i. */
-static int big_archive(const char *dir, unsigned i, uint64_t left, struct big_stats *st)
+static int big_archive(const char *dir, unsigned i, uint64_t left, const struct big_plan *plan,
+                       struct big_stats *st)
 {
-    unsigned mod = i % BIG_MODS, k = i / BIG_MODS;
+    unsigned mod = i % plan->mods, k = i / plan->mods;
     char path[4096], addon[64], prefix[128];
     if (k < BIG_NADDONS)
         snprintf(addon, sizeof addon, "%s", BIG_ADDONS[k]);
@@ -477,7 +508,7 @@ static int big_archive(const char *dir, unsigned i, uint64_t left, struct big_st
     }
     int rc = big_entry(a, PBO_PACK_CPRS, "config.cpp") ? 0 : -1;
     if (!rc)
-        rc = big_rtms(a, &rng, st);
+        rc = big_rtms(a, &rng, plan, st);
     if (!rc)
         rc = big_textures(a, &rng, budget < left ? budget : left);
     if (!rc)
@@ -493,14 +524,53 @@ static int gen_big(const char *dir, long mb)
 {
     uint64_t target = (uint64_t)mb * 1000000;
     struct big_stats st = { 0 };
+    const struct big_plan plan = { BIG_MODS, 0 };
     for (unsigned i = 0; st.bytes < target; i++)
-        if (big_archive(dir, i, target - st.bytes, &st))
+        if (big_archive(dir, i, target - st.bytes, &plan, &st))
             return 1;
     printf("mods: %ld\narchives: %ld\nentries: %ld\nrtm: %ld\n"
            "rtm_lefthand: %ld\nrtm_bytes: %llu\nneeded_bytes: %llu\nbytes: %llu\n",
            st.archives < BIG_MODS ? st.archives : BIG_MODS, st.archives, st.entries,
            st.rtm, st.lefthand, (unsigned long long)st.rtm_bytes,
            (unsigned long long)st.needed, (unsigned long long)st.bytes);
+    return fflush(stdout) ? 1 : 0;
+}
+
+/* -I N DIR: a whole install: N animations in archives of INSTALL_RTM
+ * across INSTALL_MODS mod folders, filled to BIG_PLAN_MIN..MAX MB with
+ * textures, and N/10 loose ones in DIR/loose/mod_XX/, all drawn from the
+ * real files' mix; a summary on stdout. */
+static int gen_install(const char *dir, long n)
+{
+    struct big_stats st = { 0 };
+    for (unsigned i = 0; (long)i * INSTALL_RTM < n; i++) {
+        long left = n - (long)i * INSTALL_RTM;
+        const struct big_plan plan = { INSTALL_MODS,
+                                       (uint32_t)(left < INSTALL_RTM ? left : INSTALL_RTM) };
+        if (big_archive(dir, i, UINT64_MAX, &plan, &st))
+            return 1;
+    }
+    uint64_t loose_bytes = 0, rng = 0x51ED27A5u;
+    char path[4096];
+    for (long i = 0; i < n / 10; i++) {
+        struct rtm_buf b;
+        buf_init(&b);
+        int lefthand;
+        snprintf(path, sizeof path, "%s/loose/mod_%02ld/anim_%05ld.rtm", dir, i % INSTALL_MODS, i);
+        if (mix_rtm(&rng, (uint32_t)i, &b, &lefthand) || write_file(path, &b, b.len)) {
+            buf_free(&b);
+            return 1;
+        }
+        loose_bytes += b.len;
+        st.lefthand += lefthand;
+        buf_free(&b);
+    }
+    printf("mods: %d\narchives: %ld\nentries: %ld\nrtm: %ld\nloose: %ld\n"
+           "rtm_lefthand: %ld\nrtm_bytes: %llu\nloose_bytes: %llu\nbytes: %llu\n",
+           st.archives < INSTALL_MODS ? (int)st.archives : INSTALL_MODS, st.archives, st.entries,
+           st.rtm, n / 10, st.lefthand,
+           (unsigned long long)st.rtm_bytes, (unsigned long long)loose_bytes,
+           (unsigned long long)(st.bytes + loose_bytes));
     return fflush(stdout) ? 1 : 0;
 }
 
@@ -576,7 +646,7 @@ static void usage(FILE *f)
 {
     fputs("usage: rtmgen DIR | rtmgen -t COUNT DIR | rtmgen -p FILE.pbo\n"
           "       rtmgen -a FILE.pbo FILE... | rtmgen -P MB DIR | rtmgen -s|-x MB FILE\n"
-          "       rtmgen -F FRAMES DIR\n"
+          "       rtmgen -I N DIR | rtmgen -F FRAMES DIR\n"
           "Writes sample Arma animations (.rtm) and PBO archives with rtmfs's own writers.\n"
           "  DIR              the small set in DIR (created if missing): walk.rtm (plain\n"
           "                   RTM_0101), step_props.rtm (plain with an RTM_MDAT block),\n"
@@ -593,6 +663,10 @@ static void usage(FILE *f)
           "  -P MB DIR        archives shaped like Arma mods, at least MB megabytes in all:\n"
           "                   DIR/@mod_XX/addons/NAME.pbo with RTMs, config.cpp and textures;\n"
           "                   prints a summary (for benchmarks)\n"
+          "  -I N DIR         a whole install: N animations in archives of 50 across 20\n"
+          "                   mods (DIR/@mod_XX/addons/NAME.pbo, 3-8 MB each with textures)\n"
+          "                   and N/10 loose (DIR/loose/), with the real files' mix of\n"
+          "                   formats, frames and bones; prints a summary (for benchmarks)\n"
           "  -s MB FILE       a plain animation whose parse takes about MB megabytes\n"
           "  -x MB FILE       a small BMTR v5 whose LZO arrays expand to a parse of about\n"
           "                   MB megabytes (-s and -x: for memory tests)\n"
@@ -605,20 +679,28 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
-    long tree = 0, mb = 0, figure = 0;
+    long tree = 0, mb = 0, figure = 0, install = 0;
     char *end;
     int c;
     static const struct option longopts[] = {
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
-    while ((c = getopt_long(argc, argv, "t:p:P:a:s:x:F:h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "t:p:P:a:s:x:F:I:h", longopts, NULL)) != -1) {
         if ((c == 's' || c == 'x') && optind + 1 == argc) {
             return gen_sized(c == 'x', strtol(optarg, NULL, 10), argv[optind]);
         } else if (c == 'a') {
             return gen_packed(optarg, argv + optind, argc - optind);
         } else if (c == 't') {
             tree = strtol(optarg, NULL, 10);
+        } else if (c == 'I') {
+            errno = 0;
+            install = strtol(optarg, &end, 10);
+            if (errno || end == optarg || *end || install < 1 || install > 10000000) {
+                fprintf(stderr, "rtmgen: -I %s: not a number of animations (1 or more)\n",
+                        optarg);
+                return 2;
+            }
         } else if (c == 'F') {
             errno = 0;
             figure = strtol(optarg, &end, 10);
@@ -652,5 +734,7 @@ int main(int argc, char **argv)
         return gen_big(dir, mb);
     if (figure > 0)
         return gen_figure(dir, figure);
+    if (install > 0)
+        return gen_install(dir, install);
     return tree > 0 ? gen_tree(dir, tree) : gen_set(dir);
 }

@@ -354,5 +354,22 @@ expect_broken "error.txt of a broken file is its message" "$T/s/broken.rtm" erro
 expect_error "error.txt is no view" "$T/s/walk.rtm" error.txt &&
     check "error.txt is no view: says so" grep -q "no view called 'error.txt'" "$T/err"
 
+# ---- rtmgen -I: a whole install, the real files' mix ----
+section "install"
+"$RTMGEN" -I 120 "$T/inst" >"$T/inst.txt"
+check "rtmgen -I 120: 3 archives, 120 entries, 12 loose" \
+    grep -qz 'archives: 3.*rtm: 120.*loose: 12' <(tr '\n' ' ' <"$T/inst.txt")
+n=0
+for p in "$T"/inst/@mod_*/addons/*.pbo; do
+    n=$((n + $("$CAT" "$p/anims/characters" | grep -c '\.rtm$')))
+done
+check "rtmcat lists 120 animations in the archives" [ "$n" -eq 120 ]
+check "12 loose animations" [ "$(find "$T/inst/loose" -name '*.rtm' | wc -l)" -eq 12 ]
+f=$(find "$T/inst/loose" -name '*.rtm' | sort | head -1)
+run "$f" header.txt
+check "a loose one reads" [ "$rc" -eq 0 ]
+"$RTMGEN" -I 120 "$T/inst2" >/dev/null
+check "rtmgen -I: the same bytes on every run" diff -rq "$T/inst" "$T/inst2"
+
 section
 finish cli/rtmcat
