@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# bench_install.sh - the whole-install benchmark of `make bench` (issue 16):
+# rtmfs over a tree shaped like an Arma install (rtmgen -I: 20,000
+# animations in 400 archives across 20 mods, plus 2,000 loose, the real
+# files' mix), and over 200 copies of the shared corpus's files, against
+# native copies of the views.  Cold means the page cache was dropped; "next
+# mount" is a second mount of the same tree (what the persistent index is
+# for).  Prints the goals table.  Not a pass/fail test.
+#   RTMFS_BENCH_INSTALL  animations in archives (default 20000)
+#   RTMFS_BENCH_TREE     where the generated tree is kept between runs
+#                        (default /var/tmp/rtmfs-bench-install-N)
+#   RTMFS_BENCH_CACHE    -o cache_size (default 64M)
+NAME=bench-install
+# shellcheck source=tests/lib/mount.sh
+. "$(dirname "$0")/../lib/mount.sh"
+set -e
+N=${RTMFS_BENCH_INSTALL:-20000}
+TREE=${RTMFS_BENCH_TREE:-/var/tmp/rtmfs-bench-install-$N}
+CACHE=${RTMFS_BENCH_CACHE:-64M}
+M=$T/mnt
+need_fuse "whole-install benchmark"
+
+now() { date +%s%N; }
+ms() { echo $((($(now) - $1) / 1000000)); }
+drop() { sync; echo 3 > /proc/sys/vm/drop_caches 2>/dev/null || true; }
+timed() { local s; s=$(now); "$@" >/dev/null 2>&1 || true; ms "$s"; }
+io() { awk -v k="$1:" '$1 == k {print $2}' "/proc/$RTMFS_PID/io" 2>/dev/null || echo 0; }
+cpu_ms() { awk '{ print ($14 + $15) * 10 }' "/proc/$RTMFS_PID/stat" 2>/dev/null || echo 0; }
+hwm() { awk '$1 == "VmHWM:" {print $2}' "/proc/$RTMFS_PID/status"; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "x%.2f", a / b; else print "-" }'; }
+grep_bones() { grep -rli lefthand --include=bones.txt "$1"; }
+
+# The tree, generated once per N (about a minute for 20,000).
+if [ ! -f "$TREE/.complete" ]; then
+    rm -rf "$TREE"
+    echo "generating the install tree ($N animations) in $TREE..."
+    "$RTMGEN" -I "$N" "$TREE" > "$T/summary.txt"
+    cp "$T/summary.txt" "$TREE/.complete"
+fi
+bytes=$(awk '$1 == "bytes:" {print $2}' "$TREE/.complete")
+archives=$(awk '$1 == "archives:" {print $2}' "$TREE/.complete")
+loose=$(awk '$1 == "loose:" {print $2}' "$TREE/.complete")
+
+# mount_cold NAME: drops the caches, mounts in the foreground, says how long.
+mount_cold() {
+    drop
+    local s; s=$(now)
+    fg_mount "$TREE" "$M" -o cache_size="$CACHE" || exit 1
+    echo "$1 $(ms "$s")" >> "$T/r.txt"
+}
+
+# A walk on a cold cache: its time, and rtmfs's disk bytes and CPU for it.
+walk() {
+    local name=$1; shift
+    drop
+    local r0 c0 s t
+    r0=$(io read_bytes) c0=$(cpu_ms) s=$(now)
+    "$@" >/dev/null 2>&1 || true
+    t=$(ms "$s")
+    echo "$name $t $(( $(io read_bytes) - r0 )) $(( $(cpu_ms) - c0 ))" >> "$T/r.txt"
+}
+
+: > "$T/r.txt"
+peak=0
+for round in first next; do
+    mount_cold "mount_$round"
+    walk "grep_$round" grep_bones "$M"
+    walk "du_$round" du -s "$M"
+    h=$(hwm); [ "$h" -gt "$peak" ] && peak=$h
+    if [ $round = first ]; then
+        # a native copy of a sample's views (the first mod's first archive
+        # and 1/20 of the loose files) for du's comparison
+        mkdir -p "$T/native"
+        a=$(find "$M/@mod_00/addons" -maxdepth 1 -name '*.pbo' | sort | head -1)
+        cp -r "$a" "$T/native/"
+        cp -r "$M/loose/mod_00" "$T/native/loose"
+    fi
+    do_umount "$M"
+done
+sample=$(( $(find "$T/native" -name '*.rtm' -type d | wc -l) ))
+drop
+du_native=$(timed du -s "$T/native")
+total=$((N + loose))
+du_scaled=$(awk -v t="$du_native" -v s="$sample" -v n="$total" 'BEGIN { printf "%d", s ? t * n / s : 0 }')
+
+# 200 copies of the corpus's files.
+if have_corpus; then
+    mkdir -p "$T/c200"
+    i=0
+    mapfile -t files < <(find "$SHARED/corpus" -name '*.rtm' | LC_ALL=C sort)
+    for f in "${files[@]}" "${files[@]}"; do
+        [ $i -ge 200 ] && break
+        i=$((i + 1))
+        cp "$f" "$T/c200/$(printf %03d $i)_${f##*/}"
+    done
+    TREE_SAVE=$TREE TREE=$T/c200
+    mount_cold c200_mount_first
+    cp -r "$M" "$T/c200_native" >/dev/null
+    do_umount "$M"
+    for round in first next; do
+        mount_cold "c200_mount_$round"
+        walk "lsR_$round" ls -lR "$M"
+        do_umount "$M"
+    done
+    drop
+    lsr_native=$(timed ls -lR "$T/c200_native")
+    TREE=$TREE_SAVE
+else
+    lsr_native=
+    echo "(no ../shared: the 200-copies rows are left out)"
+fi
+
+get() { awk -v k="$1" -v f="$2" '$1 == k {print $f}' "$T/r.txt"; }
+mb() { awk -v b="$1" 'BEGIN { printf "%.0f", b / 1e6 }'; }
+echo
+echo "whole-install benchmark: $archives archives in 20 mods, $N animations in them," \
+     "$loose loose; $(mb "$bytes") MB on disk; cache_size=$CACHE; $(nproc) CPUs"
+[ -w /proc/sys/vm/drop_caches ] || echo "(not root: cold runs could not drop the page cache)"
+printf "| %-58s | %-24s | %-10s |\n" measure result goal
+printf "|%s|%s|%s|\n" "$(printf -- '-%.0s' {1..60})" "$(printf -- '-%.0s' {1..26})" "$(printf -- '-%.0s' {1..12})"
+row() { printf "| %-58s | %-24s | %-10s |\n" "$1" "$2" "$3"; }
+if [ -n "$lsr_native" ]; then
+    row "cold ls -lR, 200 corpus copies, first mount (native $lsr_native ms)" \
+        "$(get lsR_first 2) ms, $(ratio "$(get lsR_first 2)" "$lsr_native")" "<= x2"
+    row "the same, next mount" "$(get lsR_next 2) ms, $(ratio "$(get lsR_next 2)" "$lsr_native")" "<= x1.2"
+fi
+row "mount of the whole-install tree" "$(get mount_first 2) ms (next $(get mount_next 2) ms)" "< 200 ms"
+for round in first next; do
+    row "cold grep -rli lefthand --include=bones.txt, $round mount" \
+        "$(get grep_$round 2) ms; disk $(mb "$(get grep_$round 3)") MB, CPU $(get grep_$round 4) ms" \
+        "$([ $round = first ] && echo '< 10 s' || echo '< 3 s')"
+done
+row "cold du -s, next mount (native sample scaled: $du_scaled ms)" \
+    "$(get du_next 2) ms, $(ratio "$(get du_next 2)" "$du_scaled")" "<= x2"
+row "peak RSS during the whole-install walks" "$((peak / 1024)) MiB" "<= $CACHE + 32 MiB"
