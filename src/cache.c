@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "cache.h"
+#include "names.h"
 #include "pbo.h"
 
 /* What every LRU member starts with. */
@@ -116,17 +117,22 @@ static void lru_front(struct rtmc *c, struct item *it)
     c->entries++;
 }
 
-/* Memory a parsed anim holds, close enough for a budget. */
+/* Memory a parsed anim holds, close enough for a budget: its arrays with
+ * the heap's cost of each (an install's worth of small anims would
+ * otherwise overrun it), its track names. */
 static size_t anim_bytes(const struct rtm_anim *a)
 {
     if (!a)
         return 0;
-    size_t n = sizeof *a + a->arena_cap +
-               (size_t)a->nbones * (sizeof *a->bones + RTM_SKEL_BYTES_PER_BONE) +
-               (size_t)a->nframes * sizeof(float) + (size_t)a->nprops * sizeof *a->props +
-               (a->has_matrices ? (size_t)a->nframes * a->nbones * 12 * sizeof(float) : 0);
+    size_t nb = a->nbones, nf = a->nframes;
+    size_t n = rtm_heap_bytes(sizeof *a) + rtm_heap_bytes(a->arena_cap) +
+               rtm_heap_bytes(nb * sizeof *a->bones) + rtm_heap_bytes(nf * sizeof(float)) +
+               rtm_heap_bytes(a->nprops * sizeof *a->props) +
+               rtm_heap_bytes(a->has_matrices ? nf * nb * 12 * sizeof(float) : sizeof(float)) +
+               4 * rtm_heap_bytes(0) + nb * RTM_SKEL_BYTES_PER_BONE +  /* skeleton's arrays */
+               rtm_names_mem_bytes(a->tracks);
     if (a->source)
-        n += a->source_bytes;
+        n += rtm_heap_bytes(a->source_bytes);
     return n;
 }
 
@@ -597,13 +603,38 @@ static int size_all(struct rtmc *c, struct rtmc_entry *h)
     return wrong ? -EIO : 0;
 }
 
-/* The size of view v of a shape or light entry h, from its version's full
- * entry (which sizes them all); what is learnt is kept in h too.  Where
- * the full parse fails (a file too large for cache_size, matrices
- * damaged), a view that needs no matrices is rendered from a light entry. */
+/* The size of view v, rendered from entry h, or from the light entry of
+ * its version when h is a shape that cannot render v. */
+static int size_by_render(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v,
+                          uint64_t *size)
+{
+    struct rtmc_src s = src_of(h, RTMC_LIGHT);
+    struct rtmc_entry *l = h;
+    struct rtmc_view *cv;
+    int rc = 0;
+    if (h->level == RTMC_SHAPE && v.kind != RTM_VIEW_BONES && (rc = rtmc_get(c, &s, &l)))
+        return rc;
+    rc = l->anim ? rtmc_view_get(c, l, v, &cv) : -EIO;
+    if (rc == 0) {
+        *size = cv->len;
+        rtmc_view_put(c, cv);
+    }
+    if (l != h)
+        rtmc_put(c, l);
+    return rc;
+}
+
+/* The size of view v of a shape or light entry h: a view without numbers
+ * (bones.txt, what grep -r reads) is rendered from it or its light entry;
+ * the others from the version's full entry, which sizes them all, and
+ * what is learnt is kept in h too.  Where the full parse fails (a file too
+ * large for cache_size, matrices damaged), the views that need no
+ * matrices are still rendered. */
 static int size_from_full(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v,
                           uint64_t *size)
 {
+    if (!rtm_view_needs_matrices(v))
+        return size_by_render(c, h, v, size);
     struct rtmc_src s = src_of(h, RTMC_FULL);
     struct rtmc_entry *f;
     int rc = rtmc_get(c, &s, &f);
@@ -619,20 +650,7 @@ static int size_from_full(struct rtmc *c, struct rtmc_entry *h, struct rtm_view 
     }
     if (rc == 0)
         rtmc_put(c, f);
-    if (rtm_view_needs_matrices(v))
-        return rc ? rc : -EIO;
-    s.level = RTMC_LIGHT;
-    struct rtmc_entry *l;
-    struct rtmc_view *cv;
-    if ((rc = rtmc_get(c, &s, &l)))
-        return rc;
-    rc = l->anim ? rtmc_view_get(c, l, v, &cv) : -EIO;
-    if (rc == 0) {
-        *size = cv->len;
-        rtmc_view_put(c, cv);
-    }
-    rtmc_put(c, l);
-    return rc;
+    return rc ? rc : -EIO;
 }
 
 int rtmc_view_size(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v, uint64_t *size)

@@ -13,6 +13,7 @@ struct node {
     struct node *inext, *pnext;   /* hash chains by number and by path */
     uint64_t ino, nlookup, holds;  /* a head's nlookup counts its members' too */
     int head;
+    unsigned char aux[RTM_INO_AUX];
     struct rtm_fileid id;
     char *path;
 };
@@ -161,8 +162,9 @@ static void grow(struct rtm_inodes *t)
 }
 
 static struct node *node_new(struct rtm_inodes *t, const char *path, const struct rtm_fileid *id,
-                             int head)
+                             const void *aux)
 {
+    int head = aux != NULL;
     uint64_t ino = free_number(t, path, id, head);
     struct node *n = ino ? calloc(1, sizeof *n) : NULL;
     if (!n || !(n->path = strdup(path))) {
@@ -172,6 +174,8 @@ static struct node *node_new(struct rtm_inodes *t, const char *path, const struc
     n->id = *id;
     n->ino = ino;
     n->head = head;
+    if (aux)
+        memcpy(n->aux, aux, sizeof n->aux);
     t->bytes += node_bytes(n);
     if (++t->count > t->size)
         grow(t);
@@ -181,13 +185,13 @@ static struct node *node_new(struct rtm_inodes *t, const char *path, const struc
 
 /* Counts one lookup (or hold) of (path, id); its number, or 0. */
 static uint64_t count(struct rtm_inodes *t, const char *path, const struct rtm_fileid *id,
-                      int hold, int head)
+                      int hold, const void *aux)
 {
     assert(*path);
     pthread_mutex_lock(&t->lock);
     struct node *n = find_key(t, path, id);
     if (!n)
-        n = node_new(t, path, id, head);
+        n = node_new(t, path, id, aux);
     uint64_t ino = 0;
     if (n) {
         *(hold ? &n->holds : &n->nlookup) += 1;
@@ -199,23 +203,35 @@ static uint64_t count(struct rtm_inodes *t, const char *path, const struct rtm_f
 
 uint64_t rtm_inodes_ref(struct rtm_inodes *t, const char *path, const struct rtm_fileid *id)
 {
-    return count(t, path, id, 0, 0);
+    return count(t, path, id, 0, NULL);
 }
 
 uint64_t rtm_inodes_hold(struct rtm_inodes *t, const char *path, const struct rtm_fileid *id)
 {
-    return count(t, path, id, 1, 0);
+    return count(t, path, id, 1, NULL);
 }
 
-uint64_t rtm_inodes_ref_head(struct rtm_inodes *t, const char *path, const struct rtm_fileid *id)
+uint64_t rtm_inodes_ref_head(struct rtm_inodes *t, const char *path, const struct rtm_fileid *id,
+                             const void *aux)
 {
-    return count(t, path, id, 0, 1);
+    return count(t, path, id, 0, aux);
 }
 
 uint64_t rtm_inodes_hold_head(struct rtm_inodes *t, const char *path,
-                              const struct rtm_fileid *id)
+                              const struct rtm_fileid *id, const void *aux)
 {
-    return count(t, path, id, 1, 1);
+    return count(t, path, id, 1, aux);
+}
+
+int rtm_inodes_aux(struct rtm_inodes *t, uint64_t ino, void *aux)
+{
+    pthread_mutex_lock(&t->lock);
+    struct node *n = find_ino(t, rtm_ino_head(ino));
+    int rc = n && n->head ? 0 : -ENOENT;
+    if (!rc)
+        memcpy(aux, n->aux, sizeof n->aux);
+    pthread_mutex_unlock(&t->lock);
+    return rc;
 }
 
 uint64_t rtm_inodes_ref_member(struct rtm_inodes *t, uint64_t head, uint64_t k)

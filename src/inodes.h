@@ -68,11 +68,18 @@ uint64_t rtm_inodes_ref(struct rtm_inodes *t, const char *path, const struct rtm
 void rtm_inodes_forget(struct rtm_inodes *t, uint64_t ino, uint64_t n);
 /* Holds (path, id)'s number for a listing; 0 when out of memory. */
 uint64_t rtm_inodes_hold(struct rtm_inodes *t, const char *path, const struct rtm_fileid *id);
-/* The same for a family's head.  A key is a head or not for as long as it
- * lives: the first ref or hold decides. */
-uint64_t rtm_inodes_ref_head(struct rtm_inodes *t, const char *path, const struct rtm_fileid *id);
+/* The same for a family's head, which keeps RTM_INO_AUX bytes of the
+ * caller's about it (aux, copied; what resolving its members needs).  A
+ * key is a head or not, and its aux, for as long as it lives: the first
+ * ref or hold decides. */
+enum { RTM_INO_AUX = 32 };
+uint64_t rtm_inodes_ref_head(struct rtm_inodes *t, const char *path, const struct rtm_fileid *id,
+                             const void *aux);
 uint64_t rtm_inodes_hold_head(struct rtm_inodes *t, const char *path,
-                              const struct rtm_fileid *id);
+                              const struct rtm_fileid *id, const void *aux);
+/* Copies the aux of the head of ino's family (RTM_INO_AUX bytes); -ENOENT
+ * when ino is no head's and no member's. */
+int rtm_inodes_aux(struct rtm_inodes *t, uint64_t ino, void *aux);
 /* Counts one lookup of member k (0 < k < RTM_INO_MEMBERS) of head; head + k,
  * or 0 when head is not a living head.  rtm_inodes_forget() takes it back;
  * members are never held (a listing of a family's folder shows numbers

@@ -234,6 +234,16 @@ out:
     return r;
 }
 
+size_t rtm_names_mem_bytes(const struct rtm_names *r)
+{
+    size_t block = 0;
+    for (uint32_t i = 0; r && i < r->n; i++)
+        block += r->len[i] + 1;
+    return r ? rtm_heap_bytes(sizeof *r) + rtm_heap_bytes(r->n * sizeof *r->form) +
+                   2 * rtm_heap_bytes(r->n * sizeof *r->len) + rtm_heap_bytes(block)
+             : 0;
+}
+
 void rtm_names_free(struct rtm_names *r)
 {
     if (!r)

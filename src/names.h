@@ -52,6 +52,8 @@ uint64_t rtm_names_bytes_max(uint32_t n, uint64_t name_bytes);
 struct rtm_names *rtm_names_make(const struct rtm_str *names, uint32_t n,
                                  const struct rtm_name_rule *rule);
 void rtm_names_free(struct rtm_names *names);
+/* Memory the names hold (NULL: 0), for a cache's budget. */
+size_t rtm_names_mem_bytes(const struct rtm_names *names);
 /* The index of the form s (len bytes), or -1. */
 int64_t rtm_names_find(const struct rtm_names *names, const char *s, size_t len);
 

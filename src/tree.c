@@ -441,12 +441,80 @@ int tree_resolve(struct rtm_tree *t, const char *path, const struct rtm_fileid *
     return rc;
 }
 
+void tree_head_info(const char *src, const struct stat *st, struct head_info *hi)
+{
+    *hi = (struct head_info){ .srclen = (uint32_t)strlen(src), .mode = st->st_mode,
+                              .uid = st->st_uid, .gid = st->st_gid,
+                              .atime_sec = st->st_atim.tv_sec, .atime_nsec = st->st_atim.tv_nsec };
+}
+
+/* Resolves family head ino (an animation's folder) into tg, its path into
+ * path, from what its node keeps: SOURCE is not looked at, the version
+ * being pinned (a file rewritten since reads as -ESTALE when loaded). */
+static int resolve_head(struct rtm_tree *t, uint64_t ino, char path[PATH_MAX], struct target *tg)
+{
+    struct rtm_fileid id;
+    struct head_info hi;
+    int rc = rtm_inodes_path(t->nodes, ino, path, PATH_MAX, &id);
+    if (rc || (rc = rtm_inodes_aux(t->nodes, ino, &hi)))
+        return rc;
+    size_t n = strlen(path);
+    if (hi.srclen > n || hi.srclen >= sizeof tg->src)
+        return -ESTALE;
+    *tg = (struct target){ .kind = K_ANIM, .rest = "", .entry = -1, .id = id, .pinned = 1,
+                           .level = RTMC_SHAPE };
+    memcpy(tg->src, path, hi.srclen);
+    tg->src[hi.srclen] = 0;
+    tg->st.st_mode = hi.mode;
+    tg->st.st_uid = hi.uid;
+    tg->st.st_gid = hi.gid;
+    tg->st.st_atim = (struct timespec){ .tv_sec = hi.atime_sec, .tv_nsec = hi.atime_nsec };
+    rtm_fileid_to_stat(&id, &tg->st);
+    if (hi.srclen == n)
+        return 0;
+    rc = tree_resolve_archive(t, tg, path + hi.srclen + 1);
+    if (!rc && tg->kind != K_ANIM)
+        rc = -ESTALE;
+    if (rc)
+        tree_target_done(t, tg);
+    return rc;
+}
+
+/* Resolves name in folder parent, a family's head or one of its folders:
+ * by the head's node, and the name inside the animation. */
+static int resolve_in_family(struct rtm_tree *t, uint64_t parent, const char *name,
+                             char path[PATH_MAX], struct target *tg)
+{
+    uint64_t k = rtm_ino_member(parent);
+    int rc = resolve_head(t, rtm_ino_head(parent), path, tg);
+    if (rc)
+        return rc;
+    size_t n = strlen(path);
+    if (k && (k < MEMBER_FOLDERS || k >= MEMBER_VIEWS))
+        rc = -ENOTDIR;
+    else if (k)
+        rc = append_name(path, rtm_view_folder_name((enum rtm_view_kind)(RTM_VIEW_FRAME + k -
+                                                                         MEMBER_FOLDERS)));
+    if (!rc)
+        rc = append_name(path, name);
+    tg->rest = path + n + 1;
+    if (!rc)
+        rc = resolve_inner(t, tg);
+    if (rc)
+        tree_target_done(t, tg);
+    return rc;
+}
+
 int tree_resolve_ino(struct rtm_tree *t, uint64_t ino, char path[PATH_MAX], struct target *tg)
 {
     struct rtm_fileid id;
     uint64_t k = rtm_ino_member(ino);
-    int rc = rtm_inodes_path(t->nodes, ino, path, PATH_MAX, &id);
-    if (rc || (rc = tree_resolve(t, path, &id, tg)) || !k)
+    int rc = 0;
+    if ((ino & RTM_INO_FAMILY) && !t->file)
+        rc = resolve_head(t, rtm_ino_head(ino), path, tg);
+    else if (!(rc = rtm_inodes_path(t->nodes, ino, path, PATH_MAX, &id)))
+        rc = tree_resolve(t, path, &id, tg);
+    if (rc || !k)
         return rc;
     rc = tg->kind == K_ANIM ? resolve_member_number(t, tg, path, k) : -ESTALE;
     if (rc)
@@ -628,11 +696,13 @@ static uint64_t child_number(struct rtm_tree *t, uint64_t parent, const char *pa
                              const struct target *tg)
 {
     struct rtm_fileid id = tree_versioned(tg->kind) ? tg->id : RTM_FILEID_NONE;
+    struct head_info hi;
     if (parent & RTM_INO_FAMILY)
         return tg->member ? rtm_inodes_ref_member(t->nodes, rtm_ino_head(parent), tg->member) : 0;
-    if (tg->kind == K_ANIM)
-        return rtm_inodes_ref_head(t->nodes, path, &id);
-    return rtm_inodes_ref(t->nodes, path, &id);
+    if (tg->kind != K_ANIM)
+        return rtm_inodes_ref(t->nodes, path, &id);
+    tree_head_info(tg->src, &tg->st, &hi);
+    return rtm_inodes_ref_head(t->nodes, path, &id, &hi);
 }
 
 int rtm_tree_lookup(struct rtm_tree *t, uint64_t parent, const char *name,
@@ -641,12 +711,18 @@ int rtm_tree_lookup(struct rtm_tree *t, uint64_t parent, const char *name,
     char dir[PATH_MAX], path[PATH_MAX];
     struct rtm_fileid pid;
     struct target tg;
-    int rc = tree_dir_path(t, parent, dir, &pid);
-    if (rc == 0)
-        rc = tree_child_path(path, dir, name);
-    /* inside an animation or archive, the child is of the parent's version */
-    if (rc || (rc = tree_resolve(t, path, &pid, &tg)))
-        return rc;
+    int rc;
+    if ((parent & RTM_INO_FAMILY) && !t->file) {
+        if ((rc = resolve_in_family(t, parent, name, path, &tg)))
+            return rc;
+    } else {
+        rc = tree_dir_path(t, parent, dir, &pid);
+        if (rc == 0)
+            rc = tree_child_path(path, dir, name);
+        /* inside an animation or archive, the child is of the parent's version */
+        if (rc || (rc = tree_resolve(t, path, &pid, &tg)))
+            return rc;
+    }
     out->ino = child_number(t, parent, path, &tg);
     rc = out->ino ? fill_attr(t, &tg, out->ino, &out->st) : -ENOMEM;
     if (rc && out->ino)

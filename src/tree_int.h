@@ -70,6 +70,17 @@ static inline uint64_t tree_folder_member(enum rtm_view_kind kind)
     return MEMBER_FOLDERS + (uint64_t)(kind - RTM_VIEW_FRAME);
 }
 
+/* What a family's head keeps (inodes.h's aux): enough to resolve it and
+ * its members without looking at SOURCE, their version being pinned. */
+struct head_info {
+    uint32_t srclen;              /* the source file's part of the head's path:
+                                     all of it, or the archive's */
+    uint32_t mode, uid, gid;      /* of the source file (or archive) */
+    int64_t atime_sec, atime_nsec;
+};
+_Static_assert(sizeof(struct head_info) == RTM_INO_AUX, "a head's aux is a head_info");
+void tree_head_info(const char *src, const struct stat *st, struct head_info *hi);
+
 /* A cache key for an archive entry: "ARCHIVE/ENTRY" */
 enum { KEY_MAX = PATH_MAX + PBO_NAME_MAX + 2 };
 

@@ -53,14 +53,15 @@ static int dl_put(struct rtm_tree *t, struct rtm_dirlist *d, const char *name, m
 }
 
 /* Appends name, an entry of folder dir of version id, holding its number:
- * a family's head when head is set (inodes.h). */
+ * a family's head (inodes.h) keeping head when it is not NULL. */
 static int dl_add(struct rtm_tree *t, struct rtm_dirlist *d, const char *dir,
-                  const char *name, mode_t type, const struct rtm_fileid *id, int head)
+                  const char *name, mode_t type, const struct rtm_fileid *id,
+                  const struct head_info *head)
 {
     char path[PATH_MAX];
     if (tree_child_path(path, dir, name))
         return -ENAMETOOLONG;
-    uint64_t ino = head ? rtm_inodes_hold_head(t->nodes, path, id)
+    uint64_t ino = head ? rtm_inodes_hold_head(t->nodes, path, id, head)
                         : rtm_inodes_hold(t->nodes, path, id);
     return ino ? dl_put(t, d, name, type, ino) : -ENOMEM;
 }
@@ -83,10 +84,13 @@ static int list_source_dir(struct rtm_tree *t, const char *rel, struct rtm_dirli
             continue;
         struct stat st;
         struct rtm_fileid id;
+        struct head_info hi;
         int k = rtm_tree_classify(t, dfd, de->d_name, path, de->d_type, &st, &id);
+        if (k == RTM_SRC_ANIM)
+            tree_head_info(path, &st, &hi);
         if (k > RTM_SRC_HIDDEN)
             rc = dl_add(t, d, rel, de->d_name, k == RTM_SRC_OTHER ? S_IFREG : S_IFDIR, &id,
-                        k == RTM_SRC_ANIM);
+                        k == RTM_SRC_ANIM ? &hi : NULL);
     }
     closedir(dir);
     return rc;
@@ -100,7 +104,7 @@ static int add_view(struct rtm_tree *t, struct rtm_dirlist *d, uint64_t ino, con
 {
     if (ino & RTM_INO_FAMILY)
         return dl_put(t, d, name, type, rtm_ino_head(ino) + k);
-    return dl_add(t, d, path, name, type, &tg->id, 0);
+    return dl_add(t, d, path, name, type, &tg->id, NULL);
 }
 
 static int list_anim(struct rtm_tree *t, uint64_t ino, const struct target *tg,
@@ -160,8 +164,10 @@ static int add_member(void *arg, const char *name, size_t len, long entry)
     mode_t type = entry < 0 || tree_is_rtm_name(n, len) ? S_IFDIR : m->t->cfg.show_other ? S_IFREG : 0;
     if (entry < 0 && !shows_something(m, n))
         type = 0;
+    struct head_info hi;
+    tree_head_info(m->tg->src, &m->tg->st, &hi);
     return type ? dl_add(m->t, m->d, m->path, n, type, &m->tg->id,
-                         entry >= 0 && type == S_IFDIR) : 0;
+                         entry >= 0 && type == S_IFDIR ? &hi : NULL) : 0;
 }
 
 /* An archive's folder (or a folder in it): error.txt when it is broken,
@@ -171,10 +177,10 @@ static int list_archive(struct rtm_tree *t, const struct target *tg, const char 
 {
     const struct pbo *p = rtmc_pbo(tg->table);
     if (!p)
-        return dl_add(t, d, path, ERROR_NAME, S_IFREG, &tg->id, 0);
-    int rc = tg->kind == K_PBO ? dl_add(t, d, path, RTM_PBO_INFO_NAME, S_IFREG, &tg->id, 0) : 0;
+        return dl_add(t, d, path, ERROR_NAME, S_IFREG, &tg->id, NULL);
+    int rc = tg->kind == K_PBO ? dl_add(t, d, path, RTM_PBO_INFO_NAME, S_IFREG, &tg->id, NULL) : 0;
     if (!rc && tg->kind == K_PBO && p->ncut)
-        rc = dl_add(t, d, path, ERROR_NAME, S_IFREG, &tg->id, 0);
+        rc = dl_add(t, d, path, ERROR_NAME, S_IFREG, &tg->id, NULL);
     struct member_listing m = { t, tg, path, d };
     if (!rc)
         rc = pbo_list(p, tg->rest, add_member, &m);
@@ -198,7 +204,7 @@ static int build_listing(struct rtm_tree *t, uint64_t ino, struct rtm_dirlist *d
     if (!rc)
         rc = dl_put(t, d, "..", S_IFDIR, RTM_INO_ROOT);
     if (!rc && tg.kind == K_GONE)
-        rc = dl_add(t, d, path, ERROR_NAME, S_IFREG, &tg.id, 0);
+        rc = dl_add(t, d, path, ERROR_NAME, S_IFREG, &tg.id, NULL);
     else if (!rc && tg.kind == K_DIR)
         rc = list_source_dir(t, path, d);
     else if (!rc && (tg.kind == K_PBO || tg.kind == K_PDIR))

@@ -8,6 +8,7 @@
 #include "inodes.h"
 
 static const struct rtm_fileid V1 = { 1, 2, 3, 4, 5 }, V2 = { 1, 2, 3, 4, 6 };
+static const char AUX[RTM_INO_AUX] = "the caller's bytes about a head";
 
 static void numbers_are_stable_and_counted(void **state)
 {
@@ -93,7 +94,7 @@ static void families_number_members_without_nodes(void **state)
     (void)state;
     struct rtm_inodes *t = rtm_inodes_new(same_hash);
     uint64_t other = rtm_inodes_ref(t, "sub", &RTM_FILEID_NONE);
-    uint64_t h = rtm_inodes_ref_head(t, "walk.rtm", &V1);
+    uint64_t h = rtm_inodes_ref_head(t, "walk.rtm", &V1, AUX);
     assert_int_equal(other, 1000);
     assert_int_equal(h, RTM_INO_FAMILY | (UINT64_C(1000) << RTM_INO_MEMBER_BITS));
     assert_int_equal(rtm_ino_member(h), 0);
@@ -117,6 +118,10 @@ static void families_number_members_without_nodes(void **state)
     assert_int_equal(rtm_inodes_path(t, h + 7, path, sizeof path, &id), 0);
     assert_string_equal(path, "walk.rtm");
     assert_true(rtm_fileid_same(&id, &V1));
+    char aux[RTM_INO_AUX];
+    assert_int_equal(rtm_inodes_aux(t, h + 7, aux), 0);
+    assert_memory_equal(aux, AUX, sizeof aux);
+    assert_int_equal(rtm_inodes_aux(t, other, aux), -ENOENT);       /* no head */
     /* the head's own lookup goes; its members keep it */
     rtm_inodes_forget(t, h, 1);
     assert_int_equal(rtm_inodes_find(t, "walk.rtm", &V1), h);
@@ -139,10 +144,10 @@ static void colliding_heads_take_the_next_family(void **state)
 {
     (void)state;
     struct rtm_inodes *t = rtm_inodes_new(same_hash);
-    uint64_t a = rtm_inodes_hold_head(t, "a.rtm", &V1);
-    uint64_t b = rtm_inodes_ref_head(t, "b.rtm", &V1);
+    uint64_t a = rtm_inodes_hold_head(t, "a.rtm", &V1, AUX);
+    uint64_t b = rtm_inodes_ref_head(t, "b.rtm", &V1, AUX);
     assert_int_equal(b, a + RTM_INO_MEMBERS);
-    assert_int_equal(rtm_inodes_ref_head(t, "a.rtm", &V1), a);
+    assert_int_equal(rtm_inodes_ref_head(t, "a.rtm", &V1, AUX), a);
     assert_int_equal(rtm_inodes_ref_member(t, a, 3), a + 3);
     rtm_inodes_release(t, a);
     rtm_inodes_forget(t, a, 1);
@@ -168,8 +173,8 @@ static void numbers_stay_in_their_space(void **state)
     uint64_t b = rtm_inodes_ref(t, "y", &RTM_FILEID_NONE);
     assert_int_equal(a, ~RTM_INO_FAMILY);
     assert_int_equal(b, 2);                     /* wrapped past 0 and the root */
-    uint64_t h1 = rtm_inodes_ref_head(t, "a.rtm", &V1);
-    uint64_t h2 = rtm_inodes_ref_head(t, "b.rtm", &V1);
+    uint64_t h1 = rtm_inodes_ref_head(t, "a.rtm", &V1, AUX);
+    uint64_t h2 = rtm_inodes_ref_head(t, "b.rtm", &V1, AUX);
     assert_int_equal(h1, RTM_INO_FAMILY | ~(RTM_INO_MEMBERS - 1));
     assert_int_equal(h2, RTM_INO_FAMILY);       /* wrapped within family space */
     rtm_inodes_free(t);
@@ -244,7 +249,7 @@ static void *churn(void *arg)
             rtm_inodes_forget(w->t, ino, 1);
             /* a family: its member keeps it while its head is forgotten */
             snprintf(p, sizeof p, "family/%d.rtm", i);
-            uint64_t h = rtm_inodes_ref_head(w->t, p, &V1);
+            uint64_t h = rtm_inodes_ref_head(w->t, p, &V1, AUX);
             uint64_t m = rtm_inodes_ref_member(w->t, h, (uint64_t)w->id + 1);
             assert_int_equal(m, h + (uint64_t)w->id + 1);
             rtm_inodes_forget(w->t, h, 1);

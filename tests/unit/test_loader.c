@@ -71,7 +71,7 @@ static int setup(void **state)
     assert_non_null(mkdtemp(e->dir));
     e->fd = open(e->dir, O_RDONLY | O_DIRECTORY);
     assert_true(e->fd >= 0);
-    e->l = (struct rtm_loader){ e->fd, NULL, RTM_DIGITS_EXACT, NULL };
+    e->l = (struct rtm_loader){ .srcfd = e->fd, .digits = RTM_DIGITS_EXACT };
     e->c = e->l.cache = rtmc_new(64u << 20, rtm_loader_load, &e->l);
     struct sample_opts po = { 6, 20, 1, 2 }, bo = { 5, 30, 2, 1 };
     assert_int_equal(rtm_sample_plain(&po, &e->plain), 0);
