@@ -23,7 +23,10 @@ struct op {
 };
 
 /* Troubles said once each (index.h: reported once). */
-enum { SAID_OPEN = 1, SAID_READONLY = 2, SAID_BUSY = 4, SAID_CORRUPT = 8, SAID_WRITE = 16 };
+enum { SAID_OPEN = 1, SAID_READONLY = 2, SAID_BUSY = 4, SAID_CORRUPT = 8, SAID_WRITE = 16,
+       SAID_BEHIND = 32 };
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
 struct rtm_index {
     char *path;
@@ -41,6 +44,7 @@ struct rtm_index {
     pthread_cond_t qcond, qdone;
     struct op *head, **tail;
     uint64_t queued, done;              /* ops queued, ops written or dropped */
+    size_t qbytes;                      /* what the queued ops hold */
     int stop;
     pthread_t thread;
     int has_thread;
@@ -107,6 +111,11 @@ static int open_one(struct rtm_index *ix, int flags, sqlite3 **db)
     int rc = sqlite3_open_v2(ix->path, db, flags | SQLITE_OPEN_NOMUTEX, NULL);
     if (rc == SQLITE_OK)
         rc = sqlite3_busy_timeout(*db, RTM_INDEX_BUSY_MS);
+    /* an index is a cache: in WAL mode NORMAL never corrupts it, and spares
+     * a sync a batch; the page cache is bounded (RTM_INDEX_PAGE_CACHE) */
+    if (rc == SQLITE_OK)
+        sqlite3_exec(*db, "PRAGMA synchronous=NORMAL; PRAGMA cache_size=-"
+                     STR(RTM_INDEX_PAGE_CACHE_KIB), NULL, NULL, NULL);
     return rc;
 }
 
@@ -267,11 +276,17 @@ static void enqueue(struct rtm_index *ix, enum op_kind kind, const struct rtm_in
         memcpy(o->val, val, len);
     o->len = len;
     pthread_mutex_lock(&ix->qlock);
-    if (!ix->has_thread) {
+    int full = ix->qbytes + len > RTM_INDEX_QUEUE_MAX;
+    ix->st.dropped += full;
+    if (!ix->has_thread || full) {
         pthread_mutex_unlock(&ix->qlock);
         op_free(o);
+        if (full)
+            say(ix, SAID_BEHIND, "writes fall behind; records beyond %d MiB waiting are dropped",
+                RTM_INDEX_QUEUE_MAX >> 20);
         return;
     }
+    ix->qbytes += len;
     *ix->tail = o;
     ix->tail = &o->next;
     ix->queued++;
@@ -413,6 +428,7 @@ static void *writer(void *arg)
         uint64_t n = ix->queued - ix->done;
         ix->head = NULL;
         ix->tail = &ix->head;
+        ix->qbytes = 0;
         pthread_mutex_unlock(&ix->qlock);
         write_batch(ix, batch, n);
         while (batch) {

@@ -23,6 +23,8 @@
  *    it).  A batch that cannot get the lock within RTM_INDEX_BUSY_MS is
  *    dropped (reported once).  rtm_index_flush() waits until everything
  *    queued before it is written or dropped.
+ *  - Memory is bounded: SQLite's page cache to RTM_INDEX_PAGE_CACHE_KIB a
+ *    connection (two), the queue to RTM_INDEX_QUEUE_MAX bytes of records.
  *  - The file stays within max_bytes: after a batch the least recently
  *    used records (read or written) are deleted and the space returned.
  *  - Thread-safe; the index owns its connections, its thread and its queue.
@@ -34,6 +36,9 @@
 #include <stdint.h>
 
 #define RTM_INDEX_BUSY_MS 100
+#define RTM_INDEX_PAGE_CACHE_KIB 1024   /* SQLite's page cache, each connection */
+#define RTM_INDEX_QUEUE_MAX (8 << 20)   /* bytes of records waiting to be written:
+                                           beyond, puts are dropped (said once) */
 #define RTM_INDEX_SCHEMA 1              /* the tables' layout; another is rebuilt */
 
 struct rtm_index;

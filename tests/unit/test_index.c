@@ -17,13 +17,21 @@
 struct said {
     int n;
     char last[512];
+    char all[2048];                     /* every message, one a line */
 };
 
+static pthread_mutex_t said_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Called from the index's thread and the caller's. */
 static void note(void *ctx, const char *msg)
 {
     struct said *s = ctx;
+    pthread_mutex_lock(&said_lock);
     __atomic_add_fetch(&s->n, 1, __ATOMIC_SEQ_CST);
     snprintf(s->last, sizeof s->last, "%s", msg);
+    size_t n = strlen(s->all);
+    snprintf(s->all + n, sizeof s->all - n, "%s\n", msg);
+    pthread_mutex_unlock(&said_lock);
 }
 
 struct dir {
@@ -322,6 +330,57 @@ static void locked_by_another(void **state)
     remove_dir(&d);
 }
 
+/* While the writer waits on a lock, records pile up: beyond
+ * RTM_INDEX_QUEUE_MAX bytes they are dropped and that is said once; the
+ * memory stays bounded. */
+static void queue_is_bounded(void **state)
+{
+    (void)state;
+    struct dir d;
+    struct said s = { 0 };
+    make_dir(&d);
+    struct rtm_index *ix = rtm_index_open(d.file, 256u << 20, note, &s);
+    struct rtm_index_key k = key(1, "r");
+    rtm_index_put(ix, &k, "v", 1);
+    rtm_index_flush(ix);
+    int ready[2];
+    assert_int_equal(pipe(ready), 0);
+    pid_t pid = fork();
+    if (pid == 0) {
+        sqlite3 *db;
+        if (sqlite3_open(d.file, &db) != SQLITE_OK ||
+            sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+            _exit(1);
+        if (write(ready[1], "x", 1) != 1)
+            _exit(2);
+        sleep(1);
+        sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+        sqlite3_close(db);
+        _exit(0);
+    }
+    char c;
+    assert_int_equal(read(ready[0], &c, 1), 1);
+    enum { MB = 1 << 20, N = 3 * RTM_INDEX_QUEUE_MAX / MB };
+    char *big = calloc(1, MB);
+    for (int i = 0; i < N; i++) {                    /* in microseconds: no batch ends */
+        struct rtm_index_key ki = key(100 + (uint64_t)i, "r");
+        rtm_index_put(ix, &ki, big, MB);
+    }
+    struct rtm_index_stats st;
+    rtm_index_get_stats(ix, &st);
+    assert_true(st.dropped >= (uint64_t)N - RTM_INDEX_QUEUE_MAX / MB - 1);
+    assert_non_null(strstr(s.all, "writes fall behind"));
+    assert_null(strstr(strstr(s.all, "writes fall behind") + 1, "writes fall behind"));
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    rtm_index_flush(ix);
+    free(big);
+    close(ready[0]);
+    close(ready[1]);
+    rtm_index_close(ix);
+    remove_dir(&d);
+}
+
 /* Readers and writers on four threads at once (make tsan runs this too). */
 struct worker {
     struct rtm_index *ix;
@@ -383,6 +442,7 @@ int main(void)
         cmocka_unit_test(cannot_open),
         cmocka_unit_test(read_only),
         cmocka_unit_test(locked_by_another),
+        cmocka_unit_test(queue_is_bounded),
         cmocka_unit_test(threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
