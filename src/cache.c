@@ -653,6 +653,18 @@ static int size_from_full(struct rtmc *c, struct rtmc_entry *h, struct rtm_view 
     return rc ? rc : -EIO;
 }
 
+int rtmc_view_size_known(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v,
+                         uint64_t *size)
+{
+    size_t idx = h->anim ? rtm_view_index(h->anim, v) : 0;
+    if (!h->anim || idx >= h->nviews)
+        return -EINVAL;
+    pthread_mutex_lock(&c->lock);
+    *size = h->sizes[idx];
+    pthread_mutex_unlock(&c->lock);
+    return *size == UINT64_MAX ? -EAGAIN : 0;
+}
+
 int rtmc_view_size(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v, uint64_t *size)
 {
     size_t idx = h->anim ? rtm_view_index(h->anim, v) : 0;

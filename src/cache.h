@@ -151,6 +151,9 @@ void rtmc_view_put(struct rtmc *c, struct rtmc_view *v);
 const char *rtmc_view_data(const struct rtmc_view *v, size_t *len);
 /* Size of view v in bytes (see the contract above). */
 int rtmc_view_size(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v, uint64_t *size);
+/* The same when it is known without parsing or rendering; else -EAGAIN. */
+int rtmc_view_size_known(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v,
+                         uint64_t *size);
 
 /* Drops every version of path and of everything below it (path/...), views
  * included ("" drops everything); referenced entries leave the index at once and are freed by

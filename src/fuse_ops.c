@@ -94,31 +94,71 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
     fuse_reply_open(req, fi);
 }
 
-static void op_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
-                       struct fuse_file_info *fi)
+/* readdir and readdirplus.  With plus, entries inside an animation's
+ * folder come with their attributes where they are known without work (a
+ * later mount's index): du, ls -l and find then need no lookup a file.
+ * The others come as readdir gives them (ino 0: the kernel looks them up
+ * itself when it needs to). */
+static void reply_listing(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, int plus)
 {
     struct rtm_tree *t = tree_of(req);
     struct rtm_dirlist *d;
-    (void)fi;
     int rc = rtm_tree_listing(t, ino, off, &d);
+    size_t from = !rc && off > 0 ? (size_t)off : 0, to = rc || from > d->n ? from : d->n;
+    size_t fit = size / fuse_add_direntry_plus(req, NULL, 0, "", NULL, 0) + 1;
+    if (plus && to - from > fit)
+        to = from + fit;                /* no more can fit */
+    if (off < 0)
+        to = from;
     char *buf = rc ? NULL : malloc(size ? size : 1);
-    if (rc || !buf) {
+    struct rtm_tree_entry *te = rc || !plus ? NULL : calloc(to - from + 1, sizeof *te);
+    if (rc || !buf || (plus && !te)) {
         fuse_reply_err(req, rc ? -rc : ENOMEM);
+        free(buf);
+        free(te);
         rtm_tree_listing_put(t, d);
         return;
     }
-    size_t pos = 0;
-    for (size_t i = off > 0 ? (size_t)off : 0; off >= 0 && i < d->n; i++) {
-        struct stat st = { .st_ino = (ino_t)d->e[i].ino, .st_mode = d->e[i].type };
-        size_t len = fuse_add_direntry(req, buf + pos, size - pos, d->e[i].name, &st,
+    if (plus)
+        rtm_tree_listed_entries(t, ino, d, from, to, te);
+    size_t pos = 0, i = from, len;
+    for (; i < to; i++) {
+        struct stat bare = { .st_ino = (ino_t)d->e[i].ino, .st_mode = d->e[i].type };
+        struct rtm_tree_entry *x = plus ? &te[i - from] : NULL;
+        struct fuse_entry_param e = { .attr = bare };
+        if (x && x->ino)
+            e = (struct fuse_entry_param){ .ino = x->ino, .attr = x->st,
+                                           .attr_timeout = x->timeout,
+                                           .entry_timeout = x->timeout };
+        len = plus ? fuse_add_direntry_plus(req, buf + pos, size - pos, d->e[i].name, &e,
+                                            (off_t)i + 1)
+                   : fuse_add_direntry(req, buf + pos, size - pos, d->e[i].name, &bare,
                                        (off_t)i + 1);
         if (len > size - pos)
             break;
         pos += len;
     }
+    for (; plus && i < to; i++)         /* not sent: their lookups were not made */
+        if (te[i - from].ino)
+            rtm_tree_forget(t, te[i - from].ino, 1);
     fuse_reply_buf(req, buf, pos);
     free(buf);
+    free(te);
     rtm_tree_listing_put(t, d);
+}
+
+static void op_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
+                       struct fuse_file_info *fi)
+{
+    (void)fi;
+    reply_listing(req, ino, size, off, 0);
+}
+
+static void op_readdirplus(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
+                           struct fuse_file_info *fi)
+{
+    (void)fi;
+    reply_listing(req, ino, size, off, 1);
 }
 
 static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
@@ -153,6 +193,7 @@ const struct fuse_lowlevel_ops rtmfs_ops = {
     .getattr = op_getattr,
     .opendir = op_opendir,
     .readdir = op_readdir,
+    .readdirplus = op_readdirplus,
     .open = op_open,
     .read = op_read,
     .statfs = op_statfs,

@@ -72,7 +72,7 @@ uint64_t rtm_inodes_hold(struct rtm_inodes *t, const char *path, const struct rt
  * caller's about it (aux, copied; what resolving its members needs).  A
  * key is a head or not, and its aux, for as long as it lives: the first
  * ref or hold decides. */
-enum { RTM_INO_AUX = 32 };
+enum { RTM_INO_AUX = 40 };
 uint64_t rtm_inodes_ref_head(struct rtm_inodes *t, const char *path, const struct rtm_fileid *id,
                              const void *aux);
 uint64_t rtm_inodes_hold_head(struct rtm_inodes *t, const char *path,

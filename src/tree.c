@@ -217,43 +217,33 @@ static int append_name(char *path, const char *name)
     return 0;
 }
 
-/* The path inside an animation's folder of member k of its family: ""
- * when a has no such member. */
-static void member_rest(const struct rtm_anim *a, uint64_t k, char rest[RTM_VIEW_PATH_MAX])
-{
-    enum rtm_view_kind kind;
-    const char *folder;
-    rest[0] = 0;
-    if (!a && k == MEMBER_ERROR)
-        strcpy(rest, ERROR_NAME);
-    for (size_t i = 0; a && k < MEMBER_VIEWS && (folder = rtm_view_folder(a, i, &kind)); i++)
-        if (tree_folder_member(kind) == k)
-            strcpy(rest, folder);
-    if (a && k >= MEMBER_VIEWS && k - MEMBER_VIEWS < rtm_view_count(a))
-        rtm_view_path(a, rtm_view_at(a, (size_t)(k - MEMBER_VIEWS)), rest);
-}
-
 /* Resolves member k of the family of animation tg (resolved, holding
- * nothing), whose path is path: it becomes the member's path. */
-static int resolve_member_number(struct rtm_tree *t, struct target *tg, char path[PATH_MAX],
-                                 uint64_t k)
+ * nothing) by its number alone, names unused: path stays the head's. */
+static int resolve_member_number(struct rtm_tree *t, struct target *tg, uint64_t k)
 {
-    char rest[RTM_VIEW_PATH_MAX];
     int rc = tree_load_anim(t, tg);     /* a shape names every view */
     if (rc)
         return rc;
-    member_rest(rtmc_anim(tg->h), k, rest);
-    rtmc_put(t->cfg.cache, tg->h);
-    tg->h = NULL;
-    size_t n = strlen(path);
-    if (!*rest)
-        return -ESTALE;                 /* the kernel's number names nothing */
-    if ((rc = append_name(path, rest)))
-        return rc;
-    tg->rest = path + n + 1;
-    if ((rc = resolve_inner(t, tg)))
-        return rc;
-    return tg->member == k ? 0 : -ESTALE;
+    const struct rtm_anim *a = rtmc_anim(tg->h);
+    enum rtm_view_kind kind;
+    tg->member = k;
+    if (!a && k == MEMBER_ERROR) {
+        tg->kind = K_ERROR;
+        tg->rest = ERROR_NAME;
+        return 0;
+    }
+    if (a && k >= MEMBER_VIEWS && k - MEMBER_VIEWS < rtm_view_count(a)) {
+        tg->kind = K_VIEW;
+        tg->view = rtm_view_at(a, (size_t)(k - MEMBER_VIEWS));
+        return 0;
+    }
+    for (size_t i = 0; a && k < MEMBER_VIEWS && rtm_view_folder(a, i, &kind); i++)
+        if (tree_folder_member(kind) == k) {
+            tg->kind = K_FRAMES;
+            tg->view.kind = kind;
+            return 0;
+        }
+    return -ESTALE;                     /* the kernel's number names nothing */
 }
 
 /* Resolves inner, a path below the folders of archive tg->src whose table
@@ -441,9 +431,10 @@ int tree_resolve(struct rtm_tree *t, const char *path, const struct rtm_fileid *
     return rc;
 }
 
-void tree_head_info(const char *src, const struct stat *st, struct head_info *hi)
+void tree_head_info(const char *src, const struct stat *st, long entry, struct head_info *hi)
 {
-    *hi = (struct head_info){ .srclen = (uint32_t)strlen(src), .mode = st->st_mode,
+    *hi = (struct head_info){ .srclen = (uint32_t)strlen(src), .entry = (int32_t)entry,
+                              .mode = st->st_mode,
                               .uid = st->st_uid, .gid = st->st_gid,
                               .atime_sec = st->st_atim.tv_sec, .atime_nsec = st->st_atim.tv_nsec };
 }
@@ -472,9 +463,12 @@ static int resolve_head(struct rtm_tree *t, uint64_t ino, char path[PATH_MAX], s
     rtm_fileid_to_stat(&id, &tg->st);
     if (hi.srclen == n)
         return 0;
-    rc = tree_resolve_archive(t, tg, path + hi.srclen + 1);
-    if (!rc && tg->kind != K_ANIM)
+    /* an archive's entry: its index in the table of this very version */
+    rc = tree_get_entry(t, tg, tg->src, RTMC_TABLE, &tg->table);
+    const struct pbo *p = rc ? NULL : rtmc_pbo(tg->table);
+    if (!rc && (!p || hi.entry < 0 || (size_t)hi.entry >= p->nentries))
         rc = -ESTALE;
+    tg->entry = hi.entry;
     if (rc)
         tree_target_done(t, tg);
     return rc;
@@ -516,7 +510,7 @@ int tree_resolve_ino(struct rtm_tree *t, uint64_t ino, char path[PATH_MAX], stru
         rc = tree_resolve(t, path, &id, tg);
     if (rc || !k)
         return rc;
-    rc = tg->kind == K_ANIM ? resolve_member_number(t, tg, path, k) : -ESTALE;
+    rc = tg->kind == K_ANIM ? resolve_member_number(t, tg, k) : -ESTALE;
     if (rc)
         tree_target_done(t, tg);
     return rc;
@@ -701,7 +695,7 @@ static uint64_t child_number(struct rtm_tree *t, uint64_t parent, const char *pa
         return tg->member ? rtm_inodes_ref_member(t->nodes, rtm_ino_head(parent), tg->member) : 0;
     if (tg->kind != K_ANIM)
         return rtm_inodes_ref(t->nodes, path, &id);
-    tree_head_info(tg->src, &tg->st, &hi);
+    tree_head_info(tg->src, &tg->st, tg->entry, &hi);
     return rtm_inodes_ref_head(t->nodes, path, &id, &hi);
 }
 
@@ -739,6 +733,54 @@ void rtm_tree_forget(struct rtm_tree *t, uint64_t ino, uint64_t nlookup)
 {
     rtm_inodes_forget(t->nodes, ino, nlookup);
     tree_account(t);
+}
+
+/* Points tg (an animation's, loaded) at its member k: 0, or -1 when k is
+ * no view or folder of it. */
+static int aim_at_member(struct target *tg, uint64_t k)
+{
+    const struct rtm_anim *a = rtmc_anim(tg->h);
+    if (k >= MEMBER_VIEWS && k - MEMBER_VIEWS < rtm_view_count(a)) {
+        tg->kind = K_VIEW;
+        tg->view = rtm_view_at(a, (size_t)(k - MEMBER_VIEWS));
+    } else if (k >= MEMBER_FOLDERS && k < MEMBER_VIEWS) {
+        tg->kind = K_FRAMES;
+        tg->view.kind = (enum rtm_view_kind)(RTM_VIEW_FRAME + k - MEMBER_FOLDERS);
+    } else {
+        return -1;
+    }
+    tg->member = k;
+    return 0;
+}
+
+void rtm_tree_listed_entries(struct rtm_tree *t, uint64_t dir, const struct rtm_dirlist *d,
+                             size_t from, size_t to, struct rtm_tree_entry *out)
+{
+    char path[PATH_MAX];
+    struct target tg;
+    uint64_t head = rtm_ino_head(dir), size;
+    for (size_t i = from; i < to; i++)
+        out[i - from].ino = 0;
+    if (!(dir & RTM_INO_FAMILY) || t->file || tree_resolve_ino(t, dir, path, &tg))
+        return;
+    if ((tg.kind == K_ANIM && tree_load_anim(t, &tg)) || !tg.h || !rtmc_anim(tg.h)) {
+        tree_target_done(t, &tg);
+        return;
+    }
+    for (size_t i = from; i < to; i++) {
+        struct rtm_tree_entry *o = &out[i - from];
+        uint64_t k = rtm_ino_member(d->e[i].ino);
+        if (rtm_ino_head(d->e[i].ino) != head || aim_at_member(&tg, k) ||
+            (tg.kind == K_VIEW && rtmc_view_size_known(t->cfg.cache, tg.h, tg.view, &size)))
+            continue;
+        o->ino = rtm_inodes_ref_member(t->nodes, head, k);
+        if (o->ino && fill_attr(t, &tg, o->ino, &o->st)) {
+            rtm_inodes_forget(t->nodes, o->ino, 1);
+            o->ino = 0;
+        }
+        o->timeout = timeout(t);
+    }
+    tree_target_done(t, &tg);
 }
 
 int rtm_tree_getattr(struct rtm_tree *t, uint64_t ino, struct rtm_tree_entry *out)

@@ -75,11 +75,13 @@ static inline uint64_t tree_folder_member(enum rtm_view_kind kind)
 struct head_info {
     uint32_t srclen;              /* the source file's part of the head's path:
                                      all of it, or the archive's */
+    int32_t entry;                /* the archive's entry, or -1 */
     uint32_t mode, uid, gid;      /* of the source file (or archive) */
+    uint32_t pad;
     int64_t atime_sec, atime_nsec;
 };
 _Static_assert(sizeof(struct head_info) == RTM_INO_AUX, "a head's aux is a head_info");
-void tree_head_info(const char *src, const struct stat *st, struct head_info *hi);
+void tree_head_info(const char *src, const struct stat *st, long entry, struct head_info *hi);
 
 /* A cache key for an archive entry: "ARCHIVE/ENTRY" */
 enum { KEY_MAX = PATH_MAX + PBO_NAME_MAX + 2 };

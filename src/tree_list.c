@@ -87,7 +87,7 @@ static int list_source_dir(struct rtm_tree *t, const char *rel, struct rtm_dirli
         struct head_info hi;
         int k = rtm_tree_classify(t, dfd, de->d_name, path, de->d_type, &st, &id);
         if (k == RTM_SRC_ANIM)
-            tree_head_info(path, &st, &hi);
+            tree_head_info(path, &st, -1, &hi);
         if (k > RTM_SRC_HIDDEN)
             rc = dl_add(t, d, rel, de->d_name, k == RTM_SRC_OTHER ? S_IFREG : S_IFDIR, &id,
                         k == RTM_SRC_ANIM ? &hi : NULL);
@@ -165,7 +165,7 @@ static int add_member(void *arg, const char *name, size_t len, long entry)
     if (entry < 0 && !shows_something(m, n))
         type = 0;
     struct head_info hi;
-    tree_head_info(m->tg->src, &m->tg->st, &hi);
+    tree_head_info(m->tg->src, &m->tg->st, entry, &hi);
     return type ? dl_add(m->t, m->d, m->path, n, type, &m->tg->id,
                          entry >= 0 && type == S_IFDIR ? &hi : NULL) : 0;
 }
