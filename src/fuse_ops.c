@@ -94,9 +94,9 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
     fuse_reply_open(req, fi);
 }
 
-/* readdir and readdirplus.  With plus, entries inside an animation's
+/* readdir and readdirplus.  With plus, the entries of an animation's
  * folder come with their attributes where they are known without work (a
- * later mount's index): du, ls -l and find then need no lookup a file.
+ * later mount's index; tree.h says which), sparing ls -l a lookup each.
  * The others come as readdir gives them (ino 0: the kernel looks them up
  * itself when it needs to). */
 static void reply_listing(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, int plus)

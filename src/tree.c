@@ -761,7 +761,12 @@ void rtm_tree_listed_entries(struct rtm_tree *t, uint64_t dir, const struct rtm_
     uint64_t head = rtm_ino_head(dir), size;
     for (size_t i = from; i < to; i++)
         out[i - from].ino = 0;
-    if (!(dir & RTM_INO_FAMILY) || t->file || tree_resolve_ino(t, dir, path, &tg))
+    /* Only an animation's own folder: in frames/, joints/ and tracks/ the
+     * kernel would make an inode for each of millions of files that
+     * grep -r never opens (measured: grep over 10,000 animations 2.4 times
+     * slower), for what only stat-everything walks gain. */
+    if (!(dir & RTM_INO_FAMILY) || rtm_ino_member(dir) || t->file ||
+        tree_resolve_ino(t, dir, path, &tg))
         return;
     if ((tg.kind == K_ANIM && tree_load_anim(t, &tg)) || !tg.h || !rtmc_anim(tg.h)) {
         tree_target_done(t, &tg);

@@ -139,9 +139,10 @@ struct rtm_dirlist {
 int rtm_tree_listing(struct rtm_tree *t, uint64_t ino, off_t off, struct rtm_dirlist **out);
 /* For readdirplus: out[i - from] is the entry of listed entry i of folder
  * dir's listing d, for from <= i < to, counted as a lookup, where its
- * attributes are known without parsing or rendering (inside an
- * animation's folder, sizes the cache or the persistent index has);
- * elsewhere its ino is 0, and the kernel looks it up when it needs to. */
+ * attributes are known without parsing or rendering (in an animation's
+ * folder, its views and folders of views whose sizes the cache or the
+ * persistent index has); elsewhere its ino is 0, and the kernel looks it
+ * up when it needs to. */
 void rtm_tree_listed_entries(struct rtm_tree *t, uint64_t dir, const struct rtm_dirlist *d,
                              size_t from, size_t to, struct rtm_tree_entry *out);
 void rtm_tree_listing_put(struct rtm_tree *t, struct rtm_dirlist *d);

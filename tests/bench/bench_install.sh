@@ -69,8 +69,10 @@ IX=$T/install.sqlite
 for round in first next; do
     mount_cold "mount_$round" -o index="$IX"
     walk "grep_$round" grep_bones "$M"
+    hg=$(hwm)
     walk "du_$round" du -s "$M"
     h=$(hwm); [ "$h" -gt "$peak" ] && peak=$h
+    echo "rss_$round $((hg / 1024)) $((h / 1024))" >> "$T/r.txt"
     if [ $round = first ]; then
         # a native copy of a sample's views (the first mod's first archive
         # and 1/20 of the loose files) for du's comparison
@@ -137,5 +139,7 @@ done
 row "cold du -s, next mount (native sample scaled: $du_scaled ms)" \
     "$(get du_next 2) ms, $(ratio "$(get du_next 2)" "$du_scaled")" "<= x2"
 row "peak RSS during the whole-install walks" "$((peak / 1024)) MiB" "<= $CACHE + 32 MiB"
+echo "(peak RSS after grep, after du: first mount $(get rss_first 2), $(get rss_first 3) MiB;" \
+     "next mount $(get rss_next 2), $(get rss_next 3) MiB)"
 echo "(RSS includes SQLite's page cache: at most 2 MiB for each of the index's two connections)"
 echo "index after the walks: $(mb "$(stat -c %s "$IX")") MB for $((N + loose)) animations and $archives archives"
