@@ -278,6 +278,32 @@ static void read_only(void **state)
     remove_dir(&d);
 }
 
+/* Another process that holds file's write lock for a second, from the
+ * moment this returns; its pid, to wait for. */
+static pid_t hold_lock(const char *file)
+{
+    int ready[2];
+    assert_int_equal(pipe(ready), 0);
+    pid_t pid = fork();
+    if (pid == 0) {
+        sqlite3 *db;
+        if (sqlite3_open(file, &db) != SQLITE_OK ||
+            sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+            _exit(1);
+        if (write(ready[1], "x", 1) != 1)
+            _exit(2);
+        sleep(1);
+        sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+        sqlite3_close(db);
+        _exit(0);
+    }
+    char c;
+    assert_int_equal(read(ready[0], &c, 1), 1);
+    close(ready[0]);
+    close(ready[1]);
+    return pid;
+}
+
 /* Another process holds the write lock for 1 s: the batch is dropped and
  * that is said once; reads go on; after the lock, writes work again. */
 static void locked_by_another(void **state)
@@ -290,23 +316,7 @@ static void locked_by_another(void **state)
     struct rtm_index_key k = key(8, "r"), later = key(9, "r");
     rtm_index_put(ix, &k, "v", 1);
     rtm_index_flush(ix);
-    int ready[2];
-    assert_int_equal(pipe(ready), 0);
-    pid_t pid = fork();
-    if (pid == 0) {
-        sqlite3 *db;
-        if (sqlite3_open(d.file, &db) != SQLITE_OK ||
-            sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
-            _exit(1);
-        if (write(ready[1], "x", 1) != 1)
-            _exit(2);
-        sleep(1);
-        sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
-        sqlite3_close(db);
-        _exit(0);
-    }
-    char c;
-    assert_int_equal(read(ready[0], &c, 1), 1);
+    pid_t pid = hold_lock(d.file);
     rtm_index_put(ix, &later, "w", 1);
     rtm_index_flush(ix);
     assert_int_equal(has(ix, &later, NULL), 0);      /* dropped */
@@ -324,8 +334,6 @@ static void locked_by_another(void **state)
     struct rtm_index_stats st;
     rtm_index_get_stats(ix, &st);
     assert_int_equal(st.batches_lost, 2);
-    close(ready[0]);
-    close(ready[1]);
     rtm_index_close(ix);
     remove_dir(&d);
 }
@@ -343,23 +351,7 @@ static void queue_is_bounded(void **state)
     struct rtm_index_key k = key(1, "r");
     rtm_index_put(ix, &k, "v", 1);
     rtm_index_flush(ix);
-    int ready[2];
-    assert_int_equal(pipe(ready), 0);
-    pid_t pid = fork();
-    if (pid == 0) {
-        sqlite3 *db;
-        if (sqlite3_open(d.file, &db) != SQLITE_OK ||
-            sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
-            _exit(1);
-        if (write(ready[1], "x", 1) != 1)
-            _exit(2);
-        sleep(1);
-        sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
-        sqlite3_close(db);
-        _exit(0);
-    }
-    char c;
-    assert_int_equal(read(ready[0], &c, 1), 1);
+    pid_t pid = hold_lock(d.file);
     enum { MB = 1 << 20, N = 3 * RTM_INDEX_QUEUE_MAX / MB };
     char *big = calloc(1, MB);
     for (int i = 0; i < N; i++) {                    /* in microseconds: no batch ends */
@@ -375,8 +367,6 @@ static void queue_is_bounded(void **state)
     assert_int_equal(waitpid(pid, &status, 0), pid);
     rtm_index_flush(ix);
     free(big);
-    close(ready[0]);
-    close(ready[1]);
     rtm_index_close(ix);
     remove_dir(&d);
 }

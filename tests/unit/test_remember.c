@@ -287,6 +287,31 @@ static void rendering_options_are_keys(void **state)
     assert_int_equal(st.remembered, 1);
 }
 
+/* Remembers walk.rtm's sizes with one wrong: view 0's (header.txt) off by
+ * 7 with every other size known, or (only_last) the last track's as 3
+ * with no other size known.  Its view count, and the true size in *right. */
+static size_t remember_wrong(struct env *e, struct mount *m, int only_last, uint64_t *right)
+{
+    struct rtmc_src src = { .path = "walk.rtm", .level = RTMC_FULL, .kind = RTMC_ANIM };
+    struct stat st;
+    assert_int_equal(fstatat(e->fd, "walk.rtm", &st, 0), 0);
+    src.id = rtm_fileid_of(&st);
+    struct rtmc_entry *h;
+    assert_int_equal(rtmc_get(m->c, &src, &h), 0);
+    const struct rtm_anim *a = rtmc_anim(h);
+    size_t n = rtm_view_count(a), i = only_last ? n - 1 : 0;
+    uint64_t *sizes = malloc(n * sizeof *sizes);
+    assert_int_equal(rtm_view_sizes(a, sizes), 0);
+    *right = sizes[i];
+    if (only_last)
+        memset(sizes, 0xff, n * sizeof *sizes);
+    sizes[i] = only_last ? 3 : *right + 7;
+    rtm_loader_store(&m->l, &src, a, sizes);
+    rtmc_put(m->c, h);
+    free(sizes);
+    return n;
+}
+
 /* A remembered size that is wrong: the read fails once with EIO, the
  * kernel is told (the stale hook), the shape is forgotten, and from then
  * on stat and read agree. */
@@ -297,21 +322,8 @@ static void a_wrong_size_fails_once(void **state)
     free(walk_all(m));
     /* remember a wrong size for walk.rtm's header.txt (view 0) */
     struct rtm_tree_entry te;
-    struct rtmc_src src = { .path = "walk.rtm", .level = RTMC_FULL, .kind = RTMC_ANIM };
-    struct stat st;
-    assert_int_equal(fstatat(e->fd, "walk.rtm", &st, 0), 0);
-    src.id = rtm_fileid_of(&st);
-    struct rtmc_entry *h;
-    assert_int_equal(rtmc_get(m->c, &src, &h), 0);
-    const struct rtm_anim *a = rtmc_anim(h);
-    size_t n = rtm_view_count(a);
-    uint64_t *sizes = malloc(n * sizeof *sizes);
-    assert_int_equal(rtm_view_sizes(a, sizes), 0);
-    uint64_t right = sizes[0];
-    sizes[0] += 7;
-    rtm_loader_store(&m->l, &src, a, sizes);
-    rtmc_put(m->c, h);
-    free(sizes);
+    uint64_t right;
+    size_t n = remember_wrong(e, m, 0, &right);
     unmount(m);
 
     m = mount_default(e);
@@ -348,21 +360,10 @@ static void a_wrong_size_found_by_sizing(void **state)
     char buf[256];
     /* only bones.txt read: the shape has no sizes yet */
     assert_true(read_file(m, ino_of(m, "walk.rtm/bones.txt", &te), buf, sizeof buf) > 0);
-    struct rtmc_src src = { .path = "walk.rtm", .level = RTMC_LIGHT, .kind = RTMC_ANIM };
-    struct stat st;
-    assert_int_equal(fstatat(e->fd, "walk.rtm", &st, 0), 0);
-    src.id = rtm_fileid_of(&st);
-    struct rtmc_entry *h;
-    assert_int_equal(rtmc_get(m->c, &src, &h), 0);
-    const struct rtm_anim *a = rtmc_anim(h);
-    size_t n = rtm_view_count(a);
-    uint64_t *sizes = malloc(n * sizeof *sizes);
-    memset(sizes, 0xff, n * sizeof *sizes);
-    sizes[n - 1] = 3;                                  /* the last track: wrong */
-    rtm_loader_store(&m->l, &src, a, sizes);
-    rtmc_put(m->c, h);
-    free(sizes);
+    uint64_t right;
+    size_t n = remember_wrong(e, m, 1, &right);
     unmount(m);
+    assert_int_not_equal(right, 3);
 
     m = mount_default(e);
     uint64_t anim = ino_of(m, "walk.rtm", &te);
