@@ -667,17 +667,13 @@ int rtmc_view_size_known(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v
 
 int rtmc_view_size(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v, uint64_t *size)
 {
-    size_t idx = h->anim ? rtm_view_index(h->anim, v) : 0;
-    if (!h->anim || idx >= h->nviews)
-        return -EINVAL;
-    pthread_mutex_lock(&c->lock);
-    *size = h->sizes[idx];
-    pthread_mutex_unlock(&c->lock);
-    if (*size != UINT64_MAX)
-        return 0;
+    int rc = rtmc_view_size_known(c, h, v, size);
+    if (rc != -EAGAIN)
+        return rc;
+    size_t idx = rtm_view_index(h->anim, v);
     if (h->level != RTMC_FULL)
         return size_from_full(c, h, v, size);
-    int rc = size_all(c, h);
+    rc = size_all(c, h);
     pthread_mutex_lock(&c->lock);
     *size = h->sizes[idx];
     pthread_mutex_unlock(&c->lock);

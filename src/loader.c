@@ -102,6 +102,17 @@ static int shape_from_index(const struct rtm_loader *l, const struct rtmc_src *s
     return -1;
 }
 
+/* Queues the record of a shape (rtm_shape_encode's arguments) under k. */
+static void put_shape(const struct rtm_loader *l, const struct rtm_index_key *k,
+                      const struct rtm_anim *a, const uint64_t *sizes, const char *error)
+{
+    struct rtm_buf b;
+    buf_init(&b);
+    if (rtm_shape_encode(a, sizes, error, &b) == 0)
+        rtm_index_put(l->index, k, b.p, b.len);
+    buf_free(&b);
+}
+
 /* Remembers a's shape without sizes, or (when the index has its shape)
  * gives its sizes to check in out->indexed. */
 static void remember_shape(const struct rtm_loader *l, const struct rtmc_src *src,
@@ -126,11 +137,7 @@ static void remember_shape(const struct rtm_loader *l, const struct rtmc_src *sr
     out->indexed = NULL;
     if (!l->index || (!val && index_key(l, src, RTM_INDEX_SHAPE, &k)))
         return;
-    struct rtm_buf b;
-    buf_init(&b);
-    if (rtm_shape_encode(a, NULL, "", &b) == 0)
-        rtm_index_put(l->index, &k, b.p, b.len);
-    buf_free(&b);
+    put_shape(l, &k, a, NULL, "");
 }
 
 /* Remembers that src does not parse, and why (without its path, which a
@@ -143,11 +150,7 @@ static void remember_error(const struct rtm_loader *l, const struct rtmc_src *sr
     if (!l->index || index_key(l, src, RTM_INDEX_SHAPE, &k))
         return;
     rtm_err_format(err, text, sizeof text);
-    struct rtm_buf b;
-    buf_init(&b);
-    if (rtm_shape_encode(NULL, NULL, text, &b) == 0)
-        rtm_index_put(l->index, &k, b.p, b.len);
-    buf_free(&b);
+    put_shape(l, &k, NULL, NULL, text);
 }
 
 void rtm_loader_store(void *ctx, const struct rtmc_src *src, const struct rtm_anim *a,
@@ -162,11 +165,7 @@ void rtm_loader_store(void *ctx, const struct rtmc_src *src, const struct rtm_an
         say(l, src->path, "a remembered size was wrong; forgotten, and the read failed once");
         return;
     }
-    struct rtm_buf b;
-    buf_init(&b);
-    if (rtm_shape_encode(a, sizes, "", &b) == 0)
-        rtm_index_put(l->index, &k, b.p, b.len);
-    buf_free(&b);
+    put_shape(l, &k, a, sizes, "");
 }
 
 /* An archive's table from the index: 0, or -1 when it has none. */

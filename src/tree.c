@@ -1,6 +1,7 @@
 /* tree.c - the mount's tree without FUSE (see tree.h): what a source entry
- * is, path -> view, attributes, lookups, and changes in SOURCE.  Listings are
- * in tree_list.c, reads in tree_read.c. */
+ * is, path -> view, attributes, lookups, and changes in SOURCE.  Numbers
+ * inside an animation's folder are in tree_family.c, listings in
+ * tree_list.c, reads in tree_read.c. */
 #include "tree_int.h"
 
 #include <dirent.h>
@@ -181,7 +182,7 @@ int tree_load_anim(struct rtm_tree *t, struct target *tg)
 }
 
 /* Resolves what is inside an animation folder (tg->rest). */
-static int resolve_inner(struct rtm_tree *t, struct target *tg)
+int tree_resolve_inner(struct rtm_tree *t, struct target *tg)
 {
     int rc = tree_load_anim(t, tg);
     if (rc)
@@ -206,46 +207,6 @@ static int resolve_inner(struct rtm_tree *t, struct target *tg)
     return 0;
 }
 
-/* path/name in place (path: PATH_MAX bytes); -ENAMETOOLONG. */
-static int append_name(char *path, const char *name)
-{
-    size_t pl = strlen(path), nl = strlen(name);
-    if (pl + 1 + nl >= PATH_MAX)
-        return -ENAMETOOLONG;
-    path[pl] = '/';
-    memcpy(path + pl + 1, name, nl + 1);
-    return 0;
-}
-
-/* Resolves member k of the family of animation tg (resolved, holding
- * nothing) by its number alone, names unused: path stays the head's. */
-static int resolve_member_number(struct rtm_tree *t, struct target *tg, uint64_t k)
-{
-    int rc = tree_load_anim(t, tg);     /* a shape names every view */
-    if (rc)
-        return rc;
-    const struct rtm_anim *a = rtmc_anim(tg->h);
-    enum rtm_view_kind kind;
-    tg->member = k;
-    if (!a && k == MEMBER_ERROR) {
-        tg->kind = K_ERROR;
-        tg->rest = ERROR_NAME;
-        return 0;
-    }
-    if (a && k >= MEMBER_VIEWS && k - MEMBER_VIEWS < rtm_view_count(a)) {
-        tg->kind = K_VIEW;
-        tg->view = rtm_view_at(a, (size_t)(k - MEMBER_VIEWS));
-        return 0;
-    }
-    for (size_t i = 0; a && k < MEMBER_VIEWS && rtm_view_folder(a, i, &kind); i++)
-        if (tree_folder_member(kind) == k) {
-            tg->kind = K_FRAMES;
-            tg->view.kind = kind;
-            return 0;
-        }
-    return -ESTALE;                     /* the kernel's number names nothing */
-}
-
 /* Resolves inner, a path below the folders of archive tg->src whose table
  * is p, one component at a time. */
 static int resolve_member(struct rtm_tree *t, struct target *tg, const struct pbo *p,
@@ -267,7 +228,7 @@ static int resolve_member(struct rtm_tree *t, struct target *tg, const struct pb
         if (node == PBO_FILE && tree_is_rtm_name(q, n)) {
             tg->kind = K_ANIM;
             tg->rest = end + (*end != 0);
-            return *end ? resolve_inner(t, tg) : 0;
+            return *end ? tree_resolve_inner(t, tg) : 0;
         }
         if (node == PBO_FILE && !*end && t->cfg.show_other) {
             tg->kind = K_PFILE;
@@ -364,7 +325,7 @@ static int resolve_prefix(struct rtm_tree *t, const char *path, struct target *t
         int rc = classify_target(t, tg);
         if (rc == 0 && tg->kind == K_ANIM) {
             tg->rest = path + n + 1;
-            return resolve_inner(t, tg);
+            return tree_resolve_inner(t, tg);
         }
         if (rc == 0 && tg->kind == K_PBO)
             return tree_resolve_archive(t, tg, path + n + 1);
@@ -383,7 +344,7 @@ static int resolve_in_file(struct rtm_tree *t, const char *path, struct target *
     int rc = classify_target(t, tg);
     if (rc == 0 && tg->kind == K_ANIM) {
         tg->rest = path;
-        return *path ? resolve_inner(t, tg) : 0;
+        return *path ? tree_resolve_inner(t, tg) : 0;
     }
     if (rc == 0 && tg->kind == K_PBO)
         return tree_resolve_archive(t, tg, path);
@@ -429,103 +390,6 @@ int tree_resolve(struct rtm_tree *t, const char *path, const struct rtm_fileid *
     if (rc)
         tree_target_done(t, tg);        /* an archive's table may be held */
     return rc;
-}
-
-void tree_head_info(const char *src, const struct stat *st, long entry, struct head_info *hi)
-{
-    *hi = (struct head_info){ .srclen = (uint32_t)strlen(src), .entry = (int32_t)entry,
-                              .mode = st->st_mode,
-                              .uid = st->st_uid, .gid = st->st_gid,
-                              .atime_sec = st->st_atim.tv_sec, .atime_nsec = st->st_atim.tv_nsec };
-}
-
-/* Resolves family head ino (an animation's folder) into tg, its path into
- * path, from what its node keeps: SOURCE is not looked at, the version
- * being pinned (a file rewritten since reads as -ESTALE when loaded). */
-static int resolve_head(struct rtm_tree *t, uint64_t ino, char path[PATH_MAX], struct target *tg)
-{
-    struct rtm_fileid id;
-    struct head_info hi;
-    int rc = rtm_inodes_path(t->nodes, ino, path, PATH_MAX, &id);
-    if (rc || (rc = rtm_inodes_aux(t->nodes, ino, &hi)))
-        return rc;
-    size_t n = strlen(path);
-    if (hi.srclen > n || hi.srclen >= sizeof tg->src)
-        return -ESTALE;
-    *tg = (struct target){ .kind = K_ANIM, .rest = "", .entry = -1, .id = id, .pinned = 1,
-                           .level = RTMC_SHAPE };
-    memcpy(tg->src, path, hi.srclen);
-    tg->src[hi.srclen] = 0;
-    tg->st.st_mode = hi.mode;
-    tg->st.st_uid = hi.uid;
-    tg->st.st_gid = hi.gid;
-    tg->st.st_atim = (struct timespec){ .tv_sec = hi.atime_sec, .tv_nsec = hi.atime_nsec };
-    rtm_fileid_to_stat(&id, &tg->st);
-    if (hi.srclen == n)
-        return 0;
-    /* an archive's entry: its index in the table of this very version */
-    rc = tree_get_entry(t, tg, tg->src, RTMC_TABLE, &tg->table);
-    const struct pbo *p = rc ? NULL : rtmc_pbo(tg->table);
-    if (!rc && (!p || hi.entry < 0 || (size_t)hi.entry >= p->nentries))
-        rc = -ESTALE;
-    tg->entry = hi.entry;
-    if (rc)
-        tree_target_done(t, tg);
-    return rc;
-}
-
-/* Resolves name in folder parent, a family's head or one of its folders:
- * by the head's node, and the name inside the animation. */
-static int resolve_in_family(struct rtm_tree *t, uint64_t parent, const char *name,
-                             char path[PATH_MAX], struct target *tg)
-{
-    uint64_t k = rtm_ino_member(parent);
-    int rc = resolve_head(t, rtm_ino_head(parent), path, tg);
-    if (rc)
-        return rc;
-    size_t n = strlen(path);
-    if (k && (k < MEMBER_FOLDERS || k >= MEMBER_VIEWS))
-        rc = -ENOTDIR;
-    else if (k)
-        rc = append_name(path, rtm_view_folder_name((enum rtm_view_kind)(RTM_VIEW_FRAME + k -
-                                                                         MEMBER_FOLDERS)));
-    if (!rc)
-        rc = append_name(path, name);
-    tg->rest = path + n + 1;
-    if (!rc)
-        rc = resolve_inner(t, tg);
-    if (rc)
-        tree_target_done(t, tg);
-    return rc;
-}
-
-int tree_resolve_ino(struct rtm_tree *t, uint64_t ino, char path[PATH_MAX], struct target *tg)
-{
-    struct rtm_fileid id;
-    uint64_t k = rtm_ino_member(ino);
-    int rc = 0;
-    if ((ino & RTM_INO_FAMILY) && !t->file)
-        rc = resolve_head(t, rtm_ino_head(ino), path, tg);
-    else if (!(rc = rtm_inodes_path(t->nodes, ino, path, PATH_MAX, &id)))
-        rc = tree_resolve(t, path, &id, tg);
-    if (rc || !k)
-        return rc;
-    rc = tg->kind == K_ANIM ? resolve_member_number(t, tg, k) : -ESTALE;
-    if (rc)
-        tree_target_done(t, tg);
-    return rc;
-}
-
-int tree_dir_path(struct rtm_tree *t, uint64_t ino, char path[PATH_MAX], struct rtm_fileid *id)
-{
-    uint64_t k = rtm_ino_member(ino);
-    int rc = rtm_inodes_path(t->nodes, ino, path, PATH_MAX, id);
-    if (rc || !k)
-        return rc;
-    if (k < MEMBER_FOLDERS || k >= MEMBER_VIEWS)
-        return -ENOTDIR;
-    return append_name(path, rtm_view_folder_name((enum rtm_view_kind)(RTM_VIEW_FRAME + k -
-                                                                       MEMBER_FOLDERS)));
 }
 
 void tree_target_done(struct rtm_tree *t, struct target *tg)
@@ -707,7 +571,7 @@ int rtm_tree_lookup(struct rtm_tree *t, uint64_t parent, const char *name,
     struct target tg;
     int rc;
     if ((parent & RTM_INO_FAMILY) && !t->file) {
-        if ((rc = resolve_in_family(t, parent, name, path, &tg)))
+        if ((rc = tree_resolve_in_family(t, parent, name, path, &tg)))
             return rc;
     } else {
         rc = tree_dir_path(t, parent, dir, &pid);
@@ -735,24 +599,6 @@ void rtm_tree_forget(struct rtm_tree *t, uint64_t ino, uint64_t nlookup)
     tree_account(t);
 }
 
-/* Points tg (an animation's, loaded) at its member k: 0, or -1 when k is
- * no view or folder of it. */
-static int aim_at_member(struct target *tg, uint64_t k)
-{
-    const struct rtm_anim *a = rtmc_anim(tg->h);
-    if (k >= MEMBER_VIEWS && k - MEMBER_VIEWS < rtm_view_count(a)) {
-        tg->kind = K_VIEW;
-        tg->view = rtm_view_at(a, (size_t)(k - MEMBER_VIEWS));
-    } else if (k >= MEMBER_FOLDERS && k < MEMBER_VIEWS) {
-        tg->kind = K_FRAMES;
-        tg->view.kind = (enum rtm_view_kind)(RTM_VIEW_FRAME + k - MEMBER_FOLDERS);
-    } else {
-        return -1;
-    }
-    tg->member = k;
-    return 0;
-}
-
 void rtm_tree_listed_entries(struct rtm_tree *t, uint64_t dir, const struct rtm_dirlist *d,
                              size_t from, size_t to, struct rtm_tree_entry *out)
 {
@@ -775,7 +621,7 @@ void rtm_tree_listed_entries(struct rtm_tree *t, uint64_t dir, const struct rtm_
     for (size_t i = from; i < to; i++) {
         struct rtm_tree_entry *o = &out[i - from];
         uint64_t k = rtm_ino_member(d->e[i].ino);
-        if (rtm_ino_head(d->e[i].ino) != head || aim_at_member(&tg, k) ||
+        if (rtm_ino_head(d->e[i].ino) != head || tree_aim_at_member(&tg, k) ||
             (tg.kind == K_VIEW && rtmc_view_size_known(t->cfg.cache, tg.h, tg.view, &size)))
             continue;
         o->ino = rtm_inodes_ref_member(t->nodes, head, k);

@@ -1,6 +1,7 @@
 /* tree_int.h - what the files of the tree layer (tree.c: entries, paths,
- * attributes, lookups and changes; tree_list.c: listings; tree_read.c:
- * reads) share.  Private to them: everyone else uses tree.h.
+ * attributes, lookups and changes; tree_family.c: an animation's folder as
+ * a family of numbers; tree_list.c: listings; tree_read.c: reads) share.
+ * Private to them: everyone else uses tree.h.
  */
 #ifndef RTM_TREE_INT_H
 #define RTM_TREE_INT_H
@@ -69,6 +70,14 @@ static inline uint64_t tree_folder_member(enum rtm_view_kind kind)
 {
     return MEMBER_FOLDERS + (uint64_t)(kind - RTM_VIEW_FRAME);
 }
+/* The inverse: the kind of folder member k is; -1 when it is no folder. */
+static inline int tree_member_folder(uint64_t k, enum rtm_view_kind *kind)
+{
+    if (k < MEMBER_FOLDERS || k >= MEMBER_VIEWS)
+        return -1;
+    *kind = (enum rtm_view_kind)(RTM_VIEW_FRAME + (k - MEMBER_FOLDERS));
+    return 0;
+}
 
 /* What a family's head keeps (inodes.h's aux): enough to resolve it and
  * its members without looking at SOURCE, their version being pinned. */
@@ -81,7 +90,16 @@ struct head_info {
     int64_t atime_sec, atime_nsec;
 };
 _Static_assert(sizeof(struct head_info) == RTM_INO_AUX, "a head's aux is a head_info");
+/* ---- families (tree_family.c) ---- */
+
 void tree_head_info(const char *src, const struct stat *st, long entry, struct head_info *hi);
+/* Resolves name in folder parent, a family's head or one of its folders,
+ * into tg and its path into path; on failure tg holds nothing. */
+int tree_resolve_in_family(struct rtm_tree *t, uint64_t parent, const char *name,
+                           char path[PATH_MAX], struct target *tg);
+/* Points tg (an animation's, its entry loaded) at its member k: 0, or -1
+ * when k is no view or folder of it. */
+int tree_aim_at_member(struct target *tg, uint64_t k);
 
 /* A cache key for an archive entry: "ARCHIVE/ENTRY" */
 enum { KEY_MAX = PATH_MAX + PBO_NAME_MAX + 2 };
@@ -104,6 +122,8 @@ int tree_resolve(struct rtm_tree *t, const char *path, const struct rtm_fileid *
 /* The same for the path and version of inode ino (path: PATH_MAX bytes). */
 int tree_resolve_ino(struct rtm_tree *t, uint64_t ino, char path[PATH_MAX], struct target *tg);
 void tree_target_done(struct rtm_tree *t, struct target *tg);
+/* Resolves tg->rest, a path inside the animation folder tg (see tree.c). */
+int tree_resolve_inner(struct rtm_tree *t, struct target *tg);
 /* The cache entry of kind for key, of tg's version (see tree.c). */
 int tree_get_entry(struct rtm_tree *t, struct target *tg, const char *key,
                    enum rtmc_kind kind, struct rtmc_entry **h);
