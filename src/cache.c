@@ -58,6 +58,8 @@ struct rtmc {
     pthread_cond_t room;        /* reservations ended or entries unreferenced */
     rtmc_load_fn load;
     rtmc_store_fn store;
+    rtmc_trim_fn trim;
+    size_t trim_every, freed;   /* bytes evicted since the last trim */
     void *ctx;
     size_t budget, bytes, entries;
     size_t outside;             /* the caller's bytes, counted against the budget */
@@ -91,6 +93,12 @@ struct rtmc *rtmc_new(size_t budget, rtmc_load_fn load, void *ctx)
 }
 
 void rtmc_set_store(struct rtmc *c, rtmc_store_fn store) { c->store = store; }
+
+void rtmc_set_trim(struct rtmc *c, rtmc_trim_fn trim, size_t every)
+{
+    c->trim = trim;
+    c->trim_every = every;
+}
 
 /* ---- LRU list and byte accounting (lock held) ---- */
 
@@ -204,6 +212,7 @@ static void entry_kill(struct rtmc *c, struct rtmc_entry *e)
  * (all of them when all is set). */
 static void evict_some(struct rtmc *c, int all)
 {
+    size_t before = c->bytes;
     struct item *it = c->lru.prev;
     while ((all || c->bytes + c->outside + c->reserved > c->budget) && it != &c->lru) {
         struct item *prev = it->prev;
@@ -216,6 +225,11 @@ static void evict_some(struct rtmc *c, int all)
             prev = c->lru.prev;         /* freeing a view may free more */
         }
         it = prev;
+    }
+    c->freed += before - c->bytes;
+    if (c->trim && c->freed >= c->trim_every) {
+        c->freed = 0;
+        c->trim();
     }
 }
 

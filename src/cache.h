@@ -129,6 +129,11 @@ struct rtmc *rtmc_new(size_t budget, rtmc_load_fn load, void *ctx);
 typedef void (*rtmc_store_fn)(void *ctx, const struct rtmc_src *src, const struct rtm_anim *a,
                               const uint64_t *sizes);
 void rtmc_set_store(struct rtmc *c, rtmc_store_fn store);
+/* Called, with the cache's lock held, each time evictions have freed
+ * `every` more bytes: what an evicted entry freed lies in pages shared with
+ * live entries, which the allocator keeps until told (rtmfs: malloc_trim). */
+typedef void (*rtmc_trim_fn)(void);
+void rtmc_set_trim(struct rtmc *c, rtmc_trim_fn trim, size_t every);
 /* Frees every entry; no handle may be outstanding. */
 void rtmc_free(struct rtmc *c);
 

@@ -335,6 +335,12 @@ static int index_setup(struct fs *fs, const struct options *o, int digits)
     return 0;
 }
 
+/* Evictions leave free holes between live entries that malloc keeps
+ * resident; a walk that replaces a cache full of small entries with large
+ * ones (grep, then du, over an install) peaked 25 MiB higher without this. */
+enum { TRIM_EVERY = 8 << 20 };
+static void trim_malloc(void) { malloc_trim(0); }
+
 static int fs_setup(struct fs *fs, const struct options *o, const char *mountpoint)
 {
     struct rtm_error err = { .msg = "" };
@@ -363,8 +369,10 @@ static int fs_setup(struct fs *fs, const struct options *o, const char *mountpoi
                                       .index = fs->index, .render = fs->render,
                                       .log = log_line };
     fs->cache = fs->loader.cache = rtmc_new(budget, rtm_loader_load, &fs->loader);
-    if (fs->cache)
+    if (fs->cache) {
         rtmc_set_store(fs->cache, rtm_loader_store);
+        rtmc_set_trim(fs->cache, trim_malloc, TRIM_EVERY);
+    }
     fs->watch = fs->cache ? rtm_watch_new(fs->dir) : NULL;
     char *hidden = fs->file ? NULL : mountpoint_inside(fs->dir, mountpoint);
     struct rtm_tree_config cfg = { .srcfd = fs->srcfd, .file = fs->file, .attrs = attrs,
@@ -523,7 +531,7 @@ static int serve(struct fs *fs, struct fuse_args *args, const struct fuse_cmdlin
 }
 
 /* Keeps freed cache memory from lingering in per-thread malloc arenas, so
- * that RSS follows the cache's byte budget. */
+ * that RSS follows the cache's byte budget (and trim_malloc below). */
 static void tune_malloc(void)
 {
     mallopt(M_ARENA_MAX, 2);

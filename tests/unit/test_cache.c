@@ -256,6 +256,31 @@ static void budget_evicts_least_recent(void **state)
     rtmc_free(c);
 }
 
+static int trims;
+static void count_trim(void) { trims++; }
+
+/* The trim hook runs once evictions have freed `every` bytes, not before. */
+static void evictions_trim_the_heap(void **state)
+{
+    (void)state;
+    size_t one = entry_bytes();
+    struct rtmc *c = rtmc_new(one * 3 / 2, fake_load, &L);   /* room for one */
+    rtmc_set_trim(c, count_trim, one * 2);
+    trims = 0;
+    touch(c, "a");
+    touch(c, "b");                      /* evicts a: one entry's bytes freed */
+    assert_int_equal(trims, 0);
+    touch(c, "c");                      /* evicts b: two */
+    assert_int_equal(trims, 1);
+    touch(c, "d");
+    assert_int_equal(trims, 1);
+    touch(c, "d");                      /* a hit evicts nothing */
+    assert_int_equal(trims, 1);
+    touch(c, "e");
+    assert_int_equal(trims, 2);
+    rtmc_free(c);
+}
+
 static void views_count_against_the_budget(void **state)
 {
     (void)state;
@@ -498,6 +523,7 @@ int main(void)
         cmocka_unit_test_setup(parse_error_is_cached_io_error_is_not, setup),
         cmocka_unit_test_setup(views_match_render_and_are_cached, setup),
         cmocka_unit_test_setup(budget_evicts_least_recent, setup),
+        cmocka_unit_test_setup(evictions_trim_the_heap, setup),
         cmocka_unit_test_setup(views_count_against_the_budget, setup),
         cmocka_unit_test_setup(referenced_entries_survive, setup),
         cmocka_unit_test_setup(invalidate_drops_every_version, setup),
