@@ -1,6 +1,7 @@
 /* index.c - the persistent index in SQLite (index.h). */
 #include "index.h"
 
+#include <fcntl.h>
 #include <pthread.h>
 #include <sqlite3.h>
 #include <stdarg.h>
@@ -37,6 +38,7 @@ struct rtm_index {
     pthread_mutex_t rlock;              /* the reader connection, and reopening */
     sqlite3 *rdb, *wdb;
     sqlite3_stmt *get;
+    sqlite3_stmt *op[3];                /* on wdb, by enum op_kind */
     int readable, writable;
     int last_rc;                        /* why it could not open, for the report */
 
@@ -51,6 +53,11 @@ struct rtm_index {
     unsigned said;
     struct rtm_index_stats st;
 };
+
+/* How stale a record's time of use may be: the bound needs only a rough
+ * order, and a write for every record read would double a later mount's
+ * work. */
+#define TOUCH_MS (3600 * 1000)
 
 #define KEY_COLS "dev, ino, size, mtime, ctime, eoff, esize, kind, render"
 #define KEY_MATCH "dev=?1 AND ino=?2 AND size=?3 AND mtime=?4 AND ctime=?5 AND eoff=?6 " \
@@ -98,6 +105,10 @@ static int is_corrupt(int rc)
 
 static void close_all(struct rtm_index *ix)
 {
+    for (int i = 0; i < 3; i++) {
+        sqlite3_finalize(ix->op[i]);
+        ix->op[i] = NULL;
+    }
     sqlite3_finalize(ix->get);
     sqlite3_close(ix->rdb);
     sqlite3_close(ix->wdb);
@@ -159,6 +170,22 @@ static int prepare_reader(struct rtm_index *ix)
                : -1;
 }
 
+/* The writer's statements, prepared once: parsing SQL for each record was
+ * a tenth of a later mount's CPU. */
+static int prepare_writer(struct rtm_index *ix)
+{
+    static const char *const SQL[] = {
+        [OP_PUT] = "INSERT OR REPLACE INTO rec(" KEY_COLS ", used, val) "
+                   "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+        [OP_DROP] = "DELETE FROM rec WHERE " KEY_MATCH,
+        [OP_TOUCH] = "UPDATE rec SET used=?10 WHERE " KEY_MATCH,
+    };
+    for (int i = 0; i < 3; i++)
+        if (sqlite3_prepare_v2(ix->wdb, SQL[i], -1, &ix->op[i], NULL) != SQLITE_OK)
+            return -1;
+    return 0;
+}
+
 static void unlink_files(const char *path)
 {
     char p[4200];
@@ -190,7 +217,8 @@ static int open_rw(struct rtm_index *ix)
         ix->last_rc = sqlite3_errcode(ix->wdb);
         return is_corrupt(ix->last_rc) ? -2 : -1;
     }
-    if (open_one(ix, SQLITE_OPEN_READWRITE, &ix->rdb) != SQLITE_OK || prepare_reader(ix))
+    if (prepare_writer(ix) || open_one(ix, SQLITE_OPEN_READWRITE, &ix->rdb) != SQLITE_OK ||
+        prepare_reader(ix))
         return -1;
     ix->readable = ix->writable = 1;
     return 0;
@@ -307,25 +335,17 @@ void rtm_index_drop(struct rtm_index *ix, const struct rtm_index_key *k)
 
 /* ---- the writer ---- */
 
-static int run_op(sqlite3 *db, const struct op *o)
+static int run_op(struct rtm_index *ix, const struct op *o)
 {
-    static const char *const SQL[] = {
-        "INSERT OR REPLACE INTO rec(" KEY_COLS ", used, val) "
-        "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
-        "DELETE FROM rec WHERE " KEY_MATCH,
-        "UPDATE rec SET used=?10 WHERE " KEY_MATCH,
-    };
-    sqlite3_stmt *s;
-    int rc = sqlite3_prepare_v2(db, SQL[o->kind], -1, &s, NULL);
-    if (rc != SQLITE_OK)
-        return rc;
+    sqlite3_stmt *s = ix->op[o->kind];
+    sqlite3_reset(s);
     bind_key(s, &o->key);
     if (o->kind != OP_DROP)
         sqlite3_bind_int64(s, 10, o->used);
     if (o->kind == OP_PUT)
         sqlite3_bind_blob(s, 11, o->val, (int)o->len, SQLITE_STATIC);
-    rc = sqlite3_step(s);
-    sqlite3_finalize(s);
+    int rc = sqlite3_step(s);
+    sqlite3_reset(s);
     return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
@@ -385,7 +405,7 @@ static void write_batch(struct rtm_index *ix, struct op *batch, uint64_t n)
                           : SQLITE_READONLY;
     uint64_t written = 0, evicted = 0;
     for (struct op *o = batch; rc == SQLITE_OK && o; o = o->next) {
-        rc = run_op(ix->wdb, o);
+        rc = run_op(ix, o);
         written += o->kind == OP_PUT && rc == SQLITE_OK;
     }
     if (rc == SQLITE_OK)
@@ -482,7 +502,7 @@ int rtm_index_get(struct rtm_index *ix, const struct rtm_index_key *k, void **va
     pthread_mutex_lock(&ix->qlock);
     found ? ix->st.hits++ : ix->st.misses++;
     pthread_mutex_unlock(&ix->qlock);
-    if (found && now_ms() - used > 60000)   /* recently used: worth a write a minute */
+    if (found && now_ms() - used > TOUCH_MS)
         enqueue(ix, OP_TOUCH, k, NULL, 0);
     return found ? 0 : -1;
 }
@@ -502,6 +522,19 @@ static void make_parent(const char *path)
     }
 }
 
+/* Asks the kernel to read the file in now, in big sequential reads: a
+ * later mount's first walk otherwise reads it a page at a time in the
+ * order of its lookups (measured: grep over the install tree, 18 s with
+ * the index cold, 12 s with it cached). */
+static void read_ahead(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    posix_fadvise(fd, 0, 0, POSIX_FADV_WILLNEED);
+    close(fd);
+}
+
 struct rtm_index *rtm_index_open(const char *path, uint64_t max_bytes, rtm_index_log_fn log,
                                  void *log_ctx)
 {
@@ -519,6 +552,7 @@ struct rtm_index *rtm_index_open(const char *path, uint64_t max_bytes, rtm_index
     pthread_cond_init(&ix->qcond, NULL);
     pthread_cond_init(&ix->qdone, NULL);
     make_parent(path);
+    read_ahead(path);
     open_best(ix, 0);
     ix->has_thread = ix->writable && pthread_create(&ix->thread, NULL, writer, ix) == 0;
     ix->st.file_bytes = file_bytes(path);

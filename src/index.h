@@ -26,7 +26,8 @@
  *  - Memory is bounded: SQLite's page cache to RTM_INDEX_PAGE_CACHE_KIB a
  *    connection (two), the queue to RTM_INDEX_QUEUE_MAX bytes of records.
  *  - The file stays within max_bytes: after a batch the least recently
- *    used records (read or written) are deleted and the space returned.
+ *    used records (read or written; a read counts once an hour) are
+ *    deleted and the space returned.
  *  - Thread-safe; the index owns its connections, its thread and its queue.
  */
 #ifndef RTM_INDEX_H
