@@ -79,8 +79,7 @@ static size_t path_slot(const struct rtm_inodes *t, const char *path)
     return rtm_hash_str(path) % t->size;
 }
 
-/* Heads' numbers differ only in their high bits: mixed so that they spread
- * over the slots. */
+/* Mixed, so that numbers apart in any bits spread over the slots. */
 static size_t ino_slot(const struct rtm_inodes *t, uint64_t ino)
 {
     ino ^= ino >> 33;
@@ -119,11 +118,10 @@ static uint64_t free_number(const struct rtm_inodes *t, const char *path,
             ino = (ino + 1) & ~RTM_INO_FAMILY;
         return ino;
     }
-    uint64_t ino = RTM_INO_FAMILY | (h << RTM_INO_MEMBER_BITS);
-    for (uint64_t tries = RTM_INO_FAMILY >> RTM_INO_MEMBER_BITS; tries; tries--) {
+    for (uint64_t tries = RTM_INO_HEADS; tries; tries--, h++) {
+        uint64_t ino = RTM_INO_FAMILY | (h & (RTM_INO_HEADS - 1));
         if (!find_ino(t, ino))
             return ino;
-        ino = RTM_INO_FAMILY | (ino + RTM_INO_MEMBERS);
     }
     return 0;
 }
@@ -243,7 +241,7 @@ uint64_t rtm_inodes_ref_member(struct rtm_inodes *t, uint64_t head, uint64_t k)
     if (ok)
         n->nlookup++;
     pthread_mutex_unlock(&t->lock);
-    return ok ? head + k : 0;
+    return ok ? rtm_ino_in_family(head, k) : 0;
 }
 
 static void unlink_node(struct rtm_inodes *t, struct node *n)

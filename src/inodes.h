@@ -15,8 +15,12 @@
  * Families: the numbers of what is inside an animation's folder (its views
  * and folders of views, a million of them in a large install) are not kept
  * one node each.  The folder is a family's head: its number has bit 63 set
- * (no other node's has) and the low RTM_INO_MEMBER_BITS clear, and head + k
- * is its k-th member (the tree says what k stands for).  A member's lookups
+ * (no other node's has) and the family's place in the low RTM_INO_HEAD_BITS;
+ * its k-th member (the tree says what k stands for) adds k above them
+ * (rtm_ino_in_family).  The low bits vary from family to family because the
+ * kernel's inode hash mostly looks at them: with families apart only in
+ * their high bits, a walk that kept a million views' inodes spent its time
+ * in long hash chains.  A member's lookups
  * count on its head, so the head lives while any member is known, and
  * listing or looking up views costs no memory per view.
  *
@@ -41,17 +45,32 @@
 
 #define RTM_INO_ROOT 1
 #define RTM_INO_FAMILY (UINT64_C(1) << 63)
-#define RTM_INO_MEMBER_BITS 40
-#define RTM_INO_MEMBERS (UINT64_C(1) << RTM_INO_MEMBER_BITS)
+#define RTM_INO_HEAD_BITS 23
+#define RTM_INO_HEADS (UINT64_C(1) << RTM_INO_HEAD_BITS)
+#define RTM_INO_MEMBERS (RTM_INO_FAMILY >> RTM_INO_HEAD_BITS)
 
-/* A number's place in its family: k for head + k, 0 for heads and for
- * numbers outside families. */
+/* A number's place in its family: k for its k-th member, 0 for heads and
+ * for numbers outside families. */
 static inline uint64_t rtm_ino_member(uint64_t ino)
 {
-    return ino & RTM_INO_FAMILY ? ino & (RTM_INO_MEMBERS - 1) : 0;
+    return ino & RTM_INO_FAMILY ? (ino & ~RTM_INO_FAMILY) >> RTM_INO_HEAD_BITS : 0;
 }
 /* The head of a member's family; any other number itself. */
-static inline uint64_t rtm_ino_head(uint64_t ino) { return ino - rtm_ino_member(ino); }
+static inline uint64_t rtm_ino_head(uint64_t ino)
+{
+    return ino & RTM_INO_FAMILY ? ino & (RTM_INO_FAMILY | (RTM_INO_HEADS - 1)) : ino;
+}
+/* Member k (< RTM_INO_MEMBERS) of head's family. */
+static inline uint64_t rtm_ino_in_family(uint64_t head, uint64_t k)
+{
+    return head | k << RTM_INO_HEAD_BITS;
+}
+/* The number i places after ino among its family's members (ino + i
+ * outside families). */
+static inline uint64_t rtm_ino_after(uint64_t ino, uint64_t i)
+{
+    return ino & RTM_INO_FAMILY ? ino + (i << RTM_INO_HEAD_BITS) : ino + i;
+}
 
 struct rtm_inodes;
 
@@ -80,8 +99,8 @@ uint64_t rtm_inodes_hold_head(struct rtm_inodes *t, const char *path,
 /* Copies the aux of the head of ino's family (RTM_INO_AUX bytes); -ENOENT
  * when ino is no head's and no member's. */
 int rtm_inodes_aux(struct rtm_inodes *t, uint64_t ino, void *aux);
-/* Counts one lookup of member k (0 < k < RTM_INO_MEMBERS) of head; head + k,
- * or 0 when head is not a living head.  rtm_inodes_forget() takes it back;
+/* Counts one lookup of member k (0 < k < RTM_INO_MEMBERS) of head; its
+ * number, or 0 when head is not a living head.  rtm_inodes_forget() takes it back;
  * members are never held (a listing of a family's folder shows numbers
  * that need no hold: the kernel holds the folder, so its head lives). */
 uint64_t rtm_inodes_ref_member(struct rtm_inodes *t, uint64_t head, uint64_t k);

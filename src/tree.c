@@ -478,7 +478,8 @@ void tree_stale(struct rtm_tree *t, const struct target *tg, uint64_t ino)
     if (!t->cfg.stale)
         return;
     if (rtm_ino_member(ino) && a)
-        t->cfg.stale(t->cfg.stale_ctx, rtm_ino_head(ino) + MEMBER_VIEWS, rtm_view_count(a));
+        t->cfg.stale(t->cfg.stale_ctx, rtm_ino_in_family(rtm_ino_head(ino), MEMBER_VIEWS),
+                     rtm_view_count(a));
     else
         t->cfg.stale(t->cfg.stale_ctx, ino, 1);
 }

@@ -103,7 +103,7 @@ static int add_view(struct rtm_tree *t, struct rtm_dirlist *d, uint64_t ino, con
                     const struct target *tg, const char *name, mode_t type, uint64_t k)
 {
     if (ino & RTM_INO_FAMILY)
-        return dl_put(t, d, name, type, rtm_ino_head(ino) + k);
+        return dl_put(t, d, name, type, rtm_ino_in_family(rtm_ino_head(ino), k));
     return dl_add(t, d, path, name, type, &tg->id, NULL);
 }
 

@@ -238,8 +238,8 @@ static void collisions_number_alike(void **state)
     struct env *e = *state;
     new_tree(e, same_hash, NULL);
     uint64_t walk = ino_of(e, "walk.rtm"), broken = ino_of(e, "broken.rtm");
-    assert_int_equal(walk, RTM_INO_FAMILY | (UINT64_C(4242) << RTM_INO_MEMBER_BITS));
-    assert_int_equal(broken, walk + RTM_INO_MEMBERS);   /* the next family */
+    assert_int_equal(walk, RTM_INO_FAMILY | 4242);
+    assert_int_equal(broken, walk + 1);   /* the next family */
     assert_int_equal(ino_of(e, "sub"), 4242);
     check_listing(e, "", 3);
     check_listing(e, "walk.rtm", 10);
@@ -256,9 +256,9 @@ static void views_are_members_of_their_folder(void **state)
     uint64_t head = ino_of(e, "walk.rtm");
     assert_true(head & RTM_INO_FAMILY);
     assert_int_equal(rtm_ino_member(head), 0);
-    assert_int_equal(ino_of(e, "walk.rtm/header.txt"), head + 5);
-    assert_int_equal(ino_of(e, "walk.rtm/frames"), head + 2);
-    assert_int_equal(ino_of(e, "walk.rtm/tracks"), head + 4);
+    assert_int_equal(ino_of(e, "walk.rtm/header.txt"), rtm_ino_in_family(head, 5));
+    assert_int_equal(ino_of(e, "walk.rtm/frames"), rtm_ino_in_family(head, 2));
+    assert_int_equal(ino_of(e, "walk.rtm/tracks"), rtm_ino_in_family(head, 4));
     uint64_t f2 = ino_of(e, "walk.rtm/frames/002.csv");
     assert_int_equal(rtm_ino_head(f2), head);
     struct rtm_tree_entry te;
@@ -271,16 +271,16 @@ static void views_are_members_of_their_folder(void **state)
     assert_memory_equal(got, want, len);
     free(got);
     free(want);
-    assert_int_equal(rtm_tree_getattr(e->t, head + 4, &te), 0);
+    assert_int_equal(rtm_tree_getattr(e->t, rtm_ino_in_family(head, 4), &te), 0);
     assert_true(S_ISDIR(te.st.st_mode));
-    assert_int_equal(rtm_tree_getattr(e->t, head + 3, &te), -ESTALE);   /* no joints/ */
-    assert_int_equal(rtm_tree_getattr(e->t, head + 1, &te), -ESTALE);   /* not broken */
-    assert_int_equal(rtm_tree_getattr(e->t, head + 100000, &te), -ESTALE);
-    assert_int_equal(rtm_tree_lookup(e->t, head + 5, "x", &te), -ENOTDIR);
+    assert_int_equal(rtm_tree_getattr(e->t, rtm_ino_in_family(head, 3), &te), -ESTALE);   /* no joints/ */
+    assert_int_equal(rtm_tree_getattr(e->t, rtm_ino_in_family(head, 1), &te), -ESTALE);   /* not broken */
+    assert_int_equal(rtm_tree_getattr(e->t, rtm_ino_in_family(head, 100000), &te), -ESTALE);
+    assert_int_equal(rtm_tree_lookup(e->t, rtm_ino_in_family(head, 5), "x", &te), -ENOTDIR);
     /* a broken animation's one member is its error.txt */
     uint64_t broken = ino_of(e, "broken.rtm");
-    assert_int_equal(ino_of(e, "broken.rtm/error.txt"), broken + 1);
-    assert_int_equal(rtm_tree_getattr(e->t, broken + 5, &te), -ESTALE);
+    assert_int_equal(ino_of(e, "broken.rtm/error.txt"), rtm_ino_in_family(broken, 1));
+    assert_int_equal(rtm_tree_getattr(e->t, rtm_ino_in_family(broken, 5), &te), -ESTALE);
 }
 
 /* One classification whatever readdir's hint: a symlinked .rtm is an
