@@ -548,6 +548,15 @@ int tree_child_path(char *out, const char *dir, const char *name)
 }
 
 
+/* How many folders of views get their files' attributes after a lookup in
+ * one: the kernel looks a file up when it stats one it was not given, so a
+ * walk that stats what it lists (ls -l, du, find -size) earns attributes
+ * for the next folders, and a walk that only reads a few files by name
+ * (grep -r) never does: given to grep, the attributes of the million files
+ * in frames/ and tracks/ made the kernel build an inode each, and grep over
+ * 10,000 animations took 2.4 times as long. */
+enum { PLUS_CREDIT = 64 };
+
 /* Counts a lookup of tg, found at path in folder parent: a member of
  * parent's family, the head of a family of its own (an animation's folder),
  * or a node.  Its number, or 0 when out of memory. */
@@ -582,6 +591,8 @@ int rtm_tree_lookup(struct rtm_tree *t, uint64_t parent, const char *name,
         if (rc || (rc = tree_resolve(t, path, &pid, &tg)))
             return rc;
     }
+    if (rtm_ino_member(parent))         /* in a folder of views: a walker that stats */
+        atomic_store(&t->plus_credit, PLUS_CREDIT);
     out->ino = child_number(t, parent, path, &tg);
     rc = out->ino ? fill_attr(t, &tg, out->ino, &out->st) : -ENOMEM;
     if (rc && out->ino)
@@ -600,6 +611,17 @@ void rtm_tree_forget(struct rtm_tree *t, uint64_t ino, uint64_t nlookup)
     tree_account(t);
 }
 
+/* Whether the files of folder dir (a family's folder of views) come with
+ * their attributes in this readdirplus; the folder's first call spends a
+ * credit. */
+static int plus_for_views(struct rtm_tree *t, size_t from)
+{
+    int c = atomic_load(&t->plus_credit);
+    if (c > 0 && from == 0)
+        atomic_compare_exchange_strong(&t->plus_credit, &c, c - 1);
+    return c > 0;
+}
+
 void rtm_tree_listed_entries(struct rtm_tree *t, uint64_t dir, const struct rtm_dirlist *d,
                              size_t from, size_t to, struct rtm_tree_entry *out)
 {
@@ -608,11 +630,7 @@ void rtm_tree_listed_entries(struct rtm_tree *t, uint64_t dir, const struct rtm_
     uint64_t head = rtm_ino_head(dir), size;
     for (size_t i = from; i < to; i++)
         out[i - from].ino = 0;
-    /* Only an animation's own folder: in frames/, joints/ and tracks/ the
-     * kernel would make an inode for each of millions of files that
-     * grep -r never opens (measured: grep over 10,000 animations 2.4 times
-     * slower), for what only stat-everything walks gain. */
-    if (!(dir & RTM_INO_FAMILY) || rtm_ino_member(dir) || t->file ||
+    if (!(dir & RTM_INO_FAMILY) || t->file || (rtm_ino_member(dir) && !plus_for_views(t, from)) ||
         tree_resolve_ino(t, dir, path, &tg))
         return;
     if ((tg.kind == K_ANIM && tree_load_anim(t, &tg)) || !tg.h || !rtmc_anim(tg.h)) {

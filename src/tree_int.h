@@ -24,6 +24,8 @@ struct rtm_tree {
     char *file;                   /* cfg.file, copied */
     struct rtm_inodes *nodes;
     atomic_int unwatched;         /* a watch failed: short timeouts from now on */
+    atomic_int plus_credit;       /* folders of views still to list with their
+                                     attributes (rtm_tree_listed_entries) */
     pthread_mutex_t llock;        /* the last listings built */
     struct { uint64_t ino; struct rtm_dirlist *d; } listing[NLISTINGS];
     unsigned lnext;

@@ -206,6 +206,61 @@ static void check_listing(struct env *e, const char *dir, size_t want_entries)
     rtm_tree_listing_put(e->t, d);
 }
 
+/* readdirplus's attributes for listing d of folder dir, entries from 2 on
+ * (after . and ..): how many came, each checked against getattr (not a
+ * lookup: one in a folder of views is what earns attributes). */
+static size_t plus_attributes(struct env *e, uint64_t dir, struct rtm_dirlist *d)
+{
+    struct rtm_tree_entry te[64];
+    size_t given = 0;
+    assert_true(d->n <= 64);
+    rtm_tree_listed_entries(e->t, dir, d, 0, d->n, te);
+    for (size_t i = 2; i < d->n; i++) {
+        struct rtm_tree_entry look;
+        if (!te[i].ino)
+            continue;
+        given++;
+        assert_int_equal(te[i].ino, d->e[i].ino);
+        assert_int_equal(rtm_tree_getattr(e->t, te[i].ino, &look), 0);
+        assert_int_equal(te[i].st.st_size, look.st.st_size);
+        assert_int_equal(te[i].st.st_mode, look.st.st_mode);
+        rtm_tree_forget(e->t, te[i].ino, 1);
+    }
+    return given;
+}
+
+static size_t plus_count(struct env *e, const char *dir)
+{
+    uint64_t ino = ino_of(e, dir);
+    struct rtm_dirlist *d;
+    assert_int_equal(rtm_tree_listing(e->t, ino, 0, &d), 0);
+    size_t n = plus_attributes(e, ino, d);
+    rtm_tree_listing_put(e->t, d);
+    return n;
+}
+
+/* readdirplus gives what is known without rendering: in an animation's
+ * folder, its folders and the views whose sizes are known; in a folder of
+ * views, only while a walker that stats (a lookup in one) is at work. */
+static void readdirplus_gives_what_is_known(void **state)
+{
+    struct env *e = *state;
+    assert_int_equal(plus_count(e, "walk.rtm"), 2);         /* frames/, tracks/ */
+    ino_of(e, "walk.rtm/header.txt");                       /* sizes every view */
+    assert_int_equal(plus_count(e, "walk.rtm"), 10);
+    assert_int_equal(plus_count(e, "walk.rtm/frames"), 0);  /* no walker yet */
+    assert_int_equal(plus_count(e, "walk.rtm/tracks"), 0);
+    ino_of(e, "walk.rtm/tracks/pelvis.csv");                /* ls -l looks one up */
+    size_t listed = 0;
+    while (plus_count(e, "walk.rtm/frames") == 6)
+        listed++;
+    assert_int_equal(listed, 64);                           /* then it is spent */
+    assert_int_equal(plus_count(e, "walk.rtm/tracks"), 0);
+    ino_of(e, "walk.rtm/frames/001.csv");                   /* and earned again */
+    assert_int_equal(plus_count(e, "walk.rtm/tracks"), 20);
+    assert_int_equal(plus_count(e, "sub"), 0);              /* not an animation's */
+}
+
 static void listings_agree_with_lookups(void **state)
 {
     struct env *e = *state;
@@ -756,6 +811,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(archives_as_released, setup, teardown),
         cmocka_unit_test_setup_teardown(cut_archives, setup, teardown),
         cmocka_unit_test_setup_teardown(concurrent_use, setup, teardown),
+        cmocka_unit_test_setup_teardown(readdirplus_gives_what_is_known, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
