@@ -67,7 +67,7 @@ walk() {
 peak=0
 IX=$T/install.sqlite
 for round in first next; do
-    mount_cold "mount_$round" -o index="$IX"
+    RTMFS_STATS=$T/stats_$round.txt mount_cold "mount_$round" -o index="$IX"
     walk "grep_$round" grep_bones "$M"
     hg=$(hwm)
     walk "du_$round" du -s "$M"
@@ -141,5 +141,8 @@ row "cold du -s, next mount (native sample scaled: $du_scaled ms)" \
 row "peak RSS during the whole-install walks" "$((peak / 1024)) MiB" "<= $CACHE + 32 MiB"
 echo "(peak RSS after grep, after du: first mount $(get rss_first 2), $(get rss_first 3) MiB;" \
      "next mount $(get rss_next 2), $(get rss_next 3) MiB)"
+stat_of() { awk -v k="$2" '$1 == k {print $2}' "$T/stats_$1.txt" 2>/dev/null; }
+echo "(next mount: $(stat_of next sizings) animations sized, $(stat_of next renders) views" \
+     "rendered, $(stat_of next remembered) shapes from the index; first mount: $(stat_of first sizings) sized)"
 echo "(RSS includes SQLite's page cache: at most 2 MiB for each of the index's two connections)"
 echo "index after the walks: $(mb "$(stat -c %s "$IX")") MB for $((N + loose)) animations and $archives archives"
