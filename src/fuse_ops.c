@@ -227,8 +227,8 @@ struct stale {
 static void *stale_thread(void *arg)
 {
     struct stale *s = arg;
-    for (uint64_t i = 0; s->c->se && i < s->n; i++)
-        fuse_lowlevel_notify_inval_inode(s->c->se, rtm_ino_after(s->ino, i), 0, 0);   /* ENOENT: not held */
+    for (uint64_t i = 0; s->c->se && i < s->n; i++)     /* ENOENT: not held */
+        fuse_lowlevel_notify_inval_inode(s->c->se, rtm_ino_after(s->ino, i), 0, 0);
     atomic_fetch_sub(&s->c->stale_threads, 1);
     free(s);
     return NULL;

@@ -20,9 +20,9 @@
  * (rtm_ino_in_family).  The low bits vary from family to family because the
  * kernel's inode hash mostly looks at them: with families apart only in
  * their high bits, a walk that kept a million views' inodes spent its time
- * in long hash chains.  A member's lookups
- * count on its head, so the head lives while any member is known, and
- * listing or looking up views costs no memory per view.
+ * in long hash chains.  A member's lookups count on its head, so the head
+ * lives while any member is known, and listing or looking up views costs no
+ * memory per view.
  *
  * Contract:
  *  - Thread-safe: one mutex inside, never held while calling out.
@@ -100,8 +100,8 @@ uint64_t rtm_inodes_hold_head(struct rtm_inodes *t, const char *path,
  * when ino is no head's and no member's. */
 int rtm_inodes_aux(struct rtm_inodes *t, uint64_t ino, void *aux);
 /* Counts one lookup of member k (0 < k < RTM_INO_MEMBERS) of head; its
- * number, or 0 when head is not a living head.  rtm_inodes_forget() takes it back;
- * members are never held (a listing of a family's folder shows numbers
+ * number, or 0 when head is not a living head.  rtm_inodes_forget() takes
+ * it back; members are never held (a listing of a family's folder shows numbers
  * that need no hold: the kernel holds the folder, so its head lives). */
 uint64_t rtm_inodes_ref_member(struct rtm_inodes *t, uint64_t head, uint64_t k);
 void rtm_inodes_release(struct rtm_inodes *t, uint64_t ino);

@@ -531,7 +531,7 @@ static int serve(struct fs *fs, struct fuse_args *args, const struct fuse_cmdlin
 }
 
 /* Keeps freed cache memory from lingering in per-thread malloc arenas, so
- * that RSS follows the cache's byte budget (and trim_malloc below). */
+ * that RSS follows the cache's byte budget (and trim_malloc above). */
 static void tune_malloc(void)
 {
     mallopt(M_ARENA_MAX, 2);
