@@ -37,7 +37,9 @@ struct fs {
     char *file;                   /* SOURCE's name in it when it is a file */
     char *source;                 /* absolute path of SOURCE */
     struct rtm_skeleton *skel;
-    struct rtm_index *index;
+    struct rtm_index *index;      /* opened by run(), in the daemon */
+    char *index_path;             /* where, or NULL: no index */
+    size_t index_bound;
     char render[PATH_MAX + 128];    /* the index's rendering key */
     struct rtmc *cache;
     struct rtm_loader loader;
@@ -311,7 +313,7 @@ static char *index_path(const struct options *o)
     return p;
 }
 
-/* Opens the index and sets what the loader keys its records with. */
+/* Where the index is, and what the loader keys its records with. */
 static int index_setup(struct fs *fs, const struct options *o, int digits)
 {
     size_t bound = 64u << 20;
@@ -325,14 +327,21 @@ static int index_setup(struct fs *fs, const struct options *o, int digits)
     struct rtm_fileid id = builtin || stat(skel, &st) ? RTM_FILEID_NONE : rtm_fileid_of(&st);
     rtm_loader_render_key(fs->render, sizeof fs->render, builtin ? skel : "file",
                           builtin ? NULL : &id, digits);
-    char *path = index_path(o);
-    if (path && !(fs->index = rtm_index_open(path, bound, log_line, NULL))) {
-        fprintf(stderr, "rtmfs: out of memory\n");
-        free(path);
-        return -1;
-    }
-    free(path);
+    fs->index_path = index_path(o);
+    fs->index_bound = bound;
     return 0;
+}
+
+/* Opens the index in the process that serves the mount: its writer
+ * thread, and SQLite's locks, would not survive fuse_daemonize's fork
+ * (the daemon then hung at unmount, waiting for a thread it did not
+ * have).  Without memory for it, the mount goes on without it. */
+static void index_open(struct fs *fs)
+{
+    if (fs->index_path && !(fs->index = rtm_index_open(fs->index_path, fs->index_bound,
+                                                        log_line, NULL)))
+        log_line(NULL, "index: out of memory; going on without it");
+    fs->loader.index = fs->index;
 }
 
 /* Evictions leave free holes between live entries that malloc keeps
@@ -423,6 +432,7 @@ static void fs_teardown(struct fs *fs)
     write_stats(fs);
     rtmc_free(fs->cache);
     rtm_index_close(fs->index);         /* writes what is queued */
+    free(fs->index_path);
     rtm_skeleton_free(fs->skel);
     if (fs->srcfd >= 0)
         close(fs->srcfd);
@@ -494,6 +504,7 @@ static int run(struct fs *fs, struct fuse_session *se, const struct fuse_cmdline
 {
     int rc;
     fuse_daemonize(c->foreground);
+    index_open(fs);
     struct rtm_tree_notify n = rtmfs_notify(&fs->ops);
     if (rtm_watch_start(fs->watch, fs->tree, &n))
         fprintf(stderr, "rtmfs: cannot start the watcher; changes show late\n");

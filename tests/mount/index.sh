@@ -81,6 +81,24 @@ do_umount "$M2"
 cmp -s "$T/first" "$T/a" && cmp -s "$T/first" "$T/b" && [ ! -s "$T/err1" ] && [ ! -s "$T/rtmfs.err" ] &&
     ok "two mounts share one index" || fail "shared index: $(cat "$T/err1" "$T/rtmfs.err" | head -3)"
 
+# as a daemon (no -f): the daemon writes the index, and exits at unmount
+# (it used to open the index before fuse_daemonize's fork, lose the writer
+# thread, write nothing, and hang at unmount)
+rm -f "$T/stats"
+RTMFS_STATS=$T/stats do_mount "$S" "$M" -o index="$T/daemon.sqlite" || exit 1
+dpid=$(pgrep -f -- "index=$T/daemon.sqlite")
+walk "$M" "$T/daemon"
+do_umount "$M"
+for _ in $(seq 100); do kill -0 "$dpid" 2>/dev/null || break; sleep 0.1; done
+if [ -z "$dpid" ] || kill -0 "$dpid" 2>/dev/null; then
+    fail "as a daemon: pid '$dpid' still running 10 s after its unmount"
+    [ -n "$dpid" ] && kill -9 "$dpid"
+elif cmp -s "$T/first" "$T/daemon" && [ "$(stat_of index_written)" -gt 0 ] 2>/dev/null; then
+    ok "as a daemon: the same tree, $(stat_of index_written) records written, gone after its unmount"
+else
+    fail "as a daemon: $(tr '\n' ' ' < "$T/stats" 2>&1)"
+fi
+
 # index_size
 err=$("$RTMFS" "$S" "$M" -o index_size=lots 2>&1) && fail "index_size=lots mounted"
 [[ $err == *"bad index_size 'lots'"* ]] && ok "index_size=lots: $err" || fail "index_size=lots: $err"
