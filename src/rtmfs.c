@@ -375,7 +375,7 @@ static int fs_setup(struct fs *fs, const struct options *o, const char *mountpoi
     if (open_source(fs, o->source))
         return -1;
     fs->loader = (struct rtm_loader){ .srcfd = fs->srcfd, .skel = fs->skel, .digits = digits,
-                                      .index = fs->index, .render = fs->render,
+                                      .render = fs->render,   /* .index: index_open */
                                       .log = log_line };
     fs->cache = fs->loader.cache = rtmc_new(budget, rtm_loader_load, &fs->loader);
     if (fs->cache) {

@@ -71,9 +71,9 @@ struct rtm_tree_config {
     /* Told n numbers, ino and those after it (rtm_ino_after), of files
      * whose sizes the persistent index may have given wrong (the stat or
      * read that found a wrong one failed with EIO, once; the others came
-     * from the same record): the kernel must forget their attributes and pages,
-     * asynchronously, never from inside the request.  NULL: nobody is
-     * told. */
+     * from the same record): the kernel must forget their attributes and
+     * pages, asynchronously, never from inside the request.  NULL: nobody
+     * is told. */
     void (*stale)(void *ctx, uint64_t ino, uint64_t n);
     void *stale_ctx;
 };

@@ -1,6 +1,7 @@
 /* tree_int.h - what the files of the tree layer (tree.c: entries, paths,
- * attributes, lookups and changes; tree_family.c: an animation's folder as
- * a family of numbers; tree_list.c: listings; tree_read.c: reads) share.
+ * attributes, lookups and changes; tree_resolve.c: what a path shows;
+ * tree_family.c: an animation's folder as a family of numbers; tree_list.c:
+ * listings; tree_read.c: reads) share.
  * Private to them: everyone else uses tree.h.
  */
 #ifndef RTM_TREE_INT_H
@@ -31,7 +32,7 @@ struct rtm_tree {
     unsigned lnext;
 };
 
-/* ---- mount path -> source file and view (tree.c) ---- */
+/* ---- mount path -> source file and view (tree_resolve.c) ---- */
 
 enum kind {
     K_DIR, K_OTHER,               /* a source folder, another source file */
@@ -124,9 +125,9 @@ int tree_resolve(struct rtm_tree *t, const char *path, const struct rtm_fileid *
 /* The same for the path and version of inode ino (path: PATH_MAX bytes). */
 int tree_resolve_ino(struct rtm_tree *t, uint64_t ino, char path[PATH_MAX], struct target *tg);
 void tree_target_done(struct rtm_tree *t, struct target *tg);
-/* Resolves tg->rest, a path inside the animation folder tg (see tree.c). */
+/* Resolves tg->rest, a path inside the animation folder tg (see tree_resolve.c). */
 int tree_resolve_inner(struct rtm_tree *t, struct target *tg);
-/* The cache entry of kind for key, of tg's version (see tree.c). */
+/* The cache entry of kind for key, of tg's version (see tree_resolve.c). */
 int tree_get_entry(struct rtm_tree *t, struct target *tg, const char *key,
                    enum rtmc_kind kind, struct rtmc_entry **h);
 int tree_load_anim(struct rtm_tree *t, struct target *tg);
@@ -141,6 +142,13 @@ const char *tree_error_text(const struct rtm_tree *t, const struct target *tg, c
  * times into *newest (if not NULL). */
 size_t tree_archive_below(struct rtm_tree *t, const struct target *tg, const char *dir,
                           struct timespec *newest);
+/* Archive entry entry's stored time when it has one (seconds since 1970),
+ * else the archive's. */
+struct timespec tree_entry_time(const struct target *tg, long entry);
+static inline struct timespec tree_later(struct timespec a, struct timespec b)
+{
+    return a.tv_sec > b.tv_sec || (a.tv_sec == b.tv_sec && a.tv_nsec > b.tv_nsec) ? a : b;
+}
 /* A remembered size of tg (inode ino) was wrong: tells the stale hook
  * every view of its animation (their sizes came from one record). */
 void tree_stale(struct rtm_tree *t, const struct target *tg, uint64_t ino);
