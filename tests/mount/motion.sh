@@ -3,8 +3,8 @@
 # the programs a modder uses: grep finds which animations move a bone, cut
 # and diff show that a track is its column of the frames, a track is found
 # by its name in any case, and -o digits=N makes two copies of one
-# animation (plain and binarised, from the shared corpus) diff as the
-# README says.
+# animation (plain and binarised, from the shared corpus) diff as
+# rtmfs-views(7) says.
 NAME=motion
 # shellcheck source=tests/lib/mount.sh
 . "$(dirname "$0")/../lib/mount.sh"
@@ -72,9 +72,10 @@ check_digits() {
     [ "$FAILS" = "$before" ] && ok "-o digits=3: fixed point in frames, tracks, joints, phases, props; plain.rtm as before"
 }
 
-# The README's M24 table: for N = 2, 3, 4 the count of M24's bones whose
-# tracks are identical in the plain (dsr/dmr) and binarised (dsr/m110)
-# copies, names compared without case, as the README states it.
+# The M24 table of man/rtmfs-views.7 (rows "\fB\-o digits=N\fR   X of Y"):
+# for N = 2, 3, 4 the count of M24's bones whose tracks are identical in the
+# plain (dsr/dmr) and binarised (dsr/m110) copies, names compared without
+# case, as the page states it.
 check_m24() {
     have_corpus || { skip "no ../shared" "the M24 pair with -o digits=N"; return; }
     local before=$FAILS n t b common same want
@@ -88,11 +89,11 @@ check_m24() {
             cmp -s "$t" "$D/m110/M24.rtm/tracks/$b" && same=$((same + 1))
         done
         do_umount "$D"
-        want=$(sed -n "s/^| \`-o digits=$n\` | \([0-9]* of [0-9]*\) |.*/\1/p" README.md)
-        [ "$same of $common" = "$want" ] || fail "M24 with digits=$n: $same of $common identical tracks, README says '$want'"
+        want=$(sed -n 's/^\\fB\\-o digits='"$n"'\\fR  *\([0-9]* of [0-9]*\)$/\1/p' man/rtmfs-views.7)
+        [ "$same of $common" = "$want" ] || fail "M24 with digits=$n: $same of $common identical tracks, rtmfs-views(7) says '$want'"
         echo "M24 digits=$n: $same of $common tracks identical"
     done
-    [ "$FAILS" = "$before" ] && ok "M24 plain against binarised: identical tracks as the README states"
+    [ "$FAILS" = "$before" ] && ok "M24 plain against binarised: identical tracks as rtmfs-views(7) states"
 }
 
 check_moving
