@@ -746,24 +746,3 @@ void rtmc_free(struct rtmc *c)
     free(c->table);
     free(c);
 }
-
-int rtmc_parse_size(const char *s, size_t *out)
-{
-    char *end;
-    if (!s || !*s || *s == '-')
-        return -1;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    unsigned shift = 0;
-    if (*end) {
-        const char *units = "KMGT";
-        const char *u = strchr(units, *end >= 'a' ? *end - 32 : *end);
-        if (!u || (end[1] && strcasecmp(end + 1, "B") && strcasecmp(end + 1, "iB")))
-            return -1;
-        shift = 10 * (unsigned)(u - units + 1);
-    }
-    if (errno || end == s || (shift && v > (~0ull >> shift)))
-        return -1;
-    *out = (size_t)(v << shift);
-    return 0;
-}

@@ -169,7 +169,4 @@ void rtmc_invalidate(struct rtmc *c, const char *path);
 void rtmc_set_outside(struct rtmc *c, size_t bytes);
 void rtmc_get_stats(struct rtmc *c, struct rtmc_stats *st);
 
-/* Parses "256M", "64k", "1G", "4096" into bytes; -1 when malformed. */
-int rtmc_parse_size(const char *s, size_t *out);
-
 #endif

@@ -1,6 +1,8 @@
 /* fileid.c - the version of a source file (see fileid.h). */
 #include "fileid.h"
 
+#include <errno.h>
+
 static int64_t ns(struct timespec t) { return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec; }
 
 static struct timespec ts(int64_t n)
@@ -48,4 +50,13 @@ void rtm_fileid_to_stat(const struct rtm_fileid *id, struct stat *st)
     st->st_size = (off_t)id->size;
     st->st_mtim = ts(id->mtime_ns);
     st->st_ctim = ts(id->ctime_ns);
+}
+
+int rtm_fileid_check(int fd, const struct rtm_fileid *id)
+{
+    struct stat st;
+    if (fstat(fd, &st))
+        return -errno;
+    struct rtm_fileid now = rtm_fileid_of(&st);
+    return rtm_fileid_same(&now, id) ? 0 : -ESTALE;
 }

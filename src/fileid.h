@@ -27,6 +27,9 @@ int rtm_fileid_same(const struct rtm_fileid *a, const struct rtm_fileid *b);
 int rtm_fileid_none(const struct rtm_fileid *id);
 /* 0 for RTM_FILEID_NONE, so that a path's hash alone names it. */
 uint64_t rtm_fileid_hash(const struct rtm_fileid *id);
+/* Whether open file fd is still version id: 0, -ESTALE when it is not,
+ * or -errno when fstat fails. */
+int rtm_fileid_check(int fd, const struct rtm_fileid *id);
 /* Writes the version's size and times into *st (the rest is left). */
 void rtm_fileid_to_stat(const struct rtm_fileid *id, struct stat *st);
 

@@ -95,10 +95,8 @@ static int shape_from_index(const struct rtm_loader *l, const struct rtmc_src *s
         out->remembered = 1;
         return 0;
     }
-    if (rc) {
-        rtm_index_drop(l->index, &k);
-        say(l, src->path, "a damaged record; forgotten");
-    }
+    rtm_index_drop(l->index, &k);
+    say(l, src->path, "a damaged record; forgotten");
     return -1;
 }
 
@@ -215,25 +213,13 @@ static void remember_table(const struct rtm_loader *l, int fd, const struct rtmc
 
 static int same_version(int fd, const struct rtmc_src *src)
 {
-    struct stat st;
-    if (fstat(fd, &st))
-        return -errno;
-    struct rtm_fileid now = rtm_fileid_of(&st);
-    return rtm_fileid_same(&now, &src->id) ? 0 : -ESTALE;
+    return rtm_fileid_check(fd, &src->id);
 }
 
 static int read_at(int fd, uint8_t *p, size_t len, uint64_t off)
 {
-    size_t got = 0;
-    while (got < len) {
-        ssize_t n = pread(fd, p + got, len - got, (off_t)(off + got));
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return n < 0 ? -errno : -ESTALE;   /* shorter: it changed */
-        got += (size_t)n;
-    }
-    return 0;
+    ssize_t n = rtm_pread_full(fd, p, len, off);
+    return n < 0 ? (int)n : (size_t)n < len ? -ESTALE : 0;   /* shorter: it changed */
 }
 
 /* A format error becomes the message (the cache keeps it); any other
@@ -428,4 +414,10 @@ int rtm_loader_load(void *ctx, const struct rtmc_src *src, struct rtmc_reservati
         msg[0] = 0;
     }
     return rc;
+}
+
+void rtm_loader_entry_key(char key[RTM_KEY_MAX], const char *archive, size_t archive_len,
+                          const char *entry)
+{
+    snprintf(key, RTM_KEY_MAX, "%.*s/%s", (int)archive_len, archive, entry);
 }

@@ -31,8 +31,11 @@
 #ifndef RTM_LOADER_H
 #define RTM_LOADER_H
 
+#include <limits.h>
+
 #include "cache.h"
 #include "index.h"
+#include "pbo.h"
 #include "skeleton.h"
 
 /* What an index record describes (rtm_index_key.kind). */
@@ -50,6 +53,13 @@ struct rtm_loader {
     rtm_index_log_fn log;               /* one line a trouble; may be NULL */
     void *log_ctx;
 };
+
+/* An archive entry's cache key (rtmc_src.path): "ARCHIVE/ENTRY", ARCHIVE
+ * being the first archive_len bytes of archive, ENTRY the entry's
+ * normalised path (pbo.h), into key (RTM_KEY_MAX bytes). */
+enum { RTM_KEY_MAX = PATH_MAX + PBO_NAME_MAX + 2 };
+void rtm_loader_entry_key(char key[RTM_KEY_MAX], const char *archive, size_t archive_len,
+                          const char *entry);
 
 /* The rendering key of the views of a mount (n bytes): the renderer's
  * version, digits=, and the skeleton with its file's identity (skel_id

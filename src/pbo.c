@@ -332,11 +332,6 @@ void pbo_set_trailer(struct pbo *p, const uint8_t *tail, size_t len)
     }
 }
 
-const char *pbo_entry_path(const struct pbo *p, size_t i)
-{
-    return i < p->nentries ? p->entries[i].path : NULL;
-}
-
 /* The first index position whose path is >= q (folded). */
 static size_t lower_bound(const struct pbo *p, const char *q)
 {
@@ -391,6 +386,12 @@ static long dir_prefix(const char *path, char *q)
         q[n++] = '/';
     q[n] = 0;
     return (long)n;
+}
+
+long pbo_dir_prefix_len(const char *dir)
+{
+    char q[PBO_NAME_MAX + 2];
+    return dir_prefix(dir, q);
 }
 
 enum pbo_node pbo_lookup(const struct pbo *p, const char *path, long *entry)

@@ -54,7 +54,9 @@
 
 struct pbo_entry {
     const char *name;       /* as stored (backslashes), NUL-terminated */
-    const char *path;       /* name with '/' separators, normalised (pbo_entry_path) */
+    const char *path;       /* the name's path: split on '\\' and '/', empty,
+                               "." and ".." parts dropped, joined with '/'
+                               ("" when nothing is left: never found) */
     uint32_t name_len;
     uint32_t method, original_size, reserved, timestamp, data_size;
     uint64_t offset;        /* of the entry's data in the archive */
@@ -103,10 +105,10 @@ void pbo_free(struct pbo *p);
  * it when head reaches that far, a caller may call it with bytes it read. */
 void pbo_set_trailer(struct pbo *p, const uint8_t *tail, size_t len);
 
-/* The name with '/' separators: empty, "." and ".." components dropped, so
- * "\\a\\.\\b\\..\\c.rtm" is "a/b/c.rtm".  "" when nothing is left (such an
- * entry is never found by pbo_find()). */
-const char *pbo_entry_path(const struct pbo *p, size_t i);
+/* The length of the prefix every entry path below folder dir starts with
+ * (dir normalised as the paths are, and a '/' unless it is the root), so
+ * that path + it names the entry from dir; -1 when dir is too long. */
+long pbo_dir_prefix_len(const char *dir);
 
 /* The index of the first entry (table order) whose path equals path, ASCII
  * case-insensitively as Arma matches names; '\\' and '/' are the same and

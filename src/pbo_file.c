@@ -12,21 +12,12 @@ enum { FIRST_READ = 64 * 1024 };
 /* Reads exactly len bytes at off; 0, or -1 with err set. */
 static int read_at(int fd, uint8_t *buf, size_t len, uint64_t off, struct rtm_error *err)
 {
-    size_t got = 0;
-    while (got < len) {
-        ssize_t n = pread(fd, buf + got, len - got, (off_t)(off + got));
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            if (n < 0)
-                rtm_err_sys(err, errno, off + got, "read error: %s", strerror(errno));
-            else
-                rtm_err_sys(err, ESTALE, off + got, "archive ends early (did it change?)");
-            return -1;
-        }
-        got += (size_t)n;
-    }
-    return 0;
+    ssize_t n = rtm_pread_full(fd, buf, len, off);
+    if (n < 0)
+        rtm_err_sys(err, (int)-n, off, "read error: %s", strerror((int)-n));
+    else if ((size_t)n < len)
+        rtm_err_sys(err, ESTALE, off + (uint64_t)n, "archive ends early (did it change?)");
+    return n >= 0 && (size_t)n == len ? 0 : -1;
 }
 
 int pbo_load_table(int fd, struct pbo **out, struct rtm_error *err)

@@ -31,9 +31,6 @@
 #include "version.h"
 #include "views.h"
 
-/* What a broken animation's or archive's folder holds instead (tree.c). */
-#define ERROR_NAME "error.txt"
-
 static void usage(FILE *f)
 {
     fprintf(f,
@@ -249,7 +246,7 @@ static int is_broken(struct cat *c, uint64_t ino)
     struct rtm_dirlist *d;
     int rc = rtm_tree_listing(c->tree, ino, 0, &d);
     if (rc == 0)    /* ".", ".." and error.txt alone */
-        rc = d->n == 3 && d->e[2].type == S_IFREG && strcmp(d->e[2].name, ERROR_NAME) == 0;
+        rc = d->n == 3 && d->e[2].type == S_IFREG && strcmp(d->e[2].name, RTM_TREE_ERROR_NAME) == 0;
     rtm_tree_listing_put(c->tree, d);
     return rc;
 }
@@ -315,7 +312,7 @@ static int report_error_txt(struct cat *c, uint64_t ino)
 {
     struct rtm_tree_entry e;
     struct rtm_buf b;
-    int rc = rtm_tree_lookup(c->tree, ino, ERROR_NAME, &e);
+    int rc = rtm_tree_lookup(c->tree, ino, RTM_TREE_ERROR_NAME, &e);
     if (rc)
         return rc == -ENOENT ? -1 : fail_errno(c, rc);
     buf_init(&b);
@@ -371,7 +368,7 @@ static int cat_anim(struct cat *c, const struct walk *w, const char *view)
 {
     struct rtm_tree_entry e;
     /* error.txt is the message of a broken file, not a view */
-    int rc = view && strcmp(view, ERROR_NAME) ? lookup_view(c, w->ino, view, &e) : -ENOENT;
+    int rc = view && strcmp(view, RTM_TREE_ERROR_NAME) ? lookup_view(c, w->ino, view, &e) : -ENOENT;
     if (rc == 0 && S_ISREG(e.st.st_mode))
         return print_file(c, e.ino);
     if (rc && rc != -ENOENT)
@@ -452,7 +449,8 @@ static int cat_unlisted(struct cat *c, const char *key, size_t archive_len,
 
 /* ---- archives ---- */
 
-/* The table of the archive FILE is in or is, with the archive's stat. */
+/* The table of the archive FILE is in or is, with the archive's stat:
+ * 0, or rtmcat's exit status once the failure is reported. */
 static int get_table(struct cat *c, const struct walk *w, struct rtmc_entry **h,
                      struct stat *st)
 {
@@ -460,29 +458,15 @@ static int get_table(struct cat *c, const struct walk *w, struct rtmc_entry **h,
     memcpy(path, c->rel, w->archive_len);
     path[w->archive_len] = 0;
     if (fstatat(c->srcfd, path, st, 0))
-        return -errno;
+        return fail_errno(c, -errno);
     struct rtmc_src s = { .path = path, .id = rtm_fileid_of(st), .kind = RTMC_TABLE };
-    return rtmc_get(c->cache, &s, h);
-}
-
-/* How many names a path inside an archive has: the names pbo_each_below()
- * keeps of its folder (pbo.h: '/' and '\\' separate names; empty, "." and
- * ".." ones are dropped), so that the entries' paths (normalised so) lose
- * that many to be named from the folder. */
-static size_t archive_depth(const char *path)
-{
-    size_t depth = 0;
-    for (const char *p = path; *p;) {
-        size_t n = strcspn(p, "/\\");
-        depth += n && !(n == 1 && p[0] == '.') && !(n == 2 && p[0] == '.' && p[1] == '.');
-        p += n + (p[n] != 0);
-    }
-    return depth;
+    int rc = rtmc_get(c->cache, &s, h);
+    return rc ? fail_errno(c, rc) : 0;
 }
 
 struct listing {
     const struct pbo *p;
-    size_t depth;                 /* names of the folder listed */
+    size_t prefix;                /* bytes of the folder's part of a path */
     size_t lines;
     struct rtm_buf *out;
 };
@@ -493,12 +477,8 @@ static int list_entry(void *arg, long i)
 {
     struct listing *l = arg;
     const struct pbo_entry *e = &l->p->entries[i];
-    const char *name = e->path;
-    for (size_t k = 0; k < l->depth && name; k++) {
-        name = strchr(name, '/');
-        name = name ? name + 1 : NULL;
-    }
-    if (!name || !*name)
+    const char *name = e->path + l->prefix;   /* below the folder: longer */
+    if (!*name)
         return 0;
     buf_printf(l->out, "%10llu ", (unsigned long long)pbo_entry_content_size(e));
     rtm_put_name(l->out, (struct rtm_str){ name, (uint32_t)strlen(name) });
@@ -517,9 +497,9 @@ static int list_archive(struct cat *c, const struct walk *w, const char *folder,
 {
     struct rtmc_entry *h;
     struct stat st;
-    int rc = get_table(c, w, &h, &st);
-    if (rc)
-        return fail_errno(c, rc);
+    int status = get_table(c, w, &h, &st);
+    if (status)
+        return status;
     const struct pbo *p = rtmc_pbo(h);
     if (!p) {
         fail_loaded(c, rtmc_error(h), strlen(rtmc_error(h)));
@@ -528,7 +508,8 @@ static int list_archive(struct cat *c, const struct walk *w, const char *folder,
     }
     struct rtm_buf out;
     buf_init(&out);
-    struct listing l = { p, archive_depth(folder), 0, &out };
+    long prefix = pbo_dir_prefix_len(folder);
+    struct listing l = { p, prefix < 0 ? 0 : (size_t)prefix, 0, &out };
     if (info)
         buf_printf(&out, "%10zu %s\n", (size_t)info->st_size, RTM_PBO_INFO_NAME);
     pbo_each_below(p, folder, list_entry, &l);
@@ -583,19 +564,18 @@ static int archive_miss(struct cat *c, const struct walk *w, const char *view)
         return status;
     struct rtmc_entry *h;
     struct stat st;
-    int rc = get_table(c, w, &h, &st);
-    if (rc)
-        return fail_errno(c, rc);
+    if ((status = get_table(c, w, &h, &st)))
+        return status;
     const struct pbo *p = rtmc_pbo(h);
     const char *inner = c->rel + w->archive_len + 1;
     long i = p ? pbo_find(p, inner) : -1;
-    char key[PATH_MAX + PBO_NAME_MAX + 2];
+    char key[RTM_KEY_MAX];
     if (i < 0 && p && pbo_lookup(p, inner, &i) == PBO_DIR) {
         status = cat_archive_folder(c, w, view);
     } else if (i < 0) {
         status = fail(c, "no entry or folder '%s' in the archive", inner);
     } else {
-        snprintf(key, sizeof key, "%.*s/%s", (int)w->archive_len, c->rel, p->entries[i].path);
+        rtm_loader_entry_key(key, c->rel, w->archive_len, p->entries[i].path);
         status = cat_unlisted(c, key, w->archive_len, &st, view);
     }
     rtmc_put(c->cache, h);

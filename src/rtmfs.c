@@ -317,7 +317,7 @@ static char *index_path(const struct options *o)
 static int index_setup(struct fs *fs, const struct options *o, int digits)
 {
     size_t bound = 64u << 20;
-    if (o->index_size && rtmc_parse_size(o->index_size, &bound)) {
+    if (o->index_size && rtm_parse_size(o->index_size, &bound)) {
         fprintf(stderr, "rtmfs: bad index_size '%s' (use e.g. 64M, 1G)\n", o->index_size);
         return -1;
     }
@@ -355,7 +355,7 @@ static int fs_setup(struct fs *fs, const struct options *o, const char *mountpoi
     struct rtm_error err = { .msg = "" };
     struct rtm_tree_attrs attrs;
     size_t budget = 256u << 20;
-    if (o->cache_size && rtmc_parse_size(o->cache_size, &budget)) {
+    if (o->cache_size && rtm_parse_size(o->cache_size, &budget)) {
         fprintf(stderr, "rtmfs: bad cache_size '%s' (use e.g. 64M, 1G)\n", o->cache_size);
         return -1;
     }

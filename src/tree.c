@@ -85,7 +85,7 @@ static mode_t dir_mode(mode_t m)
 }
 
 /* pbo.txt of tg's archive into b; -ENOMEM. */
-int tree_render_info(const struct target *tg, struct rtm_buf *b)
+int tree_render_info(const struct tree_target *tg, struct rtm_buf *b)
 {
     buf_init(b);
     if (rtm_view_pbo_info(rtmc_pbo(tg->table), b) == 0)
@@ -94,7 +94,7 @@ int tree_render_info(const struct target *tg, struct rtm_buf *b)
     return -ENOMEM;
 }
 
-const char *tree_error_text(const struct rtm_tree *t, const struct target *tg, char *tmp,
+const char *tree_error_text(const struct rtm_tree *t, const struct tree_target *tg, char *tmp,
                             size_t n)
 {
     if (tg->h)
@@ -110,20 +110,20 @@ const char *tree_error_text(const struct rtm_tree *t, const struct target *tg, c
     return tmp;
 }
 
-static int file_size(struct rtm_tree *t, struct target *tg, uint64_t *size)
+static int file_size(struct rtm_tree *t, struct tree_target *tg, uint64_t *size)
 {
     struct rtm_buf b;
     switch (tg->kind) {
-    case K_PFILE:
+    case TK_PFILE:
         *size = pbo_entry_content_size(&rtmc_pbo(tg->table)->entries[tg->entry]);
         return 0;
-    case K_PINFO:
+    case TK_PINFO:
         if (tree_render_info(tg, &b))
             return -ENOMEM;
         *size = b.len;
         buf_free(&b);
         return 0;
-    case K_ERROR: {
+    case TK_ERROR: {
         char tmp[PATH_MAX + 256];
         *size = strlen(tree_error_text(t, tg, tmp, sizeof tmp)) + 1;
         return 0;
@@ -136,20 +136,20 @@ static int file_size(struct rtm_tree *t, struct target *tg, uint64_t *size)
 /* The time a path inside an archive shows: its entry's, or for a folder the
  * newest below it (the archive's own folder also holds pbo.txt, of the
  * archive's time). */
-static struct timespec archive_time(struct rtm_tree *t, struct target *tg)
+static struct timespec archive_time(struct rtm_tree *t, struct tree_target *tg)
 {
     switch (tg->kind) {
-    case K_PBO:
+    case TK_PBO:
         tree_archive_below(t, tg, "", &tg->newest);
         return tree_later(tg->newest, tg->st.st_mtim);   /* pbo.txt: the archive's */
-    case K_PDIR:
+    case TK_PDIR:
         return tg->newest;              /* found when it was resolved */
     default:
         return tg->entry >= 0 ? tree_entry_time(tg, tg->entry) : tg->st.st_mtim;
     }
 }
 
-void tree_stale(struct rtm_tree *t, const struct target *tg, uint64_t ino)
+void tree_stale(struct rtm_tree *t, const struct tree_target *tg, uint64_t ino)
 {
     const struct rtm_anim *a = tg->h ? rtmc_anim(tg->h) : NULL;
     if (!t->cfg.stale)
@@ -173,24 +173,24 @@ static void apply_attrs(const struct rtm_tree_attrs *a, struct stat *st)
         st->st_mode = (st->st_mode & S_IFMT) | (0777 & ~(dir ? a->dmask : a->fmask));
 }
 
-static int fill_attr(struct rtm_tree *t, struct target *tg, uint64_t ino, struct stat *st)
+static int fill_attr(struct rtm_tree *t, struct tree_target *tg, uint64_t ino, struct stat *st)
 {
     uint64_t size = 0;
     *st = tg->st;
     st->st_ino = (ino_t)ino;
     st->st_mode &= ~(mode_t)07222;      /* read-only, no set-id bits */
     switch (tg->kind) {
-    case K_DIR: st->st_nlink = 1; break;   /* 1: "count unknown" for find */
-    case K_OTHER: break;
-    case K_ANIM:
-    case K_PBO:
-    case K_PDIR:
-    case K_GONE: st->st_mode = dir_mode(tg->st.st_mode); st->st_nlink = 1; st->st_size = 0; break;
-    case K_FRAMES: st->st_mode = dir_mode(tg->st.st_mode); st->st_nlink = 2; st->st_size = 0; break;
-    case K_VIEW:
-    case K_ERROR:
-    case K_PINFO:
-    case K_PFILE: {
+    case TK_DIR: st->st_nlink = 1; break;   /* 1: "count unknown" for find */
+    case TK_OTHER: break;
+    case TK_ANIM:
+    case TK_PBO:
+    case TK_PDIR:
+    case TK_GONE: st->st_mode = dir_mode(tg->st.st_mode); st->st_nlink = 1; st->st_size = 0; break;
+    case TK_FRAMES: st->st_mode = dir_mode(tg->st.st_mode); st->st_nlink = 2; st->st_size = 0; break;
+    case TK_VIEW:
+    case TK_ERROR:
+    case TK_PINFO:
+    case TK_PFILE: {
         int rc = file_size(t, tg, &size);
         if (rc == -EIO)
             tree_stale(t, tg, ino);
@@ -203,7 +203,7 @@ static int fill_attr(struct rtm_tree *t, struct target *tg, uint64_t ino, struct
     }
     st->st_blocks = (st->st_size + 511) / 512;
     st->st_blksize = 4096;
-    if (tg->kind == K_PBO && !tg->table)
+    if (tg->kind == TK_PBO && !tg->table)
         tree_resolve_archive(t, tg, "");    /* its time needs the table (cached) */
     if (tg->table && rtmc_pbo(tg->table))
         st->st_mtim = st->st_atim = archive_time(t, tg);
@@ -211,19 +211,6 @@ static int fill_attr(struct rtm_tree *t, struct target *tg, uint64_t ino, struct
     return 0;
 }
 /* ---- lookup, forget, getattr ---- */
-
-/* dir/name into out (PATH_MAX bytes); -ENAMETOOLONG when it does not fit. */
-int tree_child_path(char *out, const char *dir, const char *name)
-{
-    size_t dl = strlen(dir), nl = strlen(name), sep = dl > 0;
-    if (dl + sep + nl >= PATH_MAX)
-        return -ENAMETOOLONG;
-    memcpy(out, dir, dl);
-    out[dl] = '/';
-    memcpy(out + dl + sep, name, nl + 1);
-    return 0;
-}
-
 
 /* How many folders of views get their files' attributes after a lookup in
  * one: the kernel looks a file up when it stats one it was not given, so a
@@ -238,13 +225,13 @@ enum { PLUS_CREDIT = 64 };
  * parent's family, the head of a family of its own (an animation's folder),
  * or a node.  Its number, or 0 when out of memory. */
 static uint64_t child_number(struct rtm_tree *t, uint64_t parent, const char *path,
-                             const struct target *tg)
+                             const struct tree_target *tg)
 {
     struct rtm_fileid id = tree_versioned(tg->kind) ? tg->id : RTM_FILEID_NONE;
-    struct head_info hi;
+    struct tree_head hi;
     if (parent & RTM_INO_FAMILY)
         return tg->member ? rtm_inodes_ref_member(t->nodes, rtm_ino_head(parent), tg->member) : 0;
-    if (tg->kind != K_ANIM)
+    if (tg->kind != TK_ANIM)
         return rtm_inodes_ref(t->nodes, path, &id);
     tree_head_info(tg->src, &tg->st, tg->entry, &hi);
     return rtm_inodes_ref_head(t->nodes, path, &id, &hi);
@@ -255,7 +242,7 @@ int rtm_tree_lookup(struct rtm_tree *t, uint64_t parent, const char *name,
 {
     char dir[PATH_MAX], path[PATH_MAX];
     struct rtm_fileid pid;
-    struct target tg;
+    struct tree_target tg;
     int rc;
     if ((parent & RTM_INO_FAMILY) && !t->file) {
         if ((rc = tree_resolve_in_family(t, parent, name, path, &tg)))
@@ -263,7 +250,7 @@ int rtm_tree_lookup(struct rtm_tree *t, uint64_t parent, const char *name,
     } else {
         rc = tree_dir_path(t, parent, dir, &pid);
         if (rc == 0)
-            rc = tree_child_path(path, dir, name);
+            rc = rtm_path_join(path, PATH_MAX, dir, name);
         /* inside an animation or archive, the child is of the parent's version */
         if (rc || (rc = tree_resolve(t, path, &pid, &tg)))
             return rc;
@@ -274,7 +261,7 @@ int rtm_tree_lookup(struct rtm_tree *t, uint64_t parent, const char *name,
     rc = out->ino ? fill_attr(t, &tg, out->ino, &out->st) : -ENOMEM;
     if (rc && out->ino)
         rtm_inodes_forget(t->nodes, out->ino, 1);
-    if (rc == 0 && tg.kind == K_DIR)
+    if (rc == 0 && tg.kind == TK_DIR)
         watch(t, path);
     tree_target_done(t, &tg);
     out->timeout = timeout(t);
@@ -303,14 +290,14 @@ void rtm_tree_listed_entries(struct rtm_tree *t, uint64_t dir, const struct rtm_
                              size_t from, size_t to, struct rtm_tree_entry *out)
 {
     char path[PATH_MAX];
-    struct target tg;
+    struct tree_target tg;
     uint64_t head = rtm_ino_head(dir), size;
     for (size_t i = from; i < to; i++)
         out[i - from].ino = 0;
     if (!(dir & RTM_INO_FAMILY) || t->file || (rtm_ino_member(dir) && !plus_for_views(t, from)) ||
         tree_resolve_ino(t, dir, path, &tg))
         return;
-    if ((tg.kind == K_ANIM && tree_load_anim(t, &tg)) || !tg.h || !rtmc_anim(tg.h)) {
+    if ((tg.kind == TK_ANIM && tree_load_anim(t, &tg)) || !tg.h || !rtmc_anim(tg.h)) {
         tree_target_done(t, &tg);
         return;
     }
@@ -318,7 +305,7 @@ void rtm_tree_listed_entries(struct rtm_tree *t, uint64_t dir, const struct rtm_
         struct rtm_tree_entry *o = &out[i - from];
         uint64_t k = rtm_ino_member(d->e[i].ino);
         if (rtm_ino_head(d->e[i].ino) != head || tree_aim_at_member(&tg, k) ||
-            (tg.kind == K_VIEW && rtmc_view_size_known(t->cfg.cache, tg.h, tg.view, &size)))
+            (tg.kind == TK_VIEW && rtmc_view_size_known(t->cfg.cache, tg.h, tg.view, &size)))
             continue;
         o->ino = rtm_inodes_ref_member(t->nodes, head, k);
         if (o->ino && fill_attr(t, &tg, o->ino, &o->st)) {
@@ -333,7 +320,7 @@ void rtm_tree_listed_entries(struct rtm_tree *t, uint64_t dir, const struct rtm_
 int rtm_tree_getattr(struct rtm_tree *t, uint64_t ino, struct rtm_tree_entry *out)
 {
     char path[PATH_MAX];
-    struct target tg;
+    struct tree_target tg;
     int rc = tree_resolve_ino(t, ino, path, &tg);
     if (rc)
         return rc;
@@ -361,7 +348,7 @@ void rtm_tree_changed(struct rtm_tree *t, const char *dir, const char *name,
         return;
     }
     char path[PATH_MAX];
-    if (tree_child_path(path, dir, name))
+    if (rtm_path_join(path, PATH_MAX, dir, name))
         return;
     rtmc_invalidate(t->cfg.cache, path);
     uint64_t child = rtm_inodes_find(t->nodes, path, &RTM_FILEID_NONE);

@@ -37,6 +37,10 @@
 
 struct rtm_tree;
 
+/* What a broken animation's or archive's folder holds, saying why (and
+ * the root, while a SOURCE file is missing). */
+#define RTM_TREE_ERROR_NAME "error.txt"
+
 /* What the mount shows as owner and permissions instead of the source's
  * (-o uid=, gid=, umask=, dmask=, fmask=): each field counts when its bit
  * is in set.  A mask gives mode 0777 & ~mask, as vfat and libfuse's

@@ -56,10 +56,10 @@ static int dl_put(struct rtm_tree *t, struct rtm_dirlist *d, const char *name, m
  * a family's head (inodes.h) keeping head when it is not NULL. */
 static int dl_add(struct rtm_tree *t, struct rtm_dirlist *d, const char *dir,
                   const char *name, mode_t type, const struct rtm_fileid *id,
-                  const struct head_info *head)
+                  const struct tree_head *head)
 {
     char path[PATH_MAX];
-    if (tree_child_path(path, dir, name))
+    if (rtm_path_join(path, PATH_MAX, dir, name))
         return -ENAMETOOLONG;
     uint64_t ino = head ? rtm_inodes_hold_head(t->nodes, path, id, head)
                         : rtm_inodes_hold(t->nodes, path, id);
@@ -80,11 +80,11 @@ static int list_source_dir(struct rtm_tree *t, const char *rel, struct rtm_dirli
     char path[PATH_MAX];
     for (struct dirent *de; !rc && (de = readdir(dir));) {
         if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
-            tree_child_path(path, rel, de->d_name))
+            rtm_path_join(path, PATH_MAX, rel, de->d_name))
             continue;
         struct stat st;
         struct rtm_fileid id;
-        struct head_info hi;
+        struct tree_head hi;
         int k = rtm_tree_classify(t, dfd, de->d_name, path, de->d_type, &st, &id);
         if (k == RTM_SRC_ANIM)
             tree_head_info(path, &st, -1, &hi);
@@ -100,22 +100,22 @@ static int list_source_dir(struct rtm_tree *t, const char *rel, struct rtm_dirli
  * (inodes.h), its member number k; else (the root of a mount of one .rtm
  * file) a held node. */
 static int add_view(struct rtm_tree *t, struct rtm_dirlist *d, uint64_t ino, const char *path,
-                    const struct target *tg, const char *name, mode_t type, uint64_t k)
+                    const struct tree_target *tg, const char *name, mode_t type, uint64_t k)
 {
     if (ino & RTM_INO_FAMILY)
         return dl_put(t, d, name, type, rtm_ino_in_family(rtm_ino_head(ino), k));
     return dl_add(t, d, path, name, type, &tg->id, NULL);
 }
 
-static int list_anim(struct rtm_tree *t, uint64_t ino, const struct target *tg,
+static int list_anim(struct rtm_tree *t, uint64_t ino, const struct tree_target *tg,
                      const char *path, struct rtm_dirlist *d)
 {
     const struct rtm_anim *a = rtmc_anim(tg->h);
     char name[RTM_VIEW_NAME_MAX];
     int rc = 0;
-    if (tg->kind == K_ANIM && !a)
-        return add_view(t, d, ino, path, tg, ERROR_NAME, S_IFREG, MEMBER_ERROR);
-    if (tg->kind == K_ANIM) {
+    if (tg->kind == TK_ANIM && !a)
+        return add_view(t, d, ino, path, tg, RTM_TREE_ERROR_NAME, S_IFREG, MEMBER_ERROR);
+    if (tg->kind == TK_ANIM) {
         enum rtm_view_kind kind;
         const char *folder;
         for (size_t k = 0; !rc && k < rtm_view_nfixed(a); k++)
@@ -137,7 +137,7 @@ static int list_anim(struct rtm_tree *t, uint64_t ino, const struct target *tg,
 
 struct member_listing {
     struct rtm_tree *t;
-    const struct target *tg;
+    const struct tree_target *tg;
     const char *path;
     struct rtm_dirlist *d;
 };
@@ -146,7 +146,7 @@ struct member_listing {
 static int shows_something(struct member_listing *m, const char *name)
 {
     char dir[PATH_MAX];
-    return tree_child_path(dir, m->tg->rest, name) == 0 &&
+    return rtm_path_join(dir, PATH_MAX, m->tg->rest, name) == 0 &&
            tree_archive_below(m->t, m->tg, dir, NULL) > 0;
 }
 
@@ -158,13 +158,13 @@ static int add_member(void *arg, const char *name, size_t len, long entry)
         return 0;                       /* no lookup could reach it */
     memcpy(n, name, len);
     n[len] = 0;
-    if (m->tg->kind == K_PBO && (strcmp(n, RTM_PBO_INFO_NAME) == 0 ||
-                                 (rtmc_pbo(m->tg->table)->ncut && strcmp(n, ERROR_NAME) == 0)))
+    if (m->tg->kind == TK_PBO && (strcmp(n, RTM_PBO_INFO_NAME) == 0 ||
+                                 (rtmc_pbo(m->tg->table)->ncut && strcmp(n, RTM_TREE_ERROR_NAME) == 0)))
         return 0;                       /* the name is the archive's own file */
     mode_t type = entry < 0 || tree_is_rtm_name(n, len) ? S_IFDIR : m->t->cfg.show_other ? S_IFREG : 0;
     if (entry < 0 && !shows_something(m, n))
         type = 0;
-    struct head_info hi;
+    struct tree_head hi;
     tree_head_info(m->tg->src, &m->tg->st, entry, &hi);
     return type ? dl_add(m->t, m->d, m->path, n, type, &m->tg->id,
                          entry >= 0 && type == S_IFDIR ? &hi : NULL) : 0;
@@ -172,15 +172,15 @@ static int add_member(void *arg, const char *name, size_t len, long entry)
 
 /* An archive's folder (or a folder in it): error.txt when it is broken,
  * else pbo.txt (at the top) and the entries. */
-static int list_archive(struct rtm_tree *t, const struct target *tg, const char *path,
+static int list_archive(struct rtm_tree *t, const struct tree_target *tg, const char *path,
                         struct rtm_dirlist *d)
 {
     const struct pbo *p = rtmc_pbo(tg->table);
     if (!p)
-        return dl_add(t, d, path, ERROR_NAME, S_IFREG, &tg->id, NULL);
-    int rc = tg->kind == K_PBO ? dl_add(t, d, path, RTM_PBO_INFO_NAME, S_IFREG, &tg->id, NULL) : 0;
-    if (!rc && tg->kind == K_PBO && p->ncut)
-        rc = dl_add(t, d, path, ERROR_NAME, S_IFREG, &tg->id, NULL);
+        return dl_add(t, d, path, RTM_TREE_ERROR_NAME, S_IFREG, &tg->id, NULL);
+    int rc = tg->kind == TK_PBO ? dl_add(t, d, path, RTM_PBO_INFO_NAME, S_IFREG, &tg->id, NULL) : 0;
+    if (!rc && tg->kind == TK_PBO && p->ncut)
+        rc = dl_add(t, d, path, RTM_TREE_ERROR_NAME, S_IFREG, &tg->id, NULL);
     struct member_listing m = { t, tg, path, d };
     if (!rc)
         rc = pbo_list(p, tg->rest, add_member, &m);
@@ -190,24 +190,24 @@ static int list_archive(struct rtm_tree *t, const struct target *tg, const char 
 static int build_listing(struct rtm_tree *t, uint64_t ino, struct rtm_dirlist *d)
 {
     char path[PATH_MAX];
-    struct target tg;
+    struct tree_target tg;
     int rc = tree_resolve_ino(t, ino, path, &tg);
-    if (!rc && tg.kind != K_DIR && tg.kind != K_ANIM && tg.kind != K_FRAMES &&
-        tg.kind != K_PBO && tg.kind != K_PDIR && tg.kind != K_GONE)
+    if (!rc && tg.kind != TK_DIR && tg.kind != TK_ANIM && tg.kind != TK_FRAMES &&
+        tg.kind != TK_PBO && tg.kind != TK_PDIR && tg.kind != TK_GONE)
         rc = -ENOTDIR;
-    if (!rc && tg.kind == K_ANIM)
+    if (!rc && tg.kind == TK_ANIM)
         rc = tree_load_anim(t, &tg);
-    if (!rc && tg.kind == K_PBO && !tg.table)
+    if (!rc && tg.kind == TK_PBO && !tg.table)
         rc = tree_resolve_archive(t, &tg, "");
     if (!rc)
         rc = dl_put(t, d, ".", S_IFDIR, RTM_INO_ROOT);
     if (!rc)
         rc = dl_put(t, d, "..", S_IFDIR, RTM_INO_ROOT);
-    if (!rc && tg.kind == K_GONE)
-        rc = dl_add(t, d, path, ERROR_NAME, S_IFREG, &tg.id, NULL);
-    else if (!rc && tg.kind == K_DIR)
+    if (!rc && tg.kind == TK_GONE)
+        rc = dl_add(t, d, path, RTM_TREE_ERROR_NAME, S_IFREG, &tg.id, NULL);
+    else if (!rc && tg.kind == TK_DIR)
         rc = list_source_dir(t, path, d);
-    else if (!rc && (tg.kind == K_PBO || tg.kind == K_PDIR))
+    else if (!rc && (tg.kind == TK_PBO || tg.kind == TK_PDIR))
         rc = list_archive(t, &tg, path, d);
     else if (!rc)
         rc = list_anim(t, ino, &tg, path, d);

@@ -16,42 +16,28 @@ static ssize_t slice(char *buf, size_t size, const char *data, size_t len, off_t
     return (ssize_t)n;
 }
 
-static ssize_t pread_some(int fd, char *buf, size_t size, off_t off)
-{
-    ssize_t n;
-    do
-        n = pread(fd, buf, size, off);
-    while (n < 0 && errno == EINTR);
-    return n < 0 ? -errno : n;
-}
-
 static ssize_t read_other(struct rtm_tree *t, const char *src, char *buf, size_t size, off_t off)
 {
     int fd = openat(t->cfg.srcfd, src, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return -errno;
-    ssize_t n = pread_some(fd, buf, size, off);
+    ssize_t n = off < 0 ? -EINVAL : rtm_pread_full(fd, buf, size, (uint64_t)off);
     close(fd);
     return n;
 }
 
 /* A stored entry straight from the archive, if it is still tg's version. */
-static ssize_t read_stored(struct rtm_tree *t, const struct target *tg,
+static ssize_t read_stored(struct rtm_tree *t, const struct tree_target *tg,
                            const struct pbo_entry *e, char *buf, size_t size, off_t off)
 {
-    struct stat st;
     int fd = openat(t->cfg.srcfd, tg->src, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return -errno;
-    ssize_t rc = fstat(fd, &st) ? -errno : 0;
-    if (!rc) {
-        struct rtm_fileid now = rtm_fileid_of(&st);
-        rc = rtm_fileid_same(&now, &tg->id) ? 0 : -ESTALE;
-    }
+    ssize_t rc = rtm_fileid_check(fd, &tg->id);
     if (!rc) {
         uint64_t from = off < 0 ? e->data_size : (uint64_t)off;
         uint64_t left = from < e->data_size ? e->data_size - from : 0;
-        rc = pread_some(fd, buf, left < size ? (size_t)left : size, (off_t)(e->offset + from));
+        rc = rtm_pread_full(fd, buf, left < size ? (size_t)left : size, e->offset + from);
     }
     close(fd);
     return rc;
@@ -60,13 +46,13 @@ static ssize_t read_stored(struct rtm_tree *t, const struct target *tg,
 /* An entry shown as it is: stored bytes are read in place, anything else
  * is decoded once into the cache (one that could never fit in it reads as
  * EIO, as a broken one does). */
-static ssize_t read_member(struct rtm_tree *t, struct target *tg, char *buf, size_t size,
+static ssize_t read_member(struct rtm_tree *t, struct tree_target *tg, char *buf, size_t size,
                            off_t off)
 {
     const struct pbo_entry *e = &rtmc_pbo(tg->table)->entries[tg->entry];
     if (e->method == PBO_METHOD_STORED && !pbo_entry_compressed(e))
         return read_stored(t, tg, e, buf, size, off);
-    char key[KEY_MAX];
+    char key[RTM_KEY_MAX];
     struct rtmc_entry *h;
     tree_member_key(tg, key);
     int rc = tree_get_entry(t, tg, key, RTMC_DATA, &h);
@@ -81,7 +67,7 @@ static ssize_t read_member(struct rtm_tree *t, struct target *tg, char *buf, siz
 
 /* Trades tg's anim entry (a shape) for one that renders its view: bones.txt
  * renders from a shape, the views with numbers from a parse. */
-static int view_entry(struct rtm_tree *t, struct target *tg)
+static int view_entry(struct rtm_tree *t, struct tree_target *tg)
 {
     enum rtmc_level need = rtm_view_needs_matrices(tg->view)  ? RTMC_FULL
                            : tg->view.kind == RTM_VIEW_BONES ? RTMC_SHAPE
@@ -95,7 +81,7 @@ static int view_entry(struct rtm_tree *t, struct target *tg)
     return rc ? rc : rtmc_anim(tg->h) ? 0 : -EIO;
 }
 
-static ssize_t read_target(struct rtm_tree *t, struct target *tg, char *buf, size_t size,
+static ssize_t read_target(struct rtm_tree *t, struct tree_target *tg, char *buf, size_t size,
                            off_t off)
 {
     struct rtm_buf b;
@@ -103,17 +89,17 @@ static ssize_t read_target(struct rtm_tree *t, struct target *tg, char *buf, siz
     ssize_t n;
     size_t len;
     switch (tg->kind) {
-    case K_OTHER:
+    case TK_OTHER:
         return read_other(t, tg->src, buf, size, off);
-    case K_PFILE:
+    case TK_PFILE:
         return read_member(t, tg, buf, size, off);
-    case K_PINFO:
+    case TK_PINFO:
         if (tree_render_info(tg, &b))
             return -ENOMEM;
         n = slice(buf, size, b.p, b.len, off);
         buf_free(&b);
         return n;
-    case K_ERROR: {
+    case TK_ERROR: {
         char tmp[PATH_MAX + 256];
         const char *msg = tree_error_text(t, tg, tmp, sizeof tmp);
         len = strlen(msg);
@@ -122,7 +108,7 @@ static ssize_t read_target(struct rtm_tree *t, struct target *tg, char *buf, siz
             buf[n++] = '\n';            /* the message's line end */
         return n;
     }
-    case K_VIEW:
+    case TK_VIEW:
         if ((n = view_entry(t, tg)) || (n = rtmc_view_get(t->cfg.cache, tg->h, tg->view, &v)))
             return n;
         const char *data = rtmc_view_data(v, &len);
@@ -137,12 +123,12 @@ static ssize_t read_target(struct rtm_tree *t, struct target *tg, char *buf, siz
 ssize_t rtm_tree_read(struct rtm_tree *t, uint64_t ino, char *buf, size_t size, off_t off)
 {
     char path[PATH_MAX];
-    struct target tg;
+    struct tree_target tg;
     int rc = tree_resolve_ino(t, ino, path, &tg);
     if (rc)
         return rc;
     ssize_t n = read_target(t, &tg, buf, size, off);
-    if (n == -EIO && tg.kind == K_VIEW)
+    if (n == -EIO && tg.kind == TK_VIEW)
         tree_stale(t, &tg, ino);
     tree_target_done(t, &tg);
     return n;

@@ -1,5 +1,5 @@
 /* tree_resolve.c - what a source entry is, and a mount path -> the source
- * file (or archive entry) and view it shows (tree_int.h's struct target). */
+ * file (or archive entry) and view it shows (tree_int.h's struct tree_target). */
 #include "tree_int.h"
 
 #include <dirent.h>
@@ -64,12 +64,12 @@ int rtm_tree_classify(struct rtm_tree *t, int dfd, const char *name, const char 
 
 
 /* Sets t from a classification of t->src. */
-static int classify_target(struct rtm_tree *t, struct target *tg)
+static int classify_target(struct rtm_tree *t, struct tree_target *tg)
 {
     struct rtm_fileid id;
     int k = rtm_tree_classify(t, t->cfg.srcfd, tg->src, tg->src, DT_UNKNOWN, &tg->st, &id);
-    static const enum kind of[] = { [RTM_SRC_DIR] = K_DIR, [RTM_SRC_ANIM] = K_ANIM,
-                                    [RTM_SRC_PBO] = K_PBO, [RTM_SRC_OTHER] = K_OTHER };
+    static const enum tree_kind of[] = { [RTM_SRC_DIR] = TK_DIR, [RTM_SRC_ANIM] = TK_ANIM,
+                                    [RTM_SRC_PBO] = TK_PBO, [RTM_SRC_OTHER] = TK_OTHER };
     if (k < 0)
         return k;
     if (k == RTM_SRC_HIDDEN)
@@ -85,7 +85,7 @@ static int classify_target(struct rtm_tree *t, struct target *tg)
 /* Gets the cache entry of kind for key (tg->src, or for an archive entry
  * "tg->src/ENTRY"): of the pinned version, or else of the current one,
  * following the file if it changes while it is read. */
-int tree_get_entry(struct rtm_tree *t, struct target *tg, const char *key,
+int tree_get_entry(struct rtm_tree *t, struct tree_target *tg, const char *key,
                      enum rtmc_kind kind, struct rtmc_entry **h)
 {
     struct rtmc_src s = { .path = key, .level = kind == RTMC_ANIM ? tg->level : RTMC_FULL,
@@ -105,15 +105,16 @@ int tree_get_entry(struct rtm_tree *t, struct target *tg, const char *key,
 }
 
 /* The cache key of archive entry tg->entry. */
-void tree_member_key(const struct target *tg, char key[KEY_MAX])
+void tree_member_key(const struct tree_target *tg, char key[RTM_KEY_MAX])
 {
-    snprintf(key, KEY_MAX, "%s/%s", tg->src, rtmc_pbo(tg->table)->entries[tg->entry].path);
+    rtm_loader_entry_key(key, tg->src, strlen(tg->src),
+                         rtmc_pbo(tg->table)->entries[tg->entry].path);
 }
 
 /* Gets the parsed animation tg names: a file, or an archive's entry. */
-int tree_load_anim(struct rtm_tree *t, struct target *tg)
+int tree_load_anim(struct rtm_tree *t, struct tree_target *tg)
 {
-    char key[KEY_MAX];
+    char key[RTM_KEY_MAX];
     if (tg->entry < 0)
         return tree_get_entry(t, tg, tg->src, RTMC_ANIM, &tg->h);
     tree_member_key(tg, key);
@@ -121,24 +122,24 @@ int tree_load_anim(struct rtm_tree *t, struct target *tg)
 }
 
 /* Resolves what is inside an animation folder (tg->rest). */
-int tree_resolve_inner(struct rtm_tree *t, struct target *tg)
+int tree_resolve_inner(struct rtm_tree *t, struct tree_target *tg)
 {
     int rc = tree_load_anim(t, tg);
     if (rc)
         return rc;
     const struct rtm_anim *a = rtmc_anim(tg->h);
     if (!a) {
-        tg->kind = K_ERROR;
+        tg->kind = TK_ERROR;
         tg->member = MEMBER_ERROR;
     } else if (rtm_view_folder_lookup(a, tg->rest, &tg->view.kind) == 0) {
-        tg->kind = K_FRAMES;
+        tg->kind = TK_FRAMES;
         tg->member = tree_folder_member(tg->view.kind);
     } else if (rtm_view_lookup(a, tg->rest, &tg->view) == 0) {
-        tg->kind = K_VIEW;
+        tg->kind = TK_VIEW;
         /* below RTM_INO_MEMBERS: an anim of 2^40 views would not fit in memory */
         tg->member = MEMBER_VIEWS + rtm_view_index(a, tg->view);
     }
-    if ((!a && strcmp(tg->rest, ERROR_NAME)) || (a && tg->kind == K_ANIM)) {
+    if ((!a && strcmp(tg->rest, RTM_TREE_ERROR_NAME)) || (a && tg->kind == TK_ANIM)) {
         rtmc_put(t->cfg.cache, tg->h);
         tg->h = NULL;
         return -ENOENT;
@@ -148,7 +149,7 @@ int tree_resolve_inner(struct rtm_tree *t, struct target *tg)
 
 /* Resolves inner, a path below the folders of archive tg->src whose table
  * is p, one component at a time. */
-static int resolve_member(struct rtm_tree *t, struct target *tg, const struct pbo *p,
+static int resolve_member(struct rtm_tree *t, struct tree_target *tg, const struct pbo *p,
                           const char *inner)
 {
     char q[PATH_MAX];
@@ -160,17 +161,17 @@ static int resolve_member(struct rtm_tree *t, struct target *tg, const struct pb
         q[n] = 0;
         enum pbo_node node = pbo_lookup(p, q, &tg->entry);
         if (node == PBO_DIR && !*end) {
-            tg->kind = K_PDIR;
+            tg->kind = TK_PDIR;
             tg->rest = inner;
             return tree_archive_below(t, tg, inner, &tg->newest) ? 0 : -ENOENT;
         }
         if (node == PBO_FILE && tree_is_rtm_name(q, n)) {
-            tg->kind = K_ANIM;
+            tg->kind = TK_ANIM;
             tg->rest = end + (*end != 0);
             return *end ? tree_resolve_inner(t, tg) : 0;
         }
         if (node == PBO_FILE && !*end && t->cfg.show_other) {
-            tg->kind = K_PFILE;
+            tg->kind = TK_PFILE;
             return 0;
         }
         if (node != PBO_DIR)
@@ -181,16 +182,16 @@ static int resolve_member(struct rtm_tree *t, struct target *tg, const struct pb
 /* Resolves inner, a path inside archive tg->src ("" for the archive
  * itself): a broken archive holds only error.txt, a good one pbo.txt and
  * its tree. */
-int tree_resolve_archive(struct rtm_tree *t, struct target *tg, const char *inner)
+int tree_resolve_archive(struct rtm_tree *t, struct tree_target *tg, const char *inner)
 {
-    tg->kind = K_PBO;
+    tg->kind = TK_PBO;
     tg->rest = "";
     int rc = tree_get_entry(t, tg, tg->src, RTMC_TABLE, &tg->table);
     const struct pbo *p = rc ? NULL : rtmc_pbo(tg->table);
     if (rc || !*inner)
         return rc;
-    if (!p && strcmp(inner, ERROR_NAME) == 0) {
-        tg->kind = K_ERROR;
+    if (!p && strcmp(inner, RTM_TREE_ERROR_NAME) == 0) {
+        tg->kind = TK_ERROR;
         tg->h = tg->table;
         tg->table = NULL;
         return 0;
@@ -198,11 +199,11 @@ int tree_resolve_archive(struct rtm_tree *t, struct target *tg, const char *inne
     if (!p)
         return -ENOENT;
     if (strcmp(inner, RTM_PBO_INFO_NAME) == 0) {
-        tg->kind = K_PINFO;
+        tg->kind = TK_PINFO;
         return 0;
     }
-    if (p->ncut && strcmp(inner, ERROR_NAME) == 0) {
-        tg->kind = K_ERROR;             /* says what the cut took */
+    if (p->ncut && strcmp(inner, RTM_TREE_ERROR_NAME) == 0) {
+        tg->kind = TK_ERROR;             /* says what the cut took */
         return 0;
     }
     return resolve_member(t, tg, p, inner);
@@ -211,13 +212,13 @@ int tree_resolve_archive(struct rtm_tree *t, struct target *tg, const char *inne
 /* The entries an archive's folder shows: animations, or every entry with
  * show_other.  Counts them below dir and keeps their newest time. */
 struct below {
-    const struct target *tg;
+    const struct tree_target *tg;
     int all;
     size_t shown;
     struct timespec newest;
 };
 
-struct timespec tree_entry_time(const struct target *tg, long entry)
+struct timespec tree_entry_time(const struct tree_target *tg, long entry)
 {
     uint32_t stamp = rtmc_pbo(tg->table)->entries[entry].timestamp;
     return stamp ? (struct timespec){ .tv_sec = (time_t)stamp } : tg->st.st_mtim;
@@ -234,7 +235,7 @@ static int count_below(void *arg, long entry)
     return 0;
 }
 
-size_t tree_archive_below(struct rtm_tree *t, const struct target *tg, const char *dir,
+size_t tree_archive_below(struct rtm_tree *t, const struct tree_target *tg, const char *dir,
                           struct timespec *newest)
 {
     struct below b = { .tg = tg, .all = t->cfg.show_other };
@@ -245,7 +246,7 @@ size_t tree_archive_below(struct rtm_tree *t, const struct target *tg, const cha
 }
 
 /* Finds the animation or archive among the leading components of path. */
-static int resolve_prefix(struct rtm_tree *t, const char *path, struct target *tg)
+static int resolve_prefix(struct rtm_tree *t, const char *path, struct tree_target *tg)
 {
     for (const char *p = path, *slash; (slash = strchr(p, '/')); p = slash + 1) {
         size_t len = (size_t)(slash - p);
@@ -255,13 +256,13 @@ static int resolve_prefix(struct rtm_tree *t, const char *path, struct target *t
         memcpy(tg->src, path, n);
         tg->src[n] = 0;
         int rc = classify_target(t, tg);
-        if (rc == 0 && tg->kind == K_ANIM) {
+        if (rc == 0 && tg->kind == TK_ANIM) {
             tg->rest = path + n + 1;
             return tree_resolve_inner(t, tg);
         }
-        if (rc == 0 && tg->kind == K_PBO)
+        if (rc == 0 && tg->kind == TK_PBO)
             return tree_resolve_archive(t, tg, path + n + 1);
-        if (rc == 0 && tg->kind == K_DIR)
+        if (rc == 0 && tg->kind == TK_DIR)
             continue;
         return -ENOENT;
     }
@@ -270,15 +271,15 @@ static int resolve_prefix(struct rtm_tree *t, const char *path, struct target *t
 
 /* SOURCE is one file: path is inside its folder.  While the file is gone
  * (or is no longer a file), the root holds only error.txt saying so. */
-static int resolve_in_file(struct rtm_tree *t, const char *path, struct target *tg)
+static int resolve_in_file(struct rtm_tree *t, const char *path, struct tree_target *tg)
 {
     strcpy(tg->src, t->file);           /* its length was checked in rtm_tree_new */
     int rc = classify_target(t, tg);
-    if (rc == 0 && tg->kind == K_ANIM) {
+    if (rc == 0 && tg->kind == TK_ANIM) {
         tg->rest = path;
         return *path ? tree_resolve_inner(t, tg) : 0;
     }
-    if (rc == 0 && tg->kind == K_PBO)
+    if (rc == 0 && tg->kind == TK_PBO)
         return tree_resolve_archive(t, tg, path);
     tg->gone = rc < 0 ? -rc : EISDIR;
     struct stat dir;
@@ -287,9 +288,9 @@ static int resolve_in_file(struct rtm_tree *t, const char *path, struct target *
     tg->st = dir;
     tg->st.st_mode = S_IFREG | (dir.st_mode & 0444);
     if (!*path)
-        tg->kind = K_GONE;
-    else if (strcmp(path, ERROR_NAME) == 0)
-        tg->kind = K_ERROR;
+        tg->kind = TK_GONE;
+    else if (strcmp(path, RTM_TREE_ERROR_NAME) == 0)
+        tg->kind = TK_ERROR;
     else
         return -ENOENT;
     return 0;
@@ -298,7 +299,7 @@ static int resolve_in_file(struct rtm_tree *t, const char *path, struct target *
 /* Resolves a mount path; id is the version the kernel's inode names
  * (RTM_FILEID_NONE: whatever is current). */
 int tree_resolve(struct rtm_tree *t, const char *path, const struct rtm_fileid *id,
-                   struct target *tg)
+                   struct tree_target *tg)
 {
     memset(tg, 0, sizeof *tg);
     tg->level = RTMC_SHAPE;
@@ -324,9 +325,41 @@ int tree_resolve(struct rtm_tree *t, const char *path, const struct rtm_fileid *
     return rc;
 }
 
-void tree_target_done(struct rtm_tree *t, struct target *tg)
+void tree_target_done(struct rtm_tree *t, struct tree_target *tg)
 {
     rtmc_put(t->cfg.cache, tg->h);
     rtmc_put(t->cfg.cache, tg->table);
     tg->h = tg->table = NULL;
 }
+
+/* ---- inode numbers -> mount paths ---- */
+
+int tree_resolve_ino(struct rtm_tree *t, uint64_t ino, char path[PATH_MAX], struct tree_target *tg)
+{
+    struct rtm_fileid id;
+    uint64_t k = rtm_ino_member(ino);
+    int rc = 0;
+    if ((ino & RTM_INO_FAMILY) && !t->file)
+        rc = tree_resolve_head(t, rtm_ino_head(ino), path, tg);
+    else if (!(rc = rtm_inodes_path(t->nodes, ino, path, PATH_MAX, &id)))
+        rc = tree_resolve(t, path, &id, tg);
+    if (rc || !k)
+        return rc;
+    rc = tg->kind == TK_ANIM ? tree_resolve_member(t, tg, k) : -ESTALE;
+    if (rc)
+        tree_target_done(t, tg);
+    return rc;
+}
+
+int tree_dir_path(struct rtm_tree *t, uint64_t ino, char path[PATH_MAX], struct rtm_fileid *id)
+{
+    uint64_t k = rtm_ino_member(ino);
+    int rc = rtm_inodes_path(t->nodes, ino, path, PATH_MAX, id);
+    if (rc || !k)
+        return rc;
+    enum rtm_view_kind kind;
+    if (tree_member_folder(k, &kind))
+        return -ENOTDIR;
+    return rtm_path_join(path, PATH_MAX, path, rtm_view_folder_name(kind));
+}
+

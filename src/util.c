@@ -292,3 +292,51 @@ void rtm_format_count(uint64_t v, char *out, size_t n)
     if (n)
         out[o < n ? o : n - 1] = 0;
 }
+
+ssize_t rtm_pread_full(int fd, void *buf, size_t len, uint64_t off)
+{
+    size_t got = 0;
+    while (got < len) {
+        ssize_t n = pread(fd, (char *)buf + got, len - got, (off_t)(off + got));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return -errno;
+        if (n == 0)
+            break;
+        got += (size_t)n;
+    }
+    return (ssize_t)got;
+}
+
+int rtm_path_join(char *out, size_t n, const char *dir, const char *name)
+{
+    size_t dl = strlen(dir), nl = strlen(name), sep = dl > 0;
+    if (dl + sep + nl >= n)
+        return -ENAMETOOLONG;
+    memmove(out, dir, dl);              /* out may be dir: appends in place */
+    out[dl] = '/';
+    memcpy(out + dl + sep, name, nl + 1);
+    return 0;
+}
+
+int rtm_parse_size(const char *s, size_t *out)
+{
+    char *end;
+    if (!s || !*s || *s == '-')
+        return -1;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    unsigned shift = 0;
+    if (*end) {
+        const char *units = "KMGT";
+        const char *u = strchr(units, *end >= 'a' ? *end - 32 : *end);
+        if (!u || (end[1] && strcasecmp(end + 1, "B") && strcasecmp(end + 1, "iB")))
+            return -1;
+        shift = 10 * (unsigned)(u - units + 1);
+    }
+    if (errno || end == s || (shift && v > (~0ull >> shift)))
+        return -1;
+    *out = (size_t)(v << shift);
+    return 0;
+}

@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/types.h>
 
 _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
                "rtmfs reads little-endian files with memcpy on a little-endian host");
@@ -91,7 +92,16 @@ int cur_f32(struct rtm_cursor *c, float *v, const char *what);
 /* NUL-terminated string of at most max bytes (without the NUL). */
 int cur_asciiz(struct rtm_cursor *c, const uint8_t **s, uint32_t *len, uint32_t max, const char *what);
 
+/* ---- files and paths ---- */
 
+/* Reads len bytes at off, retrying on EINTR and short reads: the count
+ * read (less than len only at the end of the file), or -errno. */
+ssize_t rtm_pread_full(int fd, void *buf, size_t len, uint64_t off);
+
+/* dir/name into out (n bytes; dir "" gives name alone; out may be dir,
+ * to append in place): 0, or -ENAMETOOLONG when it does not fit, out
+ * then unchanged. */
+int rtm_path_join(char *out, size_t n, const char *dir, const char *name);
 
 /* Reads a whole file into a new buffer (the caller frees *data).  On
  * failure returns -1 with errno set. */
@@ -113,4 +123,8 @@ static inline size_t rtm_heap_bytes(size_t n) { return n + 32; }
 /* Whether the len bytes of name end in suffix (".rtm", ".pbo") after at
  * least one other byte, ASCII case-insensitively, as Arma matches names. */
 int rtm_name_ends(const char *name, size_t len, const char *suffix);
+
+/* Parses a size as options give it, "256M", "64k", "1G", "8MiB", "4096",
+ * into bytes: 0, or -1 when malformed or too large. */
+int rtm_parse_size(const char *s, size_t *out);
 #endif

@@ -194,20 +194,3 @@ int rtm_view_needs_matrices(struct rtm_view v)
            v.kind == RTM_VIEW_HEADER;
 }
 
-/* From rtm_view_needs_matrices() and the views' names, so that the two
- * never disagree: a fixed view by its name, a folder's files by the
- * folder's. */
-int rtm_view_path_needs_matrices(const char *path)
-{
-    for (int k = 0; k <= RTM_VIEW_TRACK; k++) {
-        if (!rtm_view_needs_matrices((struct rtm_view){ .kind = (enum rtm_view_kind)k }))
-            continue;
-        int fixed = k < RTM_NFIXED_VIEWS;
-        const char *name = fixed ? FIXED[k] : rtm_view_folder_name((enum rtm_view_kind)k);
-        size_t n = strlen(name);
-        if (strncmp(path, name, n) == 0 && path[n] == (fixed ? 0 : '/'))
-            return 1;
-    }
-    return 0;
-}
-

@@ -91,9 +91,6 @@ int rtm_view_lookup(const struct rtm_anim *a, const char *path, struct rtm_view 
 
 /* Whether v needs what RTM_PARSE_NO_MATRICES leaves out. */
 int rtm_view_needs_matrices(struct rtm_view v);
-/* The same from a path inside an animation's folder, before it is parsed:
- * whether a view at or below path may need matrices. */
-int rtm_view_path_needs_matrices(const char *path);
 /* -1 when out of memory, or when v needs matrices the anim does not have. */
 int rtm_view_render(const struct rtm_anim *a, struct rtm_view v, struct rtm_buf *out);
 

@@ -428,26 +428,6 @@ static void concurrent_gets_parse_once(void **state)
     rtmc_free(c);
 }
 
-static void sizes_parse(void **state)
-{
-    (void)state;
-    size_t v;
-    assert_int_equal(rtmc_parse_size("256M", &v), 0);
-    assert_int_equal(v, 256u << 20);
-    assert_int_equal(rtmc_parse_size("4k", &v), 0);
-    assert_int_equal(v, 4096);
-    assert_int_equal(rtmc_parse_size("1G", &v), 0);
-    assert_int_equal(v, 1u << 30);
-    assert_int_equal(rtmc_parse_size("12", &v), 0);
-    assert_int_equal(v, 12);
-    assert_int_equal(rtmc_parse_size("8MiB", &v), 0);
-    assert_int_equal(v, 8u << 20);
-    assert_int_equal(rtmc_parse_size("x", &v), -1);
-    assert_int_equal(rtmc_parse_size("-1", &v), -1);
-    assert_int_equal(rtmc_parse_size("5Q", &v), -1);
-    assert_int_equal(rtmc_parse_size("", &v), -1);
-}
-
 /* A light request is served by a full entry of the same version; a full
  * request is not served by a light one; a light entry refuses frames. */
 static void light_and_full_entries(void **state)
@@ -530,7 +510,6 @@ int main(void)
         cmocka_unit_test_setup(archives_tables_and_data, setup),
         cmocka_unit_test_setup(concurrent_gets_parse_once, setup),
         cmocka_unit_test_setup(reservations, setup),
-        cmocka_unit_test(sizes_parse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -356,6 +356,62 @@ static void counting_buffer(void **state)
     buf_free(&b);
 }
 
+static void sizes_parse(void **state)
+{
+    (void)state;
+    size_t v;
+    assert_int_equal(rtm_parse_size("256M", &v), 0);
+    assert_int_equal(v, 256u << 20);
+    assert_int_equal(rtm_parse_size("4k", &v), 0);
+    assert_int_equal(v, 4096);
+    assert_int_equal(rtm_parse_size("1G", &v), 0);
+    assert_int_equal(v, 1u << 30);
+    assert_int_equal(rtm_parse_size("12", &v), 0);
+    assert_int_equal(v, 12);
+    assert_int_equal(rtm_parse_size("8MiB", &v), 0);
+    assert_int_equal(v, 8u << 20);
+    assert_int_equal(rtm_parse_size("x", &v), -1);
+    assert_int_equal(rtm_parse_size("-1", &v), -1);
+    assert_int_equal(rtm_parse_size("5Q", &v), -1);
+    assert_int_equal(rtm_parse_size("", &v), -1);
+}
+
+/* dir/name, in a buffer of its own or in place; too long is refused and
+ * leaves the buffer as it was. */
+static void paths_join(void **state)
+{
+    (void)state;
+    char out[16];
+    assert_int_equal(rtm_path_join(out, sizeof out, "a/b", "c.rtm"), 0);
+    assert_string_equal(out, "a/b/c.rtm");
+    assert_int_equal(rtm_path_join(out, sizeof out, "", "c.rtm"), 0);
+    assert_string_equal(out, "c.rtm");
+    strcpy(out, "dir");
+    assert_int_equal(rtm_path_join(out, sizeof out, out, "name"), 0);
+    assert_string_equal(out, "dir/name");
+    assert_int_equal(rtm_path_join(out, sizeof out, out, "toolongname"), -ENAMETOOLONG);
+    assert_string_equal(out, "dir/name");
+    assert_int_equal(rtm_path_join(out, sizeof out, "", "exactly16bytes__"), -ENAMETOOLONG);
+}
+
+/* Every byte asked for, short only at the end of the file. */
+static void pread_whole(void **state)
+{
+    (void)state;
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    assert_int_equal(fwrite("0123456789", 1, 10, f), 10);
+    fflush(f);
+    char buf[16];
+    int fd = fileno(f);
+    assert_int_equal(rtm_pread_full(fd, buf, 4, 3), 4);
+    assert_memory_equal(buf, "3456", 4);
+    assert_int_equal(rtm_pread_full(fd, buf, 16, 6), 4);
+    assert_int_equal(rtm_pread_full(fd, buf, 4, 10), 0);
+    assert_int_equal(rtm_pread_full(-1, buf, 4, 0), -EBADF);
+    fclose(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -372,6 +428,9 @@ int main(void)
         cmocka_unit_test(slurp_missing_file),
         cmocka_unit_test(name_suffixes),
         cmocka_unit_test(counts_with_separators),
+        cmocka_unit_test(sizes_parse),
+        cmocka_unit_test(paths_join),
+        cmocka_unit_test(pread_whole),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -939,21 +939,21 @@ static void digits_change_the_numbered_views(void **state)
     rtm_free(a);
 }
 
-/* Which paths inside an animation's folder need a full parse. */
-static void paths_that_need_matrices(void **state)
+/* Which views need a full parse, and which a light one serves. */
+static void views_that_need_matrices(void **state)
 {
     (void)state;
-    static const char *const full[] = { "header.txt", "plain.rtm", "moving.txt", "anim.bvh",
-                                        "frames/000.csv", "joints/012.csv", "tracks/x.csv" };
-    static const char *const light[] = { "bones.txt", "phases.csv", "props.json",
-                                         "skeleton.txt", "frames", "tracks", "error.txt",
-                                         "plain.rtmx", "framesx/000.csv" };
+    static const enum rtm_view_kind full[] = { RTM_VIEW_HEADER, RTM_VIEW_PLAIN,
+                                               RTM_VIEW_MOVING, RTM_VIEW_PREVIEW, RTM_VIEW_BVH,
+                                               RTM_VIEW_FRAME, RTM_VIEW_JOINTS, RTM_VIEW_TRACK };
+    static const enum rtm_view_kind light[] = { RTM_VIEW_BONES, RTM_VIEW_PHASES, RTM_VIEW_PROPS,
+                                                RTM_VIEW_SKELETON };
     for (size_t i = 0; i < sizeof full / sizeof *full; i++)
-        if (!rtm_view_path_needs_matrices(full[i]))
-            fail_msg("%s should need matrices", full[i]);
+        if (!rtm_view_needs_matrices((struct rtm_view){ .kind = full[i] }))
+            fail_msg("view kind %d should need matrices", (int)full[i]);
     for (size_t i = 0; i < sizeof light / sizeof *light; i++)
-        if (rtm_view_path_needs_matrices(light[i]))
-            fail_msg("%s should not need matrices", light[i]);
+        if (rtm_view_needs_matrices((struct rtm_view){ .kind = light[i] }))
+            fail_msg("view kind %d should not need matrices", (int)light[i]);
 }
 
 /* rtm_view_sizes gives every view's rendered length. */
@@ -1042,7 +1042,7 @@ int main(void)
         cmocka_unit_test(tracks_cut_from_frames),
         cmocka_unit_test(track_names),
         cmocka_unit_test(digits_change_the_numbered_views),
-        cmocka_unit_test(paths_that_need_matrices),
+        cmocka_unit_test(views_that_need_matrices),
         cmocka_unit_test(sizes_in_one_pass),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
