@@ -150,3 +150,22 @@ int rtm_parse_opts(const uint8_t *data, size_t len, const struct rtm_parse_opts 
     }
     return rc;
 }
+
+/* Memory a parsed anim holds, close enough for a budget: its arrays with
+ * the heap's cost of each (an install's worth of small anims would
+ * otherwise overrun it), its track names. */
+size_t rtm_anim_mem_bytes(const struct rtm_anim *a)
+{
+    if (!a)
+        return 0;
+    size_t nb = a->nbones, nf = a->nframes;
+    size_t n = rtm_heap_bytes(sizeof *a) + rtm_heap_bytes(a->arena_cap) +
+               rtm_heap_bytes(nb * sizeof *a->bones) + rtm_heap_bytes(nf * sizeof(float)) +
+               rtm_heap_bytes(a->nprops * sizeof *a->props) +
+               rtm_heap_bytes(a->has_matrices ? nf * nb * 12 * sizeof(float) : sizeof(float)) +
+               4 * rtm_heap_bytes(0) + nb * RTM_SKEL_BYTES_PER_BONE +  /* skeleton's arrays */
+               rtm_names_mem_bytes(a->tracks);
+    if (a->source)
+        n += rtm_heap_bytes(a->source_bytes);
+    return n;
+}

@@ -1,5 +1,7 @@
-/* cache.c - the LRU of parsed animations, rendered views, archive tables and
- * archive entries' content (see cache.h). */
+/* cache.c - the reference-counted LRU of parsed animations, rendered
+ * views, archive tables and archive entries' content, and the reservations
+ * loads make against its budget (see cache.h).  Views' sizes and the check
+ * of the index's are in cache_sizes.c. */
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -8,68 +10,8 @@
 #include <strings.h>
 #include <time.h>
 
-#include "cache.h"
-#include "names.h"
+#include "cache_int.h"
 #include "pbo.h"
-
-/* What every LRU member starts with. */
-struct item {
-    struct item *prev, *next;
-    size_t bytes;
-    int refs;
-    int is_view;
-    int linked;                 /* in the LRU and counted in c->bytes */
-};
-
-enum { ST_LOADING, ST_READY, ST_FAILED };
-
-struct rtmc_entry {
-    struct item it;
-    struct rtmc_entry *hnext;
-    char *path;
-    uint64_t hash;
-    struct rtm_fileid id;
-    enum rtmc_level level;      /* RTMC_ANIM: as loaded (requested while loading) */
-    size_t archive_len;
-    enum rtmc_kind kind;
-    int state, err, dead;
-    struct rtm_anim *anim;      /* the object, by kind */
-    struct pbo *pbo;
-    uint8_t *data;
-    size_t len;
-    char *error;
-    size_t nviews;
-    uint64_t *sizes;            /* UINT64_MAX: not known yet */
-    uint64_t *indexed;          /* the index's sizes, to check, or NULL */
-    struct rtmc_view **views;   /* cached views, or NULL */
-};
-
-struct rtmc_view {
-    struct item it;
-    struct rtmc_entry *owner;   /* holds one reference on it */
-    size_t idx;
-    char *data;
-    size_t len;
-};
-
-struct rtmc {
-    pthread_mutex_t lock;
-    pthread_cond_t loaded;
-    pthread_cond_t room;        /* reservations ended or entries unreferenced */
-    rtmc_load_fn load;
-    rtmc_store_fn store;
-    rtmc_trim_fn trim;
-    size_t trim_every, freed;   /* bytes evicted since the last trim */
-    void *ctx;
-    size_t budget, bytes, entries;
-    size_t outside;             /* the caller's bytes, counted against the budget */
-    size_t reserved;            /* by loads in progress (rtmc_reserve) */
-    int waiting;                /* loads waiting for room */
-    struct item lru;            /* lru.next is the most recent */
-    struct rtmc_entry **table;  /* by path hash */
-    size_t nbuckets;
-    uint64_t loads, renders, sizings, hits, evictions, mismatches, remembered;
-};
 
 struct rtmc *rtmc_new(size_t budget, rtmc_load_fn load, void *ctx)
 {
@@ -125,25 +67,6 @@ static void lru_front(struct rtmc *c, struct item *it)
     c->entries++;
 }
 
-/* Memory a parsed anim holds, close enough for a budget: its arrays with
- * the heap's cost of each (an install's worth of small anims would
- * otherwise overrun it), its track names. */
-static size_t anim_bytes(const struct rtm_anim *a)
-{
-    if (!a)
-        return 0;
-    size_t nb = a->nbones, nf = a->nframes;
-    size_t n = rtm_heap_bytes(sizeof *a) + rtm_heap_bytes(a->arena_cap) +
-               rtm_heap_bytes(nb * sizeof *a->bones) + rtm_heap_bytes(nf * sizeof(float)) +
-               rtm_heap_bytes(a->nprops * sizeof *a->props) +
-               rtm_heap_bytes(a->has_matrices ? nf * nb * 12 * sizeof(float) : sizeof(float)) +
-               4 * rtm_heap_bytes(0) + nb * RTM_SKEL_BYTES_PER_BONE +  /* skeleton's arrays */
-               rtm_names_mem_bytes(a->tracks);
-    if (a->source)
-        n += rtm_heap_bytes(a->source_bytes);
-    return n;
-}
-
 /* ---- freeing (lock held) ---- */
 
 static void entry_unref(struct rtmc *c, struct rtmc_entry *e);
@@ -193,7 +116,7 @@ static void table_remove(struct rtmc *c, struct rtmc_entry *e)
 
 /* Takes e out of the index, frees its unreferenced views, and frees e when
  * nothing refers to it any more. */
-static void entry_kill(struct rtmc *c, struct rtmc_entry *e)
+void cache_entry_kill(struct rtmc *c, struct rtmc_entry *e)
 {
     table_remove(c, e);
     lru_unlink(c, &e->it);
@@ -221,7 +144,7 @@ static void evict_some(struct rtmc *c, int all)
             if (it->is_view)
                 view_destroy(c, (struct rtmc_view *)it);
             else
-                entry_kill(c, (struct rtmc_entry *)it);
+                cache_entry_kill(c, (struct rtmc_entry *)it);
             prev = c->lru.prev;         /* freeing a view may free more */
         }
         it = prev;
@@ -302,7 +225,7 @@ static int entry_setup(struct rtmc_entry *e, const struct rtmc_loaded *l, const 
     e->views = calloc(e->nviews, sizeof *e->views);
     if (!e->sizes || !e->views)
         return -ENOMEM;
-    e->it.bytes = rtm_heap_bytes(sizeof *e) + anim_bytes(a) +
+    e->it.bytes = rtm_heap_bytes(sizeof *e) + rtm_anim_mem_bytes(a) +
                   rtm_heap_bytes(e->nviews * sizeof *e->sizes) * (e->indexed ? 2 : 1) +
                   rtm_heap_bytes(e->nviews * sizeof *e->views);
     return 0;
@@ -495,49 +418,12 @@ static struct rtmc_view *view_publish(struct rtmc *c, struct rtmc_entry *h, size
     return v;
 }
 
-/* The source of entry h, as a get at level asks for it. */
-static struct rtmc_src src_of(const struct rtmc_entry *h, enum rtmc_level level)
-{
-    return (struct rtmc_src){ .path = h->path, .id = h->id, .level = level, .kind = h->kind,
-                              .archive_len = h->archive_len };
-}
-
-/* Whether size (of view idx, computed from h) differs from the index's. */
-static int differs(const struct rtmc_entry *h, size_t idx, uint64_t size)
-{
-    return h->indexed && h->indexed[idx] != UINT64_MAX && h->indexed[idx] != size;
-}
-
-/* The index gave h's version a wrong size (lock held): its shape entries
- * go, and the index's sizes are no longer checked (they are dropped). */
-static void mismatch(struct rtmc *c, struct rtmc_entry *h)
-{
-    for (struct rtmc_entry *e = c->table[h->hash % c->nbuckets], *next; e; e = next) {
-        next = e->hnext;
-        if (e->level == RTMC_SHAPE && e->state == ST_READY && e->kind == h->kind &&
-            rtm_fileid_same(&e->id, &h->id) && strcmp(e->path, h->path) == 0)
-            entry_kill(c, e);
-    }
-    free(h->indexed);
-    h->indexed = NULL;
-    c->mismatches++;
-}
-
-/* Tells the store hook (no lock held). */
-static void store(struct rtmc *c, const struct rtmc_entry *h, const uint64_t *sizes)
-{
-    struct rtmc_src s = src_of(h, h->level);
-    if (c->store)
-        c->store(c->ctx, &s, h->anim, sizes);
-}
-
 int rtmc_view_get(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v,
                   struct rtmc_view **out)
 {
     size_t idx = h->anim ? rtm_view_index(h->anim, v) : 0;
     *out = NULL;
-    if (!h->anim || idx >= h->nviews || (!h->anim->has_matrices && rtm_view_needs_matrices(v)) ||
-        (h->level == RTMC_SHAPE && v.kind != RTM_VIEW_BONES))
+    if (!h->anim || idx >= h->nviews || h->level > rtmc_view_level(v))
         return -EINVAL;
     pthread_mutex_lock(&c->lock);
     struct rtmc_view *cv = h->views[idx];
@@ -551,9 +437,7 @@ int rtmc_view_get(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v,
     } else {
         c->hits++;
     }
-    int wrong = cv && differs(h, idx, cv->len);
-    if (wrong)
-        mismatch(c, h);
+    int wrong = cv && cache_size_wrong(c, h, idx, cv->len);
     if (cv && !wrong) {
         cv->it.refs++;
         if (cv->it.linked)
@@ -562,7 +446,7 @@ int rtmc_view_get(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v,
     }
     pthread_mutex_unlock(&c->lock);
     if (wrong) {
-        store(c, h, NULL);
+        cache_tell_store(c, h, NULL);
         return -EIO;
     }
     *out = cv;
@@ -588,112 +472,6 @@ const char *rtmc_view_data(const struct rtmc_view *v, size_t *len)
     return v->data ? v->data : "";
 }
 
-/* Every view's size of a full anim in one pass (rtm_view_sizes), kept in
- * the entry, outside the lock, and handed to the store hook unless the
- * index knew them all: 0, -ENOMEM, or -EIO when the index's differ. */
-static int size_all(struct rtmc *c, struct rtmc_entry *h)
-{
-    uint64_t *sizes = malloc((h->nviews + 1) * sizeof *sizes);
-    if (!sizes || rtm_view_sizes(h->anim, sizes)) {
-        free(sizes);
-        return -ENOMEM;
-    }
-    int wrong = 0, known = 1;
-    pthread_mutex_lock(&c->lock);
-    memcpy(h->sizes, sizes, h->nviews * sizeof *sizes);
-    c->sizings++;
-    for (size_t i = 0; i < h->nviews; i++) {
-        wrong |= differs(h, i, sizes[i]);
-        known &= h->indexed && h->indexed[i] != UINT64_MAX;
-    }
-    if (wrong)
-        mismatch(c, h);
-    pthread_mutex_unlock(&c->lock);
-    if (wrong)
-        store(c, h, NULL);
-    if (wrong || !known)
-        store(c, h, sizes);
-    free(sizes);
-    return wrong ? -EIO : 0;
-}
-
-/* The size of view v, rendered from entry h, or from the light entry of
- * its version when h is a shape that cannot render v. */
-static int size_by_render(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v,
-                          uint64_t *size)
-{
-    struct rtmc_src s = src_of(h, RTMC_LIGHT);
-    struct rtmc_entry *l = h;
-    struct rtmc_view *cv;
-    int rc = 0;
-    if (h->level == RTMC_SHAPE && v.kind != RTM_VIEW_BONES && (rc = rtmc_get(c, &s, &l)))
-        return rc;
-    rc = l->anim ? rtmc_view_get(c, l, v, &cv) : -EIO;
-    if (rc == 0) {
-        *size = cv->len;
-        rtmc_view_put(c, cv);
-    }
-    if (l != h)
-        rtmc_put(c, l);
-    return rc;
-}
-
-/* The size of view v of a shape or light entry h: a view without numbers
- * (bones.txt, what grep -r reads) is rendered from it or its light entry;
- * the others from the version's full entry, which sizes them all, and
- * what is learnt is kept in h too.  Where the full parse fails (a file too
- * large for cache_size, matrices damaged), the views that need no
- * matrices are still rendered. */
-static int size_from_full(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v,
-                          uint64_t *size)
-{
-    if (!rtm_view_needs_matrices(v))
-        return size_by_render(c, h, v, size);
-    struct rtmc_src s = src_of(h, RTMC_FULL);
-    struct rtmc_entry *f;
-    int rc = rtmc_get(c, &s, &f);
-    if (rc == 0 && f->anim && f->nviews == h->nviews) {
-        rc = rtmc_view_size(c, f, v, size);
-        pthread_mutex_lock(&c->lock);
-        for (size_t i = 0; i < h->nviews; i++)
-            if (h->sizes[i] == UINT64_MAX)
-                h->sizes[i] = f->sizes[i];
-        pthread_mutex_unlock(&c->lock);
-        rtmc_put(c, f);
-        return rc;
-    }
-    if (rc == 0)
-        rtmc_put(c, f);
-    return rc ? rc : -EIO;
-}
-
-int rtmc_view_size_known(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v,
-                         uint64_t *size)
-{
-    size_t idx = h->anim ? rtm_view_index(h->anim, v) : 0;
-    if (!h->anim || idx >= h->nviews)
-        return -EINVAL;
-    pthread_mutex_lock(&c->lock);
-    *size = h->sizes[idx];
-    pthread_mutex_unlock(&c->lock);
-    return *size == UINT64_MAX ? -EAGAIN : 0;
-}
-
-int rtmc_view_size(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v, uint64_t *size)
-{
-    int rc = rtmc_view_size_known(c, h, v, size);
-    if (rc != -EAGAIN)
-        return rc;
-    size_t idx = rtm_view_index(h->anim, v);
-    if (h->level != RTMC_FULL)
-        return size_from_full(c, h, v, size);
-    rc = size_all(c, h);
-    pthread_mutex_lock(&c->lock);
-    *size = h->sizes[idx];
-    pthread_mutex_unlock(&c->lock);
-    return rc;
-}
-
 /* ---- maintenance ---- */
 
 /* Whether p is path or lies below it. */
@@ -712,7 +490,7 @@ void rtmc_invalidate(struct rtmc *c, const char *path)
         for (struct rtmc_entry *e = c->table[b], *next; e; e = next) {
             next = e->hnext;
             if (e->state == ST_READY && at_or_below(e->path, path, n))
-                entry_kill(c, e);
+                cache_entry_kill(c, e);
         }
     }
     pthread_mutex_unlock(&c->lock);

@@ -146,12 +146,16 @@ const uint8_t *rtmc_data(const struct rtmc_entry *h, size_t *len);
 /* The load error message ("" when the object loaded). */
 const char *rtmc_error(const struct rtmc_entry *h);
 
+/* The least deep entry that renders view v: RTMC_FULL for the views with
+ * numbers (rtm_view_needs_matrices), RTMC_SHAPE for bones.txt, RTMC_LIGHT
+ * for the others.  The tree and the cache both ask this one rule. */
+enum rtmc_level rtmc_view_level(struct rtm_view v);
+
 /* Renders (or finds) view v of a parsed anim.  0, or -ENOMEM / -EINVAL. */
 int rtmc_view_get(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v,
                   struct rtmc_view **out);
-/* -EINVAL from the view functions also when a light entry is asked for a
- * view that needs matrices (rtm_view_needs_matrices()), or a shape entry
- * for any view but bones.txt; -EIO once for a wrong indexed size. */
+/* -EINVAL from the view functions also when h is shallower than the view
+ * needs (rtmc_view_level); -EIO once for a wrong indexed size. */
 void rtmc_view_put(struct rtmc *c, struct rtmc_view *v);
 const char *rtmc_view_data(const struct rtmc_view *v, size_t *len);
 /* Size of view v in bytes (see the contract above). */

@@ -133,6 +133,10 @@ struct rtm_parse_opts {
 int rtm_parse_opts(const uint8_t *data, size_t len, const struct rtm_parse_opts *o,
                    struct rtm_anim **out, struct rtm_error *err);
 void rtm_free(struct rtm_anim *a);
+/* Memory a parsed anim holds, close enough for a budget: its arrays with
+ * the heap's cost of each, its track names, its source if it keeps one.
+ * 0 for NULL. */
+size_t rtm_anim_mem_bytes(const struct rtm_anim *a);
 
 /* Matrix of bone b in frame f: 12 floats, rows 0-2 rotation, row 3 translation. */
 static inline const float *rtm_matrix(const struct rtm_anim *a, uint32_t f, uint32_t b)

@@ -65,13 +65,10 @@ static ssize_t read_member(struct rtm_tree *t, struct tree_target *tg, char *buf
     return n;
 }
 
-/* Trades tg's anim entry (a shape) for one that renders its view: bones.txt
- * renders from a shape, the views with numbers from a parse. */
+/* Trades tg's anim entry (a shape) for one as deep as its view needs. */
 static int view_entry(struct rtm_tree *t, struct tree_target *tg)
 {
-    enum rtmc_level need = rtm_view_needs_matrices(tg->view)  ? RTMC_FULL
-                           : tg->view.kind == RTM_VIEW_BONES ? RTMC_SHAPE
-                                                             : RTMC_LIGHT;
+    enum rtmc_level need = rtmc_view_level(tg->view);
     if (need == tg->level)
         return 0;
     rtmc_put(t->cfg.cache, tg->h);

@@ -428,6 +428,22 @@ static void concurrent_gets_parse_once(void **state)
     rtmc_free(c);
 }
 
+/* The one depth rule: bones.txt from a shape, the views with numbers
+ * from a full parse, the rest from a light one. */
+static void view_levels(void **state)
+{
+    (void)state;
+    for (int k = 0; k <= RTM_VIEW_TRACK; k++) {
+        struct rtm_view v = { .kind = (enum rtm_view_kind)k };
+        enum rtmc_level want = rtm_view_needs_matrices(v) ? RTMC_FULL
+                               : k == RTM_VIEW_BONES      ? RTMC_SHAPE
+                                                          : RTMC_LIGHT;
+        assert_int_equal(rtmc_view_level(v), want);
+    }
+    assert_int_equal(rtmc_view_level((struct rtm_view){ .kind = RTM_VIEW_PHASES }), RTMC_LIGHT);
+    assert_int_equal(rtmc_view_level((struct rtm_view){ .kind = RTM_VIEW_FRAME }), RTMC_FULL);
+}
+
 /* A light request is served by a full entry of the same version; a full
  * request is not served by a light one; a light entry refuses frames. */
 static void light_and_full_entries(void **state)
@@ -498,6 +514,7 @@ static void reservations(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(view_levels),
         cmocka_unit_test_setup(light_and_full_entries, setup),
         cmocka_unit_test_setup(hit_after_load, setup),
         cmocka_unit_test_setup(parse_error_is_cached_io_error_is_not, setup),

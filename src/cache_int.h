@@ -1,0 +1,85 @@
+/* cache_int.h - what cache.c (the LRU, its entries and views, and
+ * reservations) and cache_sizes.c (views' sizes and the check of the
+ * persistent index's) share.  Private to them: everyone else uses cache.h.
+ * Functions marked "lock held" are called with c->lock held.
+ */
+#ifndef RTM_CACHE_INT_H
+#define RTM_CACHE_INT_H
+
+#include <pthread.h>
+
+#include "cache.h"
+
+/* What every LRU member starts with. */
+struct item {
+    struct item *prev, *next;
+    size_t bytes;
+    int refs;
+    int is_view;
+    int linked;                 /* in the LRU and counted in c->bytes */
+};
+
+enum { ST_LOADING, ST_READY, ST_FAILED };
+
+struct rtmc_entry {
+    struct item it;
+    struct rtmc_entry *hnext;
+    char *path;
+    uint64_t hash;
+    struct rtm_fileid id;
+    enum rtmc_level level;      /* RTMC_ANIM: as loaded (requested while loading) */
+    size_t archive_len;
+    enum rtmc_kind kind;
+    int state, err, dead;
+    struct rtm_anim *anim;      /* the object, by kind */
+    struct pbo *pbo;
+    uint8_t *data;
+    size_t len;
+    char *error;
+    size_t nviews;
+    uint64_t *sizes;            /* UINT64_MAX: not known yet */
+    uint64_t *indexed;          /* the index's sizes, to check, or NULL */
+    struct rtmc_view **views;   /* cached views, or NULL */
+};
+
+struct rtmc_view {
+    struct item it;
+    struct rtmc_entry *owner;   /* holds one reference on it */
+    size_t idx;
+    char *data;
+    size_t len;
+};
+
+struct rtmc {
+    pthread_mutex_t lock;
+    pthread_cond_t loaded;
+    pthread_cond_t room;        /* reservations ended or entries unreferenced */
+    rtmc_load_fn load;
+    rtmc_store_fn store;
+    rtmc_trim_fn trim;
+    size_t trim_every, freed;   /* bytes evicted since the last trim */
+    void *ctx;
+    size_t budget, bytes, entries;
+    size_t outside;             /* the caller's bytes, counted against the budget */
+    size_t reserved;            /* by loads in progress (rtmc_reserve) */
+    int waiting;                /* loads waiting for room */
+    struct item lru;            /* lru.next is the most recent */
+    struct rtmc_entry **table;  /* by path hash */
+    size_t nbuckets;
+    uint64_t loads, renders, sizings, hits, evictions, mismatches, remembered;
+};
+
+/* cache.c: takes e out of the index, frees its unreferenced views, and
+ * frees e when nothing refers to it any more (lock held). */
+void cache_entry_kill(struct rtmc *c, struct rtmc_entry *e);
+
+/* cache_sizes.c: whether size, of view idx computed from h, differs from
+ * the size the index gave; if so, the index's sizes of h's version are
+ * forgotten with its shape entries (lock held).  Then tell the store hook
+ * with cache_tell_store(c, h, NULL), without the lock. */
+int cache_size_wrong(struct rtmc *c, struct rtmc_entry *h, size_t idx, uint64_t size);
+/* Hands the store hook h's sizes, or NULL when the index's were wrong (no
+ * lock held). */
+void cache_tell_store(struct rtmc *c, const struct rtmc_entry *h, const uint64_t *sizes);
+
+#endif

@@ -1,0 +1,169 @@
+/* cache_sizes.c - the sizes of an animation's views (see cache.h): known,
+ * rendered, or measured all at once from a full parse, and checked against
+ * the sizes the persistent index gave for the version. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cache_int.h"
+
+enum rtmc_level rtmc_view_level(struct rtm_view v)
+{
+    return rtm_view_needs_matrices(v) ? RTMC_FULL
+           : v.kind == RTM_VIEW_BONES ? RTMC_SHAPE
+                                      : RTMC_LIGHT;
+}
+
+/* The source of entry h, as a get at level asks for it. */
+static struct rtmc_src src_of(const struct rtmc_entry *h, enum rtmc_level level)
+{
+    return (struct rtmc_src){ .path = h->path, .id = h->id, .level = level, .kind = h->kind,
+                              .archive_len = h->archive_len };
+}
+
+/* ---- the index's sizes ---- */
+
+/* Whether size (of view idx, computed from h) differs from the index's. */
+static int differs(const struct rtmc_entry *h, size_t idx, uint64_t size)
+{
+    return h->indexed && h->indexed[idx] != UINT64_MAX && h->indexed[idx] != size;
+}
+
+/* The index gave h's version a wrong size (lock held): its shape entries
+ * go, and the index's sizes are no longer checked (they are dropped). */
+static void mismatch(struct rtmc *c, struct rtmc_entry *h)
+{
+    for (struct rtmc_entry *e = c->table[h->hash % c->nbuckets], *next; e; e = next) {
+        next = e->hnext;
+        if (e->level == RTMC_SHAPE && e->state == ST_READY && e->kind == h->kind &&
+            rtm_fileid_same(&e->id, &h->id) && strcmp(e->path, h->path) == 0)
+            cache_entry_kill(c, e);
+    }
+    free(h->indexed);
+    h->indexed = NULL;
+    c->mismatches++;
+}
+
+int cache_size_wrong(struct rtmc *c, struct rtmc_entry *h, size_t idx, uint64_t size)
+{
+    int wrong = differs(h, idx, size);
+    if (wrong)
+        mismatch(c, h);
+    return wrong;
+}
+
+void cache_tell_store(struct rtmc *c, const struct rtmc_entry *h, const uint64_t *sizes)
+{
+    struct rtmc_src s = src_of(h, h->level);
+    if (c->store)
+        c->store(c->ctx, &s, h->anim, sizes);
+}
+
+/* ---- sizing ---- */
+
+/* Every view's size of a full anim in one pass (rtm_view_sizes), kept in
+ * the entry, outside the lock, and handed to the store hook unless the
+ * index knew them all: 0, -ENOMEM, or -EIO when the index's differ. */
+static int size_all(struct rtmc *c, struct rtmc_entry *h)
+{
+    uint64_t *sizes = malloc((h->nviews + 1) * sizeof *sizes);
+    if (!sizes || rtm_view_sizes(h->anim, sizes)) {
+        free(sizes);
+        return -ENOMEM;
+    }
+    int wrong = 0, known = 1;
+    pthread_mutex_lock(&c->lock);
+    memcpy(h->sizes, sizes, h->nviews * sizeof *sizes);
+    c->sizings++;
+    for (size_t i = 0; i < h->nviews; i++) {
+        wrong |= differs(h, i, sizes[i]);
+        known &= h->indexed && h->indexed[i] != UINT64_MAX;
+    }
+    if (wrong)
+        mismatch(c, h);
+    pthread_mutex_unlock(&c->lock);
+    if (wrong)
+        cache_tell_store(c, h, NULL);
+    if (wrong || !known)
+        cache_tell_store(c, h, sizes);
+    free(sizes);
+    return wrong ? -EIO : 0;
+}
+
+/* The size of view v, rendered from entry h, or from the light entry of
+ * its version when h is a shape that cannot render v. */
+static int size_by_render(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v,
+                          uint64_t *size)
+{
+    struct rtmc_src s = src_of(h, rtmc_view_level(v));
+    struct rtmc_entry *l = h;
+    struct rtmc_view *cv;
+    int rc = 0;
+    if (h->level > s.level && (rc = rtmc_get(c, &s, &l)))
+        return rc;
+    rc = l->anim ? rtmc_view_get(c, l, v, &cv) : -EIO;
+    if (rc == 0) {
+        *size = cv->len;
+        rtmc_view_put(c, cv);
+    }
+    if (l != h)
+        rtmc_put(c, l);
+    return rc;
+}
+
+/* The size of view v of a shape or light entry h: a view without numbers
+ * (bones.txt, what grep -r reads) is rendered from it or its light entry;
+ * the others from the version's full entry, which sizes them all, and
+ * what is learnt is kept in h too.  Where the full parse fails (a file too
+ * large for cache_size, matrices damaged), the views that need no
+ * matrices are still rendered. */
+static int size_from_full(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v,
+                          uint64_t *size)
+{
+    if (rtmc_view_level(v) != RTMC_FULL)
+        return size_by_render(c, h, v, size);
+    struct rtmc_src s = src_of(h, RTMC_FULL);
+    struct rtmc_entry *f;
+    int rc = rtmc_get(c, &s, &f);
+    if (rc == 0 && f->anim && f->nviews == h->nviews) {
+        rc = rtmc_view_size(c, f, v, size);
+        pthread_mutex_lock(&c->lock);
+        for (size_t i = 0; i < h->nviews; i++)
+            if (h->sizes[i] == UINT64_MAX)
+                h->sizes[i] = f->sizes[i];
+        pthread_mutex_unlock(&c->lock);
+        rtmc_put(c, f);
+        return rc;
+    }
+    if (rc == 0)
+        rtmc_put(c, f);
+    return rc ? rc : -EIO;
+}
+
+int rtmc_view_size_known(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v,
+                         uint64_t *size)
+{
+    size_t idx = h->anim ? rtm_view_index(h->anim, v) : 0;
+    if (!h->anim || idx >= h->nviews)
+        return -EINVAL;
+    pthread_mutex_lock(&c->lock);
+    *size = h->sizes[idx];
+    pthread_mutex_unlock(&c->lock);
+    return *size == UINT64_MAX ? -EAGAIN : 0;
+}
+
+int rtmc_view_size(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v, uint64_t *size)
+{
+    int rc = rtmc_view_size_known(c, h, v, size);
+    if (rc != -EAGAIN)
+        return rc;
+    size_t idx = rtm_view_index(h->anim, v);
+    if (h->level != RTMC_FULL)
+        return size_from_full(c, h, v, size);
+    rc = size_all(c, h);
+    pthread_mutex_lock(&c->lock);
+    *size = h->sizes[idx];
+    pthread_mutex_unlock(&c->lock);
+    return rc;
+}
+
