@@ -104,10 +104,13 @@ $(BUILD)/tests/%: tests/bench/%.c $(TEST_DEPS)
 
 # The build dependencies first (a fresh machine has none), then the build in
 # a make of its own (which reads pkg-config's answers anew), then the tests.
+# make check TEST=NAME runs one unit test (TEST=test_tree) or one shell
+# suite (TEST=tests/mount/pbo.sh) alone, without installing anything.
+TEST ?=
 check:
-	@bash src/scripts/deps.sh
+	@$(if $(TEST),,bash src/scripts/deps.sh)
 	@$(MAKE) --no-print-directory all tests
-	@BUILD=$(BUILD) MAKE="$(MAKE)" bash tests/run.sh $(UNIT_BIN)
+	@BUILD=$(BUILD) MAKE="$(MAKE)" bash tests/run.sh $(if $(TEST),--only $(TEST),$(UNIT_BIN))
 
 deps:
 	@bash src/scripts/deps.sh
@@ -145,7 +148,8 @@ fuzz: $(FUZZERS:%=$(FUZZ_DIR)/%) $(BUILD)/tests/fuzz_seeds
 # the loader, the inode table and the tree (their unit tests).
 TSAN_DIR   := build-tsan
 TSAN_SRC   := $(CORE:%=src/%.c) $(WRITERS:%=src/%.c) $(FSCORE:%=src/%.c)
-TSAN_TESTS := test_cache test_loader test_inodes test_tree test_index test_remember
+# The tests that say so in a line of their own (the threaded layers').
+TSAN_TESTS := $(patsubst tests/unit/%.c,%,$(shell grep -l '^/\* make tsan: this test runs under ThreadSanitizer' tests/unit/test_*.c))
 $(TSAN_DIR)/%: tests/unit/%.c $(TSAN_SRC) $(wildcard src/*.h tests/unit/*.h)
 	mkdir -p $(TSAN_DIR)
 	$(FUZZ_CC) -g -O1 $(NEED_CPPFLAGS) $(NEED_CFLAGS) -Itests/unit -fsanitize=thread \
@@ -186,11 +190,14 @@ pow10-table:
 float-exhaustive: $(BUILD)/tests/float_all
 	@$(BUILD)/tests/float_all
 
+MAN := man/rtmcat.1 man/rtmfs.1 man/rtmgen.1 man/rtm.5 man/rtmfs-views.7
+MAN_DIR = $(DESTDIR)$(PREFIX)/share/man
+
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+	install -d $(DESTDIR)$(PREFIX)/bin $(MAN_DIR)/man1 $(MAN_DIR)/man5 $(MAN_DIR)/man7 \
 		$(DESTDIR)$(PREFIX)/share/rtmfs
 	install -m 755 $(BUILD)/rtmcat $(BUILD)/rtmfs $(BUILD)/rtmgen $(DESTDIR)$(PREFIX)/bin/
-	install -m 644 man/rtmcat.1 man/rtmfs.1 man/rtmgen.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	for m in $(MAN); do install -m 644 $$m $(MAN_DIR)/man$${m##*.}/ || exit 1; done
 	install -m 644 src/rtmfs.magic $(DESTDIR)$(PREFIX)/share/rtmfs/
 
 install-magic:
@@ -198,9 +205,8 @@ install-magic:
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/rtmcat $(DESTDIR)$(PREFIX)/bin/rtmfs \
-		$(DESTDIR)$(PREFIX)/bin/rtmgen $(DESTDIR)$(PREFIX)/share/man/man1/rtmcat.1 \
-		$(DESTDIR)$(PREFIX)/share/man/man1/rtmfs.1 $(DESTDIR)$(PREFIX)/share/man/man1/rtmgen.1 \
-		$(DESTDIR)$(PREFIX)/share/rtmfs/rtmfs.magic
+		$(DESTDIR)$(PREFIX)/bin/rtmgen $(DESTDIR)$(PREFIX)/share/rtmfs/rtmfs.magic
+	for m in $(MAN); do rm -f $(MAN_DIR)/man$${m##*.}/$${m#man/}; done
 	rmdir $(DESTDIR)$(PREFIX)/share/rtmfs 2>/dev/null || true
 	@sh src/scripts/magic.sh remove "$(MAGIC)"
 

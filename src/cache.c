@@ -231,7 +231,7 @@ static int entry_setup(struct rtmc_entry *e, const struct rtmc_loaded *l, const 
     return 0;
 }
 
-/* Runs the loader for e without the lock, then publishes the result. */
+/* What one load has reserved so far (cache.h). */
 struct rtmc_reservation {
     struct rtmc *c;
     uint64_t bytes;
@@ -297,6 +297,7 @@ int rtmc_reserve(struct rtmc_reservation *r, uint64_t bytes, const char *what, c
     return -rc;
 }
 
+/* Runs the loader for e without the lock, then publishes the result. */
 static int entry_load(struct rtmc *c, struct rtmc_entry *e, const struct rtmc_src *s)
 {
     char msg[512] = "";

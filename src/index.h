@@ -29,6 +29,10 @@
  *    used records (read or written; a read counts once an hour) are
  *    deleted and the space returned.
  *  - Thread-safe; the index owns its connections, its thread and its queue.
+ *  - Fork: open it in the process that uses it, after any fork (a daemon's
+ *    fuse_daemonize).  Its writer thread and SQLite's POSIX locks do not
+ *    survive a fork: an index opened before one writes nothing in the
+ *    child, and closing it there waits for a thread that is not there.
  */
 #ifndef RTM_INDEX_H
 #define RTM_INDEX_H

@@ -61,9 +61,8 @@ int rtm_tree_classify(struct rtm_tree *t, int dfd, const char *name, const char 
 }
 /* ---- mount path -> source file and view ---- */
 
-
-
-/* Sets t from a classification of t->src. */
+/* Sets tg's kind (and version, unless pinned) from a classification of
+ * tg->src. */
 static int classify_target(struct rtm_tree *t, struct tree_target *tg)
 {
     struct rtm_fileid id;

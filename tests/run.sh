@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run.sh UNIT_TEST...: make check's runner.  Runs the unit tests, the build-flags test,
+# run.sh UNIT_TEST... | --only NAME: make check's runner.  Runs the unit tests, the build-flags test,
 # the rtmcat tests and the mount tests, showing their output as it comes and
 # keeping it in $BUILD/check.log, then ends with one summary line (see
 # tests/lib/check.sh for the lines it counts).  Exits 1 when anything failed.
@@ -7,11 +7,24 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 log=$BUILD/check.log
+# run.sh --only NAME: one unit test (test_tree) or one shell suite
+# (tests/mount/pbo.sh) alone, with the same summary.
+units=("$@") scripts=(tests/build/*.sh tests/cli/*.sh tests/mount/*.sh)
+if [ "${1:-}" = --only ]; then
+    case ${2:-} in
+    *.sh) [ -f "$2" ] || { echo "run.sh: no test script $2" >&2; exit 2; }
+          units=() scripts=("$2") ;;
+    test_*) [ -x "$BUILD/tests/$2" ] || { echo "run.sh: no unit test $BUILD/tests/$2" >&2; exit 2; }
+          units=("$BUILD/tests/$2") scripts=() ;;
+    *) echo "run.sh: TEST=$2 is neither test_NAME nor a tests/.../NAME.sh script" >&2; exit 2 ;;
+    esac
+fi
 {
-    bash tests/lib/unit.sh "$@"
+    [ ${#units[@]} -eq 0 ] || bash tests/lib/unit.sh "${units[@]}"
     # every script but the long ones that make valgrind and make stress run
-    for t in tests/build/*.sh tests/cli/*.sh tests/mount/*.sh; do
-        case $t in tests/cli/valgrind.sh|tests/mount/stress.sh) continue ;; esac
+    # (unless asked for by name)
+    for t in "${scripts[@]}"; do
+        case $t in tests/cli/valgrind.sh|tests/mount/stress.sh) [ ${#scripts[@]} -eq 1 ] || continue ;; esac
         echo "== $t"
         BUILD=$BUILD bash "$t" 2>&1 | tee "$log.one"
         rc=${PIPESTATUS[0]}

@@ -1,5 +1,5 @@
 # check.sh - the result protocol every test of make check speaks, sourced by
-# the shell tests (tests/lib/run.sh turns cmocka's TAP into the same lines):
+# the shell tests (tests/lib/unit.sh turns cmocka's TAP into the same lines):
 #
 #   ok: WHAT                 one test passed
 #   FAIL: WHAT               one test failed

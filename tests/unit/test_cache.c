@@ -1,5 +1,6 @@
 /* test_cache.c - the LRU of parsed animations, views, archive tables and
  * entries' content (cache.h). */
+/* make tsan: this test runs under ThreadSanitizer (the Makefile looks for this line). */
 #include <errno.h>
 #include <pthread.h>
 #include <unistd.h>

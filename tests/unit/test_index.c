@@ -4,6 +4,7 @@
  * make it wrong or unavailable, each reported once: a corrupt file
  * (rebuilt), one that cannot be opened, one that cannot be written, a lock
  * another process holds longer than the timeout; and threads at once. */
+/* make tsan: this test runs under ThreadSanitizer (the Makefile looks for this line). */
 #include "testutil.h"
 
 #include <pthread.h>

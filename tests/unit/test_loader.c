@@ -1,5 +1,6 @@
 /* test_loader.c - reading one version of a file of SOURCE (loader.h),
  * through a real cache, from files the project's writers make. */
+/* make tsan: this test runs under ThreadSanitizer (the Makefile looks for this line). */
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/resource.h>

@@ -4,6 +4,7 @@
  * remembered size fails one read with EIO, tells the kernel, and is exact
  * from then on.  (The store itself, its bound, corruption and locks:
  * test_index.) */
+/* make tsan: this test runs under ThreadSanitizer (the Makefile looks for this line). */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>

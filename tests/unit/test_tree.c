@@ -4,6 +4,7 @@
  * (with an injected dirent type and an injected hash collision); the
  * mount point hidden; changes, lost changes and ctime-only rewrites; the
  * open policy; and concurrent use (also under ThreadSanitizer: make tsan). */
+/* make tsan: this test runs under ThreadSanitizer (the Makefile looks for this line). */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>

@@ -3,7 +3,7 @@
  * Tests run from the repository root (make check does so).  The shared
  * corpus lives in ../shared unless RTMFS_SHARED points elsewhere; tests that
  * need it call shared_dir() and skip with a message when it is absent.
- * A skipped test says why with skip_because(), which tests/lib/run.sh turns
+ * A skipped test says why with skip_because(), which tests/lib/unit.sh turns
  * into the reason make check's summary gives.
  */
 #ifndef RTM_TESTUTIL_H
