@@ -1,0 +1,606 @@
+/* cfg_text.c - the text config parser (class syntax, after preprocessing).
+ *
+ * A recursive descent over the bytes with a line counter.  A class's
+ * members (and an array's elements) are gathered on a scratch stack and
+ * copied into the model as one contiguous block when the class (array)
+ * ends, so the model's members stay in file order and contiguous.
+ * Comments (// and / * * /) and lines that start with '#' (directives the
+ * preprocessor left) are space.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+struct parser {
+    const char *begin, *p, *end;
+    uint32_t line;
+    const char *name;
+    const struct cfg_line_map *map;
+    struct cfg *c;
+    struct cfg_entry *se;       /* scratch members */
+    uint32_t nse, cap_se;
+    struct cfg_value *sv;       /* scratch elements */
+    uint32_t nsv, cap_sv;
+    size_t scratch_mem;
+    struct rtm_error *err;
+};
+
+void cfg_line_where(const struct cfg_line_map *map, const char *name, uint32_t line,
+                    char *out, size_t n)
+{
+    if (!map || !map->nseg) {
+        snprintf(out, n, "%s:%u", name ? name : "<text>", line);
+        return;
+    }
+    size_t lo = 0, hi = map->nseg;
+    while (hi - lo > 1) {
+        size_t mid = (lo + hi) / 2;
+        if (map->seg[mid].out_line <= line)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    const struct cfg_line_seg *s = &map->seg[lo];
+    const char *f = s->file < map->nfiles ? map->files[s->file] : name;
+    uint32_t src = line >= s->out_line ? s->src_line + (line - s->out_line) : line;
+    snprintf(out, n, "%s:%u", f ? f : "<text>", src);
+}
+
+__attribute__((format(printf, 2, 3)))
+static int fail(struct parser *ps, const char *fmt, ...)
+{
+    char where[512], msg[200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    cfg_line_where(ps->map, ps->name, ps->line, where, sizeof where);
+    rtm_err_nooff(ps->err, "%s: %s", where, msg);
+    return -1;
+}
+
+static int oom(struct parser *ps)
+{
+    rtm_err_oom(ps->err, "out of memory parsing %s", ps->name ? ps->name : "a config");
+    return -1;
+}
+
+/* Skips blanks, newlines, comments and directive lines. */
+static int skip_space(struct parser *ps)
+{
+    int bol = ps->p == ps->begin || ps->p[-1] == '\n';
+    while (ps->p < ps->end) {
+        char ch = *ps->p;
+        if (ch == '\n') {
+            ps->line++;
+            ps->p++;
+            bol = 1;
+        } else if (ch == ' ' || ch == '\t' || ch == '\r' || ch == '\f' || ch == '\v') {
+            ps->p++;
+        } else if (ch == '#' && bol) {
+            while (ps->p < ps->end && *ps->p != '\n')
+                ps->p++;
+        } else if (ch == '/' && ps->end - ps->p >= 2 && ps->p[1] == '/') {
+            while (ps->p < ps->end && *ps->p != '\n')
+                ps->p++;
+        } else if (ch == '/' && ps->end - ps->p >= 2 && ps->p[1] == '*') {
+            uint32_t at = ps->line;
+            ps->p += 2;
+            while (ps->p < ps->end && !(*ps->p == '*' && ps->end - ps->p >= 2 && ps->p[1] == '/'))
+                ps->line += *ps->p++ == '\n';
+            if (ps->p >= ps->end) {
+                ps->line = at;
+                return fail(ps, "comment never closed");
+            }
+            ps->p += 2;
+        } else {
+            return 0;
+        }
+    }
+    return 0;
+}
+
+static int is_name_byte(unsigned char ch)
+{
+    return ch > ' ' && !strchr(";:{}[]=,+\"'()/", ch) && ch != 0x7f;
+}
+
+static int get_name(struct parser *ps, struct cfg_str *out, const char *what)
+{
+    if (skip_space(ps))
+        return -1;
+    const char *s = ps->p;
+    while (ps->p < ps->end && is_name_byte((unsigned char)*ps->p))
+        ps->p++;
+    if (ps->p == s)
+        return fail(ps, "expected %s", what);
+    if ((size_t)(ps->p - s) > CFG_STR_MAX)
+        return fail(ps, "%s longer than %u bytes", what, CFG_STR_MAX);
+    const char *d = cfg_strdup(ps->c, s, (size_t)(ps->p - s));
+    if (!d)
+        return oom(ps);
+    *out = (struct cfg_str){ d, (uint32_t)(ps->p - s) };
+    return 0;
+}
+
+static int word_is(const struct cfg_str *s, const char *w)
+{
+    return s->len == strlen(w) && memcmp(s->p, w, s->len) == 0;
+}
+
+/* The next non-space byte (a NUL byte as 256), 0 at the end, -1 after an
+ * error (err set). */
+static int peek(struct parser *ps)
+{
+    if (skip_space(ps))
+        return -1;
+    if (ps->p >= ps->end)
+        return 0;
+    return *ps->p ? (unsigned char)*ps->p : 256;
+}
+
+/* "found 'x'" for a message, any byte made printable. */
+static const char *shown(int ch, char buf[8])
+{
+    if (ch > ' ' && ch < 0x7f)
+        snprintf(buf, 8, "'%c'", ch);
+    else
+        snprintf(buf, 8, "0x%02X", ch & 0xff);
+    return buf;
+}
+
+static int expect(struct parser *ps, char ch, const char *ctx)
+{
+    int got = peek(ps);
+    char b[8];
+    if (got == -1)
+        return -1;
+    if (got != ch) {
+        if (got == 0)
+            return fail(ps, "file ends where '%c' is expected %s", ch, ctx);
+        return fail(ps, "expected '%c' %s, found %s", ch, ctx, shown(got, b));
+    }
+    ps->p++;
+    return 0;
+}
+
+/* A quoted string: "" (or '' in '...') is one quote; bytes as they are. */
+static int get_quoted(struct parser *ps, struct cfg_value *v)
+{
+    char q = *ps->p++;
+    uint32_t at = ps->line;
+    struct rtm_buf b;
+    buf_init(&b);
+    for (;;) {
+        const char *s = ps->p;
+        while (ps->p < ps->end && *ps->p != q)
+            ps->line += *ps->p++ == '\n';
+        buf_put(&b, s, (size_t)(ps->p - s));
+        if (ps->p >= ps->end) {
+            buf_free(&b);
+            ps->line = at;
+            return fail(ps, "string never closed");
+        }
+        ps->p++;
+        if (ps->p < ps->end && *ps->p == q) {
+            buf_putc(&b, q);
+            ps->p++;
+            continue;
+        }
+        break;
+    }
+    const char *d = b.oom ? NULL : cfg_strdup(ps->c, b.p ? b.p : "", b.len);
+    size_t n = b.len;
+    buf_free(&b);
+    if (!d)
+        return oom(ps);
+    if (n > CFG_STR_MAX)
+        return fail(ps, "string longer than %u bytes", CFG_STR_MAX);
+    v->type = CFG_T_STRING;
+    v->u.s = (struct cfg_str){ d, (uint32_t)n };
+    return 0;
+}
+
+/* Digits of base 10 or 16 from s to e: the value, or -1 past INT64_MAX. */
+static int parse_digits(const char *s, const char *e, int base, uint64_t *out)
+{
+    uint64_t v = 0;
+    if (s == e)
+        return -1;
+    for (; s < e; s++) {
+        int d;
+        if (*s >= '0' && *s <= '9')
+            d = *s - '0';
+        else if (base == 16 && (*s | 0x20) >= 'a' && (*s | 0x20) <= 'f')
+            d = (*s | 0x20) - 'a' + 10;
+        else
+            return -1;
+        if (v > ((uint64_t)INT64_MAX - (uint64_t)d) / (uint64_t)base)
+            return -1;
+        v = v * (uint64_t)base + (uint64_t)d;
+    }
+    *out = v;
+    return 0;
+}
+
+static int as_float(const char *s, const char *e, float *f)
+{
+    const char *p = s;
+    int digits = 0, point = 0, exp = 0;
+    if (p < e && (*p == '-' || *p == '+'))
+        p++;
+    for (; p < e && ((*p >= '0' && *p <= '9') || *p == '.'); p++) {
+        if (*p == '.' && point++)
+            return -1;
+        digits += *p != '.';
+    }
+    if (!digits)
+        return -1;
+    if (p < e && (*p == 'e' || *p == 'E')) {
+        p++;
+        if (p < e && (*p == '-' || *p == '+'))
+            p++;
+        for (; p < e && *p >= '0' && *p <= '9'; p++)
+            exp++;
+        if (!exp)
+            return -1;
+    }
+    if (p != e || (!point && !exp))
+        return -1;
+    char tmp[128];
+    if ((size_t)(e - s) >= sizeof tmp)
+        return -1;
+    memcpy(tmp, s, (size_t)(e - s));
+    tmp[e - s] = 0;
+    *f = strtof(tmp, NULL);
+    return 0;
+}
+
+/* The non-finite spellings cfg_write_text() uses (and DeRap's). */
+static int as_nonfinite(const char *s, size_t n, float *f)
+{
+    unsigned bits;
+    char tail;
+    char tmp[40];
+    if (n >= sizeof tmp)
+        return -1;
+    memcpy(tmp, s, n);
+    tmp[n] = 0;
+    if (!strcmp(tmp, "1.#INF") || !strcmp(tmp, "-1.#INF")) {
+        *f = tmp[0] == '-' ? -INFINITY : INFINITY;
+        return 0;
+    }
+    if (!strcmp(tmp, "1.#QNAN") || !strcmp(tmp, "-1.#IND") || !strcmp(tmp, "-1.#QNAN")) {
+        bits = tmp[0] == '-' ? 0xFFC00000u : 0x7FC00000u;
+    } else if (sscanf(tmp, "1.#QNAN(0x%8x%c", &bits, &tail) != 2 || tail != ')' ||
+               n != 17) {
+        return -1;
+    }
+    memcpy(f, &bits, 4);
+    return isnan(*f) ? 0 : -1;
+}
+
+/* Unquoted text s..e: a number as BI's tools read it, else a string. */
+static int classify(struct parser *ps, const char *s, const char *e, struct cfg_value *v)
+{
+    const char *d = s;
+    int neg = 0;
+    uint64_t u;
+    if (d < e && (*d == '-' || *d == '+'))
+        neg = *d++ == '-';
+    int hex = e - d > 2 && d[0] == '0' && (d[1] | 0x20) == 'x';
+    if (parse_digits(hex ? d + 2 : d, e, hex ? 16 : 10, &u) == 0) {
+        int64_t i = neg ? -(int64_t)u : (int64_t)u;
+        v->type = i >= INT32_MIN && i <= INT32_MAX ? CFG_T_INT : CFG_T_INT64;
+        v->u.i = i;
+        return 0;
+    }
+    if (as_float(s, e, &v->u.f) == 0 || as_nonfinite(s, (size_t)(e - s), &v->u.f) == 0) {
+        v->type = CFG_T_FLOAT;
+        return 0;
+    }
+    const char *p = cfg_strdup(ps->c, s, (size_t)(e - s));
+    if (!p)
+        return oom(ps);
+    v->type = CFG_T_STRING;
+    v->u.s = (struct cfg_str){ p, (uint32_t)(e - s) };
+    return 0;
+}
+
+/* A value: quoted, or unquoted up to ';' (in arrays ',' or '}') or the
+ * end of the line, outside parentheses, trimmed. */
+static int get_scalar(struct parser *ps, struct cfg_value *v, int in_array)
+{
+    int ch = peek(ps);
+    if (ch == -1)
+        return -1;
+    if (ch == '"' || ch == '\'')
+        return get_quoted(ps, v);
+    const char *s = ps->p;
+    int paren = 0;
+    while (ps->p < ps->end && *ps->p != '\n') {
+        char k = *ps->p;
+        if (paren == 0 && (k == ';' || (in_array && (k == ',' || k == '}'))))
+            break;
+        if (paren == 0 && k == '/' && ps->end - ps->p >= 2 && (ps->p[1] == '/' || ps->p[1] == '*'))
+            break;
+        paren += k == '(' ? 1 : k == ')' && paren > 0 ? -1 : 0;
+        ps->p++;
+    }
+    const char *e = ps->p;
+    while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+        e--;
+    if (e == s)
+        return fail(ps, "expected a value");
+    if ((size_t)(e - s) > CFG_STR_MAX)
+        return fail(ps, "value longer than %u bytes", CFG_STR_MAX);
+    return classify(ps, s, e, v);
+}
+
+static int push_value(struct parser *ps, const struct cfg_value *v)
+{
+    if (ps->nsv == ps->cap_sv) {
+        uint32_t nc = ps->cap_sv ? ps->cap_sv * 2 : 64;
+        void *p = nc > ps->cap_sv ? realloc(ps->sv, (size_t)nc * sizeof *ps->sv) : NULL;
+        if (!p)
+            return oom(ps);
+        ps->sv = p;
+        ps->cap_sv = nc;
+    }
+    ps->sv[ps->nsv++] = *v;
+    return 0;
+}
+
+/* An array after its '{', elements gathered then placed together. */
+static int get_array(struct parser *ps, struct cfg_value *out, int depth)
+{
+    if (depth > CFG_DEPTH_MAX)
+        return fail(ps, "arrays nested deeper than %d", CFG_DEPTH_MAX);
+    uint32_t base = ps->nsv;
+    for (;;) {
+        int ch = peek(ps);
+        char b[8];
+        if (ch == -1)
+            return -1;
+        if (ch == '}') {
+            ps->p++;
+            break;
+        }
+        if (ch == 0)
+            return fail(ps, "file ends inside an array");
+        struct cfg_value v = { 0 };
+        if (ch == '{') {
+            ps->p++;
+            if (get_array(ps, &v, depth + 1))
+                return -1;
+        } else if (get_scalar(ps, &v, 1)) {
+            return -1;
+        }
+        if (push_value(ps, &v))
+            return -1;
+        ch = peek(ps);
+        if (ch == ',')
+            ps->p++;
+        else if (ch != '}')
+            return ch == -1 ? -1 : ch ? fail(ps, "expected ',' or '}' in an array, found %s",
+                                             shown(ch, b))
+                                      : fail(ps, "file ends inside an array");
+    }
+    uint32_t n = ps->nsv - base;
+    long first = cfg_add_values(ps->c, n);
+    if (first < 0)
+        return oom(ps);
+    memcpy(ps->c->v + first, ps->sv + base, (size_t)n * sizeof *ps->sv);
+    ps->nsv = base;
+    *out = (struct cfg_value){ .type = CFG_T_ARRAY, .n = n, .u.first = (uint32_t)first };
+    return 0;
+}
+
+static int push_entry(struct parser *ps, const struct cfg_entry *e)
+{
+    if (ps->nse == ps->cap_se) {
+        uint32_t nc = ps->cap_se ? ps->cap_se * 2 : 64;
+        void *p = nc > ps->cap_se ? realloc(ps->se, (size_t)nc * sizeof *ps->se) : NULL;
+        if (!p)
+            return oom(ps);
+        ps->se = p;
+        ps->cap_se = nc;
+    }
+    ps->se[ps->nse++] = *e;
+    return 0;
+}
+
+static int get_body(struct parser *ps, uint32_t *first, uint32_t *n, int depth, int top);
+
+static int get_class(struct parser *ps, int depth)
+{
+    struct cfg_entry e = { .kind = CFG_CLASS };
+    if (get_name(ps, &e.name, "a class name"))
+        return -1;
+    int ch = peek(ps);
+    if (ch == ':') {
+        ps->p++;
+        if (get_name(ps, &e.parent, "a parent class name"))
+            return -1;
+        e.has_parent = 1;
+        ch = peek(ps);
+    }
+    if (ch == ';' && !e.has_parent) {
+        ps->p++;
+        e.kind = CFG_EXTERN;
+        return push_entry(ps, &e);
+    }
+    if (ch != '{')
+        return ch == -1 ? -1 : fail(ps, "expected '{' after class %s", e.name.p);
+    ps->p++;
+    if (depth + 1 > CFG_DEPTH_MAX)
+        return fail(ps, "classes nested deeper than %d", CFG_DEPTH_MAX);
+    if (get_body(ps, &e.first, &e.n, depth + 1, 0) || expect(ps, ';', "after a class's '}'"))
+        return -1;
+    return push_entry(ps, &e);
+}
+
+static int get_enum(struct parser *ps)
+{
+    int32_t next = 0;
+    if (expect(ps, '{', "after enum"))
+        return -1;
+    for (int ch; (ch = peek(ps)) != '}';) {
+        struct cfg_str name;
+        if (ch <= 0)
+            return ch ? -1 : fail(ps, "file ends inside an enum");
+        if (get_name(ps, &name, "an enum name"))
+            return -1;
+        if (peek(ps) == '=') {
+            struct cfg_value v = { 0 };
+            ps->p++;
+            if (get_scalar(ps, &v, 1))
+                return -1;
+            if (v.type != CFG_T_INT)
+                return fail(ps, "enum value of %s is not an integer", name.p);
+            next = (int32_t)v.u.i;
+        }
+        if (cfg_add_enum(ps->c, name.p, name.len, next))
+            return oom(ps);
+        next = next == INT32_MAX ? INT32_MIN : next + 1;
+        if (peek(ps) == ',')
+            ps->p++;
+    }
+    ps->p++;
+    return expect(ps, ';', "after an enum's '}'");
+}
+
+/* A macro call left as written (NAME(...);) is no statement: skipped. */
+static int skip_call(struct parser *ps)
+{
+    int depth = 0;
+    for (; ps->p < ps->end; ps->p++) {
+        ps->line += *ps->p == '\n';
+        depth += *ps->p == '(' ? 1 : *ps->p == ')' ? -1 : 0;
+        if (depth == 0) {
+            ps->p++;
+            if (peek(ps) == ';')
+                ps->p++;
+            return 0;
+        }
+    }
+    return fail(ps, "file ends inside a macro call's parentheses");
+}
+
+static int get_statement(struct parser *ps, int depth)
+{
+    struct cfg_entry e = { .kind = CFG_VALUE };
+    if (get_name(ps, &e.name, "a name"))
+        return -1;
+    if (word_is(&e.name, "class"))
+        return get_class(ps, depth);
+    if (word_is(&e.name, "delete")) {
+        e.kind = CFG_DELETE;
+        return get_name(ps, &e.name, "a class name after delete") ||
+               expect(ps, ';', "after delete") || push_entry(ps, &e);
+    }
+    int ch = peek(ps);
+    if (word_is(&e.name, "enum") && ch == '{')
+        return get_enum(ps);
+    if (ch == '(')
+        return skip_call(ps);
+    if (ch == '[') {
+        ps->p++;
+        if (expect(ps, ']', "after '['"))
+            return -1;
+        e.kind = CFG_ARRAY;
+        ch = peek(ps);
+        if (ch == '+') {
+            ps->p++;
+            e.append = 1;
+        }
+        if (expect(ps, '=', e.append ? "after '+'" : "after name[]") ||
+            expect(ps, '{', "to open an array"))
+            return -1;
+        if (get_array(ps, &e.v, 1))
+            return -1;
+    } else {
+        if (expect(ps, '=', "after a name"))
+            return -1;
+        if (peek(ps) == '{') {
+            ps->p++;
+            e.kind = CFG_ARRAY;
+            if (get_array(ps, &e.v, 1))
+                return -1;
+        } else if (get_scalar(ps, &e.v, 0)) {
+            return -1;
+        }
+    }
+    return expect(ps, ';', "after a value") || push_entry(ps, &e);
+}
+
+/* Members up to '}' (or the end at the top), placed as one block. */
+static int get_body(struct parser *ps, uint32_t *first, uint32_t *n, int depth, int top)
+{
+    uint32_t base = ps->nse, open = ps->line;
+    for (;;) {
+        int ch = peek(ps);
+        if (ch == -1)
+            return -1;
+        if (ch == 0) {
+            if (top)
+                break;
+            ps->line = open;
+            return fail(ps, "class opened here never closed");
+        }
+        if (ch == '}' && !top) {
+            ps->p++;
+            break;
+        }
+        if (ch == ';') {
+            ps->p++;
+            continue;
+        }
+        if (get_statement(ps, depth))
+            return -1;
+    }
+    *n = ps->nse - base;
+    long at = cfg_add_entries(ps->c, *n);
+    if (at < 0)
+        return oom(ps);
+    memcpy(ps->c->e + at, ps->se + base, (size_t)*n * sizeof *ps->se);
+    ps->nse = base;
+    *first = (uint32_t)at;
+    return 0;
+}
+
+int cfg_parse_text(const char *text, size_t len, const char *name,
+                   const struct cfg_line_map *map, struct cfg **out, struct rtm_error *err)
+{
+    struct parser ps = { .begin = text, .p = text, .end = text + len, .line = 1, .name = name, .map = map,
+                         .err = err };
+    *out = NULL;
+    if (len > UINT32_MAX) {
+        rtm_err_nooff(err, "%s: text config larger than 4 GiB", name ? name : "<text>");
+        return -1;
+    }
+    ps.c = cfg_new();
+    if (!ps.c || cfg_add_entries(ps.c, 1) != 0 || !(ps.c->e[0].name.p = cfg_strdup(ps.c, "", 0))) {
+        cfg_free(ps.c);
+        rtm_err_oom(err, "out of memory parsing a config");
+        return -1;
+    }
+    ps.c->e[0].kind = CFG_CLASS;
+    uint32_t first, n;
+    int rc = get_body(&ps, &first, &n, 0, 1);
+    free(ps.se);
+    free(ps.sv);
+    if (rc) {
+        cfg_free(ps.c);
+        return -1;
+    }
+    ps.c->e[0].first = first;
+    ps.c->e[0].n = n;
+    cfg_link(ps.c);
+    *out = ps.c;
+    return 0;
+}

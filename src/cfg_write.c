@@ -1,0 +1,184 @@
+/* cfg_write.c - a config model as text (derapified), written so that
+ * cfg_parse_text() reads it back as the same model (config.h says how). */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "numfmt.h"
+
+static void indent(struct rtm_buf *b, int depth)
+{
+    for (int i = 0; i < depth; i++)
+        buf_put(b, "    ", 4);
+}
+
+static void put_string(struct rtm_buf *b, struct cfg_str s)
+{
+    buf_putc(b, '"');
+    const char *p = s.p, *end = s.p + s.len;
+    while (p < end) {
+        const char *q = memchr(p, '"', (size_t)(end - p));
+        if (!q) {
+            buf_put(b, p, (size_t)(end - p));
+            break;
+        }
+        buf_put(b, p, (size_t)(q - p + 1));
+        buf_putc(b, '"');       /* the only escape config syntax has */
+        p = q + 1;
+    }
+    buf_putc(b, '"');
+}
+
+/* The shortest float32 decimal, with a point so that it reads as a float;
+ * the non-finite ones in MSVC's spelling, NaN with its bits. */
+static void put_float(struct rtm_buf *b, float f)
+{
+    char s[RTM_FLOAT_CHARS + 8];
+    if (isnan(f)) {
+        uint32_t bits;
+        memcpy(&bits, &f, 4);
+        buf_printf(b, "1.#QNAN(0x%08X)", bits);
+        return;
+    }
+    if (isinf(f)) {
+        buf_puts(b, f < 0 ? "-1.#INF" : "1.#INF");
+        return;
+    }
+    size_t n = rtm_fmt_float(f, s);
+    char *e = memchr(s, 'e', n);
+    if (memchr(s, '.', n)) {
+        buf_put(b, s, n);
+    } else if (e) {
+        buf_put(b, s, (size_t)(e - s));
+        buf_puts(b, ".0");
+        buf_put(b, e, n - (size_t)(e - s));
+    } else {
+        buf_put(b, s, n);
+        buf_puts(b, ".0");
+    }
+}
+
+static void put_value(struct rtm_buf *b, const struct cfg *c, const struct cfg_value *v)
+{
+    switch (v->type) {
+    case CFG_T_STRING:
+        put_string(b, v->u.s);
+        break;
+    case CFG_T_VARIABLE:
+        buf_put(b, v->u.s.p, v->u.s.len);
+        break;
+    case CFG_T_FLOAT:
+        put_float(b, v->u.f);
+        break;
+    case CFG_T_INT:
+    case CFG_T_INT64:
+        buf_printf(b, "%lld", (long long)v->u.i);
+        break;
+    default:
+        buf_putc(b, '{');
+        for (uint32_t i = 0; i < v->n; i++) {
+            if (i)
+                buf_put(b, ", ", 2);
+            put_value(b, c, &c->v[v->u.first + i]);
+        }
+        buf_putc(b, '}');
+    }
+}
+
+static void put_class(struct rtm_buf *b, const struct cfg *c, uint32_t cls, int depth);
+
+static void put_entry(struct rtm_buf *b, const struct cfg *c, const struct cfg_entry *e,
+                      uint32_t at, int depth)
+{
+    indent(b, depth);
+    switch (e->kind) {
+    case CFG_CLASS:
+        buf_puts(b, "class ");
+        buf_put(b, e->name.p, e->name.len);
+        if (e->has_parent) {
+            buf_puts(b, " : ");
+            buf_put(b, e->parent.p, e->parent.len);
+        }
+        if (e->n == 0) {
+            buf_puts(b, " {};\n");
+            return;
+        }
+        buf_putc(b, '\n');
+        indent(b, depth);
+        buf_puts(b, "{\n");
+        put_class(b, c, at, depth + 1);
+        indent(b, depth);
+        buf_puts(b, "};\n");
+        return;
+    case CFG_EXTERN:
+    case CFG_DELETE:
+        buf_puts(b, e->kind == CFG_EXTERN ? "class " : "delete ");
+        buf_put(b, e->name.p, e->name.len);
+        buf_puts(b, ";\n");
+        return;
+    case CFG_ARRAY:
+        buf_put(b, e->name.p, e->name.len);
+        buf_puts(b, e->append ? "[] += " : "[] = ");
+        break;
+    default:
+        buf_put(b, e->name.p, e->name.len);
+        buf_puts(b, " = ");
+    }
+    put_value(b, c, &e->v);
+    buf_puts(b, ";\n");
+}
+
+static void put_class(struct rtm_buf *b, const struct cfg *c, uint32_t cls, int depth)
+{
+    const struct cfg_entry *k = &c->e[cls];
+    for (uint32_t i = 0; i < k->n; i++)
+        put_entry(b, c, &c->e[k->first + i], k->first + i, depth);
+}
+
+static void put_pp_note(struct rtm_buf *b, const struct cfg_pp_counts *pp)
+{
+    struct { uint32_t n; const char *what; } k[] = {
+        { pp->eval, "__EVAL" }, { pp->exec, "__EXEC" },
+        { pp->undefined_call, "undefined macro call" },
+        { pp->missing_include, "missing #include" }, { pp->other, "other directive" },
+    };
+    uint32_t total = 0;
+    for (size_t i = 0; i < sizeof k / sizeof k[0]; i++)
+        total += k[i].n;
+    if (!total)
+        return;
+    buf_puts(b, "// rtmfs: left as written:");
+    const char *sep = " ";
+    for (size_t i = 0; i < sizeof k / sizeof k[0]; i++)
+        if (k[i].n) {
+            buf_printf(b, "%s%u %s", sep, k[i].n, k[i].what);
+            sep = ", ";
+        }
+    buf_putc(b, '\n');
+}
+
+void cfg_write_text(const struct cfg *c, struct rtm_buf *b)
+{
+    put_pp_note(b, &c->pp);
+    if (c->nenums) {
+        buf_puts(b, "enum\n{\n");
+        for (uint32_t i = 0; i < c->nenums; i++) {
+            indent(b, 1);
+            buf_put(b, c->enums[i].name.p, c->enums[i].name.len);
+            buf_printf(b, " = %d%s\n", c->enums[i].value, i + 1 < c->nenums ? "," : "");
+        }
+        buf_puts(b, "};\n");
+    }
+    put_class(b, c, 0, 0);
+}
+
+uint64_t cfg_text_size(const struct cfg *c)
+{
+    struct rtm_buf b;
+    buf_init_counting(&b, 4096);
+    cfg_write_text(c, &b);
+    uint64_t n = buf_total(&b);
+    buf_free(&b);
+    return n;
+}

@@ -1,0 +1,342 @@
+/* config.c - the config model: its arena, the builder the readers share,
+ * lookups through parents, and model equality. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <strings.h>
+
+/* Strings live in blocks that never move, so pointers into them stay valid
+ * while the entry and value arrays grow. */
+struct cfg_block {
+    struct cfg_block *next;
+    size_t used, cap;
+    char data[];
+};
+
+struct cfg_arena {
+    struct cfg_block *head;
+};
+
+enum { BLOCK_MIN = 16384 };
+
+struct cfg *cfg_new(void)
+{
+    struct cfg *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->arena = calloc(1, sizeof *c->arena);
+    if (!c->arena) {
+        free(c);
+        return NULL;
+    }
+    c->mem_bytes = rtm_heap_bytes(sizeof *c) + rtm_heap_bytes(sizeof *c->arena);
+    return c;
+}
+
+void cfg_free(struct cfg *c)
+{
+    if (!c)
+        return;
+    if (c->arena) {
+        for (struct cfg_block *b = c->arena->head, *nx; b; b = nx) {
+            nx = b->next;
+            free(b);
+        }
+        free(c->arena);
+    }
+    free(c->e);
+    free(c->v);
+    free(c->enums);
+    free(c);
+}
+
+static struct cfg_block *new_block(struct cfg *c, size_t need)
+{
+    size_t cap = need > BLOCK_MIN ? need : BLOCK_MIN;
+    struct cfg_block *b = malloc(sizeof *b + cap);
+    if (!b)
+        return NULL;
+    b->used = 0;
+    b->cap = cap;
+    b->next = c->arena->head;
+    c->arena->head = b;
+    c->mem_bytes += rtm_heap_bytes(sizeof *b + cap);
+    return b;
+}
+
+const char *cfg_strdup(struct cfg *c, const void *s, size_t len)
+{
+    struct cfg_block *b = c->arena->head;
+    if (!b || b->cap - b->used < len + 1) {
+        b = new_block(c, len + 1);
+        if (!b)
+            return NULL;
+    }
+    char *d = b->data + b->used;
+    if (len)
+        memcpy(d, s, len);
+    d[len] = 0;
+    b->used += len + 1;
+    return d;
+}
+
+/* Grows an array of elem-byte items to hold want: doubling, or to
+ * exactly want when a reader reserves what it counted. */
+static int grow_to(void **arr, uint32_t *cap, uint64_t want, size_t elem, size_t *mem,
+                   int exact)
+{
+    if (want <= *cap)
+        return 0;
+    if (want > UINT32_MAX / 2)
+        return -1;
+    uint64_t nc = exact ? want : *cap ? *cap : 64;
+    while (nc < want)
+        nc *= 2;
+    void *p = realloc(*arr, (size_t)nc * elem);
+    if (!p)
+        return -1;
+    *mem += (size_t)(nc - *cap) * elem;
+    *arr = p;
+    *cap = (uint32_t)nc;
+    return 0;
+}
+
+static int grow(void **arr, uint32_t *cap, uint64_t want, size_t elem, size_t *mem)
+{
+    return grow_to(arr, cap, want, elem, mem, 0);
+}
+
+int cfg_reserve(struct cfg *c, uint32_t entries, uint32_t values, size_t str_bytes)
+{
+    if (grow_to((void **)&c->e, &c->cap_e, (uint64_t)c->ne + entries, sizeof *c->e,
+                &c->mem_bytes, 1) ||
+        grow_to((void **)&c->v, &c->cap_v, (uint64_t)c->nv + values, sizeof *c->v,
+                &c->mem_bytes, 1))
+        return -1;
+    struct cfg_block *b = c->arena->head;
+    if (str_bytes && (!b || b->cap - b->used < str_bytes))
+        return new_block(c, str_bytes) ? 0 : -1;
+    return 0;
+}
+
+long cfg_add_entries(struct cfg *c, uint32_t n)
+{
+    if (grow((void **)&c->e, &c->cap_e, (uint64_t)c->ne + n, sizeof *c->e, &c->mem_bytes))
+        return -1;
+    memset(c->e + c->ne, 0, (size_t)n * sizeof *c->e);
+    c->ne += n;
+    return (long)(c->ne - n);
+}
+
+long cfg_add_values(struct cfg *c, uint32_t n)
+{
+    if (grow((void **)&c->v, &c->cap_v, (uint64_t)c->nv + n, sizeof *c->v, &c->mem_bytes))
+        return -1;
+    memset(c->v + c->nv, 0, (size_t)n * sizeof *c->v);
+    c->nv += n;
+    return (long)(c->nv - n);
+}
+
+int cfg_add_enum(struct cfg *c, const char *name, size_t len, int32_t value)
+{
+    if (grow((void **)&c->enums, &c->cap_enums, (uint64_t)c->nenums + 1, sizeof *c->enums,
+             &c->mem_bytes))
+        return -1;
+    const char *s = cfg_strdup(c, name, len);
+    if (!s)
+        return -1;
+    c->enums[c->nenums++] = (struct cfg_enum){ { s, (uint32_t)len }, value };
+    return 0;
+}
+
+void cfg_link(struct cfg *c)
+{
+    for (uint32_t i = 0; i < c->ne; i++)
+        if (c->e[i].kind == CFG_CLASS)
+            for (uint32_t k = 0; k < c->e[i].n; k++)
+                c->e[c->e[i].first + k].up = i;
+}
+
+/* ---- lookups ---------------------------------------------------------- */
+
+long cfg_member(const struct cfg *c, uint32_t cls, const char *name)
+{
+    if (cls >= c->ne || c->e[cls].kind != CFG_CLASS)
+        return -1;
+    const struct cfg_entry *k = &c->e[cls];
+    for (uint32_t i = k->n; i-- > 0;)
+        if (strcasecmp(c->e[k->first + i].name.p, name) == 0)
+            return (long)(k->first + i);
+    return -1;
+}
+
+long cfg_class(const struct cfg *c, const char *path)
+{
+    uint32_t at = 0;
+    char part[1024];
+    while (*path) {
+        size_t n = strcspn(path, "/");
+        if (n >= sizeof part)
+            return -1;
+        memcpy(part, path, n);
+        part[n] = 0;
+        path += n + (path[n] == '/');
+        if (n == 0)
+            continue;
+        long m = cfg_member(c, at, part);
+        if (m < 0 || c->e[m].kind != CFG_CLASS)
+            return -1;
+        at = (uint32_t)m;
+    }
+    return at;
+}
+
+/* The class named name visible from class scope: a member of scope, then
+ * of each enclosing class outwards, as the game resolves a base class
+ * (the latest definition before the asker counts; an extern "class X;"
+ * only declares, so it is skipped).  skip is the class asking. */
+static long visible_class(const struct cfg *c, uint32_t scope, const char *name, uint32_t skip)
+{
+    for (int up = 0; up <= CFG_DEPTH_MAX; up++) {
+        const struct cfg_entry *k = &c->e[scope];
+        for (uint32_t i = k->n; i-- > 0;) {
+            const struct cfg_entry *m = &c->e[k->first + i];
+            if (k->first + i != skip && m->kind == CFG_CLASS && strcasecmp(m->name.p, name) == 0)
+                return (long)(k->first + i);
+        }
+        if (scope == 0)
+            break;
+        scope = k->up;
+    }
+    return -1;
+}
+
+long cfg_parent(const struct cfg *c, uint32_t cls)
+{
+    if (cls >= c->ne || cls == 0 || c->e[cls].kind != CFG_CLASS || !c->e[cls].has_parent)
+        return -1;
+    return visible_class(c, c->e[cls].up, c->e[cls].parent.p, cls);
+}
+
+long cfg_lookup(const struct cfg *c, uint32_t cls, const char *name, long *stuck)
+{
+    if (stuck)
+        *stuck = -1;
+    for (int step = 0; step < CFG_DEPTH_MAX && cls < c->ne; step++) {
+        long m = cfg_member(c, cls, name);
+        if (m >= 0)
+            return m;
+        long p = cfg_parent(c, cls);
+        if (p < 0) {
+            if (stuck && c->e[cls].kind == CFG_CLASS && c->e[cls].has_parent)
+                *stuck = (long)cls;
+            return -1;
+        }
+        cls = (uint32_t)p;
+    }
+    return -1;
+}
+
+long cfg_find(const struct cfg *c, const char *path, long *stuck)
+{
+    const char *slash = strrchr(path, '/');
+    if (stuck)
+        *stuck = -1;
+    if (!slash)
+        return cfg_lookup(c, 0, path, stuck);
+    char cls[4096];
+    size_t n = (size_t)(slash - path);
+    if (n >= sizeof cls)
+        return -1;
+    memcpy(cls, path, n);
+    cls[n] = 0;
+    long k = cfg_class(c, cls);
+    return k < 0 ? -1 : cfg_lookup(c, (uint32_t)k, slash + 1, stuck);
+}
+
+/* ---- equality --------------------------------------------------------- */
+
+static int str_eq(struct cfg_str a, struct cfg_str b)
+{
+    return a.len == b.len && memcmp(a.p, b.p, a.len) == 0;
+}
+
+static int value_eq(const struct cfg *a, const struct cfg_value *x, const struct cfg *b,
+                    const struct cfg_value *y, int depth)
+{
+    if (x->type != y->type || depth > CFG_DEPTH_MAX)
+        return 0;
+    switch (x->type) {
+    case CFG_T_STRING:
+    case CFG_T_VARIABLE:
+        return str_eq(x->u.s, y->u.s);
+    case CFG_T_FLOAT:
+        return memcmp(&x->u.f, &y->u.f, sizeof x->u.f) == 0;
+    case CFG_T_INT:
+    case CFG_T_INT64:
+        return x->u.i == y->u.i;
+    default:
+        if (x->n != y->n)
+            return 0;
+        for (uint32_t i = 0; i < x->n; i++)
+            if (!value_eq(a, &a->v[x->u.first + i], b, &b->v[y->u.first + i], depth + 1))
+                return 0;
+        return 1;
+    }
+}
+
+static int class_eq(const struct cfg *a, uint32_t i, const struct cfg *b, uint32_t j,
+                    char *why, size_t n, int depth)
+{
+    const struct cfg_entry *x = &a->e[i], *y = &b->e[j];
+    const char *what = NULL;
+    if (x->kind != y->kind)
+        what = "kinds differ";
+    else if (!str_eq(x->name, y->name))
+        what = "names differ";
+    else if (x->kind == CFG_CLASS && (x->has_parent != y->has_parent ||
+                                      (x->has_parent && !str_eq(x->parent, y->parent))))
+        what = "parents differ";
+    else if (x->kind == CFG_CLASS && x->n != y->n)
+        what = "member counts differ";
+    else if ((x->kind == CFG_VALUE || x->kind == CFG_ARRAY) &&
+             (x->append != y->append || !value_eq(a, &x->v, b, &y->v, 0)))
+        what = "values differ";
+    if (what) {
+        if (why)
+            snprintf(why, n, "entry %s vs %s: %s", x->name.p, y->name.p, what);
+        return 0;
+    }
+    if (x->kind != CFG_CLASS || depth > CFG_DEPTH_MAX)
+        return 1;
+    for (uint32_t k = 0; k < x->n; k++)
+        if (!class_eq(a, x->first + k, b, y->first + k, why, n, depth + 1))
+            return 0;
+    return 1;
+}
+
+int cfg_equal(const struct cfg *a, const struct cfg *b, char *why, size_t n)
+{
+    if (a->nenums != b->nenums) {
+        if (why)
+            snprintf(why, n, "enum counts differ");
+        return 0;
+    }
+    for (uint32_t i = 0; i < a->nenums; i++)
+        if (!str_eq(a->enums[i].name, b->enums[i].name) ||
+            a->enums[i].value != b->enums[i].value) {
+            if (why)
+                snprintf(why, n, "enum %s differs", a->enums[i].name.p);
+            return 0;
+        }
+    return class_eq(a, 0, b, 0, why, n, 0);
+}
+
+int cfg_read(const uint8_t *data, size_t len, const char *name, struct cfg **out,
+             struct rtm_error *err)
+{
+    if (rap_is_rapified(data, len))
+        return rap_read(data, len, out, err);
+    return cfg_parse_text((const char *)data, len, name, NULL, out, err);
+}

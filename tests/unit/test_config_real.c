@@ -1,0 +1,124 @@
+/* test_config_real.c - the config reader on real files: the 57 rapified
+ * files in ../shared/configs against their expected trees (as read, and
+ * as their text reads back), truncation at every byte and flipped bytes of
+ * a few of them, and the speed-independent bits of the rapify writer on
+ * real models (rapify, read back, same model).  Skips without ../shared. */
+#include "cfg_testutil.h"
+
+static void test_shared_configs(void **state)
+{
+    (void)state;
+    char dir[4096], path[8400], why[512];
+    char **names;
+    int n = shared_configs(dir, &names);
+    if (n < 0)
+        skip_because("no ../shared");
+    assert_int_equal(n, 57);
+    for (int i = 0; i < n; i++) {
+        uint8_t *data, *json;
+        size_t len, jlen;
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        assert_int_equal(rtm_slurp(path, &data, &len), 0);
+        snprintf(path, sizeof path, "%s/expected/%s.json", dir, names[i]);
+        assert_int_equal(rtm_slurp(path, &json, &jlen), 0);
+        struct jm_value *j = jm_parse((const char *)json, jlen, why, sizeof why);
+        assert_non_null(j);
+        struct cfg *c = rap_ok(data, len);
+        if (!json_entry_eq(c, 0, j, why, sizeof why))
+            fail_msg("%s as read: %s", names[i], why);
+        size_t tn;
+        char *t = text_of(c, &tn);
+        struct cfg *back = NULL;
+        struct rtm_error err = { .msg = "" };
+        if (cfg_parse_text(t, tn, names[i], NULL, &back, &err))
+            fail_msg("%s: text does not read back: %s", names[i], err.msg);
+        if (!json_entry_eq(back, 0, j, why, sizeof why))
+            fail_msg("%s from its text: %s", names[i], why);
+        round_trip(c);
+        cfg_free(back);
+        cfg_free(c);
+        free(t);
+        jm_free(j);
+        free(json);
+        free(data);
+    }
+    free_names(names, n);
+}
+
+/* Every prefix of a few real files is an error, never a crash. */
+static void test_truncation(void **state)
+{
+    (void)state;
+    char dir[4096], path[8400];
+    char **names;
+    int n = shared_configs(dir, &names);
+    if (n < 0)
+        skip_because("no ../shared");
+    for (int i = 0; i < n; i += 14) {
+        uint8_t *data;
+        size_t len;
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        assert_int_equal(rtm_slurp(path, &data, &len), 0);
+        for (size_t cut = 0; cut < len; cut++) {
+            struct cfg *c = NULL;
+            struct rtm_error err;
+            if (rap_try(data, cut, &c, &err) == 0)
+                fail_msg("%s cut at %zu reads", names[i], cut);
+        }
+        free(data);
+    }
+    free_names(names, n);
+}
+
+/* Flipped bytes: a clean error or a model whose text reads back. */
+static void test_flips(void **state)
+{
+    (void)state;
+    char dir[4096], path[8400];
+    char **names;
+    int n = shared_configs(dir, &names);
+    if (n < 0)
+        skip_because("no ../shared");
+    uint64_t seed = 27;
+    int read = 0, failed = 0;
+    for (int i = 0; i < n; i += 7) {
+        uint8_t *data;
+        size_t len;
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        assert_int_equal(rtm_slurp(path, &data, &len), 0);
+        for (int k = 0; k < 300; k++) {
+            uint8_t *m = malloc(len);
+            assert_non_null(m);
+            memcpy(m, data, len);
+            for (int f = 0; f < 1 + k % 4; f++) {
+                seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+                m[(seed >> 33) % len] ^= (uint8_t)(1u << ((seed >> 20) & 7));
+            }
+            struct cfg *c = NULL;
+            struct rtm_error err;
+            if (rap_try(m, len, &c, &err) == 0) {
+                size_t tn;
+                char *t = text_of(c, &tn);
+                free(t);
+                cfg_free(c);
+                read++;
+            } else {
+                failed++;
+            }
+            free(m);
+        }
+        free(data);
+    }
+    printf("# flips: %d read, %d refused\n", read, failed);
+    free_names(names, n);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_shared_configs),
+        cmocka_unit_test(test_truncation),
+        cmocka_unit_test(test_flips),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
