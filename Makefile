@@ -20,7 +20,7 @@ BUILD    ?= build$(if $(SANITIZE),-san)
 DEF_CFLAGS := -O2 -g -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 # What correctness needs; it comes after the user's flags so that none of
 # them removes it.  -ffp-contract=off: BMTR conversion must round exactly as
-# written (FORMAT.md 6.2), so no fused multiply-add even with -march=native.
+# written (rtm(5), Rounding), so no fused multiply-add even with -march=native.
 NEED_CPPFLAGS := -D_GNU_SOURCE -Isrc
 NEED_CFLAGS   := -std=c11 -ffp-contract=off
 DEP_FLAGS     := -MMD -MP

@@ -1,10 +1,10 @@
-/* bmtr.c - the binarised RTM reader (FORMAT.md sections 3 and 4).
+/* bmtr.c - the binarised RTM reader (rtm(5), BMTR).
  *
  * The layout has two open questions the file itself cannot answer up front:
  * whether v4 arrays carry a compression flag byte, and whether an empty
- * array carries one.  Each reading is tried in the order FORMAT.md prefers;
- * the first that walks the file exactly to its end wins, and when none does
- * the error of the preferred reading is reported.
+ * array carries one.  Each reading is tried in the order that rtm(5),
+ * BMTR readings, gives; the first that walks the file exactly to its end
+ * wins, and when none does the error of the preferred reading is reported.
  */
 #include "convert.h"
 #include "formats.h"
@@ -143,7 +143,7 @@ static void fill_strings(const uint8_t *data, const struct bmtr_head *h, struct 
     }
 }
 
-/* One compressed array (FORMAT.md 4.1) of exactly expect elements of elem
+/* One compressed array (rtm(5), BMTR arrays) of exactly expect elements of elem
  * bytes, decoded into *buf (grown as needed, owned by the caller). */
 static int read_array(struct rtm_cursor *c, const struct bmtr_head *h,
                       const struct reading *rd, uint32_t expect, size_t elem,

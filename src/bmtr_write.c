@@ -1,4 +1,4 @@
-/* bmtr_write.c - writes BMTR files (FORMAT.md section 3) from a spec. */
+/* bmtr_write.c - writes BMTR files (rtm(5), BMTR) from a spec. */
 #include "bmtr_write.h"
 
 #include <math.h>

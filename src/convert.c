@@ -62,7 +62,7 @@ int rtm_plan_make(const struct rtm_skeleton *skel, const struct rtm_str *bones,
         if (s >= 0 && first[s] < 0)
             first[s] = (int32_t)b;
     }
-    /* Only a direct parent that is present counts (FORMAT.md 6.2). */
+    /* Only a direct parent that is present counts (rtm(5), Composition). */
     for (uint32_t b = 0; b < nbones; b++) {
         int32_t p = r[b].rank < skel->nbones ? skel->parent[r[b].rank] : -1;
         plan->parent[b] = p >= 0 ? first[p] : -1;

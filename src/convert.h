@@ -1,5 +1,5 @@
 /* convert.h - BMTR parent-relative transforms to plain model-space matrices
- * (FORMAT.md section 6), bit for bit as the reference converter.
+ * (rtm(5), CONVERSION), bit for bit as the reference converter.
  *
  * Contract:
  *  - rtm_plan_make() matches an animation's bones against a skeleton (NULL:

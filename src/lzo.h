@@ -4,7 +4,7 @@
  *  - rtm_lzo_decode() decodes one LZO1X stream that starts at src and must
  *    produce exactly out_len bytes into out (caller-owned).  BMTR does not
  *    store the compressed length, so it finds where the stream ends
- *    (FORMAT.md 4.3) and reports the bytes used in *used.
+ *    (rtm(5), LZO streams) and reports the bytes used in *used.
  *  - rtm_lzo_encode() compresses for the project's own BMTR writer; it
  *    appends to the caller's buffer.
  *  - Both are reentrant; rtm_lzo_init() must have succeeded once (it is

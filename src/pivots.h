@@ -3,7 +3,7 @@
  *
  * An RTM matrix M of bone b is a skinning transform: a point p of the model
  * in rest pose goes to p · M (row vector; rows 1-3 rotation R, row 4
- * translation t; FORMAT.md 2.4).  Bone b meets its parent p at a joint
+ * translation t; rtm(5), Matrices).  Bone b meets its parent p at a joint
  * whose rest position j moves alike under both transforms in every frame:
  *
  *     j · R_b + t_b = j · R_p + t_p,   so   j · (R_b - R_p) = t_p - t_b

@@ -1,4 +1,4 @@
-/* plain.c - the plain RTM format (FORMAT.md section 2): reader and writer. */
+/* plain.c - the plain RTM format (rtm(5), PLAIN RTM): reader and writer. */
 #include "formats.h"
 #include "motion.h"
 #include "names.h"

@@ -6,7 +6,7 @@
  *    returns a newly allocated struct rtm_anim that the caller releases with
  *    rtm_free().  Every string and array inside belongs to the anim.
  *  - BMTR transforms are converted to plain model-space matrices at parse time
- *    with the given skeleton (FORMAT.md section 6); the skeleton is only read
+ *    with the given skeleton (rtm(5), CONVERSION); the skeleton is only read
  *    during the call (its hierarchy and pivots for this anim's bones are
  *    copied into the anim), and NULL means no hierarchy (as "none").
  *  - On failure it returns -1, *out is NULL and err says what is wrong and at
@@ -145,9 +145,9 @@ static inline const float *rtm_matrix(const struct rtm_anim *a, uint32_t f, uint
 }
 
 /* Writes the animation as a plain RTM the way the reference converter does
- * (FORMAT.md 2.5): MDAT only when there are properties, properties and frames
- * stably sorted by phase, names NUL-padded to 32 bytes (longer ones cut to
- * 32), MDAT strings cut to 255 bytes.  Returns -1 only when out of memory. */
+ * (rtm(5), Writing plain files): MDAT only when there are properties,
+ * properties and frames stably sorted by phase, names NUL-padded to 32
+ * bytes (longer ones cut to 32), MDAT strings cut to 255 bytes.  Returns -1 only when out of memory. */
 int rtm_write_plain(const struct rtm_anim *a, struct rtm_buf *out);
 /* The frames in phase order, as the writers take them (stable: equal
  * phases keep file order; NaN last): a new array of nframes (at least 1)

@@ -1,5 +1,5 @@
 /* skeleton.h - bone hierarchies used to turn parent-relative BMTR transforms
- * into model-space matrices (FORMAT.md section 6).
+ * into model-space matrices (rtm(5), CONVERSION and SKELETON FILES).
  *
  * Contract:
  *  - A skeleton is an ordered list of (bone, parent) pairs, parents first;

@@ -43,7 +43,7 @@ static void put_summary_float(struct rtm_buf *b, float v)
 }
 
 /* The motion vector is the displacement over the animation, in the model's
- * metres (FORMAT.md 2.2, 2.4): each number says its axis. */
+ * metres (rtm(5), RTM_0101 block and Matrices): each number says its axis. */
 static void put_motion(const struct rtm_anim *a, struct rtm_buf *b)
 {
     static const char AXIS[3] = { 'x', 'y', 'z' };
@@ -92,8 +92,8 @@ static void put_skeleton(const struct rtm_anim *a, struct rtm_buf *b)
                  "(mount with one that has, e.g. ofp2)\n");
 }
 
-/* The fields only one format has, named for what FORMAT.md says they are
- * (2.1 and 3.1 to 3.5), not for where they sit in the file. */
+/* The fields only one format has, named for what rtm(5) says they are
+ * (PLAIN RTM and BMTR), not for where they sit in the file. */
 static void put_format_fields(const struct rtm_anim *a, struct rtm_buf *b)
 {
     if (a->format == RTM_FORMAT_PLAIN) {

@@ -1,8 +1,8 @@
-/* test_bmtr.c - the BMTR reader (FORMAT.md sections 3, 4 and 6), fed by the
+/* test_bmtr.c - the BMTR reader (rtm(5), BMTR and CONVERSION), fed by the
  * project's writer (bmtr_write.h) and by hand-patched bytes.
  *
  * Matrices are checked bit for bit against the local-matrix formula of
- * FORMAT.md 6.1, computed here with an independent half-float decoder. */
+ * rtm(5), Local matrix, computed here with an independent half-float decoder. */
 #include "testutil.h"
 
 #include <math.h>
@@ -127,7 +127,7 @@ static int parse_with(const struct rtm_buf *b, const char *skel, struct rtm_anim
     return rc;
 }
 
-/* ---- the expected conversion (FORMAT.md 5.2 and 6.1) ------------------- */
+/* ---- the expected conversion (rtm(5), BMTR transforms and Local matrix) ---- */
 
 static double half_value(uint16_t h)
 {
@@ -170,7 +170,7 @@ static void check_local_matrices(const struct rtm_anim *a, const struct fixture 
             expect_local(fx->tr + ((size_t)f * fx->nb + b) * 14, m);
             to_floats(m, e);
             if (memcmp(rtm_matrix(a, f, b), e, sizeof e) != 0)
-                fail_msg("frame %u bone %u: matrix differs from FORMAT.md 6.1", f, b);
+                fail_msg("frame %u bone %u: matrix differs from rtm(5), Local matrix", f, b);
         }
 }
 
@@ -475,7 +475,7 @@ static void assert_floats(const float *got, const float *want, int n, const char
     fail_msg("%s: matrix differs bit for bit", what);
 }
 
-/* FORMAT.md 6.1: identity quaternion and translation (1, 2, 3) give
+/* rtm(5), Local matrix: identity quaternion and translation (1, 2, 3) give
  * 1,-0,0,-0,1,-0,0,-0,1,-1,2,-3 with exactly those zero signs. */
 static void identity_signed_zeros(void **state)
 {
@@ -518,7 +518,7 @@ static void local_matrices_exact(void **state)
     fixture_free(&fx);
 }
 
-/* With ofp2 a child is composed with its parent (FORMAT.md 6.2), whatever
+/* With ofp2 a child is composed with its parent (rtm(5), Composition), whatever
  * the file order; a bone whose direct parent is absent stays local. */
 static void ofp2_composition(void **state)
 {

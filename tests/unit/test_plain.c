@@ -1,4 +1,4 @@
-/* test_plain.c - the plain RTM reader and writer (FORMAT.md section 2).
+/* test_plain.c - the plain RTM reader and writer (rtm(5), PLAIN RTM).
  *
  * Files are built byte by byte here, independently of the project's sample
  * writer, so that the reader is checked against the layout in the spec. */
