@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "cfg_pp.h"
 #include "numfmt.h"
 
 static void indent(struct rtm_buf *b, int depth)
@@ -136,31 +137,9 @@ static void put_class(struct rtm_buf *b, const struct cfg *c, uint32_t cls, int 
         put_entry(b, c, &c->e[k->first + i], k->first + i, depth);
 }
 
-static void put_pp_note(struct rtm_buf *b, const struct cfg_pp_counts *pp)
-{
-    struct { uint32_t n; const char *what; } k[] = {
-        { pp->eval, "__EVAL" }, { pp->exec, "__EXEC" },
-        { pp->undefined_call, "undefined macro call" },
-        { pp->missing_include, "missing #include" }, { pp->other, "other directive" },
-    };
-    uint32_t total = 0;
-    for (size_t i = 0; i < sizeof k / sizeof k[0]; i++)
-        total += k[i].n;
-    if (!total)
-        return;
-    buf_puts(b, "// rtmfs: left as written:");
-    const char *sep = " ";
-    for (size_t i = 0; i < sizeof k / sizeof k[0]; i++)
-        if (k[i].n) {
-            buf_printf(b, "%s%u %s", sep, k[i].n, k[i].what);
-            sep = ", ";
-        }
-    buf_putc(b, '\n');
-}
-
 void cfg_write_text(const struct cfg *c, struct rtm_buf *b)
 {
-    put_pp_note(b, &c->pp);
+    cfg_pp_note(&c->pp, b);
     if (c->nenums) {
         buf_puts(b, "enum\n{\n");
         for (uint32_t i = 0; i < c->nenums; i++) {

@@ -1,0 +1,380 @@
+/* cfg_macro.c - the preprocessor's macros: a hash table of definitions
+ * and the expander (cfg_pp.h says what it does as Arma does it).
+ *
+ * Expansion is textual and recursive: a macro's body (with its arguments,
+ * themselves expanded first, put in for its parameters, # quoting one and
+ * ## pasting two) is expanded again with the macro itself switched off, as
+ * C's "painted blue" rule keeps self-reference finite.  Nesting deeper
+ * than CFG_DEPTH_MAX and output past the caller's limit stop it.
+ */
+#include "cfg_pp_int.h"
+
+#include <stdlib.h>
+
+enum { BUCKETS = 1024, PARAMS_MAX = 64 };
+
+struct macro {
+    struct macro *next;
+    char *name;
+    int nparams;                /* -1: object-like */
+    char *params[PARAMS_MAX];
+    char *body;
+    int active;                 /* being expanded: not again inside itself */
+};
+
+struct pp_macros {
+    struct macro *bucket[BUCKETS];
+};
+
+struct pp_macros *pp_macros_new(void) { return calloc(1, sizeof(struct pp_macros)); }
+
+static void macro_free(struct macro *d)
+{
+    for (int i = 0; i < d->nparams; i++)
+        free(d->params[i]);
+    free(d->name);
+    free(d->body);
+    free(d);
+}
+
+void pp_macros_free(struct pp_macros *m)
+{
+    if (!m)
+        return;
+    for (int b = 0; b < BUCKETS; b++)
+        for (struct macro *d = m->bucket[b], *nx; d; d = nx) {
+            nx = d->next;
+            macro_free(d);
+        }
+    free(m);
+}
+
+static struct macro **slot(const struct pp_macros *m, const char *name, size_t n)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)name[i]) * 1099511628211ull;
+    struct macro *const *p = &m->bucket[(h ^ h >> 29) % BUCKETS];
+    while (*p && !(strlen((*p)->name) == n && memcmp((*p)->name, name, n) == 0))
+        p = &(*p)->next;
+    return (struct macro **)p;
+}
+
+static struct macro *find(const struct pp_macros *m, const char *name, size_t n)
+{
+    return *slot(m, name, n);
+}
+
+int pp_defined(const struct pp_macros *m, const char *name, size_t n)
+{
+    return find(m, name, n) != NULL;
+}
+
+void pp_undef(struct pp_macros *m, const char *name, size_t n)
+{
+    struct macro **p = slot(m, name, n), *d = *p;
+    if (d) {
+        *p = d->next;
+        macro_free(d);
+    }
+}
+
+static const char *skip_blank(const char *s, const char *e)
+{
+    while (s < e && (*s == ' ' || *s == '\t' || *s == '\r'))
+        s++;
+    return s;
+}
+
+static int parse_params(struct macro *d, const char **sp, const char *e)
+{
+    const char *s = *sp + 1;
+    d->nparams = 0;
+    for (;;) {
+        s = skip_blank(s, e);
+        if (s < e && *s == ')' && d->nparams == 0)
+            break;
+        const char *b = s;
+        while (s < e && pp_ident((unsigned char)*s))
+            s++;
+        if (s == b || d->nparams == PARAMS_MAX)
+            return -1;
+        if (!(d->params[d->nparams] = strndup(b, (size_t)(s - b))))
+            return -2;
+        d->nparams++;
+        s = skip_blank(s, e);
+        if (s < e && *s == ',') {
+            s++;
+            continue;
+        }
+        if (s < e && *s == ')')
+            break;
+        return -1;
+    }
+    *sp = s + 1;
+    return 0;
+}
+
+int pp_define(struct pp_macros *m, const char *s, size_t n)
+{
+    const char *e = s + n, *b;
+    s = skip_blank(s, e);
+    b = s;
+    while (s < e && pp_ident((unsigned char)*s))
+        s++;
+    if (s == b || !pp_ident_start((unsigned char)*b))
+        return -1;
+    struct macro *d = calloc(1, sizeof *d);
+    if (!d || !(d->name = strndup(b, (size_t)(s - b)))) {
+        free(d);
+        return -2;
+    }
+    d->nparams = -1;
+    int rc = s < e && *s == '(' ? parse_params(d, &s, e) : 0;
+    if (rc == 0) {
+        s = skip_blank(s, e);
+        while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+            e--;
+        if (!(d->body = strndup(s, (size_t)(e - s))))
+            rc = -2;
+    }
+    if (rc) {
+        macro_free(d);
+        return rc;
+    }
+    pp_undef(m, d->name, strlen(d->name));
+    struct macro **p = slot(m, d->name, strlen(d->name));
+    *p = d;
+    return 0;
+}
+
+/* ---- expansion -------------------------------------------------------- */
+
+static int expand(struct pp_expand *x, const char *s, size_t n, struct rtm_buf *out, int depth);
+
+/* A "string" from s: one past its closing quote (or the end). */
+static const char *skip_string(const char *s, const char *e)
+{
+    for (s++; s < e && *s != '"'; s++)
+        ;
+    return s < e ? s + 1 : e;
+}
+
+/* From '(' at s: one past the matching ')', or NULL; argument starts and
+ * ends (commas at depth 0, outside strings) into a[]. */
+static const char *split_args(const char *s, const char *e, const char **a, int *na, int max)
+{
+    int depth = 0;
+    *na = 0;
+    a[0] = s + 1;
+    for (const char *p = s; p < e; p++) {
+        if (*p == '"') {
+            p = skip_string(p, e) - 1;
+        } else if (*p == '(') {
+            depth++;
+        } else if (*p == ')' && --depth == 0) {
+            a[++*na] = p + 1;
+            return p + 1;
+        } else if (*p == ',' && depth == 1) {
+            if (*na + 1 >= max)
+                return NULL;
+            a[++*na] = p + 1;
+        }
+    }
+    return NULL;
+}
+
+static int param_index(const struct macro *d, const char *s, size_t n)
+{
+    for (int i = 0; i < d->nparams; i++)
+        if (strlen(d->params[i]) == n && memcmp(d->params[i], s, n) == 0)
+            return i;
+    return -1;
+}
+
+static void trim_tail(struct rtm_buf *b)
+{
+    while (b->len && (b->p[b->len - 1] == ' ' || b->p[b->len - 1] == '\t'))
+        b->len--;
+}
+
+/* The body of d with the expanded arguments put in. */
+static void substitute(const struct macro *d, struct rtm_buf *args, struct rtm_buf *out)
+{
+    const char *s = d->body, *e = s + strlen(s);
+    while (s < e) {
+        if (s[0] == '#' && s + 1 < e && s[1] == '#') {
+            trim_tail(out);
+            s = skip_blank(s + 2, e);
+            continue;
+        }
+        if (*s == '"') {
+            const char *q = skip_string(s, e);
+            buf_put(out, s, (size_t)(q - s));
+            s = q;
+            continue;
+        }
+        int quote = *s == '#';
+        const char *b = quote ? skip_blank(s + 1, e) : s, *p = b;
+        while (p < e && pp_ident((unsigned char)*p))
+            p++;
+        int k = p > b && pp_ident_start((unsigned char)*b) ? param_index(d, b, (size_t)(p - b)) : -1;
+        if (k >= 0) {
+            if (quote)
+                buf_putc(out, '"');
+            buf_put(out, args[k].p, args[k].len);
+            if (quote)
+                buf_putc(out, '"');
+            s = p;
+        } else if (p > b && !quote) {
+            buf_put(out, b, (size_t)(p - b));
+            s = p;
+        } else {
+            buf_putc(out, *s++);
+        }
+    }
+}
+
+/* Counts bytes produced anywhere in the expansion against the budget, so
+ * arguments nested in arguments cannot grow without bound. */
+static int spend(struct pp_expand *x, size_t n)
+{
+    x->produced += n;
+    if (x->produced / 4 <= x->limit)
+        return 0;
+    x->why = "macro expansion larger than the output limit";
+    return -1;
+}
+
+/* d called with arguments a[0..na]: expanded into out. */
+static int call(struct pp_expand *x, struct macro *d, const char **a, int na,
+                struct rtm_buf *out, int depth)
+{
+    struct rtm_buf args[PARAMS_MAX], body;
+    int rc = 0, i;
+    buf_init(&body);
+    for (i = 0; i < d->nparams; i++)
+        buf_init(&args[i]);
+    for (i = 0; i < na && rc == 0; i++) {
+        const char *s = skip_blank(a[i], a[i + 1] - 1), *e = a[i + 1] - 1;
+        while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r' || e[-1] == '\n'))
+            e--;
+        rc = expand(x, s, (size_t)(e - s), &args[i], depth + 1);
+    }
+    if (rc == 0) {
+        substitute(d, args, &body);
+        rc = spend(x, body.len);
+    }
+    if (rc == 0) {
+        d->active = 1;
+        rc = body.oom ? -1 : expand(x, body.p ? body.p : "", body.len, out, depth + 1);
+        d->active = 0;
+    }
+    for (i = 0; i < d->nparams; i++)
+        buf_free(&args[i]);
+    buf_free(&body);
+    return rc;
+}
+
+static int has_lower(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (s[i] >= 'a' && s[i] <= 'z')
+            return 1;
+    return 0;
+}
+
+/* The identifier s..p (and what follows up to e): how much was used. */
+static const char *identifier(struct pp_expand *x, const char *s, const char *p,
+                              const char *e, struct rtm_buf *out, int depth, int *rc)
+{
+    size_t n = (size_t)(p - s);
+    const char *after = skip_blank(p, e), *a[PARAMS_MAX + 1];
+    int na, paren = after < e && *after == '(';
+    struct macro *d = find(x->m, s, n);
+    if ((n == 6 && (!memcmp(s, "__EVAL", 6) || !memcmp(s, "__EXEC", 6))) && paren) {
+        const char *end = split_args(after, e, a, &na, PARAMS_MAX + 1);
+        end = end ? end : e;
+        if (s[4] == 'V')
+            x->counts->eval++;
+        else
+            x->counts->exec++;
+        buf_put(out, s, (size_t)(end - s));
+        *rc = spend(x, (size_t)(end - s));
+        return end;
+    }
+    if (n == 8 && !memcmp(s, "__LINE__", 8) && !d) {
+        buf_printf(out, "%u", x->line);
+        return p;
+    }
+    if (n == 8 && !memcmp(s, "__FILE__", 8) && !d) {
+        buf_printf(out, "\"%s\"", x->file ? x->file : "");
+        return p;
+    }
+    if (d && !d->active && d->nparams < 0) {
+        d->active = 1;
+        *rc = expand(x, d->body, strlen(d->body), out, depth + 1);
+        d->active = 0;
+        return p;
+    }
+    const char *end = paren ? split_args(after, e, a, &na, PARAMS_MAX + 1) : NULL;
+    if (d && !d->active && end && (na == d->nparams || (na == 1 && d->nparams == 0))) {
+        *rc = call(x, d, a, d->nparams, out, depth);
+        return end;
+    }
+    if (paren && (!d || !d->active) && n > 1 && !has_lower(s, n))
+        x->counts->undefined_call++;
+    buf_put(out, s, n);
+    *rc = spend(x, n);
+    return p;
+}
+
+static int expand(struct pp_expand *x, const char *s, size_t n, struct rtm_buf *out, int depth)
+{
+    const char *e = s + n;
+    if (depth > CFG_DEPTH_MAX) {
+        x->why = "macros nested deeper than 64 (a macro that expands into itself?)";
+        return -1;
+    }
+    while (s < e) {
+        int rc = 0;
+        if (out->oom || out->len > x->limit) {
+            x->why = out->oom ? "out of memory expanding macros"
+                              : "macro expansion larger than the output limit";
+            return -1;
+        }
+        const char *p = s;
+        if (*s == '"') {
+            p = skip_string(s, e);
+        } else if (pp_ident_start((unsigned char)*s)) {
+            while (p < e && pp_ident((unsigned char)*p))
+                p++;
+            s = identifier(x, s, p, e, out, depth, &rc);
+            if (rc)
+                return rc;
+            continue;
+        } else if (*s >= '0' && *s <= '9') {
+            while (p < e && (pp_ident((unsigned char)*p) || *p == '.'))
+                p++;
+        } else {
+            p++;
+        }
+        buf_put(out, s, (size_t)(p - s));
+        if (spend(x, (size_t)(p - s)))
+            return -1;
+        s = p;
+    }
+    return 0;
+}
+
+int pp_expand_line(struct pp_expand *x, const char *s, size_t n, struct rtm_buf *out)
+{
+    x->why = NULL;
+    int rc = expand(x, s, n, out, 0);
+    if (rc == 0 && (out->oom || out->len > x->limit)) {
+        x->why = out->oom ? "out of memory expanding macros"
+                          : "macro expansion larger than the output limit";
+        rc = -1;
+    }
+    return rc;
+}

@@ -1,0 +1,479 @@
+/* cfg_pp.c - the preprocessor's directives, includes and line map (the
+ * macros are in cfg_macro.c; cfg_pp.h says what it does).
+ *
+ * Each file is made comment-free first (newlines kept, strings kept), then
+ * read a logical line at a time (continuations joined).  Every source line
+ * gives exactly one output line (a directive an empty one, a joined line
+ * its extra lines as empty ones), so a line of the output maps back to its
+ * file and line by the segments recorded where a file starts or resumes.
+ */
+#include "cfg_pp_int.h"
+
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+enum { COND_MAX = 256 };
+#define PP_OUTPUT_DEFAULT ((size_t)64 << 20)
+
+struct pp {
+    const struct cfg_pp_opts *o;
+    struct cfg_pp_result *r;
+    struct pp_macros *m;
+    struct pp_expand x;
+    uint32_t out_line;                          /* the next output line, 1-based */
+    char *stack[CFG_PP_INCLUDE_MAX + 1];        /* real paths of the open files */
+    int depth;
+    struct rtm_error *err;
+};
+
+/* One file being read. */
+struct src {
+    const char *name, *dir;
+    uint32_t id, line;
+};
+
+__attribute__((format(printf, 3, 4)))
+static int fail(struct pp *pp, const struct src *f, const char *fmt, ...)
+{
+    char msg[200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    rtm_err_nooff(pp->err, "%s:%u: %s", f->name, f->line, msg);
+    return -1;
+}
+
+static int add_seg(struct pp *pp, uint32_t file, uint32_t src_line)
+{
+    struct cfg_pp_result *r = pp->r;
+    if (r->nseg && r->seg[r->nseg - 1].out_line == pp->out_line)
+        r->nseg--;      /* an empty stretch: the newer one stands */
+    if (r->nseg == r->cap_seg) {
+        size_t nc = r->cap_seg ? r->cap_seg * 2 : 16;
+        void *p = realloc(r->seg, nc * sizeof *r->seg);
+        if (!p)
+            return -1;
+        r->seg = p;
+        r->cap_seg = nc;
+    }
+    r->seg[r->nseg++] = (struct cfg_line_seg){ pp->out_line, file, src_line };
+    r->map.seg = r->seg;
+    r->map.nseg = r->nseg;
+    return 0;
+}
+
+static long add_file(struct pp *pp, const char *name)
+{
+    struct cfg_pp_result *r = pp->r;
+    char **p = realloc(r->files, (r->nfiles + 1) * sizeof *p);
+    if (!p)
+        return -1;
+    r->files = p;
+    if (!(p[r->nfiles] = strdup(name)))
+        return -1;
+    r->map.files = (const char *const *)r->files;
+    r->map.nfiles = ++r->nfiles;
+    return (long)(r->nfiles - 1);
+}
+
+/* The text without comments: block comments become a space (their
+ * newlines kept), line comments go; "strings" are kept as they are. */
+static void strip_comments(const char *s, size_t n, struct rtm_buf *out)
+{
+    const char *e = s + n;
+    while (s < e) {
+        const char *p = s;
+        while (p < e && *p != '"' && *p != '/')
+            p++;
+        buf_put(out, s, (size_t)(p - s));
+        if (p >= e)
+            break;
+        if (*p == '"') {
+            const char *q = p + 1;
+            while (q < e && *q != '"' && *q != '\n')
+                q++;
+            q += q < e && *q == '"';
+            buf_put(out, p, (size_t)(q - p));
+            s = q;
+        } else if (e - p >= 2 && p[1] == '/') {
+            for (s = p; s < e && *s != '\n'; s++)
+                ;
+        } else if (e - p >= 2 && p[1] == '*') {
+            buf_putc(out, ' ');
+            for (s = p + 2; s < e && !(*s == '*' && e - s >= 2 && s[1] == '/'); s++)
+                if (*s == '\n')
+                    buf_putc(out, '\n');
+            s = s < e ? s + 2 : e;
+        } else {
+            buf_putc(out, '/');
+            s = p + 1;
+        }
+    }
+}
+
+/* The logical line at s: its joined text into line, the source lines it
+ * took into *lines; returns one past it. */
+static const char *logical_line(const char *s, const char *e, struct rtm_buf *line,
+                                uint32_t *lines)
+{
+    line->len = 0;
+    *lines = 1;
+    for (;;) {
+        const char *nl = memchr(s, '\n', (size_t)(e - s));
+        const char *end = nl ? nl : e, *t = end;
+        if (t > s && t[-1] == '\r')
+            t--;
+        if (nl && t > s && t[-1] == '\\') {
+            buf_put(line, s, (size_t)(t - 1 - s));
+            s = nl + 1;
+            (*lines)++;
+            continue;
+        }
+        buf_put(line, s, (size_t)(t - s));
+        return nl ? nl + 1 : e;
+    }
+}
+
+static int is_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* An include's path to a file on disk, in the order cfg_pp.h gives. */
+static int resolve(struct pp *pp, const struct src *f, const char *inc, char *out, size_t n)
+{
+    char rel[PATH_MAX], game[PATH_MAX];
+    size_t k = 0, g = 0;
+    const char *s = inc;
+    while (*s == '\\' || *s == '/')
+        s++;
+    for (; *s && k + 1 < sizeof rel; s++) {
+        rel[k++] = *s == '\\' ? '/' : *s;
+        game[g++] = *s == '/' ? '\\' : *s;
+    }
+    rel[k] = game[g] = 0;
+    if (inc[0] != '\\' && inc[0] != '/' && f->dir &&
+        snprintf(out, n, "%s/%s", f->dir, rel) < (int)n && is_file(out))
+        return 0;
+    if (pp->o->resolve && pp->o->resolve(pp->o->arg, game, out, n) == 0 && is_file(out))
+        return 0;
+    if (pp->o->include_dir && snprintf(out, n, "%s/%s", pp->o->include_dir, rel) < (int)n &&
+        is_file(out))
+        return 0;
+    return -1;
+}
+
+static int process(struct pp *pp, const char *text, size_t len, struct src *f);
+
+static int include_file(struct pp *pp, struct src *f, const char *path)
+{
+    char real[PATH_MAX], dir[PATH_MAX];
+    if (!realpath(path, real))
+        return fail(pp, f, "cannot resolve %s: %s", path, strerror(errno));
+    for (int i = 0; i < pp->depth; i++)
+        if (strcmp(pp->stack[i], real) == 0)
+            return fail(pp, f, "#include loop: %s includes itself", path);
+    if (pp->depth >= CFG_PP_INCLUDE_MAX)
+        return fail(pp, f, "#include nested deeper than %d", CFG_PP_INCLUDE_MAX);
+    uint8_t *data;
+    size_t n;
+    if (rtm_slurp(path, &data, &n))
+        return fail(pp, f, "cannot read %s: %s", path, strerror(errno));
+    long id = add_file(pp, path);
+    snprintf(dir, sizeof dir, "%s", path);
+    struct src child = { .name = id >= 0 ? pp->r->files[id] : path, .dir = dirname(dir),
+                         .id = (uint32_t)id, .line = 1 };
+    int rc = -1;
+    if (id < 0 || !(pp->stack[pp->depth] = strdup(real)))
+        rtm_err_oom(pp->err, "out of memory preprocessing %s", path);
+    else {
+        pp->depth++;
+        rc = process(pp, (const char *)data, n, &child);
+        free(pp->stack[--pp->depth]);
+    }
+    free(data);
+    return rc;
+}
+
+static int do_include(struct pp *pp, struct src *f, const char *s, const char *e,
+                      const char *line, size_t line_len)
+{
+    char inc[PATH_MAX], path[PATH_MAX];
+    while (s < e && (*s == ' ' || *s == '\t'))
+        s++;
+    char close = s < e && *s == '<' ? '>' : '"';
+    const char *q = s < e && (*s == '"' || *s == '<') ? memchr(s + 1, close, (size_t)(e - s - 1)) : NULL;
+    if (!q || (size_t)(q - s) >= sizeof inc)
+        return fail(pp, f, "#include without a \"path\" or <path>");
+    memcpy(inc, s + 1, (size_t)(q - s - 1));
+    inc[q - s - 1] = 0;
+    if (resolve(pp, f, inc, path, sizeof path)) {
+        pp->r->counts.missing_include++;
+        buf_put(&pp->r->text, line, line_len);     /* left as written */
+        buf_putc(&pp->r->text, '\n');
+        pp->out_line++;
+        return 0;
+    }
+    if (include_file(pp, f, path))
+        return -1;
+    return add_seg(pp, f->id, f->line + 1) ? (rtm_err_oom(pp->err, "out of memory"), -1) : 0;
+}
+
+struct cond {
+    uint8_t active[COND_MAX], taken[COND_MAX], seen_else[COND_MAX];
+    int n;
+};
+
+static int cond_active(const struct cond *c) { return c->n == 0 || c->active[c->n - 1]; }
+
+static int push_cond(struct pp *pp, struct src *f, struct cond *c, int yes)
+{
+    if (c->n == COND_MAX)
+        return fail(pp, f, "#ifdef nested deeper than %d", COND_MAX);
+    int outer = cond_active(c);
+    c->active[c->n] = (uint8_t)(outer && yes);
+    c->taken[c->n] = (uint8_t)yes;
+    c->seen_else[c->n++] = 0;
+    return 0;
+}
+
+/* A directive line (after its '#'); *echo asks for the line as written. */
+static int directive(struct pp *pp, struct src *f, struct cond *c, const char *s,
+                     const char *e, int *echo, int *included)
+{
+    while (s < e && (*s == ' ' || *s == '\t'))
+        s++;
+    const char *w = s;
+    while (s < e && pp_ident((unsigned char)*s))
+        s++;
+    size_t wn = (size_t)(s - w);
+#define IS(word) (wn == strlen(word) && memcmp(w, word, wn) == 0)
+    const char *arg = s;
+    while (arg < e && (*arg == ' ' || *arg == '\t'))
+        arg++;
+    const char *an = arg;
+    while (an < e && pp_ident((unsigned char)*an))
+        an++;
+    if (IS("ifdef") || IS("ifndef"))
+        return push_cond(pp, f, c, pp_defined(pp->m, arg, (size_t)(an - arg)) == IS("ifdef"));
+    if (IS("if")) {
+        pp->r->counts.other += cond_active(c);
+        return push_cond(pp, f, c, 1);      /* unknown condition: taken, counted */
+    }
+    if (IS("else") || IS("elif")) {
+        if (c->n == 0 || c->seen_else[c->n - 1])
+            return fail(pp, f, "#%.*s without #ifdef", (int)wn, w);
+        int outer = c->n < 2 || c->active[c->n - 2];
+        c->seen_else[c->n - 1] = IS("else");
+        c->active[c->n - 1] = (uint8_t)(outer && !c->taken[c->n - 1]);
+        c->taken[c->n - 1] = 1;
+        pp->r->counts.other += IS("elif") && outer;
+        return 0;
+    }
+    if (IS("endif")) {
+        if (c->n == 0)
+            return fail(pp, f, "#endif without #ifdef");
+        c->n--;
+        return 0;
+    }
+    if (!cond_active(c))
+        return 0;
+    if (IS("define")) {
+        int rc = pp_define(pp->m, s, (size_t)(e - s));
+        if (rc == -2)
+            rtm_err_oom(pp->err, "out of memory for a macro");
+        return rc == -1 ? fail(pp, f, "malformed #define") : rc;
+    }
+    if (IS("undef")) {
+        pp_undef(pp->m, arg, (size_t)(an - arg));
+        return 0;
+    }
+    if (IS("include")) {
+        *included = 1;
+        return 0;
+    }
+    pp->r->counts.other += wn > 0;
+    *echo = wn > 0;
+    return 0;
+#undef IS
+}
+
+static int emit_line(struct pp *pp, const struct src *f, const char *s, size_t n)
+{
+    pp->x.file = f->name;
+    pp->x.line = f->line;
+    if (pp_expand_line(&pp->x, s, n, &pp->r->text))
+        return pp->r->text.oom ? (rtm_err_oom(pp->err, "out of memory preprocessing"), -1)
+                               : fail(pp, f, "%s", pp->x.why);
+    buf_putc(&pp->r->text, '\n');
+    pp->out_line++;
+    return 0;
+}
+
+static int one_line(struct pp *pp, struct src *f, struct cond *c, const char *s, size_t n)
+{
+    const char *e = s + n, *p = s;
+    while (p < e && (*p == ' ' || *p == '\t'))
+        p++;
+    if (p < e && *p == '#') {
+        int echo = 0, included = 0;
+        if (directive(pp, f, c, p + 1, e, &echo, &included))
+            return -1;
+        if (included) {
+            const char *w = p + 1;
+            while (w < e && (*w == ' ' || *w == '\t'))
+                w++;
+            return do_include(pp, f, w + 7, e, s, n);
+        }
+        if (echo)
+            buf_put(&pp->r->text, s, n);
+        buf_putc(&pp->r->text, '\n');
+        pp->out_line++;
+        return 0;
+    }
+    if (!cond_active(c)) {
+        buf_putc(&pp->r->text, '\n');
+        pp->out_line++;
+        return 0;
+    }
+    return emit_line(pp, f, s, n);
+}
+
+static int process(struct pp *pp, const char *text, size_t len, struct src *f)
+{
+    struct rtm_buf clean, line;
+    struct cond *c = calloc(1, sizeof *c);
+    int rc = 0;
+    buf_init(&clean);
+    buf_init(&line);
+    strip_comments(text, len, &clean);
+    if (!c || clean.oom || add_seg(pp, f->id, 1)) {
+        free(c);
+        buf_free(&clean);
+        rtm_err_oom(pp->err, "out of memory preprocessing %s", f->name);
+        return -1;
+    }
+    const char *s = clean.p ? clean.p : "", *e = s + clean.len;
+    while (s < e && rc == 0) {
+        uint32_t lines;
+        s = logical_line(s, e, &line, &lines);
+        rc = line.oom ? -1 : one_line(pp, f, c, line.p ? line.p : "", line.len);
+        for (uint32_t k = 1; k < lines && rc == 0; k++) {
+            buf_putc(&pp->r->text, '\n');
+            pp->out_line++;
+        }
+        f->line += lines;
+        if (rc == 0 && (pp->r->text.oom || pp->r->text.len > pp->x.limit))
+            rc = fail(pp, f, "preprocessed text larger than %zu bytes", pp->x.limit);
+    }
+    if (rc == 0 && c->n)
+        rc = fail(pp, f, "#ifdef never closed (%d open at the end)", c->n);
+    free(c);
+    buf_free(&clean);
+    buf_free(&line);
+    return rc;
+}
+
+int cfg_pp_text(const char *text, size_t len, const char *name, const char *dir,
+                const struct cfg_pp_opts *o, struct cfg_pp_result *r, struct rtm_error *err)
+{
+    static const struct cfg_pp_opts none;
+    struct pp pp = { .o = o ? o : &none, .r = r, .out_line = 1, .err = err };
+    memset(r, 0, sizeof *r);
+    buf_init(&r->text);
+    pp.x.counts = &r->counts;
+    pp.x.limit = pp.o->max_output ? pp.o->max_output : PP_OUTPUT_DEFAULT + 64 * len;
+    pp.x.m = pp.m = pp_macros_new();
+    long id = add_file(&pp, name ? name : "<text>");
+    if (!pp.m || id < 0) {
+        pp_macros_free(pp.m);
+        rtm_err_oom(err, "out of memory preprocessing");
+        return -1;
+    }
+    struct src f = { .name = r->files[id], .dir = dir, .id = (uint32_t)id, .line = 1 };
+    int rc = process(&pp, text, len, &f);
+    pp_macros_free(pp.m);
+    if (rc)
+        cfg_pp_free(r);
+    return rc;
+}
+
+int cfg_pp_file(const char *path, const struct cfg_pp_opts *o, struct cfg_pp_result *r,
+                struct rtm_error *err)
+{
+    uint8_t *data;
+    size_t n;
+    char dir[PATH_MAX];
+    memset(r, 0, sizeof *r);
+    if (rtm_slurp(path, &data, &n)) {
+        rtm_err_sys(err, errno, 0, "cannot read %s: %s", path, strerror(errno));
+        return -1;
+    }
+    snprintf(dir, sizeof dir, "%s", path);
+    int rc = cfg_pp_text((const char *)data, n, path, dirname(dir), o, r, err);
+    free(data);
+    return rc;
+}
+
+void cfg_pp_free(struct cfg_pp_result *r)
+{
+    buf_free(&r->text);
+    for (size_t i = 0; i < r->nfiles; i++)
+        free(r->files[i]);
+    free(r->files);
+    free(r->seg);
+    memset(r, 0, sizeof *r);
+}
+
+void cfg_pp_note(const struct cfg_pp_counts *pp, struct rtm_buf *b)
+{
+    struct { uint32_t n; const char *what; } k[] = {
+        { pp->eval, "__EVAL" }, { pp->exec, "__EXEC" },
+        { pp->undefined_call, "undefined macro call" },
+        { pp->missing_include, "missing #include" }, { pp->other, "other directive" },
+    };
+    const char *sep = "// rtmfs: left as written: ";
+    for (size_t i = 0; i < sizeof k / sizeof k[0]; i++)
+        if (k[i].n) {
+            buf_printf(b, "%s%u %s", sep, k[i].n, k[i].what);
+            sep = ", ";
+        }
+    if (sep[0] == ',')
+        buf_putc(b, '\n');
+}
+
+int cfg_load_file(const char *path, const struct cfg_pp_opts *o, struct cfg **out,
+                  struct rtm_error *err)
+{
+    uint8_t *data;
+    size_t n;
+    char dir[PATH_MAX];
+    *out = NULL;
+    if (rtm_slurp(path, &data, &n)) {
+        rtm_err_sys(err, errno, 0, "cannot read %s: %s", path, strerror(errno));
+        return -1;
+    }
+    if (rap_is_rapified(data, n)) {
+        int rc = rap_read(data, n, out, err);
+        free(data);
+        return rc;
+    }
+    struct cfg_pp_result r;
+    snprintf(dir, sizeof dir, "%s", path);
+    int rc = cfg_pp_text((const char *)data, n, path, dirname(dir), o, &r, err);
+    free(data);
+    if (rc)
+        return -1;
+    rc = cfg_parse_text(r.text.p ? r.text.p : "", r.text.len, path, &r.map, out, err);
+    if (rc == 0)
+        (*out)->pp = r.counts;
+    cfg_pp_free(&r);
+    return rc;
+}
