@@ -277,7 +277,7 @@ static int as_nonfinite(const char *s, size_t n, float *f)
     if (!strcmp(tmp, "1.#QNAN") || !strcmp(tmp, "-1.#IND") || !strcmp(tmp, "-1.#QNAN")) {
         bits = tmp[0] == '-' ? 0xFFC00000u : 0x7FC00000u;
     } else if (sscanf(tmp, "1.#QNAN(0x%8x%c", &bits, &tail) != 2 || tail != ')' ||
-               n != 17) {
+               n != 19) {
         return -1;
     }
     memcpy(f, &bits, 4);

@@ -218,7 +218,7 @@ static int read_entry(struct walk *w, size_t *pos, struct cfg_entry *e, uint32_t
             return fail_end(w, *pos, "a value");
         u = w->data[(*pos)++];
         e->kind = CFG_VALUE;
-        if (u == 3 || u == 5) {
+        if (u != 0 && u != 1 && u != 2 && u != 4 && u != 6) {
             rtm_err_set(w->err, *pos - 1, "unknown value type %u", u);
             return -1;
         }

@@ -39,7 +39,7 @@ static inline const char *text_err(const char *s, struct rtm_error *err)
 
 /* Reads bytes (a private heap copy of exactly len, so ASan sees an
  * over-read) as rapified: 0 or -1; *out as rap_read() leaves it. */
-static int rap_try(const void *data, size_t len, struct cfg **out, struct rtm_error *err)
+static inline int rap_try(const void *data, size_t len, struct cfg **out, struct rtm_error *err)
 {
     uint8_t *copy = malloc(len ? len : 1);
     assert_non_null(copy);
@@ -80,7 +80,7 @@ static inline char *text_of(const struct cfg *c, size_t *len)
 
 /* Asserts c == text(c) read back, and c == rapify(c) read back; checks
  * the text has no trailing spaces. */
-static void round_trip(const struct cfg *c)
+static inline void round_trip(const struct cfg *c)
 {
     size_t n;
     char *t = text_of(c, &n), why[512] = "";
@@ -107,7 +107,7 @@ static void round_trip(const struct cfg *c)
 /* ---- the shared configs' expected trees ---- */
 
 /* Whether JSON string j (UTF-8 of Latin-1 code points) is bytes s. */
-static int latin1_eq(const struct jm_value *j, struct cfg_str s)
+static inline int latin1_eq(const struct jm_value *j, struct cfg_str s)
 {
     if (!j || j->type != JM_STR)
         return 0;
@@ -127,12 +127,12 @@ static int latin1_eq(const struct jm_value *j, struct cfg_str s)
     return k == j->len;
 }
 
-static int jnum_eq(const struct jm_value *j, int64_t v)
+static inline int jnum_eq(const struct jm_value *j, int64_t v)
 {
     return j && j->type == JM_NUM && strtoll(j->text, NULL, 10) == v;
 }
 
-static int json_value_eq(const struct cfg *c, const struct cfg_value *v,
+static inline int json_value_eq(const struct cfg *c, const struct cfg_value *v,
                          const struct jm_value *kind, const struct jm_value *val)
 {
     if (!kind || kind->type != JM_STR)
@@ -159,7 +159,7 @@ static int json_value_eq(const struct cfg *c, const struct cfg_value *v,
 }
 
 /* Whether entry i is the JSON node j; *why names the first difference. */
-static int json_entry_eq(const struct cfg *c, uint32_t i, const struct jm_value *j,
+static inline int json_entry_eq(const struct cfg *c, uint32_t i, const struct jm_value *j,
                          char *why, size_t n)
 {
     const struct cfg_entry *e = &c->e[i];
@@ -192,7 +192,7 @@ static int json_entry_eq(const struct cfg *c, uint32_t i, const struct jm_value 
 
 /* The shared configs (sorted names) into names; their count, or -1
  * without ../shared/configs. */
-static int shared_configs(char dir[4096], char ***names)
+static inline int shared_configs(char dir[4096], char ***names)
 {
     const char *sh = getenv("RTMFS_SHARED");
     snprintf(dir, 4096, "%s/configs", sh ? sh : "../shared");
@@ -212,7 +212,7 @@ static int shared_configs(char dir[4096], char ***names)
     return n;
 }
 
-static void free_names(char **names, int n)
+static inline void free_names(char **names, int n)
 {
     for (int i = 0; i < n; i++)
         free(names[i]);
