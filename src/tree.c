@@ -42,6 +42,9 @@ struct rtm_tree *rtm_tree_new(const struct rtm_tree_config *cfg)
     t->cfg.file = t->file;
     atomic_init(&t->unwatched, cfg->watch == NULL);
     pthread_mutex_init(&t->llock, NULL);
+    struct stat st;
+    if (t->cfg.fsmap && fstat(cfg->srcfd, &st) == 0)    /* said at the start */
+        rtm_fsmap_check(t->cfg.fsmap, cfg->srcfd, "", (uint64_t)st.st_dev);
     watch(t, "");
     return t;
 }
@@ -71,9 +74,16 @@ static void watch(struct rtm_tree *t, const char *dir)
         atomic_store(&t->unwatched, 1);
 }
 
-static double timeout(struct rtm_tree *t)
+/* Short where changes may go unreported: a watch failed, or tg's source
+ * is on a device inotify is blind on (the first request to meet a device
+ * has it probed: SOURCE's at the start, then each mount point below). */
+static double timeout(struct rtm_tree *t, const struct tree_target *tg)
 {
-    return atomic_load(&t->unwatched) ? RTM_TREE_TIMEOUT_UNWATCHED : RTM_TREE_TIMEOUT_WATCHED;
+    if (atomic_load(&t->unwatched) ||
+        (t->cfg.fsmap && rtm_fsmap_check(t->cfg.fsmap, t->cfg.srcfd, tg->src,
+                                         (uint64_t)tg->st.st_dev)))
+        return RTM_TREE_TIMEOUT_UNWATCHED;
+    return RTM_TREE_TIMEOUT_WATCHED;
 }
 /* ---- attributes ---- */
 
@@ -185,8 +195,12 @@ static int fill_attr(struct rtm_tree *t, struct tree_target *tg, uint64_t ino, s
     case TK_ANIM:
     case TK_PBO:
     case TK_PDIR:
-    case TK_GONE: st->st_mode = dir_mode(tg->st.st_mode); st->st_nlink = 1; st->st_size = 0; break;
-    case TK_FRAMES: st->st_mode = dir_mode(tg->st.st_mode); st->st_nlink = 2; st->st_size = 0; break;
+    case TK_GONE:
+    case TK_FRAMES:
+        st->st_mode = dir_mode(tg->st.st_mode);
+        st->st_nlink = tg->kind == TK_FRAMES ? 2 : 1;
+        st->st_size = 0;
+        break;
     case TK_VIEW:
     case TK_ERROR:
     case TK_PINFO:
@@ -263,8 +277,8 @@ int rtm_tree_lookup(struct rtm_tree *t, uint64_t parent, const char *name,
         rtm_inodes_forget(t->nodes, out->ino, 1);
     if (rc == 0 && tg.kind == TK_DIR)
         watch(t, path);
+    out->timeout = timeout(t, &tg);
     tree_target_done(t, &tg);
-    out->timeout = timeout(t);
     tree_account(t);
     return rc;
 }
@@ -312,7 +326,7 @@ void rtm_tree_listed_entries(struct rtm_tree *t, uint64_t dir, const struct rtm_
             rtm_inodes_forget(t->nodes, o->ino, 1);
             o->ino = 0;
         }
-        o->timeout = timeout(t);
+        o->timeout = timeout(t, &tg);
     }
     tree_target_done(t, &tg);
 }
@@ -325,7 +339,7 @@ int rtm_tree_getattr(struct rtm_tree *t, uint64_t ino, struct rtm_tree_entry *ou
     if (rc)
         return rc;
     out->ino = ino;
-    out->timeout = timeout(t);
+    out->timeout = timeout(t, &tg);
     rc = fill_attr(t, &tg, ino, &out->st);
     tree_target_done(t, &tg);
     return rc;

@@ -15,7 +15,8 @@ void tree_head_info(const char *src, const struct stat *st, long entry, struct t
                               .atime_sec = st->st_atim.tv_sec, .atime_nsec = st->st_atim.tv_nsec };
 }
 
-int tree_resolve_head(struct rtm_tree *t, uint64_t ino, char path[PATH_MAX], struct tree_target *tg)
+int tree_resolve_head(struct rtm_tree *t, uint64_t ino, char path[PATH_MAX],
+                      struct tree_target *tg)
 {
     struct rtm_fileid id;
     struct tree_head hi;
@@ -25,8 +26,8 @@ int tree_resolve_head(struct rtm_tree *t, uint64_t ino, char path[PATH_MAX], str
     size_t n = strlen(path);
     if (hi.srclen > n || hi.srclen >= sizeof tg->src)
         return -ESTALE;
-    *tg = (struct tree_target){ .kind = TK_ANIM, .rest = "", .entry = -1, .id = id, .pinned = 1,
-                           .level = RTMC_SHAPE };
+    *tg = (struct tree_target){ .kind = TK_ANIM, .rest = "", .entry = -1, .id = id,
+                                .pinned = 1, .level = RTMC_SHAPE };
     memcpy(tg->src, path, hi.srclen);
     tg->src[hi.srclen] = 0;
     tg->st.st_mode = hi.mode;
@@ -50,7 +51,7 @@ int tree_resolve_head(struct rtm_tree *t, uint64_t ino, char path[PATH_MAX], str
 /* Resolves name in folder parent, a family's head or one of its folders:
  * by the head's node, and the name inside the animation. */
 int tree_resolve_in_family(struct rtm_tree *t, uint64_t parent, const char *name,
-                             char path[PATH_MAX], struct tree_target *tg)
+                           char path[PATH_MAX], struct tree_target *tg)
 {
     uint64_t k = rtm_ino_member(parent);
     int rc = tree_resolve_head(t, rtm_ino_head(parent), path, tg);

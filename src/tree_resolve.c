@@ -68,7 +68,7 @@ static int classify_target(struct rtm_tree *t, struct tree_target *tg)
     struct rtm_fileid id;
     int k = rtm_tree_classify(t, t->cfg.srcfd, tg->src, tg->src, DT_UNKNOWN, &tg->st, &id);
     static const enum tree_kind of[] = { [RTM_SRC_DIR] = TK_DIR, [RTM_SRC_ANIM] = TK_ANIM,
-                                    [RTM_SRC_PBO] = TK_PBO, [RTM_SRC_OTHER] = TK_OTHER };
+                                         [RTM_SRC_PBO] = TK_PBO, [RTM_SRC_OTHER] = TK_OTHER };
     if (k < 0)
         return k;
     if (k == RTM_SRC_HIDDEN)
@@ -85,7 +85,7 @@ static int classify_target(struct rtm_tree *t, struct tree_target *tg)
  * "tg->src/ENTRY"): of the pinned version, or else of the current one,
  * following the file if it changes while it is read. */
 int tree_get_entry(struct rtm_tree *t, struct tree_target *tg, const char *key,
-                     enum rtmc_kind kind, struct rtmc_entry **h)
+                   enum rtmc_kind kind, struct rtmc_entry **h)
 {
     struct rtmc_src s = { .path = key, .level = kind == RTMC_ANIM ? tg->level : RTMC_FULL,
                           .kind = kind, .archive_len = key == tg->src ? 0 : strlen(tg->src) };
@@ -333,7 +333,8 @@ void tree_target_done(struct rtm_tree *t, struct tree_target *tg)
 
 /* ---- inode numbers -> mount paths ---- */
 
-int tree_resolve_ino(struct rtm_tree *t, uint64_t ino, char path[PATH_MAX], struct tree_target *tg)
+int tree_resolve_ino(struct rtm_tree *t, uint64_t ino, char path[PATH_MAX],
+                     struct tree_target *tg)
 {
     struct rtm_fileid id;
     uint64_t k = rtm_ino_member(ino);
