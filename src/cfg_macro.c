@@ -295,7 +295,7 @@ static const char *identifier(struct pp_expand *x, const char *s, const char *p,
     if ((n == 6 && (!memcmp(s, "__EVAL", 6) || !memcmp(s, "__EXEC", 6))) && paren) {
         const char *end = split_args(after, e, a, &na, PARAMS_MAX + 1);
         end = end ? end : e;
-        if (s[4] == 'V')
+        if (s[3] == 'V')
             x->counts->eval++;
         else
             x->counts->exec++;

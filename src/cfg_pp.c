@@ -179,7 +179,7 @@ static int include_file(struct pp *pp, struct src *f, const char *path)
         return fail(pp, f, "cannot resolve %s: %s", path, strerror(errno));
     for (int i = 0; i < pp->depth; i++)
         if (strcmp(pp->stack[i], real) == 0)
-            return fail(pp, f, "#include loop: %s includes itself", path);
+            return fail(pp, f, "#include loop: %s is already being read", path);
     if (pp->depth >= CFG_PP_INCLUDE_MAX)
         return fail(pp, f, "#include nested deeper than %d", CFG_PP_INCLUDE_MAX);
     uint8_t *data;
@@ -398,7 +398,12 @@ int cfg_pp_text(const char *text, size_t len, const char *name, const char *dir,
         return -1;
     }
     struct src f = { .name = r->files[id], .dir = dir, .id = (uint32_t)id, .line = 1 };
+    char real[PATH_MAX];
+    if (name && realpath(name, real) && (pp.stack[0] = strdup(real)))
+        pp.depth = 1;   /* the file itself, so that including it again is a loop */
     int rc = process(&pp, text, len, &f);
+    if (pp.depth)
+        free(pp.stack[0]);
     pp_macros_free(pp.m);
     if (rc)
         cfg_pp_free(r);

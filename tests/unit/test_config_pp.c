@@ -1,0 +1,287 @@
+/* test_config_pp.c - the config preprocessor (cfg_pp.h) and game paths
+ * (gamepath.h): directives, macros with # and ##, what is left as written
+ * and counted, includes relative, by game path and from include/, include
+ * loops, every error path with its FILE:LINE; $PBOPREFIX$ forms, archive
+ * prefixes; and the real addon trees of ../shared/addons (skipped without
+ * ../shared). */
+#include "cfg_testutil.h"
+
+#include <unistd.h>
+
+#include "cfg_pp.h"
+#include "gamepath.h"
+#include "pbo.h"
+#include "pbo_write.h"
+
+static char *pp_ok(const char *text, const struct cfg_pp_opts *o, struct cfg_pp_counts *counts)
+{
+    struct cfg_pp_result r;
+    struct rtm_error err = { .msg = "" };
+    if (cfg_pp_text(text, strlen(text), "t.cpp", NULL, o, &r, &err))
+        fail_msg("preprocess: %s", err.msg);
+    buf_putc(&r.text, 0);
+    char *s = strdup(r.text.p);
+    if (counts)
+        *counts = r.counts;
+    cfg_pp_free(&r);
+    return s;
+}
+
+static void pp_bad(const char *text, const struct cfg_pp_opts *o, const char *want)
+{
+    struct cfg_pp_result r;
+    struct rtm_error err = { .msg = "" };
+    assert_int_equal(cfg_pp_text(text, strlen(text), "t.cpp", NULL, o, &r, &err), -1);
+    if (!strstr(err.msg, want))
+        fail_msg("wanted \"%s\", got \"%s\"", want, err.msg);
+    assert_null(strchr(err.msg, '\n'));
+}
+
+static void test_macros(void **state)
+{
+    (void)state;
+    char *s = pp_ok("#define A 1\n#define F(x, y) x##_##y\n#define Q(x) #x\n"
+                    "#define GVAR(v) F(PRE,v)\n#define PRE my \\\n    pre\n"
+                    "a = A; b = F(p, q); c = Q(hello world); d = GVAR(z); e = \"A\";\n"
+                    "#undef A\nf = A;\n", NULL, NULL);
+    assert_non_null(strstr(s, "a = 1; b = p_q; c = \"hello world\"; d = my     pre_z; e = \"A\";"));
+    assert_non_null(strstr(s, "f = A;"));
+    /* lines stay where they were: a line for each source line */
+    int lines = 0;
+    for (char *p = s; *p; p++)
+        lines += *p == '\n';
+    assert_int_equal(lines, 9);
+    free(s);
+    s = pp_ok("#define S(x) #x\n#define P(v) \\x\\y\\v\n#define QP(x) S(P(x))\nf = QP(a.rtm);\n"
+              "#define SELF SELF + 1\ng = SELF;\nh = __LINE__;\n", NULL, NULL);
+    assert_non_null(strstr(s, "f = \"\\x\\y\\a.rtm\";"));
+    assert_non_null(strstr(s, "g = SELF + 1;"));
+    assert_non_null(strstr(s, "h = 7;"));
+    free(s);
+}
+
+static void test_conditionals(void **state)
+{
+    (void)state;
+    char *s = pp_ok("#define ON\n#ifdef ON\na;\n#ifndef ON\nb;\n#else\nc;\n#endif\n#else\nd;\n"
+                    "#endif\n#ifdef OFF\n#define X 1\n#include \"nothing.hpp\"\n#endif\nx = X;\n",
+                    NULL, NULL);
+    assert_non_null(strstr(s, "a;"));
+    assert_null(strstr(s, "b;"));
+    assert_non_null(strstr(s, "c;"));
+    assert_null(strstr(s, "d;"));
+    assert_non_null(strstr(s, "x = X;"));
+    free(s);
+}
+
+static void test_left_as_written(void **state)
+{
+    (void)state;
+    struct cfg_pp_counts k;
+    char *s = pp_ok("a = __EVAL(1 + 2);\nb = __EXEC(x = 1);\nc = UNDEF(x);\n"
+                    "#include \"missing.hpp\"\n#pragma once\nd = lower(x);\n", NULL, &k);
+    assert_non_null(strstr(s, "a = __EVAL(1 + 2);"));
+    assert_non_null(strstr(s, "#include \"missing.hpp\""));
+    assert_int_equal(k.eval, 1);
+    assert_int_equal(k.exec, 1);
+    assert_int_equal(k.undefined_call, 1);
+    assert_int_equal(k.missing_include, 1);
+    assert_int_equal(k.other, 1);
+    struct rtm_buf b;
+    buf_init(&b);
+    cfg_pp_note(&k, &b);
+    buf_putc(&b, 0);
+    assert_string_equal(b.p, "// rtmfs: left as written: 1 __EVAL, 1 __EXEC, 1 undefined macro call, "
+                             "1 missing #include, 1 other directive\n");
+    buf_free(&b);
+    /* and the text still parses */
+    struct cfg *c = text_ok(s);
+    assert_string_equal(c->e[cfg_find(c, "c", NULL)].v.u.s.p, "UNDEF(x)");
+    cfg_free(c);
+    free(s);
+}
+
+static void test_errors(void **state)
+{
+    (void)state;
+    pp_bad("#else\n", NULL, "t.cpp:1: #else without #ifdef");
+    pp_bad("\n#endif\n", NULL, "t.cpp:2: #endif without #ifdef");
+    pp_bad("#ifdef A\n", NULL, "#ifdef never closed");
+    pp_bad("#define\n", NULL, "t.cpp:1: malformed #define");
+    pp_bad("#define F(a,\n", NULL, "malformed #define");
+    pp_bad("#include nothing\n", NULL, "#include without");
+    pp_bad("#define A(x) A(x)A(x)\n#define B(x) A(A(A(A(x))))\nB(B(B(B(1))))\n",
+           &(struct cfg_pp_opts){ .max_output = 4096 }, "larger than");
+    char deep[8192] = "";
+    for (int i = 0; i < 70; i++)
+        snprintf(deep + strlen(deep), sizeof deep - strlen(deep), "#define M%d M%d\n", i, i + 1);
+    strcat(deep, "x = M0;\n");
+    pp_bad(deep, NULL, "nested deeper than 64");
+}
+
+/* A scratch tree of files: dir/name with text. */
+static void put_file(const char *dir, const char *name, const char *text)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    char *slash = strrchr(path, '/');
+    *slash = 0;
+    char cmd[4200];
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s'", path);
+    assert_int_equal(system(cmd), 0);
+    *slash = '/';
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static void test_includes(void **state)
+{
+    (void)state;
+    char root[] = "/tmp/rtmfs_cfgpp_XXXXXX", path[4200];
+    assert_non_null(mkdtemp(root));
+    put_file(root, "addons/main/$PBOPREFIX$", "x\\mod\\addons\\main\n");
+    put_file(root, "addons/main/Script_Mod.hpp", "#define MOD mine\n");
+    put_file(root, "addons/anims/$PBOPREFIX$", "prefix=x\\mod\\addons\\anims\nversion=1\n");
+    put_file(root, "addons/anims/sub/part.hpp", "part = MOD;\n#include \"..\\deeper.hpp\"\n");
+    put_file(root, "addons/anims/deeper.hpp", "deeper = CBA;\n");
+    put_file(root, "include/x/cba/main.hpp", "#define CBA 3\n");
+    put_file(root, "addons/anims/config.cpp",
+             "#include \"\\x\\mod\\addons\\main\\script_mod.hpp\"\n#include <\\x\\cba\\main.hpp>\n"
+             "class A {\n#include \"sub\\part.hpp\"\n};\nlast = 1;\n");
+    put_file(root, "addons/anims/loop_a.hpp", "#include \"loop_b.hpp\"\n");
+    put_file(root, "addons/anims/loop_b.hpp", "\n#include \"loop_a.hpp\"\n");
+    put_file(root, "addons/anims/bad.hpp", "x = 1;\nclass {\n");
+    put_file(root, "addons/anims/uses_bad.cpp", "a = 1;\n#include \"bad.hpp\"\n");
+    snprintf(path, sizeof path, "%s/addons/anims/config.cpp", root);
+
+    struct gamepath_project *pr = NULL;
+    assert_int_equal(gamepath_project_open(path, &pr), 0);
+    struct cfg_pp_opts o = { gamepath_project_resolve, pr, gamepath_project_include(pr), 0 };
+    struct cfg *c = NULL;
+    struct rtm_error err = { .msg = "" };
+    if (cfg_load_file(path, &o, &c, &err))
+        fail_msg("%s", err.msg);
+    assert_string_equal(c->e[cfg_find(c, "A/part", NULL)].v.u.s.p, "mine");
+    assert_int_equal(c->e[cfg_find(c, "A/deeper", NULL)].v.u.i, 3);
+    assert_int_equal(c->e[cfg_find(c, "last", NULL)].v.u.i, 1);
+    assert_int_equal(c->pp.missing_include, 0);
+    cfg_free(c);
+
+    char gp[4096], rt[4096];
+    assert_int_equal(gamepath_loose(path, gp, sizeof gp, rt, sizeof rt), 0);
+    assert_string_equal(gp, "x\\mod\\addons\\anims\\config.cpp");
+
+    snprintf(path, sizeof path, "%s/addons/anims/loop_a.hpp", root);
+    assert_int_equal(cfg_load_file(path, &o, &c, &err), -1);
+    assert_non_null(strstr(err.msg, "loop_b.hpp:2: #include loop"));
+    snprintf(path, sizeof path, "%s/addons/anims/uses_bad.cpp", root);
+    assert_int_equal(cfg_load_file(path, &o, &c, &err), -1);
+    assert_non_null(strstr(err.msg, "bad.hpp:2: expected a class name"));
+    /* without the resolver and include/, those includes are left and counted */
+    snprintf(path, sizeof path, "%s/addons/anims/config.cpp", root);
+    assert_int_equal(cfg_load_file(path, NULL, &c, &err), 0);
+    assert_int_equal(c->pp.missing_include, 2);
+    cfg_free(c);
+    gamepath_project_free(pr);
+    snprintf(path, sizeof path, "rm -rf '%s'", root);
+    assert_int_equal(system(path), 0);
+}
+
+static void test_gamepaths(void **state)
+{
+    (void)state;
+    char out[256];
+    const char *raw = "\\z\\ace\\\\.\\..\\addons/goggles\\";
+    assert_int_equal(gamepath_norm(raw, strlen(raw), out, sizeof out), 20);
+    assert_string_equal(out, "z\\ace\\addons\\goggles");
+    assert_true(gamepath_equal("\\Z\\ACE\\x.rtm", "z/ace/X.RTM"));
+    const char *forms[][2] = {
+        { "z\\ace\\addons\\goggles\r\n", "z\\ace\\addons\\goggles" },
+        { "\n\n  \\x\\mod\\main  \n", "x\\mod\\main" },
+        { "version=2\nprefix = x\\a\\b\nfoo=bar\n", "x\\a\\b" },
+        { "\xEF\xBB\xBFprefix=p\n", "p" },
+    };
+    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+        assert_int_equal(gamepath_pboprefix(forms[i][0], strlen(forms[i][0]), out, sizeof out), 0);
+        assert_string_equal(out, forms[i][1]);
+    }
+    assert_int_equal(gamepath_pboprefix("version=1\n", 10, out, sizeof out), -1);
+    assert_int_equal(gamepath_pboprefix("\n \n", 3, out, sizeof out), -1);
+
+    struct pbo_write_entry e = { "config.bin", (const uint8_t *)"x", 1, PBO_PACK_STORE, 0 };
+    struct pbo_write_prop prop = { "prefix", "\\z\\ace\\addons\\goggles" };
+    for (int with = 0; with < 2; with++) {
+        struct rtm_buf b;
+        struct pbo *p = NULL;
+        struct rtm_error err;
+        buf_init(&b);
+        assert_int_equal(pbo_write(&e, 1, &prop, (size_t)with, 0, &b), 0);
+        assert_int_equal(pbo_read_table((const uint8_t *)b.p, b.len, b.len, &p, &err), 0);
+        assert_int_equal(gamepath_archive(p, "/mods/@ace/addons/Ace_Goggles.PBO", out, sizeof out), 0);
+        assert_string_equal(out, with ? "z\\ace\\addons\\goggles" : "Ace_Goggles");
+        pbo_free(p);
+        buf_free(&b);
+    }
+}
+
+/* The two addon trees of ../shared/addons: configs and model.cfg read. */
+static void test_shared_addons(void **state)
+{
+    (void)state;
+    const char *sh = getenv("RTMFS_SHARED");
+    char path[4096];
+    static const char *files[] = {
+        "aur/addons/AUR_AdvancedUrbanRappelling/config.cpp",
+        "grad_captive/addons/functions/config.cpp",
+        "grad_captive/addons/main/config.cpp",
+        "grad_captive/addons/functions/rtms/model.cfg",
+    };
+    snprintf(path, sizeof path, "%s/addons/README.md", sh ? sh : "../shared");
+    if (access(path, R_OK) != 0)
+        skip_because("no ../shared");
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        snprintf(path, sizeof path, "%s/addons/%s", sh ? sh : "../shared", files[i]);
+        struct gamepath_project *pr = NULL;
+        assert_int_equal(gamepath_project_open(path, &pr), 0);
+        struct cfg_pp_opts o = { gamepath_project_resolve, pr, gamepath_project_include(pr), 0 };
+        struct cfg *c = NULL;
+        struct rtm_error err = { .msg = "" };
+        if (cfg_load_file(path, &o, &c, &err))
+            fail_msg("%s: %s", files[i], err.msg);
+        assert_int_equal(c->pp.missing_include, 0);
+        round_trip(c);
+        long k;
+        if (i == 0) {
+            k = cfg_find(c, "CfgMovesMaleSdr/States/AUR_01_Aim_Idling/speed", NULL);
+            assert_true(k >= 0 && c->e[k].v.type == CFG_T_INT && c->e[k].v.u.i == -8);
+        } else if (i == 1) {
+            k = cfg_find(c, "CfgGesturesMale/States/AnimCableStandLoop/speed", NULL);
+            assert_true(k >= 0 && c->e[k].v.u.f == 0.06f);
+            k = cfg_find(c, "CfgGesturesMale/States/AnimCableStandEnd/file", NULL);
+            assert_true(k >= 0);
+            assert_string_equal(c->e[k].v.u.s.p,
+                "\\x\\grad_captiveWalking\\addons\\functions\\rtms\\anim_cable_stand_end.rtm");
+            k = cfg_find(c, "CfgGesturesMale/States/AnimCableStandEnd/looped", NULL);
+            assert_true(k >= 0 && c->e[k].v.u.i == 0);   /* from its parent */
+        } else if (i == 3) {
+            assert_true(cfg_class(c, "CfgSkeletons/OFP2_ManSkeleton") >= 0);
+        }
+        printf("# %s: %u entries, %u undefined macro calls\n", files[i], c->ne,
+               c->pp.undefined_call);
+        cfg_free(c);
+        gamepath_project_free(pr);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_macros),    cmocka_unit_test(test_conditionals),
+        cmocka_unit_test(test_left_as_written), cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_includes),  cmocka_unit_test(test_gamepaths),
+        cmocka_unit_test(test_shared_addons),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
