@@ -394,7 +394,8 @@ static int get_array(struct parser *ps, struct cfg_value *out, int depth)
     long first = cfg_add_values(ps->c, n);
     if (first < 0)
         return oom(ps);
-    memcpy(ps->c->v + first, ps->sv + base, (size_t)n * sizeof *ps->sv);
+    if (n)
+        memcpy(ps->c->v + first, ps->sv + base, (size_t)n * sizeof *ps->sv);
     ps->nsv = base;
     *out = (struct cfg_value){ .type = CFG_T_ARRAY, .n = n, .u.first = (uint32_t)first };
     return 0;
@@ -567,7 +568,8 @@ static int get_body(struct parser *ps, uint32_t *first, uint32_t *n, int depth, 
     long at = cfg_add_entries(ps->c, *n);
     if (at < 0)
         return oom(ps);
-    memcpy(ps->c->e + at, ps->se + base, (size_t)*n * sizeof *ps->se);
+    if (*n)
+        memcpy(ps->c->e + at, ps->se + base, (size_t)*n * sizeof *ps->se);
     ps->nse = base;
     *first = (uint32_t)at;
     return 0;

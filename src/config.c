@@ -124,7 +124,8 @@ long cfg_add_entries(struct cfg *c, uint32_t n)
 {
     if (grow((void **)&c->e, &c->cap_e, (uint64_t)c->ne + n, sizeof *c->e, &c->mem_bytes))
         return -1;
-    memset(c->e + c->ne, 0, (size_t)n * sizeof *c->e);
+    if (n)  /* an empty array may still be NULL */
+        memset(c->e + c->ne, 0, (size_t)n * sizeof *c->e);
     c->ne += n;
     return (long)(c->ne - n);
 }
@@ -133,7 +134,8 @@ long cfg_add_values(struct cfg *c, uint32_t n)
 {
     if (grow((void **)&c->v, &c->cap_v, (uint64_t)c->nv + n, sizeof *c->v, &c->mem_bytes))
         return -1;
-    memset(c->v + c->nv, 0, (size_t)n * sizeof *c->v);
+    if (n)
+        memset(c->v + c->nv, 0, (size_t)n * sizeof *c->v);
     c->nv += n;
     return (long)(c->nv - n);
 }
