@@ -52,6 +52,7 @@
 #include <sys/types.h>
 
 #include "cache.h"
+#include "fstype.h"
 #include "inodes.h"
 
 struct rtm_tree;
@@ -91,6 +92,12 @@ struct rtm_tree_config {
      * changes in it will be reported (rtm_tree_changed).  NULL: none are. */
     int (*watch)(void *ctx, const char *dir);
     void *watch_ctx;
+    /* Which devices inotify is blind on (fstype.h), checked for SOURCE and
+     * for every device a request meets below it (a mount point).  Where it
+     * is blind, everything gets short timeouts: the kernel asks again, and
+     * a request resolves the path against SOURCE's current version.  NULL:
+     * inotify is trusted everywhere. */
+    struct rtm_fsmap *fsmap;
     /* Told n numbers, ino and those after it (rtm_ino_after), of files
      * whose sizes the persistent index may have given wrong (the stat or
      * read that found a wrong one failed with EIO, once; the others came
@@ -102,7 +109,10 @@ struct rtm_tree_config {
 };
 
 /* How long the kernel may trust an answer: long where changes are
- * reported, short (so that a change shows within a second) elsewhere. */
+ * reported, short (so that a change shows within a second) elsewhere: on
+ * a blind device, or everywhere once a watch failed.  A source folder's
+ * attributes carry its mtime, so the kernel drops its cached listing when
+ * a refreshed getattr shows that mtime changed. */
 #define RTM_TREE_TIMEOUT_WATCHED 3600.0
 #define RTM_TREE_TIMEOUT_UNWATCHED 0.5
 

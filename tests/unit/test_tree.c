@@ -501,6 +501,37 @@ static void timeouts_follow_watching(void **state)
     assert_true(te.timeout == RTM_TREE_TIMEOUT_UNWATCHED);
 }
 
+/* A device inotify is blind on (fstype.h) gets short timeouts for
+ * everything on it, whether a watch failed or not; a seen one long ones;
+ * -o watch=poll short ones and -o watch=inotify long ones everywhere. */
+static void timeouts_follow_blind_devices(void **state)
+{
+    struct env *e = *state;
+    struct rtm_tree_entry te;
+    struct stat st;
+    assert_int_equal(fstat(e->fd, &st), 0);
+    const struct { enum rtm_watch_mode mode; int blind; double want; } cases[] = {
+        { RTM_WATCH_AUTO, 1, RTM_TREE_TIMEOUT_UNWATCHED },
+        { RTM_WATCH_AUTO, 0, RTM_TREE_TIMEOUT_WATCHED },
+        { RTM_WATCH_POLL, 0, RTM_TREE_TIMEOUT_UNWATCHED },
+        { RTM_WATCH_INOTIFY, 1, RTM_TREE_TIMEOUT_WATCHED },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct rtm_fsmap *m = rtm_fsmap_new(cases[i].mode, e->dir);
+        assert_int_equal(rtm_fsmap_set(m, (uint64_t)st.st_dev, cases[i].blind), 0);
+        new_tree_with(e, (struct rtm_tree_config){ .fsmap = m });
+        assert_int_equal(walk(e, "sub/run.rtm/header.txt", &te), 0);
+        assert_true(te.timeout == cases[i].want);
+        assert_int_equal(rtm_tree_getattr(e->t, te.ino, &te), 0);
+        assert_true(te.timeout == cases[i].want);
+        assert_int_equal(walk(e, "sub", &te), 0);
+        assert_true(te.timeout == cases[i].want);
+        rtm_tree_free(e->t);
+        e->t = NULL;
+        rtm_fsmap_free(m);
+    }
+}
+
 static void open_policy_follows_capabilities(void **state)
 {
     (void)state;
@@ -806,6 +837,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(ctime_tells_a_restored_mtime, setup, teardown),
         cmocka_unit_test_setup_teardown(lost_changes_forget_everything, setup, teardown),
         cmocka_unit_test_setup_teardown(timeouts_follow_watching, setup, teardown),
+        cmocka_unit_test_setup_teardown(timeouts_follow_blind_devices, setup, teardown),
         cmocka_unit_test(open_policy_follows_capabilities),
         cmocka_unit_test_setup_teardown(owner_and_masks, setup, teardown),
         cmocka_unit_test_setup_teardown(one_file_as_source, setup, teardown),
