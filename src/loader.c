@@ -34,11 +34,22 @@ void rtm_loader_render_key(char *out, size_t n, const char *skel_name,
                  (unsigned long long)id->size, (long long)id->mtime_ns, (long long)id->ctime_ns);
 }
 
+/* Whether src's version names one file's one version across mounts: not
+ * on a blind device where a time is 0 (see loader.h). */
+static int version_trusted(const struct rtm_loader *l, const struct rtmc_src *src)
+{
+    return !l->fsmap || (src->id.mtime_ns && src->id.ctime_ns) ||
+           rtm_fsmap_blind(l->fsmap, src->id.dev) == 0;
+}
+
 /* The key of src's version for kind; an archive's entry is found in its
- * table (which this gets from the cache).  -1 when it is not there. */
+ * table (which this gets from the cache).  -1 when it is not there, or
+ * when the version cannot be trusted to name one file. */
 static int index_key(const struct rtm_loader *l, const struct rtmc_src *src, uint32_t kind,
                      struct rtm_index_key *k)
 {
+    if (!version_trusted(l, src))
+        return -1;
     *k = (struct rtm_index_key){ .dev = src->id.dev, .ino = src->id.ino, .size = src->id.size,
                                  .mtime_ns = src->id.mtime_ns, .ctime_ns = src->id.ctime_ns,
                                  .kind = kind, .render = kind == RTM_INDEX_TABLE ? "" : l->render };

@@ -26,6 +26,11 @@
  *    the index has no shape of it; rtm_loader_store() (the cache's store
  *    hook) remembers its sizes, or forgets a version whose sizes were
  *    wrong, and says so through log.  Failed loads are not remembered.
+ *  - On a device inotify is blind on (fsmap; one not known yet counts as
+ *    blind), a version whose mtime or ctime is 0 is neither recalled nor
+ *    remembered: 9p and FUSE file systems may make inode numbers up per
+ *    mount and report every time as 0, so such a key could name another
+ *    file's version on a later mount.
  *  - The loader keeps no state of its own: the struct is read-only here.
  */
 #ifndef RTM_LOADER_H
@@ -34,6 +39,7 @@
 #include <limits.h>
 
 #include "cache.h"
+#include "fstype.h"
 #include "index.h"
 #include "pbo.h"
 #include "skeleton.h"
@@ -52,6 +58,8 @@ struct rtm_loader {
                                            changes the views (rtm_loader_render_key) */
     rtm_index_log_fn log;               /* one line a trouble; may be NULL */
     void *log_ctx;
+    const struct rtm_fsmap *fsmap;      /* the devices inotify is blind on (fstype.h),
+                                           or NULL: none */
 };
 
 /* An archive entry's cache key (rtmc_src.path): "ARCHIVE/ENTRY", ARCHIVE

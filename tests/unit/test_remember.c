@@ -36,6 +36,7 @@ struct env {
     char dir[64], index[96];
     int fd;
     struct rtm_buf walk, run;
+    struct rtm_fsmap *fsmap;      /* the mounts' (NULL: none) */
 };
 
 static void write_file(struct env *e, const char *name, const struct rtm_buf *b)
@@ -76,7 +77,8 @@ static struct mount *mount_with(struct env *e, const char *skel, int digits)
                           builtin ? NULL : &id, digits);
     assert_non_null(m->ix = rtm_index_open(e->index, 64u << 20, quiet, NULL));
     m->l = (struct rtm_loader){ .srcfd = e->fd, .skel = m->skel, .digits = digits,
-                                .index = m->ix, .render = m->render, .log = quiet };
+                                .index = m->ix, .render = m->render, .log = quiet,
+                                .fsmap = e->fsmap };
     assert_non_null(m->c = m->l.cache = rtmc_new(64u << 20, rtm_loader_load, &m->l));
     rtmc_set_store(m->c, rtm_loader_store);
     struct rtm_tree_config cfg = { .srcfd = e->fd, .cache = m->c, .stale = on_stale,
@@ -256,6 +258,39 @@ static void a_changed_file_is_another_version(void **state)
     buf_free(&b);
 }
 
+/* On a file system inotify is blind on (9p, FUSE: inode numbers may be
+ * made up per mount, times reported as 0), a version with a zero time is
+ * neither remembered nor recalled; with both times, or on a file system
+ * that is not blind, it is. */
+static void zero_times_on_a_blind_fs_are_not_trusted(void **state)
+{
+    struct env *e = *state;
+    struct stat st;
+    assert_int_equal(fstat(e->fd, &st), 0);
+    struct timespec zero[2] = { { 0, 0 }, { 0, 0 } };
+    assert_int_equal(utimensat(e->fd, "walk.rtm", zero, 0), 0);
+    const struct { int blind, zero; uint64_t forgotten; } cases[] = {
+        { 1, 1, 2 },                    /* walk.rtm's shape and sizes: loaded again */
+        { 0, 1, 0 },
+        { 1, 0, 0 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct timespec now[2] = { { 0, UTIME_NOW }, { 0, UTIME_NOW } };
+        assert_int_equal(utimensat(e->fd, "walk.rtm", cases[i].zero ? zero : now, 0), 0);
+        assert_non_null(e->fsmap = rtm_fsmap_new(RTM_WATCH_AUTO, e->dir));
+        assert_int_equal(rtm_fsmap_set(e->fsmap, (uint64_t)st.st_dev, cases[i].blind), 0);
+        struct mount *m = mount_default(e);
+        free(walk_all(m));
+        unmount(m);
+        m = mount_default(e);
+        free(walk_all(m));
+        struct rtmc_stats s = unmount(m);
+        assert_int_equal(s.loads - s.remembered, cases[i].forgotten);
+        rtm_fsmap_free(e->fsmap);
+        e->fsmap = NULL;
+    }
+}
+
 /* digits=, the skeleton, and the skeleton file's identity change what is
  * rendered: each is a key of its own. */
 static void rendering_options_are_keys(void **state)
@@ -421,6 +456,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(a_second_mount_answers_from_the_index, setup, teardown),
         cmocka_unit_test_setup_teardown(bones_txt_from_the_index, setup, teardown),
         cmocka_unit_test_setup_teardown(a_changed_file_is_another_version, setup, teardown),
+        cmocka_unit_test_setup_teardown(zero_times_on_a_blind_fs_are_not_trusted, setup, teardown),
         cmocka_unit_test_setup_teardown(rendering_options_are_keys, setup, teardown),
         cmocka_unit_test_setup_teardown(a_wrong_size_fails_once, setup, teardown),
         cmocka_unit_test_setup_teardown(a_wrong_size_found_by_sizing, setup, teardown),
