@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "cache.h"
+#include "fstype.h"
 #include "loader.h"
 #include "numfmt.h"
 #include "skeleton.h"
@@ -44,6 +45,7 @@ struct fs {
     struct rtmc *cache;
     struct rtm_loader loader;
     struct rtm_watch *watch;
+    struct rtm_fsmap *fsmap;      /* which devices inotify is blind on */
     struct rtm_tree *tree;
     struct rtmfs_ops_ctx ops;
 };
@@ -53,7 +55,7 @@ struct fs {
 struct options {
     char *skeleton, *cache_size, *source, *digits, *index, *index_size;
     int noindex;
-    char *uid, *gid, *umask, *dmask, *fmask, *fsname, *subtype;
+    char *uid, *gid, *umask, *dmask, *fmask, *fsname, *subtype, *watch;
     int show_other, nonopts;
     unsigned max_read;
 };
@@ -76,6 +78,7 @@ static const struct fuse_opt option_spec[] = {
     OPT("fmask=%s", fmask),
     OPT("fsname=%s", fsname),
     OPT("subtype=%s", subtype),
+    OPT("watch=%s", watch),
     FUSE_OPT_KEY("max_read=", KEY_MAX_READ),       /* kept for libfuse too */
     /* what fstab and mount(8) pass that means nothing here (ro is forced) */
     FUSE_OPT_KEY("ro", FUSE_OPT_KEY_DISCARD),
@@ -156,7 +159,9 @@ static void usage(void)
            "    -o uid=N,gid=N         owner shown (default: the source's)\n"
            "    -o umask=M             modes 0777 & ~M, octal (dmask= folders, fmask= files)\n"
            "    -o fsname=NAME         first field of /proc/mounts (default: SOURCE)\n"
-           "    -o subtype=NAME        type fuse.NAME in /proc/mounts (default: rtmfs)\n\n");
+           "    -o subtype=NAME        type fuse.NAME in /proc/mounts (default: rtmfs)\n"
+           "    -o watch=MODE          auto (default: inotify, but asking again every 0.5 s\n"
+           "                           on network and FUSE file systems), inotify, or poll\n\n");
 }
 
 /* -o uid=, gid=, umask=, dmask=, fmask= into what the tree shows. */
@@ -366,6 +371,11 @@ static int fs_setup(struct fs *fs, const struct options *o, const char *mountpoi
         fprintf(stderr, "rtmfs: bad digits '%s' (" RTM_DIGITS_HELP ")\n", o->digits);
         return -1;
     }
+    enum rtm_watch_mode mode = RTM_WATCH_AUTO;
+    if (o->watch && rtm_watch_mode_parse(o->watch, &mode)) {
+        fprintf(stderr, "rtmfs: bad watch '%s' (auto, inotify or poll)\n", o->watch);
+        return -1;
+    }
     if (index_setup(fs, o, digits))
         return -1;
     if (rtm_skeleton_open(o->skeleton ? o->skeleton : "ofp2", &fs->skel, &err)) {
@@ -382,12 +392,15 @@ static int fs_setup(struct fs *fs, const struct options *o, const char *mountpoi
         rtmc_set_store(fs->cache, rtm_loader_store);
         rtmc_set_trim(fs->cache, trim_malloc, TRIM_EVERY);
     }
-    fs->watch = fs->cache ? rtm_watch_new(fs->dir) : NULL;
+    fs->fsmap = rtm_fsmap_new(mode, fs->dir);
+    fs->loader.fsmap = fs->fsmap;
+    fs->watch = fs->cache && fs->fsmap ? rtm_watch_new(fs->dir, mode != RTM_WATCH_POLL) : NULL;
     char *hidden = fs->file ? NULL : mountpoint_inside(fs->dir, mountpoint);
     struct rtm_tree_config cfg = { .srcfd = fs->srcfd, .file = fs->file, .attrs = attrs,
                                    .cache = fs->cache, .show_other = o->show_other,
                                    .hidden = hidden, .watch = rtm_watch_add,
-                                   .watch_ctx = fs->watch, .stale = rtmfs_stale,
+                                   .watch_ctx = fs->watch, .fsmap = fs->fsmap,
+                                   .stale = rtmfs_stale,
                                    .stale_ctx = &fs->ops };
     fs->tree = fs->watch ? rtm_tree_new(&cfg) : NULL;
     free(hidden);
@@ -432,6 +445,7 @@ static void fs_teardown(struct fs *fs)
     write_stats(fs);
     rtmc_free(fs->cache);
     rtm_index_close(fs->index);         /* writes what is queued */
+    rtm_fsmap_free(fs->fsmap);          /* after the cache: its loader asks it */
     free(fs->index_path);
     rtm_skeleton_free(fs->skel);
     if (fs->srcfd >= 0)
@@ -591,6 +605,7 @@ out:
     free(o.fmask);
     free(o.fsname);
     free(o.subtype);
+    free(o.watch);
     fuse_opt_free_args(&args);
     return rc;
 }

@@ -49,7 +49,7 @@ static void say_unwatched(struct rtm_watch *w, const char *path, int err)
     say_once(&w->said_fail, line);
 }
 
-struct rtm_watch *rtm_watch_new(const char *source)
+struct rtm_watch *rtm_watch_new(const char *source, int use_inotify)
 {
     struct rtm_watch *w = calloc(1, sizeof *w);
     if (!w || !(w->source = strdup(source))) {
@@ -62,8 +62,8 @@ struct rtm_watch *rtm_watch_new(const char *source)
     pthread_mutex_init(&w->lock, NULL);
     const char *no = getenv("RTMFS_TEST_NO_INOTIFY");
     errno = ENOSYS;
-    w->ifd = no && *no == '1' ? -1 : inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
-    if (w->ifd < 0)
+    w->ifd = !use_inotify || (no && *no == '1') ? -1 : inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
+    if (w->ifd < 0 && use_inotify)
         say_unwatched(w, source, errno);
     return w;
 }

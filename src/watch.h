@@ -10,6 +10,12 @@
  *    short timeouts, so changes still show within a second.
  *  - When the kernel's event queue overflows, events were lost: the tree is
  *    told to forget everything (rtm_tree_changed_all), which is logged once.
+ *  - Without inotify by choice (-o watch=poll), rtm_watch_add returns -1
+ *    as well, and nothing is said.
+ *  - Whether inotify sees changes made elsewhere (it does not on network
+ *    and FUSE file systems) is fstype.h's question, not this watcher's:
+ *    a blind folder is watched all the same, for the changes made through
+ *    this kernel.
  *  - For tests: RTMFS_TEST_NO_INOTIFY=1 makes inotify unavailable, and
  *    RTMFS_TEST_WATCH_LIMIT=N lets only N folders be watched.
  *  - rtm_watch_stop() joins the thread; call it before the notify callbacks
@@ -22,9 +28,10 @@
 
 struct rtm_watch;
 
-/* source: SOURCE's absolute path.  Never NULL but when out of memory; a
- * watcher without inotify watches nothing. */
-struct rtm_watch *rtm_watch_new(const char *source);
+/* source: SOURCE's absolute path; use_inotify 0: watch nothing, silently.
+ * Never NULL but when out of memory; a watcher without inotify watches
+ * nothing. */
+struct rtm_watch *rtm_watch_new(const char *source, int use_inotify);
 /* The tree's watch callback (ctx is the watcher): 0, or -1 when dir is not
  * watched. */
 int rtm_watch_add(void *ctx, const char *dir);
