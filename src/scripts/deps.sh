@@ -3,9 +3,10 @@
 # apt-get, otherwise prints the exact command to run.  "deps.sh ci" adds the
 # checkers CI runs (clang's fuzzer and sanitizers, valgrind) and the clients
 # the views are tested with (blender for anim.bvh; xmllint, rsvg-convert,
-# chromium and python3 for preview.svg).
+# chromium and python3 for preview.svg).  bindfs is in the base list: the
+# blind-source test (tests/mount/blind.sh) makes a FUSE SOURCE with it.
 set -euo pipefail
-PKGS=(gcc make pkg-config liblzo2-dev libcmocka-dev libfuse3-dev libsqlite3-dev fuse3 attr file)
+PKGS=(gcc make pkg-config liblzo2-dev libcmocka-dev libfuse3-dev libsqlite3-dev fuse3 attr file bindfs)
 [ "${1:-}" = ci ] && PKGS+=(clang libclang-rt-14-dev valgrind blender python3 libxml2-utils librsvg2-bin chromium)
 missing=()
 for p in "${PKGS[@]}"; do
