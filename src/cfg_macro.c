@@ -176,8 +176,8 @@ static const char *split_args(const char *s, const char *e, const char **a, int 
             a[++*na] = p + 1;
             return p + 1;
         } else if (*p == ',' && depth == 1) {
-            if (*na + 1 >= max)
-                return NULL;
+            if (*na + 2 >= max)
+                return NULL;    /* room for this start and the closing end */
             a[++*na] = p + 1;
         }
     }

@@ -161,3 +161,35 @@ uint64_t cfg_text_size(const struct cfg *c)
     buf_free(&b);
     return n;
 }
+
+static int plain_word(struct cfg_str s)
+{
+    if (s.len == 0 || (s.len == 5 && !memcmp(s.p, "class", 5)) ||
+        (s.len == 6 && !memcmp(s.p, "delete", 6)) || (s.len == 4 && !memcmp(s.p, "enum", 4)))
+        return 0;
+    for (uint32_t i = 0; i < s.len; i++) {
+        unsigned char ch = (unsigned char)s.p[i];
+        if (ch <= ' ' || ch == 0x7f || ch == '#' || strchr(";:{}[]=,+\"'()/", ch))
+            return 0;
+    }
+    return 1;
+}
+
+int cfg_text_exact(const struct cfg *c)
+{
+    if (c->e[0].has_parent)
+        return 0;   /* a root body that names a parent: text has no place for it */
+    for (uint32_t i = 1; i < c->ne; i++) {
+        const struct cfg_entry *e = &c->e[i];
+        if (!plain_word(e->name) || (e->kind == CFG_CLASS && e->has_parent && !plain_word(e->parent)) ||
+            (e->kind == CFG_VALUE && e->v.type == CFG_T_VARIABLE))
+            return 0;
+    }
+    for (uint32_t i = 0; i < c->nv; i++)
+        if (c->v[i].type == CFG_T_VARIABLE)
+            return 0;
+    for (uint32_t i = 0; i < c->nenums; i++)
+        if (!plain_word(c->enums[i].name))
+            return 0;
+    return 1;
+}

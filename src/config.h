@@ -143,6 +143,12 @@ int cfg_read(const uint8_t *data, size_t len, const char *name, struct cfg **out
  * as BI's tools read it).  Appends to b; the exact size of the text is
  * buf_total() of a counting buffer (buf_init_counting). */
 void cfg_write_text(const struct cfg *c, struct rtm_buf *b);
+/* Whether the text reads back as exactly this model: every name (and
+ * parent) is a plain word (no blank, control byte, # or one of ;:{}[]=,+"'()/,
+ * not "class", "delete" or "enum"), every enum name too, no value is a
+ * variable, and the root names no parent.  Rapified files may hold other names; their text then says
+ * them as they are, which no config syntax can read back. */
+int cfg_text_exact(const struct cfg *c);
 /* Its exact size in bytes, by writing it into a counting buffer. */
 uint64_t cfg_text_size(const struct cfg *c);
 

@@ -6,9 +6,10 @@ set -euo pipefail
 dir=$1 build=$2 secs=$3
 shared=${RTMFS_SHARED:-../shared}
 seeds_rtm=$dir/seeds-rtm seeds_skel=$dir/seeds-skeleton seeds_pbo=$dir/seeds-pbo
-mkdir -p "$seeds_rtm" "$seeds_skel" "$seeds_pbo" "$dir/corpus-rtm" "$dir/corpus-skeleton" \
-         "$dir/corpus-pbo"
-"$build/tests/fuzz_seeds" "$seeds_rtm" "$seeds_skel" "$seeds_pbo"
+seeds_config=$dir/seeds-config
+mkdir -p "$seeds_rtm" "$seeds_skel" "$seeds_pbo" "$seeds_config" "$dir/corpus-rtm" \
+         "$dir/corpus-skeleton" "$dir/corpus-pbo" "$dir/corpus-config"
+"$build/tests/fuzz_seeds" "$seeds_rtm" "$seeds_skel" "$seeds_pbo" "$seeds_config"
 extra=()
 if [ -d "$shared/corpus" ]; then
     extra=("$shared/corpus")   # read-only seeds: libFuzzer writes only to the first dir
@@ -16,10 +17,13 @@ else
     echo "fuzz: $shared/corpus not found; seeding with generated files only"
 fi
 status=0
-for t in rtm skeleton pbo; do
+config_extra=()
+[ -d "$shared/configs" ] && config_extra=("$shared/configs")   # the real rapified files
+for t in rtm skeleton pbo config; do
     seeds=$dir/seeds-$t
     more=()
     [ "$t" = rtm ] && more=("${extra[@]}")
+    [ "$t" = config ] && more=("${config_extra[@]}")
     log=$dir/fuzz_$t.log
     if ! "$dir/fuzz_$t" -max_total_time="$secs" -max_len=262144 -rss_limit_mb=2048 \
             -artifact_prefix="$dir/" "$dir/corpus-$t" "$seeds" "${more[@]}" >"$log" 2>&1; then

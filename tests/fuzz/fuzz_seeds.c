@@ -1,10 +1,11 @@
 /* fuzz_seeds - writes fuzz seed corpora with the project's own writers:
- * fuzz_seeds RTM_DIR SKELETON_DIR PBO_DIR.  Each RTM seed starts with the
- * selector byte that fuzz_rtm reads. */
+ * fuzz_seeds RTM_DIR SKELETON_DIR PBO_DIR [CONFIG_DIR].  Each RTM seed
+ * starts with the selector byte that fuzz_rtm reads. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "pbo_write.h"
 #include "samples.h"
 #include "skeleton.h"
@@ -42,10 +43,43 @@ static int put_ofp2(const char *dir)
     return 0;
 }
 
+/* A text config with every kind of entry and the preprocessor's
+ * directives, and the same (preprocessed) as a rapified file. */
+static int put_configs(const char *dir)
+{
+    static const char text[] =
+        "#define QUOTE(x) #x\n#define DOUBLES(a,b) a##_##b\n#ifdef NONE\nx = 1;\n#else\n"
+        "y = 2;\n#endif\nenum { E1 = 1, E2 };\nclass Base;\ndelete Old;\n"
+        "class CfgGesturesMale {\n  class Default;\n  class States {\n"
+        "    class G : Default { file = QUOTE(\\a\\b.rtm); speed = -8; looped = 0;\n"
+        "      f = 0.06; big = 3000000000; h = 0x1F; s = \"q\"\"q\";\n"
+        "      arr[] = {1, {2.5, \"x\"}, {}}; arr[] += {DOUBLES(a,b)}; };\n  };\n};\n";
+    struct cfg *c = NULL;
+    struct rtm_error err;
+    struct rtm_buf b;
+    put(dir, "text.cpp", -1, text, sizeof text - 1);
+    static const char plain[] =
+        "enum { E1 = 1 };\nclass A : B { s = \"x\"; f = 1.5; i = 3; w = 3000000000;"
+        " a[] = {1, {2.0}}; a[] += {\"y\"}; class E; delete D; class C {}; };\n";
+    if (cfg_parse_text(plain, sizeof plain - 1, "seed", NULL, &c, &err))
+        return -1;
+    buf_init(&b);
+    if (rap_write(c, &b)) {
+        cfg_free(c);
+        return -1;
+    }
+    put(dir, "config.bin", -1, b.p, b.len);
+    buf_free(&b);
+    cfg_free(c);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
-    if (argc != 4) {
-        fprintf(stderr, "usage: fuzz_seeds RTM_DIR SKELETON_DIR PBO_DIR\n");
+    if (argc == 5 && put_configs(argv[4]))
+        return 1;
+    if (argc != 4 && argc != 5) {
+        fprintf(stderr, "usage: fuzz_seeds RTM_DIR SKELETON_DIR PBO_DIR [CONFIG_DIR]\n");
         return 2;
     }
     struct sample_opts o = { 3, 8, 1, 2 };
