@@ -76,12 +76,17 @@ static void watch(struct rtm_tree *t, const char *dir)
 
 /* Short where changes may go unreported: a watch failed, or tg's source
  * is on a device inotify is blind on (the first request to meet a device
- * has it probed: SOURCE's at the start, then each mount point below). */
+ * has it probed: SOURCE's at the start, then each mount point below).
+ * What was resolved in a pinned version (inside an animation's or an
+ * archive's folder) never changes: the kernel asks again for the folder's
+ * own entry, which a rewrite gives a new number, and nothing below it
+ * (ls -lR twice over a blind tree took 2.4 times as long as over a
+ * watched one when every view's entry ran out too). */
 static double timeout(struct rtm_tree *t, const struct tree_target *tg)
 {
     if (atomic_load(&t->unwatched) ||
-        (t->cfg.fsmap && rtm_fsmap_check(t->cfg.fsmap, t->cfg.srcfd, tg->src,
-                                         (uint64_t)tg->st.st_dev)))
+        (!tg->pinned && t->cfg.fsmap &&
+         rtm_fsmap_check(t->cfg.fsmap, t->cfg.srcfd, tg->src, (uint64_t)tg->st.st_dev)))
         return RTM_TREE_TIMEOUT_UNWATCHED;
     return RTM_TREE_TIMEOUT_WATCHED;
 }
