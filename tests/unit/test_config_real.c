@@ -9,7 +9,7 @@ static void test_shared_configs(void **state)
 {
     (void)state;
     char dir[4096], path[8400], why[512];
-    char **names;
+    char **names = NULL;
     int n = shared_configs(dir, &names);
     if (n < 0)
         skip_because("no ../shared");
@@ -50,7 +50,7 @@ static void test_truncation(void **state)
 {
     (void)state;
     char dir[4096], path[8400];
-    char **names;
+    char **names = NULL;
     int n = shared_configs(dir, &names);
     if (n < 0)
         skip_because("no ../shared");
@@ -75,7 +75,7 @@ static void test_flips(void **state)
 {
     (void)state;
     char dir[4096], path[8400];
-    char **names;
+    char **names = NULL;
     int n = shared_configs(dir, &names);
     if (n < 0)
         skip_because("no ../shared");
