@@ -119,8 +119,9 @@ demo: deps
 	@$(MAKE) --no-print-directory all
 	@bash src/scripts/demo.sh $(BUILD)
 
-bench: all $(BUILD)/tests/bench_core
+bench: all $(BUILD)/tests/bench_core $(BUILD)/tests/bench_config
 	@$(BUILD)/tests/bench_core
+	@$(BUILD)/tests/bench_config
 	@BUILD=$(BUILD) bash tests/bench/bench_mount.sh
 	@BUILD=$(BUILD) bash tests/bench/bench_pbo.sh
 	@BUILD=$(BUILD) bash tests/bench/bench_install.sh
