@@ -15,28 +15,7 @@
 
 long gamepath_norm(const char *in, size_t len, char *out, size_t n)
 {
-    size_t o = 0, i = 0;
-    while (i < len) {
-        size_t j = i;
-        while (j < len && in[j] != '\\' && in[j] != '/')
-            j++;
-        size_t k = j - i;
-        int skip = k == 0 || (k == 1 && in[i] == '.') ||
-                   (k == 2 && in[i] == '.' && in[i + 1] == '.');
-        if (!skip) {
-            if (o + (o > 0) + k + 1 > n)
-                return -1;
-            if (o > 0)
-                out[o++] = '\\';
-            memcpy(out + o, in + i, k);
-            o += k;
-        }
-        i = j + 1;
-    }
-    if (n == 0)
-        return -1;
-    out[o] = 0;
-    return (long)o;
+    return rtm_path_norm(in, len, '\\', out, n);
 }
 
 int gamepath_equal(const char *a, const char *b)

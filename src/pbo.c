@@ -102,25 +102,8 @@ static char *pool_put(struct walk *w, const uint8_t *s, uint32_t n)
  * Returns one past the NUL. */
 static char *normalise(char *dst, const uint8_t *name, uint32_t n)
 {
-    char *o = dst;
-    uint32_t i = 0;
-    while (i < n) {
-        uint32_t j = i;
-        while (j < n && name[j] != '\\' && name[j] != '/')
-            j++;
-        uint32_t k = j - i;
-        int skip = k == 0 || (k == 1 && name[i] == '.') ||
-                   (k == 2 && name[i] == '.' && name[i + 1] == '.');
-        if (!skip) {
-            if (o != dst)
-                *o++ = '/';
-            memcpy(o, name + i, k);
-            o += k;
-        }
-        i = j + 1;
-    }
-    *o++ = 0;
-    return o;
+    long len = rtm_path_norm((const char *)name, n, '/', dst, (size_t)n + 1);
+    return dst + len + 1;               /* n + 1 bytes always hold it */
 }
 
 static char *pool_path(struct walk *w, const uint8_t *name, uint32_t n)

@@ -340,3 +340,29 @@ int rtm_parse_size(const char *s, size_t *out)
     *out = (size_t)(v << shift);
     return 0;
 }
+
+long rtm_path_norm(const char *in, size_t len, char sep, char *out, size_t n)
+{
+    size_t o = 0, i = 0;
+    if (n == 0)
+        return -1;
+    while (i < len) {
+        size_t j = i;
+        while (j < len && in[j] != '\\' && in[j] != '/')
+            j++;
+        size_t k = j - i;
+        int skip = k == 0 || (k == 1 && in[i] == '.') ||
+                   (k == 2 && in[i] == '.' && in[i + 1] == '.');
+        if (!skip) {
+            if (o + (o > 0) + k + 1 > n)
+                return -1;
+            if (o > 0)
+                out[o++] = sep;
+            memcpy(out + o, in + i, k);
+            o += k;
+        }
+        i = j + 1;
+    }
+    out[o] = 0;
+    return (long)o;
+}

@@ -103,6 +103,12 @@ ssize_t rtm_pread_full(int fd, void *buf, size_t len, uint64_t off);
  * then unchanged. */
 int rtm_path_join(char *out, size_t n, const char *dir, const char *name);
 
+/* The one path rule of archives and game paths: in (len bytes) split on
+ * '\\' and '/', empty, "." and ".." parts dropped (so nothing climbs out),
+ * joined with sep, into out (n bytes, NUL-terminated): its length, or -1
+ * when it does not fit (n = len + 1 always fits). */
+long rtm_path_norm(const char *in, size_t len, char sep, char *out, size_t n);
+
 /* Reads a whole file into a new buffer (the caller frees *data).  On
  * failure returns -1 with errno set. */
 int rtm_slurp(const char *path, uint8_t **data, size_t *len);

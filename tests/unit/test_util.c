@@ -394,6 +394,23 @@ static void paths_join(void **state)
     assert_int_equal(rtm_path_join(out, sizeof out, "", "exactly16bytes__"), -ENAMETOOLONG);
 }
 
+/* One path rule for archives and game paths: separators either way,
+ * empty, "." and ".." parts dropped, joined with the separator asked for. */
+static void paths_normalised(void **state)
+{
+    (void)state;
+    char out[32];
+    const char *in = "\\a\\.\\b\\..\\c.rtm";
+    assert_int_equal(rtm_path_norm(in, strlen(in), '/', out, sizeof out), 9);
+    assert_string_equal(out, "a/b/c.rtm");
+    assert_int_equal(rtm_path_norm("z//ace/", 7, '\\', out, sizeof out), 5);
+    assert_string_equal(out, "z\\ace");
+    assert_int_equal(rtm_path_norm("../..", 5, '/', out, sizeof out), 0);
+    assert_string_equal(out, "");
+    assert_int_equal(rtm_path_norm("abc/def", 7, '/', out, 7), -1);
+    assert_int_equal(rtm_path_norm("abc/def", 7, '/', out, 8), 7);
+}
+
 /* Every byte asked for, short only at the end of the file. */
 static void pread_whole(void **state)
 {
@@ -430,6 +447,7 @@ int main(void)
         cmocka_unit_test(counts_with_separators),
         cmocka_unit_test(sizes_parse),
         cmocka_unit_test(paths_join),
+        cmocka_unit_test(paths_normalised),
         cmocka_unit_test(pread_whole),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
