@@ -107,6 +107,29 @@ else
         [ "$n" -gt 0 ] && [ "$bad" -eq 0 ] && ok "file recognises all $n real files with their format and version" ||
             fail "file on the real files: $bad of $n wrong"
     fi
+
+    # rapified configs: every real one, and a text config or other "raP" is not one
+    if [ ! -d "$SHARED/configs" ]; then
+        skip "no ../shared" "file -m src/rtmfs.magic on the real rapified configs (set RTMFS_SHARED)"
+    else
+        n=0 bad=0
+        for f in "$SHARED"/configs/*.bin "$SHARED"/configs/*.rvmat; do
+            n=$((n + 1))
+            got=$(file -b -m "$MAGICSRC" "$f")
+            [ "$got" = "Arma rapified config" ] || { bad=$((bad + 1)); echo "  $f: \"$got\""; }
+        done
+        [ "$n" -gt 0 ] && [ "$bad" -eq 0 ] && ok "file calls all $n real rapified configs Arma rapified config" ||
+            fail "file on the real rapified configs: $bad of $n wrong"
+    fi
+    printf 'class CfgPatches {};\n' >"$T/config.cpp"
+    printf '\0raP\007\0\0\0not a config' >"$T/rap7.bin"
+    for f in config.cpp rap7.bin; do
+        got=$(file -b -m "$MAGICSRC" "$T/$f")
+        case $got in
+        *rapified*) fail "file: $f is not a rapified config, yet: $got" ;;
+        *) ok "file: $f is not a rapified config ($got)" ;;
+        esac
+    done
 fi
 
 # --- make install-magic, make uninstall -----------------------------------
