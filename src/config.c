@@ -4,7 +4,27 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <strings.h>
+
+/* Whether name (n bytes) ends in suffix, or is it, ignoring ASCII case. */
+static int ends_in(const char *name, size_t n, const char *suffix)
+{
+    size_t k = strlen(suffix);
+    return n >= k && strncasecmp(name + n - k, suffix, k) == 0;
+}
+
+int cfg_is_candidate_name(const char *name, size_t len)
+{
+    size_t start = len;
+    while (start > 0 && name[start - 1] != '/' && name[start - 1] != '\\')
+        start--;
+    const char *base = name + start;
+    size_t n = len - start;
+    return ends_in(base, n, "config.bin") || (ends_in(base, n, ".rvmat") && n > 6) ||
+           (ends_in(base, n, ".bisurf") && n > 7) || (ends_in(base, n, ".sqm") && n > 4) ||
+           (n == 9 && strncasecmp(base, "model.cfg", 9) == 0);
+}
 
 /* Strings live in blocks that never move, so pointers into them stay valid
  * while the entry and value arrays grow. */

@@ -391,6 +391,31 @@ static void test_property(void **state)
     }
 }
 
+/* The one name rule: which files are opened to look for "\0raP". */
+static void test_candidate_name(void **state)
+{
+    (void)state;
+    static const char *const yes[] = {
+        "config.bin", "CONFIG.BIN", "addons/x/config.bin", "a\\b\\Config.bin",
+        "000_config.bin", "data/x.rvmat", "X.RVMAT", "a.bisurf", "mission.sqm",
+        "model.cfg", "p/MODEL.CFG",
+    };
+    static const char *const no[] = {
+        "", "config.cpp", "config.bin.cpp", "config.bi", "texheaders.bin", "x.paa",
+        "walk.rtm", ".rvmat", ".bisurf", ".sqm", "model.cfg/x", "mymodel.cfg",
+        "model.cfg.bak", "config.bin/",
+    };
+    for (size_t i = 0; i < sizeof yes / sizeof *yes; i++)
+        if (!cfg_is_candidate_name(yes[i], strlen(yes[i])))
+            fail_msg("%s: not a candidate", yes[i]);
+    for (size_t i = 0; i < sizeof no / sizeof *no; i++)
+        if (cfg_is_candidate_name(no[i], strlen(no[i])))
+            fail_msg("%s: a candidate", no[i]);
+    /* only len bytes count */
+    assert_true(cfg_is_candidate_name("config.bin.cpp", 10));
+    assert_false(cfg_is_candidate_name("config.bin", 9));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -398,7 +423,7 @@ int main(void)
         cmocka_unit_test(test_text_form),   cmocka_unit_test(test_lookup),
         cmocka_unit_test(test_rap_types),   cmocka_unit_test(test_rap_errors),
         cmocka_unit_test(test_rap_depth),   cmocka_unit_test(test_text_errors),
-        cmocka_unit_test(test_property),
+        cmocka_unit_test(test_property),    cmocka_unit_test(test_candidate_name),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
