@@ -27,6 +27,7 @@
 #include "rtm.h"
 #include "skeleton.h"
 #include "tree.h"
+#include "rtmcat_config.h"
 #include "rtmcat_estimate.h"
 #include "version.h"
 #include "views.h"
@@ -36,6 +37,7 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: rtmcat [-s SKELETON] [-d DIGITS] FILE [VIEW]\n"
             "       rtmcat [-s SKELETON] --estimate-pivots FILE...\n"
+            "       rtmcat --raw FILE\n"
             "Print VIEW of the Arma animation FILE (.rtm, plain or BMTR), or list\n"
             "its views with their sizes in bytes when VIEW is omitted.  FILE may\n"
             "name an entry inside a PBO archive: ARCHIVE.pbo/path/in/archive.rtm.\n"
@@ -54,13 +56,14 @@ static void usage(FILE *f)
             "                       skeleton file with them and a report per joint\n"
             "  -h, --help           show this help\n"
             "  -V, --version        show the version\n");
+    rtmcat_config_usage(f);
 }
 
 struct cat {
     const char *file;             /* FILE as given */
     size_t dlen;                  /* file[0, dlen) is D with its '/' ("" for D ".") */
     char rel[PATH_MAX];           /* the rest of FILE, names joined by one '/' */
-    int srcfd;                    /* D */
+    int srcfd, raw;               /* D; --raw */
     struct rtm_skeleton *skel;
     struct rtm_loader loader;
     struct rtmc *cache;
@@ -576,7 +579,9 @@ static int archive_miss(struct cat *c, const struct walk *w, const char *view)
         status = fail(c, "no entry or folder '%s' in the archive", inner);
     } else {
         rtm_loader_entry_key(key, c->rel, w->archive_len, p->entries[i].path);
-        status = cat_unlisted(c, key, w->archive_len, &st, view);
+        status = rtmcat_config_entry(c->cache, key, w->archive_len, &st, c->file, c->dlen,
+                                     view, c->raw);
+        status = status >= 0 ? status : cat_unlisted(c, key, w->archive_len, &st, view);
     }
     rtmc_put(c->cache, h);
     return status;
@@ -589,17 +594,21 @@ static int archive_miss(struct cat *c, const struct walk *w, const char *view)
 static int source_miss(struct cat *c, const char *view)
 {
     struct stat st;
-    if (fstatat(c->srcfd, c->rel, &st, 0))
+    if (fstatat(c->srcfd, *c->rel ? c->rel : ".", &st, 0))
         return fail_errno(c, -errno);
     if (!S_ISREG(st.st_mode))
-        return fail_errno(c, -ENOENT);
-    return cat_unlisted(c, c->rel, 0, &st, view);
+        return fail_errno(c, S_ISDIR(st.st_mode) ? -EISDIR : -ENOENT);
+    int status = rtmcat_config_loose(c->srcfd, c->rel, c->file, view, c->raw);
+    return status >= 0 ? status : cat_unlisted(c, c->rel, 0, &st, view);
 }
 
 static int cat_file(struct cat *c, const char *view)
 {
     struct walk w;
     int rc = walk(c, &w);
+    if (c->raw)     /* the bytes, not what the tree shows */
+        return w.archive_len && c->rel[w.archive_len] ? archive_miss(c, &w, view)
+                                                      : source_miss(c, view);
     if (!rc && w.at == AT_FOLDER && w.archive_len)
         return cat_archive_folder(c, &w, view);
     if (w.archive_len && (rc == -ENOENT || rc == -ENOTDIR))
@@ -652,10 +661,11 @@ int main(int argc, char **argv)
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, 'V' },
         { "estimate-pivots", no_argument, NULL, 'E' },
+        { "raw", no_argument, NULL, 'r' },
         { NULL, 0, NULL, 0 },
     };
     const char *skel_spec = "ofp2";
-    int ch, estimate = 0, digits = RTM_DIGITS_EXACT;
+    int ch, estimate = 0, raw = 0, digits = RTM_DIGITS_EXACT;
     while ((ch = getopt_long(argc, argv, "s:d:hV", opts, NULL)) != -1) {
         switch (ch) {
         case 's': skel_spec = optarg; break;
@@ -666,6 +676,7 @@ int main(int argc, char **argv)
             }
             break;
         case 'E': estimate = 1; break;
+        case 'r': raw = 1; break;
         case 'h': usage(stdout); return 0;
         case 'V':
             printf("rtmcat %s (LZO %s)\n", RTMFS_VERSION, lzo_version_string());
@@ -675,11 +686,11 @@ int main(int argc, char **argv)
     }
     if (estimate && argc - optind >= 1)
         return rtmcat_estimate(skel_spec, argv + optind, argc - optind);
-    if (argc - optind < 1 || argc - optind > 2 || estimate) {
+    if (argc - optind < 1 || argc - optind > 2 - raw || estimate) {
         usage(stderr);
         return 2;
     }
-    struct cat c = { .file = argv[optind], .srcfd = -1 };
+    struct cat c = { .file = argv[optind], .srcfd = -1, .raw = raw };
     int status = cat_open(&c, skel_spec, digits);
     if (!status)
         status = cat_file(&c, argv[optind + 1]);

@@ -371,5 +371,57 @@ check "a loose one reads" [ "$rc" -eq 0 ]
 "$RTMGEN" -I 120 "$T/inst2" >/dev/null
 check "rtmgen -I: the same bytes on every run" diff -rq "$T/inst" "$T/inst2"
 
+# ---- rapified configs (by name, then "\0raP") and --raw ----
+section "configs"
+run --raw "$T/s/walk.rtm"
+check "--raw: a loose file's bytes" [ "$rc" -eq 0 ] && check "--raw: equal" cmp -s "$T/out" "$T/s/walk.rtm"
+run --raw "$T/samples.pbo/anims/binarised/wave_v3.rtm"
+check "--raw: an archive entry's bytes" cmp -s "$T/out" "$T/s/wave_v3.rtm"
+run --raw "$T/samples.pbo"
+check "--raw: an archive's own bytes" cmp -s "$T/out" "$T/samples.pbo"
+run --raw "$T/s/walk.rtm" header.txt
+check "--raw with a VIEW: usage error (status 2)" [ "$rc" -eq 2 -a ! -s "$T/out" ]
+expect_error "--raw: a missing file" --raw "$T/s/nope.bin"
+expect_error "--raw: a missing archive entry" --raw "$T/samples.pbo/nope.bin"
+printf 'class CfgSkeletons {};\n' >"$T/model.cfg"
+expect_error "a text model.cfg: read as an animation, as before" "$T/model.cfg"
+check "a text model.cfg: --raw prints it" cmp -s <("$CAT" --raw "$T/model.cfg") "$T/model.cfg"
+run --help
+check "--help tells of configs and --raw" grep -q 'rtmcat --raw FILE' "$T/out"
+if [ -f "$SHARED/configs/000_config.bin" ] && [ -f "$SHARED/archives/ace_goggles.pbo" ]; then
+    cb=$SHARED/configs/000_config.bin
+    run "$cb"
+    check "config.bin prints its text" [ "$rc" -eq 0 -a ! -s "$T/err" ]
+    cp "$T/out" "$T/cfg.txt"
+    check "config.bin: the class the expected model names" grep -q '^class CfgPatches$' "$T/cfg.txt"
+    check "config.bin: a nested class, indented" grep -q '^    class ace_movement$' "$T/cfg.txt"
+    check "config.bin: the same text on a second run" cmp -s "$T/cfg.txt" <("$CAT" "$cb")
+    cp "$cb" "$T/copy_config.bin"
+    check "a copy named *config.bin: the same text" cmp -s "$T/cfg.txt" <("$CAT" "$T/copy_config.bin")
+    cp "$cb" "$T/other.bin"
+    expect_error "the same bytes under another name: read as an animation" "$T/other.bin"
+    run --raw "$cb"
+    check "--raw config.bin: its bytes" cmp -s "$T/out" "$cb"
+    expect_error "a VIEW on a config" "$cb" header.txt &&
+        check "a VIEW on a config: says there are none" grep -q 'a rapified config has no views' "$T/err"
+    mkdir -p "$T/cut"
+    for cut in 4 15 16 100 $(($(stat -c %s "$cb") - 1)); do
+        head -c "$cut" "$cb" >"$T/cut/config.bin"
+        expect_error "config.bin cut at $cut bytes" "$T/cut/config.bin" &&
+            check "cut at $cut: the message names the file and the byte" \
+                grep -q "^rtmcat: $T/cut/config.bin: .* (at byte [0-9]*)$" "$T/err"
+    done
+    pbo=$SHARED/archives/ace_goggles.pbo
+    run "$pbo/config.bin"
+    check "archive config.bin prints its text" [ "$rc" -eq 0 ]
+    check "archive config.bin: GestureWipeFace" grep -q 'GestureWipeFace' "$T/out"
+    check "archive config.bin: WipeGlasses.rtm" grep -q 'WipeGlasses\.rtm' "$T/out"
+    run --raw "$pbo/config.bin"
+    check "--raw archive config.bin: rapified bytes" [ "$(head -c 4 "$T/out" | od -An -c | tr -d ' ')" = '\0raP' ]
+    expect_error "a VIEW on an archive's config" "$pbo/config.bin" bones.txt
+else
+    skip "no ../shared" "rtmcat on real configs (set RTMFS_SHARED)"
+fi
+
 section
 finish cli/rtmcat
