@@ -21,7 +21,8 @@ int cfg_is_candidate_name(const char *name, size_t len)
         start--;
     const char *base = name + start;
     size_t n = len - start;
-    return ends_in(base, n, "config.bin") || (ends_in(base, n, ".rvmat") && n > 6) ||
+    return (n == 10 && strncasecmp(base, "config.bin", 10) == 0) ||
+           (ends_in(base, n, ".rvmat") && n > 6) ||
            (ends_in(base, n, ".bisurf") && n > 7) || (ends_in(base, n, ".sqm") && n > 4) ||
            (n == 9 && strncasecmp(base, "model.cfg", 9) == 0);
 }

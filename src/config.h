@@ -94,9 +94,8 @@ void cfg_free(struct cfg *c);
 /* ---- readers ---------------------------------------------------------- */
 
 /* Whether a file may be a rapified config by its name (a path's last part
- * counts; ASCII case is ignored): a name ending in config.bin (config.bin,
- * and copies named like 000_config.bin), *.rvmat, *.bisurf, *.sqm, or
- * model.cfg.  The one name rule: only such files are opened to look for
+ * counts; ASCII case is ignored): config.bin, *.rvmat, *.bisurf, *.sqm,
+ * or model.cfg.  The one name rule: only such files are opened to look for
  * the magic (rap_is_rapified), so a texture is never sniffed. */
 int cfg_is_candidate_name(const char *name, size_t len);
 /* Whether bytes start like a rapified file ("\0raP"). */

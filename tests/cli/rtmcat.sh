@@ -389,15 +389,16 @@ check "a text model.cfg: --raw prints it" cmp -s <("$CAT" --raw "$T/model.cfg") 
 run --help
 check "--help tells of configs and --raw" grep -q 'rtmcat --raw FILE' "$T/out"
 if [ -f "$SHARED/configs/000_config.bin" ] && [ -f "$SHARED/archives/ace_goggles.pbo" ]; then
-    cb=$SHARED/configs/000_config.bin
+    mkdir -p "$T/c0" && cp "$SHARED/configs/000_config.bin" "$T/c0/config.bin"
+    cb=$T/c0/config.bin     # the name rule: config.bin, not 000_config.bin
     run "$cb"
     check "config.bin prints its text" [ "$rc" -eq 0 -a ! -s "$T/err" ]
     cp "$T/out" "$T/cfg.txt"
     check "config.bin: the class the expected model names" grep -q '^class CfgPatches$' "$T/cfg.txt"
     check "config.bin: a nested class, indented" grep -q '^    class ace_movement$' "$T/cfg.txt"
     check "config.bin: the same text on a second run" cmp -s "$T/cfg.txt" <("$CAT" "$cb")
-    cp "$cb" "$T/copy_config.bin"
-    check "a copy named *config.bin: the same text" cmp -s "$T/cfg.txt" <("$CAT" "$T/copy_config.bin")
+    mkdir -p "$T/c1" && cp "$cb" "$T/c1/CONFIG.BIN"
+    check "a copy named CONFIG.BIN: the same text" cmp -s "$T/cfg.txt" <("$CAT" "$T/c1/CONFIG.BIN")
     cp "$cb" "$T/other.bin"
     expect_error "the same bytes under another name: read as an animation" "$T/other.bin"
     run --raw "$cb"

@@ -397,11 +397,11 @@ static void test_candidate_name(void **state)
     (void)state;
     static const char *const yes[] = {
         "config.bin", "CONFIG.BIN", "addons/x/config.bin", "a\\b\\Config.bin",
-        "000_config.bin", "data/x.rvmat", "X.RVMAT", "a.bisurf", "mission.sqm",
+        "data/x.rvmat", "X.RVMAT", "a.bisurf", "mission.sqm",
         "model.cfg", "p/MODEL.CFG",
     };
     static const char *const no[] = {
-        "", "config.cpp", "config.bin.cpp", "config.bi", "texheaders.bin", "x.paa",
+        "", "000_config.bin", "myconfig.bin", "config.cpp", "config.bin.cpp", "config.bi", "texheaders.bin", "x.paa",
         "walk.rtm", ".rvmat", ".bisurf", ".sqm", "model.cfg/x", "mymodel.cfg",
         "model.cfg.bak", "config.bin/",
     };
