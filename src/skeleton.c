@@ -2,6 +2,7 @@
  * its writer. */
 #include "skeleton.h"
 #include "rtm.h"
+#include "skeleton_cfg.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -9,6 +10,7 @@
 #include <strings.h>
 #include <ctype.h>
 #include <math.h>
+#include <sys/stat.h>
 
 /* The built-in OFP2_ManSkeleton with its rest pose (generated; see there). */
 #include "ofp2_table.h"
@@ -30,6 +32,7 @@ void rtm_skeleton_free(struct rtm_skeleton *s)
     free(s->pivot);
     free(s->placed);
     free(s->name);
+    free(s->render_id);
     free(s);
 }
 
@@ -446,6 +449,48 @@ int32_t *rtm_skeleton_first_bones(const struct rtm_skeleton *s, const struct rtm
     return first;
 }
 
+/* Whether path is a regular file (or a link to one). */
+static int is_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Whether the file at path is read as a model.cfg: by its name, or, for a
+ * rapified one, by its first four bytes (a skeleton file is text). */
+static int model_cfg_file(const char *path)
+{
+    size_t n = strlen(path);
+    if (n >= 4 && strcasecmp(path + n - 4, ".cfg") == 0)
+        return 1;
+    FILE *f = fopen(path, "rb");
+    char magic[4] = { 1 };
+    int rap = f && fread(magic, 1, 4, f) == 4 && memcmp(magic, "\0raP", 4) == 0;
+    if (f)
+        fclose(f);
+    return rap;
+}
+
+/* A model.cfg spec, PATH or PATH:CLASS (skeleton.h): 0 opened, 1 failed
+ * (err), -1 not a model.cfg (a skeleton file, or nothing). */
+static int open_model_cfg(const char *spec, struct rtm_skeleton **out, struct rtm_error *err)
+{
+    if (is_file(spec))
+        return model_cfg_file(spec) ? rtm_skeleton_cfg_open(spec, NULL, spec, out, err) != 0
+                                    : -1;
+    const char *colon = strrchr(spec, ':');
+    if (!colon || !colon[1])
+        return -1;
+    char *path = strndup(spec, (size_t)(colon - spec));
+    if (!path) {
+        rtm_err_oom(err, "out of memory");
+        return 1;
+    }
+    int rc = is_file(path) ? rtm_skeleton_cfg_open(path, colon + 1, spec, out, err) != 0 : -1;
+    free(path);
+    return rc;
+}
+
 int rtm_skeleton_open(const char *spec, struct rtm_skeleton **out, struct rtm_error *err)
 {
     *out = NULL;
@@ -458,6 +503,9 @@ int rtm_skeleton_open(const char *spec, struct rtm_skeleton **out, struct rtm_er
     }
     if (strcasecmp(spec, "ofp2") == 0)
         return parse_text(OFP2_TEXT, sizeof OFP2_TEXT - 1, "ofp2", out, err);
+    int cfg = open_model_cfg(spec, out, err);
+    if (cfg >= 0)
+        return cfg ? -1 : 0;
     char *text = NULL;
     size_t len = 0;
     if (read_file(spec, &text, &len, err))

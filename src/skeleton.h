@@ -5,8 +5,12 @@
  *  - A skeleton is an ordered list of (bone, parent) pairs, parents first;
  *    names compare case-insensitively (ASCII).
  *  - rtm_skeleton_open() accepts "ofp2" (the built-in Arma 3
- *    OFP2_ManSkeleton), "none" (no hierarchy), both in any case, or the path
- *    of a skeleton file.  Its messages start with "skeleton 'SPEC': ".
+ *    OFP2_ManSkeleton), "none" (no hierarchy), both in any case, the path
+ *    of a skeleton file, or a model.cfg as PATH[:CLASS] (skeleton_cfg.h):
+ *    SPEC is a model.cfg when it names a file that ends in ".cfg" (any
+ *    case) or starts with "\0raP", or, when SPEC names no file, when the
+ *    part before its last ':' does (CLASS is the rest).  Its messages
+ *    start with "skeleton 'SPEC': ".
  *  - A skeleton file has one bone a line, "BONE PARENT [X Y Z [placed]]":
  *    "-" as PARENT for a root, parents on earlier lines, '#' starts a
  *    comment.  X Y Z, the bone's pivot, are finite decimal numbers; either
@@ -41,6 +45,8 @@ struct rtm_skeleton {
     float (*pivot)[3]; /* nbones rest-pose joint positions (x, y, z), or NULL */
     uint8_t *placed;   /* nbones: 1 when the pivot was placed by a rule; NULL
                         * exactly when pivot is */
+    char *render_id;   /* NULL, or for a model.cfg skeleton its file's
+                        * identity, class and bones (the index's key) */
 };
 
 /* The built-in names, for messages and usage texts. */

@@ -1,0 +1,51 @@
+/* skeleton_cfg.h - a skeleton read from a model.cfg's CfgSkeletons, the
+ * form the game, Object Builder and the Blender add-on use (rtm(5),
+ * SKELETON FILES; rtmfs(1) -o skeleton=).
+ *
+ * Contract:
+ *  - The file is read with cfg_load_file(): rapified when it starts with
+ *    "\0raP", else text, preprocessed (#include relative to the file, then
+ *    the game paths of the project it lies in, then that project's
+ *    include/ folder: gamepath.h).
+ *  - Its CfgSkeletons (any case) holds the skeletons.  cls, when not NULL,
+ *    names one (ASCII case ignored).  Without it, the class is the best
+ *    cover of the built-in ofp2 skeleton's bones: the most of them named;
+ *    a tie goes to the class with the most bones, then to the first in
+ *    file order.  The skeleton is chosen once, before any animation is
+ *    read (a mount has one for every file), so those are the bones it can
+ *    be measured against: the ones Arma's character animations address.
+ *  - A class's bones: those of the skeleton its skeletonInherit names
+ *    (resolved the same way, first, as the game lists them), then its own
+ *    skeletonBones[] pairs (BONE, PARENT; "" for a root).  Both values are
+ *    looked up through the class's config parents.  A bone listed again
+ *    with the same parent is kept once; with another parent, an error.
+ *    Bones are put parents first, else in the order listed.
+ *  - Pivots: a model.cfg has no rest pose.  Bones named as a bone of the
+ *    built-in ofp2 skeleton (ASCII case ignored) take its pivot and its
+ *    placed flag; when none is, the skeleton has no pivots; a bone that is
+ *    not, among ones that are, is placed by a rule (5 cm beyond its
+ *    parent's pivot along the grandparent-to-parent direction, up when
+ *    there is none; a root at 0 0 0) and marked placed.
+ *  - The skeleton's name says the file, the class and why it was used:
+ *    "PATH:CLASS (model.cfg class, named)" or "PATH:CLASS (model.cfg
+ *    class, best cover: N of 103 ofp2 bones)".  Its render_id names the
+ *    file's identity, the class and a hash of the bones and pivots, for
+ *    the persistent index's rendering key.
+ *  - Errors (-1, err one line starting "skeleton 'SPEC': "): the file
+ *    cannot be read or is no config, no CfgSkeletons, no class of that
+ *    name, a skeletonInherit naming no class or looping, skeletonBones[]
+ *    not an even list of strings, a bone name a skeleton file cannot hold
+ *    (empty, "-", blank, '#', control bytes, over 255 bytes), a parent not
+ *    listed, parents in a loop, more than 4096 bones.
+ */
+#ifndef RTM_SKELETON_CFG_H
+#define RTM_SKELETON_CFG_H
+
+#include "skeleton.h"
+
+/* Opens the skeleton of path's CfgSkeletons class cls (NULL: the best
+ * cover); spec is what the user wrote, for messages. */
+int rtm_skeleton_cfg_open(const char *path, const char *cls, const char *spec,
+                          struct rtm_skeleton **out, struct rtm_error *err);
+
+#endif
