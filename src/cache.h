@@ -1,6 +1,6 @@
 /* cache.h - a thread-safe LRU of what rtmfs reads from SOURCE: parsed
- * animations with their rendered views, archive tables, and the decoded
- * content of compressed archive entries.
+ * animations with their rendered views, archive tables, the decoded
+ * content of compressed archive entries, and rapified configs' text.
  *
  * Contract:
  *  - Entries are keyed by their kind, a path and the identity of one
@@ -62,6 +62,9 @@ enum rtmc_kind {
     RTMC_ANIM,               /* a parsed animation (and its views) */
     RTMC_TABLE,              /* an archive's table */
     RTMC_DATA,               /* the content of an archive entry */
+    RTMC_CONFIG,             /* a rapified config (a file or an archive
+                                entry) as its text (config.h's
+                                cfg_write_text), in data and len */
 };
 
 enum rtmc_level {

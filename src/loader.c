@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "pbo.h"
 #include "shape.h"
 #include "views.h"
@@ -303,6 +304,40 @@ static int parse(const struct rtm_loader *l, const struct rtmc_src *src,
     return rc;
 }
 
+/* A rapified config's text from its bytes (data, freed here): what the
+ * model and the text hold is reserved before each is made, so a config
+ * is bounded as an animation is.  A bad one becomes its message. */
+static int derapify(const struct rtmc_src *src, struct rtmc_reservation *r, uint8_t *data,
+                    size_t len, struct rtmc_loaded *out, char *msg, size_t msglen)
+{
+    struct rtm_error err = { .msg = "" };
+    struct cfg *c = NULL;
+    size_t model = 0;
+    int rc = rap_measure(data, len, &model, &err) || reserve(r, model, model, "to parse", &err) ||
+             rap_read(data, len, &c, &err);
+    free(data);
+    if (rc)
+        return failed(msg, msglen, src->path, &err);
+    uint64_t size = cfg_text_size(c);
+    struct rtm_buf b;
+    buf_init(&b);
+    /* reserve() bounds size by cache_size, so it fits a size_t */
+    if (reserve(r, size, size, "to write", &err) == 0 && buf_reserve(&b, (size_t)size + 1) == 0)
+        cfg_write_text(c, &b);
+    cfg_free(c);
+    if (err.msg[0] || err.code)
+        return failed(msg, msglen, src->path, &err);
+    if (b.oom || b.len != size) {
+        buf_free(&b);
+        return -ENOMEM;
+    }
+    buf_putc(&b, 0);                    /* never NULL, even for an empty text */
+    out->data = (uint8_t *)buf_take(&b, NULL);
+    out->len = (size_t)size;
+    return out->data ? 0 : -ENOMEM;
+}
+
+/* A loose file: its bytes, then an animation or a config's text. */
 static int load_file(const struct rtm_loader *l, int fd, const struct rtmc_src *src,
                      struct rtmc_reservation *r, struct rtmc_loaded *out, char *msg,
                      size_t msglen)
@@ -319,6 +354,8 @@ static int load_file(const struct rtm_loader *l, int fd, const struct rtmc_src *
         free(data);
         return rc;
     }
+    if (src->kind == RTMC_CONFIG)
+        return derapify(src, r, data, size, out, msg, msglen);
     return parse(l, src, r, data, size, out, msg, msglen);
 }
 
@@ -363,6 +400,8 @@ static int load_entry(const struct rtm_loader *l, int fd, const char *archive,
         rc = failed(msg, msglen, src->path, &err);
     else if (src->kind == RTMC_ANIM)
         rc = parse(l, src, r, data, len, out, msg, msglen);
+    else if (src->kind == RTMC_CONFIG)
+        rc = derapify(src, r, data, len, out, msg, msglen);
     else {
         out->data = data;
         out->len = len;
@@ -413,7 +452,7 @@ int rtm_loader_load(void *ctx, const struct rtmc_src *src, struct rtmc_reservati
         rc = load_entry(l, fd, file, src, r, out, msg, msglen);
     else if (!rc && src->kind == RTMC_TABLE)
         rc = load_table(l, fd, src, out, msg, msglen);
-    else if (!rc && src->kind == RTMC_ANIM)
+    else if (!rc && (src->kind == RTMC_ANIM || src->kind == RTMC_CONFIG))
         rc = load_file(l, fd, src, r, out, msg, msglen);
     else if (!rc)
         rc = -EINVAL;                   /* data is only read from archives */

@@ -1,5 +1,6 @@
 /* loader.h - what the cache (cache.h) loads from SOURCE: animations, archive
- * tables, and archive entries (as animations or as content).
+ * tables, archive entries (as animations or as content), and rapified
+ * configs as their text.
  *
  * Contract:
  *  - rtm_loader_load() is an rtmc_load_fn; ctx is a struct rtm_loader.
@@ -18,6 +19,11 @@
  *    parsing (a plain anim keeps the bytes read as its source, no copy).  A
  *    file that could never fit in cache_size becomes its message ("walk.rtm:
  *    needs 1.2 GiB to parse, more than cache_size 256.0 MiB").
+ *  - A config (RTMC_CONFIG, a loose file or an entry) is its bytes read
+ *    as rapified (config.h: rap_measure, rap_read) and written as text
+ *    (cfg_write_text); the bytes, the model and the text are each reserved
+ *    first.  One that does not read becomes its message, as a broken
+ *    animation does.  Nothing of a config goes to the index.
  *  - With a persistent index (index.h), what stat and readdir need is
  *    remembered per version: an archive's table is taken from it without
  *    opening the archive, and an anim asked for at RTMC_SHAPE is a shape
