@@ -143,6 +143,9 @@ static int file_size(struct rtm_tree *t, struct tree_target *tg, uint64_t *size)
         *size = strlen(tree_error_text(t, tg, tmp, sizeof tmp)) + 1;
         return 0;
     }
+    case TK_CONFIG:
+    case TK_PCONFIG:
+        return tree_config_size(t, tg, size);
     default:
         return rtmc_view_size(t->cfg.cache, tg->h, tg->view, size);
     }
@@ -209,7 +212,9 @@ static int fill_attr(struct rtm_tree *t, struct tree_target *tg, uint64_t ino, s
     case TK_VIEW:
     case TK_ERROR:
     case TK_PINFO:
-    case TK_PFILE: {
+    case TK_PFILE:
+    case TK_CONFIG:
+    case TK_PCONFIG: {
         int rc = file_size(t, tg, &size);
         if (rc == -EIO)
             tree_stale(t, tg, ino);
@@ -351,6 +356,22 @@ int rtm_tree_getattr(struct rtm_tree *t, uint64_t ino, struct rtm_tree_entry *ou
 }
 /* ---- changes in SOURCE ---- */
 
+/* Forgets what is known of entry name of source folder dir (parent's
+ * number, or 0). */
+static void changed_name(struct rtm_tree *t, uint64_t parent, const char *dir,
+                         const char *name, const struct rtm_tree_notify *n)
+{
+    char path[PATH_MAX];
+    if (rtm_path_join(path, PATH_MAX, dir, name))
+        return;
+    rtmc_invalidate(t->cfg.cache, path);
+    uint64_t child = rtm_inodes_find(t->nodes, path, &RTM_FILEID_NONE);
+    if (parent)     /* drops the dentry and everything under it (an animation's views) */
+        n->entry(n->ctx, parent, name);
+    if (child)
+        n->inode(n->ctx, child);
+}
+
 void rtm_tree_changed(struct rtm_tree *t, const char *dir, const char *name,
                       const struct rtm_tree_notify *n)
 {
@@ -366,18 +387,14 @@ void rtm_tree_changed(struct rtm_tree *t, const char *dir, const char *name,
             n->inode(n->ctx, parent);
         return;
     }
-    char path[PATH_MAX];
-    if (rtm_path_join(path, PATH_MAX, dir, name))
-        return;
-    rtmc_invalidate(t->cfg.cache, path);
-    uint64_t child = rtm_inodes_find(t->nodes, path, &RTM_FILEID_NONE);
-    if (parent) {
-        /* drops the dentry and everything under it (an animation's views) */
-        n->entry(n->ctx, parent, name);
+    char related[3][NAME_MAX + 1];
+    int nrel = tree_config_related(name, related);
+    changed_name(t, parent, dir, name, n);
+    for (int i = 0; i < nrel; i++)      /* config.bin's shown name may change */
+        if (strcmp(related[i], name))
+            changed_name(t, parent, dir, related[i], n);
+    if (parent)
         n->inode(n->ctx, parent);
-    }
-    if (child)
-        n->inode(n->ctx, child);
 }
 
 struct forget_all {

@@ -36,6 +36,12 @@
  *  - One classification of a source entry (rtm_tree_classify) serves both
  *    lookup and readdir, so the two never disagree on what an entry is or
  *    on its number.
+ *  - Under show_other, rapified configs (config.bin, *.rvmat, ...: the
+ *    name rule of config.h, then the magic of their first four bytes) read
+ *    as their text, as rtmcat prints it, sized exactly; config.bin shows
+ *    as config.cpp (config.bin.cpp when there is a config.cpp).  One that
+ *    does not read shows a one-line comment saying why.  -o rapified=raw
+ *    shows their bytes under their own names.
  *  - Names, listings and sizes come from an animation's shape (cache.h:
  *    RTMC_SHAPE, which the persistent index may give without reading the
  *    file); reading a view loads what it needs.
@@ -85,6 +91,8 @@ struct rtm_tree_config {
     struct rtm_tree_attrs attrs;
     struct rtmc *cache;           /* loads with rtm_loader_load on srcfd */
     int show_other;               /* pass other files through */
+    int rapified_raw;             /* with show_other: rapified configs as their
+                                     bytes, not as their text (-o rapified=raw) */
     const char *hidden;           /* a path in SOURCE the mount never shows nor
                                      stats (its own mount point), or NULL */
     rtm_ino_hash_fn hash;         /* NULL: rtm_ino_hash (tests inject others) */
@@ -128,6 +136,8 @@ enum rtm_src_kind {
     RTM_SRC_ANIM,                 /* an .rtm file: a folder of views */
     RTM_SRC_PBO,                  /* a .pbo file: a folder of its entries */
     RTM_SRC_OTHER,                /* another file, passed through */
+    RTM_SRC_CONFIG,               /* a rapified config (by name, then its first
+                                     bytes), shown as its text: tree_int.h */
 };
 
 /* Classifies entry name of folder dir (dfd open on it), rel being its path

@@ -7,6 +7,7 @@
  *   tree_family.c   an animation's folder as a family of inode numbers
  *   tree_list.c     folders' listings
  *   tree_read.c     files' bytes
+ *   tree_config.c   rapified configs shown as text: names, size, bytes
  */
 #ifndef RTM_TREE_INT_H
 #define RTM_TREE_INT_H
@@ -47,6 +48,9 @@ enum tree_kind {
     TK_GONE,                      /* the root while the SOURCE file is gone */
     TK_PBO, TK_PDIR, TK_PINFO,    /* an archive, a folder in it, its pbo.txt */
     TK_PFILE,                     /* an archive entry shown as it is */
+    TK_CONFIG, TK_PCONFIG,        /* a rapified config shown as its text: a
+                                     source file (unversioned, as TK_OTHER), an
+                                     archive entry (of the archive's version) */
 };
 
 struct tree_target {
@@ -71,7 +75,10 @@ struct tree_target {
 
 /* Kinds that live at or below an animation's or archive's folder carry a
  * version. */
-static inline int tree_versioned(enum tree_kind k) { return k != TK_DIR && k != TK_OTHER; }
+static inline int tree_versioned(enum tree_kind k)
+{
+    return k != TK_DIR && k != TK_OTHER && k != TK_CONFIG;
+}
 
 /* What a member number of an animation's family (inodes.h) stands for:
  * its error.txt, its folders of views (frames/, joints/, tracks/, in the
@@ -128,6 +135,9 @@ int tree_aim_at_member(struct tree_target *tg, uint64_t k);
 
 /* Whether name (len bytes) is an animation's: ends in .rtm, any case. */
 int tree_is_rtm_name(const char *name, size_t len);
+/* Sets tg's kind (and version, unless pinned) from a classification of
+ * tg->src. */
+int tree_classify_target(struct rtm_tree *t, struct tree_target *tg);
 /* Resolves a mount path; id is the version the kernel's inode names
  * (RTM_FILEID_NONE: whatever is current).  On success put tg with
  * tree_target_done; on failure it holds nothing. */
@@ -170,6 +180,49 @@ static inline struct timespec tree_later(struct timespec a, struct timespec b)
 {
     return a.tv_sec > b.tv_sec || (a.tv_sec == b.tv_sec && a.tv_nsec > b.tv_nsec) ? a : b;
 }
+
+/* ---- rapified configs (tree_config.c) ---- */
+
+/* Under show_other, unless -o rapified=raw, a file or archive entry that
+ * cfg_is_candidate_name() takes and whose first four bytes are rapified
+ * (no other is opened) shows as its text.  A config.bin shows as
+ * config.cpp (the letters of "bin" turned into "cpp" keeping their case),
+ * or as config.bin.cpp when the folder holds a config.cpp, or under its
+ * own name when it holds that too: a shown name is never one the folder
+ * holds, so a lookup of a name that is there never means a config.bin.
+ * Other configs keep their names.  Lookups and listings both ask these. */
+int tree_config_on(const struct rtm_tree *t);
+/* A folder, to ask whether a name is in it: a source folder (dfd, with
+ * dir its path from dfd, "" for dfd itself), or one of archive p. */
+struct tree_folder {
+    int dfd;
+    const char *dir;
+    const struct pbo *p;
+};
+/* The name a rapified config named name shows as in folder f. */
+void tree_config_shown(const struct tree_folder *f, const char *name, char out[NAME_MAX + 1]);
+/* Whether source file name of folder dfd shows as text: a candidate by its
+ * name (the last part) whose first bytes are rapified. */
+int tree_config_sniff_file(const struct rtm_tree *t, int dfd, const char *name);
+/* After tree_classify_target of path gave rc: a config shown under
+ * another name is -ENOENT under its own, and a missing path may be such
+ * a name (tg is then that config).  rc, or what the config rule says. */
+int tree_config_loose(struct rtm_tree *t, const char *path, struct tree_target *tg, int rc);
+/* inner (a path in archive tg) is a file (node PBO_FILE, entry tg->entry)
+ * or nothing (PBO_NONE): its kind, TK_PFILE or TK_PCONFIG, in tg, or
+ * -ENOENT when no entry shows under that name. */
+int tree_config_entry(struct rtm_tree *t, struct tree_target *tg, const char *inner,
+                      enum pbo_node node);
+/* The name entry (named name, in folder tg->rest of archive tg) shows as. */
+void tree_config_entry_name(struct rtm_tree *t, const struct tree_target *tg, long entry,
+                            const char *name, char out[NAME_MAX + 1]);
+/* The source names whose shown names change with name's presence (name
+ * included), when it is a config.bin or a name one shows as; how many. */
+int tree_config_related(const char *name, char out[3][NAME_MAX + 1]);
+/* The text's size, and its bytes, of config tg. */
+int tree_config_size(struct rtm_tree *t, struct tree_target *tg, uint64_t *size);
+ssize_t tree_config_read(struct rtm_tree *t, struct tree_target *tg, char *buf, size_t size,
+                         off_t off);
 
 /* ---- attributes, lookups, changes (tree.c) ---- */
 

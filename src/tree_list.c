@@ -86,11 +86,19 @@ static int list_source_dir(struct rtm_tree *t, const char *rel, struct rtm_dirli
         struct rtm_fileid id;
         struct tree_head hi;
         int k = rtm_tree_classify(t, dfd, de->d_name, path, de->d_type, &st, &id);
+        const char *name = de->d_name;
+        char shown[NAME_MAX + 1];
         if (k == RTM_SRC_ANIM)
             tree_head_info(path, &st, -1, &hi);
+        if (k == RTM_SRC_CONFIG) {      /* numbered by path, as lookup numbers it */
+            tree_config_shown(&(struct tree_folder){ .dfd = dfd, .dir = "" }, name, shown);
+            name = shown;
+            id = RTM_FILEID_NONE;
+        }
         if (k > RTM_SRC_HIDDEN)
-            rc = dl_add(t, d, rel, de->d_name, k == RTM_SRC_OTHER ? S_IFREG : S_IFDIR, &id,
-                        k == RTM_SRC_ANIM ? &hi : NULL);
+            rc = dl_add(t, d, rel, name, k == RTM_SRC_OTHER || k == RTM_SRC_CONFIG ? S_IFREG
+                                                                                 : S_IFDIR,
+                        &id, k == RTM_SRC_ANIM ? &hi : NULL);
     }
     closedir(dir);
     return rc;
@@ -167,6 +175,11 @@ static int add_member(void *arg, const char *name, size_t len, long entry)
                                                         : 0;
     if (entry < 0 && !shows_something(m, n))
         type = 0;
+    char shown[NAME_MAX + 1];
+    if (type == S_IFREG) {
+        tree_config_entry_name(m->t, m->tg, entry, n, shown);
+        memcpy(n, shown, sizeof n);
+    }
     struct tree_head hi;
     tree_head_info(m->tg->src, &m->tg->st, entry, &hi);
     return type ? dl_add(m->t, m->d, m->path, n, type, &m->tg->id,

@@ -90,6 +90,9 @@ static ssize_t read_target(struct rtm_tree *t, struct tree_target *tg, char *buf
         return read_other(t, tg->src, buf, size, off);
     case TK_PFILE:
         return read_member(t, tg, buf, size, off);
+    case TK_CONFIG:
+    case TK_PCONFIG:
+        return tree_config_read(t, tg, buf, size, off);
     case TK_PINFO:
         if (tree_render_info(tg, &b))
             return -ENOMEM;

@@ -54,21 +54,24 @@ int rtm_tree_classify(struct rtm_tree *t, int dfd, const char *name, const char 
         return errno == ENOENT || errno == ELOOP ? RTM_SRC_HIDDEN : -errno;
     if (!S_ISREG(st->st_mode))
         return RTM_SRC_HIDDEN;          /* devices, fifos, links to folders */
+    if (!named && !t->cfg.show_other)
+        return RTM_SRC_HIDDEN;
+    if (!named && !tree_config_sniff_file(t, dfd, name))
+        return RTM_SRC_OTHER;
+    *id = rtm_fileid_of(st);            /* a config's text is of one version */
     if (!named)
-        return t->cfg.show_other ? RTM_SRC_OTHER : RTM_SRC_HIDDEN;
-    *id = rtm_fileid_of(st);
+        return RTM_SRC_CONFIG;
     return tree_is_rtm_name(base, len) ? RTM_SRC_ANIM : RTM_SRC_PBO;
 }
 /* ---- mount path -> source file and view ---- */
 
-/* Sets tg's kind (and version, unless pinned) from a classification of
- * tg->src. */
-static int classify_target(struct rtm_tree *t, struct tree_target *tg)
+int tree_classify_target(struct rtm_tree *t, struct tree_target *tg)
 {
     struct rtm_fileid id;
     int k = rtm_tree_classify(t, t->cfg.srcfd, tg->src, tg->src, DT_UNKNOWN, &tg->st, &id);
     static const enum tree_kind of[] = { [RTM_SRC_DIR] = TK_DIR, [RTM_SRC_ANIM] = TK_ANIM,
-                                         [RTM_SRC_PBO] = TK_PBO, [RTM_SRC_OTHER] = TK_OTHER };
+                                         [RTM_SRC_PBO] = TK_PBO, [RTM_SRC_OTHER] = TK_OTHER,
+                                         [RTM_SRC_CONFIG] = TK_CONFIG };
     if (k < 0)
         return k;
     if (k == RTM_SRC_HIDDEN)
@@ -169,10 +172,8 @@ static int resolve_member(struct rtm_tree *t, struct tree_target *tg, const stru
             tg->rest = end + (*end != 0);
             return *end ? tree_resolve_inner(t, tg) : 0;
         }
-        if (node == PBO_FILE && !*end && t->cfg.show_other) {
-            tg->kind = TK_PFILE;
-            return 0;
-        }
+        if ((node == PBO_FILE || node == PBO_NONE) && !*end && t->cfg.show_other)
+            return tree_config_entry(t, tg, inner, node);   /* as it is, or as text */
         if (node != PBO_DIR)
             return -ENOENT;
     }
@@ -254,7 +255,7 @@ static int resolve_prefix(struct rtm_tree *t, const char *path, struct tree_targ
         size_t n = (size_t)(slash - path);
         memcpy(tg->src, path, n);
         tg->src[n] = 0;
-        int rc = classify_target(t, tg);
+        int rc = tree_classify_target(t, tg);
         if (rc == 0 && tg->kind == TK_ANIM) {
             tg->rest = path + n + 1;
             return tree_resolve_inner(t, tg);
@@ -273,7 +274,7 @@ static int resolve_prefix(struct rtm_tree *t, const char *path, struct tree_targ
 static int resolve_in_file(struct rtm_tree *t, const char *path, struct tree_target *tg)
 {
     strcpy(tg->src, t->file);           /* its length was checked in rtm_tree_new */
-    int rc = classify_target(t, tg);
+    int rc = tree_classify_target(t, tg);
     if (rc == 0 && tg->kind == TK_ANIM) {
         tg->rest = path;
         return *path ? tree_resolve_inner(t, tg) : 0;
@@ -315,7 +316,7 @@ int tree_resolve(struct rtm_tree *t, const char *path, const struct rtm_fileid *
         rc = resolve_in_file(t, path, tg);
     } else {
         strcpy(tg->src, path);
-        rc = classify_target(t, tg);
+        rc = tree_config_loose(t, path, tg, tree_classify_target(t, tg));
         if (rc == -ENOTDIR || rc == -ENOENT)
             rc = resolve_prefix(t, path, tg);
     }
