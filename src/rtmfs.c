@@ -57,7 +57,6 @@ struct options {
     int noindex;
     char *uid, *gid, *umask, *dmask, *fmask, *fsname, *subtype, *watch;
     int show_other, nonopts;
-    char *rapified;                     /* text (default) or raw */
     unsigned max_read;
 };
 
@@ -72,7 +71,6 @@ static const struct fuse_opt option_spec[] = {
     OPT("index_size=%s", index_size),
     OPT("noindex", noindex),
     OPT("show_other", show_other),
-    OPT("rapified=%s", rapified),
     OPT("uid=%s", uid),
     OPT("gid=%s", gid),
     OPT("umask=%s", umask),
@@ -149,7 +147,7 @@ static void usage(void)
            "and every .pbo archive as a directory of its entries and pbo.txt.  SOURCE may\n"
            "also be one .rtm or .pbo file: the mount is then its directory.\n\n"
            "rtmfs options:\n"
-           "    -o skeleton=SKEL       ofp2 (default), none, or a skeleton file\n"
+           "    -o skeleton=SKEL       ofp2 (default), none, FILE or MODEL.cfg[:CLASS]\n"
            "    -o cache_size=SIZE     cache of parsed files and views (K, M, G; default 256M)\n"
            "    -o digits=N            numbers of frames, tracks, joints, phases and props\n"
            "                           with N decimals (0-9), for diff (default: exact)\n"
@@ -158,8 +156,6 @@ static void usage(void)
            "    -o index_size=SIZE     its bound, least recently used dropped (default 64M)\n"
            "    -o noindex             no persistent index\n"
            "    -o show_other          pass other files (and archive entries) through\n"
-           "    -o rapified=MODE       with show_other: rapified configs as text (default;\n"
-           "                           config.bin as config.cpp) or raw (their bytes)\n"
            "    -o uid=N,gid=N         owner shown (default: the source's)\n"
            "    -o umask=M             modes 0777 & ~M, octal (dmask= folders, fmask= files)\n"
            "    -o fsname=NAME         first field of /proc/mounts (default: SOURCE)\n"
@@ -334,8 +330,11 @@ static int index_setup(struct fs *fs, const struct options *o, int digits)
     struct stat st;
     int builtin = !strcasecmp(skel, "ofp2") || !strcasecmp(skel, "none");
     struct rtm_fileid id = builtin || stat(skel, &st) ? RTM_FILEID_NONE : rtm_fileid_of(&st);
-    rtm_loader_render_key(fs->render, sizeof fs->render, builtin ? skel : "file",
-                          builtin ? NULL : &id, digits);
+    if (fs->skel->render_id)    /* a model.cfg: its file, class and bones */
+        rtm_loader_render_key(fs->render, sizeof fs->render, fs->skel->render_id, NULL, digits);
+    else
+        rtm_loader_render_key(fs->render, sizeof fs->render, builtin ? skel : "file",
+                              builtin ? NULL : &id, digits);
     fs->index_path = index_path(o);
     fs->index_bound = bound;
     return 0;
@@ -375,21 +374,17 @@ static int fs_setup(struct fs *fs, const struct options *o, const char *mountpoi
         fprintf(stderr, "rtmfs: bad digits '%s' (" RTM_DIGITS_HELP ")\n", o->digits);
         return -1;
     }
-    if (o->rapified && strcmp(o->rapified, "text") && strcmp(o->rapified, "raw")) {
-        fprintf(stderr, "rtmfs: bad rapified '%s' (text or raw)\n", o->rapified);
-        return -1;
-    }
     enum rtm_watch_mode mode = RTM_WATCH_AUTO;
     if (o->watch && rtm_watch_mode_parse(o->watch, &mode)) {
         fprintf(stderr, "rtmfs: bad watch '%s' (auto, inotify or poll)\n", o->watch);
         return -1;
     }
-    if (index_setup(fs, o, digits))
-        return -1;
     if (rtm_skeleton_open(o->skeleton ? o->skeleton : "ofp2", &fs->skel, &err)) {
         fprintf(stderr, "rtmfs: %s\n", err.msg);
         return -1;
     }
+    if (index_setup(fs, o, digits))     /* after the skeleton: its key names it */
+        return -1;
     if (open_source(fs, o->source))
         return -1;
     fs->loader = (struct rtm_loader){ .srcfd = fs->srcfd, .skel = fs->skel, .digits = digits,
@@ -406,7 +401,6 @@ static int fs_setup(struct fs *fs, const struct options *o, const char *mountpoi
     char *hidden = fs->file ? NULL : mountpoint_inside(fs->dir, mountpoint);
     struct rtm_tree_config cfg = { .srcfd = fs->srcfd, .file = fs->file, .attrs = attrs,
                                    .cache = fs->cache, .show_other = o->show_other,
-                                   .rapified_raw = o->rapified && !strcmp(o->rapified, "raw"),
                                    .hidden = hidden, .watch = rtm_watch_add,
                                    .watch_ctx = fs->watch, .fsmap = fs->fsmap,
                                    .stale = rtmfs_stale,
