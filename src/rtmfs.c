@@ -57,6 +57,7 @@ struct options {
     int noindex;
     char *uid, *gid, *umask, *dmask, *fmask, *fsname, *subtype, *watch;
     int show_other, nonopts;
+    char *rapified;                     /* text (default) or raw */
     unsigned max_read;
 };
 
@@ -71,6 +72,7 @@ static const struct fuse_opt option_spec[] = {
     OPT("index_size=%s", index_size),
     OPT("noindex", noindex),
     OPT("show_other", show_other),
+    OPT("rapified=%s", rapified),
     OPT("uid=%s", uid),
     OPT("gid=%s", gid),
     OPT("umask=%s", umask),
@@ -156,6 +158,8 @@ static void usage(void)
            "    -o index_size=SIZE     its bound, least recently used dropped (default 64M)\n"
            "    -o noindex             no persistent index\n"
            "    -o show_other          pass other files (and archive entries) through\n"
+           "    -o rapified=MODE       with show_other: rapified configs as text (default;\n"
+           "                           config.bin as config.cpp) or raw (their bytes)\n"
            "    -o uid=N,gid=N         owner shown (default: the source's)\n"
            "    -o umask=M             modes 0777 & ~M, octal (dmask= folders, fmask= files)\n"
            "    -o fsname=NAME         first field of /proc/mounts (default: SOURCE)\n"
@@ -374,6 +378,10 @@ static int fs_setup(struct fs *fs, const struct options *o, const char *mountpoi
         fprintf(stderr, "rtmfs: bad digits '%s' (" RTM_DIGITS_HELP ")\n", o->digits);
         return -1;
     }
+    if (o->rapified && strcmp(o->rapified, "text") && strcmp(o->rapified, "raw")) {
+        fprintf(stderr, "rtmfs: bad rapified '%s' (text or raw)\n", o->rapified);
+        return -1;
+    }
     enum rtm_watch_mode mode = RTM_WATCH_AUTO;
     if (o->watch && rtm_watch_mode_parse(o->watch, &mode)) {
         fprintf(stderr, "rtmfs: bad watch '%s' (auto, inotify or poll)\n", o->watch);
@@ -401,6 +409,7 @@ static int fs_setup(struct fs *fs, const struct options *o, const char *mountpoi
     char *hidden = fs->file ? NULL : mountpoint_inside(fs->dir, mountpoint);
     struct rtm_tree_config cfg = { .srcfd = fs->srcfd, .file = fs->file, .attrs = attrs,
                                    .cache = fs->cache, .show_other = o->show_other,
+                                   .rapified_raw = o->rapified && !strcmp(o->rapified, "raw"),
                                    .hidden = hidden, .watch = rtm_watch_add,
                                    .watch_ctx = fs->watch, .fsmap = fs->fsmap,
                                    .stale = rtmfs_stale,
