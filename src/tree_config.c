@@ -129,8 +129,9 @@ int tree_config_sniff_file(const struct rtm_tree *t, int dfd, const char *name)
     return r;
 }
 
-/* A stored entry's first bytes are read in place; a compressed one is
- * decoded into the cache (where its text's load finds it again). */
+/* A stored entry's first bytes are read in place; a compressed one (LZSS
+ * cannot be read from the middle) is decoded into the cache, once: only
+ * candidates are, and configs are small. */
 static int sniff_entry(struct rtm_tree *t, const struct tree_target *tg, long entry)
 {
     const struct pbo_entry *e = &rtmc_pbo(tg->table)->entries[entry];
