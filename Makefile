@@ -82,7 +82,7 @@ $(LIBTREE): $(FS_OBJ)
 
 $(BUILD)/rtmcat: $(BUILD)/obj/rtmcat.o $(BUILD)/obj/rtmcat_estimate.o $(BUILD)/obj/rtmcat_config.o $(LIBTREE) $(LIBCORE)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(SQLITE_LIBS) $(LIBS) -lpthread
-$(BUILD)/rtmgen: $(BUILD)/obj/rtmgen.o $(BUILD)/obj/rtmgen_mods.o $(LIBWRIT) $(LIBCORE)
+$(BUILD)/rtmgen: $(BUILD)/obj/rtmgen.o $(BUILD)/obj/rtmgen_mods.o $(BUILD)/obj/rtmgen_configs.o $(LIBWRIT) $(LIBCORE)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 $(BUILD)/rtmfs: $(BUILD)/obj/rtmfs.o $(BUILD)/obj/fuse_ops.o $(LIBTREE) $(LIBCORE)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(FUSE_LIBS) $(SQLITE_LIBS) $(LIBS) -lpthread

@@ -17,7 +17,9 @@
  *   rtmgen -s|-x MB FILE  one file for the memory tests (see gen_sized)
  *   rtmgen -I N DIR       a whole install for benchmarks: N animations in
  *                         archives of 50 across 20 mod folders, filled with
- *                         textures, and N/10 loose; the real files' mix
+ *                         textures, each with a rapified config.bin whose
+ *                         states play them, and N/10 loose; the real
+ *                         files' mix
  *   rtmgen -F FRAMES DIR  DIR/figure.rtm, a figure standing upright that
  *                         moves a little, and DIR/figure.skel, its skeleton
  *                         with pivots (preview.svg's tests and demo)
@@ -326,7 +328,9 @@ static void usage(FILE *f)
           "  -I N DIR         a whole install: N animations in archives of 50 across 20\n"
           "                   mods (DIR/@mod_XX/addons/NAME.pbo, 3-8 MB each with textures)\n"
           "                   and N/10 loose (DIR/loose/), with the real files' mix of\n"
-          "                   formats, frames and bones; prints a summary (for benchmarks)\n"
+          "                   formats, frames and bones; each archive has a config.bin\n"
+          "                   (rapified) whose states play its animations, as mods' do;\n"
+          "                   prints a summary (for benchmarks)\n"
           "  -s MB FILE       a plain animation whose parse takes about MB megabytes\n"
           "  -x MB FILE       a small BMTR v5 whose LZO arrays expand to a parse of about\n"
           "                   MB megabytes (-s and -x: for memory tests)\n"

@@ -1,12 +1,14 @@
 /* rtmgen.h - what rtmgen's files share (rtmgen.c: the command line, the
  * small sets, files for the memory tests and the standing figure;
- * rtmgen_mods.c: trees shaped like mods and a whole install).  Messages go
+ * rtmgen_mods.c: trees shaped like mods and a whole install;
+ * rtmgen_configs.c: the whole install's config.bin files).  Messages go
  * to stderr, prefixed "rtmgen: "; functions return 0, or -1 (the rtmgen_*
  * ones 1, rtmgen's exit status) after saying why. */
 #ifndef RTM_RTMGEN_H
 #define RTM_RTMGEN_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "samples.h"
 #include "util.h"
@@ -28,5 +30,34 @@ int rtmgen_mods(const char *dir, long mb);
 /* -I N DIR: a whole install of N animations in archives and N/10 loose;
  * a summary on stdout. */
 int rtmgen_install(const char *dir, long n);
+
+/* xorshift64: the same trees on every run and machine (never seed 0). */
+static inline uint64_t rng_next(uint64_t *s)
+{
+    uint64_t x = *s;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return *s = x;
+}
+
+/* A number in [lo, hi]. */
+static inline uint32_t rng_range(uint64_t *s, uint32_t lo, uint32_t hi)
+{
+    return lo + (uint32_t)(rng_next(s) % ((uint64_t)hi - lo + 1));
+}
+
+/* -I's layout, which a config names: archive i of an install lies in mod
+ * folder i % INSTALL_MODS and holds animations 50 i .. 50 i + 49. */
+enum { INSTALL_MODS = 20, INSTALL_RTM = 50 };
+/* Archive i's name (NAME.pbo without .pbo) and prefix property
+ * (mod_XX\addons\NAME) when archives are dealt round mods folders. */
+void rtmgen_archive_names(unsigned i, unsigned mods, char *addon, size_t an, char *prefix,
+                          size_t pn);
+/* The entry path of -I archive i's animation m (anims\characters\...). */
+void rtmgen_install_rtm(unsigned i, unsigned m, char *out, size_t n);
+/* -I archive i's config.bin, for an install of total animations: rapified
+ * (rap_write) into out, which must be empty; -1 (said) on failure. */
+int rtmgen_config(unsigned i, long total, struct rtm_buf *out);
 
 #endif

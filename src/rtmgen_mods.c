@@ -15,7 +15,6 @@ enum {
     BIG_MODS = 10,                      /* @mod_00 .. @mod_09, archives dealt round */
     BIG_PLAN_MIN = 3, BIG_PLAN_MAX = 8, /* MB an archive's contents aim at */
     BIG_RTM_MIN = 4, BIG_RTM_MAX = 12,  /* RTM entries an archive (-P) */
-    INSTALL_MODS = 20, INSTALL_RTM = 50, /* -I: mod folders, RTMs an archive */
     BIG_TEX_MIN = 512 * 1024, BIG_TEX_MAX = 1536 * 1024,
     BIG_ENTRIES = 1 + INSTALL_RTM + BIG_PLAN_MAX * 1000000 / BIG_TEX_MIN + 2,
     BIG_NAME = 128,
@@ -36,25 +35,34 @@ static const char *const BIG_ANIMS[] = {
 };
 enum { BIG_NANIMS = sizeof BIG_ANIMS / sizeof BIG_ANIMS[0] };
 
-/* xorshift64: the same tree on every run and machine. */
-static uint64_t rng_next(uint64_t *s)
+/* -I's names hang on (archive, animation) alone, not on a generator's
+ * state, so that another archive's config can name them: splitmix64. */
+void rtmgen_install_rtm(unsigned i, unsigned m, char *out, size_t n)
 {
-    uint64_t x = *s;
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    return *s = x;
+    uint64_t z = ((uint64_t)i << 32 | m) + 0x9E3779B97F4A7C15u;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
+    z ^= z >> 31;
+    const char *anim = BIG_ANIMS[z % BIG_NANIMS];
+    snprintf(out, n, "anims\\characters\\%s%s_%02u.rtm",
+             strncmp(anim, "gesture", 7) ? "" : "gestures\\", anim, m);
 }
 
-/* A number in [lo, hi]. */
-static uint32_t rng_range(uint64_t *s, uint32_t lo, uint32_t hi)
+void rtmgen_archive_names(unsigned i, unsigned mods, char *addon, size_t an, char *prefix,
+                          size_t pn)
 {
-    return lo + (uint32_t)(rng_next(s) % ((uint64_t)hi - lo + 1));
+    unsigned mod = i % mods, k = i / mods;
+    if (k < BIG_NADDONS)
+        snprintf(addon, an, "%s", BIG_ADDONS[k]);
+    else
+        snprintf(addon, an, "%s_%u", BIG_ADDONS[k % BIG_NADDONS], k / BIG_NADDONS);
+    snprintf(prefix, pn, "mod_%02u\\addons\\%s", mod, addon);
 }
 
 struct big_stats {
     uint64_t bytes, rtm_bytes;
     uint64_t needed;                    /* tables and RTM entries' stored bytes */
+    uint64_t config_bytes;              /* -I: the config.bin files */
     long archives, entries, rtm, lefthand;
 };
 
@@ -103,6 +111,7 @@ static struct rtm_buf *big_entry(struct big_archive *a, enum pbo_pack pack, cons
 struct big_plan {
     unsigned mods;
     uint32_t nrtm;                      /* 0: BIG_RTM_MIN..BIG_RTM_MAX, sample kinds */
+    long total;                         /* -I: animations in all the archives */
 };
 
 /* One RTM like a real one: format, frames and bones of a corpus file. */
@@ -123,8 +132,8 @@ static int mix_rtm(uint64_t *rng, uint32_t seed, struct rtm_buf *b, int *lefthan
  * BMTR stores bone names lowercase and both bone counts reach the OFP2
  * skeleton's LeftHand (its 53rd bone), so each BMTR entry's bones.txt has
  * "lefthand".  For -I, the corpus's mix. */
-static int big_rtms(struct big_archive *a, uint64_t *rng, const struct big_plan *plan,
-                    struct big_stats *st)
+static int big_rtms(struct big_archive *a, unsigned archive, uint64_t *rng,
+                    const struct big_plan *plan, struct big_stats *st)
 {
     uint32_t n = plan->nrtm ? plan->nrtm : rng_range(rng, BIG_RTM_MIN, BIG_RTM_MAX);
     for (uint32_t i = 0; i < n; i++) {
@@ -133,8 +142,12 @@ static int big_rtms(struct big_archive *a, uint64_t *rng, const struct big_plan 
                                  (uint32_t)st->rtm, rng_range(rng, 0, 3) };
         const char *anim = BIG_ANIMS[rng_range(rng, 0, BIG_NANIMS - 1)];
         const char *sub = strncmp(anim, "gesture", 7) ? "" : "gestures\\";
+        char name[BIG_NAME];
+        snprintf(name, sizeof name, "anims\\characters\\%s%s_%02u.rtm", sub, anim, i);
+        if (plan->nrtm)                 /* -I: what the configs name */
+            rtmgen_install_rtm(archive, i, name, sizeof name);
         struct rtm_buf *b = big_entry(a, rng_next(rng) & 1 ? PBO_PACK_STORE : PBO_PACK_CPRS,
-                                      "anims\\characters\\%s%s_%02u.rtm", sub, anim, i);
+                                      "%s", name);
         if (!b)
             return -1;
         int lefthand = k >= K_V3;
@@ -256,13 +269,9 @@ static int big_write(const struct big_archive *a, const char *path, const char *
 static int big_archive(const char *dir, unsigned i, uint64_t left, const struct big_plan *plan,
                        struct big_stats *st)
 {
-    unsigned mod = i % plan->mods, k = i / plan->mods;
+    unsigned mod = i % plan->mods;
     char path[4096], addon[64], prefix[128];
-    if (k < BIG_NADDONS)
-        snprintf(addon, sizeof addon, "%s", BIG_ADDONS[k]);
-    else
-        snprintf(addon, sizeof addon, "%s_%u", BIG_ADDONS[k % BIG_NADDONS], k / BIG_NADDONS);
-    snprintf(prefix, sizeof prefix, "mod_%02u\\addons\\%s", mod, addon);
+    rtmgen_archive_names(i, plan->mods, addon, sizeof addon, prefix, sizeof prefix);
     snprintf(path, sizeof path, "%s/@mod_%02u", dir, mod);
     if (make_dir(path))
         return -1;
@@ -278,12 +287,20 @@ static int big_archive(const char *dir, unsigned i, uint64_t left, const struct 
         fprintf(stderr, "rtmgen: out of memory\n");
         return -1;
     }
-    int rc = big_entry(a, PBO_PACK_CPRS, "config.cpp") ? 0 : -1;
+    /* -I: a rapified config.bin, stored as binarised ones mostly are;
+     * -P: the text config.cpp its benchmark was measured with */
+    struct rtm_buf *cfg = plan->nrtm ? big_entry(a, PBO_PACK_STORE, "config.bin")
+                                     : big_entry(a, PBO_PACK_CPRS, "config.cpp");
+    int rc = cfg ? 0 : -1;
+    if (!rc && plan->nrtm) {
+        rc = rtmgen_config(i, plan->total, cfg);
+        st->config_bytes += cfg->len;
+    }
     if (!rc)
-        rc = big_rtms(a, &rng, plan, st);
+        rc = big_rtms(a, i, &rng, plan, st);
     if (!rc)
         rc = big_textures(a, &rng, budget < left ? budget : left);
-    if (!rc)
+    if (!rc && !plan->nrtm)
         rc = big_config(a, mod, addon, prefix);
     if (!rc)
         rc = big_write(a, path, prefix, st);
@@ -296,7 +313,7 @@ int rtmgen_mods(const char *dir, long mb)
 {
     uint64_t target = (uint64_t)mb * 1000000;
     struct big_stats st = { 0 };
-    const struct big_plan plan = { BIG_MODS, 0 };
+    const struct big_plan plan = { BIG_MODS, 0, 0 };
     for (unsigned i = 0; st.bytes < target; i++)
         if (big_archive(dir, i, target - st.bytes, &plan, &st))
             return 1;
@@ -309,16 +326,17 @@ int rtmgen_mods(const char *dir, long mb)
 }
 
 /* -I N DIR: a whole install: N animations in archives of INSTALL_RTM
- * across INSTALL_MODS mod folders, filled to BIG_PLAN_MIN..MAX MB with
- * textures, and N/10 loose ones in DIR/loose/mod_XX/, all drawn from the
- * real files' mix; a summary on stdout. */
+ * across INSTALL_MODS mod folders, each with a config.bin that plays them
+ * (rtmgen_configs.c), filled to BIG_PLAN_MIN..MAX MB with textures, and
+ * N/10 loose ones in DIR/loose/mod_XX/, all drawn from the real files'
+ * mix; a summary on stdout. */
 int rtmgen_install(const char *dir, long n)
 {
     struct big_stats st = { 0 };
     for (unsigned i = 0; (long)i * INSTALL_RTM < n; i++) {
         long left = n - (long)i * INSTALL_RTM;
         const struct big_plan plan = { INSTALL_MODS,
-                                       (uint32_t)(left < INSTALL_RTM ? left : INSTALL_RTM) };
+                                       (uint32_t)(left < INSTALL_RTM ? left : INSTALL_RTM), n };
         if (big_archive(dir, i, UINT64_MAX, &plan, &st))
             return 1;
     }
@@ -338,10 +356,12 @@ int rtmgen_install(const char *dir, long n)
         buf_free(&b);
     }
     printf("mods: %d\narchives: %ld\nentries: %ld\nrtm: %ld\nloose: %ld\n"
-           "rtm_lefthand: %ld\nrtm_bytes: %llu\nloose_bytes: %llu\nbytes: %llu\n",
+           "rtm_lefthand: %ld\nrtm_bytes: %llu\nloose_bytes: %llu\nconfig_bytes: %llu\n"
+           "bytes: %llu\n",
            st.archives < INSTALL_MODS ? (int)st.archives : INSTALL_MODS, st.archives, st.entries,
            st.rtm, n / 10, st.lefthand,
            (unsigned long long)st.rtm_bytes, (unsigned long long)loose_bytes,
+           (unsigned long long)st.config_bytes,
            (unsigned long long)(st.bytes + loose_bytes));
     return fflush(stdout) ? 1 : 0;
 }
