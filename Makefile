@@ -122,6 +122,7 @@ demo: deps
 bench: all $(BUILD)/tests/bench_core $(BUILD)/tests/bench_config
 	@$(BUILD)/tests/bench_core
 	@$(BUILD)/tests/bench_config
+	@BUILD=$(BUILD) bash tests/bench/bench_config_install.sh
 	@BUILD=$(BUILD) bash tests/bench/bench_mount.sh
 	@BUILD=$(BUILD) bash tests/bench/bench_pbo.sh
 	@BUILD=$(BUILD) bash tests/bench/bench_install.sh
