@@ -63,6 +63,8 @@ void rtm_free(struct rtm_anim *a)
     free(a->in_skeleton);
     free(a->pivot);
     free(a->pivot_placed);
+    free(a->skel_names);
+    free(a->skel_parents);
     rtm_names_free(a->tracks);
     free(a);
 }
@@ -78,6 +80,30 @@ int rtm_parse_flags(const uint8_t *data, size_t len, const struct rtm_skeleton *
 {
     struct rtm_parse_opts o = { .skel = skel, .flags = flags };
     return rtm_parse_opts(data, len, &o, out, err);
+}
+
+/* Copies the skeleton's own bone list (rtm.h: skel_names), which only
+ * check.txt reads: a full anim renders it, so a light one goes without. */
+static int take_skeleton_bones(struct rtm_anim *a, const struct rtm_skeleton *s)
+{
+    if (!s || !a->has_matrices || !s->nbones)
+        return 0;
+    size_t len = 0;
+    for (uint32_t k = 0; k < s->nbones; k++)
+        len += strlen(s->bone[k]) + 1;
+    a->skel_names = malloc(len);
+    a->skel_parents = malloc(s->nbones * sizeof *a->skel_parents);
+    if (!a->skel_names || !a->skel_parents)
+        return -1;
+    char *p = a->skel_names;
+    for (uint32_t k = 0; k < s->nbones; k++) {
+        size_t n = strlen(s->bone[k]) + 1;
+        memcpy(p, s->bone[k], n);
+        p += n;
+        a->skel_parents[k] = s->parent[k];
+    }
+    a->skel_nbones = s->nbones;
+    return 0;
 }
 
 /* Copies what the views need of the skeleton for a's bones: parents (as
@@ -110,7 +136,7 @@ static int take_skeleton(struct rtm_anim *a, const struct rtm_skeleton *s)
         }
     }
     free(first);
-    return 0;
+    return take_skeleton_bones(a, s);
 }
 
 static int read_any(const uint8_t *data, size_t len, const struct rtm_parse_opts *o,
@@ -167,5 +193,12 @@ size_t rtm_anim_mem_bytes(const struct rtm_anim *a)
                rtm_names_mem_bytes(a->tracks);
     if (a->source)
         n += rtm_heap_bytes(a->source_bytes);
+    if (a->skel_names) {
+        const char *end = a->skel_names;
+        for (uint32_t k = 0; k < a->skel_nbones; k++)
+            end += strlen(end) + 1;
+        n += rtm_heap_bytes((size_t)(end - a->skel_names)) +
+             rtm_heap_bytes(a->skel_nbones * sizeof *a->skel_parents);
+    }
     return n;
 }

@@ -78,6 +78,14 @@ struct rtm_anim {
                                    when the skeleton has none; 0 0 0 for bones
                                    it lacks */
     uint8_t *pivot_placed;      /* with pivot: 1 where placed, not measured */
+    /* With matrices, the skeleton's own bones, for check.txt (check.h),
+     * which names the bones the anim lacks and a name's case there: their
+     * names in the skeleton's order, each NUL-terminated, one after the
+     * other, and each one's parent (an index into them, -1 for a root).
+     * NULL and 0 without a skeleton or after RTM_PARSE_NO_MATRICES. */
+    uint32_t skel_nbones;
+    char *skel_names;
+    int32_t *skel_parents;
 
     /* Derived at parse time, by a full parse (0 after RTM_PARSE_NO_MATRICES): */
     uint64_t unusable;          /* matrices with NaN, infinity or det <= 0

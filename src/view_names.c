@@ -10,7 +10,7 @@
 
 static const char *const FIXED[RTM_NFIXED_VIEWS] = {
     "header.txt", "bones.txt", "phases.csv", "props.json", "plain.rtm", "skeleton.txt",
-    "moving.txt", "preview.svg", "anim.bvh",
+    "moving.txt", "preview.svg", "check.txt", "anim.bvh",
 };
 
 const char *rtm_view_fixed_name(enum rtm_view_kind kind)
@@ -190,7 +190,7 @@ int rtm_view_needs_matrices(struct rtm_view v)
     /* header.txt counts what only a full parse tallies (rtm.h) */
     return v.kind == RTM_VIEW_FRAME || v.kind == RTM_VIEW_PLAIN || v.kind == RTM_VIEW_JOINTS ||
            v.kind == RTM_VIEW_MOVING || v.kind == RTM_VIEW_TRACK || v.kind == RTM_VIEW_BVH ||
-           v.kind == RTM_VIEW_PREVIEW ||
+           v.kind == RTM_VIEW_PREVIEW || v.kind == RTM_VIEW_CHECK ||
            v.kind == RTM_VIEW_HEADER;
 }
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "bvh.h"
+#include "check.h"
 #include "motion.h"
 #include "numfmt.h"
 #include "pbo.h"
@@ -369,6 +370,7 @@ int rtm_view_render(const struct rtm_anim *a, struct rtm_view v, struct rtm_buf 
         if (rtm_write_svg(a, out))
             out->oom = 1;
         break;
+    case RTM_VIEW_CHECK: rtm_check_render(a, out); break;
     case RTM_VIEW_BVH:
         if (a->pivot && rtm_write_bvh(a, out))
             out->oom = 1;

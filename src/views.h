@@ -3,6 +3,7 @@
  * Contract:
  *  - An animation has the file views header.txt, bones.txt, phases.csv,
  *    props.json, plain.rtm, skeleton.txt, moving.txt, preview.svg (svg.h),
+ *    check.txt (check.h),
  *    when its skeleton has pivots anim.bvh (bvh.h), one frames/NNN.csv a frame (NNN zero-padded
  *    to at least 3 digits, wider when there are more than 1000 frames), with
  *    pivots one joints/NNN.csv a frame, and one tracks/NAME.csv a bone (NAME
@@ -27,7 +28,7 @@
  * persistent index's sizes) is never taken for another.  test_render_version
  * pins it to a hash of every view of fixed fixtures: a change of bytes fails
  * that test until this number is bumped with the new hash. */
-#define RTM_RENDER_VERSION 1
+#define RTM_RENDER_VERSION 2
 
 enum rtm_view_kind {
     RTM_VIEW_HEADER,
@@ -38,6 +39,7 @@ enum rtm_view_kind {
     RTM_VIEW_SKELETON,
     RTM_VIEW_MOVING,
     RTM_VIEW_PREVIEW,   /* preview.svg */
+    RTM_VIEW_CHECK,     /* check.txt (check.h) */
     RTM_VIEW_BVH,       /* anim.bvh: only with pivots */
     RTM_VIEW_FRAME,     /* frames/NNN.csv */
     RTM_VIEW_JOINTS,    /* joints/NNN.csv */
@@ -45,7 +47,7 @@ enum rtm_view_kind {
 };
 
 enum {
-    RTM_NFIXED_VIEWS = 9,               /* the most: anim.bvh needs pivots */
+    RTM_NFIXED_VIEWS = 10,              /* the most: anim.bvh needs pivots */
     RTM_VIEW_NAME_MAX = 256,            /* a folder entry's name, with its NUL */
     RTM_VIEW_PATH_MAX = 8 + RTM_VIEW_NAME_MAX,
 };
@@ -58,7 +60,7 @@ struct rtm_view {
     };
 };
 
-/* "header.txt" ... "anim.bvh" for the fixed views; NULL for the others. */
+/* "header.txt" ... "check.txt", "anim.bvh" for the fixed views; NULL for the others. */
 const char *rtm_view_fixed_name(enum rtm_view_kind kind);
 /* How many fixed views a has: the first that many kinds. */
 size_t rtm_view_nfixed(const struct rtm_anim *a);

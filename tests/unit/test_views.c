@@ -112,7 +112,8 @@ static void fixed_names(void **state)
     (void)state;
     static const char *const want[] = { "header.txt", "bones.txt", "phases.csv",
                                         "props.json", "plain.rtm", "skeleton.txt",
-                                        "moving.txt", "preview.svg", "anim.bvh" };
+                                        "moving.txt", "preview.svg", "check.txt",
+                                        "anim.bvh" };
     for (int k = 0; k < RTM_NFIXED_VIEWS; k++)
         assert_string_equal(rtm_view_fixed_name((enum rtm_view_kind)k), want[k]);
     assert_null(rtm_view_fixed_name(RTM_VIEW_FRAME));
@@ -944,7 +945,8 @@ static void views_that_need_matrices(void **state)
 {
     (void)state;
     static const enum rtm_view_kind full[] = { RTM_VIEW_HEADER, RTM_VIEW_PLAIN,
-                                               RTM_VIEW_MOVING, RTM_VIEW_PREVIEW, RTM_VIEW_BVH,
+                                               RTM_VIEW_MOVING, RTM_VIEW_PREVIEW, RTM_VIEW_CHECK,
+                                               RTM_VIEW_BVH,
                                                RTM_VIEW_FRAME, RTM_VIEW_JOINTS, RTM_VIEW_TRACK };
     static const enum rtm_view_kind light[] = { RTM_VIEW_BONES, RTM_VIEW_PHASES, RTM_VIEW_PROPS,
                                                 RTM_VIEW_SKELETON };
