@@ -27,37 +27,13 @@
 #include "rtm.h"
 #include "skeleton.h"
 #include "tree.h"
+#include "rtmcat_check.h"
 #include "rtmcat_config.h"
 #include "rtmcat_estimate.h"
+#include "rtmcat_usage.h"
 #include "version.h"
 #include "views.h"
 
-static void usage(FILE *f)
-{
-    fprintf(f,
-            "usage: rtmcat [-s SKELETON] [-d DIGITS] FILE [VIEW]\n"
-            "       rtmcat [-s SKELETON] --estimate-pivots FILE...\n"
-            "       rtmcat --raw FILE\n"
-            "Print VIEW of the Arma animation FILE (.rtm, plain or BMTR), or list\n"
-            "its views with their sizes in bytes when VIEW is omitted.  FILE may\n"
-            "name an entry inside a PBO archive: ARCHIVE.pbo/path/in/archive.rtm.\n"
-            "For FILE an archive (ARCHIVE.pbo), VIEW is pbo.txt (its header\n"
-            "properties); without VIEW its entries are listed, and so are those of\n"
-            "a folder in it (ARCHIVE.pbo/anims).\n\n"
-            "Views: header.txt bones.txt phases.csv props.json plain.rtm skeleton.txt\n"
-            "       moving.txt preview.svg frames/NNN.csv tracks/BONE.csv\n"
-            "       anim.bvh joints/NNN.csv (with a skeleton that has pivots)\n\n"
-            "  -s, --skeleton=SKEL  ofp2 (default), none, or a skeleton file\n"
-            "  -d, --digits=N       write the numbers of frames, tracks, joints, phases\n"
-            "                       and props with N decimals (0-9), for diff; default:\n"
-            "                       exact (the shortest that reads back the same)\n"
-            "      --estimate-pivots  estimate the skeleton's pivots (rest-pose joint\n"
-            "                       positions) from the animation FILEs; print a\n"
-            "                       skeleton file with them and a report per joint\n"
-            "  -h, --help           show this help\n"
-            "  -V, --version        show the version\n");
-    rtmcat_config_usage(f);
-}
 
 struct cat {
     const char *file;             /* FILE as given */
@@ -662,10 +638,14 @@ int main(int argc, char **argv)
         { "version", no_argument, NULL, 'V' },
         { "estimate-pivots", no_argument, NULL, 'E' },
         { "raw", no_argument, NULL, 'r' },
+        { "check", no_argument, NULL, 'C' },
+        { "strict", no_argument, NULL, 'S' },
+        { "format", required_argument, NULL, 'F' },
         { NULL, 0, NULL, 0 },
     };
     const char *skel_spec = "ofp2";
-    int ch, estimate = 0, raw = 0, digits = RTM_DIGITS_EXACT;
+    int ch, estimate = 0, raw = 0, check = 0, digits = RTM_DIGITS_EXACT;
+    unsigned check_flags = 0;
     while ((ch = getopt_long(argc, argv, "s:d:hV", opts, NULL)) != -1) {
         switch (ch) {
         case 's': skel_spec = optarg; break;
@@ -677,17 +657,28 @@ int main(int argc, char **argv)
             break;
         case 'E': estimate = 1; break;
         case 'r': raw = 1; break;
-        case 'h': usage(stdout); return 0;
+        case 'C': check = 1; break;
+        case 'S': check_flags |= RTMCAT_CHECK_STRICT; break;
+        case 'F':
+            if (strcmp(optarg, "json") && strcmp(optarg, "text")) {
+                fprintf(stderr, "rtmcat: bad format '%s' (text or json)\n", optarg);
+                return 2;
+            }
+            check_flags |= strcmp(optarg, "json") ? 0u : (unsigned)RTMCAT_CHECK_JSON;
+            break;
+        case 'h': rtmcat_usage(stdout); return 0;
         case 'V':
             printf("rtmcat %s (LZO %s)\n", RTMFS_VERSION, lzo_version_string());
             return 0;
-        default: usage(stderr); return 2;
+        default: rtmcat_usage(stderr); return 2;
         }
     }
     if (estimate && argc - optind >= 1)
         return rtmcat_estimate(skel_spec, argv + optind, argc - optind);
-    if (argc - optind < 1 || argc - optind > 2 - raw || estimate) {
-        usage(stderr);
+    if (check && argc - optind >= 1 && !estimate && !raw)
+        return rtmcat_check(skel_spec, digits, check_flags, argv + optind, argc - optind);
+    if (argc - optind < 1 || argc - optind > 2 - raw || estimate || check || check_flags) {
+        rtmcat_usage(stderr);
         return 2;
     }
     struct cat c = { .file = argv[optind], .srcfd = -1, .raw = raw };

@@ -1,0 +1,35 @@
+/* rtmcat_usage.c - rtmcat's help text (rtmcat_usage.h); out of rtmcat.c,
+ * which keeps the finding and printing of views. */
+#include "rtmcat_usage.h"
+
+#include "rtmcat_check.h"
+#include "rtmcat_config.h"
+
+void rtmcat_usage(FILE *f)
+{
+    fprintf(f,
+            "usage: rtmcat [-s SKELETON] [-d DIGITS] FILE [VIEW]\n"
+            "       rtmcat [-s SKELETON] --estimate-pivots FILE...\n"
+            "       rtmcat --raw FILE\n"
+            "       rtmcat [-s SKELETON] --check [--strict] [--format=json] FILE...\n"
+            "Print VIEW of the Arma animation FILE (.rtm, plain or BMTR), or list\n"
+            "its views with their sizes in bytes when VIEW is omitted.  FILE may\n"
+            "name an entry inside a PBO archive: ARCHIVE.pbo/path/in/archive.rtm.\n"
+            "For FILE an archive (ARCHIVE.pbo), VIEW is pbo.txt (its header\n"
+            "properties); without VIEW its entries are listed, and so are those of\n"
+            "a folder in it (ARCHIVE.pbo/anims).\n\n"
+            "Views: header.txt bones.txt phases.csv props.json plain.rtm skeleton.txt\n"
+            "       moving.txt preview.svg check.txt frames/NNN.csv tracks/BONE.csv\n"
+            "       anim.bvh joints/NNN.csv (with a skeleton that has pivots)\n\n"
+            "  -s, --skeleton=SKEL  ofp2 (default), none, or a skeleton file\n"
+            "  -d, --digits=N       write the numbers of frames, tracks, joints, phases\n"
+            "                       and props with N decimals (0-9), for diff; default:\n"
+            "                       exact (the shortest that reads back the same)\n"
+            "      --estimate-pivots  estimate the skeleton's pivots (rest-pose joint\n"
+            "                       positions) from the animation FILEs; print a\n"
+            "                       skeleton file with them and a report per joint\n"
+            "  -h, --help           show this help\n"
+            "  -V, --version        show the version\n");
+    rtmcat_check_usage(f);
+    rtmcat_config_usage(f);
+}
