@@ -371,6 +371,44 @@ check "a loose one reads" [ "$rc" -eq 0 ]
 "$RTMGEN" -I 120 "$T/inst2" >/dev/null
 check "rtmgen -I: the same bytes on every run" diff -rq "$T/inst" "$T/inst2"
 
+# Each -I archive's config.bin plays its animations: rtmcat prints it as
+# text; its file = lines are game paths (\PREFIX\ENTRY, any case), mostly of
+# the archive's own animations, a few of another archive's or of none.
+lower() { tr '[:upper:]' '[:lower:]'; }
+archives=("$T"/inst/@mod_*/addons/*.pbo)
+for k in "${!archives[@]}"; do  # each archive's animations as game paths
+    p=${archives[k]}
+    prefix=$(head -c 512 "$p" | tr '\0' '\n' | sed -n '/^prefix$/{n;p;q;}')
+    "$CAT" "$p" | PRE=$prefix awk '$2 ~ /\.rtm$/ { gsub("/", "\\", $2); print "\\" ENVIRON["PRE"] "\\" $2 }' |
+        lower >"$T/own_$k.txt"
+done
+cat "$T"/own_*.txt >"$T/inst_anims.txt"
+cross=0 nowhere=0
+for k in "${!archives[@]}"; do
+    p=${archives[k]} what=${archives[k]#"$T"/}/config.bin
+    run "$p/config.bin"
+    check "$what prints as text" [ "$rc" -eq 0 -a -s "$T/out" -a ! -s "$T/err" ]
+    cp "$T/out" "$T/cfg_$k.txt"
+    sed -n 's/^ *file = "\(.*\)";$/\1/p' "$T/out" | lower >"$T/files.txt"
+    nf=$(wc -l <"$T/files.txt") own=$(grep -cxFf "$T/own_$k.txt" "$T/files.txt")
+    check "$what: $own of $nf file = lines name its own animations (80 % at least)" \
+        [ "$nf" -ge 20 -a $((own * 10)) -ge $((nf * 8)) ]
+    known=$(grep -cxFf "$T/inst_anims.txt" "$T/files.txt")
+    cross=$((cross + known - own)) nowhere=$((nowhere + nf - known))
+done
+check "a few file = lines name another archive's animation ($cross)" [ "$cross" -ge 1 ]
+check "a few name one that exists nowhere ($nowhere, for missing.txt)" [ "$nowhere" -ge 1 ]
+cat "$T"/cfg_*.txt >"$T/cfgs.txt"
+for want in '^class CfgPatches$' '^class CfgMovesMaleSdr : CfgMovesBasic$' \
+    '^class CfgGesturesMale$' '^ *class AmovPercMstpSnonWnonDnon;$' \
+    '^ *class m[0-9]*_[a-z_0-9]* : AmovPercMstpSnonWnonDnon$' '^ *class m.*_[0-9][0-9] : m.*_[0-9][0-9]$' \
+    '^ *speed = 0\.[0-9]*;$' '^ *speed = -[0-9.]*;$' '^ *speed = 0;$' '^ *speed = 100000;$' \
+    '^ *looped = 1;$' '^ *actions = ' '^ *mask = ' '^class CfgVehicles$'; do
+    check "the configs have a line matching $want" grep -q "$want" "$T/cfgs.txt"
+done
+"$CAT" "${archives[0]/"$T/inst"/"$T/inst2"}/config.bin" >"$T/out2"
+check "the same config text on a second run" cmp -s "$T/cfg_0.txt" "$T/out2"
+
 # ---- rapified configs (by name, then "\0raP") and --raw ----
 section "configs"
 run --raw "$T/s/walk.rtm"
