@@ -59,7 +59,7 @@ PROGS    := $(BUILD)/rtmcat $(BUILD)/rtmgen $(BUILD)/rtmfs
 UNIT     := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT:%=$(BUILD)/tests/%)
 
-.PHONY: all tests check bench demo fuzz tsan stress valgrind install install-magic uninstall \
+.PHONY: all tests check bench demo fuzz tsan stress valgrind install install-magic uninstall deb \
 	clean deps ofp2-table pow10-table corpus-mix float-exhaustive
 all: $(PROGS)
 tests: $(UNIT_BIN)
@@ -195,22 +195,44 @@ float-exhaustive: $(BUILD)/tests/float_all
 MAN := man/rtmcat.1 man/rtmfs.1 man/rtmgen.1 man/rtm.5 man/rtmfs-views.7
 MAN_DIR = $(DESTDIR)$(PREFIX)/share/man
 
+# The desktop's files (src/packaging/): the MIME types, the thumbnailer (a
+# script in libexec/rtmfs, named in the .thumbnailer file) and the bash
+# completions; without DESTDIR the MIME database is updated too.
+SHARE     = $(DESTDIR)$(PREFIX)/share
+LIBEXEC   = $(PREFIX)/libexec/rtmfs
+COMPL_DIR = $(SHARE)/bash-completion/completions
+
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(MAN_DIR)/man1 $(MAN_DIR)/man5 $(MAN_DIR)/man7 \
-		$(DESTDIR)$(PREFIX)/share/rtmfs
+		$(SHARE)/rtmfs $(DESTDIR)$(LIBEXEC) $(SHARE)/mime/packages $(SHARE)/thumbnailers $(COMPL_DIR)
 	install -m 755 $(BUILD)/rtmcat $(BUILD)/rtmfs $(BUILD)/rtmgen $(DESTDIR)$(PREFIX)/bin/
 	for m in $(MAN); do install -m 644 $$m $(MAN_DIR)/man$${m##*.}/ || exit 1; done
-	install -m 644 src/rtmfs.magic $(DESTDIR)$(PREFIX)/share/rtmfs/
+	install -m 644 src/rtmfs.magic $(SHARE)/rtmfs/
+	install -m 755 src/packaging/rtmfs-thumbnailer $(DESTDIR)$(LIBEXEC)/
+	sed 's|@LIBEXECDIR@|$(LIBEXEC)|' src/packaging/rtmfs.thumbnailer.in >$(SHARE)/thumbnailers/rtmfs.thumbnailer
+	chmod 644 $(SHARE)/thumbnailers/rtmfs.thumbnailer
+	install -m 644 src/packaging/rtmfs-mime.xml $(SHARE)/mime/packages/rtmfs.xml
+	install -m 644 src/packaging/rtmfs.bash-completion $(COMPL_DIR)/rtmcat
+	ln -sf rtmcat $(COMPL_DIR)/rtmfs && ln -sf rtmcat $(COMPL_DIR)/rtmgen
+	$(if $(DESTDIR),,-command -v update-mime-database >/dev/null && update-mime-database $(SHARE)/mime)
 
 install-magic:
 	@sh src/scripts/magic.sh add "$(MAGIC)" src/rtmfs.magic
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/rtmcat $(DESTDIR)$(PREFIX)/bin/rtmfs \
-		$(DESTDIR)$(PREFIX)/bin/rtmgen $(DESTDIR)$(PREFIX)/share/rtmfs/rtmfs.magic
+		$(DESTDIR)$(PREFIX)/bin/rtmgen $(SHARE)/rtmfs/rtmfs.magic \
+		$(DESTDIR)$(LIBEXEC)/rtmfs-thumbnailer $(SHARE)/thumbnailers/rtmfs.thumbnailer \
+		$(SHARE)/mime/packages/rtmfs.xml $(COMPL_DIR)/rtmcat $(COMPL_DIR)/rtmfs $(COMPL_DIR)/rtmgen
 	for m in $(MAN); do rm -f $(MAN_DIR)/man$${m##*.}/$${m#man/}; done
-	rmdir $(DESTDIR)$(PREFIX)/share/rtmfs 2>/dev/null || true
+	rmdir $(SHARE)/rtmfs $(DESTDIR)$(LIBEXEC) 2>/dev/null || true
+	$(if $(DESTDIR),,-command -v update-mime-database >/dev/null && update-mime-database $(SHARE)/mime)
 	@sh src/scripts/magic.sh remove "$(MAGIC)"
+
+# make deb: the Debian package $(BUILD)/rtmfs_VERSION-1_ARCH.deb, its programs
+# built apart in $(BUILD)/deb/ with Debian's flags (src/packaging/deb.sh).
+deb:
+	@MAKE="$(MAKE)" bash src/packaging/deb.sh $(BUILD)
 
 clean:
 	rm -rf build build-*
