@@ -3,11 +3,14 @@
 # apt-get, otherwise prints the exact command to run.  "deps.sh ci" adds the
 # checkers CI runs (clang's fuzzer and sanitizers, valgrind) and the clients
 # the views are tested with (blender for anim.bvh; xmllint, rsvg-convert,
-# chromium and python3 for preview.svg).  bindfs is in the base list: the
+# chromium and python3 for preview.svg), and what tests/cli/package.sh
+# checks the Debian package with (dpkg-dev, lintian, shared-mime-info with
+# mimetype and gio, bash-completion).  bindfs is in the base list: the
 # blind-source test (tests/mount/blind.sh) makes a FUSE SOURCE with it.
 set -euo pipefail
 PKGS=(gcc make pkg-config liblzo2-dev libcmocka-dev libfuse3-dev libsqlite3-dev fuse3 attr file bindfs)
-[ "${1:-}" = ci ] && PKGS+=(clang libclang-rt-14-dev valgrind blender python3 libxml2-utils librsvg2-bin chromium)
+[ "${1:-}" = ci ] && PKGS+=(clang libclang-rt-14-dev valgrind blender python3 libxml2-utils librsvg2-bin chromium
+    dpkg-dev lintian shared-mime-info libfile-mimeinfo-perl libglib2.0-bin bash-completion)
 missing=()
 for p in "${PKGS[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
