@@ -214,7 +214,7 @@ static int check_inside(struct run *r, const char *path)
 {
     char *copy = strdup(path);
     for (size_t n = copy ? strlen(copy) : 0; n > 0; n--) {
-        if (copy[n - 1] != '/' && copy[n] != 0)
+        if (copy[n] != '/' && copy[n] != 0)
             continue;
         copy[n] = 0;
         struct stat st;
