@@ -33,7 +33,7 @@ VER=$(sed -n 's/^#define RTMFS_VERSION "\(.*\)"$/\1/p' src/version.h)-1
 DEB=$BUILD/rtmfs_${VER}_$(dpkg --print-architecture).deb
 rm -f "$DEB"
 start=$SECONDS
-if "$MK" --no-print-directory BUILD="$BUILD" deb >"$T/deb.log" 2>&1 && [ -f "$DEB" ]; then
+if "$MK" --no-print-directory -j"$(nproc)" BUILD="$BUILD" deb >"$T/deb.log" 2>&1 && [ -f "$DEB" ]; then
     ok "make deb: ${DEB#"$PWD"/} ($((SECONDS - start)) s)"
 else
     sed 's/^/  /' "$T/deb.log" | tail -20
@@ -106,7 +106,9 @@ else
     R=$T/root
     mkdir -p "$R/var/lib/dpkg/info" "$R/var/lib/dpkg/updates" "$R/var/lib/dpkg/triggers"
     : >"$R/var/lib/dpkg/status"
-    DPKG=(dpkg --root="$R" --force-not-root --force-depends --force-script-chrootless)
+    # (--force-bad-path: a user's PATH has no ldconfig; --log: not the host's log)
+    DPKG=(dpkg --root="$R" --log="$T/dpkg-history" --force-not-root --force-depends
+        --force-script-chrootless --force-bad-path)
     if "${DPKG[@]}" -i "$DEB" >"$T/dpkg.log" 2>&1; then ok "dpkg --root SCRATCH -i"; else
         sed 's/^/  /' "$T/dpkg.log"; fail "dpkg --root SCRATCH -i"; finish package.sh; fi
     DATA=$R/usr/share
@@ -152,7 +154,8 @@ else
     for TOOL in mimetype gio; do
         command -v $TOOL >/dev/null || continue
         n=$((n + 1))
-        XDG_DATA_DIRS=$DATA XDG_DATA_HOME=$T/home types $(cut -d' ' -f1 "$T/types.want") >"$T/types.got"
+        mapfile -t names < <(cut -d' ' -f1 "$T/types.want")
+        XDG_DATA_DIRS=$DATA XDG_DATA_HOME=$T/home types "${names[@]}" >"$T/types.got"
         diff -u "$T/types.want" "$T/types.got" >"$T/diff" &&
             ok "$TOOL names the types: .rtm and the three magics, .pbo and \\0sreV, \\0raP" ||
             { sed 's/^/  /' "$T/diff"; fail "$TOOL: the types"; }
