@@ -14,7 +14,7 @@
 
 struct spec {
     uint32_t nbones, nframes, nprops;
-    const char *names[128];
+    const char *names[160];
     float phases[8];
     float bad;                  /* a number put in bone 1's matrix of frame 1 */
     int scale;                  /* bone 2 scaled by 2 in every frame */
