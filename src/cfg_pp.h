@@ -34,6 +34,10 @@
 #include "config.h"
 
 enum { CFG_PP_INCLUDE_MAX = 32 };
+/* The largest config or included file read from disk (a whole game's
+ * config.cpp is a few MB): a larger one, or one that is no regular file (a
+ * FIFO, a device), is an error rather than a wait or a memory blow-up. */
+#define CFG_FILE_MAX ((size_t)64 << 20)
 
 /* A game path ("x\cba\addons\main\script_macros_common.hpp": backslashes,
  * no leading one) to a file on disk in out (n bytes): 0, or -1 when the

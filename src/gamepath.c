@@ -82,7 +82,7 @@ static int read_prefix_file(const char *dir, char *out, size_t n)
     uint8_t *data;
     size_t len;
     if (snprintf(path, sizeof path, "%s/$PBOPREFIX$", dir) >= (int)sizeof path ||
-        rtm_slurp(path, &data, &len))
+        rtm_slurp_max(path, 64 * 1024, &data, &len))       /* a line or a few */
         return -1;
     int rc = gamepath_pboprefix((const char *)data, len, out, n);
     free(data);

@@ -217,15 +217,23 @@ int cur_asciiz(struct rtm_cursor *c, const uint8_t **s, uint32_t *len,
 
 int rtm_slurp(const char *path, uint8_t **data, size_t *len)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return -1;
+    return rtm_slurp_max(path, SIZE_MAX, data, len);
+}
+
+/* Reads fd to its end into *data, failing with EFBIG past max bytes. */
+static int slurp_fd(int fd, size_t max, uint8_t **data, size_t *len)
+{
     struct stat st;
     struct rtm_buf b;
     buf_init(&b);
-    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+        (uint64_t)st.st_size < max)
         buf_reserve(&b, (size_t)st.st_size + 1);
     for (;;) {
+        if (b.len > max) {
+            errno = EFBIG;
+            break;
+        }
         if (b.len == b.cap && buf_reserve(&b, 65536)) {
             errno = ENOMEM;
             break;
@@ -235,7 +243,6 @@ int rtm_slurp(const char *path, uint8_t **data, size_t *len)
             continue;
         if (n <= 0) {
             if (n == 0) {
-                close(fd);
                 *data = (uint8_t *)buf_take(&b, len);
                 return 0;
             }
@@ -243,11 +250,30 @@ int rtm_slurp(const char *path, uint8_t **data, size_t *len)
         }
         b.len += (size_t)n;
     }
+    buf_free(&b);
+    return -1;
+}
+
+int rtm_slurp_max(const char *path, size_t max, uint8_t **data, size_t *len)
+{
+    /* bounded: O_NONBLOCK, so that a FIFO cannot hang the open; it is
+     * refused below with everything but regular files */
+    int bounded = max != SIZE_MAX;
+    int fd = open(path, O_RDONLY | O_CLOEXEC | (bounded ? O_NONBLOCK : 0));
+    if (fd < 0)
+        return -1;
+    struct stat st;
+    int rc = -1;
+    if (bounded && fstat(fd, &st))
+        ;                               /* errno says why */
+    else if (bounded && !S_ISREG(st.st_mode))
+        errno = EINVAL;
+    else
+        rc = slurp_fd(fd, max, data, len);
     int e = errno;
     close(fd);
-    buf_free(&b);
     errno = e;
-    return -1;
+    return rc;
 }
 
 int rtm_name_ends(const char *name, size_t len, const char *suffix)

@@ -112,6 +112,9 @@ long rtm_path_norm(const char *in, size_t len, char sep, char *out, size_t n);
 /* Reads a whole file into a new buffer (the caller frees *data).  On
  * failure returns -1 with errno set. */
 int rtm_slurp(const char *path, uint8_t **data, size_t *len);
+/* The same for a regular file of at most max bytes (errno EFBIG past it,
+ * EINVAL for anything but a regular file, which is never waited on). */
+int rtm_slurp_max(const char *path, size_t max, uint8_t **data, size_t *len);
 
 /* FNV-1a over a string, with a final mix so that its low bits (bucket
  * indexes) depend on every byte: the one string hash of rtmfs. */

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* ---- rtm_buf ---------------------------------------------------------- */
@@ -288,6 +289,36 @@ static void slurp_temp_file(void **state)
     free(src);
 }
 
+/* A bounded read: a file up to the bound reads, one past it is EFBIG, and
+ * a FIFO (nobody writing) is refused at once instead of waited on. */
+static void slurp_bounded(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rtm_slurp_XXXXXX", path[64], fifo[64];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/f", dir);
+    snprintf(fifo, sizeof fifo, "%s/p", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("0123456789", f);
+    fclose(f);
+    uint8_t *data = NULL;
+    size_t len = 0;
+    assert_int_equal(rtm_slurp_max(path, 10, &data, &len), 0);
+    assert_int_equal(len, 10);
+    free(data);
+    errno = 0;
+    assert_int_equal(rtm_slurp_max(path, 9, &data, &len), -1);
+    assert_int_equal(errno, EFBIG);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    errno = 0;
+    assert_int_equal(rtm_slurp_max(fifo, 1024, &data, &len), -1);
+    assert_int_equal(errno, EINVAL);
+    unlink(fifo);
+    unlink(path);
+    rmdir(dir);
+}
+
 static void slurp_missing_file(void **state)
 {
     (void)state;
@@ -443,6 +474,7 @@ int main(void)
         cmocka_unit_test(err_format_with_and_without_offset),
         cmocka_unit_test(slurp_temp_file),
         cmocka_unit_test(slurp_missing_file),
+        cmocka_unit_test(slurp_bounded),
         cmocka_unit_test(name_suffixes),
         cmocka_unit_test(counts_with_separators),
         cmocka_unit_test(sizes_parse),
