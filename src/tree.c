@@ -144,8 +144,15 @@ static int file_size(struct rtm_tree *t, struct tree_target *tg, uint64_t *size)
         return 0;
     }
     case TK_CONFIG:
-    case TK_PCONFIG:
-        return tree_config_size(t, tg, size);
+    case TK_PCONFIG: {
+        struct tree_config_text ct;
+        int rc = tree_config_text(t, tg, &ct);
+        if (rc == 0) {
+            *size = ct.len;
+            tree_config_text_put(t, &ct);
+        }
+        return rc;
+    }
     default:
         return rtmc_view_size(t->cfg.cache, tg->h, tg->view, size);
     }

@@ -231,53 +231,21 @@ static const char *bad_text(const struct rtmc_entry *h, char *tmp, size_t n, siz
     return tmp;
 }
 
-/* The text of config tg: its cache entry in *h (put it), the bytes and
- * their length. */
-static int config_text(struct rtm_tree *t, struct tree_target *tg, struct rtmc_entry **h,
-                       char *tmp, size_t n, const char **text, size_t *len)
+int tree_config_text(struct rtm_tree *t, struct tree_target *tg, struct tree_config_text *ct)
 {
     char key[RTM_KEY_MAX];
     if (tg->entry >= 0)
         tree_member_key(tg, key);
-    int rc = tree_get_entry(t, tg, tg->entry >= 0 ? key : tg->src, RTMC_CONFIG, h);
+    int rc = tree_get_entry(t, tg, tg->entry >= 0 ? key : tg->src, RTMC_CONFIG, &ct->h);
     if (rc)
         return rc;
-    const uint8_t *data = rtmc_data(*h, len);
-    *text = data ? (const char *)data : bad_text(*h, tmp, n, len);
+    const uint8_t *data = rtmc_data(ct->h, &ct->len);
+    ct->text = data ? (const char *)data : bad_text(ct->h, ct->tmp, sizeof ct->tmp, &ct->len);
     return 0;
 }
 
-enum { BAD_MAX = 1024 };
-
-int tree_config_size(struct rtm_tree *t, struct tree_target *tg, uint64_t *size)
+void tree_config_text_put(struct rtm_tree *t, struct tree_config_text *ct)
 {
-    char tmp[BAD_MAX];
-    struct rtmc_entry *h;
-    const char *text;
-    size_t len;
-    int rc = config_text(t, tg, &h, tmp, sizeof tmp, &text, &len);
-    if (rc)
-        return rc;
-    *size = len;
-    rtmc_put(t->cfg.cache, h);
-    return 0;
-}
-
-ssize_t tree_config_read(struct rtm_tree *t, struct tree_target *tg, char *buf, size_t size,
-                         off_t off)
-{
-    char tmp[BAD_MAX];
-    struct rtmc_entry *h;
-    const char *text;
-    size_t len;
-    int rc = config_text(t, tg, &h, tmp, sizeof tmp, &text, &len);
-    if (rc)
-        return rc;
-    ssize_t n = 0;
-    if (off >= 0 && (uint64_t)off < len) {
-        n = (ssize_t)(len - (size_t)off < size ? len - (size_t)off : size);
-        memcpy(buf, text + off, (size_t)n);
-    }
-    rtmc_put(t->cfg.cache, h);
-    return n;
+    rtmc_put(t->cfg.cache, ct->h);
+    ct->h = NULL;
 }

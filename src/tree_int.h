@@ -219,10 +219,17 @@ void tree_config_entry_name(struct rtm_tree *t, const struct tree_target *tg, lo
 /* The source names whose shown names change with name's presence (name
  * included), when it is a config.bin or a name one shows as; how many. */
 int tree_config_related(const char *name, char out[3][NAME_MAX + 1]);
-/* The text's size, and its bytes, of config tg. */
-int tree_config_size(struct rtm_tree *t, struct tree_target *tg, uint64_t *size);
-ssize_t tree_config_read(struct rtm_tree *t, struct tree_target *tg, char *buf, size_t size,
-                         off_t off);
+/* The text of config tg: text and len, held by h (from the cache; put it
+ * with tree_config_text_put), or, for a config that cannot be read, the
+ * comment that says why, in tmp. */
+struct tree_config_text {
+    struct rtmc_entry *h;
+    const char *text;
+    size_t len;
+    char tmp[1024];
+};
+int tree_config_text(struct rtm_tree *t, struct tree_target *tg, struct tree_config_text *ct);
+void tree_config_text_put(struct rtm_tree *t, struct tree_config_text *ct);
 
 /* ---- attributes, lookups, changes (tree.c) ---- */
 

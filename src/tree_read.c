@@ -91,8 +91,14 @@ static ssize_t read_target(struct rtm_tree *t, struct tree_target *tg, char *buf
     case TK_PFILE:
         return read_member(t, tg, buf, size, off);
     case TK_CONFIG:
-    case TK_PCONFIG:
-        return tree_config_read(t, tg, buf, size, off);
+    case TK_PCONFIG: {
+        struct tree_config_text ct;
+        if ((n = tree_config_text(t, tg, &ct)))
+            return n;
+        n = slice(buf, size, ct.text, ct.len, off);
+        tree_config_text_put(t, &ct);
+        return n;
+    }
     case TK_PINFO:
         if (tree_render_info(tg, &b))
             return -ENOMEM;
