@@ -1,0 +1,339 @@
+/* states.c - config states and the lines of states.txt (states.h). */
+#include "states.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "gamepath.h"
+#include "numfmt.h"
+
+enum { GP_MAX = 1024, CLASS_PATH_MAX = 1024 };
+
+struct one_cfg {
+    struct cfg *c;
+    char *rel;
+};
+
+struct line {
+    char *key;          /* the game path the state names: normalised, lowercase */
+    char *text;         /* the line, with its newline */
+    size_t cfg;         /* its config's place in path order */
+    uint32_t entry;     /* the state's entry: file order */
+};
+
+struct rtm_states {
+    struct one_cfg *cfgs;
+    size_t ncfgs, capcfgs;
+    struct line *lines;
+    size_t nlines, caplines;
+};
+
+struct rtm_states *rtm_states_new(void)
+{
+    return calloc(1, sizeof(struct rtm_states));
+}
+
+void rtm_states_free(struct rtm_states *s)
+{
+    if (!s)
+        return;
+    for (size_t i = 0; i < s->ncfgs; i++) {
+        cfg_free(s->cfgs[i].c);
+        free(s->cfgs[i].rel);
+    }
+    for (size_t i = 0; i < s->nlines; i++) {
+        free(s->lines[i].key);
+        free(s->lines[i].text);
+    }
+    free(s->cfgs);
+    free(s->lines);
+    free(s);
+}
+
+size_t rtm_states_nconfigs(const struct rtm_states *s) { return s ? s->ncfgs : 0; }
+size_t rtm_states_nlines(const struct rtm_states *s) { return s ? s->nlines : 0; }
+
+static int grow(void **p, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap)
+        return 0;
+    size_t nc = *cap ? *cap * 2 : 16;
+    void *q = realloc(*p, nc * elem);
+    if (!q)
+        return -1;
+    *p = q;
+    *cap = nc;
+    return 0;
+}
+
+int rtm_states_add(struct rtm_states *s, struct cfg *c, const char *rel)
+{
+    char *r = strdup(rel);
+    if (!r || grow((void **)&s->cfgs, &s->capcfgs, s->ncfgs + 1, sizeof *s->cfgs)) {
+        free(r);
+        cfg_free(c);
+        return -1;
+    }
+    s->cfgs[s->ncfgs++] = (struct one_cfg){ c, r };
+    return 0;
+}
+
+/* ---- resolving a value through parents, across configs ---- */
+
+/* The path of class cls from the root ("CfgMovesMaleSdr/States/X") into
+ * out: 0, or -1 when it does not fit. */
+static int class_path(const struct cfg *c, uint32_t cls, char *out, size_t n)
+{
+    uint32_t chain[CFG_DEPTH_MAX + 1];
+    size_t depth = 0;
+    for (uint32_t k = cls; k != 0 && depth <= CFG_DEPTH_MAX; k = c->e[k].up)
+        chain[depth++] = k;
+    size_t len = 0;
+    out[0] = 0;
+    while (depth--) {
+        int w = snprintf(out + len, n - len, "%s%s", len ? "/" : "", c->e[chain[depth]].name.p);
+        if (w < 0 || (size_t)w >= n - len)
+            return -1;
+        len += (size_t)w;
+    }
+    return 0;
+}
+
+/* Where a lookup ended: the value's entry in config cfg, or (entry -1)
+ * none; inherits names the parent outside every config when the chain
+ * left them. */
+struct found {
+    size_t cfg;
+    long entry;
+    const char *inherits;
+};
+
+/* The class a stuck class's parent names in another config than ci: the
+ * same scope path, the parent's name.  Configs are tried in path order. */
+static int parent_elsewhere(const struct rtm_states *s, size_t ci, uint32_t stuck, size_t *cj,
+                            long *cls)
+{
+    const struct cfg *c = s->cfgs[ci].c;
+    char path[CLASS_PATH_MAX];
+    if (class_path(c, c->e[stuck].up, path, sizeof path - 1))
+        return -1;
+    size_t len = strlen(path);
+    if (snprintf(path + len, sizeof path - len, "%s%s", len ? "/" : "", c->e[stuck].parent.p) >=
+        (int)(sizeof path - len))
+        return -1;
+    for (size_t k = 0; k < s->ncfgs; k++) {
+        if (k == ci)
+            continue;
+        long found = cfg_class(s->cfgs[k].c, path);
+        if (found >= 0) {
+            *cj = k;
+            *cls = found;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+static struct found lookup(const struct rtm_states *s, size_t ci, uint32_t cls, const char *name)
+{
+    for (int step = 0; step < CFG_DEPTH_MAX; step++) {
+        const struct cfg *c = s->cfgs[ci].c;
+        long stuck = -1, e = cfg_lookup(c, cls, name, &stuck);
+        if (e >= 0)
+            return (struct found){ ci, e, NULL };
+        if (stuck < 0)
+            return (struct found){ ci, -1, NULL };
+        long next;
+        if (parent_elsewhere(s, ci, (uint32_t)stuck, &ci, &next))
+            return (struct found){ ci, -1, c->e[stuck].parent.p };
+        cls = (uint32_t)next;
+    }
+    return (struct found){ ci, -1, NULL };      /* a loop across configs */
+}
+
+/* The value a lookup found, when it is a plain value. */
+static const struct cfg_value *value_of(const struct rtm_states *s, struct found f)
+{
+    if (f.entry < 0)
+        return NULL;
+    const struct cfg_entry *e = &s->cfgs[f.cfg].c->e[f.entry];
+    return e->kind == CFG_VALUE ? &e->v : NULL;
+}
+
+/* ---- one state's line ---- */
+
+/* A value as written into b; its number in *num when it is one. */
+static int put_value(struct rtm_buf *b, const struct cfg_value *v, double *num)
+{
+    char tmp[32];
+    if (!v) {
+        buf_putc(b, '?');
+        return -1;
+    }
+    switch (v->type) {
+    case CFG_T_FLOAT:
+        tmp[rtm_fmt_float(v->u.f, tmp)] = 0;
+        buf_puts(b, tmp);
+        *num = v->u.f;
+        return 0;
+    case CFG_T_INT:
+    case CFG_T_INT64:
+        buf_printf(b, "%lld", (long long)v->u.i);
+        *num = (double)v->u.i;
+        return 0;
+    case CFG_T_STRING:
+    case CFG_T_VARIABLE:
+        buf_put(b, v->u.s.p, v->u.s.len);
+        return -1;
+    default:
+        buf_putc(b, '?');
+        return -1;
+    }
+}
+
+int rtm_states_duration(double speed, char *out, size_t n)
+{
+    if (!isfinite(speed)) {
+        snprintf(out, n, "?");
+        return -1;
+    }
+    if (speed == 0)
+        snprintf(out, n, "none");
+    else
+        snprintf(out, n, "%.6g", speed > 0 ? 1.0 / speed : -speed);
+    return 0;
+}
+
+/* The line of state cls of config ci into b. */
+static void state_line(const struct rtm_states *s, size_t ci, uint32_t cls, struct rtm_buf *b)
+{
+    char path[CLASS_PATH_MAX], dur[32] = "?";
+    struct found sp = lookup(s, ci, cls, "speed"), lo = lookup(s, ci, cls, "looped");
+    double speed = NAN, looped = 0;
+    if (class_path(s->cfgs[ci].c, cls, path, sizeof path))
+        snprintf(path, sizeof path, "?");
+    buf_printf(b, "%s speed=", path);
+    if (put_value(b, value_of(s, sp), &speed) == 0)
+        rtm_states_duration(speed, dur, sizeof dur);
+    buf_printf(b, " duration_s=%s looped=", dur);
+    put_value(b, value_of(s, lo), &looped);
+    buf_printf(b, " config=%s", s->cfgs[ci].rel);
+    const char *inh = sp.inherits ? sp.inherits : lo.inherits;
+    if (inh)
+        buf_printf(b, " inherits=%s", inh);
+    buf_putc(b, '\n');
+}
+
+/* The key a game path is compared by: normalised, lowercase; -1 when it
+ * is no game path. */
+static int gp_key(const char *gp, size_t len, char out[GP_MAX])
+{
+    long n = gamepath_norm(gp, len, out, GP_MAX);
+    if (n <= 0)
+        return -1;
+    for (long i = 0; i < n; i++)
+        if (out[i] >= 'A' && out[i] <= 'Z')
+            out[i] = (char)(out[i] - 'A' + 'a');
+    return 0;
+}
+
+static int add_line(struct rtm_states *s, size_t ci, uint32_t cls, const char *key)
+{
+    struct rtm_buf b;
+    buf_init(&b);
+    state_line(s, ci, cls, &b);
+    buf_putc(&b, 0);                    /* taken as a C string */
+    size_t len;
+    char *text = b.oom ? NULL : buf_take(&b, &len);
+    char *k = strdup(key);
+    if (!text || !k ||
+        grow((void **)&s->lines, &s->caplines, s->nlines + 1, sizeof *s->lines)) {
+        buf_free(&b);
+        free(text);
+        free(k);
+        return -1;
+    }
+    s->lines[s->nlines++] = (struct line){ k, text, ci, cls };
+    return 0;
+}
+
+/* Every state of config ci: the classes of each root class's States. */
+static int states_of(struct rtm_states *s, size_t ci)
+{
+    const struct cfg *c = s->cfgs[ci].c;
+    const struct cfg_entry *root = &c->e[0];
+    for (uint32_t i = root->first; i < root->first + root->n; i++) {
+        if (c->e[i].kind != CFG_CLASS)
+            continue;
+        long st = cfg_member(c, i, "States");
+        if (st < 0 || c->e[st].kind != CFG_CLASS)
+            continue;
+        for (uint32_t k = c->e[st].first; k < c->e[st].first + c->e[st].n; k++) {
+            const struct cfg_value *f;
+            char key[GP_MAX];
+            if (c->e[k].kind != CFG_CLASS ||
+                !(f = value_of(s, lookup(s, ci, k, "file"))) || f->type != CFG_T_STRING ||
+                gp_key(f->u.s.p, f->u.s.len, key))
+                continue;
+            if (add_line(s, ci, k, key))
+                return -1;
+        }
+    }
+    return 0;
+}
+
+static int by_rel(const void *a, const void *b)
+{
+    return strcmp(((const struct one_cfg *)a)->rel, ((const struct one_cfg *)b)->rel);
+}
+
+static int by_key(const void *a, const void *b)
+{
+    const struct line *x = a, *y = b;
+    int k = strcmp(x->key, y->key);
+    if (k)
+        return k;
+    if (x->cfg != y->cfg)
+        return x->cfg < y->cfg ? -1 : 1;
+    return x->entry < y->entry ? -1 : x->entry > y->entry;
+}
+
+int rtm_states_finish(struct rtm_states *s)
+{
+    if (s->ncfgs)
+        qsort(s->cfgs, s->ncfgs, sizeof *s->cfgs, by_rel);
+    for (size_t i = 0; i < s->ncfgs; i++)
+        if (states_of(s, i))
+            return -1;
+    if (s->nlines)
+        qsort(s->lines, s->nlines, sizeof *s->lines, by_key);
+    return 0;
+}
+
+/* ---- states.txt ---- */
+
+void rtm_states_render(const struct rtm_states *s, const char *gp, struct rtm_buf *b)
+{
+    char key[GP_MAX], shown[GP_MAX];
+    if (!gp || gamepath_norm(gp, strlen(gp), shown, sizeof shown) <= 0 ||
+        gp_key(gp, strlen(gp), key)) {
+        buf_puts(b, "game_path: none (not in an archive and no $PBOPREFIX$ above it)\n");
+        return;
+    }
+    buf_printf(b, "game_path: \\%s\n", shown);
+    if (!s || !s->nlines)
+        return;
+    size_t lo = 0, hi = s->nlines;      /* the first line of key */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(s->lines[mid].key, key) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (; lo < s->nlines && strcmp(s->lines[lo].key, key) == 0; lo++)
+        buf_puts(b, s->lines[lo].text);
+}

@@ -1,0 +1,59 @@
+/* states.h - which config states play an animation, and how fast: the
+ * lines of states.txt (rtmfs-views(7)), from configs already read.
+ *
+ * A state is a class C/States/S, for any root class C (CfgMovesMaleSdr,
+ * CfgGesturesMale, a mod's own), whose `file`, found in S or through its
+ * parents, is a string.  Its line says its class path and, each resolved
+ * through `class A : B` in S's config and then in the other configs added
+ * (where the parent's scope path names a class), `speed` as written,
+ * `duration_s` by the duration rule, `looped` as written and `config`, the
+ * config's path as added.  Where a chain leaves the configs added (the
+ * parent is the base game's), the value is `?` and `inherits=NAME` names
+ * the class it would come from.
+ *
+ * Duration rule (rtm_states_duration): a positive speed is passes per
+ * second (one pass lasts 1/speed s), a negative one is the duration in
+ * seconds (-speed), 0 has none ("none"); anything else (a string, a value
+ * not known) is "?".  Durations are written with C's "%.6g": 6 significant
+ * digits, trailing zeros dropped (0.06 -> 16.6667, -8 -> 8, 100000 ->
+ * 1e-05).
+ *
+ * Contract: a table owns the configs added to it (cfg_free at the end).
+ * Build it on one thread (add, then finish); once finished it is
+ * read-only and may be rendered from several threads.  Game paths are
+ * compared ASCII case-insensitively, '/' equal to '\', the leading '\'
+ * optional.  Errors are values: -1 out of memory.
+ */
+#ifndef RTM_STATES_H
+#define RTM_STATES_H
+
+#include <stddef.h>
+
+#include "config.h"
+#include "util.h"
+
+struct rtm_states;
+
+struct rtm_states *rtm_states_new(void);
+void rtm_states_free(struct rtm_states *s);
+/* Adds config c (the table owns it from now on, also on failure), read
+ * from rel (what config= shows: a path relative to SOURCE).  0, or -1. */
+int rtm_states_add(struct rtm_states *s, struct cfg *c, const char *rel);
+/* Resolves the states of every config added, ordered by the config's
+ * path, then in file order.  0, or -1. */
+int rtm_states_finish(struct rtm_states *s);
+/* How many configs were added, and how many state lines were made. */
+size_t rtm_states_nconfigs(const struct rtm_states *s);
+size_t rtm_states_nlines(const struct rtm_states *s);
+
+/* states.txt of an animation of game path gp (normalised or not; NULL: it
+ * has none), appended to b: its first line, then (s may be NULL: no
+ * configs read) one line a state that names gp. */
+void rtm_states_render(const struct rtm_states *s, const char *gp, struct rtm_buf *b);
+
+/* The duration of one pass for a speed as the config writes it (a
+ * number): into out (n bytes), "none" or digits.  -1 for a speed that is
+ * no finite number ("?" then). */
+int rtm_states_duration(double speed, char *out, size_t n);
+
+#endif

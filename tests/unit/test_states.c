@@ -1,0 +1,222 @@
+/* test_states.c - states.txt's lines (states.h): a state's values through
+ * its parents, in its config and across configs; parents outside the
+ * configs read (? and inherits=); the duration rule for positive,
+ * negative, zero, extreme and non-numeric speeds; states that disagree,
+ * in config-path order then file order; game paths compared without case,
+ * / as \, the leading \ optional; and the real ace_goggles.pbo, whose
+ * GestureWipeFace inherits from the base game. */
+#include <fcntl.h>
+#include <math.h>
+#include <unistd.h>
+
+#include "cfg_testutil.h"
+#include "pbo.h"
+#include "states.h"
+
+/* states.txt of gp from a table of configs (text, rel) given in pairs. */
+static char *states_of(const char *gp, const char *const *cfgs, size_t n)
+{
+    struct rtm_states *s = rtm_states_new();
+    assert_non_null(s);
+    for (size_t i = 0; i < n; i += 2)
+        assert_int_equal(rtm_states_add(s, text_ok(cfgs[i]), cfgs[i + 1]), 0);
+    assert_int_equal(rtm_states_finish(s), 0);
+    struct rtm_buf b;
+    buf_init(&b);
+    rtm_states_render(s, gp, &b);
+    buf_putc(&b, 0);
+    rtm_states_free(s);
+    size_t len;
+    return buf_take(&b, &len);
+}
+
+static void check(const char *gp, const char *const *cfgs, size_t n, const char *want)
+{
+    char *got = states_of(gp, cfgs, n);
+    assert_string_equal(got, want);
+    free(got);
+}
+
+static void resolves_through_parents(void **state)
+{
+    (void)state;
+    static const char *const cfgs[] = {
+        "class CfgMovesMaleSdr { class States {\n"
+        "  class Base { speed = 0.5; looped = 1; };\n"
+        "  class Mid : Base { looped = 0; };\n"
+        "  class Walk : Mid { file = \"\\m\\anims\\walk.rtm\"; };\n"
+        "}; };\n", "m/config.cpp",
+    };
+    check("m\\anims\\walk.rtm", cfgs, 2,
+          "game_path: \\m\\anims\\walk.rtm\n"
+          "CfgMovesMaleSdr/States/Walk speed=0.5 duration_s=2 looped=0 config=m/config.cpp\n");
+}
+
+static void unknown_parent_is_a_question_mark(void **state)
+{
+    (void)state;
+    static const char *const cfgs[] = {
+        "class CfgGesturesMale { class Default; class States {\n"
+        "  class GestureFreezeStand;\n"
+        "  class Wipe : GestureFreezeStand { file = \"\\z\\wipe.rtm\"; };\n"
+        "  class Fast : GestureFreezeStand { file = \"\\z\\wipe.rtm\"; speed = -8; };\n"
+        "}; };\n", "a.pbo/config.bin",
+    };
+    check("\\z\\wipe.rtm", cfgs, 2,
+          "game_path: \\z\\wipe.rtm\n"
+          "CfgGesturesMale/States/Wipe speed=? duration_s=? looped=? config=a.pbo/config.bin"
+          " inherits=GestureFreezeStand\n"
+          "CfgGesturesMale/States/Fast speed=-8 duration_s=8 looped=? config=a.pbo/config.bin"
+          " inherits=GestureFreezeStand\n");
+}
+
+static void parents_across_configs(void **state)
+{
+    (void)state;
+    /* b's state names a.pbo's class, which names the game's */
+    static const char *const cfgs[] = {
+        "class CfgMovesMaleSdr { class States { class Game;\n"
+        "  class ModBase : Game { speed = 0.25; }; }; };\n", "a.pbo/config.bin",
+        "class CfgMovesMaleSdr { class States { class ModBase;\n"
+        "  class Run : ModBase { file = \"x\\run.rtm\"; looped = 1; }; }; };\n", "b.pbo/config.bin",
+    };
+    check("x\\run.rtm", cfgs, 4,
+          "game_path: \\x\\run.rtm\n"
+          "CfgMovesMaleSdr/States/Run speed=0.25 duration_s=4 looped=1 config=b.pbo/config.bin\n");
+    /* looped is not in a.pbo's class: the chain leaves at Game */
+    const char *const more[] = {
+        cfgs[0], cfgs[1], cfgs[2], cfgs[3],
+        "class CfgMovesMaleSdr { class States { class ModBase;\n"
+        "  class Sit : ModBase { file = \"x\\run.rtm\"; }; }; };\n", "c.pbo/config.bin",
+    };
+    check("x/RUN.rtm", more, 6,                    /* shown as the file names itself */
+          "game_path: \\x\\RUN.rtm\n"
+          "CfgMovesMaleSdr/States/Run speed=0.25 duration_s=4 looped=1 config=b.pbo/config.bin\n"
+          "CfgMovesMaleSdr/States/Sit speed=0.25 duration_s=4 looped=? config=c.pbo/config.bin"
+          " inherits=Game\n");
+}
+
+static void duration_rule(void **state)
+{
+    (void)state;
+    char d[32];
+    assert_int_equal(rtm_states_duration(0.06f, d, sizeof d), 0);
+    assert_string_equal(d, "16.6667");                  /* 1/speed s */
+    assert_int_equal(rtm_states_duration(2, d, sizeof d), 0);
+    assert_string_equal(d, "0.5");
+    assert_int_equal(rtm_states_duration(-8, d, sizeof d), 0);
+    assert_string_equal(d, "8");                        /* -speed s */
+    assert_int_equal(rtm_states_duration(0, d, sizeof d), 0);
+    assert_string_equal(d, "none");
+    assert_int_equal(rtm_states_duration(100000, d, sizeof d), 0);
+    assert_string_equal(d, "1e-05");                    /* AUR's held pose */
+    assert_int_equal(rtm_states_duration(1e-30, d, sizeof d), 0);
+    assert_string_equal(d, "1e+30");
+    assert_int_equal(rtm_states_duration(-3.4e38, d, sizeof d), 0);
+    assert_string_equal(d, "3.4e+38");
+    assert_int_equal(rtm_states_duration(NAN, d, sizeof d), -1);
+    assert_string_equal(d, "?");
+    assert_int_equal(rtm_states_duration(INFINITY, d, sizeof d), -1);
+    assert_string_equal(d, "?");
+    /* a speed that is no number (a macro left as written) has no duration */
+    static const char *const cfgs[] = {
+        "class CfgMovesMaleSdr { class States {\n"
+        "  class Z { file = \"a\\z.rtm\"; speed = 0; looped = 1; };\n"
+        "  class M { file = \"a\\z.rtm\"; speed = SPEED; };\n"
+        "}; };\n", "c.cpp",
+    };
+    check("a\\z.rtm", cfgs, 2,
+          "game_path: \\a\\z.rtm\n"
+          "CfgMovesMaleSdr/States/Z speed=0 duration_s=none looped=1 config=c.cpp\n"
+          "CfgMovesMaleSdr/States/M speed=SPEED duration_s=? looped=? config=c.cpp\n");
+}
+
+static void disagreeing_states_in_order(void **state)
+{
+    (void)state;
+    /* added out of order: lines come by config path, then file order */
+    static const char *const cfgs[] = {
+        "class CfgGesturesMale { class States {\n"
+        "  class Second { file = \"\\p\\A.rtm\"; speed = 1; };\n"
+        "  class First { file = \"/P/a.RTM\"; speed = 2; };\n"
+        "}; };\n", "z/config.cpp",
+        "class CfgMovesMaleSdr { class States {\n"
+        "  class Other { file = \"p\\b.rtm\"; speed = 3; };\n"
+        "  class Early { file = \"p\\a.rtm\"; speed = -1; };\n"
+        "}; };\n", "a/config.cpp",
+    };
+    check("/p/a.rtm", cfgs, 4,
+          "game_path: \\p\\a.rtm\n"
+          "CfgMovesMaleSdr/States/Early speed=-1 duration_s=1 looped=? config=a/config.cpp\n"
+          "CfgGesturesMale/States/Second speed=1 duration_s=1 looped=? config=z/config.cpp\n"
+          "CfgGesturesMale/States/First speed=2 duration_s=0.5 looped=? config=z/config.cpp\n");
+    check("p\\c.rtm", cfgs, 4, "game_path: \\p\\c.rtm\n");     /* played by none */
+}
+
+static void no_game_path_or_no_configs(void **state)
+{
+    (void)state;
+    struct rtm_buf b;
+    buf_init(&b);
+    rtm_states_render(NULL, NULL, &b);
+    rtm_states_render(NULL, "\\a\\b.rtm", &b);
+    buf_putc(&b, 0);
+    assert_string_equal(b.p, "game_path: none (not in an archive and no $PBOPREFIX$ above it)\n"
+                             "game_path: \\a\\b.rtm\n");
+    buf_free(&b);
+}
+
+/* The real archive: its config.bin's GestureWipeFace plays
+ * anim\WipeGlasses.rtm and inherits from the game. */
+static void real_ace_goggles(void **state)
+{
+    (void)state;
+    const char *dir = shared_dir();
+    char path[8192];
+    if (!dir)
+        return;
+    assert_true(strlen(dir) < 4096);
+    snprintf(path, sizeof path, "%s/archives/ace_goggles.pbo", dir);
+    int fd = open(path, O_RDONLY);
+    assert_true(fd >= 0);
+    struct pbo *p = NULL;
+    struct rtm_error err = { .msg = "" };
+    assert_int_equal(pbo_load_table(fd, &p, &err), 0);
+    struct rtm_states *s = rtm_states_new();
+    for (size_t i = 0; i < p->nentries; i++) {
+        uint8_t *data;
+        size_t len;
+        struct cfg *c = NULL;
+        if (strcasecmp(p->entries[i].path, "config.bin"))
+            continue;
+        assert_int_equal(pbo_load_entry(fd, p, i, &data, &len, &err), 0);
+        assert_int_equal(rap_read(data, len, &c, &err), 0);
+        free(data);
+        assert_int_equal(rtm_states_add(s, c, "ace_goggles.pbo/config.bin"), 0);
+    }
+    assert_int_equal(rtm_states_finish(s), 0);
+    struct rtm_buf b;
+    buf_init(&b);
+    rtm_states_render(s, "z\\ace\\addons\\goggles\\anim\\wipeglasses.rtm", &b);
+    buf_putc(&b, 0);
+    assert_non_null(strstr(b.p, "\nCfgGesturesMale/States/GestureWipeFace speed=? duration_s=? "
+                                "looped=? config=ace_goggles.pbo/config.bin inherits="));
+    buf_free(&b);
+    rtm_states_free(s);
+    pbo_free(p);
+    close(fd);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(resolves_through_parents),
+        cmocka_unit_test(unknown_parent_is_a_question_mark),
+        cmocka_unit_test(parents_across_configs),
+        cmocka_unit_test(duration_rule),
+        cmocka_unit_test(disagreeing_states_in_order),
+        cmocka_unit_test(no_game_path_or_no_configs),
+        cmocka_unit_test(real_ace_goggles),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
