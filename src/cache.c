@@ -376,6 +376,7 @@ const uint8_t *rtmc_data(const struct rtmc_entry *h, size_t *len)
 }
 
 const char *rtmc_error(const struct rtmc_entry *h) { return h->error; }
+enum rtmc_level rtmc_level(const struct rtmc_entry *h) { return h->level; }
 
 /* ---- views ---- */
 

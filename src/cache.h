@@ -34,9 +34,19 @@
  *    shallower one.
  *  - rtmc_view_size() remembers each view's size in the anim entry, so a
  *    size stays known after the view's bytes were evicted.  Asked for a
- *    size it does not know, it sizes every view of the version at once
- *    (rtm_view_sizes, on its full entry, loaded for that: counted in
- *    sizings), keeping no bytes, and hands the sizes to the store hook.
+ *    size it does not know:
+ *    - on a shape or light entry, a view without numbers (rtmc_view_level
+ *      not RTMC_FULL) is rendered alone, from it or its light entry; a
+ *      view with numbers is sized on the version's full entry (loaded for
+ *      that), as follows, and what that learns is kept in both;
+ *    - on a full entry with no size known yet, only that view is rendered
+ *      (rtmc_view_get: counted in renders, kept, so the read that follows
+ *      is served from it): `rtmcat FILE VIEW` or a lookup and read of one
+ *      file renders nothing else;
+ *    - on a full entry with some size known (a second view of the version
+ *      asked for, as a listing with attributes asks every one), every view
+ *      of the version is sized at once (rtm_view_sizes: counted in
+ *      sizings), keeping no bytes, and the sizes go to the store hook.
  *  - Sizes the index gave for a version (rtmc_loaded.indexed) are checked
  *    against every size computed for it.  The first difference kills the
  *    version's shape entries (what served the wrong size), tells the store
@@ -82,6 +92,10 @@ struct rtmc_src {
     enum rtmc_kind kind;
     size_t archive_len;      /* > 0: path[0, archive_len) is the archive; for
                                 the loader, the cache does not look at it */
+    int full_if_parsed;      /* RTMC_ANIM at RTMC_SHAPE: when the loader must
+                                parse the file for it (no shape in the index),
+                                it parses it full, as the caller will need the
+                                matrices next (one parse, not two) */
 };
 
 /* What a loader hands over: the object of the kind asked for (anim, pbo, or
@@ -148,6 +162,10 @@ const struct pbo *rtmc_pbo(const struct rtmc_entry *h);
 const uint8_t *rtmc_data(const struct rtmc_entry *h, size_t *len);
 /* The load error message ("" when the object loaded). */
 const char *rtmc_error(const struct rtmc_entry *h);
+
+/* What an anim entry was loaded as (an entry serves its level and the
+ * shallower ones; a request may be served by a deeper entry). */
+enum rtmc_level rtmc_level(const struct rtmc_entry *h);
 
 /* The least deep entry that renders view v: RTMC_FULL for the views with
  * numbers (rtm_view_needs_matrices), RTMC_SHAPE for bones.txt, RTMC_LIGHT

@@ -111,9 +111,39 @@ static int size_by_render(struct rtmc *c, struct rtmc_entry *h, struct rtm_view 
     return rc;
 }
 
+/* Whether entry h knows no size of its version yet, neither computed nor
+ * given by the index: the view now asked is the first one wanted. */
+static int none_sized(struct rtmc *c, const struct rtmc_entry *h)
+{
+    size_t i = 0;
+    pthread_mutex_lock(&c->lock);
+    while (i < h->nviews && h->sizes[i] == UINT64_MAX &&
+           (!h->indexed || h->indexed[i] == UINT64_MAX))
+        i++;
+    pthread_mutex_unlock(&c->lock);
+    return i == h->nviews;
+}
+
+/* The size of view v of a full entry f: the first view of a version is
+ * rendered alone and kept, for the read that follows; a second one means
+ * many are wanted (and the index's sizes, if any, are to be checked): all
+ * in one pass. */
+static int size_on_full(struct rtmc *c, struct rtmc_entry *f, struct rtm_view v, int first,
+                        uint64_t *size)
+{
+    if (first)
+        return size_by_render(c, f, v, size);
+    int rc = size_all(c, f);
+    pthread_mutex_lock(&c->lock);
+    *size = f->sizes[rtm_view_index(f->anim, v)];
+    pthread_mutex_unlock(&c->lock);
+    return rc;
+}
+
 /* The size of view v of a shape or light entry h: a view without numbers
  * (bones.txt, what grep -r reads) is rendered from it or its light entry;
- * the others from the version's full entry, which sizes them all, and
+ * the others from the version's full entry (one view or all of them, as
+ * rtmc_view_size decides there), and
  * what is learnt is kept in h too.  Where the full parse fails (a file too
  * large for cache_size, matrices damaged), the views that need no
  * matrices are still rendered. */
@@ -126,7 +156,9 @@ static int size_from_full(struct rtmc *c, struct rtmc_entry *h, struct rtm_view 
     struct rtmc_entry *f;
     int rc = rtmc_get(c, &s, &f);
     if (rc == 0 && f->anim && f->nviews == h->nviews) {
-        rc = rtmc_view_size(c, f, v, size);
+        rc = rtmc_view_size_known(c, f, v, size);
+        if (rc == -EAGAIN)      /* the first of the version only if h knows none */
+            rc = size_on_full(c, f, v, none_sized(c, h) && none_sized(c, f), size);
         pthread_mutex_lock(&c->lock);
         for (size_t i = 0; i < h->nviews; i++)
             if (h->sizes[i] == UINT64_MAX)
@@ -157,13 +189,8 @@ int rtmc_view_size(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v, uint
     int rc = rtmc_view_size_known(c, h, v, size);
     if (rc != -EAGAIN)
         return rc;
-    size_t idx = rtm_view_index(h->anim, v);
     if (h->level != RTMC_FULL)
         return size_from_full(c, h, v, size);
-    rc = size_all(c, h);
-    pthread_mutex_lock(&c->lock);
-    *size = h->sizes[idx];
-    pthread_mutex_unlock(&c->lock);
-    return rc;
+    return size_on_full(c, h, v, none_sized(c, h), size);
 }
 

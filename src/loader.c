@@ -290,7 +290,8 @@ static int parse(const struct rtm_loader *l, const struct rtmc_src *src,
     struct rtm_error err = { .msg = "" };
     struct parse_budget pb = { r, 0 };
     struct rtm_parse_opts o = { .skel = l->skel, .reserve = reserve_parse, .reserve_ctx = &pb,
-                                .flags = src->level != RTMC_FULL ? RTM_PARSE_NO_MATRICES : 0,
+                                .flags = src->level != RTMC_FULL && !src->full_if_parsed
+                                             ? RTM_PARSE_NO_MATRICES : 0,
                                 .give_source = 1 };
     int rc = rtm_parse_opts(data, len, &o, anim, &err) ? failed(msg, msglen, src->path, &err) : 0;
     if (*anim)

@@ -67,6 +67,9 @@ struct tree_target {
     int pinned;                   /* id was asked for: never follow a change */
     enum rtmc_level level;        /* of the anim entry h: RTMC_SHAPE to name and
                                      size things; reads ask for what they need */
+    int full_if_parsed;           /* the target can only be a view that needs
+                                     matrices: a shape that must be parsed is
+                                     parsed full (cache.h) */
     int gone;                     /* TK_GONE, its TK_ERROR: why (an errno) */
     uint64_t member;              /* below an animation's folder: its number in
                                      the folder's family (MEMBER_*), else 0 */

@@ -65,11 +65,13 @@ static ssize_t read_member(struct rtm_tree *t, struct tree_target *tg, char *buf
     return n;
 }
 
-/* Trades tg's anim entry (a shape) for one as deep as its view needs. */
+/* Trades tg's anim entry (a shape) for one as deep as its view needs,
+ * unless it already is: the lookup may have loaded the full parse
+ * (tree_resolve_inner), which is then read as it is, not got again. */
 static int view_entry(struct rtm_tree *t, struct tree_target *tg)
 {
     enum rtmc_level need = rtmc_view_level(tg->view);
-    if (need == tg->level)
+    if (rtmc_level(tg->h) <= need)
         return 0;
     rtmc_put(t->cfg.cache, tg->h);
     tg->h = NULL;

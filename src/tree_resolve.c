@@ -91,7 +91,8 @@ int tree_get_entry(struct rtm_tree *t, struct tree_target *tg, const char *key,
                    enum rtmc_kind kind, struct rtmc_entry **h)
 {
     struct rtmc_src s = { .path = key, .level = kind == RTMC_ANIM ? tg->level : RTMC_FULL,
-                          .kind = kind, .archive_len = key == tg->src ? 0 : strlen(tg->src) };
+                          .kind = kind, .archive_len = key == tg->src ? 0 : strlen(tg->src),
+                          .full_if_parsed = kind == RTMC_ANIM && tg->full_if_parsed };
     for (int tries = 0; tries < 5; tries++) {
         s.id = tg->id;
         int rc = rtmc_get(t->cfg.cache, &s, h);
@@ -123,9 +124,49 @@ int tree_load_anim(struct rtm_tree *t, struct tree_target *tg)
     return tree_get_entry(t, tg, key, RTMC_ANIM, &tg->h);
 }
 
-/* Resolves what is inside an animation folder (tg->rest). */
+/* Whether name, inside an animation's folder, can only be or lead to a
+ * view that needs matrices: a fixed name of such a view, or a folder of
+ * views (frames/, joints/, tracks/: all theirs need them) or a file in one.
+ * Decided from the name alone, before anything is loaded.  A walk (grep
+ * -r, find) lists the animation's folder before it enters frames/, so the
+ * light entry that listing loaded names frames/ and nothing is parsed. */
+static int name_needs_full(const char *name)
+{
+    static const enum rtm_view_kind folders[] = { RTM_VIEW_FRAME, RTM_VIEW_JOINTS,
+                                                  RTM_VIEW_TRACK };
+    for (int k = 0; k < RTM_NFIXED_VIEWS; k++)
+        if (strcmp(name, rtm_view_fixed_name((enum rtm_view_kind)k)) == 0)
+            return rtmc_view_level((struct rtm_view){ .kind = (enum rtm_view_kind)k }) ==
+                   RTMC_FULL;
+    for (size_t i = 0; i < sizeof folders / sizeof *folders; i++) {
+        const char *f = rtm_view_folder_name(folders[i]);
+        size_t n = strlen(f);
+        if (strncmp(name, f, n) == 0 && (name[n] == '/' || !name[n]))
+            return 1;
+    }
+    return 0;
+}
+
+/* The same for member k of an animation's family: views come in
+ * rtm_view_at() order, the fixed ones first by kind, then the folders'
+ * files, which all need matrices. */
+static int member_needs_full(uint64_t k)
+{
+    if (k < MEMBER_VIEWS || k >= RTM_INO_MEMBERS - 1)
+        return 0;                       /* the last number is states.txt's */
+    uint64_t i = k - MEMBER_VIEWS;
+    return i >= RTM_NFIXED_VIEWS ||
+           rtmc_view_level((struct rtm_view){ .kind = (enum rtm_view_kind)i }) == RTMC_FULL;
+}
+
+/* Resolves what is inside an animation folder (tg->rest).  A name that
+ * can only be a view with numbers loads, when the file must be parsed at
+ * all, the full parse its size and bytes will need: a cold file is parsed
+ * once, not light for its names and then full for its view.  A shape the
+ * index gives, or any entry already cached, still serves the names. */
 int tree_resolve_inner(struct rtm_tree *t, struct tree_target *tg)
 {
+    tg->full_if_parsed = name_needs_full(tg->rest);
     int rc = tree_load_anim(t, tg);
     if (rc)
         return rc;
@@ -346,6 +387,7 @@ int tree_resolve_ino(struct rtm_tree *t, uint64_t ino, char path[PATH_MAX],
         rc = tree_resolve(t, path, &id, tg);
     if (rc || !k)
         return rc;
+    tg->full_if_parsed = member_needs_full(k);  /* as tree_resolve_inner */
     rc = tg->kind == TK_ANIM ? tree_resolve_member(t, tg, k) : -ESTALE;
     if (rc)
         tree_target_done(t, tg);

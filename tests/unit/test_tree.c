@@ -247,7 +247,9 @@ static void readdirplus_gives_what_is_known(void **state)
 {
     struct env *e = *state;
     assert_int_equal(plus_count(e, "walk.rtm"), 2);         /* frames/, tracks/ */
-    ino_of(e, "walk.rtm/header.txt");                       /* sizes every view */
+    ino_of(e, "walk.rtm/header.txt");                       /* sizes it alone */
+    assert_int_equal(plus_count(e, "walk.rtm"), 3);
+    ino_of(e, "walk.rtm/plain.rtm");                        /* a second: every view */
     assert_int_equal(plus_count(e, "walk.rtm"), 11);
     assert_int_equal(plus_count(e, "walk.rtm/frames"), 0);  /* no walker yet */
     assert_int_equal(plus_count(e, "walk.rtm/tracks"), 0);
