@@ -30,6 +30,7 @@
 #include "rtmcat_check.h"
 #include "rtmcat_config.h"
 #include "rtmcat_estimate.h"
+#include "rtmcat_states.h"
 #include "rtmcat_usage.h"
 #include "version.h"
 #include "views.h"
@@ -44,6 +45,7 @@ struct cat {
     struct rtm_loader loader;
     struct rtmc *cache;
     struct rtm_tree *tree;
+    char states_from[PATH_MAX];   /* whose configs states.txt reads (-C) */
 };
 
 /* Where a walk of rel stopped. */
@@ -602,7 +604,7 @@ static int cat_file(struct cat *c, const char *view)
 
 /* The skeleton, D, the cache and its loader, the tree: 0, or rtmcat's exit
  * status after a message. */
-static int cat_open(struct cat *c, const char *skel_spec, int digits)
+static int cat_open(struct cat *c, const char *skel_spec, int digits, const char *cdir)
 {
     struct rtm_error err = { .msg = "" };
     if (rtm_skeleton_open(skel_spec, &c->skel, &err)) {
@@ -615,7 +617,9 @@ static int cat_open(struct cat *c, const char *skel_spec, int digits)
     c->loader = (struct rtm_loader){ .srcfd = c->srcfd, .skel = c->skel, .digits = digits };
     /* no budget: one run reads one file */
     c->cache = c->loader.cache = rtmc_new(SIZE_MAX / 2, rtm_loader_load, &c->loader);
-    struct rtm_tree_config cfg = { .srcfd = c->srcfd, .cache = c->cache };
+    struct rtm_tree_config cfg = { .srcfd = c->srcfd, .cache = c->cache,
+                                   .configs_from = c->states_from };
+    cfg.configs_none = rtmcat_states_from(cdir, c->file, c->states_from, PATH_MAX) != 0;
     c->tree = c->cache ? rtm_tree_new(&cfg) : NULL;
     return c->tree ? 0 : fail_errno(c, -ENOMEM);
 }
@@ -638,15 +642,15 @@ int main(int argc, char **argv)
         { "version", no_argument, NULL, 'V' },
         { "estimate-pivots", no_argument, NULL, 'E' },
         { "raw", no_argument, NULL, 'r' },
-        { "check", no_argument, NULL, 'C' },
+        { "check", no_argument, NULL, 'K' },
         { "strict", no_argument, NULL, 'S' },
         { "format", required_argument, NULL, 'F' },
         { NULL, 0, NULL, 0 },
     };
-    const char *skel_spec = "ofp2";
+    const char *skel_spec = "ofp2", *cdir = NULL;
     int ch, estimate = 0, raw = 0, check = 0, digits = RTM_DIGITS_EXACT;
     unsigned check_flags = 0;
-    while ((ch = getopt_long(argc, argv, "s:d:hV", opts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, "s:d:C:hV", opts, NULL)) != -1) {
         switch (ch) {
         case 's': skel_spec = optarg; break;
         case 'd':
@@ -657,7 +661,8 @@ int main(int argc, char **argv)
             break;
         case 'E': estimate = 1; break;
         case 'r': raw = 1; break;
-        case 'C': check = 1; break;
+        case 'K': check = 1; break;
+        case 'C': cdir = optarg; break;
         case 'S': check_flags |= RTMCAT_CHECK_STRICT; break;
         case 'F':
             if (strcmp(optarg, "json") && strcmp(optarg, "text")) {
@@ -682,7 +687,7 @@ int main(int argc, char **argv)
         return 2;
     }
     struct cat c = { .file = argv[optind], .srcfd = -1, .raw = raw };
-    int status = cat_open(&c, skel_spec, digits);
+    int status = cat_open(&c, skel_spec, digits, cdir);
     if (!status)
         status = cat_file(&c, argv[optind + 1]);
     cat_close(&c);

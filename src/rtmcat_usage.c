@@ -4,11 +4,12 @@
 
 #include "rtmcat_check.h"
 #include "rtmcat_config.h"
+#include "rtmcat_states.h"
 
 void rtmcat_usage(FILE *f)
 {
     fprintf(f,
-            "usage: rtmcat [-s SKELETON] [-d DIGITS] FILE [VIEW]\n"
+            "usage: rtmcat [-s SKELETON] [-d DIGITS] [-C DIR] FILE [VIEW]\n"
             "       rtmcat [-s SKELETON] --estimate-pivots FILE...\n"
             "       rtmcat --raw FILE\n"
             "       rtmcat [-s SKELETON] --check [--strict] [--format=json] FILE...\n"
@@ -19,7 +20,8 @@ void rtmcat_usage(FILE *f)
             "properties); without VIEW its entries are listed, and so are those of\n"
             "a folder in it (ARCHIVE.pbo/anims).\n\n"
             "Views: header.txt bones.txt phases.csv props.json plain.rtm skeleton.txt\n"
-            "       moving.txt preview.svg check.txt frames/NNN.csv tracks/BONE.csv\n"
+            "       moving.txt preview.svg check.txt states.txt frames/NNN.csv\n"
+            "       tracks/BONE.csv\n"
             "       anim.bvh joints/NNN.csv (with a skeleton that has pivots)\n\n"
             "  -s, --skeleton=SKEL  ofp2 (default), none, or a skeleton file\n"
             "  -d, --digits=N       write the numbers of frames, tracks, joints, phases\n"
@@ -32,4 +34,5 @@ void rtmcat_usage(FILE *f)
             "  -V, --version        show the version\n");
     rtmcat_check_usage(f);
     rtmcat_config_usage(f);
+    rtmcat_states_usage(f);
 }

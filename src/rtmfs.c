@@ -58,6 +58,7 @@ struct options {
     char *uid, *gid, *umask, *dmask, *fmask, *fsname, *subtype, *watch;
     int show_other, nonopts;
     char *rapified;                     /* text (default) or raw */
+    char *configs;                      /* all (default) or none */
     unsigned max_read;
 };
 
@@ -73,6 +74,7 @@ static const struct fuse_opt option_spec[] = {
     OPT("noindex", noindex),
     OPT("show_other", show_other),
     OPT("rapified=%s", rapified),
+    OPT("configs=%s", configs),
     OPT("uid=%s", uid),
     OPT("gid=%s", gid),
     OPT("umask=%s", umask),
@@ -160,6 +162,8 @@ static void usage(void)
            "    -o show_other          pass other files (and archive entries) through\n"
            "    -o rapified=MODE       with show_other: rapified configs as text (default;\n"
            "                           config.bin as config.cpp) or raw (their bytes)\n"
+           "    -o configs=MODE        all (default: states.txt reads the configs under\n"
+           "                           SOURCE when first asked for) or none\n"
            "    -o uid=N,gid=N         owner shown (default: the source's)\n"
            "    -o umask=M             modes 0777 & ~M, octal (dmask= folders, fmask= files)\n"
            "    -o fsname=NAME         first field of /proc/mounts (default: SOURCE)\n"
@@ -382,6 +386,10 @@ static int fs_setup(struct fs *fs, const struct options *o, const char *mountpoi
         fprintf(stderr, "rtmfs: bad rapified '%s' (text or raw)\n", o->rapified);
         return -1;
     }
+    if (o->configs && strcmp(o->configs, "all") && strcmp(o->configs, "none")) {
+        fprintf(stderr, "rtmfs: bad configs '%s' (all or none)\n", o->configs);
+        return -1;
+    }
     enum rtm_watch_mode mode = RTM_WATCH_AUTO;
     if (o->watch && rtm_watch_mode_parse(o->watch, &mode)) {
         fprintf(stderr, "rtmfs: bad watch '%s' (auto, inotify or poll)\n", o->watch);
@@ -410,6 +418,7 @@ static int fs_setup(struct fs *fs, const struct options *o, const char *mountpoi
     struct rtm_tree_config cfg = { .srcfd = fs->srcfd, .file = fs->file, .attrs = attrs,
                                    .cache = fs->cache, .show_other = o->show_other,
                                    .rapified_raw = o->rapified && !strcmp(o->rapified, "raw"),
+                                   .configs_none = o->configs && !strcmp(o->configs, "none"),
                                    .hidden = hidden, .watch = rtm_watch_add,
                                    .watch_ctx = fs->watch, .fsmap = fs->fsmap,
                                    .stale = rtmfs_stale,

@@ -31,7 +31,8 @@ struct rtm_tree *rtm_tree_new(const struct rtm_tree_config *cfg)
     t->hidden = cfg->hidden ? strdup(cfg->hidden) : NULL;
     t->file = cfg->file ? strdup(cfg->file) : NULL;
     if (!t->nodes || (cfg->hidden && !t->hidden) || (cfg->file && !t->file) ||
-        (t->file && strlen(t->file) > NAME_MAX)) {
+        (t->file && strlen(t->file) > NAME_MAX) || tree_states_new(t)) {
+        tree_states_free(t);
         rtm_inodes_free(t->nodes);
         free(t->hidden);
         free(t->file);
@@ -54,6 +55,7 @@ void rtm_tree_free(struct rtm_tree *t)
     if (!t)
         return;
     tree_listings_free(t);
+    tree_states_free(t);
     rtm_inodes_free(t->nodes);
     pthread_mutex_destroy(&t->llock);
     free(t->hidden);
@@ -84,7 +86,9 @@ static void watch(struct rtm_tree *t, const char *dir)
  * watched one when every view's entry ran out too). */
 static double timeout(struct rtm_tree *t, const struct tree_target *tg)
 {
-    if (atomic_load(&t->unwatched) ||
+    /* states.txt changes with configs anywhere under SOURCE, not with its
+     * version: the kernel asks again, and its new time drops its pages */
+    if (tg->kind == TK_STATES || atomic_load(&t->unwatched) ||
         (!tg->pinned && t->cfg.fsmap &&
          rtm_fsmap_check(t->cfg.fsmap, t->cfg.srcfd, tg->src, (uint64_t)tg->st.st_dev)))
         return RTM_TREE_TIMEOUT_UNWATCHED;
@@ -216,6 +220,18 @@ static int fill_attr(struct rtm_tree *t, struct tree_target *tg, uint64_t ino, s
         st->st_nlink = tg->kind == TK_FRAMES ? 2 : 1;
         st->st_size = 0;
         break;
+    case TK_STATES: {
+        struct rtm_buf b;
+        int rc = tree_states_text(t, tg, &b, &st->st_mtim);
+        if (rc)
+            return rc;
+        st->st_mode = S_IFREG | (tg->st.st_mode & 0555);
+        st->st_nlink = 1;
+        st->st_size = (off_t)b.len;
+        st->st_ctim = st->st_mtim;
+        buf_free(&b);
+        break;
+    }
     case TK_VIEW:
     case TK_ERROR:
     case TK_PINFO:
@@ -336,6 +352,7 @@ void rtm_tree_listed_entries(struct rtm_tree *t, uint64_t dir, const struct rtm_
         struct rtm_tree_entry *o = &out[i - from];
         uint64_t k = rtm_ino_member(d->e[i].ino);
         if (rtm_ino_head(d->e[i].ino) != head || tree_aim_at_member(&tg, k) ||
+            tg.kind == TK_STATES ||     /* its size needs the configs read */
             (tg.kind == TK_VIEW && rtmc_view_size_known(t->cfg.cache, tg.h, tg.view, &size)))
             continue;
         o->ino = rtm_inodes_ref_member(t->nodes, head, k);
@@ -382,6 +399,7 @@ static void changed_name(struct rtm_tree *t, uint64_t parent, const char *dir,
 void rtm_tree_changed(struct rtm_tree *t, const char *dir, const char *name,
                       const struct rtm_tree_notify *n)
 {
+    tree_states_changed(t, name);
     if (t->file) {
         /* everything shown is of that one file */
         if (!*dir && name && strcmp(name, t->file) == 0)
@@ -430,6 +448,7 @@ static void forget_one(void *arg, uint64_t ino, const char *path, const struct r
 void rtm_tree_changed_all(struct rtm_tree *t, const struct rtm_tree_notify *n)
 {
     struct forget_all f = { t, n };
+    tree_states_changed(t, NULL);
     rtmc_invalidate(t->cfg.cache, "");
     rtm_inodes_each(t->nodes, forget_one, &f);
     n->inode(n->ctx, RTM_INO_ROOT);

@@ -42,6 +42,11 @@
  *    as config.cpp (config.bin.cpp when there is a config.cpp).  One that
  *    does not read shows a one-line comment saying why.  -o rapified=raw
  *    shows their bytes under their own names.
+ *  - An animation's folder also holds states.txt (tree_states.c): which
+ *    config states play it.  It alone depends on more than the file: on
+ *    the configs under SOURCE, read into one table per tree when a
+ *    states.txt is first stat'ed or read, and again after SOURCE changed;
+ *    never cached nor remembered in the index, and given short timeouts.
  *  - Names, listings and sizes come from an animation's shape (cache.h:
  *    RTMC_SHAPE, which the persistent index may give without reading the
  *    file); reading a view loads what it needs.
@@ -66,6 +71,10 @@ struct rtm_tree;
 /* What a broken animation's or archive's folder holds, saying why (and
  * the root, while a SOURCE file is missing). */
 #define RTM_TREE_ERROR_NAME "error.txt"
+/* Which config states play an animation (rtmfs-views(7)): in every
+ * animation's folder, after its views; the one file there that depends on
+ * the configs under SOURCE, not only on the animation. */
+#define RTM_TREE_STATES_NAME "states.txt"
 
 /* What the mount shows as owner and permissions instead of the source's
  * (-o uid=, gid=, umask=, dmask=, fmask=): each field counts when its bit
@@ -93,6 +102,12 @@ struct rtm_tree_config {
     int show_other;               /* pass other files through */
     int rapified_raw;             /* with show_other: rapified configs as their
                                      bytes, not as their text (-o rapified=raw) */
+    int configs_none;             /* read no config: states.txt has its first
+                                     line only (-o configs=none) */
+    const char *configs_from;     /* read the configs in this folder or archive
+                                     (a path on disk; config= is relative to
+                                     it) instead of SOURCE's; NULL: SOURCE's.
+                                     The caller keeps it for the tree's life */
     const char *hidden;           /* a path in SOURCE the mount never shows nor
                                      stats (its own mount point), or NULL */
     rtm_ino_hash_fn hash;         /* NULL: rtm_ino_hash (tests inject others) */

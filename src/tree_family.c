@@ -83,6 +83,11 @@ int tree_aim_at_member(struct tree_target *tg, uint64_t k)
         tg->member = k;
         return 0;
     }
+    if (a && k == MEMBER_STATES) {
+        tg->kind = TK_STATES;
+        tg->member = k;
+        return 0;
+    }
     if (!a || tree_member_folder(k, &kind))
         return -1;
     for (size_t i = 0; rtm_view_folder(a, i, &has); i++)

@@ -8,6 +8,7 @@
  *   tree_list.c     folders' listings
  *   tree_read.c     files' bytes
  *   tree_config.c   rapified configs shown as text: names, size, bytes
+ *   tree_states.c   the mount's table of config states; states.txt
  */
 #ifndef RTM_TREE_INT_H
 #define RTM_TREE_INT_H
@@ -35,6 +36,7 @@ struct rtm_tree {
     pthread_mutex_t llock;        /* the last listings built */
     struct { uint64_t ino; struct rtm_dirlist *d; } listing[NLISTINGS];
     unsigned lnext;
+    struct tree_states *states;   /* the configs' states (tree_states.c) */
 };
 
 /* ---- what a path shows: the target tree_resolve.c fills in ---- */
@@ -51,6 +53,8 @@ enum tree_kind {
     TK_CONFIG, TK_PCONFIG,        /* a rapified config shown as its text: a
                                      source file (unversioned, as TK_OTHER), an
                                      archive entry (of the archive's version) */
+    TK_STATES,                    /* an animation's states.txt: of the configs,
+                                     not only of the file (tree_states.c) */
 };
 
 struct tree_target {
@@ -91,6 +95,10 @@ static inline uint64_t tree_folder_member(enum rtm_view_kind kind)
 {
     return MEMBER_FOLDERS + (uint64_t)(kind - RTM_VIEW_FRAME);
 }
+/* states.txt is the family's last possible member: no view's number
+ * moves, and the views' numbers stay contiguous (tree_stale tells them as
+ * one run, which states.txt, of the configs, is not part of). */
+#define MEMBER_STATES (RTM_INO_MEMBERS - 1)
 /* The inverse: the kind of folder member k is; -1 when it is no folder. */
 static inline int tree_member_folder(uint64_t k, enum rtm_view_kind *kind)
 {
@@ -233,6 +241,21 @@ struct tree_config_text {
 };
 int tree_config_text(struct rtm_tree *t, struct tree_target *tg, struct tree_config_text *ct);
 void tree_config_text_put(struct rtm_tree *t, struct tree_config_text *ct);
+
+/* ---- config states (tree_states.c) ---- */
+
+/* The table's life: -1 out of memory. */
+int tree_states_new(struct rtm_tree *t);
+void tree_states_free(struct rtm_tree *t);
+/* Entry name (NULL: a folder itself) of SOURCE changed: unless it is an
+ * animation, the table is built again at the next need. */
+void tree_states_changed(struct rtm_tree *t, const char *name);
+/* states.txt of animation tg into b (initialised here), and its time (the
+ * animation's, or when the table was built if later) into *when: 0, or
+ * -ENOMEM.  Builds the table first when it is not (or no longer) up to
+ * date, unless -o configs=none. */
+int tree_states_text(struct rtm_tree *t, const struct tree_target *tg, struct rtm_buf *b,
+                     struct timespec *when);
 
 /* ---- attributes, lookups, changes (tree.c) ---- */
 

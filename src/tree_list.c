@@ -129,6 +129,9 @@ static int list_anim(struct rtm_tree *t, uint64_t ino, const struct tree_target 
         for (size_t k = 0; !rc && k < rtm_view_nfixed(a); k++)
             rc = add_view(t, d, ino, path, tg, rtm_view_fixed_name((enum rtm_view_kind)k),
                           S_IFREG, MEMBER_VIEWS + k);     /* the fixed views come first */
+        if (!rc)
+            rc = add_view(t, d, ino, path, tg, RTM_TREE_STATES_NAME, S_IFREG,
+                          MEMBER_STATES);
         for (size_t i = 0; !rc && (folder = rtm_view_folder(a, i, &kind)); i++)
             rc = add_view(t, d, ino, path, tg, folder, S_IFDIR, tree_folder_member(kind));
         return rc;

@@ -116,6 +116,14 @@ static ssize_t read_target(struct rtm_tree *t, struct tree_target *tg, char *buf
             buf[n++] = '\n';            /* the message's line end */
         return n;
     }
+    case TK_STATES: {
+        struct timespec when;
+        if ((n = tree_states_text(t, tg, &b, &when)))
+            return n;
+        n = slice(buf, size, b.p, b.len, off);
+        buf_free(&b);
+        return n;
+    }
     case TK_VIEW:
         if ((n = view_entry(t, tg)) || (n = rtmc_view_get(t->cfg.cache, tg->h, tg->view, &v)))
             return n;

@@ -181,6 +181,9 @@ int tree_resolve_inner(struct rtm_tree *t, struct tree_target *tg)
         tg->kind = TK_VIEW;
         /* below RTM_INO_MEMBERS: an anim of 2^40 views would not fit in memory */
         tg->member = MEMBER_VIEWS + rtm_view_index(a, tg->view);
+    } else if (strcmp(tg->rest, RTM_TREE_STATES_NAME) == 0) {
+        tg->kind = TK_STATES;
+        tg->member = MEMBER_STATES;
     }
     if ((!a && strcmp(tg->rest, RTM_TREE_ERROR_NAME)) || (a && tg->kind == TK_ANIM)) {
         rtmc_put(t->cfg.cache, tg->h);

@@ -268,7 +268,7 @@ static void listings_agree_with_lookups(void **state)
 {
     struct env *e = *state;
     check_listing(e, "", 3);                        /* walk.rtm broken.rtm sub */
-    check_listing(e, "walk.rtm", 11);               /* 9 views, frames/, tracks/ */
+    check_listing(e, "walk.rtm", 12);               /* 9 views, states.txt, frames/, tracks/ */
     check_listing(e, "walk.rtm/frames", 6);
     check_listing(e, "walk.rtm/tracks", 20);         /* a file a bone */
     check_listing(e, "broken.rtm", 1);
@@ -300,7 +300,7 @@ static void collisions_number_alike(void **state)
     assert_int_equal(broken, walk + 1);   /* the next family */
     assert_int_equal(ino_of(e, "sub"), 4242);
     check_listing(e, "", 3);
-    check_listing(e, "walk.rtm", 11);
+    check_listing(e, "walk.rtm", 12);
     check_listing(e, "walk.rtm/tracks", 20);
 }
 
@@ -615,7 +615,7 @@ static void one_file_as_source(void **state)
     struct rtm_tree_entry te;
     assert_int_equal(rtm_tree_getattr(e->t, RTM_INO_ROOT, &te), 0);
     assert_true(S_ISDIR(te.st.st_mode));
-    check_listing(e, "", 11);
+    check_listing(e, "", 12);               /* 9 views, states.txt, 2 folders */
     check_listing(e, "frames", 6);
     size_t want_len, got_len;
     char *want = render_view(&e->a, "header.txt", &want_len);
@@ -647,7 +647,7 @@ static void one_file_as_source(void **state)
     free(msg);
     assert_int_equal(unlinkat(e->fd, "walk.rtm", AT_REMOVEDIR), 0);
     assert_int_equal(renameat(e->fd, "walk.old", e->fd, "walk.rtm"), 0);
-    check_listing(e, "", 11);
+    check_listing(e, "", 12);               /* 9 views, states.txt, 2 folders */
 }
 
 /* An archive as released: entries of their own times, folders without

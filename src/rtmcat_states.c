@@ -1,0 +1,48 @@
+/* rtmcat_states.c - which configs rtmcat's states.txt reads
+ * (rtmcat_states.h).  rtmcat's tree is rooted at FILE's folder, which is
+ * rarely where the addon's config lies: the game reads an animation
+ * through the configs of its addon, so rtmcat reads those (or -C's). */
+#include "rtmcat_states.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "gamepath.h"
+#include "util.h"
+
+void rtmcat_states_usage(FILE *f)
+{
+    fprintf(f, "\n"
+               "states.txt (which config states play FILE) reads the configs of the addon\n"
+               "FILE is in (its archive, or the folder of its $PBOPREFIX$), or with\n"
+               "  -C DIR               every config.bin and config.cpp under DIR\n");
+}
+
+/* The first archive on path (a name ending in .pbo that is a regular
+ * file), into out: 0, or -1 when there is none. */
+static int archive_on(const char *path, char *out, size_t n)
+{
+    size_t len = strlen(path);
+    for (size_t i = 1; i <= len && i < n; i++) {
+        struct stat st;
+        if ((path[i] != '/' && path[i]) || !rtm_name_ends(path, i, ".pbo"))
+            continue;
+        memcpy(out, path, i);
+        out[i] = 0;
+        if (stat(out, &st) == 0 && S_ISREG(st.st_mode))
+            return 0;
+    }
+    return -1;
+}
+
+int rtmcat_states_from(const char *cdir, const char *file, char *out, size_t n)
+{
+    char gp[PATH_MAX];
+    if (cdir)
+        return snprintf(out, n, "%s", cdir) < (int)n ? 0 : -1;
+    if (archive_on(file, out, n) == 0)
+        return 0;
+    return gamepath_loose(file, gp, sizeof gp, out, n);
+}
