@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "testutil.h"
+#include "tree_testutil.h"
 #include "cache.h"
 #include "loader.h"
 #include "tree.h"
@@ -46,12 +47,10 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     struct env *e = *state;
-    char cmd[128];
     rtm_tree_free(e->t);
     rtmc_free(e->c);
     close(e->fd);
-    snprintf(cmd, sizeof cmd, "rm -rf %s", e->dir);
-    assert_int_equal(system(cmd), 0);
+    assert_int_equal(remove_tree(e->dir), 0);
     free(e);
     return 0;
 }
@@ -60,11 +59,9 @@ static int teardown(void **state)
  * file whole, as cat does: its length (checked against the lookup's). */
 static size_t cat(struct env *e, const char *path)
 {
-    char buf[512], *save = NULL, chunk[4096];
-    struct rtm_tree_entry te = { .ino = RTM_INO_ROOT };
-    snprintf(buf, sizeof buf, "%s", path);
-    for (char *n = strtok_r(buf, "/", &save); n; n = strtok_r(NULL, "/", &save))
-        assert_int_equal(rtm_tree_lookup(e->t, te.ino, n, &te), 0);
+    char chunk[4096];
+    struct rtm_tree_entry te;
+    assert_int_equal(tree_walk(e->t, path, &te), 0);
     size_t len = 0;
     ssize_t got;
     while ((got = rtm_tree_read(e->t, te.ino, chunk, sizeof chunk, (off_t)len)) > 0)

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "testutil.h"
+#include "tree_testutil.h"
 #include "cache.h"
 #include "index.h"
 #include "loader.h"
@@ -132,14 +133,8 @@ static char *walk_all(struct mount *m)
 
 static uint64_t ino_of(struct mount *m, const char *path, struct rtm_tree_entry *te)
 {
-    char buf[256], *save = NULL;
-    snprintf(buf, sizeof buf, "%s", path);
-    uint64_t ino = RTM_INO_ROOT;
-    for (char *c = strtok_r(buf, "/", &save); c; c = strtok_r(NULL, "/", &save)) {
-        assert_int_equal(rtm_tree_lookup(m->t, ino, c, te), 0);
-        ino = te->ino;
-    }
-    return ino;
+    assert_int_equal(tree_walk(m->t, path, te), 0);
+    return te->ino;
 }
 
 static ssize_t read_file(struct mount *m, uint64_t ino, char *buf, size_t n)

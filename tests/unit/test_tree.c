@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "testutil.h"
+#include "tree_testutil.h"
 #include "cache.h"
 #include "loader.h"
 #include "pbo.h"
@@ -87,32 +88,20 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     struct env *e = *state;
-    char cmd[128];
     rtm_tree_free(e->t);
     rtmc_free(e->c);
     close(e->fd);
-    snprintf(cmd, sizeof cmd, "rm -rf %s", e->dir);
-    assert_int_equal(system(cmd), 0);
+    assert_int_equal(remove_tree(e->dir), 0);
     buf_free(&e->a);
     buf_free(&e->b);
     free(e);
     return 0;
 }
 
-/* Looks up a path one component at a time, as the kernel does; the last
- * component's entry in *out (each lookup counted).  0 or -errno. */
+/* A path looked up as the kernel does (tree_testutil.h). */
 static int walk(struct env *e, const char *path, struct rtm_tree_entry *out)
 {
-    char buf[512], *save = NULL;
-    snprintf(buf, sizeof buf, "%s", path);
-    uint64_t ino = RTM_INO_ROOT;
-    for (char *c = strtok_r(buf, "/", &save); c; c = strtok_r(NULL, "/", &save)) {
-        int rc = rtm_tree_lookup(e->t, ino, c, out);
-        if (rc)
-            return rc;
-        ino = out->ino;
-    }
-    return 0;
+    return tree_walk(e->t, path, out);
 }
 
 static uint64_t ino_of(struct env *e, const char *path)
