@@ -10,7 +10,7 @@
 #include "gamepath.h"
 #include "numfmt.h"
 
-enum { GP_MAX = 1024, CLASS_PATH_MAX = 1024 };
+enum { GP_MAX = RTM_STATES_KEY_MAX, CLASS_PATH_MAX = 1024 };
 
 struct one_cfg {
     struct cfg *c;
@@ -20,6 +20,7 @@ struct one_cfg {
 struct line {
     char *key;          /* the game path the state names: normalised, lowercase */
     char *text;         /* the line, with its newline */
+    char *file;         /* the state's file as written (missing.txt) */
     size_t cfg;         /* its config's place in path order */
     uint32_t entry;     /* the state's entry: file order */
 };
@@ -47,6 +48,7 @@ void rtm_states_free(struct rtm_states *s)
     for (size_t i = 0; i < s->nlines; i++) {
         free(s->lines[i].key);
         free(s->lines[i].text);
+        free(s->lines[i].file);
     }
     free(s->cfgs);
     free(s->lines);
@@ -125,8 +127,8 @@ static int parent_elsewhere(const struct rtm_states *s, size_t ci, uint32_t stuc
         (int)(sizeof path - len))
         return -1;
     for (size_t k = 0; k < s->ncfgs; k++) {
-        if (k == ci)
-            continue;
+        if (k == ci || !s->cfgs[k].c)
+            continue;               /* a line-only table's configs have no model */
         long found = cfg_class(s->cfgs[k].c, path);
         if (found >= 0) {
             *cj = k;
@@ -227,11 +229,9 @@ static void state_line(const struct rtm_states *s, size_t ci, uint32_t cls, stru
     buf_putc(b, '\n');
 }
 
-/* The key a game path is compared by: normalised, lowercase; -1 when it
- * is no game path. */
-static int gp_key(const char *gp, size_t len, char out[GP_MAX])
+int rtm_states_key(const char *gp, size_t len, char out[RTM_STATES_KEY_MAX])
 {
-    long n = gamepath_norm(gp, len, out, GP_MAX);
+    long n = gamepath_norm(gp, len, out, RTM_STATES_KEY_MAX);
     if (n <= 0)
         return -1;
     for (long i = 0; i < n; i++)
@@ -240,30 +240,40 @@ static int gp_key(const char *gp, size_t len, char out[GP_MAX])
     return 0;
 }
 
-static int add_line(struct rtm_states *s, size_t ci, uint32_t cls, const char *key)
+/* Appends a line made of copies of key, text and file (len bytes). */
+static int put_line(struct rtm_states *s, const char *key, const char *text, const char *file,
+                    size_t flen, size_t ci, uint32_t entry)
+{
+    char *k = strdup(key), *tx = strdup(text), *f = strndup(file, flen);
+    if (!k || !tx || !f ||
+        grow((void **)&s->lines, &s->caplines, s->nlines + 1, sizeof *s->lines)) {
+        free(k);
+        free(tx);
+        free(f);
+        return -1;
+    }
+    s->lines[s->nlines++] = (struct line){ k, tx, f, ci, entry };
+    return 0;
+}
+
+static int add_line(struct rtm_states *s, size_t ci, uint32_t cls, const char *key,
+                    const struct cfg_value *file)
 {
     struct rtm_buf b;
     buf_init(&b);
     state_line(s, ci, cls, &b);
     buf_putc(&b, 0);                    /* taken as a C string */
-    size_t len;
-    char *text = b.oom ? NULL : buf_take(&b, &len);
-    char *k = strdup(key);
-    if (!text || !k ||
-        grow((void **)&s->lines, &s->caplines, s->nlines + 1, sizeof *s->lines)) {
-        buf_free(&b);
-        free(text);
-        free(k);
-        return -1;
-    }
-    s->lines[s->nlines++] = (struct line){ k, text, ci, cls };
-    return 0;
+    int rc = b.oom ? -1 : put_line(s, key, b.p, file->u.s.p, file->u.s.len, ci, cls);
+    buf_free(&b);
+    return rc;
 }
 
 /* Every state of config ci: the classes of each root class's States. */
 static int states_of(struct rtm_states *s, size_t ci)
 {
     const struct cfg *c = s->cfgs[ci].c;
+    if (!c)
+        return 0;                       /* a line-only table's: its lines are given */
     const struct cfg_entry *root = &c->e[0];
     for (uint32_t i = root->first; i < root->first + root->n; i++) {
         if (c->e[i].kind != CFG_CLASS)
@@ -276,9 +286,9 @@ static int states_of(struct rtm_states *s, size_t ci)
             char key[GP_MAX];
             if (c->e[k].kind != CFG_CLASS ||
                 !(f = value_of(s, lookup(s, ci, k, "file"))) || f->type != CFG_T_STRING ||
-                gp_key(f->u.s.p, f->u.s.len, key))
+                rtm_states_key(f->u.s.p, f->u.s.len, key))
                 continue;
-            if (add_line(s, ci, k, key))
+            if (add_line(s, ci, k, key, f))
                 return -1;
         }
     }
@@ -319,7 +329,7 @@ void rtm_states_render(const struct rtm_states *s, const char *gp, struct rtm_bu
 {
     char key[GP_MAX], shown[GP_MAX];
     if (!gp || gamepath_norm(gp, strlen(gp), shown, sizeof shown) <= 0 ||
-        gp_key(gp, strlen(gp), key)) {
+        rtm_states_key(gp, strlen(gp), key)) {
         buf_puts(b, "game_path: none (not in an archive and no $PBOPREFIX$ above it)\n");
         return;
     }
@@ -336,4 +346,24 @@ void rtm_states_render(const struct rtm_states *s, const char *gp, struct rtm_bu
     }
     for (; lo < s->nlines && strcmp(s->lines[lo].key, key) == 0; lo++)
         buf_puts(b, s->lines[lo].text);
+}
+
+/* ---- the lines, for missing.txt and the index ---- */
+
+const char *rtm_states_config(const struct rtm_states *s, size_t ci)
+{
+    return ci < s->ncfgs ? s->cfgs[ci].rel : NULL;
+}
+
+void rtm_states_line(const struct rtm_states *s, size_t i, struct rtm_state_line *out)
+{
+    const struct line *l = &s->lines[i];
+    *out = (struct rtm_state_line){ l->key, l->text, l->file, l->cfg, l->entry };
+}
+
+int rtm_states_add_line(struct rtm_states *s, const struct rtm_state_line *l)
+{
+    if (l->cfg >= s->ncfgs || s->cfgs[l->cfg].c)
+        return -1;                      /* only a line-only table's configs */
+    return put_line(s, l->key, l->text, l->file, strlen(l->file), l->cfg, l->entry);
 }

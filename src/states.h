@@ -37,7 +37,9 @@ struct rtm_states;
 struct rtm_states *rtm_states_new(void);
 void rtm_states_free(struct rtm_states *s);
 /* Adds config c (the table owns it from now on, also on failure), read
- * from rel (what config= shows: a path relative to SOURCE).  0, or -1. */
+ * from rel (what config= shows: a path relative to SOURCE).  0, or -1.
+ * c may be NULL: a config whose lines are given (rtm_states_add_line),
+ * as the persistent index remembers them; it plays no part in resolving. */
 int rtm_states_add(struct rtm_states *s, struct cfg *c, const char *rel);
 /* Resolves the states of every config added, ordered by the config's
  * path, then in file order.  0, or -1. */
@@ -55,5 +57,29 @@ void rtm_states_render(const struct rtm_states *s, const char *gp, struct rtm_bu
  * number): into out (n bytes), "none" or digits.  -1 for a speed that is
  * no finite number ("?" then). */
 int rtm_states_duration(double speed, char *out, size_t n);
+
+/* The key a game path is compared by: normalised (gamepath.h), ASCII
+ * lowercase, into out: 0, or -1 when it is no game path (or too long). */
+enum { RTM_STATES_KEY_MAX = 1024 };
+int rtm_states_key(const char *gp, size_t len, char out[RTM_STATES_KEY_MAX]);
+
+/* One state line as the table holds it (pointers into the table): the
+ * key it is found by (the game path, normalised, lowercase), its text
+ * (with its newline), the state's file as written, its config's place
+ * in path order (rtm_states_config) and its entry (file order). */
+struct rtm_state_line {
+    const char *key, *text, *file;
+    size_t cfg;
+    uint32_t entry;
+};
+/* Line i (< rtm_states_nlines) of a finished table, in key order. */
+void rtm_states_line(const struct rtm_states *s, size_t i, struct rtm_state_line *out);
+/* Config ci's path as added (NULL past the last); once finished, ci is
+ * its place in path order. */
+const char *rtm_states_config(const struct rtm_states *s, size_t ci);
+/* Appends a copy of line l to an unfinished table whose config l->cfg was
+ * added without a model (NULL), in path order: 0, or -1 (no such config,
+ * or memory).  Finishing sorts the lines as it sorts made ones. */
+int rtm_states_add_line(struct rtm_states *s, const struct rtm_state_line *l);
 
 #endif
