@@ -46,7 +46,7 @@ CORE     := util fileid anim plain bmtr lzo skeleton skeleton_cfg convert numfmt
 WRITERS  := bmtr_write samples pbo_write rap_write
 # The mount without FUSE (librtmtree.a): the cache, the loader, the inode
 # table, the tree (what the mount shows) and the watcher; threads, no libfuse.
-FSCORE   := cache cache_sizes loader inodes tree tree_resolve tree_family tree_list tree_read tree_config tree_states watch fstype index
+FSCORE   := cache cache_sizes loader inodes tree tree_resolve tree_family tree_list tree_read tree_config tree_states tree_missing watch fstype index
 CORE_OBJ := $(CORE:%=$(BUILD)/obj/%.o)
 WRIT_OBJ := $(WRITERS:%=$(BUILD)/obj/%.o)
 FS_OBJ   := $(FSCORE:%=$(BUILD)/obj/%.o)
@@ -80,7 +80,7 @@ $(LIBWRIT): $(WRIT_OBJ)
 $(LIBTREE): $(FS_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/rtmcat: $(BUILD)/obj/rtmcat.o $(BUILD)/obj/rtmcat_estimate.o $(BUILD)/obj/rtmcat_config.o $(BUILD)/obj/rtmcat_check.o $(BUILD)/obj/rtmcat_usage.o $(BUILD)/obj/rtmcat_states.o $(LIBTREE) $(LIBCORE)
+$(BUILD)/rtmcat: $(BUILD)/obj/rtmcat.o $(BUILD)/obj/rtmcat_estimate.o $(BUILD)/obj/rtmcat_config.o $(BUILD)/obj/rtmcat_check.o $(BUILD)/obj/rtmcat_usage.o $(BUILD)/obj/rtmcat_states.o $(BUILD)/obj/rtmcat_missing.o $(LIBTREE) $(LIBCORE)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(SQLITE_LIBS) $(LIBS) -lpthread
 $(BUILD)/rtmgen: $(BUILD)/obj/rtmgen.o $(BUILD)/obj/rtmgen_mods.o $(BUILD)/obj/rtmgen_configs.o $(LIBWRIT) $(LIBCORE)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)

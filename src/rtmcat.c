@@ -30,6 +30,7 @@
 #include "rtmcat_check.h"
 #include "rtmcat_config.h"
 #include "rtmcat_estimate.h"
+#include "rtmcat_missing.h"
 #include "rtmcat_states.h"
 #include "rtmcat_usage.h"
 #include "version.h"
@@ -682,6 +683,8 @@ int main(int argc, char **argv)
         return rtmcat_estimate(skel_spec, argv + optind, argc - optind);
     if (check && argc - optind >= 1 && !estimate && !raw)
         return rtmcat_check(skel_spec, digits, check_flags, argv + optind, argc - optind);
+    if (!raw && !estimate && !check && rtmcat_missing_asked(cdir, argv + optind, argc - optind))
+        return rtmcat_missing(cdir);
     if (argc - optind < 1 || argc - optind > 2 - raw || estimate || check || check_flags) {
         rtmcat_usage(stderr);
         return 2;

@@ -4,12 +4,14 @@
 
 #include "rtmcat_check.h"
 #include "rtmcat_config.h"
+#include "rtmcat_missing.h"
 #include "rtmcat_states.h"
 
 void rtmcat_usage(FILE *f)
 {
     fprintf(f,
             "usage: rtmcat [-s SKELETON] [-d DIGITS] [-C DIR] FILE [VIEW]\n"
+            "       rtmcat -C DIR missing.txt\n"
             "       rtmcat [-s SKELETON] --estimate-pivots FILE...\n"
             "       rtmcat --raw FILE\n"
             "       rtmcat [-s SKELETON] --check [--strict] [--format=json] FILE...\n"
@@ -35,4 +37,5 @@ void rtmcat_usage(FILE *f)
     rtmcat_check_usage(f);
     rtmcat_config_usage(f);
     rtmcat_states_usage(f);
+    rtmcat_missing_usage(f);
 }

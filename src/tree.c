@@ -88,7 +88,7 @@ static double timeout(struct rtm_tree *t, const struct tree_target *tg)
 {
     /* states.txt changes with configs anywhere under SOURCE, not with its
      * version: the kernel asks again, and its new time drops its pages */
-    if (tg->kind == TK_STATES || atomic_load(&t->unwatched) ||
+    if (tg->kind == TK_STATES || tg->kind == TK_MISSING || atomic_load(&t->unwatched) ||
         (!tg->pinned && t->cfg.fsmap &&
          rtm_fsmap_check(t->cfg.fsmap, t->cfg.srcfd, tg->src, (uint64_t)tg->st.st_dev)))
         return RTM_TREE_TIMEOUT_UNWATCHED;
@@ -220,9 +220,10 @@ static int fill_attr(struct rtm_tree *t, struct tree_target *tg, uint64_t ino, s
         st->st_nlink = tg->kind == TK_FRAMES ? 2 : 1;
         st->st_size = 0;
         break;
-    case TK_STATES: {
+    case TK_STATES:
+    case TK_MISSING: {
         struct rtm_buf b;
-        int rc = tree_states_text(t, tg, &b, &st->st_mtim);
+        int rc = tree_configs_text(t, tg, &b, &st->st_mtim);
         if (rc)
             return rc;
         st->st_mode = S_IFREG | (tg->st.st_mode & 0555);

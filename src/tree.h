@@ -75,6 +75,9 @@ struct rtm_tree;
  * animation's folder, after its views; the one file there that depends on
  * the configs under SOURCE, not only on the animation. */
 #define RTM_TREE_STATES_NAME "states.txt"
+/* Which config states name an animation that is not there (rtmfs-views(7)):
+ * at the root, unless SOURCE shows an entry of that name there. */
+#define RTM_TREE_MISSING_NAME "missing.txt"
 
 /* What the mount shows as owner and permissions instead of the source's
  * (-o uid=, gid=, umask=, dmask=, fmask=): each field counts when its bit

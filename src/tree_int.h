@@ -8,7 +8,9 @@
  *   tree_list.c     folders' listings
  *   tree_read.c     files' bytes
  *   tree_config.c   rapified configs shown as text: names, size, bytes
- *   tree_states.c   the mount's table of config states; states.txt
+ *   tree_states.c   the mount's table of config states; states.txt,
+ *                   missing.txt's text
+ *   tree_missing.c  missing.txt at the mount's root: where it shows
  */
 #ifndef RTM_TREE_INT_H
 #define RTM_TREE_INT_H
@@ -55,6 +57,8 @@ enum tree_kind {
                                      archive entry (of the archive's version) */
     TK_STATES,                    /* an animation's states.txt: of the configs,
                                      not only of the file (tree_states.c) */
+    TK_MISSING,                   /* the root's missing.txt: of the configs and
+                                     of every animation (tree_missing.c) */
 };
 
 struct tree_target {
@@ -84,7 +88,7 @@ struct tree_target {
  * version. */
 static inline int tree_versioned(enum tree_kind k)
 {
-    return k != TK_DIR && k != TK_OTHER && k != TK_CONFIG;
+    return k != TK_DIR && k != TK_OTHER && k != TK_CONFIG && k != TK_MISSING;
 }
 
 /* What a member number of an animation's family (inodes.h) stands for:
@@ -256,6 +260,27 @@ void tree_states_changed(struct rtm_tree *t, const char *name);
  * date, unless -o configs=none. */
 int tree_states_text(struct rtm_tree *t, const struct tree_target *tg, struct rtm_buf *b,
                      struct timespec *when);
+/* missing.txt into b (initialised here; empty with -o configs=none), its
+ * time into *when (kept when later, else the table's or the game paths'):
+ * 0, or -ENOMEM.  Builds the table, and the game paths present (anew
+ * after any change in SOURCE), when they are not up to date. */
+int tree_states_missing(struct rtm_tree *t, struct rtm_buf *b, struct timespec *when);
+
+/* ---- missing.txt at the root (tree_missing.c) ---- */
+
+/* The root shows missing.txt when it is a folder or an archive (not an
+ * animation's folder, nor the error of a SOURCE file gone), unless SOURCE
+ * shows an entry of that name there: what SOURCE holds wins, and the
+ * mount's file is then not shown (rtmfs(1)).  root: the root, resolved. */
+int tree_missing_at_root(const struct tree_target *root);
+/* After tree_resolve of path gave rc (tg holds what it resolved): the
+ * root's missing.txt, when path names it and SOURCE did not (tg then is
+ * it).  rc, or what the rule says. */
+int tree_missing_resolve(struct rtm_tree *t, const char *path, struct tree_target *tg, int rc);
+/* The text of a view of the configs, states.txt or missing.txt (tg), into
+ * b, and its time into *when: as tree_states_text. */
+int tree_configs_text(struct rtm_tree *t, const struct tree_target *tg, struct rtm_buf *b,
+                      struct timespec *when);
 
 /* ---- attributes, lookups, changes (tree.c) ---- */
 

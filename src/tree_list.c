@@ -206,6 +206,19 @@ static int list_archive(struct rtm_tree *t, const struct tree_target *tg, const 
     return rc == -1 ? -ENOENT : rc;
 }
 
+/* The root's missing.txt (tree_missing.c), last, unless SOURCE showed
+ * an entry of that name. */
+static int list_missing(struct rtm_tree *t, const struct tree_target *root,
+                        struct rtm_dirlist *d)
+{
+    if (!tree_missing_at_root(root))
+        return 0;
+    for (size_t i = 0; i < d->n; i++)
+        if (strcmp(d->e[i].name, RTM_TREE_MISSING_NAME) == 0)
+            return 0;
+    return dl_add(t, d, "", RTM_TREE_MISSING_NAME, S_IFREG, &RTM_FILEID_NONE, NULL);
+}
+
 static int build_listing(struct rtm_tree *t, uint64_t ino, struct rtm_dirlist *d)
 {
     char path[PATH_MAX];
@@ -230,6 +243,8 @@ static int build_listing(struct rtm_tree *t, uint64_t ino, struct rtm_dirlist *d
         rc = list_archive(t, &tg, path, d);
     else if (!rc)
         rc = list_anim(t, ino, &tg, path, d);
+    if (!rc && ino == RTM_INO_ROOT)
+        rc = list_missing(t, &tg, d);
     tree_target_done(t, &tg);
     return rc;
 }

@@ -116,9 +116,10 @@ static ssize_t read_target(struct rtm_tree *t, struct tree_target *tg, char *buf
             buf[n++] = '\n';            /* the message's line end */
         return n;
     }
-    case TK_STATES: {
+    case TK_STATES:
+    case TK_MISSING: {
         struct timespec when;
-        if ((n = tree_states_text(t, tg, &b, &when)))
+        if ((n = tree_configs_text(t, tg, &b, &when)))
             return n;
         n = slice(buf, size, b.p, b.len, off);
         buf_free(&b);

@@ -364,6 +364,7 @@ int tree_resolve(struct rtm_tree *t, const char *path, const struct rtm_fileid *
         if (rc == -ENOTDIR || rc == -ENOENT)
             rc = resolve_prefix(t, path, tg);
     }
+    rc = tree_missing_resolve(t, path, tg, rc);
     if (rc)
         tree_target_done(t, tg);        /* an archive's table may be held */
     return rc;

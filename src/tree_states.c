@@ -26,6 +26,7 @@
 #include "cfg_pp.h"
 #include "gamepath.h"
 #include "states.h"
+#include "states_missing.h"
 
 enum { WALK_DEPTH_MAX = 64, GP_MAX = 1024 };
 
@@ -37,6 +38,12 @@ struct tree_states {
      * read, or when it was built again after a change (an include or a
      * config gone may change lines without a newer file) */
     struct timespec time;
+    /* missing.txt's: the game paths present, built with the table or at
+     * its first need; any change in SOURCE (an animation too) makes it
+     * built again */
+    struct rtm_gamepaths *present;
+    atomic_int present_dirty;
+    struct timespec present_time;
 };
 
 int tree_states_new(struct rtm_tree *t)
@@ -52,6 +59,7 @@ void tree_states_free(struct rtm_tree *t)
     if (!t->states)
         return;
     rtm_states_free(t->states->table);
+    rtm_gamepaths_free(t->states->present);
     pthread_mutex_destroy(&t->states->lock);
     free(t->states);
     t->states = NULL;
@@ -63,6 +71,8 @@ void tree_states_changed(struct rtm_tree *t, const char *name)
      * config, an include, an archive or a folder holding them */
     if (t->states && !(name && tree_is_rtm_name(name, strlen(name))))
         atomic_store(&t->states->dirty, 1);
+    if (t->states)                      /* animations are what missing.txt looks for */
+        atomic_store(&t->states->present_dirty, 1);
 }
 
 /* ---- finding the configs ---- */
@@ -70,6 +80,7 @@ void tree_states_changed(struct rtm_tree *t, const char *name)
 struct prefix {
     char *gp;                   /* normalised */
     char *dir;                  /* absolute */
+    size_t rel_len;             /* of the folder's path from the walk's root */
 };
 
 struct walk {
@@ -83,6 +94,8 @@ struct walk {
     char **pbos;                /* archives, from SOURCE */
     size_t npbos, cappbos;
     struct timespec newest;     /* of those configs and archives */
+    struct rtm_gamepaths *present;  /* or NULL: game paths of the animations
+                                       and prefixes met (missing.txt) */
 };
 
 static int push(char ***arr, size_t *n, size_t *cap, const char *s)
@@ -106,38 +119,57 @@ static int is_config_name(const char *name)
     return strcasecmp(name, "config.bin") == 0 || strcasecmp(name, "config.cpp") == 0;
 }
 
-static void add_prefix(struct walk *w, int dfd, const char *rel)
+/* Adds folder rel's $PBOPREFIX$: its place in w->pre, or -1. */
+static long add_prefix(struct walk *w, int dfd, const char *rel)
 {
     char text[1024], gp[GP_MAX], dir[PATH_MAX];
     int fd = openat(dfd, "$PBOPREFIX$", O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0)
-        return;
+        return -1;
     ssize_t n = rtm_pread_full(fd, text, sizeof text, 0);
     close(fd);
     if (n <= 0 || gamepath_pboprefix(text, (size_t)n, gp, sizeof gp) ||
         rtm_path_join(dir, sizeof dir, w->root, rel))
-        return;
+        return -1;
     if (w->npre == w->cappre) {
         size_t nc = w->cappre ? w->cappre * 2 : 16;
         struct prefix *q = realloc(w->pre, nc * sizeof *q);
         if (!q)
-            return;                     /* its includes are not found: counted */
+            return -1;                  /* its includes are not found: counted */
         w->pre = q;
         w->cappre = nc;
     }
-    struct prefix p = { strdup(gp), strdup(dir) };
+    struct prefix p = { strdup(gp), strdup(dir), strlen(rel) };
     if (!p.gp || !p.dir) {
         free(p.gp);
         free(p.dir);
-        return;
+        return -1;
     }
+    if (w->present)
+        rtm_gamepaths_add_prefix(w->present, gp, strlen(gp));
     w->pre[w->npre++] = p;
+    return (long)w->npre - 1;
+}
+
+/* A loose animation at path (from the walk's root) below prefix pre:
+ * its game path into the set of those present. */
+static void add_loose_anim(struct walk *w, long pre, const char *path)
+{
+    char gp[GP_MAX + PATH_MAX];
+    if (!w->present || pre < 0)
+        return;
+    const struct prefix *p = &w->pre[pre];
+    int k = snprintf(gp, sizeof gp, "%s\\%s", p->gp, path + p->rel_len);
+    if (k > 0 && (size_t)k < sizeof gp)
+        rtm_gamepaths_add_file(w->present, gp, (size_t)k);   /* '/' is '\\' there */
 }
 
 /* Walks folder rel (dfd open on it; under: a $PBOPREFIX$ is at or above
- * it): archives, loose configs and prefixes.  What cannot be read is left
- * out: a config the game could not read either plays nothing. */
-static void walk_dir(struct walk *w, int dfd, const char *rel, int under, int depth)
+ * it, pre the nearest one's place in w->pre, or -1 when it gives none):
+ * archives, loose configs and prefixes (and, for missing.txt, loose
+ * animations).  What cannot be read is left out: a config the game could
+ * not read either plays nothing. */
+static void walk_dir(struct walk *w, int dfd, const char *rel, int under, long pre, int depth)
 {
     DIR *d = fdopendir(dfd);
     if (!d) {
@@ -146,7 +178,7 @@ static void walk_dir(struct walk *w, int dfd, const char *rel, int under, int de
     }
     if (faccessat(dfd, "$PBOPREFIX$", F_OK, 0) == 0) {
         under = 1;
-        add_prefix(w, dfd, rel);
+        pre = add_prefix(w, dfd, rel);
     }
     struct dirent *de;
     while ((de = readdir(d))) {
@@ -161,7 +193,7 @@ static void walk_dir(struct walk *w, int dfd, const char *rel, int under, int de
             fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode)) {
             int sub = openat(dfd, de->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
             if (sub >= 0)
-                walk_dir(w, sub, path, under, depth + 1);
+                walk_dir(w, sub, path, under, pre, depth + 1);
         } else if (S_ISREG(st.st_mode)) {
             size_t n = strlen(de->d_name);
             int pbo = rtm_name_ends(de->d_name, n, ".pbo");
@@ -171,6 +203,8 @@ static void walk_dir(struct walk *w, int dfd, const char *rel, int under, int de
                 push(&w->loose, &w->nloose, &w->caploose, path);
             if (pbo || (under && is_config_name(de->d_name)))
                 w->newest = tree_later(w->newest, st.st_mtim);
+            if (under && tree_is_rtm_name(de->d_name, n))
+                add_loose_anim(w, pre, path);
         }
     }
     closedir(d);
@@ -241,6 +275,25 @@ static struct cfg *entry_config(const struct walk *w, const uint8_t *data, size_
     return c;
 }
 
+/* The game paths of archive p's animations (and its prefix), rel its
+ * path from the walk's root, into the set of those present. */
+static void archive_gamepaths(struct walk *w, const struct pbo *p, const char *rel)
+{
+    char pre[GP_MAX], gp[GP_MAX + PATH_MAX];
+    if (!w->present || gamepath_archive(p, rel, pre, sizeof pre))
+        return;
+    rtm_gamepaths_add_prefix(w->present, pre, strlen(pre));
+    for (size_t i = 0; i < p->nentries; i++) {
+        const struct pbo_entry *e = &p->entries[i];
+        int k = snprintf(gp, sizeof gp, "%s\\%s", pre, e->path);
+        if (!e->cut && tree_is_rtm_name(e->path, strlen(e->path)) && k > 0 &&
+            (size_t)k < sizeof gp)
+            rtm_gamepaths_add_file(w->present, gp, (size_t)k);
+    }
+}
+
+/* Archive rel: its configs into s (NULL: none read), its animations'
+ * game paths into w->present. */
 static void read_archive(struct walk *w, struct rtm_states *s, const char *rel)
 {
     struct pbo *p = NULL;
@@ -251,7 +304,8 @@ static void read_archive(struct walk *w, struct rtm_states *s, const char *rel)
             close(fd);
         return;
     }
-    for (size_t i = 0; i < p->nentries; i++) {
+    archive_gamepaths(w, p, rel);
+    for (size_t i = 0; s && i < p->nentries; i++) {
         const struct pbo_entry *e = &p->entries[i];
         const char *base = e->path + strlen(e->path);
         while (base > e->path && base[-1] != '/' && base[-1] != '\\')
@@ -318,43 +372,80 @@ static int config_root(struct rtm_tree *t, struct walk *w, const char **file, ch
     return w->rootfd < 0 ? -1 : 0;
 }
 
-/* Every config where config_root says, as a table; the newest of their
- * times into *newest. */
-static struct rtm_states *build(struct rtm_tree *t, struct timespec *newest)
+/* Walks where config_root says into w (w->t and w->present set): 0, or
+ * -1 when there is nothing to read there. */
+static int walk_configs(struct rtm_tree *t, struct walk *w)
 {
     char tmp[PATH_MAX];
     const char *file;
-    struct walk w = { .t = t, .rootfd = -1 };
-    struct rtm_states *s = rtm_states_new();
-    if (!s || config_root(t, &w, &file, tmp)) {
-        if (w.rootfd >= 0 && w.rootfd != t->cfg.srcfd)
-            close(w.rootfd);
-        return s;                       /* no configs to read: states.txt says none */
+    w->rootfd = -1;
+    if (config_root(t, w, &file, tmp)) {
+        if (w->rootfd >= 0 && w->rootfd != t->cfg.srcfd)
+            close(w->rootfd);
+        w->rootfd = -1;
+        return -1;
     }
     if (file) {
         struct stat st;
-        if (rtm_name_ends(file, strlen(file), ".pbo") && fstatat(w.rootfd, file, &st, 0) == 0) {
-            push(&w.pbos, &w.npbos, &w.cappbos, file);
-            w.newest = st.st_mtim;
+        if (rtm_name_ends(file, strlen(file), ".pbo") && fstatat(w->rootfd, file, &st, 0) == 0) {
+            push(&w->pbos, &w->npbos, &w->cappbos, file);
+            w->newest = st.st_mtim;
         }
     } else {
-        int dfd = openat(w.rootfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        int dfd = openat(w->rootfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (dfd >= 0)
-            walk_dir(&w, dfd, "", 0, 0);
+            walk_dir(w, dfd, "", 0, -1, 0);
     }
-    for (size_t i = 0; i < w.npbos; i++)
-        read_archive(&w, s, w.pbos[i]);
-    for (size_t i = 0; i < w.nloose; i++)
-        read_loose(&w, s, w.loose[i]);
-    if (w.rootfd != t->cfg.srcfd)
-        close(w.rootfd);
+    return 0;
+}
+
+/* Ends a walk: its folder and lists. */
+static void walk_end(struct rtm_tree *t, struct walk *w)
+{
+    if (w->rootfd >= 0 && w->rootfd != t->cfg.srcfd)
+        close(w->rootfd);
+    walk_free(w);
+}
+
+/* Every config where config_root says, as a table; the newest of their
+ * times into *newest; the game paths present into *present (NULL when
+ * memory ran out: built again at its need). */
+static struct rtm_states *build(struct rtm_tree *t, struct timespec *newest,
+                                struct rtm_gamepaths **present)
+{
+    struct walk w = { .t = t, .present = rtm_gamepaths_new() };
+    struct rtm_states *s = rtm_states_new();
+    if (s && walk_configs(t, &w) == 0) {
+        for (size_t i = 0; i < w.npbos; i++)
+            read_archive(&w, s, w.pbos[i]);
+        for (size_t i = 0; i < w.nloose; i++)
+            read_loose(&w, s, w.loose[i]);
+    }                                   /* else no configs to read: states.txt says none */
     *newest = w.newest;
-    walk_free(&w);
-    if (rtm_states_finish(s)) {
+    walk_end(t, &w);
+    if ((*present = w.present))
+        rtm_gamepaths_finish(w.present);
+    if (s && rtm_states_finish(s)) {
         rtm_states_free(s);
         return NULL;
     }
     return s;
+}
+
+/* The game paths present where config_root says (missing.txt), without
+ * reading a config; the newest time of the archives and configs met into
+ * *newest. */
+static struct rtm_gamepaths *build_present(struct rtm_tree *t, struct timespec *newest)
+{
+    struct walk w = { .t = t, .present = rtm_gamepaths_new() };
+    if (w.present && walk_configs(t, &w) == 0)
+        for (size_t i = 0; i < w.npbos; i++)
+            read_archive(&w, NULL, w.pbos[i]);
+    *newest = w.newest;
+    walk_end(t, &w);
+    if (w.present)
+        rtm_gamepaths_finish(w.present);
+    return w.present;
 }
 
 /* ---- states.txt ---- */
@@ -375,6 +466,39 @@ static int anim_gamepath(struct rtm_tree *t, const struct tree_target *tg, char 
     return gamepath_loose(path, out, n, NULL, 0);
 }
 
+/* Builds the table (and the game paths present with it) when it is not,
+ * or no longer, up to date; ts->lock held.  Unless -o configs=none. */
+static void table_up_to_date(struct rtm_tree *t, struct tree_states *ts)
+{
+    int dirty = atomic_exchange(&ts->dirty, 0);
+    if (t->cfg.configs_none || (ts->table && !dirty))
+        return;
+    struct timespec now = { 0, 0 };
+    struct rtm_gamepaths *present;
+    if (ts->table)
+        clock_gettime(CLOCK_REALTIME, &now);
+    rtm_states_free(ts->table);
+    ts->table = build(t, &ts->time, &present);
+    ts->time = tree_later(ts->time, now);
+    if (present) {                      /* as new as the table */
+        atomic_store(&ts->present_dirty, 0);
+        rtm_gamepaths_free(ts->present);
+        ts->present = present;
+        ts->present_time = ts->time;
+    }
+}
+
+/* Ends a text made under ts->lock: 0, or -ENOMEM. */
+static int text_done(struct tree_states *ts, struct rtm_buf *b)
+{
+    pthread_mutex_unlock(&ts->lock);
+    if (b->oom) {
+        buf_free(b);
+        return -ENOMEM;
+    }
+    return 0;
+}
+
 int tree_states_text(struct rtm_tree *t, const struct tree_target *tg, struct rtm_buf *b,
                      struct timespec *when)
 {
@@ -384,22 +508,32 @@ int tree_states_text(struct rtm_tree *t, const struct tree_target *tg, struct rt
     buf_init(b);
     *when = tg->st.st_mtim;
     pthread_mutex_lock(&ts->lock);
-    int dirty = atomic_exchange(&ts->dirty, 0);
-    if (!t->cfg.configs_none && (!ts->table || dirty)) {
-        struct timespec now = { 0, 0 };
-        if (ts->table)
-            clock_gettime(CLOCK_REALTIME, &now);
-        rtm_states_free(ts->table);
-        ts->table = build(t, &ts->time);
-        ts->time = tree_later(ts->time, now);
-    }
+    table_up_to_date(t, ts);
     if (ts->table)
         *when = tree_later(*when, ts->time);
     rtm_states_render(t->cfg.configs_none ? NULL : ts->table, has ? gp : NULL, b);
-    pthread_mutex_unlock(&ts->lock);
-    if (b->oom) {
-        buf_free(b);
-        return -ENOMEM;
+    return text_done(ts, b);
+}
+
+/* ---- missing.txt ---- */
+
+int tree_states_missing(struct rtm_tree *t, struct rtm_buf *b, struct timespec *when)
+{
+    struct tree_states *ts = t->states;
+    buf_init(b);
+    pthread_mutex_lock(&ts->lock);
+    table_up_to_date(t, ts);
+    if (!t->cfg.configs_none && (!ts->present || atomic_exchange(&ts->present_dirty, 0))) {
+        struct timespec now = { 0, 0 };
+        if (ts->present)                /* an animation came or went */
+            clock_gettime(CLOCK_REALTIME, &now);
+        rtm_gamepaths_free(ts->present);
+        ts->present = build_present(t, &ts->present_time);
+        ts->present_time = tree_later(tree_later(ts->present_time, now), ts->time);
     }
-    return 0;
+    if (ts->table)
+        *when = tree_later(*when, ts->present_time);
+    if (!t->cfg.configs_none)
+        rtm_missing_render(ts->table, ts->present, b);
+    return text_done(ts, b);
 }
