@@ -419,7 +419,8 @@ static int fs_setup(struct fs *fs, const struct options *o, const char *mountpoi
                                    .cache = fs->cache, .show_other = o->show_other,
                                    .rapified_raw = o->rapified && !strcmp(o->rapified, "raw"),
                                    .configs_none = o->configs && !strcmp(o->configs, "none"),
-                                   .hidden = hidden, .watch = rtm_watch_add,
+                                   .hidden = hidden, .index = &fs->index,
+                                   .watch = rtm_watch_add,
                                    .watch_ctx = fs->watch, .fsmap = fs->fsmap,
                                    .stale = rtmfs_stale,
                                    .stale_ctx = &fs->ops };

@@ -67,6 +67,7 @@
 #include "inodes.h"
 
 struct rtm_tree;
+struct rtm_index;
 
 /* What a broken animation's or archive's folder holds, saying why (and
  * the root, while a SOURCE file is missing). */
@@ -111,6 +112,10 @@ struct rtm_tree_config {
                                      (a path on disk; config= is relative to
                                      it) instead of SOURCE's; NULL: SOURCE's.
                                      The caller keeps it for the tree's life */
+    struct rtm_index *const *index;  /* where the persistent index is (it may be
+                                     opened after the tree, after a fork), to
+                                     remember the states table by the versions
+                                     of the configs read; NULL: none */
     const char *hidden;           /* a path in SOURCE the mount never shows nor
                                      stats (its own mount point), or NULL */
     rtm_ino_hash_fn hash;         /* NULL: rtm_ino_hash (tests inject others) */

@@ -20,12 +20,15 @@
 #include <stdatomic.h>
 #include <sys/stat.h>
 
+#include "index.h"
 #include "loader.h"
 #include "pbo.h"
 #include "tree.h"
 #include "views.h"
 
 #define NLISTINGS 2
+
+struct rtm_states;
 
 struct rtm_tree {
     struct rtm_tree_config cfg;
@@ -265,6 +268,24 @@ int tree_states_text(struct rtm_tree *t, const struct tree_target *tg, struct rt
  * 0, or -ENOMEM.  Builds the table, and the game paths present (anew
  * after any change in SOURCE), when they are not up to date. */
 int tree_states_missing(struct rtm_tree *t, struct rtm_buf *b, struct timespec *when);
+
+/* How the states table was got: configs read (parsed), tables the
+ * persistent index gave (no config read). */
+void tree_states_counts(struct rtm_tree *t, uint64_t *parsed, uint64_t *remembered);
+
+/* ---- the states table in the persistent index (tree_states_index.c) ---- */
+
+/* What the generation holds of an archive or config at path (from the
+ * walk's root), of stat st: a malloc'd line, or NULL. */
+char *tree_states_gen_entry(const char *path, const struct stat *st);
+/* The generation of a table: the walk's root and the n entries (sorted
+ * here), as one malloc'd string, or NULL. */
+char *tree_states_gen(const char *root, char **entries, size_t n);
+/* The table the index remembers for generation gen, finished, into *out:
+ * 0, or -1 (not known, or not readable). */
+int tree_states_recall(struct rtm_index *ix, const char *gen, struct rtm_states **out);
+/* Remembers finished table s for generation gen (queued: index.h). */
+void tree_states_remember(struct rtm_index *ix, const char *gen, const struct rtm_states *s);
 
 /* ---- missing.txt at the root (tree_missing.c) ---- */
 

@@ -44,6 +44,7 @@ struct tree_states {
     struct rtm_gamepaths *present;
     atomic_int present_dirty;
     struct timespec present_time;
+    atomic_ulong parsed, remembered;    /* configs read; tables the index gave */
 };
 
 int tree_states_new(struct rtm_tree *t)
@@ -96,6 +97,11 @@ struct walk {
     struct timespec newest;     /* of those configs and archives */
     struct rtm_gamepaths *present;  /* or NULL: game paths of the animations
                                        and prefixes met (missing.txt) */
+    char **gen;                 /* each archive's and config's path and
+                                   version: the generation (tree_states_index.c) */
+    size_t ngen, capgen;
+    int gen_lost;               /* memory ran out making it */
+    int text_configs;           /* configs read that were text, not rapified */
 };
 
 static int push(char ***arr, size_t *n, size_t *cap, const char *s)
@@ -164,6 +170,16 @@ static void add_loose_anim(struct walk *w, long pre, const char *path)
         rtm_gamepaths_add_file(w->present, gp, (size_t)k);   /* '/' is '\\' there */
 }
 
+/* An archive or config met at path, of stat st: its time and version. */
+static void walk_met(struct walk *w, const char *path, const struct stat *st)
+{
+    char *g = tree_states_gen_entry(path, st);
+    w->newest = tree_later(w->newest, st->st_mtim);
+    if (!g || push(&w->gen, &w->ngen, &w->capgen, g))
+        w->gen_lost = 1;                /* no generation: not remembered */
+    free(g);
+}
+
 /* Walks folder rel (dfd open on it; under: a $PBOPREFIX$ is at or above
  * it, pre the nearest one's place in w->pre, or -1 when it gives none):
  * archives, loose configs and prefixes (and, for missing.txt, loose
@@ -202,7 +218,7 @@ static void walk_dir(struct walk *w, int dfd, const char *rel, int under, long p
             else if (under && is_config_name(de->d_name))
                 push(&w->loose, &w->nloose, &w->caploose, path);
             if (pbo || (under && is_config_name(de->d_name)))
-                w->newest = tree_later(w->newest, st.st_mtim);
+                walk_met(w, path, &st);
             if (under && tree_is_rtm_name(de->d_name, n))
                 add_loose_anim(w, pre, path);
         }
@@ -239,6 +255,26 @@ static int resolve_gp(void *arg, const char *gp, char *out, size_t n)
     return r->pr ? gamepath_project_resolve(r->pr, gp, out, n) : -1;
 }
 
+/* Config c, read from rel (rapified or text), into table s. */
+static void config_read(struct walk *w, struct rtm_states *s, struct cfg *c, const char *rel,
+                        int rapified)
+{
+    w->text_configs += !rapified;       /* its includes may change without it */
+    atomic_fetch_add(&w->t->states->parsed, 1);
+    rtm_states_add(s, c, rel);
+}
+
+/* Whether the file at path starts as a rapified config does. */
+static int rapified_file(const char *path)
+{
+    uint8_t magic[4];
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    ssize_t n = fd < 0 ? -1 : rtm_pread_full(fd, magic, sizeof magic, 0);
+    if (fd >= 0)
+        close(fd);
+    return n == (ssize_t)sizeof magic && rap_is_rapified(magic, sizeof magic);
+}
+
 static void read_loose(struct walk *w, struct rtm_states *s, const char *rel)
 {
     char path[PATH_MAX];
@@ -250,7 +286,7 @@ static void read_loose(struct walk *w, struct rtm_states *s, const char *rel)
     gamepath_project_open(path, &r.pr);
     struct cfg_pp_opts o = { resolve_gp, &r, r.pr ? gamepath_project_include(r.pr) : NULL, 0 };
     if (cfg_load_file(path, &o, &c, &err) == 0)
-        rtm_states_add(s, c, rel);
+        config_read(w, s, c, rel, rapified_file(path));
     gamepath_project_free(r.pr);
 }
 
@@ -317,13 +353,14 @@ static void read_archive(struct walk *w, struct rtm_states *s, const char *rel)
             pbo_load_entry(fd, p, i, &data, &len, &err))
             continue;
         struct cfg *c = entry_config(w, data, len, base);
+        int rapified = rap_is_rapified(data, len);
         free(data);
         snprintf(where, sizeof where, "%s/%s", rel, e->path);
         for (char *k = where + strlen(rel); *k; k++)
             if (*k == '\\')
                 *k = '/';
         if (c)
-            rtm_states_add(s, c, where);
+            config_read(w, s, c, where, rapified);
     }
     pbo_free(p);
     close(fd);
@@ -339,6 +376,9 @@ static void walk_free(struct walk *w)
         free(w->loose[i]);
     for (size_t i = 0; i < w->npbos; i++)
         free(w->pbos[i]);
+    for (size_t i = 0; i < w->ngen; i++)
+        free(w->gen[i]);
+    free(w->gen);
     free(w->pre);
     free(w->loose);
     free(w->pbos);
@@ -389,7 +429,7 @@ static int walk_configs(struct rtm_tree *t, struct walk *w)
         struct stat st;
         if (rtm_name_ends(file, strlen(file), ".pbo") && fstatat(w->rootfd, file, &st, 0) == 0) {
             push(&w->pbos, &w->npbos, &w->cappbos, file);
-            w->newest = st.st_mtim;
+            walk_met(w, file, &st);
         }
     } else {
         int dfd = openat(w->rootfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -414,21 +454,38 @@ static struct rtm_states *build(struct rtm_tree *t, struct timespec *newest,
                                 struct rtm_gamepaths **present)
 {
     struct walk w = { .t = t, .present = rtm_gamepaths_new() };
-    struct rtm_states *s = rtm_states_new();
-    if (s && walk_configs(t, &w) == 0) {
+    struct rtm_states *s = NULL;
+    struct rtm_index *ix = t->cfg.index ? *t->cfg.index : NULL;
+    char *gen = NULL;
+    *present = NULL;
+    if (walk_configs(t, &w)) {
+        walk_end(t, &w);                /* no configs to read: states.txt says none */
+        rtm_gamepaths_free(w.present);
+        return rtm_states_new();
+    }
+    if (ix && !w.gen_lost)
+        gen = tree_states_gen(w.root, w.gen, w.ngen);
+    if (gen && tree_states_recall(ix, gen, &s) == 0) {
+        atomic_fetch_add(&t->states->remembered, 1);
+        rtm_gamepaths_free(w.present);  /* missing.txt's is built at its need */
+        w.present = NULL;
+    } else if ((s = rtm_states_new())) {
         for (size_t i = 0; i < w.npbos; i++)
             read_archive(&w, s, w.pbos[i]);
         for (size_t i = 0; i < w.nloose; i++)
             read_loose(&w, s, w.loose[i]);
-    }                                   /* else no configs to read: states.txt says none */
+        if (rtm_states_finish(s)) {
+            rtm_states_free(s);
+            s = NULL;
+        } else if (gen && !w.text_configs) {
+            tree_states_remember(ix, gen, s);
+        }
+    }
+    free(gen);
     *newest = w.newest;
     walk_end(t, &w);
     if ((*present = w.present))
         rtm_gamepaths_finish(w.present);
-    if (s && rtm_states_finish(s)) {
-        rtm_states_free(s);
-        return NULL;
-    }
     return s;
 }
 
@@ -513,6 +570,12 @@ int tree_states_text(struct rtm_tree *t, const struct tree_target *tg, struct rt
         *when = tree_later(*when, ts->time);
     rtm_states_render(t->cfg.configs_none ? NULL : ts->table, has ? gp : NULL, b);
     return text_done(ts, b);
+}
+
+void tree_states_counts(struct rtm_tree *t, uint64_t *parsed, uint64_t *remembered)
+{
+    *parsed = atomic_load(&t->states->parsed);
+    *remembered = atomic_load(&t->states->remembered);
 }
 
 /* ---- missing.txt ---- */

@@ -1,0 +1,175 @@
+/* tree_states_index.c - the states table remembered in the persistent
+ * index (index.h), so that a later mount reads no config: the table's lines
+ * are keyed by the generation of the configs read, the walk's root and
+ * the path and version (fileid.h) of every archive and loose config found
+ * under it.  A later mount walks SOURCE's folders, stats what it meets,
+ * makes the same generation and gets the lines back; anything added,
+ * removed or rewritten makes another generation, and the configs are read
+ * again.  Only tables whose configs are all rapified are remembered: a
+ * text config's includes may change while it does not.  Part of the tree
+ * layer (tree_int.h).
+ *
+ * The record: the key is no file's (device, inode and times 0), of kind
+ * INDEX_STATES, its rendering key "states:" + the generation's hash + the
+ * line format's version; the value holds the whole generation (checked
+ * byte for byte: a hash that collides reads as not known), the configs'
+ * paths in path order, then each line's key, text, file, config and entry. */
+#include "tree_int.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "states.h"
+
+/* rtm_index_key.kind of a states table: far from loader.h's small kinds. */
+enum { INDEX_STATES = 0x53544154 };     /* "STAT" */
+/* The lines' format: states.c's text (RTM_RENDER_VERSION) and this file's. */
+#define STORE_VERSION 1
+
+char *tree_states_gen_entry(const char *path, const struct stat *st)
+{
+    struct rtm_fileid id = rtm_fileid_of(st);
+    char *out = NULL;
+    /* the path's length first: no name can make two sets read alike */
+    if (asprintf(&out, "%zu:%s %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRId64 " %" PRId64 "\n",
+                 strlen(path), path, id.dev, id.ino, id.size, id.mtime_ns, id.ctime_ns) < 0)
+        return NULL;
+    return out;
+}
+
+static int by_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+char *tree_states_gen(const char *root, char **entries, size_t n)
+{
+    struct rtm_buf b;
+    size_t len;
+    buf_init(&b);
+    if (n)
+        qsort(entries, n, sizeof *entries, by_str);   /* readdir's order is no order */
+    buf_printf(&b, "%zu:%s\n", strlen(root), root);
+    for (size_t i = 0; i < n; i++)
+        buf_puts(&b, entries[i]);
+    buf_putc(&b, 0);
+    if (b.oom) {
+        buf_free(&b);
+        return NULL;
+    }
+    return buf_take(&b, &len);
+}
+
+static void index_key(const char *gen, char render[64], struct rtm_index_key *k)
+{
+    snprintf(render, 64, "states:%016" PRIx64 ":%d:%d", rtm_hash_str(gen), STORE_VERSION,
+             RTM_RENDER_VERSION);
+    *k = (struct rtm_index_key){ .kind = INDEX_STATES, .render = render };
+}
+
+/* ---- the value ---- */
+
+static void put_str(struct rtm_buf *b, const char *s) { buf_put(b, s, strlen(s) + 1); }
+
+void tree_states_remember(struct rtm_index *ix, const char *gen, const struct rtm_states *s)
+{
+    struct rtm_buf b;
+    char render[64];
+    struct rtm_index_key k;
+    size_t n = rtm_states_nlines(s), ncfg = 0;
+    buf_init(&b);
+    put_str(&b, gen);
+    while (rtm_states_config(s, ncfg))
+        ncfg++;
+    buf_put_u32(&b, (uint32_t)ncfg);
+    for (size_t i = 0; i < ncfg; i++)
+        put_str(&b, rtm_states_config(s, i));
+    buf_put_u32(&b, (uint32_t)n);
+    for (size_t i = 0; i < n; i++) {
+        struct rtm_state_line l;
+        rtm_states_line(s, i, &l);
+        put_str(&b, l.key);
+        put_str(&b, l.text);
+        put_str(&b, l.file);
+        buf_put_u32(&b, (uint32_t)l.cfg);
+        buf_put_u32(&b, l.entry);
+    }
+    index_key(gen, render, &k);
+    if (!b.oom && ncfg <= UINT32_MAX && n <= UINT32_MAX)
+        rtm_index_put(ix, &k, b.p, b.len);
+    buf_free(&b);
+}
+
+/* A reader of a value: each get checks the bytes that justify it. */
+struct reader {
+    const char *p, *end;
+};
+
+static const char *get_str(struct reader *r)
+{
+    const char *s = r->p, *nul = r->p < r->end ? memchr(r->p, 0, (size_t)(r->end - r->p)) : NULL;
+    if (!nul)
+        return NULL;
+    r->p = nul + 1;
+    return s;
+}
+
+static int get_u32(struct reader *r, uint32_t *v)
+{
+    if (r->end - r->p < 4)
+        return -1;
+    memcpy(v, r->p, 4);
+    r->p += 4;
+    return 0;
+}
+
+/* The table value val (len bytes) holds for gen: 0, or -1. */
+static int decode(const char *val, size_t len, const char *gen, struct rtm_states *s)
+{
+    struct reader r = { val, val + len };
+    const char *g = get_str(&r);
+    uint32_t ncfg, n;
+    if (!g || strcmp(g, gen) || get_u32(&r, &ncfg))
+        return -1;                      /* another generation of the same hash */
+    for (uint32_t i = 0; i < ncfg; i++) {
+        const char *rel = get_str(&r);
+        if (!rel || rtm_states_add(s, NULL, rel))
+            return -1;
+    }
+    if (get_u32(&r, &n))
+        return -1;
+    for (uint32_t i = 0; i < n; i++) {
+        struct rtm_state_line l;
+        uint32_t cfg;
+        if (!(l.key = get_str(&r)) || !(l.text = get_str(&r)) || !(l.file = get_str(&r)) ||
+            get_u32(&r, &cfg) || get_u32(&r, &l.entry))
+            return -1;
+        l.cfg = cfg;
+        if (rtm_states_add_line(s, &l))
+            return -1;
+    }
+    return r.p == r.end ? rtm_states_finish(s) : -1;
+}
+
+int tree_states_recall(struct rtm_index *ix, const char *gen, struct rtm_states **out)
+{
+    char render[64];
+    struct rtm_index_key k;
+    void *val;
+    size_t len;
+    index_key(gen, render, &k);
+    *out = NULL;
+    if (rtm_index_get(ix, &k, &val, &len))
+        return -1;
+    struct rtm_states *s = rtm_states_new();
+    if (!s || decode(val, len, gen, s)) {
+        rtm_states_free(s);
+        free(val);
+        return -1;
+    }
+    free(val);
+    *out = s;
+    return 0;
+}

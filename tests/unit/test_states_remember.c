@@ -1,0 +1,233 @@
+/* test_states_remember.c - the states table remembered in the persistent
+ * index (tree_states_index.c) across "mounts" (trees) of one index: an
+ * unchanged SOURCE gives the same states.txt and missing.txt without
+ * reading a config (the tree's counts: configs parsed, tables the index
+ * gave); a config rewritten, an archive with a config added or removed
+ * gives the new lines; a text config is read at every mount (its includes
+ * may change without it).  Fixtures from the project's writers. */
+#include "testutil.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cache.h"
+#include "config.h"
+#include "index.h"
+#include "loader.h"
+#include "pbo_write.h"
+#include "samples.h"
+#include "tree_int.h"
+#include "tree_testutil.h"
+
+struct env {
+    char dir[64], src[80], index[96];
+    int fd;
+};
+
+struct mount {
+    struct rtm_index *ix;
+    struct rtm_loader l;
+    struct rtmc *c;
+    struct rtm_tree *t;
+};
+
+static void quiet(void *ctx, const char *msg)
+{
+    (void)ctx;
+    (void)msg;
+}
+
+static void put_file(int dfd, const char *name, const void *p, size_t len)
+{
+    int fd = openat(dfd, name, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, p, len), (ssize_t)len);
+    close(fd);
+}
+
+/* Archive name holding config text (rapified) and, with anim, walk.rtm. */
+static void put_archive(struct env *e, const char *name, const char *text, int anim)
+{
+    struct cfg *c = NULL;
+    struct rtm_error err = { .msg = "" };
+    struct rtm_buf cfg, rtm, b;
+    struct sample_opts o = { .nframes = 4, .nbones = 3, .seed = 1 };
+    assert_int_equal(cfg_parse_text(text, strlen(text), "t.cpp", NULL, &c, &err), 0);
+    buf_init(&cfg);
+    buf_init(&rtm);
+    buf_init(&b);
+    assert_int_equal(rap_write(c, &cfg), 0);
+    cfg_free(c);
+    assert_int_equal(rtm_sample_plain(&o, &rtm), 0);
+    const struct pbo_write_entry w[] = {
+        { "config.bin", (const uint8_t *)cfg.p, cfg.len, PBO_PACK_STORE, 0 },
+        { "walk.rtm", (const uint8_t *)rtm.p, rtm.len, PBO_PACK_STORE, 0 },
+    };
+    assert_int_equal(pbo_write(w, anim ? 2 : 1, NULL, 0, 0, &b), 0);
+    put_file(e->fd, name, b.p, b.len);
+    buf_free(&cfg);
+    buf_free(&rtm);
+    buf_free(&b);
+}
+
+static const char A_CFG[] =
+    "class CfgMovesMaleSdr { class States {\n"
+    "  class Walk { file = \"\\a\\walk.rtm\"; speed = 0.5; looped = 1; };\n"
+    "  class Gone { file = \"\\a\\gone.rtm\"; speed = 1; };\n"
+    "}; };\n";
+static const char A_CFG2[] =
+    "class CfgMovesMaleSdr { class States {\n"
+    "  class Walk { file = \"\\a\\walk.rtm\"; speed = 0.25; looped = 1; };\n"
+    "}; };\n";
+static const char B_CFG[] =
+    "class CfgGesturesMale { class States {\n"
+    "  class Other { file = \"\\A\\Walk.rtm\"; speed = -3; };\n"
+    "}; };\n";
+
+static int setup(void **state)
+{
+    struct env *e = calloc(1, sizeof *e);
+    strcpy(e->dir, "/tmp/rtmfs-tsrem.XXXXXX");
+    assert_non_null(mkdtemp(e->dir));
+    snprintf(e->src, sizeof e->src, "%s/src", e->dir);
+    snprintf(e->index, sizeof e->index, "%s/index.sqlite", e->dir);
+    assert_int_equal(mkdir(e->src, 0755), 0);
+    e->fd = open(e->src, O_RDONLY | O_DIRECTORY);
+    assert_true(e->fd >= 0);
+    put_archive(e, "a.pbo", A_CFG, 1);
+    *state = e;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    struct env *e = *state;
+    close(e->fd);
+    assert_int_equal(remove_tree(e->dir), 0);
+    free(e);
+    return 0;
+}
+
+static struct mount *mount_index(struct env *e)
+{
+    struct mount *m = calloc(1, sizeof *m);
+    assert_non_null(m->ix = rtm_index_open(e->index, 64u << 20, quiet, NULL));
+    m->l = (struct rtm_loader){ .srcfd = e->fd, .digits = RTM_DIGITS_EXACT, .index = m->ix,
+                                .render = "test", .log = quiet };
+    assert_non_null(m->c = m->l.cache = rtmc_new(64u << 20, rtm_loader_load, &m->l));
+    struct rtm_tree_config cfg = { .srcfd = e->fd, .cache = m->c, .index = &m->ix };
+    assert_non_null(m->t = rtm_tree_new(&cfg));
+    return m;
+}
+
+static void unmount(struct mount *m)
+{
+    rtm_tree_free(m->t);
+    rtmc_free(m->c);
+    rtm_index_close(m->ix);             /* writes what is queued */
+    free(m);
+}
+
+/* The bytes of path (malloc'd, NUL-terminated); stat's size is checked. */
+static char *cat(struct mount *m, const char *path)
+{
+    struct rtm_tree_entry te;
+    char *out = calloc(1, 65536);
+    assert_int_equal(tree_walk(m->t, path, &te), 0);
+    ssize_t n = rtm_tree_read(m->t, te.ino, out, 65535, 0);
+    assert_true(n >= 0);
+    assert_int_equal(te.st.st_size, n);
+    return out;
+}
+
+/* One mount: states.txt of a.pbo/walk.rtm and missing.txt into *states and
+ * *missing, with the counts. */
+static void one_mount(struct env *e, char **states, char **missing, uint64_t *parsed,
+                      uint64_t *remembered)
+{
+    struct mount *m = mount_index(e);
+    *states = cat(m, "a.pbo/walk.rtm/states.txt");
+    *missing = cat(m, "missing.txt");
+    tree_states_counts(m->t, parsed, remembered);
+    unmount(m);
+}
+
+/* Two mounts: the first reads nparsed configs, the second none (or, with
+ * text, all again); both show the same bytes, which hold want. */
+static void twice(struct env *e, uint64_t nparsed, int text, const char *want)
+{
+    char *s1, *m1, *s2, *m2;
+    uint64_t p1, r1, p2, r2;
+    one_mount(e, &s1, &m1, &p1, &r1);
+    one_mount(e, &s2, &m2, &p2, &r2);
+    assert_int_equal(p1, nparsed);
+    assert_int_equal(r1, 0);
+    assert_int_equal(p2, text ? nparsed : 0);
+    assert_int_equal(r2, text ? 0 : 1);
+    assert_string_equal(s1, s2);
+    assert_string_equal(m1, m2);
+    assert_non_null(strstr(s1, want));
+    free(s1);
+    free(m1);
+    free(s2);
+    free(m2);
+}
+
+static void unchanged_is_not_read_again(void **state)
+{
+    struct env *e = *state;
+    twice(e, 1, 0, "\nCfgMovesMaleSdr/States/Walk speed=0.5 duration_s=2 looped=1 config=a.pbo/config.bin\n");
+    char *s, *m;
+    uint64_t p, r;
+    one_mount(e, &s, &m, &p, &r);
+    assert_string_equal(m, "CfgMovesMaleSdr/States/Gone file=\\a\\gone.rtm config=a.pbo/config.bin "
+                           "(prefix \\a is under SOURCE, no animation at that path in it)\n");
+    free(s);
+    free(m);
+}
+
+static void changed_added_removed_read_again(void **state)
+{
+    struct env *e = *state;
+    char *s, *m;
+    uint64_t p, r;
+    one_mount(e, &s, &m, &p, &r);       /* remembered as it is */
+    free(s);
+    free(m);
+    put_archive(e, "a.pbo", A_CFG2, 1); /* rewritten */
+    twice(e, 1, 0, "\nCfgMovesMaleSdr/States/Walk speed=0.25 duration_s=4 looped=1 config=a.pbo/config.bin\n");
+    put_archive(e, "b.pbo", B_CFG, 0);  /* added */
+    twice(e, 2, 0, "\nCfgGesturesMale/States/Other speed=-3 duration_s=3 looped=? config=b.pbo/config.bin\n");
+    assert_int_equal(unlinkat(e->fd, "b.pbo", 0), 0);   /* removed: a generation known */
+    one_mount(e, &s, &m, &p, &r);
+    assert_int_equal(p, 0);
+    assert_int_equal(r, 1);
+    assert_string_equal(s, "game_path: \\a\\walk.rtm\n"
+                           "CfgMovesMaleSdr/States/Walk speed=0.25 duration_s=4 looped=1 config=a.pbo/config.bin\n");
+    assert_string_equal(m, "");
+    free(s);
+    free(m);
+}
+
+static void text_configs_are_read_each_time(void **state)
+{
+    struct env *e = *state;
+    static const char text[] = "class CfgGesturesMale { class States {\n"
+                               "  class Loose { file = \"\\a\\walk.rtm\"; speed = 2; };\n"
+                               "}; };\n";
+    assert_int_equal(mkdirat(e->fd, "m", 0755), 0);
+    put_file(e->fd, "m/$PBOPREFIX$", "m\n", 2);
+    put_file(e->fd, "m/config.cpp", text, sizeof text - 1);
+    twice(e, 2, 1, "\nCfgGesturesMale/States/Loose speed=2 duration_s=0.5 looped=? config=m/config.cpp\n");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(unchanged_is_not_read_again, setup, teardown),
+        cmocka_unit_test_setup_teardown(changed_added_removed_read_again, setup, teardown),
+        cmocka_unit_test_setup_teardown(text_configs_are_read_each_time, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
