@@ -286,6 +286,8 @@ char *tree_states_gen(const char *root, char **entries, size_t n);
 int tree_states_recall(struct rtm_index *ix, const char *gen, struct rtm_states **out);
 /* Remembers finished table s for generation gen (queued: index.h). */
 void tree_states_remember(struct rtm_index *ix, const char *gen, const struct rtm_states *s);
+/* Drops generation gen's record (a mount that saw it replaced). */
+void tree_states_forget(struct rtm_index *ix, const char *gen);
 
 /* ---- missing.txt at the root (tree_missing.c) ---- */
 

@@ -45,6 +45,7 @@ struct tree_states {
     atomic_int present_dirty;
     struct timespec present_time;
     atomic_ulong parsed, remembered;    /* configs read; tables the index gave */
+    char *gen;                  /* the table's generation in the index, or NULL */
 };
 
 int tree_states_new(struct rtm_tree *t)
@@ -61,6 +62,7 @@ void tree_states_free(struct rtm_tree *t)
         return;
     rtm_states_free(t->states->table);
     rtm_gamepaths_free(t->states->present);
+    free(t->states->gen);
     pthread_mutex_destroy(&t->states->lock);
     free(t->states);
     t->states = NULL;
@@ -447,6 +449,18 @@ static void walk_end(struct rtm_tree *t, struct walk *w)
     walk_free(w);
 }
 
+/* Remembers table s of generation gen (the tree's from now on); a
+ * generation this mount remembered before is dropped: SOURCE left it. */
+static void remember(struct tree_states *ts, struct rtm_index *ix, char *gen,
+                     const struct rtm_states *s)
+{
+    if (ts->gen && strcmp(ts->gen, gen))
+        tree_states_forget(ix, ts->gen);
+    tree_states_remember(ix, gen, s);
+    free(ts->gen);
+    ts->gen = gen;
+}
+
 /* Every config where config_root says, as a table; the newest of their
  * times into *newest; the game paths present into *present (NULL when
  * memory ran out: built again at its need). */
@@ -467,6 +481,9 @@ static struct rtm_states *build(struct rtm_tree *t, struct timespec *newest,
         gen = tree_states_gen(w.root, w.gen, w.ngen);
     if (gen && tree_states_recall(ix, gen, &s) == 0) {
         atomic_fetch_add(&t->states->remembered, 1);
+        free(t->states->gen);           /* the generation this mount sees */
+        t->states->gen = gen;
+        gen = NULL;
         rtm_gamepaths_free(w.present);  /* missing.txt's is built at its need */
         w.present = NULL;
     } else if ((s = rtm_states_new())) {
@@ -478,7 +495,8 @@ static struct rtm_states *build(struct rtm_tree *t, struct timespec *newest,
             rtm_states_free(s);
             s = NULL;
         } else if (gen && !w.text_configs) {
-            tree_states_remember(ix, gen, s);
+            remember(t->states, ix, gen, s);
+            gen = NULL;
         }
     }
     free(gen);
