@@ -182,6 +182,9 @@ static void walk_met(struct walk *w, const char *path, const struct stat *st)
     free(g);
 }
 
+static void walk_sub(struct walk *w, int dfd, const char *name, const char *path, int under,
+                     long pre, int depth);
+
 /* Walks folder rel (dfd open on it; under: a $PBOPREFIX$ is at or above
  * it, pre the nearest one's place in w->pre, or -1 when it gives none):
  * archives, loose configs and prefixes (and, for missing.txt, loose
@@ -202,30 +205,51 @@ static void walk_dir(struct walk *w, int dfd, const char *rel, int under, long p
     while ((de = readdir(d))) {
         char path[PATH_MAX];
         struct stat st;
+        size_t n = strlen(de->d_name);
+        int pbo = rtm_name_ends(de->d_name, n, ".pbo"), cfg = under && is_config_name(de->d_name);
         if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
             rtm_path_join(path, sizeof path, rel, de->d_name) ||
-            (w->rootfd == w->t->cfg.srcfd && w->t->hidden && !strcmp(path, w->t->hidden)) ||
-            fstatat(dfd, de->d_name, &st, 0) != 0)
+            (w->rootfd == w->t->cfg.srcfd && w->t->hidden && !strcmp(path, w->t->hidden)))
             continue;
-        if (S_ISDIR(st.st_mode) && depth < WALK_DEPTH_MAX &&
+        /* readdir's type spares a stat where it says enough: a later
+         * mount's first states.txt is this walk, cold */
+        if (de->d_type == DT_DIR) {
+            walk_sub(w, dfd, de->d_name, path, under, pre, depth);
+            continue;
+        }
+        if (de->d_type == DT_REG && !pbo && !cfg) {
+            if (under && tree_is_rtm_name(de->d_name, n))
+                add_loose_anim(w, pre, path);
+            continue;
+        }
+        if (fstatat(dfd, de->d_name, &st, 0) != 0)
+            continue;
+        if (S_ISDIR(st.st_mode) &&
             fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode)) {
-            int sub = openat(dfd, de->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-            if (sub >= 0)
-                walk_dir(w, sub, path, under, pre, depth + 1);
+            walk_sub(w, dfd, de->d_name, path, under, pre, depth);
         } else if (S_ISREG(st.st_mode)) {
-            size_t n = strlen(de->d_name);
-            int pbo = rtm_name_ends(de->d_name, n, ".pbo");
             if (pbo)
                 push(&w->pbos, &w->npbos, &w->cappbos, path);
-            else if (under && is_config_name(de->d_name))
+            else if (cfg)
                 push(&w->loose, &w->nloose, &w->caploose, path);
-            if (pbo || (under && is_config_name(de->d_name)))
+            if (pbo || cfg)
                 walk_met(w, path, &st);
             if (under && tree_is_rtm_name(de->d_name, n))
                 add_loose_anim(w, pre, path);
         }
     }
     closedir(d);
+}
+
+/* Walks subfolder name (at path) of folder dfd, unless too deep. */
+static void walk_sub(struct walk *w, int dfd, const char *name, const char *path, int under,
+                     long pre, int depth)
+{
+    if (depth >= WALK_DEPTH_MAX)
+        return;
+    int sub = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (sub >= 0)
+        walk_dir(w, sub, path, under, pre, depth + 1);
 }
 
 /* ---- reading them ---- */
