@@ -123,6 +123,7 @@ bench: all $(BUILD)/tests/bench_core $(BUILD)/tests/bench_config
 	@$(BUILD)/tests/bench_core
 	@$(BUILD)/tests/bench_config
 	@BUILD=$(BUILD) bash tests/bench/bench_config_install.sh
+	@BUILD=$(BUILD) bash tests/bench/bench_states.sh
 	@BUILD=$(BUILD) bash tests/bench/bench_mount.sh
 	@BUILD=$(BUILD) bash tests/bench/bench_pbo.sh
 	@BUILD=$(BUILD) bash tests/bench/bench_install.sh

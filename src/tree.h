@@ -46,7 +46,10 @@
  *    config states play it.  It alone depends on more than the file: on
  *    the configs under SOURCE, read into one table per tree when a
  *    states.txt is first stat'ed or read, and again after SOURCE changed;
- *    never cached nor remembered in the index, and given short timeouts.
+ *    never cached, and given short timeouts.  The persistent index (cfg.index)
+ *    remembers the table by the versions of the configs read
+ *    (tree_states_index.c).  The root also holds missing.txt (tree_missing.c),
+ *    of the same table and of every animation's game path.
  *  - Names, listings and sizes come from an animation's shape (cache.h:
  *    RTMC_SHAPE, which the persistent index may give without reading the
  *    file); reading a view loads what it needs.
