@@ -286,6 +286,12 @@ char *tree_states_gen(const char *root, char **entries, size_t n);
 int tree_states_recall(struct rtm_index *ix, const char *gen, struct rtm_states **out);
 /* Remembers finished table s for generation gen (queued: index.h). */
 void tree_states_remember(struct rtm_index *ix, const char *gen, const struct rtm_states *s);
+/* The record's value of table s for gen into out (initialised here): 0,
+ * or -1 (out of memory, or too big).  And back: the finished table the
+ * value val (len bytes) holds for gen into *out: 0, or -1 when the bytes
+ * are of another generation or do not read (every length checked). */
+int tree_states_pack(const char *gen, const struct rtm_states *s, struct rtm_buf *out);
+int tree_states_unpack(const void *val, size_t len, const char *gen, struct rtm_states **out);
 /* Drops generation gen's record (a mount that saw it replaced). */
 void tree_states_forget(struct rtm_index *ix, const char *gen);
 

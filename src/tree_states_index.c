@@ -79,11 +79,9 @@ static void index_key(const char *gen, char render[64], struct rtm_index_key *k)
 
 static void put_str(struct rtm_buf *b, const char *s) { buf_put(b, s, strlen(s) + 1); }
 
-void tree_states_remember(struct rtm_index *ix, const char *gen, const struct rtm_states *s)
+int tree_states_pack(const char *gen, const struct rtm_states *s, struct rtm_buf *out)
 {
     struct rtm_buf b;
-    char render[64];
-    struct rtm_index_key k;
     size_t n = rtm_states_nlines(s), ncfg = 0;
     buf_init(&b);
     put_str(&b, gen);
@@ -101,15 +99,27 @@ void tree_states_remember(struct rtm_index *ix, const char *gen, const struct rt
         buf_put_u32(&b, (uint32_t)l.cfg);
         buf_put_u32(&b, l.entry);
     }
-    struct rtm_buf z;
     uint64_t plain = b.len;
-    buf_init(&z);
-    buf_put(&z, &plain, sizeof plain);
-    index_key(gen, render, &k);
+    int rc = -1;
+    buf_init(out);
+    buf_put(out, &plain, sizeof plain);
     if (!b.oom && plain <= PLAIN_MAX && ncfg <= UINT32_MAX && n <= UINT32_MAX &&
-        rtm_lzo_init() == 0 && rtm_lzo_encode((const uint8_t *)b.p, b.len, &z) == 0 && !z.oom)
-        rtm_index_put(ix, &k, z.p, z.len);
+        rtm_lzo_init() == 0 && rtm_lzo_encode((const uint8_t *)b.p, b.len, out) == 0 && !out->oom)
+        rc = 0;
     buf_free(&b);
+    if (rc)
+        buf_free(out);
+    return rc;
+}
+
+void tree_states_remember(struct rtm_index *ix, const char *gen, const struct rtm_states *s)
+{
+    struct rtm_buf z;
+    char render[64];
+    struct rtm_index_key k;
+    index_key(gen, render, &k);
+    if (tree_states_pack(gen, s, &z) == 0)
+        rtm_index_put(ix, &k, z.p, z.len);
     buf_free(&z);
 }
 
@@ -203,8 +213,15 @@ int tree_states_recall(struct rtm_index *ix, const char *gen, struct rtm_states 
     *out = NULL;
     if (rtm_index_get(ix, &k, &val, &len))
         return -1;
-    char *plain = unpack(val, len, &len);
+    int rc = tree_states_unpack(val, len, gen, out);
     free(val);
+    return rc;
+}
+
+int tree_states_unpack(const void *val, size_t len, const char *gen, struct rtm_states **out)
+{
+    char *plain = unpack(val, len, &len);
+    *out = NULL;
     struct rtm_states *s = plain ? rtm_states_new() : NULL;
     if (!s || decode(plain, len, gen, s)) {
         rtm_states_free(s);

@@ -4,7 +4,9 @@
  * reading a config (the tree's counts: configs parsed, tables the index
  * gave); a config rewritten, an archive with a config added or removed
  * gives the new lines; a text config is read at every mount (its includes
- * may change without it).  Fixtures from the project's writers. */
+ * may change without it); a record of another generation, cut short or
+ * damaged anywhere reads as not known (or, damaged, as some table), never
+ * past its bytes.  Fixtures from the project's writers. */
 #include "testutil.h"
 
 #include <fcntl.h>
@@ -17,6 +19,7 @@
 #include "loader.h"
 #include "pbo_write.h"
 #include "samples.h"
+#include "states.h"
 #include "tree_int.h"
 #include "tree_testutil.h"
 
@@ -222,12 +225,57 @@ static void text_configs_are_read_each_time(void **state)
     twice(e, 2, 1, "\nCfgGesturesMale/States/Loose speed=2 duration_s=0.5 looped=? config=m/config.cpp\n");
 }
 
+/* A table's record: packed, then read back whole, of another generation,
+ * cut at every length, and with every byte flipped. */
+static void damaged_records_do_not_read(void **state)
+{
+    (void)state;
+    struct cfg *c = NULL;
+    struct rtm_error err = { .msg = "" };
+    struct rtm_states *s = rtm_states_new(), *r;
+    assert_int_equal(cfg_parse_text(A_CFG, strlen(A_CFG), "t.cpp", NULL, &c, &err), 0);
+    assert_int_equal(rtm_states_add(s, c, "a.pbo/config.bin"), 0);
+    assert_int_equal(rtm_states_finish(s), 0);
+    struct rtm_buf z, b1, b2;
+    assert_int_equal(tree_states_pack("gen", s, &z), 0);
+    assert_int_equal(tree_states_unpack(z.p, z.len, "gen", &r), 0);
+    buf_init(&b1);
+    buf_init(&b2);
+    rtm_states_render(s, "a\\walk.rtm", &b1);
+    rtm_states_render(r, "a\\walk.rtm", &b2);
+    assert_int_equal(b1.len, b2.len);
+    assert_memory_equal(b1.p, b2.p, b1.len);
+    assert_int_equal(rtm_states_nlines(r), 2);
+    buf_free(&b1);
+    buf_free(&b2);
+    rtm_states_free(r);
+    assert_int_equal(tree_states_unpack(z.p, z.len, "other", &r), -1);
+    assert_null(r);
+    for (size_t n = 0; n < z.len; n++) {
+        char *cut = malloc(n ? n : 1);  /* its own copy: ASan sees an over-read */
+        memcpy(cut, z.p, n);
+        assert_int_equal(tree_states_unpack(cut, n, "gen", &r), -1);
+        free(cut);
+    }
+    for (size_t i = 0; i < z.len; i++) {
+        char *bad = malloc(z.len);
+        memcpy(bad, z.p, z.len);
+        bad[i] ^= 0x5a;
+        if (tree_states_unpack(bad, z.len, "gen", &r) == 0)
+            rtm_states_free(r);         /* a flip in a line's text reads */
+        free(bad);
+    }
+    buf_free(&z);
+    rtm_states_free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(unchanged_is_not_read_again, setup, teardown),
         cmocka_unit_test_setup_teardown(changed_added_removed_read_again, setup, teardown),
         cmocka_unit_test_setup_teardown(text_configs_are_read_each_time, setup, teardown),
+        cmocka_unit_test(damaged_records_do_not_read),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
