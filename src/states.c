@@ -318,7 +318,10 @@ int rtm_states_finish(struct rtm_states *s)
     for (size_t i = 0; i < s->ncfgs; i++)
         if (states_of(s, i))
             return -1;
-    if (s->nlines)
+    size_t sorted = 1;                  /* lines given back in order need no sort */
+    while (sorted < s->nlines && by_key(&s->lines[sorted - 1], &s->lines[sorted]) <= 0)
+        sorted++;
+    if (sorted < s->nlines)
         qsort(s->lines, s->nlines, sizeof *s->lines, by_key);
     return 0;
 }

@@ -185,6 +185,18 @@ static void walk_met(struct walk *w, const char *path, const struct stat *st)
 static void walk_sub(struct walk *w, int dfd, const char *name, const char *path, int under,
                      long pre, int depth);
 
+/* Whether folder d holds $PBOPREFIX$, from its listing (a lookup of a name
+ * that is not there costs more, cold), rewound after. */
+static int has_prefix_file(DIR *d)
+{
+    struct dirent *de;
+    int found = 0;
+    while (!found && (de = readdir(d)))
+        found = strcmp(de->d_name, "$PBOPREFIX$") == 0;
+    rewinddir(d);
+    return found;
+}
+
 /* Walks folder rel (dfd open on it; under: a $PBOPREFIX$ is at or above
  * it, pre the nearest one's place in w->pre, or -1 when it gives none):
  * archives, loose configs and prefixes (and, for missing.txt, loose
@@ -197,7 +209,7 @@ static void walk_dir(struct walk *w, int dfd, const char *rel, int under, long p
         close(dfd);
         return;
     }
-    if (faccessat(dfd, "$PBOPREFIX$", F_OK, 0) == 0) {
+    if (has_prefix_file(d)) {
         under = 1;
         pre = add_prefix(w, dfd, rel);
     }

@@ -15,8 +15,8 @@
  * repeat their config's path; 21,000 states of rtmgen -I's install took
  * 5.8 MB plain) after its plain length, holds the whole generation
  * (checked byte for byte: a hash that collides reads as not known), the
- * configs' paths in path order, then each line's text, file, config and
- * entry (its key is its file's, made again). */
+ * configs' paths in path order, then each line's key, text, file, config
+ * and entry, in key order (read back without a sort). */
 #include "tree_int.h"
 
 #include <inttypes.h>
@@ -30,7 +30,7 @@
 /* rtm_index_key.kind of a states table: far from loader.h's small kinds. */
 enum { INDEX_STATES = 0x53544154 };     /* "STAT" */
 /* The lines' format: states.c's text (RTM_RENDER_VERSION) and this file's. */
-#define STORE_VERSION 2
+#define STORE_VERSION 3
 /* A plain value longer is not believed (a damaged record). */
 #define PLAIN_MAX (1u << 30)
 
@@ -94,6 +94,7 @@ int tree_states_pack(const char *gen, const struct rtm_states *s, struct rtm_buf
     for (size_t i = 0; i < n; i++) {
         struct rtm_state_line l;
         rtm_states_line(s, i, &l);
+        put_str(&b, l.key);
         put_str(&b, l.text);
         put_str(&b, l.file);
         buf_put_u32(&b, (uint32_t)l.cfg);
@@ -171,12 +172,10 @@ static int decode(const char *val, size_t len, const char *gen, struct rtm_state
         return -1;
     for (uint32_t i = 0; i < n; i++) {
         struct rtm_state_line l;
-        char key[RTM_STATES_KEY_MAX];
         uint32_t cfg;
-        if (!(l.text = get_str(&r)) || !(l.file = get_str(&r)) || get_u32(&r, &cfg) ||
-            get_u32(&r, &l.entry) || rtm_states_key(l.file, strlen(l.file), key))
+        if (!(l.key = get_str(&r)) || !(l.text = get_str(&r)) || !(l.file = get_str(&r)) ||
+            get_u32(&r, &cfg) || get_u32(&r, &l.entry))
             return -1;
-        l.key = key;
         l.cfg = cfg;
         if (rtm_states_add_line(s, &l))
             return -1;
