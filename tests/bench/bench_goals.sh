@@ -31,23 +31,10 @@ RUNS=${RTMFS_BENCH_RUNS:-3}
 M=$T/mnt
 need_fuse "goals benchmark"
 
-now() { date +%s%N; }
-ms() { echo $((($(now) - $1) / 1000000)); }
-drop() { sync; echo 3 > /proc/sys/vm/drop_caches 2>/dev/null || true; }
-io() { awk -v k="$1:" '$1 == k {print $2}' "/proc/$RTMFS_PID/io" 2>/dev/null || echo 0; }
-cpu_ms() { awk '{ print ($14 + $15) * 10 }' "/proc/$RTMFS_PID/stat" 2>/dev/null || echo 0; }
-hwm() { awk '$1 == "VmHWM:" {print $2}' "/proc/$RTMFS_PID/status"; }
-grep_bones() { grep -rli lefthand --include=bones.txt "$1"; }
+# shellcheck source=tests/bench/install_lib.sh
+. "$(dirname "$0")/install_lib.sh"
 median() { sort -n | awk '{ v[NR] = $1 } END { print NR ? v[int((NR + 1) / 2)] : 0 }'; }
 mb() { awk -v b="$1" 'BEGIN { printf "%.0f", b / 1e6 }'; }
-
-if [ ! -f "$TREE/.complete" ]; then
-    rm -rf "$TREE"
-    echo "generating the install tree ($N animations) in $TREE..."
-    "$RTMGEN" -I "$N" "$TREE" > "$T/summary.txt"
-    cp "$T/summary.txt" "$TREE/.complete"
-fi
-bytes=$(awk '$1 == "bytes:" {print $2}' "$TREE/.complete")
 
 # A cold walk of a fresh mount of SRC (a new index each time: a first
 # mount): sets W to "ms read_bytes cpu_ms peak_kib".
