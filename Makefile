@@ -128,6 +128,7 @@ bench: all $(BUILD)/tests/bench_core $(BUILD)/tests/bench_config
 	@BUILD=$(BUILD) bash tests/bench/bench_pbo.sh
 	@BUILD=$(BUILD) bash tests/bench/bench_install.sh
 	@BUILD=$(BUILD) bash tests/bench/bench_rtmcat.sh
+	@BUILD=$(BUILD) bash tests/bench/bench_goals.sh
 
 # Fuzzing (clang's libFuzzer): make fuzz FUZZ_SECONDS=N runs each target for
 # N seconds, seeded with generated files and ../shared/corpus when present.

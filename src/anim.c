@@ -159,22 +159,60 @@ static int read_any(const uint8_t *data, size_t len, const struct rtm_parse_opts
     return -1;
 }
 
+/* What every reader's anim gets after: the skeleton's links, the tracks. */
+static int finish(struct rtm_anim **out, const uint8_t *data, const struct rtm_parse_opts *o,
+                  struct rtm_error *err)
+{
+    if (!take_skeleton(*out, o->skel) &&
+        ((*out)->tracks = rtm_names_make((*out)->bones, (*out)->nbones, &RTM_NAMES_FILE)))
+        return 0;
+    if ((*out)->source == data)
+        (*out)->source = NULL;          /* a failed parse leaves data the caller's */
+    rtm_free(*out);
+    *out = NULL;
+    rtm_err_oom(err, "out of memory");
+    return -1;
+}
+
 int rtm_parse_opts(const uint8_t *data, size_t len, const struct rtm_parse_opts *o,
                    struct rtm_anim **out, struct rtm_error *err)
 {
     *out = NULL;
     int rc = read_any(data, len, o, out, err);
-    if (rc == 0 && (take_skeleton(*out, o->skel) ||
-                    !((*out)->tracks = rtm_names_make((*out)->bones, (*out)->nbones,
-                                                      &RTM_NAMES_FILE)))) {
-        if ((*out)->source == data)
-            (*out)->source = NULL;      /* a failed parse leaves data the caller's */
-        rtm_free(*out);
-        *out = NULL;
-        rtm_err_oom(err, "out of memory");
-        rc = -1;
+    return rc == 0 ? finish(out, data, o, err) : rc;
+}
+
+enum { HEAD_MIN = 4096 };   /* a page: what the disk reads for one byte anyway */
+
+int rtm_parse_head(const uint8_t *head, size_t len, uint64_t file_size,
+                   const struct rtm_parse_opts *o, struct rtm_anim **out, uint64_t *need,
+                   struct rtm_error *err)
+{
+    *out = NULL;
+    *need = 0;
+    int rc;
+    if (len > file_size) {
+        rtm_err_nooff(err, "%zu bytes given of a file of %llu", len,
+                      (unsigned long long)file_size);
+        return -1;
     }
-    return rc;
+    if (len < 8 && len < file_size)
+        rc = RTM_PARSE_NEED_MORE;
+    else if (len >= 8 && (memcmp(head, "RTM_0101", 8) == 0 || memcmp(head, "RTM_MDAT", 8) == 0))
+        rc = rtm_head_plain(head, len, file_size, o, out, need, err);
+    else if (len >= 4 && memcmp(head, "BMTR", 4) == 0)
+        rc = rtm_head_bmtr(head, len, file_size, o, out, need, err);
+    else
+        rc = read_any(head, len, o, out, err);      /* its message */
+    if (rc == RTM_PARSE_NEED_MORE) {
+        uint64_t twice = len < HEAD_MIN / 2 ? HEAD_MIN : (uint64_t)len * 2;
+        if (*need <= len)
+            *need = twice;
+        if (*need > file_size)
+            *need = file_size;
+        return rc;
+    }
+    return rc == 0 ? finish(out, head, o, err) : rc;
 }
 
 /* Memory a parsed anim holds, close enough for a budget: its arrays with

@@ -413,3 +413,36 @@ int rtm_read_bmtr(const uint8_t *data, size_t len, const struct rtm_parse_opts *
     rtm_plan_free(&plan);
     return -1;
 }
+
+int rtm_head_bmtr(const uint8_t *data, size_t len, uint64_t file_size,
+                  const struct rtm_parse_opts *o, struct rtm_anim **out, uint64_t *need,
+                  struct rtm_error *err)
+{
+    (void)need;                         /* names end where their NULs say: grow and see */
+    struct bmtr_head h;
+    memset(&h, 0, sizeof h);
+    struct rtm_cursor c = { data, len, 0, err };
+    if (scan_layout(&c, &h))
+        return len < file_size ? RTM_PARSE_NEED_MORE : -1;
+    /* refused when a full load (the file's bytes, then the parse) never fits */
+    if (rtm_reserve(o, parsed_bytes(&h, 0), parsed_bytes(&h, 1) + file_size, err))
+        return -1;
+    struct rtm_plan plan;
+    if (plan_for(data, &h, o->skel, &plan)) {
+        rtm_err_oom(err, "out of memory for %u bones", h.nbones);
+        return -1;
+    }
+    static const struct reading unread = { 0, 0 };   /* the arrays are not read */
+    struct attempt t;
+    memset(&t, 0, sizeof t);
+    t.phases = calloc(h.nframes ? h.nframes : 1, sizeof *t.phases);
+    *out = t.phases ? build_anim(data, len, &h, &plan, o->skel, &t, &unread) : NULL;
+    attempt_free(&t);
+    rtm_plan_free(&plan);
+    if (!*out) {
+        rtm_err_oom(err, "out of memory");
+        return -1;
+    }
+    (*out)->source_bytes = file_size;
+    return 0;
+}

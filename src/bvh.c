@@ -23,6 +23,7 @@ struct bvh {
     double (*c)[3][3];          /* this frame's rotations, BVH space, column form */
     uint8_t *ok;
     double (*chan)[6];          /* each joint's channels, kept from frame to frame */
+    const struct rtm_rotations *rot;    /* the nearest rotations made once, or NULL */
 };
 
 static void bvh_free(struct bvh *h)
@@ -188,11 +189,14 @@ static void put_hierarchy(const struct bvh *h, struct rtm_buf *b)
 
 /* The rotation of frame f's matrix of bone b in BVH space, column form:
  * S Q^T S, Q its nearest rotation (row form). */
-static int rotation(const struct rtm_anim *a, uint32_t f, uint32_t b, double c[3][3])
+static int rotation(const struct bvh *h, uint32_t f, uint32_t b, double c[3][3])
 {
     static const double s[3] = { 1, 1, -1 };
-    double q[3][3];
-    if (rtm_nearest_rotation(rtm_matrix(a, f, b), q))
+    const struct rtm_anim *a = h->a;
+    size_t at = (size_t)f * a->nbones + b;
+    double mine[3][3];
+    const double (*q)[3] = h->rot ? (const double (*)[3])h->rot->q[at] : (const double (*)[3])mine;
+    if (h->rot ? !h->rot->ok[at] : rtm_nearest_rotation(rtm_matrix(a, f, b), mine) != 0)
         return -1;
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++)
@@ -243,7 +247,7 @@ static void put_frame(struct bvh *h, uint32_t f, struct rtm_buf *b)
 {
     const struct rtm_anim *a = h->a;
     for (uint32_t i = 0; i < a->nbones; i++)
-        h->ok[i] = rotation(a, f, i, h->c[i]) == 0;
+        h->ok[i] = rotation(h, f, i, h->c[i]) == 0;
     buf_puts(b, "0 0 0 0 0 0");
     for (uint32_t k = 0; k < a->nbones; k++) {
         uint32_t bone = h->order[k];
@@ -260,9 +264,15 @@ static void put_frame(struct bvh *h, uint32_t f, struct rtm_buf *b)
 
 int rtm_write_bvh(const struct rtm_anim *a, struct rtm_buf *out)
 {
+    return rtm_write_bvh_with(a, NULL, out);
+}
+
+int rtm_write_bvh_with(const struct rtm_anim *a, const struct rtm_rotations *rot,
+                       struct rtm_buf *out)
+{
     if (!a->pivot || !a->has_matrices)
         return -1;
-    struct bvh h = { .a = a };
+    struct bvh h = { .a = a, .rot = rot };
     uint32_t *by_phase = NULL;
     int rc = build(&h) || !(by_phase = rtm_phase_order(a)) ? -1 : 0;
     if (!rc) {

@@ -40,5 +40,10 @@ extern const struct rtm_name_rule RTM_NAMES_BVH;
 #define RTM_BVH_FRAME_TIME "0.0333333"
 
 int rtm_write_bvh(const struct rtm_anim *a, struct rtm_buf *out);
+/* The same from a's nearest rotations made once (motion.h; NULL: computed
+ * here), when moving.txt is rendered with it. */
+struct rtm_rotations;
+int rtm_write_bvh_with(const struct rtm_anim *a, const struct rtm_rotations *rot,
+                       struct rtm_buf *out);
 
 #endif

@@ -14,6 +14,16 @@ int rtm_read_plain(const uint8_t *data, size_t len, const struct rtm_parse_opts 
 int rtm_read_bmtr(const uint8_t *data, size_t len, const struct rtm_parse_opts *o,
                   struct rtm_anim **out, struct rtm_error *err);
 
+/* The same from the first len of file_size bytes: names and counts only
+ * (rtm_parse_head).  RTM_PARSE_NEED_MORE when they need more bytes, with
+ * *need set when the reader knows how many (else left alone). */
+int rtm_head_plain(const uint8_t *data, size_t len, uint64_t file_size,
+                   const struct rtm_parse_opts *o, struct rtm_anim **out, uint64_t *need,
+                   struct rtm_error *err);
+int rtm_head_bmtr(const uint8_t *data, size_t len, uint64_t file_size,
+                  const struct rtm_parse_opts *o, struct rtm_anim **out, uint64_t *need,
+                  struct rtm_error *err);
+
 /* Asks o->reserve for bytes (see rtm_parse_opts); 0 when there is no limit. */
 static inline int rtm_reserve(const struct rtm_parse_opts *o, uint64_t bytes, uint64_t full,
                               struct rtm_error *err)

@@ -280,29 +280,110 @@ static int reserve_parse(void *ctx, uint64_t bytes, uint64_t full, struct rtm_er
     return rc;
 }
 
+/* What every parse ends with: the anim's digits, and the index told of it
+ * (its shape, or why it does not parse).  rc: the parse's result. */
+static int parsed(const struct rtm_loader *l, const struct rtmc_src *src, int rc,
+                  const struct rtm_error *err, const struct parse_budget *pb,
+                  struct rtmc_loaded *out, char *msg, size_t msglen)
+{
+    rc = rc ? failed(msg, msglen, src->path, err) : 0;
+    if (out->anim) {
+        out->anim->digits = l->digits;
+        remember_shape(l, src, out->anim, out);
+    } else if (rc == 0 && !pb->refused) {
+        remember_error(l, src, err);
+    }
+    return rc;
+}
+
 /* Parses data (malloc'd, handed over: the anim may keep it as its source;
  * freed here otherwise). */
 static int parse(const struct rtm_loader *l, const struct rtmc_src *src,
                  struct rtmc_reservation *r, uint8_t *data, size_t len,
                  struct rtmc_loaded *out, char *msg, size_t msglen)
 {
-    struct rtm_anim **anim = &out->anim;
     struct rtm_error err = { .msg = "" };
     struct parse_budget pb = { r, 0 };
     struct rtm_parse_opts o = { .skel = l->skel, .reserve = reserve_parse, .reserve_ctx = &pb,
                                 .flags = src->level != RTMC_FULL && !src->full_if_parsed
                                              ? RTM_PARSE_NO_MATRICES : 0,
                                 .give_source = 1 };
-    int rc = rtm_parse_opts(data, len, &o, anim, &err) ? failed(msg, msglen, src->path, &err) : 0;
-    if (*anim)
-        (*anim)->digits = l->digits;
-    if (*anim)
-        remember_shape(l, src, *anim, out);
-    else if (rc == 0 && !pb.refused)
-        remember_error(l, src, &err);
-    if (!*anim || (*anim)->source != data)
+    int rc = rtm_parse_opts(data, len, &o, &out->anim, &err);
+    rc = parsed(l, src, rc, &err, &pb, out, msg, msglen);
+    if (!out->anim || out->anim->source != data)
         free(data);
     return rc;
+}
+
+/* ---- a head: the bytes a shape needs (rtm_parse_head) ---- */
+
+/* Where a head load reads: a file, or an entry of an archive (p). */
+struct head_src {
+    int fd;
+    const struct pbo *p;                /* NULL: the file itself */
+    size_t entry;
+    uint64_t size;                      /* of the file, or the entry's content */
+};
+
+/* The first len bytes of what hs names: 0, or -1 with err. */
+static int head_read(const struct head_src *hs, uint8_t *buf, size_t len, struct rtm_error *err)
+{
+    if (hs->p)
+        return pbo_load_entry_head(hs->fd, hs->p, hs->entry, buf, len, err);
+    int rc = read_at(hs->fd, buf, len, 0);
+    if (rc)
+        rtm_err_sys(err, -rc, 0, "%s", strerror(-rc));
+    return rc ? -1 : 0;
+}
+
+enum { HEAD_FIRST = 4096, HEAD_UNREAD = 1 };
+
+/* A shape parsed from the head of what hs names, read a page first and
+ * then as far as rtm_parse_head asks.  As parse(); HEAD_UNREAD when the
+ * head's bytes could not be had (a damaged LZSS stream): a whole read
+ * then says why. */
+static int load_head(const struct rtm_loader *l, const struct rtmc_src *src,
+                     struct rtmc_reservation *r, const struct head_src *hs,
+                     struct rtmc_loaded *out, char *msg, size_t msglen)
+{
+    struct rtm_error err = { .msg = "" };
+    struct parse_budget pb = { r, 0 };
+    struct rtm_parse_opts o = { .skel = l->skel, .reserve = reserve_parse, .reserve_ctx = &pb };
+    uint8_t *buf = NULL;
+    size_t len = hs->size < HEAD_FIRST ? (size_t)hs->size : HEAD_FIRST, reserved = 0;
+    uint64_t need;
+    int rc;
+    for (;;) {
+        if (reserve(r, len - reserved, len - reserved, "to read", &err)) {
+            free(buf);
+            return failed(msg, msglen, src->path, &err);
+        }
+        reserved = len;
+        uint8_t *grown = realloc(buf, len ? len : 1);
+        if (!grown) {
+            free(buf);
+            return -ENOMEM;
+        }
+        buf = grown;
+        if (head_read(hs, buf, len, &err)) {
+            free(buf);
+            return err.code ? -err.code : HEAD_UNREAD;
+        }
+        rc = rtm_parse_head(buf, len, hs->size, &o, &out->anim, &need, &err);
+        if (rc != RTM_PARSE_NEED_MORE)
+            break;
+        len = (size_t)need;             /* <= hs->size, which was reserved whole once */
+    }
+    free(buf);
+    out->shape = !!out->anim;
+    return parsed(l, src, rc, &err, &pb, out, msg, msglen);
+}
+
+/* Whether src asks for a shape that the head of its file gives. */
+static int wants_head(const struct rtm_loader *l, const struct rtmc_src *src)
+{
+    return !l->whole && src->kind == RTMC_ANIM && src->level == RTMC_SHAPE &&
+           !src->full_if_parsed;
 }
 
 /* A rapified config's text from its bytes (data, freed here): what the
@@ -345,6 +426,11 @@ static int load_file(const struct rtm_loader *l, int fd, const struct rtmc_src *
 {
     size_t size = (size_t)src->id.size;
     struct rtm_error err = { .msg = "" };
+    if (wants_head(l, src)) {
+        struct head_src hs = { fd, NULL, 0, src->id.size };
+        posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM);   /* the head, not what follows */
+        return load_head(l, src, r, &hs, out, msg, msglen);
+    }
     if (reserve(r, size, size, "to read", &err))
         return failed(msg, msglen, src->path, &err);
     uint8_t *data = malloc(size ? size : 1);
@@ -376,6 +462,26 @@ static uint64_t entry_bytes(const struct pbo_entry *e)
     return e->data_size + pbo_entry_content_size(e);
 }
 
+/* Entry i of p, whole: its content as asked for. */
+static int load_entry_whole(const struct rtm_loader *l, int fd, const struct pbo *p, size_t i,
+                            const struct rtmc_src *src, struct rtmc_reservation *r,
+                            struct rtmc_loaded *out, char *msg, size_t msglen)
+{
+    uint8_t *data = NULL;
+    size_t len = 0;
+    struct rtm_error err = { .msg = "" };
+    if (reserve(r, entry_bytes(&p->entries[i]), entry_bytes(&p->entries[i]), "to read", &err) ||
+        pbo_load_entry(fd, p, i, &data, &len, &err))
+        return failed(msg, msglen, src->path, &err);
+    if (src->kind == RTMC_ANIM)
+        return parse(l, src, r, data, len, out, msg, msglen);
+    if (src->kind == RTMC_CONFIG)
+        return derapify(src, r, data, len, out, msg, msglen);
+    out->data = data;
+    out->len = len;
+    return 0;
+}
+
 /* An entry: through the archive's table (a cache entry of the same version). */
 static int load_entry(const struct rtm_loader *l, int fd, const char *archive,
                       const struct rtmc_src *src, struct rtmc_reservation *r,
@@ -388,24 +494,18 @@ static int load_entry(const struct rtm_loader *l, int fd, const char *archive,
         return rc;
     const struct pbo *p = rtmc_pbo(t);
     long i = p ? pbo_find(p, src->path + src->archive_len + 1) : -1;
-    uint8_t *data = NULL;
-    size_t len = 0;
-    struct rtm_error err = { .msg = "" };
     if (!p)
         snprintf(msg, msglen, "%s", rtmc_error(t));
     else if (i < 0)
         rc = -ENOENT;
-    else if (reserve(r, entry_bytes(&p->entries[i]), entry_bytes(&p->entries[i]), "to read",
-                     &err) ||
-             pbo_load_entry(fd, p, (size_t)i, &data, &len, &err))
-        rc = failed(msg, msglen, src->path, &err);
-    else if (src->kind == RTMC_ANIM)
-        rc = parse(l, src, r, data, len, out, msg, msglen);
-    else if (src->kind == RTMC_CONFIG)
-        rc = derapify(src, r, data, len, out, msg, msglen);
     else {
-        out->data = data;
-        out->len = len;
+        rc = HEAD_UNREAD;
+        if (wants_head(l, src)) {
+            struct head_src hs = { fd, p, (size_t)i, pbo_entry_content_size(&p->entries[i]) };
+            rc = load_head(l, src, r, &hs, out, msg, msglen);
+        }
+        if (rc == HEAD_UNREAD)
+            rc = load_entry_whole(l, fd, p, (size_t)i, src, r, out, msg, msglen);
     }
     rtmc_put(l->cache, t);
     return rc;

@@ -37,6 +37,15 @@
  *    remembered: 9p and FUSE file systems may make inode numbers up per
  *    mount and report every time as 0, so such a key could name another
  *    file's version on a later mount.
+ *  - An anim asked for at RTMC_SHAPE (without full_if_parsed) that the
+ *    index does not give is parsed from its head (rtm_parse_head: a page,
+ *    then as far as the names and counts need), unless whole is set: a
+ *    loose file or a stored entry through a window of pread, an LZSS
+ *    entry decoded only that far.  What the head does not show (BMTR's
+ *    arrays cut or damaged) the first full parse finds: that load becomes
+ *    the file's message, which the index then remembers as it remembers a
+ *    file that does not parse.  An LZSS entry whose head does not decode
+ *    is read whole, which says why.
  *  - The loader keeps no state of its own: the struct is read-only here.
  */
 #ifndef RTM_LOADER_H
@@ -66,6 +75,8 @@ struct rtm_loader {
     void *log_ctx;
     const struct rtm_fsmap *fsmap;      /* the devices inotify is blind on (fstype.h),
                                            or NULL: none */
+    int whole;                          /* 1: every parse reads the whole file
+                                           (rtmcat); 0: a shape's only its head */
 };
 
 /* An archive entry's cache key (rtmc_src.path): "ARCHIVE/ENTRY", ARCHIVE

@@ -174,25 +174,68 @@ static void measure_bone(struct measure *ms, uint32_t f, uint32_t b, struct rtm_
         o->translation_m = dist;
 }
 
-int rtm_motion_measure(const struct rtm_anim *a, struct rtm_bone_motion *out)
+int rtm_motion_measure_with(const struct rtm_anim *a, const struct rtm_rotations *r,
+                            struct rtm_bone_motion *out)
 {
     if (!a->has_matrices)
         return -1;
     size_t n = a->nbones ? a->nbones : 1;
-    struct measure ms = { a, malloc(n * sizeof *ms.q), malloc(n), calloc(n, sizeof *ms.ref) };
-    int rc = ms.q && ms.ok && ms.ref ? 0 : -1;
+    struct measure ms = { a, r ? NULL : malloc(n * sizeof *ms.q), r ? NULL : malloc(n),
+                          calloc(n, sizeof *ms.ref) };
+    int rc = (r || (ms.q && ms.ok)) && ms.ref ? 0 : -1;
     for (uint32_t b = 0; !rc && b < a->nbones; b++)
         out[b] = (struct rtm_bone_motion){ 0, 0, a->pivot && a->in_skeleton[b], 0 };
     for (uint32_t f = 0; !rc && f < a->nframes; f++) {
-        for (uint32_t b = 0; b < a->nbones; b++)
+        if (r) {
+            ms.q = r->q + (size_t)f * a->nbones;
+            ms.ok = r->ok + (size_t)f * a->nbones;
+        }
+        for (uint32_t b = 0; !r && b < a->nbones; b++)
             ms.ok[b] = rtm_nearest_rotation(rtm_matrix(a, f, b), ms.q[b]) == 0;
         for (uint32_t b = 0; b < a->nbones; b++)
             measure_bone(&ms, f, b, &out[b]);
     }
-    free(ms.q);
-    free(ms.ok);
+    if (!r) {
+        free(ms.q);
+        free(ms.ok);
+    }
     free(ms.ref);
     return rc;
+}
+
+int rtm_motion_measure(const struct rtm_anim *a, struct rtm_bone_motion *out)
+{
+    return rtm_motion_measure_with(a, NULL, out);
+}
+
+uint64_t rtm_rotations_bytes(const struct rtm_anim *a)
+{
+    return (uint64_t)a->nframes * a->nbones * (sizeof(double[3][3]) + 1);
+}
+
+int rtm_rotations_make(const struct rtm_anim *a, struct rtm_rotations *r)
+{
+    size_t n = (size_t)a->nframes * a->nbones;
+    r->q = a->has_matrices ? malloc((n ? n : 1) * sizeof *r->q) : NULL;
+    r->ok = r->q ? malloc(n ? n : 1) : NULL;
+    if (!r->ok) {
+        rtm_rotations_free(r);
+        return -1;
+    }
+    for (uint32_t f = 0; f < a->nframes; f++)
+        for (uint32_t b = 0; b < a->nbones; b++) {
+            size_t i = (size_t)f * a->nbones + b;
+            r->ok[i] = rtm_nearest_rotation(rtm_matrix(a, f, b), r->q[i]) == 0;
+        }
+    return 0;
+}
+
+void rtm_rotations_free(struct rtm_rotations *r)
+{
+    free(r->q);
+    free(r->ok);
+    r->q = NULL;
+    r->ok = NULL;
 }
 
 int rtm_bone_moves(const struct rtm_bone_motion *m)

@@ -50,6 +50,23 @@ struct rtm_bone_motion {
 };
 
 int rtm_motion_measure(const struct rtm_anim *a, struct rtm_bone_motion *out);
+
+/* The nearest rotation of every matrix of a, frame by frame (q and ok of
+ * frame f, bone b at f * nbones + b; ok 0 where the matrix is not usable):
+ * what moving.txt and anim.bvh both need, made once when both are rendered
+ * together (every view sized at once, views.h).  The caller owns it. */
+struct rtm_rotations {
+    double (*q)[3][3];
+    uint8_t *ok;
+};
+/* Bytes rtm_rotations_make() allocates for a. */
+uint64_t rtm_rotations_bytes(const struct rtm_anim *a);
+/* 0, or -1 when out of memory or a has no matrices (r is then empty). */
+int rtm_rotations_make(const struct rtm_anim *a, struct rtm_rotations *r);
+void rtm_rotations_free(struct rtm_rotations *r);
+/* rtm_motion_measure() from rotations r made of a (NULL: computed here). */
+int rtm_motion_measure_with(const struct rtm_anim *a, const struct rtm_rotations *r,
+                            struct rtm_bone_motion *out);
 int rtm_bone_moves(const struct rtm_bone_motion *m);
 
 #endif

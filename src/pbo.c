@@ -485,8 +485,10 @@ int pbo_entry_compressed(const struct pbo_entry *e)
            e->original_size != e->data_size;
 }
 
-int pbo_lzss_decode(const uint8_t *src, size_t src_len, uint8_t *out, size_t out_len,
-                    size_t *used, uint64_t base, struct rtm_error *err)
+/* Decodes src until out_len bytes are out: 0 with *ip and *sum where the
+ * stream stopped, or -1 with err. */
+static int lzss_run(const uint8_t *src, size_t src_len, uint8_t *out, size_t out_len,
+                    size_t *ipp, uint32_t *sump, uint64_t base, struct rtm_error *err)
 {
     size_t ip = 0, op = 0;
     uint32_t sum = 0;
@@ -521,6 +523,21 @@ int pbo_lzss_decode(const uint8_t *src, size_t src_len, uint8_t *out, size_t out
         for (size_t k = 0; k < rlen; k++, op++)
             sum += out[op] = op < rpos ? 0x20 : out[op - rpos];
     }
+    *ipp = ip;
+    *sump = sum;
+    return 0;
+cut:
+    rtm_err_set(err, base + ip, "LZSS stream ends after %zu of %zu bytes", op, out_len);
+    return -1;
+}
+
+int pbo_lzss_decode(const uint8_t *src, size_t src_len, uint8_t *out, size_t out_len,
+                    size_t *used, uint64_t base, struct rtm_error *err)
+{
+    size_t ip;
+    uint32_t sum;
+    if (lzss_run(src, src_len, out, out_len, &ip, &sum, base, err))
+        return -1;
     if (src_len - ip < 4) {
         rtm_err_set(err, base + ip, "LZSS stream ends before its checksum");
         return -1;
@@ -533,9 +550,20 @@ int pbo_lzss_decode(const uint8_t *src, size_t src_len, uint8_t *out, size_t out
     }
     *used = ip + 4;
     return 0;
-cut:
-    rtm_err_set(err, base + ip, "LZSS stream ends after %zu of %zu bytes", op, out_len);
-    return -1;
+}
+
+int pbo_lzss_decode_head(const uint8_t *src, size_t src_len, uint8_t *out, size_t out_len,
+                         uint64_t base, struct rtm_error *err)
+{
+    size_t ip;
+    uint32_t sum;
+    return lzss_run(src, src_len, out, out_len, &ip, &sum, base, err);
+}
+
+size_t pbo_lzss_src_max(size_t out_len)
+{
+    /* the sparsest stream is all literals: a flag byte for every 8 */
+    return out_len / 8 * 9 + (out_len % 8 ? out_len % 8 + 1 : 0);
 }
 
 static const char *method_name(uint32_t m)
@@ -545,6 +573,22 @@ static const char *method_name(uint32_t m)
     case PBO_METHOD_VERS: return " (Vers)";
     default: return "";
     }
+}
+
+int pbo_entry_readable(const struct pbo_entry *e, struct rtm_error *err)
+{
+    if (!pbo_entry_compressed(e) && e->method != PBO_METHOD_STORED) {
+        rtm_err_set(err, e->header_offset, "PBO entry '%.200s': packing method "
+                    "0x%08x%s is not supported", e->name, e->method, method_name(e->method));
+        return -1;
+    }
+    if (pbo_entry_compressed(e) && (uint64_t)e->original_size > 9 * (uint64_t)e->data_size) {
+        rtm_err_set(err, e->header_offset, "PBO entry '%.200s': original size %u "
+                    "cannot come from %u bytes of LZSS", e->name, e->original_size,
+                    e->data_size);
+        return -1;
+    }
+    return 0;
 }
 
 int pbo_entry_data(const struct pbo *p, size_t i, const uint8_t *blob, size_t blob_len,
@@ -562,13 +606,9 @@ int pbo_entry_data(const struct pbo *p, size_t i, const uint8_t *blob, size_t bl
                     e->name, blob_len, e->data_size);
         return -1;
     }
+    if (pbo_entry_readable(e, err))
+        return -1;
     if (!pbo_entry_compressed(e)) {
-        if (e->method != PBO_METHOD_STORED) {
-            rtm_err_set(err, e->header_offset, "PBO entry '%.200s': packing method "
-                        "0x%08x%s is not supported", e->name, e->method,
-                        method_name(e->method));
-            return -1;
-        }
         uint8_t *d = malloc(blob_len ? blob_len : 1);
         if (!d)
             goto oom;
@@ -577,12 +617,6 @@ int pbo_entry_data(const struct pbo *p, size_t i, const uint8_t *blob, size_t bl
         *out = d;
         *out_len = blob_len;
         return 0;
-    }
-    if ((uint64_t)e->original_size > 9 * (uint64_t)e->data_size) {
-        rtm_err_set(err, e->header_offset, "PBO entry '%.200s': original size %u "
-                    "cannot come from %u bytes of LZSS", e->name, e->original_size,
-                    e->data_size);
-        return -1;
     }
     size_t n = e->original_size, used;
     uint8_t *d = malloc(n ? n : 1);

@@ -169,6 +169,17 @@ int pbo_entry_data(const struct pbo *p, size_t i, const uint8_t *blob, size_t bl
 int pbo_lzss_decode(const uint8_t *src, size_t src_len, uint8_t *out, size_t out_len,
                     size_t *used, uint64_t base, struct rtm_error *err);
 
+/* The same as far as out_len bytes of output, without the checksum (which
+ * needs the whole stream): a head of the content.  pbo_lzss_src_max()
+ * says how many stored bytes out_len bytes of output can need at most. */
+int pbo_lzss_decode_head(const uint8_t *src, size_t src_len, uint8_t *out, size_t out_len,
+                         uint64_t base, struct rtm_error *err);
+size_t pbo_lzss_src_max(size_t out_len);
+
+/* Whether pbo_entry_data() can read the entry's method and sizes: 0, or -1
+ * with err saying why not (before any byte of it is read). */
+int pbo_entry_readable(const struct pbo_entry *e, struct rtm_error *err);
+
 /* pbo_file.c: the same from an open archive.  pbo_load_table() reads the
  * table (and the trailer) and nothing else; pbo_load_entry() reads exactly
  * entry i's stored bytes and decodes them into a new buffer the caller
@@ -176,5 +187,12 @@ int pbo_lzss_decode(const uint8_t *src, size_t src_len, uint8_t *out, size_t out
 int pbo_load_table(int fd, struct pbo **out, struct rtm_error *err);
 int pbo_load_entry(int fd, const struct pbo *p, size_t i, uint8_t **out, size_t *len,
                    struct rtm_error *err);
+/* The first len bytes of entry i's content (len at most its content size)
+ * into out (caller-owned), reading from fd only the stored bytes they
+ * need: a window of a stored entry, or as much LZSS as decodes to len
+ * bytes (unchecked: the checksum follows the whole stream; a full read,
+ * pbo_load_entry(), checks it).  0, or -1 with err (as pbo_entry_data's). */
+int pbo_load_entry_head(int fd, const struct pbo *p, size_t i, uint8_t *out, size_t len,
+                        struct rtm_error *err);
 
 #endif

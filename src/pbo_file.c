@@ -78,3 +78,31 @@ int pbo_load_entry(int fd, const struct pbo *p, size_t i, uint8_t **out, size_t 
     free(blob);
     return rc;
 }
+
+int pbo_load_entry_head(int fd, const struct pbo *p, size_t i, uint8_t *out, size_t len,
+                        struct rtm_error *err)
+{
+    const struct pbo_entry *e = &p->entries[i];
+    if (pbo_entry_readable(e, err))
+        return -1;
+    if (len > pbo_entry_content_size(e)) {
+        rtm_err_nooff(err, "PBO entry '%.200s': %zu bytes asked of %llu", e->name, len,
+                      (unsigned long long)pbo_entry_content_size(e));
+        return -1;
+    }
+    if (!pbo_entry_compressed(e))
+        return read_at(fd, out, len, e->offset, err);
+    size_t stored = pbo_lzss_src_max(len);
+    if (stored > e->data_size)
+        stored = e->data_size;
+    uint8_t *blob = malloc(stored ? stored : 1);
+    if (!blob) {
+        rtm_err_oom(err, "out of memory for entry %s", e->path);
+        return -1;
+    }
+    int rc = read_at(fd, blob, stored, e->offset, err);
+    if (rc == 0)
+        rc = pbo_lzss_decode_head(blob, stored, out, len, e->offset, err);
+    free(blob);
+    return rc;
+}

@@ -123,37 +123,72 @@ static uint64_t parsed_bytes(uint32_t nf, uint32_t nb, uint32_t nprops, size_t s
     return full ? n + (uint64_t)nf * nb * 12 * sizeof(float) : n;
 }
 
+/* What precedes the names: the MDAT block, the signature, the header. */
+struct plain_head {
+    struct mdat m;
+    int has_mdat;
+    float motion[3];
+    uint32_t nf, nb;
+};
+
+/* Reads the head up to the bone names (c->pos is then at them). */
+static int read_head(struct rtm_cursor *c, struct plain_head *h)
+{
+    const uint8_t *data = c->data;
+    h->has_mdat = memcmp(data, "RTM_MDAT", 8) == 0;
+    if (h->has_mdat && scan_mdat(c, &h->m))
+        return -1;
+    if (cur_need(c, 8, "the RTM_0101 signature"))
+        return -1;
+    if (memcmp(data + c->pos, "RTM_0101", 8) != 0) {
+        rtm_err_set(c->err, c->pos, "RTM_MDAT block is not followed by RTM_0101");
+        return -1;
+    }
+    c->pos += 8;
+    return cur_f32(c, &h->motion[0], "the motion vector") ||
+                   cur_f32(c, &h->motion[1], "the motion vector") ||
+                   cur_f32(c, &h->motion[2], "the motion vector") ||
+                   cur_u32(c, &h->nf, "the frame count") || cur_u32(c, &h->nb, "the bone count")
+               ? -1
+               : 0;
+}
+
+static size_t string_bytes(const struct plain_head *h)
+{
+    return (size_t)h->nb * (NAME_FIELD + 1) + (size_t)h->m.string_bytes;
+}
+
+/* A new anim with the head's fields and the names at data + names_at;
+ * NULL when out of memory. */
+static struct rtm_anim *head_anim(const uint8_t *data, const struct plain_head *h,
+                                  size_t names_at, int full)
+{
+    struct rtm_anim *a = rtm_anim_alloc(RTM_FORMAT_PLAIN, h->nf, h->nb, h->m.count,
+                                        string_bytes(h), full);
+    if (!a)
+        return NULL;
+    a->has_mdat = h->has_mdat;
+    memcpy(a->motion, h->motion, sizeof a->motion);
+    read_mdat(data, &h->m, a);
+    for (uint32_t b = 0; b < h->nb; b++, names_at += NAME_FIELD)
+        a->bones[b] = rtm_anim_str(a, data + names_at, field_len(data + names_at));
+    return a;
+}
+
 int rtm_read_plain(const uint8_t *data, size_t len, const struct rtm_parse_opts *o,
                    struct rtm_anim **out, struct rtm_error *err)
 {
     struct rtm_cursor c = { data, len, 0, err };
-    struct mdat m = { 0, 0, 0 };
-    int has_mdat = memcmp(data, "RTM_MDAT", 8) == 0;
-    if (has_mdat && scan_mdat(&c, &m))
+    struct plain_head h = { { 0, 0, 0 }, 0, { 0 }, 0, 0 };
+    if (read_head(&c, &h) || check_sizes(&c, h.nf, h.nb))
         return -1;
-    if (cur_need(&c, 8, "the RTM_0101 signature"))
-        return -1;
-    if (memcmp(data + c.pos, "RTM_0101", 8) != 0) {
-        rtm_err_set(err, c.pos, "RTM_MDAT block is not followed by RTM_0101");
-        return -1;
-    }
-    c.pos += 8;
-    float motion[3];
-    uint32_t nf, nb;
-    if (cur_f32(&c, &motion[0], "the motion vector") ||
-        cur_f32(&c, &motion[1], "the motion vector") ||
-        cur_f32(&c, &motion[2], "the motion vector") ||
-        cur_u32(&c, &nf, "the frame count") || cur_u32(&c, &nb, "the bone count") ||
-        check_sizes(&c, nf, nb))
-        return -1;
-
-    size_t strings = (size_t)nb * (NAME_FIELD + 1) + (size_t)m.string_bytes;
+    uint32_t nf = h.nf, nb = h.nb;
     int full = !(o->flags & RTM_PARSE_NO_MATRICES), adopt = full && o->give_source;
     uint64_t copy = o->give_source ? 0 : len;
-    uint64_t need = parsed_bytes(nf, nb, m.count, strings, full) + (full ? copy : 0);
-    if (rtm_reserve(o, need, parsed_bytes(nf, nb, m.count, strings, 1) + copy, err))
+    uint64_t need = parsed_bytes(nf, nb, h.m.count, string_bytes(&h), full) + (full ? copy : 0);
+    if (rtm_reserve(o, need, parsed_bytes(nf, nb, h.m.count, string_bytes(&h), 1) + copy, err))
         return -1;
-    struct rtm_anim *a = rtm_anim_alloc(RTM_FORMAT_PLAIN, nf, nb, m.count, strings, full);
+    struct rtm_anim *a = head_anim(data, &h, c.pos, full);
     uint8_t *source = !full ? NULL : adopt ? (uint8_t *)data : malloc(len ? len : 1);
     uint8_t *scaled = malloc(nb ? nb : 1);
     if (!a || (full && !source) || !scaled) {
@@ -168,15 +203,43 @@ int rtm_read_plain(const uint8_t *data, size_t len, const struct rtm_parse_opts 
         memcpy(source, data, len);
     a->source = source;
     a->source_bytes = len;
-    a->has_mdat = has_mdat;
-    memcpy(a->motion, motion, sizeof motion);
-    read_mdat(data, &m, a);
-    for (uint32_t b = 0; b < nb; b++, c.pos += NAME_FIELD)
-        a->bones[b] = rtm_anim_str(a, data + c.pos, field_len(data + c.pos));
+    c.pos += (size_t)NAME_FIELD * nb;
     read_frames(data + c.pos, a, scaled);
     free(scaled);
     c.pos += (size_t)nf * (4 + (size_t)BONE_BYTES * nb);
     a->trailing_bytes = cur_left(&c);
+    *out = a;
+    return 0;
+}
+
+int rtm_head_plain(const uint8_t *data, size_t len, uint64_t file_size,
+                   const struct rtm_parse_opts *o, struct rtm_anim **out, uint64_t *need,
+                   struct rtm_error *err)
+{
+    struct rtm_cursor c = { data, len, 0, err };
+    struct plain_head h = { { 0, 0, 0 }, 0, { 0 }, 0, 0 };
+    if (read_head(&c, &h))
+        return len < file_size ? RTM_PARSE_NEED_MORE : -1;
+    /* the counts against the whole file, whose bytes past len are not read */
+    struct rtm_cursor whole = { data, file_size > SIZE_MAX ? SIZE_MAX : (size_t)file_size,
+                                c.pos, err };
+    if (check_sizes(&whole, h.nf, h.nb))
+        return -1;
+    uint64_t names_end = c.pos + (uint64_t)NAME_FIELD * h.nb;
+    if (names_end > len) {
+        *need = names_end;
+        return RTM_PARSE_NEED_MORE;
+    }
+    /* refused when a full load (the file's bytes, then the parse) never fits */
+    if (rtm_reserve(o, parsed_bytes(h.nf, h.nb, h.m.count, string_bytes(&h), 0),
+                    parsed_bytes(h.nf, h.nb, h.m.count, string_bytes(&h), 1) + file_size, err))
+        return -1;
+    struct rtm_anim *a = head_anim(data, &h, c.pos, 0);
+    if (!a) {
+        rtm_err_oom(err, "out of memory for %u bones", h.nb);
+        return -1;
+    }
+    a->source_bytes = file_size;
     *out = a;
     return 0;
 }

@@ -140,6 +140,24 @@ struct rtm_parse_opts {
 };
 int rtm_parse_opts(const uint8_t *data, size_t len, const struct rtm_parse_opts *o,
                    struct rtm_anim **out, struct rtm_error *err);
+/* A head parse: the names and counts of a file of file_size bytes from its
+ * first len bytes (head), for a listing that reads no more of the file
+ * than they need.  Returns 0 with *out: an anim that holds what a shape
+ * (shape.h) holds (format, version, counts, names, properties, the
+ * skeleton's links and pivots, tracks; phases 0, no matrices, source_bytes
+ * file_size), to be used as one; or RTM_PARSE_NEED_MORE when the head
+ * goes on past len, with *need the bytes to give next (> len, <=
+ * file_size); or -1 with err.  What it checks is what precedes the
+ * frames: a plain file's MDAT block, header and names, and its frame and
+ * bone counts against file_size; a BMTR file's header, names, metadata
+ * and properties.  Damage after that (a plain file's frames, BMTR's
+ * arrays, LZO or not, cut or not) only a full parse finds.  Given the
+ * whole file (len == file_size) it fails as rtm_parse_opts() does on
+ * damage in the head.  o->flags and o->give_source are not looked at. */
+enum { RTM_PARSE_NEED_MORE = 1 };
+int rtm_parse_head(const uint8_t *head, size_t len, uint64_t file_size,
+                   const struct rtm_parse_opts *o, struct rtm_anim **out, uint64_t *need,
+                   struct rtm_error *err);
 void rtm_free(struct rtm_anim *a);
 /* Memory a parsed anim holds, close enough for a budget: its arrays with
  * the heap's cost of each, its track names, its source if it keeps one.

@@ -615,7 +615,8 @@ static int cat_open(struct cat *c, const char *skel_spec, int digits, const char
     int e = split(c);
     if (e)
         return fail_errno(c, -e);
-    c->loader = (struct rtm_loader){ .srcfd = c->srcfd, .skel = c->skel, .digits = digits };
+    c->loader = (struct rtm_loader){ .srcfd = c->srcfd, .skel = c->skel, .digits = digits,
+                                     .whole = 1 };  /* broken is broken, whatever is asked */
     /* no budget: one run reads one file */
     c->cache = c->loader.cache = rtmc_new(SIZE_MAX / 2, rtm_loader_load, &c->loader);
     struct rtm_tree_config cfg = { .srcfd = c->srcfd, .cache = c->cache,

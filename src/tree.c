@@ -178,15 +178,38 @@ static struct timespec archive_time(struct rtm_tree *t, struct tree_target *tg)
     }
 }
 
+/* Whether tg's version turned out broken when read full: damage a
+ * listing does not see (loader.h), after which its folder shows error.txt.
+ * The full entry was just made (or is kept), so this loads nothing. */
+static int turned_broken(struct rtm_tree *t, const struct tree_target *tg)
+{
+    char key[RTM_KEY_MAX];
+    int entry = tg->entry >= 0 && tg->table;
+    if (entry)
+        tree_member_key(tg, key);
+    else
+        snprintf(key, sizeof key, "%s", tg->src);
+    struct rtmc_src s = { .path = key, .id = tg->id, .kind = RTMC_ANIM, .level = RTMC_FULL,
+                          .archive_len = entry ? strlen(tg->src) : 0 };
+    struct rtmc_entry *h;
+    if (rtmc_get(t->cfg.cache, &s, &h))
+        return 0;
+    int broken = !rtmc_anim(h);
+    rtmc_put(t->cfg.cache, h);
+    return broken;
+}
+
 void tree_stale(struct rtm_tree *t, const struct tree_target *tg, uint64_t ino)
 {
     const struct rtm_anim *a = tg->h ? rtmc_anim(tg->h) : NULL;
     if (!t->cfg.stale)
         return;
-    if (rtm_ino_member(ino) && a)
+    if (rtm_ino_member(ino) && a) {
         t->cfg.stale(t->cfg.stale_ctx, rtm_ino_in_family(rtm_ino_head(ino), MEMBER_VIEWS),
                      rtm_view_count(a));
-    else
+        if (turned_broken(t, tg))   /* its listing too: error.txt now */
+            t->cfg.stale(t->cfg.stale_ctx, rtm_ino_head(ino), 1);
+    } else
         t->cfg.stale(t->cfg.stale_ctx, ino, 1);
 }
 

@@ -207,10 +207,11 @@ static void render_track(const struct rtm_anim *a, uint32_t bone, struct rtm_buf
 
 /* moving.txt: NAME ROTATION_DEG TRANSLATION_M for each bone that moves
  * (motion.h), in file order; fixed decimals, so that lines diff. */
-static void render_moving(const struct rtm_anim *a, struct rtm_buf *b)
+static void render_moving(const struct rtm_anim *a, const struct rtm_rotations *rot,
+                          struct rtm_buf *b)
 {
     struct rtm_bone_motion *m = malloc((a->nbones ? a->nbones : 1) * sizeof *m);
-    if (!m || rtm_motion_measure(a, m)) {
+    if (!m || rtm_motion_measure_with(a, rot, m)) {
         b->oom = 1;
         free(m);
         return;
@@ -349,7 +350,9 @@ static void render_skeleton(const struct rtm_anim *a, struct rtm_buf *b)
     free(pick);
 }
 
-int rtm_view_render(const struct rtm_anim *a, struct rtm_view v, struct rtm_buf *out)
+/* rtm_view_render() with the nearest rotations made once (or NULL). */
+static int render(const struct rtm_anim *a, struct rtm_view v, const struct rtm_rotations *rot,
+                  struct rtm_buf *out)
 {
     if (!a->has_matrices && rtm_view_needs_matrices(v))
         return -1;
@@ -365,14 +368,14 @@ int rtm_view_render(const struct rtm_anim *a, struct rtm_view v, struct rtm_buf 
             rtm_write_plain(a, out);
         break;
     case RTM_VIEW_SKELETON: render_skeleton(a, out); break;
-    case RTM_VIEW_MOVING: render_moving(a, out); break;
+    case RTM_VIEW_MOVING: render_moving(a, rot, out); break;
     case RTM_VIEW_PREVIEW:
         if (rtm_write_svg(a, out))
             out->oom = 1;
         break;
     case RTM_VIEW_CHECK: rtm_check_render(a, out); break;
     case RTM_VIEW_BVH:
-        if (a->pivot && rtm_write_bvh(a, out))
+        if (a->pivot && rtm_write_bvh_with(a, rot, out))
             out->oom = 1;
         break;
     case RTM_VIEW_FRAME:
@@ -391,7 +394,17 @@ int rtm_view_render(const struct rtm_anim *a, struct rtm_view v, struct rtm_buf 
     return out->oom ? -1 : 0;
 }
 
+int rtm_view_render(const struct rtm_anim *a, struct rtm_view v, struct rtm_buf *out)
+{
+    return render(a, v, NULL, out);
+}
+
 /* ---- every size at once ---- */
+
+/* The most memory rtm_view_sizes() gives the rotations moving.txt and
+ * anim.bvh share (motion.h), so that sizing never holds much beside the
+ * anim; a larger anim has each view make its own, frame by frame. */
+enum { SHARED_ROTATIONS_MAX = 4 << 20 };
 
 static void restart(struct rtm_buf *counting)
 {
@@ -451,14 +464,18 @@ int rtm_view_sizes(const struct rtm_anim *a, uint64_t *sizes)
     struct rtm_buf counting;
     buf_init_counting(&counting, SIZING_WINDOW);
     int rc = size_frames_and_tracks(a, &counting, sizes);
+    struct rtm_rotations rot = { NULL, NULL };
+    int shared = a->pivot && rtm_rotations_bytes(a) <= SHARED_ROTATIONS_MAX &&
+                 rtm_rotations_make(a, &rot) == 0;
     for (size_t i = 0; rc == 0 && i < rtm_view_count(a); i++) {
         struct rtm_view v = rtm_view_at(a, i);
         if (v.kind == RTM_VIEW_FRAME || v.kind == RTM_VIEW_TRACK)
             continue;
         restart(&counting);
-        rc = rtm_view_render(a, v, &counting);
+        rc = render(a, v, shared ? &rot : NULL, &counting);
         sizes[i] = buf_total(&counting);
     }
+    rtm_rotations_free(&rot);
     buf_free(&counting);
     return rc;
 }

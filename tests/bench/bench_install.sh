@@ -20,24 +20,10 @@ CACHE=${RTMFS_BENCH_CACHE:-64M}
 M=$T/mnt
 need_fuse "whole-install benchmark"
 
-now() { date +%s%N; }
-ms() { echo $((($(now) - $1) / 1000000)); }
-drop() { sync; echo 3 > /proc/sys/vm/drop_caches 2>/dev/null || true; }
-timed() { local s; s=$(now); "$@" >/dev/null 2>&1 || true; ms "$s"; }
-io() { awk -v k="$1:" '$1 == k {print $2}' "/proc/$RTMFS_PID/io" 2>/dev/null || echo 0; }
-cpu_ms() { awk '{ print ($14 + $15) * 10 }' "/proc/$RTMFS_PID/stat" 2>/dev/null || echo 0; }
-hwm() { awk '$1 == "VmHWM:" {print $2}' "/proc/$RTMFS_PID/status"; }
+# shellcheck source=tests/bench/install_lib.sh
+. "$(dirname "$0")/install_lib.sh"
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "x%.2f", a / b; else print "-" }'; }
-grep_bones() { grep -rli lefthand --include=bones.txt "$1"; }
 
-# The tree, generated once per N (about a minute for 20,000).
-if [ ! -f "$TREE/.complete" ]; then
-    rm -rf "$TREE"
-    echo "generating the install tree ($N animations) in $TREE..."
-    "$RTMGEN" -I "$N" "$TREE" > "$T/summary.txt"
-    cp "$T/summary.txt" "$TREE/.complete"
-fi
-bytes=$(awk '$1 == "bytes:" {print $2}' "$TREE/.complete")
 archives=$(awk '$1 == "archives:" {print $2}' "$TREE/.complete")
 loose=$(awk '$1 == "loose:" {print $2}' "$TREE/.complete")
 

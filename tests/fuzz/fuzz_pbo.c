@@ -19,6 +19,26 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* A head of a good LZSS stream (what a listing decodes) is the start of
+ * its content, from no more stored bytes than pbo_lzss_src_max says. */
+static void check_lzss_heads(const uint8_t *blob, size_t blob_len, const uint8_t *content,
+                             size_t len)
+{
+    size_t lens[] = { 0, 1, len / 3, len / 2, len };
+    uint8_t *out = malloc(len ? len : 1);
+    if (!out)
+        abort();
+    for (size_t k = 0; k < sizeof lens / sizeof lens[0]; k++) {
+        size_t n = lens[k], src = pbo_lzss_src_max(n);
+        struct rtm_error err = { .msg = "" };
+        if (src > blob_len)
+            src = blob_len;
+        if (pbo_lzss_decode_head(blob, src, out, n, 0, &err) || memcmp(out, content, n))
+            abort();
+    }
+    free(out);
+}
+
 static void decode_entries(const struct pbo *p, const uint8_t *data)
 {
     size_t ncut = 0;
@@ -45,6 +65,8 @@ static void decode_entries(const struct pbo *p, const uint8_t *data)
             size_t want = pbo_entry_compressed(e) ? e->original_size : e->data_size;
             if (!out || out_len != want)
                 abort();
+            if (pbo_entry_compressed(e))
+                check_lzss_heads(blob, e->data_size, out, out_len);
             free(out);
         } else if (out || !err.msg[0]) {
             abort();    /* a failure must say why and leave nothing behind */

@@ -4,7 +4,10 @@
  * element whatever the numbers.  The first input byte picks the skeleton (bit 0: ofp2 or none),
  * the parse (bit 1: full, or without matrices) and how numbers are written
  * (bits 2-5: 0 exact, else digits 0 to 9 or more) so that every path is
- * fuzzed.  Every view is looked up again by its path. */
+ * fuzzed.  Every view is looked up again by its path.  The head parse
+ * (rtm_parse_head, what a listing reads) runs on every prefix up to 1 KiB
+ * and grown as the loader grows it: it must ask for more within the file,
+ * fail with a message, or tell the names and counts the whole file tells. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +30,44 @@ static int svg_shaped(const struct rtm_buf *b)
     return 1;
 }
 
+/* The head parse of the first n of len bytes: aborts on a broken promise;
+ * returns its anim (or NULL) and in *need what it asked for. */
+static struct rtm_anim *head(const uint8_t *d, size_t n, size_t len,
+                             const struct rtm_skeleton *skel, uint64_t *need)
+{
+    struct rtm_error err = { .msg = "" };
+    struct rtm_parse_opts o = { .skel = skel };
+    struct rtm_anim *a = NULL;
+    int rc = rtm_parse_head(d, n, len, &o, &a, need, &err);
+    if ((rc == RTM_PARSE_NEED_MORE && (a || *need <= n || *need > len)) ||
+        (rc == -1 && (a || !err.msg[0])) || (rc == 0 && !a) || (rc != 0 && rc != -1 && rc != RTM_PARSE_NEED_MORE))
+        abort();
+    return a;
+}
+
+static void check_heads(const uint8_t *d, size_t len, const struct rtm_skeleton *skel,
+                        const struct rtm_anim *whole)
+{
+    uint64_t need;
+    for (size_t n = 0; n <= len && n <= 1024; n++)
+        rtm_free(head(d, n, len, skel, &need));
+    struct rtm_anim *a = NULL;
+    for (size_t n = 0; !a; n = (size_t)need) {
+        need = 0;
+        a = head(d, n, len, skel, &need);
+        if (!a && !need)
+            break;                      /* failed: the head is damaged */
+    }
+    if (whole && (!a || a->nbones != whole->nbones || a->nframes != whole->nframes ||
+                  rtm_view_count(a) != rtm_view_count(whole)))
+        abort();
+    for (uint32_t b = 0; whole && b < whole->nbones; b++)
+        if (a->bones[b].len != whole->bones[b].len ||
+            memcmp(a->bones[b].s, whole->bones[b].s, whole->bones[b].len))
+            abort();
+    rtm_free(a);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static struct rtm_skeleton *skel[2];
@@ -38,7 +79,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     struct rtm_anim *a = NULL;
     unsigned flags = data[0] & 2 ? RTM_PARSE_NO_MATRICES : 0;
-    if (rtm_parse_flags(data + 1, size - 1, skel[data[0] & 1], flags, &a, &err) != 0) {
+    int rc = rtm_parse_flags(data + 1, size - 1, skel[data[0] & 1], flags, &a, &err);
+    check_heads(data + 1, size - 1, skel[data[0] & 1], a);
+    if (rc != 0) {
         if (a || !err.msg[0])
             abort(); /* a failure must say why and leave nothing behind */
         return 0;

@@ -1,0 +1,163 @@
+#!/usr/bin/env bash
+# bench_goals.sh - issue 31's goals table: the first mount at native pace.
+# Prints | measure | goal | measured | for
+#   - the whole install (rtmgen -I, the tree bench_install.sh keeps), first
+#     mount, cold `grep -rli lefthand --include=bones.txt`, against a native
+#     tree of the same shape (every folder and file name, bones.txt with its
+#     content) built from 2 of the 20 mods and its time scaled to the
+#     install; the median ratio of 3 interleaved runs, with rtmfs's CPU time
+#     and the bytes it read from disk (/proc/PID/io read_bytes) beside it;
+#   - those bytes as a share of the install's;
+#   - cold `ls -lR` over 200 copies of the corpus's files, first mount,
+#     against a native copy of their views (median of 3 interleaved runs);
+#   - `rtmcat FILE plain.rtm` over the corpus's BMTR files (bench_rtmcat.sh);
+#   - peak RSS during the whole-install walks against cache_size + 32 MiB.
+# Each install row is measured with the default options and with
+# -o configs=none.  Cold: page caches dropped (root).  The machine may be
+# shared: compare ratios within one run; CPU time and bytes read do not
+# depend on its load.  Not a pass/fail test.
+#   RTMFS_BENCH_INSTALL  animations in archives (default 20000)
+#   RTMFS_BENCH_TREE     the install tree (default /var/tmp/rtmfs-bench-install-N)
+#   RTMFS_BENCH_CACHE    -o cache_size (default 64M)
+#   RTMFS_BENCH_RUNS     interleaved runs (default 3)
+NAME=bench-goals
+# shellcheck source=tests/lib/mount.sh
+. "$(dirname "$0")/../lib/mount.sh"
+set -e
+N=${RTMFS_BENCH_INSTALL:-20000}
+TREE=${RTMFS_BENCH_TREE:-/var/tmp/rtmfs-bench-install-$N}
+CACHE=${RTMFS_BENCH_CACHE:-64M}
+RUNS=${RTMFS_BENCH_RUNS:-3}
+M=$T/mnt
+need_fuse "goals benchmark"
+
+# shellcheck source=tests/bench/install_lib.sh
+. "$(dirname "$0")/install_lib.sh"
+median() { sort -n | awk '{ v[NR] = $1 } END { print NR ? v[int((NR + 1) / 2)] : 0 }'; }
+mb() { awk -v b="$1" 'BEGIN { printf "%.0f", b / 1e6 }'; }
+
+# A cold walk of a fresh mount of SRC (a new index each time: a first
+# mount): sets W to "ms read_bytes cpu_ms peak_kib".
+IXN=0
+first_walk() {
+    local src=$1 opts=$2; shift 2
+    IXN=$((IXN + 1))
+    drop
+    # shellcheck disable=SC2086
+    fg_mount "$src" "$M" -o "cache_size=$CACHE,index=$T/ix.$IXN.sqlite" $opts || exit 1
+    drop
+    local r0 c0 s t
+    r0=$(io read_bytes) c0=$(cpu_ms) s=$(now)
+    "$@" "$M" >/dev/null 2>&1 || true
+    t=$(ms "$s")
+    W="$t $(( $(io read_bytes) - r0 )) $(( $(cpu_ms) - c0 )) $(hwm)"
+    do_umount "$M"
+}
+native_walk() {
+    drop
+    local s; s=$(now)
+    "$@" >/dev/null 2>&1 || true
+    ms "$s"
+}
+
+# The native tree of the same shape as mods 00 and 01: folders and names as
+# the mount lists them, bones.txt with its content, every other file empty.
+NATIVE=$TREE.native2
+if [ ! -f "$NATIVE/.complete" ]; then
+    echo "building the native same-shape tree of 2 mods in $NATIVE..."
+    rm -rf "$NATIVE"
+    fg_mount "$TREE" "$M" -o "cache_size=$CACHE,noindex" || exit 1
+    for mod in @mod_00 @mod_01; do
+        (cd "$M" && find "$mod" -type d) | sed "s|^|$NATIVE/|" | xargs -d '\n' mkdir -p
+        (cd "$M" && find "$mod" -type f ! -name bones.txt) |
+            (cd "$NATIVE" && xargs -d '\n' touch)
+        (cd "$M" && find "$mod" -type f -name bones.txt -print0 | xargs -0 cp --parents -t "$NATIVE")
+    done
+    do_umount "$M"
+    touch "$NATIVE/.complete"
+fi
+# the scale: animations in the install over animations in the sample
+anims_all=$(awk '$1 == "rtm:" || $1 == "loose:" { n += $2 } END { print n }' "$TREE/.complete")
+anims_native=$(find "$NATIVE" -name bones.txt | wc -l)
+scale=$(awk -v a="$anims_all" -v s="$anims_native" 'BEGIN { printf "%.4f", s ? a / s : 0 }')
+
+# 200 copies of the corpus's files, and a native copy of their views.
+C200=
+if have_corpus; then
+    C200=$T/c200
+    mkdir -p "$C200"
+    mapfile -t files < <(find "$SHARED/corpus" -name '*.rtm' | LC_ALL=C sort)
+    i=0
+    for f in "${files[@]}" "${files[@]}"; do
+        [ $i -ge 200 ] && break
+        i=$((i + 1))
+        cp "$f" "$C200/$(printf %03d $i)_${f##*/}"
+    done
+    fg_mount "$C200" "$M" -o noindex || exit 1
+    cp -r "$M" "$T/c200_native" 2>/dev/null || true
+    do_umount "$M"
+fi
+
+peak=0
+: > "$T/r.txt"
+for opts in "" "-o configs=none"; do
+    key=${opts:+none}; key=${key:-default}
+    for run in $(seq "$RUNS"); do
+        echo "run $run ($key): install grep..." >&2
+        first_walk "$TREE" "$opts" grep_bones
+        read -r t rb cpu h <<< "$W"
+        nat=$(native_walk grep_bones "$NATIVE")
+        nat_scaled=$(awk -v t="$nat" -v s="$scale" 'BEGIN { printf "%d", t * s }')
+        echo "grep_$key $t $rb $cpu $nat_scaled" >> "$T/r.txt"
+        [ "$h" -gt "$peak" ] && peak=$h
+        if [ "$run" = 1 ]; then             # the other whole-install walk
+            first_walk "$TREE" "$opts" du -s
+            read -r _ _ _ h <<< "$W"
+            [ "$h" -gt "$peak" ] && peak=$h
+        fi
+        if [ -n "$C200" ] && [ "$key" = default ]; then
+            first_walk "$C200" "$opts" ls -lR
+            read -r t rb cpu _ <<< "$W"
+            nat=$(native_walk ls -lR "$T/c200_native")
+            echo "lsR $t $rb $cpu $nat" >> "$T/r.txt"
+        fi
+    done
+done
+
+# "median ratio, median ms, median native ms, median MB read, median CPU ms"
+summary() {
+    local k=$1
+    local ratio
+    ratio=$(awk -v k="$k" '$1 == k && $5 > 0 { print $2 / $5 }' "$T/r.txt" | median)
+    printf "x%.2f (median of %s; rtmfs %s ms, native %s ms; rtmfs read %s MB, CPU %s ms)" "$ratio" \
+        "$(awk -v k="$k" '$1 == k' "$T/r.txt" | wc -l)" \
+        "$(awk -v k="$k" '$1 == k { print $2 }' "$T/r.txt" | median)" \
+        "$(awk -v k="$k" '$1 == k { print $5 }' "$T/r.txt" | median)" \
+        "$(mb "$(awk -v k="$k" '$1 == k { print $3 }' "$T/r.txt" | median)")" \
+        "$(awk -v k="$k" '$1 == k { print $4 }' "$T/r.txt" | median)"
+}
+share() {
+    awk -v k="$1" '$1 == k { print $3 }' "$T/r.txt" | median |
+        awk -v all="$bytes" '{ printf "%.1f %% (%.0f of %.0f MB)", 100 * $1 / all, $1 / 1e6, all / 1e6 }'
+}
+rtmcat_line=$(BUILD=$BUILD bash "$(dirname "$0")/bench_rtmcat.sh" 2>&1 | tail -1)
+rtmcat_mbs=$(printf '%s\n' "$rtmcat_line" | grep -Eo '[0-9.]+ MB/s' | head -1)
+
+echo
+echo "issue 31 goals: install $(mb "$bytes") MB ($anims_all animations; native sample" \
+     "$anims_native, scaled x$scale), cache_size=$CACHE, $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
+[ -w /proc/sys/vm/drop_caches ] || echo "(not root: cold runs could not drop the page cache)"
+row() { printf "| %-62s | %-10s | %s |\n" "$1" "$2" "$3"; }
+row measure goal measured
+row "$(printf -- '-%.0s' {1..62})" "----------" "--------"
+for key in default none; do
+    o=
+    [ $key = none ] && o=", -o configs=none"
+    row "whole install, first mount, cold grep vs native same shape$o" "<= x1.2" "$(summary grep_$key)"
+    row "bytes rtmfs reads for it, of the install$o" "<= 25 %" "$(share grep_$key)"
+done
+[ -n "$C200" ] && row "cold ls -lR, 200 corpus copies, first mount, vs native views" "<= x2" "$(summary lsR)"
+row "rtmcat FILE plain.rtm over the BMTR corpus, whole process" ">= 25 MB/s" "${rtmcat_mbs:-$rtmcat_line}"
+row "peak RSS during the whole-install walks (grep, du -s)" "<= $CACHE + 32 MiB" "$((peak / 1024)) MiB"
+echo "(raw runs: name ms read_bytes cpu_ms native_ms)"
+cat "$T/r.txt"
