@@ -315,6 +315,8 @@ int rtm_states_finish(struct rtm_states *s)
 
 /* ---- states.txt ---- */
 
+static size_t first_line(const struct rtm_states *s, const char *key);
+
 void rtm_states_render(const struct rtm_states *s, const char *gp, struct rtm_buf *b)
 {
     char key[GP_MAX], shown[GP_MAX];
@@ -326,7 +328,16 @@ void rtm_states_render(const struct rtm_states *s, const char *gp, struct rtm_bu
     buf_printf(b, "game_path: \\%s\n", shown);
     if (!s || !s->nlines)
         return;
-    size_t lo = 0, hi = s->nlines;      /* the first line of key */
+    for (size_t i = first_line(s, key); i < s->nlines && strcmp(s->lines[i].key, key) == 0; i++)
+        buf_puts(b, s->lines[i].text);
+}
+
+/* ---- the states that name a game path, for timing.h ---- */
+
+/* The first line of key (s->nlines when there is none). */
+static size_t first_line(const struct rtm_states *s, const char *key)
+{
+    size_t lo = 0, hi = s->nlines;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         if (strcmp(s->lines[mid].key, key) < 0)
@@ -334,6 +345,50 @@ void rtm_states_render(const struct rtm_states *s, const char *gp, struct rtm_bu
         else
             hi = mid;
     }
-    for (; lo < s->nlines && strcmp(s->lines[lo].key, key) == 0; lo++)
-        buf_puts(b, s->lines[lo].text);
+    return lo;
+}
+
+/* One state's class path and speed, as its line says them. */
+struct named {
+    char path[CLASS_PATH_MAX];
+    char speed[64];
+};
+
+static void named_state(const struct rtm_states *s, const struct line *l, struct named *n,
+                        struct rtm_timing_state *ts)
+{
+    struct rtm_buf b;
+    double speed = NAN;
+    buf_init(&b);
+    if (class_path(s->cfgs[l->cfg].c, l->entry, n->path, sizeof n->path))
+        snprintf(n->path, sizeof n->path, "?");
+    int number = put_value(&b, value_of(s, lookup(s, l->cfg, l->entry, "speed")), &speed) == 0;
+    snprintf(n->speed, sizeof n->speed, "%.*s", b.oom ? 1 : (int)b.len, b.oom ? "?" : b.p);
+    buf_free(&b);
+    *ts = (struct rtm_timing_state){ n->path, n->speed, number && isfinite(speed), speed };
+}
+
+void rtm_states_timing(const struct rtm_states *s, const char *gp, uint32_t nframes,
+                       struct rtm_timing *out)
+{
+    char key[GP_MAX];
+    size_t first = 0, n = 0;
+    if (s && gp && gp_key(gp, strlen(gp), key) == 0)
+        for (first = first_line(s, key);
+             first + n < s->nlines && strcmp(s->lines[first + n].key, key) == 0;)
+            n++;
+    struct named *names = NULL;
+    struct rtm_timing_state *st = NULL;
+    if (n && (!(names = calloc(n, sizeof *names)) || !(st = calloc(n, sizeof *st)))) {
+        free(names);                    /* the convention, and the sentence says why */
+        rtm_timing_decide(NULL, 0, nframes, out);
+        snprintf(out->why, sizeof out->why,
+                 "Timing: 30 frames a second (the convention): out of memory.");
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        named_state(s, &s->lines[first + i], &names[i], &st[i]);
+    rtm_timing_decide(st, n, nframes, out);
+    free(names);
+    free(st);
 }

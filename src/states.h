@@ -30,6 +30,7 @@
 #include <stddef.h>
 
 #include "config.h"
+#include "timing.h"
 #include "util.h"
 
 struct rtm_states;
@@ -55,5 +56,12 @@ void rtm_states_render(const struct rtm_states *s, const char *gp, struct rtm_bu
  * number): into out (n bytes), "none" or digits.  -1 for a speed that is
  * no finite number ("?" then). */
 int rtm_states_duration(double speed, char *out, size_t n);
+
+/* The timing (timing.h) of an animation of game path gp (NULL: none) and
+ * nframes frames, from the states that name gp (s NULL: no configs read;
+ * none then, the empty generation), in states.txt's order, each with its
+ * class path and its speed as its line writes it. */
+void rtm_states_timing(const struct rtm_states *s, const char *gp, uint32_t nframes,
+                       struct rtm_timing *out);
 
 #endif

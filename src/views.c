@@ -351,6 +351,12 @@ static void render_skeleton(const struct rtm_anim *a, struct rtm_buf *b)
 
 int rtm_view_render(const struct rtm_anim *a, struct rtm_view v, struct rtm_buf *out)
 {
+    return rtm_view_render_timed(a, v, NULL, out);
+}
+
+int rtm_view_render_timed(const struct rtm_anim *a, struct rtm_view v,
+                          const struct rtm_timing *tm, struct rtm_buf *out)
+{
     if (!a->has_matrices && rtm_view_needs_matrices(v))
         return -1;
     switch (v.kind) {
@@ -367,12 +373,12 @@ int rtm_view_render(const struct rtm_anim *a, struct rtm_view v, struct rtm_buf 
     case RTM_VIEW_SKELETON: render_skeleton(a, out); break;
     case RTM_VIEW_MOVING: render_moving(a, out); break;
     case RTM_VIEW_PREVIEW:
-        if (rtm_write_svg(a, out))
+        if (rtm_write_svg_timed(a, tm, out))
             out->oom = 1;
         break;
     case RTM_VIEW_CHECK: rtm_check_render(a, out); break;
     case RTM_VIEW_BVH:
-        if (a->pivot && rtm_write_bvh(a, out))
+        if (a->pivot && rtm_write_bvh_timed(a, tm, out))
             out->oom = 1;
         break;
     case RTM_VIEW_FRAME:

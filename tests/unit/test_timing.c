@@ -1,0 +1,269 @@
+/* test_timing.c - the game's time of one pass (timing.h): the rule for
+ * positive, negative, zero and extreme speeds (the 0.05 s and 600 s
+ * bounds), one-frame files, states that disagree or agree, unknown
+ * speeds; the timing of a game path from a table of configs (states.h);
+ * the generation key: a config changed, added or removed changes
+ * preview.svg and anim.bvh, and no other view; and what the two views
+ * write: the SVG's dur and <desc>, the BVH's Frame Time (the mean step). */
+#include <math.h>
+
+#include "cfg_testutil.h"
+#include "bvh.h"
+#include "samples.h"
+#include "states.h"
+#include "timing.h"
+
+static struct rtm_timing decide1(const char *speed, int known, double value, uint32_t nframes)
+{
+    struct rtm_timing_state s = { "CfgMovesMaleSdr/States/A", speed, known, value };
+    struct rtm_timing t;
+    rtm_timing_decide(&s, 1, nframes, &t);
+    return t;
+}
+
+static void no_state_is_the_empty_generation(void **state)
+{
+    (void)state;
+    struct rtm_timing t;
+    rtm_timing_decide(NULL, 0, 10, &t);
+    assert_true(rtm_timing_empty(&t));
+    assert_true(t.seconds == 0);
+    assert_true(rtm_timing_empty(NULL));
+}
+
+static void positive_and_negative_speeds(void **state)
+{
+    (void)state;
+    struct rtm_timing t = decide1("0.06", 1, 0.06, 41);
+    assert_true(fabs(t.seconds - 1 / 0.06) < 1e-9);
+    assert_string_equal(t.why, "Timing: one pass in 16.6667 s, from CfgMovesMaleSdr/States/A "
+                               "(speed=0.06).");
+    t = decide1("-8", 1, -8, 41);
+    assert_true(t.seconds == 8);
+    assert_string_equal(t.why, "Timing: one pass in 8 s, from CfgMovesMaleSdr/States/A (speed=-8).");
+}
+
+static void zero_keeps_the_convention(void **state)
+{
+    (void)state;
+    struct rtm_timing t = decide1("0", 1, 0, 41);
+    assert_true(t.seconds == 0);
+    assert_string_equal(t.why, "Timing: 30 frames a second (the convention): "
+                               "CfgMovesMaleSdr/States/A (speed=0) has no duration.");
+}
+
+static void extremes_play_at_the_bounds(void **state)
+{
+    (void)state;
+    struct rtm_timing t = decide1("100000", 1, 100000, 2);
+    assert_true(t.seconds == RTM_TIMING_MIN_S);
+    assert_string_equal(t.why, "Timing: one pass in 0.05 s, the shortest played: "
+                               "CfgMovesMaleSdr/States/A (speed=100000: 1e-05 s).");
+    t = decide1("-1000", 1, -1000, 2);
+    assert_true(t.seconds == RTM_TIMING_MAX_S);
+    assert_string_equal(t.why, "Timing: one pass in 600 s, the longest played: "
+                               "CfgMovesMaleSdr/States/A (speed=-1000: 1000 s).");
+    /* on the bounds themselves: no note */
+    t = decide1("20", 1, 20, 2);
+    assert_true(t.seconds == 0.05);
+    assert_non_null(strstr(t.why, "one pass in 0.05 s, from"));
+    t = decide1("-600", 1, -600, 2);
+    assert_true(t.seconds == 600);
+    assert_non_null(strstr(t.why, "one pass in 600 s, from"));
+}
+
+static void one_frame_stays_still(void **state)
+{
+    (void)state;
+    struct rtm_timing t = decide1("0.5", 1, 0.5, 1);
+    assert_true(t.seconds == 0);
+    assert_string_equal(t.why, "Timing: none, a still pose of 1 frame, played by "
+                               "CfgMovesMaleSdr/States/A (speed=0.5).");
+}
+
+static void unknown_speed(void **state)
+{
+    (void)state;
+    struct rtm_timing_state s[] = { { "C/States/A", "0.5", 1, 0.5 }, { "C/States/B", "?", 0, NAN } };
+    struct rtm_timing t;
+    rtm_timing_decide(s, 2, 10, &t);
+    assert_true(t.seconds == 0);
+    assert_string_equal(t.why, "Timing: 30 frames a second (the convention): the speed of "
+                               "C/States/B (speed=?) is unknown.");
+}
+
+static void disagreement_and_agreement(void **state)
+{
+    (void)state;
+    struct rtm_timing_state s[] = { { "C/States/A", "0.5", 1, 0.5 }, { "C/States/B", "-2", 1, -2 },
+                                    { "C/States/C", "-3", 1, -3 } };
+    struct rtm_timing t;
+    rtm_timing_decide(s, 2, 10, &t);            /* 2 s and 2 s agree */
+    assert_true(t.seconds == 2);
+    assert_string_equal(t.why, "Timing: one pass in 2 s, from C/States/A (speed=0.5) and 1 more "
+                               "state that agrees.");
+    rtm_timing_decide(s, 3, 10, &t);
+    assert_true(t.seconds == 0);
+    assert_string_equal(t.why, "Timing: 30 frames a second (the convention): the 3 states that "
+                               "play this file disagree: C/States/A (speed=0.5: 2 s), C/States/B "
+                               "(speed=-2: 2 s), C/States/C (speed=-3: 3 s).");
+    struct rtm_timing_state z[] = { { "C/States/A", "0", 1, 0 }, { "C/States/B", "-2", 1, -2 } };
+    rtm_timing_decide(z, 2, 10, &t);            /* none and 2 s */
+    assert_true(t.seconds == 0);
+    assert_non_null(strstr(t.why, "disagree: C/States/A (speed=0: none), C/States/B"));
+}
+
+/* ---- from configs, and the views it changes ---- */
+
+/* The figure (samples.h) of nframes frames, with its skeleton. */
+static struct rtm_anim *figure(uint32_t nframes)
+{
+    struct rtm_buf rtm, skel;
+    buf_init(&rtm);
+    buf_init(&skel);
+    assert_int_equal(rtm_sample_figure(nframes, &rtm, &skel), 0);
+    buf_putc(&skel, 0);
+    struct rtm_anim *a = parse_with_skeleton(&rtm, skel.p, "figure");
+    buf_free(&rtm);
+    buf_free(&skel);
+    return a;
+}
+
+/* The timing of \m\walk.rtm (nframes frames) from the configs given. */
+static struct rtm_timing timing_of(const char *const *texts, size_t n, uint32_t nframes)
+{
+    struct rtm_states *s = rtm_states_new();
+    char rel[32];
+    assert_non_null(s);
+    for (size_t i = 0; i < n; i++) {
+        snprintf(rel, sizeof rel, "m%zu/config.cpp", i);
+        assert_int_equal(rtm_states_add(s, text_ok(texts[i]), rel), 0);
+    }
+    assert_int_equal(rtm_states_finish(s), 0);
+    struct rtm_timing t;
+    rtm_states_timing(s, "\\M\\Walk.rtm", nframes, &t);
+    rtm_states_free(s);
+    return t;
+}
+
+static char *render_timed(const struct rtm_anim *a, struct rtm_view v, const struct rtm_timing *t)
+{
+    struct rtm_buf b;
+    buf_init(&b);
+    assert_int_equal(rtm_view_render_timed(a, v, t, &b), 0);
+    buf_putc(&b, 0);
+    return buf_take(&b, NULL);
+}
+
+/* Whether every view of a but preview.svg and anim.bvh is the same under
+ * timings x and y; and how many of those two differ. */
+static int timed_views_differing(const struct rtm_anim *a, const struct rtm_timing *x,
+                                 const struct rtm_timing *y)
+{
+    int differ = 0;
+    for (size_t i = 0; i < rtm_view_count(a); i++) {
+        struct rtm_view v = rtm_view_at(a, i);
+        char *p = render_timed(a, v, x), *q = render_timed(a, v, y);
+        if (rtm_view_timed(v.kind))
+            differ += strcmp(p, q) != 0;
+        else
+            assert_string_equal(p, q);
+        free(p);
+        free(q);
+    }
+    return differ;
+}
+
+static void generation_follows_the_configs(void **state)
+{
+    (void)state;
+    static const char *const slow[] = {
+        "class CfgMovesMaleSdr { class States { class Walk { file = \"m\\walk.rtm\"; speed = 0.25; }; }; };\n",
+    };
+    static const char *const fast[] = {
+        "class CfgMovesMaleSdr { class States { class Walk { file = \"m\\walk.rtm\"; speed = -2; }; }; };\n",
+    };
+    static const char *const two[] = {
+        slow[0],
+        "class CfgGesturesMale { class States { class G { file = \"\\m/WALK.rtm\"; speed = 1; }; }; };\n",
+    };
+    static const char *const other[] = {
+        "class CfgMovesMaleSdr { class States { class Run { file = \"m\\run.rtm\"; speed = 1; }; }; };\n",
+    };
+    struct rtm_anim *a = figure(6);
+    struct rtm_timing t_slow = timing_of(slow, 1, 6), t_fast = timing_of(fast, 1, 6),
+                      t_two = timing_of(two, 2, 6), t_none = timing_of(other, 1, 6),
+                      t_empty = timing_of(NULL, 0, 6);
+    assert_true(t_slow.seconds == 4 && t_fast.seconds == 2 && t_two.seconds == 0);
+    assert_non_null(strstr(t_slow.why, "from CfgMovesMaleSdr/States/Walk (speed=0.25)"));
+    assert_non_null(strstr(t_two.why, "the 2 states that play this file disagree"));
+    assert_true(rtm_timing_empty(&t_none) && rtm_timing_empty(&t_empty));
+    /* changed, added, removed: the two timed views change, no other */
+    assert_int_equal(timed_views_differing(a, &t_slow, &t_fast), 2);
+    assert_int_equal(timed_views_differing(a, &t_slow, &t_two), 2);
+    /* removed: the states no longer disagree, the convention stays: the
+     * SVG's <desc> no longer says why; the BVH, of the convention both
+     * times, is the same */
+    assert_int_equal(timed_views_differing(a, &t_two, &t_none), 1);
+    assert_int_equal(timed_views_differing(a, &t_slow, &t_none), 2);
+    /* the empty generation renders what the file alone gives */
+    assert_int_equal(timed_views_differing(a, &t_none, NULL), 0);
+    rtm_free(a);
+}
+
+static void what_the_views_write(void **state)
+{
+    (void)state;
+    struct rtm_anim *a = figure(6);
+    struct rtm_timing t = decide1("0.06", 1, 0.06, a->nframes);
+    char *svg = render_timed(a, (struct rtm_view){ .kind = RTM_VIEW_PREVIEW }, &t);
+    char *bvh = render_timed(a, (struct rtm_view){ .kind = RTM_VIEW_BVH }, &t);
+    char *plain = render_timed(a, (struct rtm_view){ .kind = RTM_VIEW_PREVIEW }, NULL);
+    assert_non_null(strstr(svg, " dur=\"16.667s\""));
+    assert_non_null(strstr(plain, " dur=\"1s\""));     /* 6 frames: at least 1 s */
+    assert_non_null(strstr(svg, "<desc>Timing: one pass in 16.6667 s, from "
+                                "CfgMovesMaleSdr/States/A (speed=0.06).</desc>"));
+    assert_null(strstr(plain, "<desc>"));
+    /* the mean step: 5 steps make one pass */
+    char want[64];
+    snprintf(want, sizeof want, "\nFrame Time: %.6g\n", (1 / 0.06) / 5);
+    assert_non_null(strstr(bvh, want));
+    free(svg);
+    free(bvh);
+    free(plain);
+    /* a speed written as a string is escaped in the SVG */
+    struct rtm_timing_state s = { "C/States/<&>", "\"a<b\"", 0, NAN };
+    rtm_timing_decide(&s, 1, a->nframes, &t);
+    svg = render_timed(a, (struct rtm_view){ .kind = RTM_VIEW_PREVIEW }, &t);
+    assert_non_null(strstr(svg, "C/States/&lt;&amp;&gt; (speed=\"a&lt;b\") is unknown.</desc>"));
+    assert_non_null(strstr(svg, " dur=\"1s\""));
+    free(svg);
+    /* one frame: still, and the BVH keeps the convention */
+    rtm_free(a);
+    a = figure(1);
+    t = decide1("0.5", 1, 0.5, a->nframes);
+    svg = render_timed(a, (struct rtm_view){ .kind = RTM_VIEW_PREVIEW }, &t);
+    bvh = render_timed(a, (struct rtm_view){ .kind = RTM_VIEW_BVH }, &t);
+    assert_null(strstr(svg, "<animate"));
+    assert_non_null(strstr(svg, "a still pose of 1 frame"));
+    assert_non_null(strstr(bvh, "\nFrame Time: " RTM_BVH_FRAME_TIME "\n"));
+    free(svg);
+    free(bvh);
+    rtm_free(a);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(no_state_is_the_empty_generation),
+        cmocka_unit_test(positive_and_negative_speeds),
+        cmocka_unit_test(zero_keeps_the_convention),
+        cmocka_unit_test(extremes_play_at_the_bounds),
+        cmocka_unit_test(one_frame_stays_still),
+        cmocka_unit_test(unknown_speed),
+        cmocka_unit_test(disagreement_and_agreement),
+        cmocka_unit_test(generation_follows_the_configs),
+        cmocka_unit_test(what_the_views_write),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
