@@ -12,6 +12,7 @@
 
 #include "cache_int.h"
 #include "pbo.h"
+#include "timing.h"
 
 struct rtmc *rtmc_new(size_t budget, rtmc_load_fn load, void *ctx)
 {
@@ -80,6 +81,8 @@ static void entry_destroy(struct rtmc_entry *e)
     free(e->sizes);
     free(e->indexed);
     free(e->views);
+    free(e->timed[0].gen);
+    free(e->timed[1].gen);
     free(e->path);
     free(e);
 }
@@ -88,7 +91,9 @@ static void view_destroy(struct rtmc *c, struct rtmc_view *v)
 {
     struct rtmc_entry *o = v->owner;
     lru_unlink(c, &v->it);
-    if (o->views && o->views[v->idx] == v)
+    if (v->timed && o->timed[v->timed - 1].view == v)
+        o->timed[v->timed - 1].view = NULL;
+    else if (!v->timed && o->views && o->views[v->idx] == v)
         o->views[v->idx] = NULL;
     free(v->data);
     free(v);
@@ -114,6 +119,15 @@ static void table_remove(struct rtmc *c, struct rtmc_entry *e)
     e->dead = 1;
 }
 
+/* A view its entry no longer keeps: freed now, or by its last put. */
+static void view_let_go(struct rtmc *c, struct rtmc_view *v)
+{
+    if (v && v->it.refs == 0)
+        view_destroy(c, v);
+    else if (v)
+        lru_unlink(c, &v->it);
+}
+
 /* Takes e out of the index, frees its unreferenced views, and frees e when
  * nothing refers to it any more. */
 void cache_entry_kill(struct rtmc *c, struct rtmc_entry *e)
@@ -121,13 +135,10 @@ void cache_entry_kill(struct rtmc *c, struct rtmc_entry *e)
     table_remove(c, e);
     lru_unlink(c, &e->it);
     e->it.refs++;                       /* keep e alive while its views go */
-    for (size_t i = 0; e->views && i < e->nviews; i++) {
-        struct rtmc_view *v = e->views[i];
-        if (v && v->it.refs == 0)
-            view_destroy(c, v);
-        else if (v)
-            lru_unlink(c, &v->it);      /* freed by its last put */
-    }
+    for (size_t i = 0; e->views && i < e->nviews; i++)
+        view_let_go(c, e->views[i]);
+    view_let_go(c, e->timed[0].view);
+    view_let_go(c, e->timed[1].view);
     entry_unref(c, e);
 }
 
@@ -381,11 +392,12 @@ enum rtmc_level rtmc_level(const struct rtmc_entry *h) { return h->level; }
 /* ---- views ---- */
 
 /* Renders outside the lock; the caller's reference keeps h->anim alive. */
-static int render(const struct rtmc_entry *h, struct rtm_view v, char **data, size_t *len)
+static int render(const struct rtmc_entry *h, struct rtm_view v, const struct rtm_timing *tm,
+                  char **data, size_t *len)
 {
     struct rtm_buf b;
     buf_init(&b);
-    if (rtm_view_render(h->anim, v, &b) || b.oom) {
+    if (rtm_view_render_timed(h->anim, v, tm, &b) || b.oom) {
         buf_free(&b);
         return -ENOMEM;
     }
@@ -433,7 +445,7 @@ int rtmc_view_get(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v,
         char *data = NULL;
         size_t len = 0;
         pthread_mutex_unlock(&c->lock);
-        int rc = render(h, v, &data, &len);
+        int rc = render(h, v, NULL, &data, &len);
         pthread_mutex_lock(&c->lock);
         cv = rc ? NULL : view_publish(c, h, idx, data, len);
     } else {
@@ -451,6 +463,102 @@ int rtmc_view_get(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v,
         cache_tell_store(c, h, NULL);
         return -EIO;
     }
+    *out = cv;
+    return cv ? 0 : -ENOMEM;
+}
+
+/* ---- preview.svg and anim.bvh under a timing ---- */
+
+/* The bytes a timed slot's key takes, counted in its entry (lock held). */
+static void entry_bytes_add(struct rtmc *c, struct rtmc_entry *h, long delta)
+{
+    h->it.bytes += (size_t)delta;
+    if (h->it.linked)
+        c->bytes += (size_t)delta;
+}
+
+int cache_timed_set(struct rtmc *c, struct rtmc_entry *h, int k, const char *gen,
+                    uint64_t size, struct rtmc_view *cv)
+{
+    struct rtmc_timed *s = &h->timed[k];
+    if (!s->gen || strcmp(s->gen, gen)) {
+        char *g = strdup(gen);
+        if (!g)
+            return -1;
+        if (s->gen)
+            entry_bytes_add(c, h, -(long)rtm_heap_bytes(strlen(s->gen) + 1));
+        entry_bytes_add(c, h, (long)rtm_heap_bytes(strlen(g) + 1));
+        free(s->gen);
+        s->gen = g;
+    }
+    if (s->view != cv) {
+        struct rtmc_view *old = s->view;
+        s->view = NULL;                 /* so that freeing old leaves the slot */
+        view_let_go(c, old);
+        s->view = cv;
+    }
+    s->size = size;
+    return 0;
+}
+
+/* A view rendered under timing gen joins slot k of h, unless one of that
+ * timing did first (lock held). */
+static struct rtmc_view *timed_publish(struct rtmc *c, struct rtmc_entry *h, int k,
+                                       const char *gen, char *data, size_t len)
+{
+    struct rtmc_timed *s = &h->timed[k];
+    struct rtmc_view *v;
+    if (s->view && s->gen && !strcmp(s->gen, gen)) {
+        free(data);
+        return s->view;
+    }
+    if (!(v = calloc(1, sizeof *v)) || cache_timed_set(c, h, k, gen, len, v)) {
+        free(v);
+        free(data);
+        return NULL;
+    }
+    v->owner = h;
+    v->timed = 1 + k;
+    v->data = data;
+    v->len = len;
+    v->it.is_view = 1;
+    v->it.bytes = rtm_heap_bytes(sizeof *v) + rtm_heap_bytes(len);
+    h->it.refs++;
+    c->renders++;
+    if (!h->dead)
+        lru_front(c, &v->it);
+    return v;
+}
+
+int rtmc_timed_view_get(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v,
+                        const struct rtm_timing *tm, struct rtmc_view **out)
+{
+    int k = cache_timed_slot(v);
+    if (k < 0 || rtm_timing_empty(tm))
+        return rtmc_view_get(c, h, v, out);
+    *out = NULL;
+    if (!h->anim || rtm_view_index(h->anim, v) >= h->nviews || h->level > rtmc_view_level(v))
+        return -EINVAL;
+    pthread_mutex_lock(&c->lock);
+    struct rtmc_timed *s = &h->timed[k];
+    struct rtmc_view *cv = s->gen && !strcmp(s->gen, tm->why) ? s->view : NULL;
+    if (!cv) {
+        char *data = NULL;
+        size_t len = 0;
+        pthread_mutex_unlock(&c->lock);
+        int rc = render(h, v, tm, &data, &len);
+        pthread_mutex_lock(&c->lock);
+        cv = rc ? NULL : timed_publish(c, h, k, tm->why, data, len);
+    } else {
+        c->hits++;
+    }
+    if (cv) {
+        cv->it.refs++;
+        if (cv->it.linked)
+            lru_front(c, &cv->it);
+        evict(c);
+    }
+    pthread_mutex_unlock(&c->lock);
     *out = cv;
     return cv ? 0 : -ENOMEM;
 }

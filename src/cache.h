@@ -47,6 +47,16 @@
  *      asked for, as a listing with attributes asks every one), every view
  *      of the version is sized at once (rtm_view_sizes: counted in
  *      sizings), keeping no bytes, and the sizes go to the store hook.
+ *  - preview.svg and anim.bvh also depend on a timing (timing.h) when it
+ *    is not the empty generation: rtmc_timed_view_* key their bytes and
+ *    size by the timing's sentence, in one slot a view in the version's
+ *    anim entry (the last timing asked: a new one lets the old bytes go),
+ *    apart from the sizes above, which are the empty generation's; those
+ *    are never checked against the index nor told to the store hook.
+ *    With the empty generation (tm NULL or empty), or for any other view,
+ *    they are the functions without timing.  A timed size on a shape or
+ *    light entry renders the view on the version's full entry, and is kept
+ *    in both.
  *  - Sizes the index gave for a version (rtmc_loaded.indexed) are checked
  *    against every size computed for it.  The first difference kills the
  *    version's shape entries (what served the wrong size), tells the store
@@ -184,6 +194,15 @@ int rtmc_view_size(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v, uint
 /* The same when it is known without parsing or rendering; else -EAGAIN. */
 int rtmc_view_size_known(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v,
                          uint64_t *size);
+
+/* The same under timing tm (see the contract above; tm is the caller's). */
+struct rtm_timing;
+int rtmc_timed_view_get(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v,
+                        const struct rtm_timing *tm, struct rtmc_view **out);
+int rtmc_timed_view_size(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v,
+                         const struct rtm_timing *tm, uint64_t *size);
+int rtmc_timed_view_size_known(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v,
+                               const struct rtm_timing *tm, uint64_t *size);
 
 /* Drops every version of path and of everything below it (path/...), views
  * included ("" drops everything); referenced entries leave the index at once and are freed by

@@ -256,6 +256,27 @@ void tree_states_changed(struct rtm_tree *t, const char *name);
  * date, unless -o configs=none. */
 int tree_states_text(struct rtm_tree *t, const struct tree_target *tg, struct rtm_buf *b,
                      struct timespec *when);
+/* Whether view tg follows the configs: preview.svg or anim.bvh, unless -o
+ * configs=none or timing=frames. */
+int tree_states_follow(const struct rtm_tree *t, const struct tree_target *tg);
+/* The timing (timing.h) of view tg, whose anim entry tg->h is loaded (any
+ * level), into tm: the empty generation unless it follows the configs
+ * and a state names its game path; then *when (if not NULL) becomes the
+ * table's time if later.  Builds the table as tree_states_text does, or
+ * with ready set returns -EAGAIN instead (tm then the empty generation). */
+struct rtm_timing;
+int tree_states_timing(struct rtm_tree *t, const struct tree_target *tg, int ready,
+                       struct rtm_timing *tm, struct timespec *when);
+
+/* ---- views' bytes and sizes (tree_read.c) ---- */
+
+/* The size of view tg (TK_VIEW) under its timing, and its time into *when
+ * (the anim's, or the configs' when they time it); 0 or a negative errno. */
+int tree_view_size(struct rtm_tree *t, struct tree_target *tg, uint64_t *size,
+                   struct timespec *when);
+/* The same when known without parsing, rendering or reading a config;
+ * else -EAGAIN. */
+int tree_view_size_known(struct rtm_tree *t, struct tree_target *tg, uint64_t *size);
 
 /* ---- attributes, lookups, changes (tree.c) ---- */
 

@@ -10,7 +10,8 @@
  * states.txt is asked for (stat or read), never at mount time, and built
  * again at the next need after SOURCE changed anything but an animation
  * (rtm_tree_changed): the text is never kept anywhere else, so nothing
- * older than the table is ever served. */
+ * older than the table is ever served.  preview.svg and anim.bvh take
+ * their timing (timing.h) from the same table, at the same times. */
 #include "tree_int.h"
 
 #include <dirent.h>
@@ -26,6 +27,7 @@
 #include "cfg_pp.h"
 #include "gamepath.h"
 #include "states.h"
+#include "timing.h"
 
 enum { WALK_DEPTH_MAX = 64, GP_MAX = 1024 };
 
@@ -375,17 +377,20 @@ static int anim_gamepath(struct rtm_tree *t, const struct tree_target *tg, char 
     return gamepath_loose(path, out, n, NULL, 0);
 }
 
-int tree_states_text(struct rtm_tree *t, const struct tree_target *tg, struct rtm_buf *b,
-                     struct timespec *when)
+/* The table, built first when it is not (or no longer) up to date
+ * (lock held); NULL with -o configs=none.  ready: -EAGAIN instead of a
+ * build (*rc). */
+static const struct rtm_states *table_locked(struct rtm_tree *t, int ready, int *rc)
 {
-    char gp[GP_MAX];
-    int has = anim_gamepath(t, tg, gp, sizeof gp) == 0;
     struct tree_states *ts = t->states;
-    buf_init(b);
-    *when = tg->st.st_mtim;
-    pthread_mutex_lock(&ts->lock);
-    int dirty = atomic_exchange(&ts->dirty, 0);
-    if (!t->cfg.configs_none && (!ts->table || dirty)) {
+    *rc = 0;
+    if (t->cfg.configs_none)
+        return NULL;
+    if (ready && (!ts->table || atomic_load(&ts->dirty))) {
+        *rc = -EAGAIN;
+        return NULL;
+    }
+    if (!ts->table || atomic_exchange(&ts->dirty, 0)) {
         struct timespec now = { 0, 0 };
         if (ts->table)
             clock_gettime(CLOCK_REALTIME, &now);
@@ -393,13 +398,50 @@ int tree_states_text(struct rtm_tree *t, const struct tree_target *tg, struct rt
         ts->table = build(t, &ts->time);
         ts->time = tree_later(ts->time, now);
     }
-    if (ts->table)
+    return ts->table;
+}
+
+int tree_states_text(struct rtm_tree *t, const struct tree_target *tg, struct rtm_buf *b,
+                     struct timespec *when)
+{
+    char gp[GP_MAX];
+    int has = anim_gamepath(t, tg, gp, sizeof gp) == 0, rc;
+    struct tree_states *ts = t->states;
+    buf_init(b);
+    *when = tg->st.st_mtim;
+    pthread_mutex_lock(&ts->lock);
+    const struct rtm_states *table = table_locked(t, 0, &rc);
+    if (table)
         *when = tree_later(*when, ts->time);
-    rtm_states_render(t->cfg.configs_none ? NULL : ts->table, has ? gp : NULL, b);
+    rtm_states_render(table, has ? gp : NULL, b);
     pthread_mutex_unlock(&ts->lock);
     if (b->oom) {
         buf_free(b);
         return -ENOMEM;
     }
     return 0;
+}
+
+int tree_states_follow(const struct rtm_tree *t, const struct tree_target *tg)
+{
+    return tg->kind == TK_VIEW && rtm_view_timed(tg->view.kind) && !t->cfg.configs_none &&
+           !t->cfg.timing_frames;
+}
+
+int tree_states_timing(struct rtm_tree *t, const struct tree_target *tg, int ready,
+                       struct rtm_timing *tm, struct timespec *when)
+{
+    char gp[GP_MAX];
+    const struct rtm_anim *a = tg->h ? rtmc_anim(tg->h) : NULL;
+    int rc = 0;
+    rtm_timing_decide(NULL, 0, 0, tm);  /* the empty generation */
+    if (!tree_states_follow(t, tg) || !a || anim_gamepath(t, tg, gp, sizeof gp))
+        return 0;
+    pthread_mutex_lock(&t->states->lock);
+    const struct rtm_states *table = table_locked(t, ready, &rc);
+    rtm_states_timing(table, gp, a->nframes, tm);
+    if (when && !rtm_timing_empty(tm))
+        *when = tree_later(*when, t->states->time);
+    pthread_mutex_unlock(&t->states->lock);
+    return rc;
 }
