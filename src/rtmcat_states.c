@@ -1,5 +1,5 @@
-/* rtmcat_states.c - which configs rtmcat's states.txt reads
- * (rtmcat_states.h).  rtmcat's tree is rooted at FILE's folder, which is
+/* rtmcat_states.c - which configs rtmcat's states.txt reads, and
+ * preview.svg and anim.bvh take their timing from (rtmcat_states.h).  rtmcat's tree is rooted at FILE's folder, which is
  * rarely where the addon's config lies: the game reads an animation
  * through the configs of its addon, so rtmcat reads those (or -C's). */
 #include "rtmcat_states.h"
@@ -15,8 +15,9 @@
 void rtmcat_states_usage(FILE *f)
 {
     fprintf(f, "\n"
-               "states.txt (which config states play FILE) reads the configs of the addon\n"
-               "FILE is in (its archive, or the folder of its $PBOPREFIX$), or with\n"
+               "states.txt (which config states play FILE), and the timing of preview.svg\n"
+               "and anim.bvh (one pass as those states time it), read the configs of the\n"
+               "addon FILE is in (its archive, or the folder of its $PBOPREFIX$), or with\n"
                "  -C DIR               every config.bin and config.cpp under DIR\n");
 }
 
