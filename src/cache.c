@@ -36,6 +36,7 @@ struct rtmc *rtmc_new(size_t budget, rtmc_load_fn load, void *ctx)
 }
 
 void rtmc_set_store(struct rtmc *c, rtmc_store_fn store) { c->store = store; }
+void rtmc_set_timed(struct rtmc *c, rtmc_timed_fn timed) { c->timed = timed; }
 
 void rtmc_set_trim(struct rtmc *c, rtmc_trim_fn trim, size_t every)
 {
@@ -530,6 +531,36 @@ static struct rtmc_view *timed_publish(struct rtmc *c, struct rtmc_entry *h, int
     return v;
 }
 
+/* A size just rendered, checked against and given to the timed hook:
+ * whether the hook had remembered another one (then the view is put: the
+ * caller fails once with -EIO, as for a wrong indexed size, and the next
+ * read is served from the view kept). */
+static int timed_told(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v,
+                      const struct rtm_timing *tm, uint64_t len)
+{
+    struct rtmc_src src = { .path = h->path, .id = h->id, .level = h->level, .kind = h->kind,
+                            .archive_len = h->archive_len };
+    uint64_t known = len;
+    if (!c->timed)
+        return 0;
+    int remembered = c->timed(c->ctx, &src, v, tm->why, &known, 0) == 0;
+    int wrong = remembered && known != len;
+    if (!remembered || wrong)
+        c->timed(c->ctx, &src, v, tm->why, &len, 1);
+    if (!wrong)
+        return 0;
+    pthread_mutex_lock(&c->lock);           /* every entry of the version learns it */
+    for (struct rtmc_entry *e = c->table[h->hash % c->nbuckets]; e; e = e->hnext) {
+        struct rtmc_timed *s = &e->timed[cache_timed_slot(v)];
+        if (e->kind == h->kind && rtm_fileid_same(&e->id, &h->id) && !strcmp(e->path, h->path) &&
+            s->gen && !strcmp(s->gen, tm->why))
+            s->size = len;
+    }
+    c->mismatches++;
+    pthread_mutex_unlock(&c->lock);
+    return 1;
+}
+
 int rtmc_timed_view_get(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v,
                         const struct rtm_timing *tm, struct rtmc_view **out)
 {
@@ -542,6 +573,7 @@ int rtmc_timed_view_get(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v,
     pthread_mutex_lock(&c->lock);
     struct rtmc_timed *s = &h->timed[k];
     struct rtmc_view *cv = s->gen && !strcmp(s->gen, tm->why) ? s->view : NULL;
+    int fresh = !cv;
     if (!cv) {
         char *data = NULL;
         size_t len = 0;
@@ -559,8 +591,14 @@ int rtmc_timed_view_get(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v,
         evict(c);
     }
     pthread_mutex_unlock(&c->lock);
+    if (!cv)
+        return -ENOMEM;
+    if (fresh && timed_told(c, h, v, tm, cv->len)) {
+        rtmc_view_put(c, cv);
+        return -EIO;
+    }
     *out = cv;
-    return cv ? 0 : -ENOMEM;
+    return 0;
 }
 
 void rtmc_view_put(struct rtmc *c, struct rtmc_view *v)

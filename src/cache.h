@@ -54,9 +54,12 @@
  *    apart from the sizes above, which are the empty generation's; those
  *    are never checked against the index nor told to the store hook.
  *    With the empty generation (tm NULL or empty), or for any other view,
- *    they are the functions without timing.  A timed size on a shape or
- *    light entry renders the view on the version's full entry, and is kept
- *    in both.
+ *    they are the functions without timing.  A timed size not known is
+ *    asked of the timed hook (rtmc_set_timed), else the view is rendered
+ *    (on the version's full entry when the entry asked is a shape or
+ *    light one) and the hook told; it is kept in both entries.  A render
+ *    whose size differs from the one the hook gave fails with -EIO once
+ *    (the hook is told the right one), as a wrong indexed size does.
  *  - Sizes the index gave for a version (rtmc_loaded.indexed) are checked
  *    against every size computed for it.  The first difference kills the
  *    version's shape entries (what served the wrong size), tells the store
@@ -156,6 +159,14 @@ struct rtmc *rtmc_new(size_t budget, rtmc_load_fn load, void *ctx);
 typedef void (*rtmc_store_fn)(void *ctx, const struct rtmc_src *src, const struct rtm_anim *a,
                               const uint64_t *sizes);
 void rtmc_set_store(struct rtmc *c, rtmc_store_fn store);
+/* Asked (loader's ctx, no lock held) for the size of view v of src's
+ * version under timing gen (a timing's sentence, timing.h) that the cache
+ * does not know, with put 0: 0 and *size when it is remembered, else -1;
+ * and told each such size once rendered, with put 1 (a persistent index
+ * keeps them by generation: rtm_loader_timed). */
+typedef int (*rtmc_timed_fn)(void *ctx, const struct rtmc_src *src, struct rtm_view v,
+                             const char *gen, uint64_t *size, int put);
+void rtmc_set_timed(struct rtmc *c, rtmc_timed_fn timed);
 /* Called, with the cache's lock held, each time evictions have freed
  * `every` more bytes: what an evicted entry freed lies in pages shared with
  * live entries, which the allocator keeps until told (rtmfs: malloc_trim). */

@@ -64,6 +64,7 @@ struct rtmc {
     pthread_cond_t room;        /* reservations ended or entries unreferenced */
     rtmc_load_fn load;
     rtmc_store_fn store;
+    rtmc_timed_fn timed;
     rtmc_trim_fn trim;
     size_t trim_every, freed;   /* bytes evicted since the last trim */
     void *ctx;

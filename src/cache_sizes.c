@@ -225,6 +225,12 @@ int rtmc_timed_view_size(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v
     if (rtm_timing_empty(tm))
         return rtmc_view_size(c, h, v, size);
     struct rtmc_src s = src_of(h, rtmc_view_level(v));
+    if (c->timed && c->timed(c->ctx, &s, v, tm->why, size, 0) == 0) {
+        pthread_mutex_lock(&c->lock);
+        rc = cache_timed_set(c, h, cache_timed_slot(v), tm->why, *size, NULL) ? -ENOMEM : 0;
+        pthread_mutex_unlock(&c->lock);
+        return rc;
+    }
     struct rtmc_entry *f = h;
     struct rtmc_view *cv;
     if (h->level > s.level && (rc = rtmc_get(c, &s, &f)))

@@ -418,6 +418,7 @@ static int fs_setup(struct fs *fs, const struct options *o, const char *mountpoi
     fs->cache = fs->loader.cache = rtmc_new(budget, rtm_loader_load, &fs->loader);
     if (fs->cache) {
         rtmc_set_store(fs->cache, rtm_loader_store);
+        rtmc_set_timed(fs->cache, rtm_loader_timed);
         rtmc_set_trim(fs->cache, trim_malloc, TRIM_EVERY);
     }
     fs->fsmap = rtm_fsmap_new(mode, fs->dir);

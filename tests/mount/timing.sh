@@ -153,6 +153,20 @@ fi
 do_umount "$F"
 do_umount "$M"
 
+# a later mount: the timed sizes come from the persistent index, by
+# generation, and stay exact; a config changed between mounts is a new one
+do_mount "$S" "$M" -o "$SKEL" || exit 1
+sizes() { stat -c %s "$V/preview.svg" "$V/anim.bvh" | tr '\n' ' '; }
+first=$(sizes)
+exact "$V/preview.svg" && exact "$V/anim.bvh" && grep -q 'one pass in 4 s' "$V/preview.svg" &&
+    ok "a later mount: the timed views' sizes are exact ($first)" || fail "later mount: $first"
+do_umount "$M"
+config -8
+do_mount "$S" "$M" -o "$SKEL" || exit 1
+exact "$V/preview.svg" && exact "$V/anim.bvh" && grep -q 'one pass in 8 s' "$V/preview.svg" &&
+    ok "a config changed between mounts: the new timing, sizes exact" || fail "after the change: $(sizes), $(desc "$V")"
+do_umount "$M"
+
 # real addons: AUR's -8 and 100000, grad_captive's 0.06, ACE's unknown speed
 if [ -d "$SHARED/addons/aur" ] && [ -d "$SHARED/addons/grad_captive" ] && [ -f "$SHARED/archives/ace_goggles.pbo" ]; then
     R=$T/real
