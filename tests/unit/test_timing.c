@@ -4,10 +4,21 @@
  * speeds; the timing of a game path from a table of configs (states.h);
  * the generation key: a config changed, added or removed changes
  * preview.svg and anim.bvh, and no other view; and what the two views
- * write: the SVG's dur and <desc>, the BVH's Frame Time (the mean step). */
+ * write: the SVG's dur and <desc>, the BVH's Frame Time (the mean step).
+ * Through the tree (tree.h, with the loader and cache, no FUSE): a config
+ * rewritten, added, removed changes states.txt, preview.svg and anim.bvh,
+ * byte for byte as rendered under the timing, sizes exact at lookup, and
+ * no other view; -o timing=frames keeps the file's own. */
+#include <fcntl.h>
 #include <math.h>
+#include <unistd.h>
 
 #include "cfg_testutil.h"
+#include "tree_testutil.h"
+#include "cache.h"
+#include "loader.h"
+#include "skeleton.h"
+#include "tree.h"
 #include "bvh.h"
 #include "samples.h"
 #include "states.h"
@@ -252,6 +263,189 @@ static void what_the_views_write(void **state)
     rtm_free(a);
 }
 
+/* ---- through the tree ---- */
+
+struct env {
+    char dir[64];
+    int fd;
+    struct rtm_skeleton *skel;
+    struct rtm_loader l;
+    struct rtmc *c;
+    struct rtm_tree *t;
+    struct rtm_anim *a;         /* the figure, parsed here */
+};
+
+static void put_file(struct env *e, const char *path, const void *data, size_t len)
+{
+    int fd = openat(e->fd, path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, data, len), (ssize_t)len);
+    close(fd);
+}
+
+/* What the kernel would be told of a change: nothing here. */
+static void forget_entry(void *ctx, uint64_t parent, const char *name)
+{
+    (void)ctx, (void)parent, (void)name;
+}
+static void forget_inode(void *ctx, uint64_t ino)
+{
+    (void)ctx, (void)ino;
+}
+static const struct rtm_tree_notify QUIET = { NULL, forget_entry, forget_inode };
+
+/* A config in folder (a $PBOPREFIX$ addon) that plays \m\walk.rtm at speed. */
+static void put_config(struct env *e, const char *folder, const char *speed)
+{
+    char path[128], text[256];
+    snprintf(path, sizeof path, "%s/config.cpp", folder);
+    int n = snprintf(text, sizeof text, "class CfgMovesMaleSdr { class States { class W_%s {"
+                     " file = \"\\m\\walk.rtm\"; speed = %s; }; }; };\n", folder, speed);
+    put_file(e, path, text, (size_t)n);
+    rtm_tree_changed(e->t, folder, "config.cpp", &QUIET);
+}
+
+static int tree_setup(void **state, int frames_only)
+{
+    struct env *e = calloc(1, sizeof *e);
+    struct rtm_buf rtm, skel;
+    struct rtm_error err;
+    strcpy(e->dir, "/tmp/rtmfs-timing.XXXXXX");
+    assert_non_null(mkdtemp(e->dir));
+    e->fd = open(e->dir, O_RDONLY | O_DIRECTORY);
+    assert_int_equal(mkdirat(e->fd, "m", 0755) || mkdirat(e->fd, "b", 0755), 0);
+    put_file(e, "m/$PBOPREFIX$", "m", 1);
+    put_file(e, "b/$PBOPREFIX$", "b", 1);
+    buf_init(&rtm);
+    buf_init(&skel);
+    assert_int_equal(rtm_sample_figure(6, &rtm, &skel), 0);
+    put_file(e, "m/walk.rtm", rtm.p, rtm.len);
+    assert_int_equal(rtm_skeleton_parse(skel.p, skel.len, "figure", &e->skel, &err), 0);
+    assert_int_equal(rtm_parse((const uint8_t *)rtm.p, rtm.len, e->skel, &e->a, &err), 0);
+    buf_free(&rtm);
+    buf_free(&skel);
+    e->l = (struct rtm_loader){ .srcfd = e->fd, .skel = e->skel, .digits = RTM_DIGITS_EXACT };
+    e->c = e->l.cache = rtmc_new(64u << 20, rtm_loader_load, &e->l);
+    struct rtm_tree_config cfg = { .srcfd = e->fd, .cache = e->c, .timing_frames = frames_only };
+    assert_non_null(e->t = rtm_tree_new(&cfg));
+    *state = e;
+    return 0;
+}
+static int setup_game(void **state) { return tree_setup(state, 0); }
+static int setup_frames(void **state) { return tree_setup(state, 1); }
+
+static int tree_teardown(void **state)
+{
+    struct env *e = *state;
+    rtm_tree_free(e->t);
+    rtmc_free(e->c);
+    rtm_free(e->a);
+    rtm_skeleton_free(e->skel);
+    close(e->fd);
+    assert_int_equal(remove_tree(e->dir), 0);
+    free(e);
+    return 0;
+}
+
+/* m/walk.rtm/VIEW looked up and read whole, its size at lookup checked:
+ * a new string. */
+static char *cat(struct env *e, const char *view)
+{
+    char path[RTM_VIEW_PATH_MAX + 16];
+    struct rtm_tree_entry te;
+    struct rtm_buf b;
+    snprintf(path, sizeof path, "m/walk.rtm/%s", view);
+    assert_int_equal(tree_walk(e->t, path, &te), 0);
+    buf_init(&b);
+    ssize_t got;
+    assert_int_equal(buf_reserve(&b, (size_t)te.st.st_size + 4096), 0);
+    while ((got = rtm_tree_read(e->t, te.ino, b.p + b.len, 4096, (off_t)b.len)) > 0) {
+        b.len += (size_t)got;
+        assert_int_equal(buf_reserve(&b, 4096), 0);
+    }
+    assert_int_equal(got, 0);
+    assert_int_equal(b.len, (size_t)te.st.st_size);
+    buf_putc(&b, 0);
+    return buf_take(&b, NULL);
+}
+
+/* Every view of the figure but the three that follow the configs, read
+ * through the tree, as one string. */
+static char *others(struct env *e)
+{
+    struct rtm_buf all;
+    buf_init(&all);
+    for (size_t i = 0; i < rtm_view_count(e->a); i++) {
+        char name[RTM_VIEW_PATH_MAX];
+        struct rtm_view v = rtm_view_at(e->a, i);
+        if (rtm_view_timed(v.kind))
+            continue;
+        rtm_view_path(e->a, v, name);
+        char *text = cat(e, name);
+        buf_printf(&all, "== %s\n%s", name, text);
+        free(text);
+    }
+    buf_putc(&all, 0);
+    return buf_take(&all, NULL);
+}
+
+/* Whether preview.svg and anim.bvh read through the tree are the figure's
+ * rendered under the timing of the states given, and states.txt names
+ * them; the timing's sentence into why. */
+static void expect_timed(struct env *e, const struct rtm_timing_state *st, size_t n)
+{
+    struct rtm_timing t;
+    rtm_timing_decide(st, n, e->a->nframes, &t);
+    char *states = cat(e, "states.txt");
+    for (size_t i = 0; i < n; i++)
+        assert_non_null(strstr(states, st[i].state));
+    free(states);
+    static const enum rtm_view_kind KINDS[] = { RTM_VIEW_PREVIEW, RTM_VIEW_BVH };
+    for (int k = 0; k < 2; k++) {
+        struct rtm_view v = { .kind = KINDS[k] };
+        char *want = render_timed(e->a, v, &t), *got = cat(e, rtm_view_fixed_name(v.kind));
+        assert_string_equal(got, want);
+        free(want);
+        free(got);
+    }
+}
+
+static void tree_follows_the_configs(void **state)
+{
+    struct env *e = *state;
+    char *before = others(e);
+    expect_timed(e, NULL, 0);                   /* no config: the file's own */
+    put_config(e, "m", "0.25");
+    struct rtm_timing_state slow = { "CfgMovesMaleSdr/States/W_m", "0.25", 1, 0.25 };
+    expect_timed(e, &slow, 1);
+    put_config(e, "m", "-2");                   /* changed */
+    struct rtm_timing_state fast = { "CfgMovesMaleSdr/States/W_m", "-2", 1, -2 };
+    expect_timed(e, &fast, 1);
+    put_config(e, "b", "1");                    /* added: they disagree */
+    struct rtm_timing_state two[] = { { "CfgMovesMaleSdr/States/W_b", "1", 1, 1 }, fast };
+    expect_timed(e, two, 2);
+    assert_int_equal(unlinkat(e->fd, "m/config.cpp", 0), 0);       /* removed */
+    rtm_tree_changed(e->t, "m", "config.cpp", &QUIET);
+    expect_timed(e, two, 1);
+    assert_int_equal(unlinkat(e->fd, "b/config.cpp", 0), 0);
+    rtm_tree_changed(e->t, "b", "config.cpp", &QUIET);
+    expect_timed(e, NULL, 0);
+    char *after = others(e);
+    assert_string_equal(after, before);         /* and no other view moved */
+    free(before);
+    free(after);
+}
+
+static void tree_timing_frames(void **state)
+{
+    struct env *e = *state;
+    put_config(e, "m", "0.25");
+    char *states = cat(e, "states.txt");
+    assert_non_null(strstr(states, "W_m speed=0.25"));     /* states.txt still reads them */
+    free(states);
+    expect_timed(e, NULL, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -264,6 +458,8 @@ int main(void)
         cmocka_unit_test(disagreement_and_agreement),
         cmocka_unit_test(generation_follows_the_configs),
         cmocka_unit_test(what_the_views_write),
+        cmocka_unit_test_setup_teardown(tree_follows_the_configs, setup_game, tree_teardown),
+        cmocka_unit_test_setup_teardown(tree_timing_frames, setup_frames, tree_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
