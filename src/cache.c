@@ -409,6 +409,25 @@ static int render(const struct rtmc_entry *h, struct rtm_view v, const struct rt
     return 0;
 }
 
+/* render() with c's lock held by the caller, released while it renders. */
+static int render_unlocked(struct rtmc *c, const struct rtmc_entry *h, struct rtm_view v,
+                           const struct rtm_timing *tm, char **data, size_t *len)
+{
+    pthread_mutex_unlock(&c->lock);
+    int rc = render(h, v, tm, data, len);
+    pthread_mutex_lock(&c->lock);
+    return rc;
+}
+
+/* The caller's reference on a view it got, now the most recent (lock held). */
+static void view_hold(struct rtmc *c, struct rtmc_view *cv)
+{
+    cv->it.refs++;
+    if (cv->it.linked)
+        lru_front(c, &cv->it);
+    evict(c);
+}
+
 /* Publishes a rendered view unless another thread did first (lock held). */
 static struct rtmc_view *view_publish(struct rtmc *c, struct rtmc_entry *h, size_t idx,
                                       char *data, size_t len)
@@ -445,20 +464,14 @@ int rtmc_view_get(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v,
     if (!cv) {
         char *data = NULL;
         size_t len = 0;
-        pthread_mutex_unlock(&c->lock);
-        int rc = render(h, v, NULL, &data, &len);
-        pthread_mutex_lock(&c->lock);
-        cv = rc ? NULL : view_publish(c, h, idx, data, len);
+        cv = render_unlocked(c, h, v, NULL, &data, &len) ? NULL
+                                                         : view_publish(c, h, idx, data, len);
     } else {
         c->hits++;
     }
     int wrong = cv && cache_size_wrong(c, h, idx, cv->len);
-    if (cv && !wrong) {
-        cv->it.refs++;
-        if (cv->it.linked)
-            lru_front(c, &cv->it);
-        evict(c);
-    }
+    if (cv && !wrong)
+        view_hold(c, cv);
     pthread_mutex_unlock(&c->lock);
     if (wrong) {
         cache_tell_store(c, h, NULL);
@@ -577,19 +590,13 @@ int rtmc_timed_view_get(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v,
     if (!cv) {
         char *data = NULL;
         size_t len = 0;
-        pthread_mutex_unlock(&c->lock);
-        int rc = render(h, v, tm, &data, &len);
-        pthread_mutex_lock(&c->lock);
-        cv = rc ? NULL : timed_publish(c, h, k, tm->why, data, len);
+        cv = render_unlocked(c, h, v, tm, &data, &len) ? NULL
+                                                       : timed_publish(c, h, k, tm->why, data, len);
     } else {
         c->hits++;
     }
-    if (cv) {
-        cv->it.refs++;
-        if (cv->it.linked)
-            lru_front(c, &cv->it);
-        evict(c);
-    }
+    if (cv)
+        view_hold(c, cv);
     pthread_mutex_unlock(&c->lock);
     if (!cv)
         return -ENOMEM;

@@ -390,7 +390,8 @@ static const struct rtm_states *table_locked(struct rtm_tree *t, int ready, int 
         *rc = -EAGAIN;
         return NULL;
     }
-    if (!ts->table || atomic_exchange(&ts->dirty, 0)) {
+    int dirty = atomic_exchange(&ts->dirty, 0);
+    if (!ts->table || dirty) {
         struct timespec now = { 0, 0 };
         if (ts->table)
             clock_gettime(CLOCK_REALTIME, &now);
