@@ -169,6 +169,14 @@ config -8
 do_mount "$S" "$M" -o "$SKEL" || exit 1
 exact "$V/preview.svg" && exact "$V/anim.bvh" && grep -q 'one pass in 8 s' "$V/preview.svg" &&
     ok "a config changed between mounts: the new timing, sizes exact" || fail "after the change: $(sizes), $(desc "$V")"
+# rtmcat -C: the configs under DIR time the file as the mount does; without
+# it, those of the file's own archive (none here): the convention
+for v in preview.svg anim.bvh; do
+    cmp -s "$V/$v" <("$RTMCAT" -s "$T/gen/figure.skel" -C "$S" "$S/anims.pbo/gen/figure.rtm" "$v") &&
+        cmp -s "$M/loose.rtm/$v" <("$RTMCAT" -s "$T/gen/figure.skel" "$S/anims.pbo/gen/figure.rtm" "$v") &&
+        ok "rtmcat -C SOURCE FILE $v: the mount's bytes; without -C the file's own" ||
+        fail "rtmcat $v: -C or not, not the expected bytes"
+done
 do_umount "$M"
 
 # real addons: AUR's -8 and 100000, grad_captive's 0.06, ACE's unknown speed
