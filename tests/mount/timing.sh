@@ -146,13 +146,7 @@ else
     blender -b --factory-startup --python-exit-code 2 --python tests/blender/bvh_timing.py \
         -- "$T/timed.bvh" 4 60 >"$T/blender.log" 2>&1
     grep -q '^blender: done' "$T/blender.log" || fail "blender did not finish: $(tail -3 "$T/blender.log")"
-    while IFS= read -r line; do
-        case $line in
-            "ok: "*) ok "blender: ${line#ok: }" ;;
-            "FAIL: "*) fail "blender: ${line#FAIL: }" ;;
-            "blender: "*) echo "$line" ;;
-        esac
-    done <"$T/blender.log"
+    blender_results "$T/blender.log"
 fi
 do_umount "$F"
 do_umount "$M"

@@ -126,20 +126,6 @@ static void disagreement_and_agreement(void **state)
 
 /* ---- from configs, and the views it changes ---- */
 
-/* The figure (samples.h) of nframes frames, with its skeleton. */
-static struct rtm_anim *figure(uint32_t nframes)
-{
-    struct rtm_buf rtm, skel;
-    buf_init(&rtm);
-    buf_init(&skel);
-    assert_int_equal(rtm_sample_figure(nframes, &rtm, &skel), 0);
-    buf_putc(&skel, 0);
-    struct rtm_anim *a = parse_with_skeleton(&rtm, skel.p, "figure");
-    buf_free(&rtm);
-    buf_free(&skel);
-    return a;
-}
-
 /* The timing of \m\walk.rtm (nframes frames) from the configs given. */
 static struct rtm_timing timing_of(const char *const *texts, size_t n, uint32_t nframes)
 {
@@ -201,7 +187,7 @@ static void generation_follows_the_configs(void **state)
     static const char *const other[] = {
         "class CfgMovesMaleSdr { class States { class Run { file = \"m\\run.rtm\"; speed = 1; }; }; };\n",
     };
-    struct rtm_anim *a = figure(6);
+    struct rtm_anim *a = sample_figure(6);
     struct rtm_timing t_slow = timing_of(slow, 1, 6), t_fast = timing_of(fast, 1, 6),
                       t_two = timing_of(two, 2, 6), t_none = timing_of(other, 1, 6),
                       t_empty = timing_of(NULL, 0, 6);
@@ -225,7 +211,7 @@ static void generation_follows_the_configs(void **state)
 static void what_the_views_write(void **state)
 {
     (void)state;
-    struct rtm_anim *a = figure(6);
+    struct rtm_anim *a = sample_figure(6);
     struct rtm_timing t = decide1("0.06", 1, 0.06, a->nframes);
     char *svg = render_timed(a, (struct rtm_view){ .kind = RTM_VIEW_PREVIEW }, &t);
     char *bvh = render_timed(a, (struct rtm_view){ .kind = RTM_VIEW_BVH }, &t);
@@ -251,7 +237,7 @@ static void what_the_views_write(void **state)
     free(svg);
     /* one frame: still, and the BVH keeps the convention */
     rtm_free(a);
-    a = figure(1);
+    a = sample_figure(1);
     t = decide1("0.5", 1, 0.5, a->nframes);
     svg = render_timed(a, (struct rtm_view){ .kind = RTM_VIEW_PREVIEW }, &t);
     bvh = render_timed(a, (struct rtm_view){ .kind = RTM_VIEW_BVH }, &t);
