@@ -373,7 +373,11 @@ void rtm_states_timing(const struct rtm_states *s, const char *gp, uint32_t nfra
 {
     char key[GP_MAX];
     size_t first = 0, n = 0;
-    if (s && gp && gp_key(gp, strlen(gp), key) == 0)
+    if (!s) {                           /* no configs read: the file alone */
+        rtm_timing_alone(out);
+        return;
+    }
+    if (gp && gp_key(gp, strlen(gp), key) == 0)
         for (first = first_line(s, key);
              first + n < s->nlines && strcmp(s->lines[first + n].key, key) == 0;)
             n++;
@@ -381,7 +385,7 @@ void rtm_states_timing(const struct rtm_states *s, const char *gp, uint32_t nfra
     struct rtm_timing_state *st = NULL;
     if (n && (!(names = calloc(n, sizeof *names)) || !(st = calloc(n, sizeof *st)))) {
         free(names);                    /* the convention, and the sentence says why */
-        rtm_timing_decide(NULL, 0, nframes, out);
+        rtm_timing_alone(out);
         snprintf(out->why, sizeof out->why,
                  "Timing: 30 frames a second (the convention): out of memory.");
         return;

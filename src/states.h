@@ -58,9 +58,10 @@ void rtm_states_render(const struct rtm_states *s, const char *gp, struct rtm_bu
 int rtm_states_duration(double speed, char *out, size_t n);
 
 /* The timing (timing.h) of an animation of game path gp (NULL: none) and
- * nframes frames, from the states that name gp (s NULL: no configs read;
- * none then, the empty generation), in states.txt's order, each with its
- * class path and its speed as its line writes it. */
+ * nframes frames, from the states that name gp, in states.txt's order,
+ * each with its class path and its speed as its line writes it: none
+ * names gp (or gp is NULL) gives the convention and its sentence; s NULL
+ * (no configs read) the empty generation. */
 void rtm_states_timing(const struct rtm_states *s, const char *gp, uint32_t nframes,
                        struct rtm_timing *out);
 

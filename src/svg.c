@@ -330,7 +330,8 @@ static void put_timing(struct rtm_buf *b, const char *why)
 }
 
 /* What is left out, and why, then how the frames are timed when configs
- * say it (timing.h); nothing when all is drawn and no state plays it. */
+ * say it (timing.h); nothing when all is drawn and no configs were read
+ * (the empty generation). */
 static void put_desc(struct rtm_buf *b, const struct svg *h)
 {
     int left_out = h->bad || h->lacking || h->guessed || h->phase_left_out;

@@ -10,6 +10,12 @@
 
 enum { DUR_MAX = 32, LISTED_MAX = 3 };
 
+void rtm_timing_alone(struct rtm_timing *out)
+{
+    out->seconds = 0;
+    out->why[0] = 0;
+}
+
 int rtm_timing_empty(const struct rtm_timing *t)
 {
     return !t || !t->why[0];
@@ -70,10 +76,11 @@ void rtm_timing_decide(const struct rtm_timing_state *st, size_t n, uint32_t nfr
                        struct rtm_timing *out)
 {
     char dur[LISTED_MAX + 1][DUR_MAX];
-    out->seconds = 0;
-    out->why[0] = 0;
-    if (!n)
+    rtm_timing_alone(out);
+    if (!n) {                           /* no game path named: the same for every copy */
+        say(out, "%sno config state plays this file.", CONVENTION);
         return;
+    }
     if (nframes < 2) {
         say(out, "Timing: none, a still pose of %u frame%s, played by ", nframes,
             nframes == 1 ? "" : "s");

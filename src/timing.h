@@ -4,8 +4,9 @@
  * that says which, and why, for preview.svg's <desc> (rtmfs-views(7)).
  *
  * The rule (rtm_timing_decide), in this order:
- *  - no state plays the file: the convention, and no sentence (the empty
- *    generation: the views are what the file alone gives);
+ *  - no state plays the file (none names its game path, or it has none):
+ *    the convention, and the sentence says so; it names no game path, so
+ *    an archived file and a loose copy that no config names agree;
  *  - the file has fewer than 2 frames: it stays still, whatever the states
  *    say (the sentence says so);
  *  - a state's speed is not a known number (`?`, a string): the
@@ -16,6 +17,10 @@
  *    the bound, and the sentence says so); that same duration being
  *    "none" (speed = 0) keeps the convention;
  *  - else the states disagree: the convention.
+ *
+ * Where configs are not read (-o configs=none, -o timing=frames) there
+ * is no timing to decide: rtm_timing_alone gives the empty generation,
+ * no sentence, the views of the file alone.
  *
  * The sentence is the timing's generation key too: two timings with the
  * same sentence render the same bytes (the seconds are written in it).
@@ -45,12 +50,15 @@ struct rtm_timing_state {
 
 struct rtm_timing {
     double seconds;                     /* one pass; 0: the convention */
-    char why[RTM_TIMING_WHY_MAX];       /* "" when no state plays the file */
+    char why[RTM_TIMING_WHY_MAX];       /* "": the empty generation */
 };
 
 /* The timing of a file of nframes frames played by the n states st. */
 void rtm_timing_decide(const struct rtm_timing_state *st, size_t n, uint32_t nframes,
                        struct rtm_timing *out);
+
+/* The empty generation: the convention, no sentence (no configs read). */
+void rtm_timing_alone(struct rtm_timing *out);
 
 /* Whether t is the empty generation (NULL counts as one): the views are
  * then those of the file alone. */

@@ -109,7 +109,8 @@ struct rtm_tree_config {
                                      timing=frames) */
     const char *configs_from;     /* read the configs in this folder or archive
                                      (a path on disk; config= is relative to
-                                     it) instead of SOURCE's; NULL: SOURCE's.
+                                     it) instead of SOURCE's; NULL: SOURCE's;
+                                     "": none (no state plays any file).
                                      The caller keeps it for the tree's life */
     const char *hidden;           /* a path in SOURCE the mount never shows nor
                                      stats (its own mount point), or NULL */

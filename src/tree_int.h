@@ -260,10 +260,11 @@ int tree_states_text(struct rtm_tree *t, const struct tree_target *tg, struct rt
  * configs=none or timing=frames. */
 int tree_states_follow(const struct rtm_tree *t, const struct tree_target *tg);
 /* The timing (timing.h) of view tg, whose anim entry tg->h is loaded (any
- * level), into tm: the empty generation unless it follows the configs
- * and a state names its game path; then *when (if not NULL) becomes the
- * table's time if later.  Builds the table as tree_states_text does, or
- * with ready set returns -EAGAIN instead (tm then the empty generation). */
+ * level), into tm: the empty generation unless it follows the configs;
+ * then the states that name its game path decide it (none without a game
+ * path: no state plays it), and *when (if not NULL) becomes the table's
+ * time if later.  Builds the table as tree_states_text does, or with
+ * ready set returns -EAGAIN instead (tm then the empty generation). */
 struct rtm_timing;
 int tree_states_timing(struct rtm_tree *t, const struct tree_target *tg, int ready,
                        struct rtm_timing *tm, struct timespec *when);

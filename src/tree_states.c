@@ -305,7 +305,7 @@ static int config_root(struct rtm_tree *t, struct walk *w, const char **file, ch
         snprintf(tmp, PATH_MAX, "/proc/self/fd/%d", t->cfg.srcfd);
         return realpath(tmp, w->root) ? 0 : -1;
     }
-    if (stat(from, &st) || !realpath(from, w->root))
+    if (!*from || stat(from, &st) || !realpath(from, w->root))
         return -1;
     *file = NULL;
     if (!S_ISDIR(st.st_mode)) {         /* an archive: its folder, and its name */
@@ -435,13 +435,17 @@ int tree_states_timing(struct rtm_tree *t, const struct tree_target *tg, int rea
     char gp[GP_MAX];
     const struct rtm_anim *a = tg->h ? rtmc_anim(tg->h) : NULL;
     int rc = 0;
-    rtm_timing_decide(NULL, 0, 0, tm);  /* the empty generation */
-    if (!tree_states_follow(t, tg) || !a || anim_gamepath(t, tg, gp, sizeof gp))
+    rtm_timing_alone(tm);               /* no configs read: the file alone */
+    if (!tree_states_follow(t, tg) || !a)
         return 0;
+    if (anim_gamepath(t, tg, gp, sizeof gp)) {
+        rtm_timing_decide(NULL, 0, a->nframes, tm); /* no game path: no state plays it */
+        return 0;
+    }
     pthread_mutex_lock(&t->states->lock);
     const struct rtm_states *table = table_locked(t, ready, &rc);
     rtm_states_timing(table, gp, a->nframes, tm);
-    if (when && !rtm_timing_empty(tm))
+    if (when && table)
         *when = tree_later(*when, t->states->time);
     pthread_mutex_unlock(&t->states->lock);
     return rc;

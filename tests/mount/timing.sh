@@ -5,10 +5,14 @@
 # in another (rtmgen -a) whose states play them.  The SVG's dur and <desc>
 # and the BVH's Frame Time (the mean step) follow the state's speed; the
 # bounds (0.05 s, 600 s), speed 0 and a config removed keep or restore the
-# convention; a config rewritten changes states.txt and the two timed
-# views within a second and no other view; sizes are exact at stat; -o
-# timing=frames and -o configs=none keep the convention everywhere, the
-# two views then the same bytes as a loose copy's that no config names.
+# convention; a file no state plays (a loose copy with no game path, the
+# archived one once its config is gone) keeps it too, its <desc> saying
+# so, the same bytes archived or loose; a config rewritten changes
+# states.txt and the two timed views within a second and no other view;
+# sizes are exact at stat, on a later mount too; -o timing=frames and -o
+# configs=none keep the convention everywhere with no sentence: the two
+# views then the file alone's; rtmcat on a file in no addon reads no
+# config, so no state plays it: the loose copy's views on the mount.
 # Clients: headless Chromium seeks the timed SVG (setCurrentTime) to a
 # fraction of its pass and shows the pose the convention's SVG shows at
 # that fraction; Blender imports the timed BVH with update_scene_fps and
@@ -66,17 +70,24 @@ for f in "$M"/*/*/*.rtm/preview.svg "$M"/*/*/*.rtm/anim.bvh "$M"/*.rtm/preview.s
 done
 [ $bad = 0 ] && ok "timed views: stat's size is the bytes read"
 
-# the convention, where the file alone decides: a loose copy no config
-# names, -o timing=frames, and -o configs=none give the same two views
+# the convention, where the file alone decides: -o timing=frames and -o
+# configs=none give the same two views, no sentence; a loose copy no
+# config names, with configs read, the same but for the <desc> that says
+# no state plays it, as rtmcat gives them for a file in no addon
+NOSTATE='<desc>Timing: 30 frames a second (the convention): no config state plays this file.</desc>'
 do_mount "$S" "$N" -o "$SKEL,configs=none" || exit 1
 same=1
 for v in preview.svg anim.bvh; do
-    cmp -s "$M/loose.rtm/$v" "$F/anims.pbo/gen/figure.rtm/$v" &&
-        cmp -s "$M/loose.rtm/$v" "$N/anims.pbo/gen/figure.rtm/$v" &&
+    cmp -s "$F/anims.pbo/gen/figure.rtm/$v" "$N/anims.pbo/gen/figure.rtm/$v" &&
+        cmp -s "$F/loose.rtm/$v" "$N/anims.pbo/gen/figure.rtm/$v" &&
         cmp -s "$M/loose.rtm/$v" <("$RTMCAT" -s "$T/gen/figure.skel" "$T/gen/figure.rtm" "$v") || same=0
 done
-[ $same = 1 ] && ok "-o timing=frames, -o configs=none and a file no config names: the file's own preview.svg and anim.bvh" ||
+[ $same = 1 ] && ok "-o timing=frames, -o configs=none: the file's own preview.svg and anim.bvh; rtmcat in no addon: the loose copy's" ||
     fail "the convention's views differ"
+[ "$(desc "$M/loose.rtm")" = "$NOSTATE" ] && cmp -s "$M/loose.rtm/anim.bvh" "$N/loose.rtm/anim.bvh" &&
+    cmp -s <(grep -v '^<desc>' "$M/loose.rtm/preview.svg") "$N/loose.rtm/preview.svg" &&
+    ok "no game path, configs read: the convention, the <desc> says no state plays it (the BVH the file's own)" ||
+    fail "loose, no state: $(desc "$M/loose.rtm")"
 ! grep -rqs --include=preview.svg 'Timing' "$F" "$N" && [ "$(ftime "$F/anims.pbo/gen/figure.rtm")" = 0.0333333 ] &&
     ok "-o timing=frames, configs=none: no timing from the configs anywhere" || fail "a timing under timing=frames or configs=none"
 do_umount "$N"
@@ -104,11 +115,14 @@ rewrite -1000 'Timing: one pass in 600 s, the longest played: CfgMovesMaleSdr/St
 rewrite 0 'Timing: 30 frames a second (the convention): CfgMovesMaleSdr/States/FigureWalk (speed=0) has no duration.' 2s
 [ "$(ftime "$V")" = 0.0333333 ] && ok "speed 0: the BVH keeps 30 frames a second" || fail "Frame Time $(ftime "$V")"
 rm "$S/cfg.pbo"
-gone() { ! grep -q '<desc>' "$V/preview.svg" && cmp -s "$V/preview.svg" "$M/loose.rtm/preview.svg"; }
-within_1s gone && ok "the config removed: the preview is the file's own again within 1 s" || fail "still: $(desc "$V")"
+gone() { [ "$(desc "$V")" = "$NOSTATE" ] && cmp -s "$V/preview.svg" "$M/loose.rtm/preview.svg" &&
+    cmp -s "$V/anim.bvh" "$M/loose.rtm/anim.bvh" && exact "$V/preview.svg"; }
+within_1s gone && ok "the config removed: within 1 s no state plays it, the <desc> says so, the loose copy's bytes" ||
+    fail "still: $(desc "$V")"
 [ "$(others)" = "$before" ] && ok "... and no other view changed" || fail "other views changed"
 config 0.25
-within_1s grep -q 'one pass in 4 s' "$V/preview.svg" && ok "the config back: timed again" || fail "not timed again"
+back() { grep -q 'one pass in 4 s' "$V/preview.svg" && exact "$V/preview.svg" && exact "$V/anim.bvh"; }
+within_1s back && ok "the config back: timed again within 1 s, sizes exact" || fail "not timed again"
 
 # Chromium seeks each SVG to a fraction of its pass: the timed one (4 s)
 # and the convention's (2 s for 60 frames) show the same pose there
@@ -157,18 +171,20 @@ do_mount "$S" "$M" -o "$SKEL" || exit 1
 sizes() { stat -c %s "$V/preview.svg" "$V/anim.bvh" | tr '\n' ' '; }
 first=$(sizes)
 exact "$V/preview.svg" && exact "$V/anim.bvh" && grep -q 'one pass in 4 s' "$V/preview.svg" &&
-    ok "a later mount: the timed views' sizes are exact ($first)" || fail "later mount: $first"
+    exact "$M/loose.rtm/preview.svg" && [ "$(desc "$M/loose.rtm")" = "$NOSTATE" ] &&
+    ok "a later mount: the timed views' sizes are exact ($first), no state's too" || fail "later mount: $first"
 do_umount "$M"
 config -8
 do_mount "$S" "$M" -o "$SKEL" || exit 1
 exact "$V/preview.svg" && exact "$V/anim.bvh" && grep -q 'one pass in 8 s' "$V/preview.svg" &&
     ok "a config changed between mounts: the new timing, sizes exact" || fail "after the change: $(sizes), $(desc "$V")"
 # rtmcat -C: the configs under DIR time the file as the mount does; without
-# it, those of the file's own archive (none here): the convention
+# it, those of the file's own archive, where none plays it: no state, as
+# the loose copy on the mount
 for v in preview.svg anim.bvh; do
     cmp -s "$V/$v" <("$RTMCAT" -s "$T/gen/figure.skel" -C "$S" "$S/anims.pbo/gen/figure.rtm" "$v") &&
         cmp -s "$M/loose.rtm/$v" <("$RTMCAT" -s "$T/gen/figure.skel" "$S/anims.pbo/gen/figure.rtm" "$v") &&
-        ok "rtmcat -C SOURCE FILE $v: the mount's bytes; without -C the file's own" ||
+        ok "rtmcat -C SOURCE FILE $v: the mount's bytes; without -C no state's" ||
         fail "rtmcat $v: -C or not, not the expected bytes"
 done
 do_umount "$M"
@@ -192,7 +208,9 @@ if [ -d "$SHARED/addons/aur" ] && [ -d "$SHARED/addons/grad_captive" ] && [ -f "
     real "AUR speed 100000" "$A/Rup_RopeFX_01_idle.rtm" 'Timing: one pass in 0.05 s, the shortest played: CfgMovesMaleSdr/States/AUR_01_Idle (speed=100000: 1e-05 s)' 0.05s 0.05
     real "grad_captive speed 0.06" "$G" 'Timing: one pass in 16.6667 s, from CfgGesturesMale/States/AnimCableStandLoop (speed=0.06).' 16.667s 0.0833333
     real "ACE, inherited from the game" "$W" 'Timing: 30 frames a second (the convention): the speed of CfgGesturesMale/States/GestureWipeFace (speed=?) is unknown.' 1s 0.0333333
-    ! grep -q Timing "$A/Rup_RopeFX_01_Jump.rtm/preview.svg" && ok "AUR: the animation no state plays keeps its own preview" ||
+    desc "$A/Rup_RopeFX_01_Jump.rtm" | grep -qF -- "${NOSTATE#<desc>}" &&
+        [ "$(ftime "$A/Rup_RopeFX_01_Jump.rtm")" = 0.0333333 ] &&
+        ok "AUR: the animation no state plays keeps the convention, and its <desc> says why" ||
         fail "Jump: $(desc "$A/Rup_RopeFX_01_Jump.rtm")"
     cmp -s "$G/preview.svg" <("$RTMCAT" "$R/addons/grad_captive/addons/functions/rtms/anim_cable_stand_loop.rtm" preview.svg) &&
         cmp -s "$W/anim.bvh" <("$RTMCAT" "$R/ace_goggles.pbo/anim/WipeGlasses.rtm" anim.bvh) &&

@@ -1,14 +1,15 @@
 /* test_timing.c - the game's time of one pass (timing.h): the rule for
  * positive, negative, zero and extreme speeds (the 0.05 s and 600 s
  * bounds), one-frame files, states that disagree or agree, unknown
- * speeds; the timing of a game path from a table of configs (states.h);
+ * speeds, no state (its sentence) and no config read (none); the timing of a game path from a table of configs (states.h);
  * the generation key: a config changed, added or removed changes
  * preview.svg and anim.bvh, and no other view; and what the two views
  * write: the SVG's dur and <desc>, the BVH's Frame Time (the mean step).
  * Through the tree (tree.h, with the loader and cache, no FUSE): a config
  * rewritten, added, removed changes states.txt, preview.svg and anim.bvh,
  * byte for byte as rendered under the timing, sizes exact at lookup, and
- * no other view; -o timing=frames keeps the file's own. */
+ * no other view; no config at all: the no-state sentence; -o
+ * timing=frames keeps the file's own (no sentence). */
 #include <fcntl.h>
 #include <math.h>
 #include <unistd.h>
@@ -32,14 +33,27 @@ static struct rtm_timing decide1(const char *speed, int known, double value, uin
     return t;
 }
 
-static void no_state_is_the_empty_generation(void **state)
+static const char NO_STATE[] =
+    "Timing: 30 frames a second (the convention): no config state plays this file.";
+
+/* No state: the convention, and the sentence says so (naming no game
+ * path); no config read: the empty generation, no sentence. */
+static void no_state_says_so(void **state)
 {
     (void)state;
     struct rtm_timing t;
     rtm_timing_decide(NULL, 0, 10, &t);
+    assert_string_equal(t.why, NO_STATE);
+    assert_false(rtm_timing_empty(&t));
+    assert_true(t.seconds == 0);
+    rtm_timing_decide(NULL, 0, 1, &t);          /* one frame: still, no state all the same */
+    assert_string_equal(t.why, NO_STATE);
+    rtm_timing_alone(&t);
     assert_true(rtm_timing_empty(&t));
     assert_true(t.seconds == 0);
     assert_true(rtm_timing_empty(NULL));
+    rtm_states_timing(NULL, "\\m\\walk.rtm", 10, &t);   /* no configs read */
+    assert_true(rtm_timing_empty(&t));
 }
 
 static void positive_and_negative_speeds(void **state)
@@ -190,21 +204,25 @@ static void generation_follows_the_configs(void **state)
     struct rtm_anim *a = sample_figure(6);
     struct rtm_timing t_slow = timing_of(slow, 1, 6), t_fast = timing_of(fast, 1, 6),
                       t_two = timing_of(two, 2, 6), t_none = timing_of(other, 1, 6),
-                      t_empty = timing_of(NULL, 0, 6);
+                      t_empty = timing_of(NULL, 0, 6), t_alone;
+    rtm_timing_alone(&t_alone);
     assert_true(t_slow.seconds == 4 && t_fast.seconds == 2 && t_two.seconds == 0);
     assert_non_null(strstr(t_slow.why, "from CfgMovesMaleSdr/States/Walk (speed=0.25)"));
     assert_non_null(strstr(t_two.why, "the 2 states that play this file disagree"));
-    assert_true(rtm_timing_empty(&t_none) && rtm_timing_empty(&t_empty));
+    assert_string_equal(t_none.why, NO_STATE);  /* no state names it */
+    assert_string_equal(t_empty.why, NO_STATE); /* no config at all */
     /* changed, added, removed: the two timed views change, no other */
     assert_int_equal(timed_views_differing(a, &t_slow, &t_fast), 2);
     assert_int_equal(timed_views_differing(a, &t_slow, &t_two), 2);
     /* removed: the states no longer disagree, the convention stays: the
-     * SVG's <desc> no longer says why; the BVH, of the convention both
-     * times, is the same */
+     * SVG's <desc> says why anew; the BVH, of the convention both times,
+     * is the same */
     assert_int_equal(timed_views_differing(a, &t_two, &t_none), 1);
     assert_int_equal(timed_views_differing(a, &t_slow, &t_none), 2);
-    /* the empty generation renders what the file alone gives */
-    assert_int_equal(timed_views_differing(a, &t_none, NULL), 0);
+    /* no state and the file alone differ by the <desc> only; the empty
+     * generation renders what the file alone gives */
+    assert_int_equal(timed_views_differing(a, &t_none, &t_alone), 1);
+    assert_int_equal(timed_views_differing(a, &t_alone, NULL), 0);
     rtm_free(a);
 }
 
@@ -376,8 +394,21 @@ static char *others(struct env *e)
 }
 
 /* Whether preview.svg and anim.bvh read through the tree are the figure's
- * rendered under the timing of the states given, and states.txt names
- * them; the timing's sentence into why. */
+ * rendered under timing t. */
+static void expect_views(struct env *e, const struct rtm_timing *t)
+{
+    static const enum rtm_view_kind KINDS[] = { RTM_VIEW_PREVIEW, RTM_VIEW_BVH };
+    for (int k = 0; k < 2; k++) {
+        struct rtm_view v = { .kind = KINDS[k] };
+        char *want = render_timed(e->a, v, t), *got = cat(e, rtm_view_fixed_name(v.kind));
+        assert_string_equal(got, want);
+        free(want);
+        free(got);
+    }
+}
+
+/* The same under the timing of the states given, and states.txt names
+ * them. */
 static void expect_timed(struct env *e, const struct rtm_timing_state *st, size_t n)
 {
     struct rtm_timing t;
@@ -386,21 +417,17 @@ static void expect_timed(struct env *e, const struct rtm_timing_state *st, size_
     for (size_t i = 0; i < n; i++)
         assert_non_null(strstr(states, st[i].state));
     free(states);
-    static const enum rtm_view_kind KINDS[] = { RTM_VIEW_PREVIEW, RTM_VIEW_BVH };
-    for (int k = 0; k < 2; k++) {
-        struct rtm_view v = { .kind = KINDS[k] };
-        char *want = render_timed(e->a, v, &t), *got = cat(e, rtm_view_fixed_name(v.kind));
-        assert_string_equal(got, want);
-        free(want);
-        free(got);
-    }
+    expect_views(e, &t);
 }
 
 static void tree_follows_the_configs(void **state)
 {
     struct env *e = *state;
     char *before = others(e);
-    expect_timed(e, NULL, 0);                   /* no config: the file's own */
+    expect_timed(e, NULL, 0);                   /* no config: no state, and says so */
+    char *svg = cat(e, "preview.svg");
+    assert_non_null(strstr(svg, NO_STATE));
+    free(svg);
     put_config(e, "m", "0.25");
     struct rtm_timing_state slow = { "CfgMovesMaleSdr/States/W_m", "0.25", 1, 0.25 };
     expect_timed(e, &slow, 1);
@@ -429,13 +456,15 @@ static void tree_timing_frames(void **state)
     char *states = cat(e, "states.txt");
     assert_non_null(strstr(states, "W_m speed=0.25"));     /* states.txt still reads them */
     free(states);
-    expect_timed(e, NULL, 0);
+    struct rtm_timing alone;
+    rtm_timing_alone(&alone);
+    expect_views(e, &alone);                    /* the file's own: no sentence */
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(no_state_is_the_empty_generation),
+        cmocka_unit_test(no_state_says_so),
         cmocka_unit_test(positive_and_negative_speeds),
         cmocka_unit_test(zero_keeps_the_convention),
         cmocka_unit_test(extremes_play_at_the_bounds),
