@@ -41,12 +41,12 @@ SQLITE_CFLAGS := $(shell $(PKG) --cflags sqlite3 2>/dev/null)
 SQLITE_LIBS   := $(shell $(PKG) --libs sqlite3 2>/dev/null || echo -lsqlite3)
 
 # The format core (RTM formats, views, PBO archives): no FUSE, no global state.
-CORE     := util fileid anim plain bmtr lzo skeleton skeleton_cfg convert numfmt names motion bvh svg views view_names check states states_missing pbo pbo_file pivots shape config rap cfg_text cfg_write cfg_pp cfg_macro gamepath
+CORE     := util fileid anim plain bmtr lzo skeleton skeleton_cfg convert numfmt names motion bvh svg views view_names check states states_missing timing pbo pbo_file pivots shape config rap cfg_text cfg_write cfg_pp cfg_macro gamepath
 # The writers: fixtures, samples, fuzz seeds.
 WRITERS  := bmtr_write samples pbo_write rap_write
 # The mount without FUSE (librtmtree.a): the cache, the loader, the inode
 # table, the tree (what the mount shows) and the watcher; threads, no libfuse.
-FSCORE   := cache cache_sizes loader inodes tree tree_resolve tree_family tree_list tree_read tree_config tree_states tree_missing tree_states_index watch fstype index
+FSCORE   := cache cache_sizes loader inodes tree tree_resolve tree_family tree_list tree_read tree_config tree_states tree_states_walk tree_missing tree_states_index watch fstype index
 CORE_OBJ := $(CORE:%=$(BUILD)/obj/%.o)
 WRIT_OBJ := $(WRITERS:%=$(BUILD)/obj/%.o)
 FS_OBJ   := $(FSCORE:%=$(BUILD)/obj/%.o)

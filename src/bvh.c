@@ -264,11 +264,27 @@ static void put_frame(struct bvh *h, uint32_t f, struct rtm_buf *b)
 
 int rtm_write_bvh(const struct rtm_anim *a, struct rtm_buf *out)
 {
-    return rtm_write_bvh_with(a, NULL, out);
+    return rtm_write_bvh_with(a, NULL, NULL, out);
+}
+
+int rtm_write_bvh_timed(const struct rtm_anim *a, const struct rtm_timing *tm,
+                        struct rtm_buf *out)
+{
+    return rtm_write_bvh_with(a, NULL, tm, out);
+}
+
+/* The Frame Time line: the mean step of one pass when tm times it (bvh.h). */
+static void put_frame_time(const struct rtm_anim *a, const struct rtm_timing *tm,
+                           struct rtm_buf *out)
+{
+    if (tm && tm->seconds > 0 && a->nframes >= 2)
+        buf_printf(out, "Frame Time: %.6g\n", tm->seconds / (a->nframes - 1));
+    else
+        buf_puts(out, "Frame Time: " RTM_BVH_FRAME_TIME "\n");
 }
 
 int rtm_write_bvh_with(const struct rtm_anim *a, const struct rtm_rotations *rot,
-                       struct rtm_buf *out)
+                       const struct rtm_timing *tm, struct rtm_buf *out)
 {
     if (!a->pivot || !a->has_matrices)
         return -1;
@@ -277,7 +293,8 @@ int rtm_write_bvh_with(const struct rtm_anim *a, const struct rtm_rotations *rot
     int rc = build(&h) || !(by_phase = rtm_phase_order(a)) ? -1 : 0;
     if (!rc) {
         put_hierarchy(&h, out);
-        buf_printf(out, "MOTION\nFrames: %u\nFrame Time: " RTM_BVH_FRAME_TIME "\n", a->nframes);
+        buf_printf(out, "MOTION\nFrames: %u\n", a->nframes);
+        put_frame_time(a, tm, out);
         for (uint32_t i = 0; i < a->nframes; i++)
             put_frame(&h, by_phase[i], out);
     }

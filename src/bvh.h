@@ -8,8 +8,10 @@
  * (x, y, z) at its world (x, z, y).
  *
  * Contract:
- *  - rtm_write_bvh() appends the BVH of a, which needs matrices and pivots
- *    (rtm.h), to out; -1 when it has neither, or when out of memory.
+ *  - rtm_write_bvh_timed() appends the BVH of a, which needs matrices and
+ *    pivots (rtm.h), timed by tm (NULL: the convention; the caller's, read
+ *    during the call), to out; -1 when it has neither, or when out of
+ *    memory.  rtm_write_bvh() is it with tm NULL.
  *  - HIERARCHY: ROOT rtm_root at the origin, its 6 channels always 0; under
  *    it every bone with no parent here (and every bone the skeleton lacks,
  *    whose pivot is the origin), and under each bone its children, in file
@@ -17,7 +19,11 @@
  *    6 channels a joint, Xposition Yposition Zposition Zrotation Xrotation
  *    Yrotation; a leaf ends 5 cm beyond its joint along the parent-to-joint
  *    direction (up when that is 0).  Names are BVH tokens (RTM_NAMES_BVH).
- *  - MOTION: one line a frame in phase order (stable), Frame Time 1/30 s.
+ *  - MOTION: one line a frame in phase order (stable).  Frame Time 1/30 s
+ *    (the convention), or, when a timing (timing.h) gives one pass s
+ *    seconds and there are n >= 2 frames, s / (n - 1) ("%.6g"): the mean
+ *    step, so the frames as they are, none resampled, last one pass from
+ *    the first to the last (uneven phases play at an even pace).
  *    A joint's position channels are its joint's offset from its parent's,
  *    (j_b M_b - j_p M_p) in the parent's frame (its nearest rotation Q_p);
  *    its rotation channels the relative rotation Q_p^-1 Q_b as Z, X, Y Euler
@@ -32,6 +38,7 @@
 
 #include "names.h"
 #include "rtm.h"
+#include "timing.h"
 
 /* BVH tokens: whitespace escaped, names Blender keeps (63 bytes), and the
  * root's name taken. */
@@ -40,10 +47,12 @@ extern const struct rtm_name_rule RTM_NAMES_BVH;
 #define RTM_BVH_FRAME_TIME "0.0333333"
 
 int rtm_write_bvh(const struct rtm_anim *a, struct rtm_buf *out);
+int rtm_write_bvh_timed(const struct rtm_anim *a, const struct rtm_timing *tm,
+                        struct rtm_buf *out);
 /* The same from a's nearest rotations made once (motion.h; NULL: computed
- * here), when moving.txt is rendered with it. */
+ * here), when moving.txt is rendered with them. */
 struct rtm_rotations;
 int rtm_write_bvh_with(const struct rtm_anim *a, const struct rtm_rotations *rot,
-                       struct rtm_buf *out);
+                       const struct rtm_timing *tm, struct rtm_buf *out);
 
 #endif

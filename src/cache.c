@@ -12,6 +12,7 @@
 
 #include "cache_int.h"
 #include "pbo.h"
+#include "timing.h"
 
 struct rtmc *rtmc_new(size_t budget, rtmc_load_fn load, void *ctx)
 {
@@ -35,6 +36,7 @@ struct rtmc *rtmc_new(size_t budget, rtmc_load_fn load, void *ctx)
 }
 
 void rtmc_set_store(struct rtmc *c, rtmc_store_fn store) { c->store = store; }
+void rtmc_set_timed(struct rtmc *c, rtmc_timed_fn timed) { c->timed = timed; }
 
 void rtmc_set_trim(struct rtmc *c, rtmc_trim_fn trim, size_t every)
 {
@@ -80,6 +82,8 @@ static void entry_destroy(struct rtmc_entry *e)
     free(e->sizes);
     free(e->indexed);
     free(e->views);
+    free(e->timed[0].gen);
+    free(e->timed[1].gen);
     free(e->path);
     free(e);
 }
@@ -88,7 +92,9 @@ static void view_destroy(struct rtmc *c, struct rtmc_view *v)
 {
     struct rtmc_entry *o = v->owner;
     lru_unlink(c, &v->it);
-    if (o->views && o->views[v->idx] == v)
+    if (v->timed && o->timed[v->timed - 1].view == v)
+        o->timed[v->timed - 1].view = NULL;
+    else if (!v->timed && o->views && o->views[v->idx] == v)
         o->views[v->idx] = NULL;
     free(v->data);
     free(v);
@@ -114,6 +120,15 @@ static void table_remove(struct rtmc *c, struct rtmc_entry *e)
     e->dead = 1;
 }
 
+/* A view its entry no longer keeps: freed now, or by its last put. */
+static void view_let_go(struct rtmc *c, struct rtmc_view *v)
+{
+    if (v && v->it.refs == 0)
+        view_destroy(c, v);
+    else if (v)
+        lru_unlink(c, &v->it);
+}
+
 /* Takes e out of the index, frees its unreferenced views, and frees e when
  * nothing refers to it any more. */
 void cache_entry_kill(struct rtmc *c, struct rtmc_entry *e)
@@ -121,13 +136,10 @@ void cache_entry_kill(struct rtmc *c, struct rtmc_entry *e)
     table_remove(c, e);
     lru_unlink(c, &e->it);
     e->it.refs++;                       /* keep e alive while its views go */
-    for (size_t i = 0; e->views && i < e->nviews; i++) {
-        struct rtmc_view *v = e->views[i];
-        if (v && v->it.refs == 0)
-            view_destroy(c, v);
-        else if (v)
-            lru_unlink(c, &v->it);      /* freed by its last put */
-    }
+    for (size_t i = 0; e->views && i < e->nviews; i++)
+        view_let_go(c, e->views[i]);
+    view_let_go(c, e->timed[0].view);
+    view_let_go(c, e->timed[1].view);
     entry_unref(c, e);
 }
 
@@ -381,11 +393,12 @@ enum rtmc_level rtmc_level(const struct rtmc_entry *h) { return h->level; }
 /* ---- views ---- */
 
 /* Renders outside the lock; the caller's reference keeps h->anim alive. */
-static int render(const struct rtmc_entry *h, struct rtm_view v, char **data, size_t *len)
+static int render(const struct rtmc_entry *h, struct rtm_view v, const struct rtm_timing *tm,
+                  char **data, size_t *len)
 {
     struct rtm_buf b;
     buf_init(&b);
-    if (rtm_view_render(h->anim, v, &b) || b.oom) {
+    if (rtm_view_render_timed(h->anim, v, tm, &b) || b.oom) {
         buf_free(&b);
         return -ENOMEM;
     }
@@ -394,6 +407,25 @@ static int render(const struct rtmc_entry *h, struct rtm_view v, char **data, si
     if (tight)
         *data = tight;
     return 0;
+}
+
+/* render() with c's lock held by the caller, released while it renders. */
+static int render_unlocked(struct rtmc *c, const struct rtmc_entry *h, struct rtm_view v,
+                           const struct rtm_timing *tm, char **data, size_t *len)
+{
+    pthread_mutex_unlock(&c->lock);
+    int rc = render(h, v, tm, data, len);
+    pthread_mutex_lock(&c->lock);
+    return rc;
+}
+
+/* The caller's reference on a view it got, now the most recent (lock held). */
+static void view_hold(struct rtmc *c, struct rtmc_view *cv)
+{
+    cv->it.refs++;
+    if (cv->it.linked)
+        lru_front(c, &cv->it);
+    evict(c);
 }
 
 /* Publishes a rendered view unless another thread did first (lock held). */
@@ -432,20 +464,14 @@ int rtmc_view_get(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v,
     if (!cv) {
         char *data = NULL;
         size_t len = 0;
-        pthread_mutex_unlock(&c->lock);
-        int rc = render(h, v, &data, &len);
-        pthread_mutex_lock(&c->lock);
-        cv = rc ? NULL : view_publish(c, h, idx, data, len);
+        cv = render_unlocked(c, h, v, NULL, &data, &len) ? NULL
+                                                         : view_publish(c, h, idx, data, len);
     } else {
         c->hits++;
     }
     int wrong = cv && cache_size_wrong(c, h, idx, cv->len);
-    if (cv && !wrong) {
-        cv->it.refs++;
-        if (cv->it.linked)
-            lru_front(c, &cv->it);
-        evict(c);
-    }
+    if (cv && !wrong)
+        view_hold(c, cv);
     pthread_mutex_unlock(&c->lock);
     if (wrong) {
         cache_tell_store(c, h, NULL);
@@ -453,6 +479,133 @@ int rtmc_view_get(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v,
     }
     *out = cv;
     return cv ? 0 : -ENOMEM;
+}
+
+/* ---- preview.svg and anim.bvh under a timing ---- */
+
+/* The bytes a timed slot's key takes, counted in its entry (lock held). */
+static void entry_bytes_add(struct rtmc *c, struct rtmc_entry *h, long delta)
+{
+    h->it.bytes += (size_t)delta;
+    if (h->it.linked)
+        c->bytes += (size_t)delta;
+}
+
+int cache_timed_set(struct rtmc *c, struct rtmc_entry *h, int k, const char *gen,
+                    uint64_t size, struct rtmc_view *cv)
+{
+    struct rtmc_timed *s = &h->timed[k];
+    if (!s->gen || strcmp(s->gen, gen)) {
+        char *g = strdup(gen);
+        if (!g)
+            return -1;
+        if (s->gen)
+            entry_bytes_add(c, h, -(long)rtm_heap_bytes(strlen(s->gen) + 1));
+        entry_bytes_add(c, h, (long)rtm_heap_bytes(strlen(g) + 1));
+        free(s->gen);
+        s->gen = g;
+    }
+    if (s->view != cv) {
+        struct rtmc_view *old = s->view;
+        s->view = NULL;                 /* so that freeing old leaves the slot */
+        view_let_go(c, old);
+        s->view = cv;
+    }
+    s->size = size;
+    return 0;
+}
+
+/* A view rendered under timing gen joins slot k of h, unless one of that
+ * timing did first (lock held). */
+static struct rtmc_view *timed_publish(struct rtmc *c, struct rtmc_entry *h, int k,
+                                       const char *gen, char *data, size_t len)
+{
+    struct rtmc_timed *s = &h->timed[k];
+    struct rtmc_view *v;
+    if (s->view && s->gen && !strcmp(s->gen, gen)) {
+        free(data);
+        return s->view;
+    }
+    if (!(v = calloc(1, sizeof *v)) || cache_timed_set(c, h, k, gen, len, v)) {
+        free(v);
+        free(data);
+        return NULL;
+    }
+    v->owner = h;
+    v->timed = 1 + k;
+    v->data = data;
+    v->len = len;
+    v->it.is_view = 1;
+    v->it.bytes = rtm_heap_bytes(sizeof *v) + rtm_heap_bytes(len);
+    h->it.refs++;
+    c->renders++;
+    if (!h->dead)
+        lru_front(c, &v->it);
+    return v;
+}
+
+/* A size just rendered, checked against and given to the timed hook:
+ * whether the hook had remembered another one (then the view is put: the
+ * caller fails once with -EIO, as for a wrong indexed size, and the next
+ * read is served from the view kept). */
+static int timed_told(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v,
+                      const struct rtm_timing *tm, uint64_t len)
+{
+    struct rtmc_src src = { .path = h->path, .id = h->id, .level = h->level, .kind = h->kind,
+                            .archive_len = h->archive_len };
+    uint64_t known = len;
+    if (!c->timed)
+        return 0;
+    int remembered = c->timed(c->ctx, &src, v, tm->why, &known, 0) == 0;
+    int wrong = remembered && known != len;
+    if (!remembered || wrong)
+        c->timed(c->ctx, &src, v, tm->why, &len, 1);
+    if (!wrong)
+        return 0;
+    pthread_mutex_lock(&c->lock);           /* every entry of the version learns it */
+    for (struct rtmc_entry *e = c->table[h->hash % c->nbuckets]; e; e = e->hnext) {
+        struct rtmc_timed *s = &e->timed[cache_timed_slot(v)];
+        if (e->kind == h->kind && rtm_fileid_same(&e->id, &h->id) && !strcmp(e->path, h->path) &&
+            s->gen && !strcmp(s->gen, tm->why))
+            s->size = len;
+    }
+    c->mismatches++;
+    pthread_mutex_unlock(&c->lock);
+    return 1;
+}
+
+int rtmc_timed_view_get(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v,
+                        const struct rtm_timing *tm, struct rtmc_view **out)
+{
+    int k = cache_timed_slot(v);
+    if (k < 0 || rtm_timing_empty(tm))
+        return rtmc_view_get(c, h, v, out);
+    *out = NULL;
+    if (!h->anim || rtm_view_index(h->anim, v) >= h->nviews || h->level > rtmc_view_level(v))
+        return -EINVAL;
+    pthread_mutex_lock(&c->lock);
+    struct rtmc_timed *s = &h->timed[k];
+    struct rtmc_view *cv = s->gen && !strcmp(s->gen, tm->why) ? s->view : NULL;
+    int fresh = !cv;
+    if (!cv) {
+        char *data = NULL;
+        size_t len = 0;
+        cv = render_unlocked(c, h, v, tm, &data, &len) ? NULL
+                                                       : timed_publish(c, h, k, tm->why, data, len);
+    } else {
+        c->hits++;
+    }
+    if (cv)
+        view_hold(c, cv);
+    pthread_mutex_unlock(&c->lock);
+    if (!cv)
+        return -ENOMEM;
+    if (fresh && timed_told(c, h, v, tm, cv->len)) {
+        rtmc_view_put(c, cv);
+        return -EIO;
+    }
+    *out = cv;
+    return 0;
 }
 
 void rtmc_view_put(struct rtmc *c, struct rtmc_view *v)

@@ -47,6 +47,19 @@
  *      asked for, as a listing with attributes asks every one), every view
  *      of the version is sized at once (rtm_view_sizes: counted in
  *      sizings), keeping no bytes, and the sizes go to the store hook.
+ *  - preview.svg and anim.bvh also depend on a timing (timing.h) when it
+ *    is not the empty generation: rtmc_timed_view_* key their bytes and
+ *    size by the timing's sentence, in one slot a view in the version's
+ *    anim entry (the last timing asked: a new one lets the old bytes go),
+ *    apart from the sizes above, which are the empty generation's; those
+ *    are never checked against the index nor told to the store hook.
+ *    With the empty generation (tm NULL or empty), or for any other view,
+ *    they are the functions without timing.  A timed size not known is
+ *    asked of the timed hook (rtmc_set_timed), else the view is rendered
+ *    (on the version's full entry when the entry asked is a shape or
+ *    light one) and the hook told; it is kept in both entries.  A render
+ *    whose size differs from the one the hook gave fails with -EIO once
+ *    (the hook is told the right one), as a wrong indexed size does.
  *  - Sizes the index gave for a version (rtmc_loaded.indexed) are checked
  *    against every size computed for it.  The first difference kills the
  *    version's shape entries (what served the wrong size), tells the store
@@ -146,6 +159,14 @@ struct rtmc *rtmc_new(size_t budget, rtmc_load_fn load, void *ctx);
 typedef void (*rtmc_store_fn)(void *ctx, const struct rtmc_src *src, const struct rtm_anim *a,
                               const uint64_t *sizes);
 void rtmc_set_store(struct rtmc *c, rtmc_store_fn store);
+/* Asked (loader's ctx, no lock held) for the size of view v of src's
+ * version under timing gen (a timing's sentence, timing.h) that the cache
+ * does not know, with put 0: 0 and *size when it is remembered, else -1;
+ * and told each such size once rendered, with put 1 (a persistent index
+ * keeps them by generation: rtm_loader_timed). */
+typedef int (*rtmc_timed_fn)(void *ctx, const struct rtmc_src *src, struct rtm_view v,
+                             const char *gen, uint64_t *size, int put);
+void rtmc_set_timed(struct rtmc *c, rtmc_timed_fn timed);
 /* Called, with the cache's lock held, each time evictions have freed
  * `every` more bytes: what an evicted entry freed lies in pages shared with
  * live entries, which the allocator keeps until told (rtmfs: malloc_trim). */
@@ -184,6 +205,15 @@ int rtmc_view_size(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v, uint
 /* The same when it is known without parsing or rendering; else -EAGAIN. */
 int rtmc_view_size_known(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v,
                          uint64_t *size);
+
+/* The same under timing tm (see the contract above; tm is the caller's). */
+struct rtm_timing;
+int rtmc_timed_view_get(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v,
+                        const struct rtm_timing *tm, struct rtmc_view **out);
+int rtmc_timed_view_size(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v,
+                         const struct rtm_timing *tm, uint64_t *size);
+int rtmc_timed_view_size_known(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v,
+                               const struct rtm_timing *tm, uint64_t *size);
 
 /* Drops every version of path and of everything below it (path/...), views
  * included ("" drops everything); referenced entries leave the index at once and are freed by

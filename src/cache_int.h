@@ -40,11 +40,19 @@ struct rtmc_entry {
     uint64_t *sizes;            /* UINT64_MAX: not known yet */
     uint64_t *indexed;          /* the index's sizes, to check, or NULL */
     struct rtmc_view **views;   /* cached views, or NULL */
+    /* preview.svg and anim.bvh (RTMC_TIMED_*) under the last timing asked
+     * that is not the empty generation (cache.h): its key, size, bytes */
+    struct rtmc_timed {
+        char *gen;              /* the timing's sentence, or NULL */
+        uint64_t size;          /* UINT64_MAX: not known */
+        struct rtmc_view *view; /* or NULL */
+    } timed[2];
 };
 
 struct rtmc_view {
     struct item it;
     struct rtmc_entry *owner;   /* holds one reference on it */
+    int timed;                  /* 0, or 1 + its slot in owner->timed */
     size_t idx;
     char *data;
     size_t len;
@@ -56,6 +64,7 @@ struct rtmc {
     pthread_cond_t room;        /* reservations ended or entries unreferenced */
     rtmc_load_fn load;
     rtmc_store_fn store;
+    rtmc_timed_fn timed;
     rtmc_trim_fn trim;
     size_t trim_every, freed;   /* bytes evicted since the last trim */
     void *ctx;
@@ -68,6 +77,18 @@ struct rtmc {
     size_t nbuckets;
     uint64_t loads, renders, sizings, hits, evictions, mismatches, remembered;
 };
+
+/* Which slot of an entry's timed views view v takes under a timing that
+ * is not the empty generation: 0 (preview.svg), 1 (anim.bvh), or -1. */
+static inline int cache_timed_slot(struct rtm_view v)
+{
+    return v.kind == RTM_VIEW_PREVIEW ? 0 : v.kind == RTM_VIEW_BVH ? 1 : -1;
+}
+/* cache.c: entry h's slot k now holds the timing gen and size (its view,
+ * of another timing, let go), with its view cv (NULL: none, as on a
+ * shape entry); 0, or -1 out of memory (lock held). */
+int cache_timed_set(struct rtmc *c, struct rtmc_entry *h, int k, const char *gen,
+                    uint64_t size, struct rtmc_view *cv);
 
 /* cache.c: takes e out of the index, frees its unreferenced views, and
  * frees e when nothing refers to it any more (lock held). */

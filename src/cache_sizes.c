@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cache_int.h"
+#include "timing.h"
 
 enum rtmc_level rtmc_view_level(struct rtm_view v)
 {
@@ -194,3 +195,56 @@ int rtmc_view_size(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v, uint
     return size_on_full(c, h, v, none_sized(c, h), size);
 }
 
+
+/* ---- preview.svg and anim.bvh under a timing ---- */
+
+int rtmc_timed_view_size_known(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v,
+                               const struct rtm_timing *tm, uint64_t *size)
+{
+    int k = cache_timed_slot(v);
+    if (k < 0 || rtm_timing_empty(tm))
+        return rtmc_view_size_known(c, h, v, size);
+    if (!h->anim || rtm_view_index(h->anim, v) >= h->nviews)
+        return -EINVAL;
+    pthread_mutex_lock(&c->lock);
+    const struct rtmc_timed *s = &h->timed[k];
+    *size = s->gen && !strcmp(s->gen, tm->why) ? s->size : UINT64_MAX;
+    pthread_mutex_unlock(&c->lock);
+    return *size == UINT64_MAX ? -EAGAIN : 0;
+}
+
+/* Rendered from the version's entry deep enough (h, or one got for it),
+ * kept in h's slot too: the index is neither asked nor told (it knows the
+ * empty generation's sizes only). */
+int rtmc_timed_view_size(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v,
+                         const struct rtm_timing *tm, uint64_t *size)
+{
+    int rc = rtmc_timed_view_size_known(c, h, v, tm, size);
+    if (rc != -EAGAIN)
+        return rc;
+    if (rtm_timing_empty(tm))
+        return rtmc_view_size(c, h, v, size);
+    struct rtmc_src s = src_of(h, rtmc_view_level(v));
+    if (c->timed && c->timed(c->ctx, &s, v, tm->why, size, 0) == 0) {
+        pthread_mutex_lock(&c->lock);
+        rc = cache_timed_set(c, h, cache_timed_slot(v), tm->why, *size, NULL) ? -ENOMEM : 0;
+        pthread_mutex_unlock(&c->lock);
+        return rc;
+    }
+    struct rtmc_entry *f = h;
+    struct rtmc_view *cv;
+    if (h->level > s.level && (rc = rtmc_get(c, &s, &f)))
+        return rc;
+    rc = f->anim && f->nviews == h->nviews ? rtmc_timed_view_get(c, f, v, tm, &cv) : -EIO;
+    if (rc == 0) {
+        *size = cv->len;
+        rtmc_view_put(c, cv);
+        pthread_mutex_lock(&c->lock);
+        if (f != h && cache_timed_set(c, h, cache_timed_slot(v), tm->why, *size, NULL))
+            rc = -ENOMEM;
+        pthread_mutex_unlock(&c->lock);
+    }
+    if (f != h)
+        rtmc_put(c, f);
+    return rc;
+}

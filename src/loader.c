@@ -13,6 +13,7 @@
 #include "config.h"
 #include "pbo.h"
 #include "shape.h"
+#include "timing.h"
 #include "views.h"
 
 /* ---- the persistent index ---- */
@@ -176,6 +177,50 @@ void rtm_loader_store(void *ctx, const struct rtmc_src *src, const struct rtm_an
         return;
     }
     put_shape(l, &k, a, sizes, "");
+}
+
+/* ---- timed views' sizes, by generation ---- */
+
+/* The key of view v's size under timing gen: the version's, of kind
+ * RTM_INDEX_TIMED, the rendering key followed by the view and the
+ * generation (render, n bytes, holds it).  -1 when there is none. */
+static int timed_key(const struct rtm_loader *l, const struct rtmc_src *src, struct rtm_view v,
+                     const char *gen, struct rtm_index_key *k, char *render, size_t n)
+{
+    const char *name = rtm_view_fixed_name(v.kind);
+    int w = snprintf(render, n, "%s\n%s\n%s", l->render ? l->render : "", name ? name : "?", gen);
+    if (w < 0 || (size_t)w >= n || src->kind != RTMC_ANIM ||
+        index_key(l, src, RTM_INDEX_TIMED, k))
+        return -1;
+    k->render = render;
+    return 0;
+}
+
+int rtm_loader_timed(void *ctx, const struct rtmc_src *src, struct rtm_view v, const char *gen,
+                     uint64_t *size, int put)
+{
+    const struct rtm_loader *l = ctx;
+    struct rtm_index_key k;
+    char render[RTM_TIMING_WHY_MAX + 1024];
+    uint8_t le[8];
+    void *val = NULL;
+    size_t len = 0;
+    if (!l->index || timed_key(l, src, v, gen, &k, render, sizeof render))
+        return -1;
+    if (put) {
+        for (int i = 0; i < 8; i++)
+            le[i] = (uint8_t)(*size >> (8 * i));
+        rtm_index_put(l->index, &k, le, sizeof le);
+        return 0;
+    }
+    if (rtm_index_get(l->index, &k, &val, &len))
+        return -1;
+    int rc = len == sizeof le ? 0 : -1;
+    *size = 0;
+    for (size_t i = 0; rc == 0 && i < sizeof le; i++)
+        *size |= (uint64_t)((const uint8_t *)val)[i] << (8 * i);
+    free(val);
+    return rc;
 }
 
 /* An archive's table from the index: 0, or -1 when it has none. */

@@ -60,7 +60,8 @@
 #include "skeleton.h"
 
 /* What an index record describes (rtm_index_key.kind). */
-enum { RTM_INDEX_SHAPE = 1, RTM_INDEX_TABLE = 2 };
+enum { RTM_INDEX_SHAPE = 1, RTM_INDEX_TABLE = 2,
+       RTM_INDEX_TIMED = 3 };       /* a timed view's size (rtm_loader_timed) */
 
 struct rtm_loader {
     int srcfd;                          /* SOURCE, open O_DIRECTORY */
@@ -95,6 +96,12 @@ void rtm_loader_render_key(char *out, size_t n, const char *skel_name,
 /* The cache's store hook (rtmc_set_store); ctx is the struct rtm_loader. */
 void rtm_loader_store(void *ctx, const struct rtmc_src *src, const struct rtm_anim *a,
                       const uint64_t *sizes);
+
+/* The cache's timed hook (rtmc_set_timed; ctx the struct rtm_loader): a
+ * timed view's size by the version, the rendering key, the view and the
+ * generation, 8 bytes little-endian. */
+int rtm_loader_timed(void *ctx, const struct rtmc_src *src, struct rtm_view v, const char *gen,
+                     uint64_t *size, int put);
 
 int rtm_loader_load(void *ctx, const struct rtmc_src *src, struct rtmc_reservation *r,
                     struct rtmc_loaded *out, char *msg, size_t msglen);

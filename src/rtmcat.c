@@ -370,34 +370,6 @@ static int cat_anim(struct cat *c, const struct walk *w, const char *view)
     return flush(c, &out);
 }
 
-/* View v of a file read by cat_unlisted, or (v NULL) its list of views. */
-static int render_unlisted(struct cat *c, struct rtmc_entry *h, const struct rtm_view *v,
-                           struct rtm_buf *out)
-{
-    const struct rtm_anim *a = rtmc_anim(h);
-    struct rtmc_view *cv;
-    size_t len;
-    if (v) {
-        int rc = rtmc_view_get(c->cache, h, *v, &cv);
-        if (rc == 0) {
-            const char *data = rtmc_view_data(cv, &len);
-            buf_put(out, data, len);
-            rtmc_view_put(c->cache, cv);
-        }
-        return rc;
-    }
-    for (size_t i = 0; i < rtm_view_count(a); i++) {
-        char path[RTM_VIEW_PATH_MAX];
-        uint64_t size;
-        int rc = rtmc_view_size(c->cache, h, rtm_view_at(a, i), &size);
-        if (rc)
-            return rc;
-        rtm_view_path(a, rtm_view_at(a, i), path);
-        buf_printf(out, "%10zu %s\n", (size_t)size, path);
-    }
-    return 0;
-}
-
 /* A file or archive entry (key, as the cache names it) that the tree does
  * not show as an animation, its name not ending in .rtm: rtmcat reads it as
  * one all the same, through the same cache and loader (so with the mount's
@@ -420,7 +392,7 @@ static int cat_unlisted(struct cat *c, const char *key, size_t archive_len,
         status = fail_loaded(c, rtmc_error(h), strlen(rtmc_error(h)));
     else if (view && rtm_view_lookup(a, view, &v))
         status = fail_no_view(c, view);
-    else if ((rc = render_unlisted(c, h, view ? &v : NULL, &out)))
+    else if ((rc = rtmcat_render_unlisted(c->cache, h, view ? &v : NULL, &out)))
         status = fail_errno(c, rc);
     else
         status = flush(c, &out);
@@ -621,7 +593,7 @@ static int cat_open(struct cat *c, const char *skel_spec, int digits, const char
     c->cache = c->loader.cache = rtmc_new(SIZE_MAX / 2, rtm_loader_load, &c->loader);
     struct rtm_tree_config cfg = { .srcfd = c->srcfd, .cache = c->cache,
                                    .configs_from = c->states_from };
-    cfg.configs_none = rtmcat_states_from(cdir, c->file, c->states_from, PATH_MAX) != 0;
+    (void)rtmcat_states_from(cdir, c->file, c->states_from, PATH_MAX); /* "": no addon */
     c->tree = c->cache ? rtm_tree_new(&cfg) : NULL;
     return c->tree ? 0 : fail_errno(c, -ENOMEM);
 }

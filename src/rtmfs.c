@@ -59,6 +59,7 @@ struct options {
     int show_other, nonopts;
     char *rapified;                     /* text (default) or raw */
     char *configs;                      /* all (default) or none */
+    char *timing;                       /* game (default) or frames */
     unsigned max_read;
 };
 
@@ -75,6 +76,7 @@ static const struct fuse_opt option_spec[] = {
     OPT("show_other", show_other),
     OPT("rapified=%s", rapified),
     OPT("configs=%s", configs),
+    OPT("timing=%s", timing),
     OPT("uid=%s", uid),
     OPT("gid=%s", gid),
     OPT("umask=%s", umask),
@@ -164,6 +166,9 @@ static void usage(void)
            "                           config.bin as config.cpp) or raw (their bytes)\n"
            "    -o configs=MODE        all (default: states.txt reads the configs under\n"
            "                           SOURCE when first asked for) or none\n"
+           "    -o timing=MODE         game (default: preview.svg and anim.bvh play one\n"
+           "                           pass as the states that play the file time it) or\n"
+           "                           frames (30 frames a second, whatever the configs)\n"
            "    -o uid=N,gid=N         owner shown (default: the source's)\n"
            "    -o umask=M             modes 0777 & ~M, octal (dmask= folders, fmask= files)\n"
            "    -o fsname=NAME         first field of /proc/mounts (default: SOURCE)\n"
@@ -390,6 +395,10 @@ static int fs_setup(struct fs *fs, const struct options *o, const char *mountpoi
         fprintf(stderr, "rtmfs: bad configs '%s' (all or none)\n", o->configs);
         return -1;
     }
+    if (o->timing && strcmp(o->timing, "game") && strcmp(o->timing, "frames")) {
+        fprintf(stderr, "rtmfs: bad timing '%s' (game or frames)\n", o->timing);
+        return -1;
+    }
     enum rtm_watch_mode mode = RTM_WATCH_AUTO;
     if (o->watch && rtm_watch_mode_parse(o->watch, &mode)) {
         fprintf(stderr, "rtmfs: bad watch '%s' (auto, inotify or poll)\n", o->watch);
@@ -409,6 +418,7 @@ static int fs_setup(struct fs *fs, const struct options *o, const char *mountpoi
     fs->cache = fs->loader.cache = rtmc_new(budget, rtm_loader_load, &fs->loader);
     if (fs->cache) {
         rtmc_set_store(fs->cache, rtm_loader_store);
+        rtmc_set_timed(fs->cache, rtm_loader_timed);
         rtmc_set_trim(fs->cache, trim_malloc, TRIM_EVERY);
     }
     fs->fsmap = rtm_fsmap_new(mode, fs->dir);
@@ -419,6 +429,7 @@ static int fs_setup(struct fs *fs, const struct options *o, const char *mountpoi
                                    .cache = fs->cache, .show_other = o->show_other,
                                    .rapified_raw = o->rapified && !strcmp(o->rapified, "raw"),
                                    .configs_none = o->configs && !strcmp(o->configs, "none"),
+                                   .timing_frames = o->timing && !strcmp(o->timing, "frames"),
                                    .hidden = hidden, .index = &fs->index,
                                    .watch = rtm_watch_add,
                                    .watch_ctx = fs->watch, .fsmap = fs->fsmap,

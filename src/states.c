@@ -21,6 +21,8 @@ struct line {
     char *key;          /* the game path the state names: normalised, lowercase */
     char *text;         /* the line, with its newline */
     char *file;         /* the state's file as written (missing.txt) */
+    char *speed;        /* its speed as the line writes it (timing.h) */
+    int speed_known;    /* that speed is a finite number */
     size_t cfg;         /* its config's place in path order */
     uint32_t entry;     /* the state's entry: file order */
 };
@@ -48,6 +50,7 @@ void rtm_states_free(struct rtm_states *s)
     for (size_t i = 0; i < s->nlines; i++) {
         free(s->lines[i].key);
         free(s->lines[i].text);
+        free(s->lines[i].speed);
         free(s->lines[i].file);
     }
     free(s->cfgs);
@@ -240,31 +243,40 @@ int rtm_states_key(const char *gp, size_t len, char out[RTM_STATES_KEY_MAX])
     return 0;
 }
 
-/* Appends a line made of copies of key, text and file (len bytes). */
+/* Appends a line made of copies of key, text, file (flen bytes) and
+ * speed. */
 static int put_line(struct rtm_states *s, const char *key, const char *text, const char *file,
-                    size_t flen, size_t ci, uint32_t entry)
+                    size_t flen, const char *speed, int known, size_t ci, uint32_t entry)
 {
-    char *k = strdup(key), *tx = strdup(text), *f = strndup(file, flen);
-    if (!k || !tx || !f ||
+    char *k = strdup(key), *tx = strdup(text), *f = strndup(file, flen), *sp = strdup(speed);
+    if (!k || !tx || !f || !sp ||
         grow((void **)&s->lines, &s->caplines, s->nlines + 1, sizeof *s->lines)) {
         free(k);
         free(tx);
         free(f);
+        free(sp);
         return -1;
     }
-    s->lines[s->nlines++] = (struct line){ k, tx, f, ci, entry };
+    s->lines[s->nlines++] = (struct line){ k, tx, f, sp, known != 0, ci, entry };
     return 0;
 }
 
 static int add_line(struct rtm_states *s, size_t ci, uint32_t cls, const char *key,
                     const struct cfg_value *file)
 {
-    struct rtm_buf b;
+    struct rtm_buf b, sp;
+    double speed = NAN;
     buf_init(&b);
+    buf_init(&sp);
     state_line(s, ci, cls, &b);
-    buf_putc(&b, 0);                    /* taken as a C string */
-    int rc = b.oom ? -1 : put_line(s, key, b.p, file->u.s.p, file->u.s.len, ci, cls);
+    int known = put_value(&sp, value_of(s, lookup(s, ci, cls, "speed")), &speed) == 0 &&
+                isfinite(speed);
+    buf_putc(&b, 0);                    /* taken as C strings */
+    buf_putc(&sp, 0);
+    int rc = b.oom || sp.oom ? -1 : put_line(s, key, b.p, file->u.s.p, file->u.s.len, sp.p,
+                                             known, ci, cls);
     buf_free(&b);
+    buf_free(&sp);
     return rc;
 }
 
@@ -328,6 +340,8 @@ int rtm_states_finish(struct rtm_states *s)
 
 /* ---- states.txt ---- */
 
+static size_t first_line(const struct rtm_states *s, const char *key);
+
 void rtm_states_render(const struct rtm_states *s, const char *gp, struct rtm_buf *b)
 {
     char key[GP_MAX], shown[GP_MAX];
@@ -339,7 +353,16 @@ void rtm_states_render(const struct rtm_states *s, const char *gp, struct rtm_bu
     buf_printf(b, "game_path: \\%s\n", shown);
     if (!s || !s->nlines)
         return;
-    size_t lo = 0, hi = s->nlines;      /* the first line of key */
+    for (size_t i = first_line(s, key); i < s->nlines && strcmp(s->lines[i].key, key) == 0; i++)
+        buf_puts(b, s->lines[i].text);
+}
+
+/* ---- the states that name a game path, for timing.h ---- */
+
+/* The first line of key (s->nlines when there is none). */
+static size_t first_line(const struct rtm_states *s, const char *key)
+{
+    size_t lo = 0, hi = s->nlines;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         if (strcmp(s->lines[mid].key, key) < 0)
@@ -347,8 +370,53 @@ void rtm_states_render(const struct rtm_states *s, const char *gp, struct rtm_bu
         else
             hi = mid;
     }
-    for (; lo < s->nlines && strcmp(s->lines[lo].key, key) == 0; lo++)
-        buf_puts(b, s->lines[lo].text);
+    return lo;
+}
+
+/* One state's class path and speed, as its line says them. */
+/* The class path and speed of line l, from the line alone (a table the
+ * index gave has no configs to look them up in): its text starts with the
+ * path, which has no space, then " speed=". */
+struct named {
+    char path[CLASS_PATH_MAX];
+};
+
+static void named_state(const struct line *l, struct named *n, struct rtm_timing_state *ts)
+{
+    const char *end = strstr(l->text, " speed=");
+    size_t len = end ? (size_t)(end - l->text) : 1;
+    snprintf(n->path, sizeof n->path, "%.*s", (int)len, end ? l->text : "?");
+    double v = l->speed_known ? strtod(l->speed, NULL) : NAN;
+    *ts = (struct rtm_timing_state){ n->path, l->speed, l->speed_known, v };
+}
+
+void rtm_states_timing(const struct rtm_states *s, const char *gp, uint32_t nframes,
+                       struct rtm_timing *out)
+{
+    char key[GP_MAX];
+    size_t first = 0, n = 0;
+    if (!s) {                           /* no configs read: the file alone */
+        rtm_timing_alone(out);
+        return;
+    }
+    if (gp && rtm_states_key(gp, strlen(gp), key) == 0)
+        for (first = first_line(s, key);
+             first + n < s->nlines && strcmp(s->lines[first + n].key, key) == 0;)
+            n++;
+    struct named *names = NULL;
+    struct rtm_timing_state *st = NULL;
+    if (n && (!(names = calloc(n, sizeof *names)) || !(st = calloc(n, sizeof *st)))) {
+        free(names);                    /* the convention, and the sentence says why */
+        rtm_timing_alone(out);
+        snprintf(out->why, sizeof out->why,
+                 "Timing: 30 frames a second (the convention): out of memory.");
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        named_state(&s->lines[first + i], &names[i], &st[i]);
+    rtm_timing_decide(st, n, nframes, out);
+    free(names);
+    free(st);
 }
 
 /* ---- the lines, for missing.txt and the index ---- */
@@ -361,12 +429,14 @@ const char *rtm_states_config(const struct rtm_states *s, size_t ci)
 void rtm_states_line(const struct rtm_states *s, size_t i, struct rtm_state_line *out)
 {
     const struct line *l = &s->lines[i];
-    *out = (struct rtm_state_line){ l->key, l->text, l->file, l->cfg, l->entry };
+    *out = (struct rtm_state_line){ l->key, l->text, l->file, l->speed, l->speed_known,
+                                    l->cfg, l->entry };
 }
 
 int rtm_states_add_line(struct rtm_states *s, const struct rtm_state_line *l)
 {
     if (l->cfg >= s->ncfgs || s->cfgs[l->cfg].c)
         return -1;                      /* only a line-only table's configs */
-    return put_line(s, l->key, l->text, l->file, strlen(l->file), l->cfg, l->entry);
+    return put_line(s, l->key, l->text, l->file, strlen(l->file), l->speed, l->speed_known,
+                    l->cfg, l->entry);
 }

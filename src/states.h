@@ -30,6 +30,7 @@
 #include <stddef.h>
 
 #include "config.h"
+#include "timing.h"
 #include "util.h"
 
 struct rtm_states;
@@ -65,10 +66,15 @@ int rtm_states_key(const char *gp, size_t len, char out[RTM_STATES_KEY_MAX]);
 
 /* One state line as the table holds it (pointers into the table): the
  * key it is found by (the game path, normalised, lowercase), its text
- * (with its newline), the state's file as written, its config's place
- * in path order (rtm_states_config) and its entry (file order). */
+ * (with its newline), the state's file as written, its speed as the
+ * line writes it and whether that is a finite number (what timing.h
+ * needs, kept apart so that a table the index gave times views as one
+ * made from configs), its config's place in path order
+ * (rtm_states_config) and its entry (file order). */
 struct rtm_state_line {
     const char *key, *text, *file;
+    const char *speed;                  /* as the line writes it */
+    int speed_known;                    /* it is a finite number */
     size_t cfg;
     uint32_t entry;
 };
@@ -81,5 +87,13 @@ const char *rtm_states_config(const struct rtm_states *s, size_t ci);
  * added without a model (NULL), in path order: 0, or -1 (no such config,
  * or memory).  Finishing sorts the lines as it sorts made ones. */
 int rtm_states_add_line(struct rtm_states *s, const struct rtm_state_line *l);
+
+/* The timing (timing.h) of an animation of game path gp (NULL: none) and
+ * nframes frames, from the states that name gp, in states.txt's order,
+ * each with its class path and its speed as its line writes it: none
+ * names gp (or gp is NULL) gives the convention and its sentence; s NULL
+ * (no configs read) the empty generation. */
+void rtm_states_timing(const struct rtm_states *s, const char *gp, uint32_t nframes,
+                       struct rtm_timing *out);
 
 #endif

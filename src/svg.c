@@ -15,6 +15,7 @@ static const char *const CAPTION[2] = { "front", "side" };
 
 struct svg {
     const struct rtm_anim *a;
+    const struct rtm_timing *tm;    /* NULL: the empty generation */
     uint32_t *frames, nf;       /* the frames drawn, in phase order */
     uint32_t phase_left_out;    /* frames whose phase is not finite */
     uint8_t *drawn;             /* per bone */
@@ -192,7 +193,7 @@ static void plan_animation(struct svg *h)
         return;
     struct rtm_buf *b = &h->anim;
     buf_puts(b, " dur=\"");
-    put_fixed(b, fmax(1.0, h->nf / 30.0), 3);
+    put_fixed(b, h->tm && h->tm->seconds > 0 ? h->tm->seconds : fmax(1.0, h->nf / 30.0), 3);
     buf_puts(b, "s\" repeatCount=\"indefinite\" calcMode=\"linear\"");
     if (even_steps(h, span))
         return;
@@ -313,10 +314,28 @@ static void put_count(struct rtm_buf *b, int *first, uint32_t n, const char *thi
     *first = 0;
 }
 
-/* What is left out, and why; nothing when all is drawn. */
+/* The timing's sentence, XML-escaped, in ASCII (timing.h). */
+static void put_timing(struct rtm_buf *b, const char *why)
+{
+    for (const char *c = why; *c; c++) {
+        if (*c == '<')
+            buf_puts(b, "&lt;");
+        else if (*c == '>')
+            buf_puts(b, "&gt;");
+        else if (*c == '&')
+            buf_puts(b, "&amp;");
+        else
+            buf_putc(b, *c >= ' ' && *c < 0x7f ? *c : '?');
+    }
+}
+
+/* What is left out, and why, then how the frames are timed when configs
+ * say it (timing.h); nothing when all is drawn and no configs were read
+ * (the empty generation). */
 static void put_desc(struct rtm_buf *b, const struct svg *h)
 {
-    if (!h->bad && !h->lacking && !h->guessed && !h->phase_left_out)
+    int left_out = h->bad || h->lacking || h->guessed || h->phase_left_out;
+    if (!left_out && rtm_timing_empty(h->tm))
         return;
     int first = 1;
     buf_puts(b, "<desc>");
@@ -324,7 +343,13 @@ static void put_desc(struct rtm_buf *b, const struct svg *h)
     put_count(b, &first, h->lacking, "bone", "without a joint (not in the skeleton)");
     put_count(b, &first, h->guessed, "joint", "not drawn (pivot placed by a rule: skeleton.txt)");
     put_count(b, &first, h->phase_left_out, "frame", "left out (phase NaN or infinite)");
-    buf_puts(b, ".</desc>\n");
+    if (left_out)
+        buf_putc(b, '.');
+    if (!rtm_timing_empty(h->tm)) {
+        buf_puts(b, left_out ? " " : "");
+        put_timing(b, h->tm->why);
+    }
+    buf_puts(b, "</desc>\n");
 }
 
 static void put_open(struct rtm_buf *b, const struct rtm_anim *a, int height)
@@ -369,13 +394,19 @@ static void write_figure(const struct svg *h, struct rtm_buf *b)
 
 int rtm_write_svg(const struct rtm_anim *a, struct rtm_buf *out)
 {
+    return rtm_write_svg_timed(a, NULL, out);
+}
+
+int rtm_write_svg_timed(const struct rtm_anim *a, const struct rtm_timing *tm,
+                        struct rtm_buf *out)
+{
     if (!a->has_matrices)
         return -1;
     if (!a->pivot) {
         write_no_rest_pose(a, out);
         return out->oom ? -1 : 0;
     }
-    struct svg h = { .a = a };
+    struct svg h = { .a = a, .tm = tm };
     double lo[3], hi[3];
     buf_init(&h.anim);
     int rc = pick_frames(&h) || place_joints(&h, lo, hi) || plan_paths(&h) ? -1 : 0;

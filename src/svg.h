@@ -33,12 +33,16 @@
  * then XML's) as its <title>.  Colours: bones whose name holds "left" (any
  * case), "right", and the rest.  Joints whose position is NaN or infinite
  * in any frame drawn are left out too.  A <desc> says how many bones have
- * no joint drawn, and why.
+ * no joint drawn, and why; then, for a timing that is not the empty
+ * generation, its sentence (timing.h; '<' and '&' escaped, bytes outside
+ * printable ASCII as '?').
  *
  * Animation: the frames with a finite phase, in phase order (rtm_phase_order;
  * the others are left out, and the <desc> says so).  Every path animates
  * "d" and every dot "transform" through <animate>/<animateTransform> with
- * the same dur (one frame a 1/30 s, at least 1 s), repeatCount="indefinite",
+ * the same dur: the timing's seconds when it has some (timing.h: the first
+ * frame drawn to the last is one pass), else the convention, one frame a
+ * 1/30 s, at least 1 s; repeatCount="indefinite",
  * calcMode="linear", and keyTimes (phases normalised to 0..1, 4 decimals)
  * unless every step is equal within 1e-6 of the span.  The static attributes
  * hold the first frame.  One frame drawn, or a span of 0, gives a still
@@ -46,14 +50,17 @@
  *
  * Without pivots the SVG is a line of text, RTM_SVG_NO_REST_POSE.
  *
- * Contract: rtm_write_svg() appends the SVG of a (which needs matrices) to
- * out: always well-formed XML in ASCII; -1 when a has no matrices or when
- * out of memory.  Pure: same anim, same bytes.
+ * Contract: rtm_write_svg_timed() appends the SVG of a (which needs
+ * matrices) timed by tm (NULL: the empty generation; the caller's, read
+ * during the call) to out: always well-formed XML in ASCII; -1 when a has
+ * no matrices or when out of memory.  Pure: same anim and timing, same
+ * bytes.  rtm_write_svg() is it with tm NULL.
  */
 #ifndef RTM_SVG_H
 #define RTM_SVG_H
 
 #include "rtm.h"
+#include "timing.h"
 
 enum {
     RTM_SVG_MARGIN = 10,
@@ -68,5 +75,7 @@ enum {
 #define RTM_SVG_NO_REST_POSE "no rest pose: mount with a skeleton that has pivots"
 
 int rtm_write_svg(const struct rtm_anim *a, struct rtm_buf *out);
+int rtm_write_svg_timed(const struct rtm_anim *a, const struct rtm_timing *tm,
+                        struct rtm_buf *out);
 
 #endif

@@ -86,9 +86,11 @@ static void watch(struct rtm_tree *t, const char *dir)
  * watched one when every view's entry ran out too). */
 static double timeout(struct rtm_tree *t, const struct tree_target *tg)
 {
-    /* states.txt changes with configs anywhere under SOURCE, not with its
-     * version: the kernel asks again, and its new time drops its pages */
-    if (tg->kind == TK_STATES || tg->kind == TK_MISSING || atomic_load(&t->unwatched) ||
+    /* states.txt, missing.txt, preview.svg and anim.bvh change with
+     * configs anywhere under SOURCE, not with their version: the kernel
+     * asks again, and a new time drops their pages */
+    if (tg->kind == TK_STATES || tg->kind == TK_MISSING || tree_states_follow(t, tg) ||
+        atomic_load(&t->unwatched) ||
         (!tg->pinned && t->cfg.fsmap &&
          rtm_fsmap_check(t->cfg.fsmap, t->cfg.srcfd, tg->src, (uint64_t)tg->st.st_dev)))
         return RTM_TREE_TIMEOUT_UNWATCHED;
@@ -129,7 +131,8 @@ const char *tree_error_text(const struct rtm_tree *t, const struct tree_target *
     return tmp;
 }
 
-static int file_size(struct rtm_tree *t, struct tree_target *tg, uint64_t *size)
+static int file_size(struct rtm_tree *t, struct tree_target *tg, uint64_t *size,
+                     struct timespec *when)
 {
     struct rtm_buf b;
     switch (tg->kind) {
@@ -158,7 +161,7 @@ static int file_size(struct rtm_tree *t, struct tree_target *tg, uint64_t *size)
         return rc;
     }
     default:
-        return rtmc_view_size(t->cfg.cache, tg->h, tg->view, size);
+        return tree_view_size(t, tg, size, when);
     }
 }
 
@@ -262,7 +265,7 @@ static int fill_attr(struct rtm_tree *t, struct tree_target *tg, uint64_t ino, s
     case TK_PFILE:
     case TK_CONFIG:
     case TK_PCONFIG: {
-        int rc = file_size(t, tg, &size);
+        int rc = file_size(t, tg, &size, &st->st_mtim);
         if (rc == -EIO)
             tree_stale(t, tg, ino);
         if (rc)
@@ -276,8 +279,15 @@ static int fill_attr(struct rtm_tree *t, struct tree_target *tg, uint64_t ino, s
     st->st_blksize = 4096;
     if (tg->kind == TK_PBO && !tg->table)
         tree_resolve_archive(t, tg, "");    /* its time needs the table (cached) */
-    if (tg->table && rtmc_pbo(tg->table))
-        st->st_mtim = st->st_atim = archive_time(t, tg);
+    if (tg->table && rtmc_pbo(tg->table)) {
+        /* what the configs give (states.txt, a timed view) keeps their time
+         * when it is later: a config rewritten must move it */
+        int configs = st->st_mtim.tv_sec != tg->st.st_mtim.tv_sec ||
+                      st->st_mtim.tv_nsec != tg->st.st_mtim.tv_nsec;
+        struct timespec at = archive_time(t, tg);
+        st->st_atim = at;
+        st->st_mtim = configs ? tree_later(at, st->st_mtim) : at;
+    }
     apply_attrs(&t->cfg.attrs, st);
     return 0;
 }
@@ -377,7 +387,7 @@ void rtm_tree_listed_entries(struct rtm_tree *t, uint64_t dir, const struct rtm_
         uint64_t k = rtm_ino_member(d->e[i].ino);
         if (rtm_ino_head(d->e[i].ino) != head || tree_aim_at_member(&tg, k) ||
             tg.kind == TK_STATES ||     /* its size needs the configs read */
-            (tg.kind == TK_VIEW && rtmc_view_size_known(t->cfg.cache, tg.h, tg.view, &size)))
+            (tg.kind == TK_VIEW && tree_view_size_known(t, &tg, &size)))
             continue;
         o->ino = rtm_inodes_ref_member(t->nodes, head, k);
         if (o->ino && fill_attr(t, &tg, o->ino, &o->st)) {

@@ -111,9 +111,13 @@ struct rtm_tree_config {
                                      bytes, not as their text (-o rapified=raw) */
     int configs_none;             /* read no config: states.txt has its first
                                      line only (-o configs=none) */
+    int timing_frames;            /* preview.svg and anim.bvh keep 30 frames a
+                                     second, whatever the configs (-o
+                                     timing=frames) */
     const char *configs_from;     /* read the configs in this folder or archive
                                      (a path on disk; config= is relative to
-                                     it) instead of SOURCE's; NULL: SOURCE's.
+                                     it) instead of SOURCE's; NULL: SOURCE's;
+                                     "": none (no state plays any file).
                                      The caller keeps it for the tree's life */
     struct rtm_index *const *index;  /* where the persistent index is (it may be
                                      opened after the tree, after a fork), to

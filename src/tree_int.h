@@ -9,7 +9,9 @@
  *   tree_read.c     files' bytes
  *   tree_config.c   rapified configs shown as text: names, size, bytes
  *   tree_states.c   the mount's table of config states; states.txt,
- *                   missing.txt's text
+ *                   missing.txt's text, the timing of the previews
+ *   tree_states_walk.c  finding and reading the configs for that table
+ *   tree_states_index.c the table in the persistent index
  *   tree_missing.c  missing.txt at the mount's root: where it shows
  */
 #ifndef RTM_TREE_INT_H
@@ -29,6 +31,7 @@
 #define NLISTINGS 2
 
 struct rtm_states;
+struct rtm_gamepaths;
 
 struct rtm_tree {
     struct rtm_tree_config cfg;
@@ -251,6 +254,27 @@ void tree_config_text_put(struct rtm_tree *t, struct tree_config_text *ct);
 
 /* ---- config states (tree_states.c) ---- */
 
+/* The mount's table of config states and what goes with it (t->states):
+ * tree_states.c keeps it up to date under lock, tree_states_walk.c builds
+ * it. */
+struct tree_states {
+    pthread_mutex_t lock;
+    struct rtm_states *table;   /* NULL until first needed */
+    atomic_int dirty;           /* SOURCE changed since it was built */
+    /* every states.txt's time, at least: the newest config or archive
+     * read, or when it was built again after a change (an include or a
+     * config gone may change lines without a newer file) */
+    struct timespec time;
+    /* missing.txt's: the game paths present, built with the table or at
+     * its first need; any change in SOURCE (an animation too) makes it
+     * built again */
+    struct rtm_gamepaths *present;
+    atomic_int present_dirty;
+    struct timespec present_time;
+    atomic_ulong parsed, remembered;    /* configs read; tables the index gave */
+    char *gen;                  /* the table's generation in the index, or NULL */
+};
+
 /* The table's life: -1 out of memory. */
 int tree_states_new(struct rtm_tree *t);
 void tree_states_free(struct rtm_tree *t);
@@ -272,6 +296,22 @@ int tree_states_missing(struct rtm_tree *t, struct rtm_buf *b, struct timespec *
 /* How the states table was got: configs read (parsed), tables the
  * persistent index gave (no config read). */
 void tree_states_counts(struct rtm_tree *t, uint64_t *parsed, uint64_t *remembered);
+
+/* ---- finding and reading the configs (tree_states_walk.c) ---- */
+
+/* Every config under SOURCE (or an archive SOURCE is), as a finished
+ * table, from the persistent index when it has this generation of them
+ * (t->states->gen, the counters and the index's record follow); the
+ * newest of their times into *newest; the game paths present into
+ * *present (NULL when the index gave the table, or memory ran out: built
+ * at its need).  A table of no states when there are no configs; NULL
+ * out of memory. */
+struct rtm_states *tree_states_build(struct rtm_tree *t, struct timespec *newest,
+                                     struct rtm_gamepaths **present);
+/* The game paths present (missing.txt), without reading a config; the
+ * newest time of the archives and configs met into *newest.  NULL out of
+ * memory. */
+struct rtm_gamepaths *tree_states_build_present(struct rtm_tree *t, struct timespec *newest);
 
 /* ---- the states table in the persistent index (tree_states_index.c) ---- */
 
@@ -310,6 +350,29 @@ int tree_missing_resolve(struct rtm_tree *t, const char *path, struct tree_targe
  * b, and its time into *when: as tree_states_text. */
 int tree_configs_text(struct rtm_tree *t, const struct tree_target *tg, struct rtm_buf *b,
                       struct timespec *when);
+
+/* Whether view tg follows the configs: preview.svg or anim.bvh, unless -o
+ * configs=none or timing=frames. */
+int tree_states_follow(const struct rtm_tree *t, const struct tree_target *tg);
+/* The timing (timing.h) of view tg, whose anim entry tg->h is loaded (any
+ * level), into tm: the empty generation unless it follows the configs;
+ * then the states that name its game path decide it (none without a game
+ * path: no state plays it), and *when (if not NULL) becomes the table's
+ * time if later.  Builds the table as tree_states_text does, or with
+ * ready set returns -EAGAIN instead (tm then the empty generation). */
+struct rtm_timing;
+int tree_states_timing(struct rtm_tree *t, const struct tree_target *tg, int ready,
+                       struct rtm_timing *tm, struct timespec *when);
+
+/* ---- views' bytes and sizes (tree_read.c) ---- */
+
+/* The size of view tg (TK_VIEW) under its timing, and its time into *when
+ * (the anim's, or the configs' when they time it); 0 or a negative errno. */
+int tree_view_size(struct rtm_tree *t, struct tree_target *tg, uint64_t *size,
+                   struct timespec *when);
+/* The same when known without parsing, rendering or reading a config;
+ * else -EAGAIN. */
+int tree_view_size_known(struct rtm_tree *t, struct tree_target *tg, uint64_t *size);
 
 /* ---- attributes, lookups, changes (tree.c) ---- */
 

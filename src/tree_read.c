@@ -1,4 +1,6 @@
-/* tree_read.c - the bytes of the mount's files (see tree.h). */
+/* tree_read.c - the bytes of the mount's files (see tree.h), and the sizes
+ * of an animation's views under their timing (timing.h: preview.svg and
+ * anim.bvh follow the configs that name the file). */
 #include "tree_int.h"
 
 #include <errno.h>
@@ -6,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "timing.h"
 
 static ssize_t slice(char *buf, size_t size, const char *data, size_t len, off_t off)
 {
@@ -125,16 +129,36 @@ static ssize_t read_target(struct rtm_tree *t, struct tree_target *tg, char *buf
         buf_free(&b);
         return n;
     }
-    case TK_VIEW:
-        if ((n = view_entry(t, tg)) || (n = rtmc_view_get(t->cfg.cache, tg->h, tg->view, &v)))
+    case TK_VIEW: {
+        struct rtm_timing tm;
+        if ((n = view_entry(t, tg)) || (n = tree_states_timing(t, tg, 0, &tm, NULL)) ||
+            (n = rtmc_timed_view_get(t->cfg.cache, tg->h, tg->view, &tm, &v)))
             return n;
         const char *data = rtmc_view_data(v, &len);
         n = slice(buf, size, data, len, off);
         rtmc_view_put(t->cfg.cache, v);
         return n;
+    }
     default:
         return -EISDIR;
     }
+}
+
+/* ---- views' sizes ---- */
+
+int tree_view_size(struct rtm_tree *t, struct tree_target *tg, uint64_t *size,
+                   struct timespec *when)
+{
+    struct rtm_timing tm;
+    int rc = tree_states_timing(t, tg, 0, &tm, when);
+    return rc ? rc : rtmc_timed_view_size(t->cfg.cache, tg->h, tg->view, &tm, size);
+}
+
+int tree_view_size_known(struct rtm_tree *t, struct tree_target *tg, uint64_t *size)
+{
+    struct rtm_timing tm;
+    int rc = tree_states_timing(t, tg, 1, &tm, NULL);
+    return rc ? rc : rtmc_timed_view_size_known(t->cfg.cache, tg->h, tg->view, &tm, size);
 }
 
 ssize_t rtm_tree_read(struct rtm_tree *t, uint64_t ino, char *buf, size_t size, off_t off)

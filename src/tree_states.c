@@ -1,52 +1,29 @@
-/* tree_states.c - the mount's table of config states (states.h) and each
- * animation's states.txt: which configs are read, when, and the game path
- * of an animation.  Part of the tree layer (tree.h, tree_int.h).
+/* tree_states.c - the mount's table of config states (states.h) and what
+ * is made of it: each animation's states.txt, the root's missing.txt and
+ * the timing of preview.svg and anim.bvh; when the configs are read, and
+ * the game path of an animation.  Part of the tree layer (tree.h,
+ * tree_int.h); the configs are found and read in tree_states_walk.c.
  *
- * Configs read: every config.bin or config.cpp (any case), at any depth of
- * an archive under SOURCE, or of a folder below a $PBOPREFIX$; a text one
- * preprocessed, its game-path includes found through the $PBOPREFIX$
- * folders under SOURCE, then through the project around it (gamepath.h:
- * its addons/ and include/ folders).  The table is built the first time a
+ * The table is built the first time a
  * states.txt is asked for (stat or read), never at mount time, and built
  * again at the next need after SOURCE changed anything but an animation
  * (rtm_tree_changed): the text is never kept anywhere else, so nothing
- * older than the table is ever served. */
+ * older than the table is ever served.  preview.svg and anim.bvh take
+ * their timing (timing.h) from the same table, at the same times. */
 #include "tree_int.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <time.h>
-#include <unistd.h>
 
-#include "cfg_pp.h"
 #include "gamepath.h"
 #include "states.h"
 #include "states_missing.h"
+#include "timing.h"
 
-enum { WALK_DEPTH_MAX = 64, GP_MAX = 1024 };
-
-struct tree_states {
-    pthread_mutex_t lock;
-    struct rtm_states *table;   /* NULL until first needed */
-    atomic_int dirty;           /* SOURCE changed since it was built */
-    /* every states.txt's time, at least: the newest config or archive
-     * read, or when it was built again after a change (an include or a
-     * config gone may change lines without a newer file) */
-    struct timespec time;
-    /* missing.txt's: the game paths present, built with the table or at
-     * its first need; any change in SOURCE (an animation too) makes it
-     * built again */
-    struct rtm_gamepaths *present;
-    atomic_int present_dirty;
-    struct timespec present_time;
-    atomic_ulong parsed, remembered;    /* configs read; tables the index gave */
-    char *gen;                  /* the table's generation in the index, or NULL */
-};
+enum { GP_MAX = RTM_STATES_KEY_MAX };
 
 int tree_states_new(struct rtm_tree *t)
 {
@@ -78,486 +55,6 @@ void tree_states_changed(struct rtm_tree *t, const char *name)
         atomic_store(&t->states->present_dirty, 1);
 }
 
-/* ---- finding the configs ---- */
-
-struct prefix {
-    char *gp;                   /* normalised */
-    char *dir;                  /* absolute */
-    size_t rel_len;             /* of the folder's path from the walk's root */
-};
-
-struct walk {
-    struct rtm_tree *t;
-    int rootfd;                 /* the folder paths are relative to */
-    char root[PATH_MAX];        /* that folder, absolute */
-    struct prefix *pre;
-    size_t npre, cappre;
-    char **loose;               /* configs below a $PBOPREFIX$, from SOURCE */
-    size_t nloose, caploose;
-    char **pbos;                /* archives, from SOURCE */
-    size_t npbos, cappbos;
-    struct timespec newest;     /* of those configs and archives */
-    struct rtm_gamepaths *present;  /* or NULL: game paths of the animations
-                                       and prefixes met (missing.txt) */
-    char **gen;                 /* each archive's and config's path and
-                                   version: the generation (tree_states_index.c) */
-    size_t ngen, capgen;
-    int gen_lost;               /* memory ran out making it */
-    int text_configs;           /* configs read that were text, not rapified */
-};
-
-static int push(char ***arr, size_t *n, size_t *cap, const char *s)
-{
-    if (*n == *cap) {
-        size_t nc = *cap ? *cap * 2 : 16;
-        char **q = realloc(*arr, nc * sizeof *q);
-        if (!q)
-            return -1;
-        *arr = q;
-        *cap = nc;
-    }
-    if (!((*arr)[*n] = strdup(s)))
-        return -1;
-    (*n)++;
-    return 0;
-}
-
-static int is_config_name(const char *name)
-{
-    return strcasecmp(name, "config.bin") == 0 || strcasecmp(name, "config.cpp") == 0;
-}
-
-/* Adds folder rel's $PBOPREFIX$: its place in w->pre, or -1. */
-static long add_prefix(struct walk *w, int dfd, const char *rel)
-{
-    char text[1024], gp[GP_MAX], dir[PATH_MAX];
-    int fd = openat(dfd, "$PBOPREFIX$", O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0)
-        return -1;
-    ssize_t n = rtm_pread_full(fd, text, sizeof text, 0);
-    close(fd);
-    if (n <= 0 || gamepath_pboprefix(text, (size_t)n, gp, sizeof gp) ||
-        rtm_path_join(dir, sizeof dir, w->root, rel))
-        return -1;
-    if (w->npre == w->cappre) {
-        size_t nc = w->cappre ? w->cappre * 2 : 16;
-        struct prefix *q = realloc(w->pre, nc * sizeof *q);
-        if (!q)
-            return -1;                  /* its includes are not found: counted */
-        w->pre = q;
-        w->cappre = nc;
-    }
-    struct prefix p = { strdup(gp), strdup(dir), strlen(rel) };
-    if (!p.gp || !p.dir) {
-        free(p.gp);
-        free(p.dir);
-        return -1;
-    }
-    if (w->present)
-        rtm_gamepaths_add_prefix(w->present, gp, strlen(gp));
-    w->pre[w->npre++] = p;
-    return (long)w->npre - 1;
-}
-
-/* A loose animation at path (from the walk's root) below prefix pre:
- * its game path into the set of those present. */
-static void add_loose_anim(struct walk *w, long pre, const char *path)
-{
-    char gp[GP_MAX + PATH_MAX];
-    if (!w->present || pre < 0)
-        return;
-    const struct prefix *p = &w->pre[pre];
-    int k = snprintf(gp, sizeof gp, "%s\\%s", p->gp, path + p->rel_len);
-    if (k > 0 && (size_t)k < sizeof gp)
-        rtm_gamepaths_add_file(w->present, gp, (size_t)k);   /* '/' is '\\' there */
-}
-
-/* An archive or config met at path, of stat st: its time and version. */
-static void walk_met(struct walk *w, const char *path, const struct stat *st)
-{
-    char *g = tree_states_gen_entry(path, st);
-    w->newest = tree_later(w->newest, st->st_mtim);
-    if (!g || push(&w->gen, &w->ngen, &w->capgen, g))
-        w->gen_lost = 1;                /* no generation: not remembered */
-    free(g);
-}
-
-static void walk_sub(struct walk *w, int dfd, const char *name, const char *path, int under,
-                     long pre, int depth);
-
-/* Whether folder d holds $PBOPREFIX$, from its listing (a lookup of a name
- * that is not there costs more, cold), rewound after. */
-static int has_prefix_file(DIR *d)
-{
-    struct dirent *de;
-    int found = 0;
-    while (!found && (de = readdir(d)))
-        found = strcmp(de->d_name, "$PBOPREFIX$") == 0;
-    rewinddir(d);
-    return found;
-}
-
-/* Walks folder rel (dfd open on it; under: a $PBOPREFIX$ is at or above
- * it, pre the nearest one's place in w->pre, or -1 when it gives none):
- * archives, loose configs and prefixes (and, for missing.txt, loose
- * animations).  What cannot be read is left out: a config the game could
- * not read either plays nothing. */
-static void walk_dir(struct walk *w, int dfd, const char *rel, int under, long pre, int depth)
-{
-    DIR *d = fdopendir(dfd);
-    if (!d) {
-        close(dfd);
-        return;
-    }
-    if (has_prefix_file(d)) {
-        under = 1;
-        pre = add_prefix(w, dfd, rel);
-    }
-    struct dirent *de;
-    while ((de = readdir(d))) {
-        char path[PATH_MAX];
-        struct stat st;
-        size_t n = strlen(de->d_name);
-        int pbo = rtm_name_ends(de->d_name, n, ".pbo"), cfg = under && is_config_name(de->d_name);
-        if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
-            rtm_path_join(path, sizeof path, rel, de->d_name) ||
-            (w->rootfd == w->t->cfg.srcfd && w->t->hidden && !strcmp(path, w->t->hidden)))
-            continue;
-        /* readdir's type spares a stat where it says enough: a later
-         * mount's first states.txt is this walk, cold */
-        if (de->d_type == DT_DIR) {
-            walk_sub(w, dfd, de->d_name, path, under, pre, depth);
-            continue;
-        }
-        if (de->d_type == DT_REG && !pbo && !cfg) {
-            if (under && tree_is_rtm_name(de->d_name, n))
-                add_loose_anim(w, pre, path);
-            continue;
-        }
-        if (fstatat(dfd, de->d_name, &st, 0) != 0)
-            continue;
-        if (S_ISDIR(st.st_mode) &&
-            fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode)) {
-            walk_sub(w, dfd, de->d_name, path, under, pre, depth);
-        } else if (S_ISREG(st.st_mode)) {
-            if (pbo)
-                push(&w->pbos, &w->npbos, &w->cappbos, path);
-            else if (cfg)
-                push(&w->loose, &w->nloose, &w->caploose, path);
-            if (pbo || cfg)
-                walk_met(w, path, &st);
-            if (under && tree_is_rtm_name(de->d_name, n))
-                add_loose_anim(w, pre, path);
-        }
-    }
-    closedir(d);
-}
-
-/* Walks subfolder name (at path) of folder dfd, unless too deep. */
-static void walk_sub(struct walk *w, int dfd, const char *name, const char *path, int under,
-                     long pre, int depth)
-{
-    if (depth >= WALK_DEPTH_MAX)
-        return;
-    int sub = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (sub >= 0)
-        walk_dir(w, sub, path, under, pre, depth + 1);
-}
-
-/* ---- reading them ---- */
-
-/* Game-path includes: the $PBOPREFIX$ folders under SOURCE first, then
- * the project around the config (arg: a struct resolve). */
-struct resolve {
-    const struct walk *w;
-    struct gamepath_project *pr;
-};
-
-static int resolve_gp(void *arg, const char *gp, char *out, size_t n)
-{
-    const struct resolve *r = arg;
-    for (size_t i = 0; i < r->w->npre; i++) {
-        const struct prefix *p = &r->w->pre[i];
-        size_t len = strlen(p->gp);
-        if (strncasecmp(gp, p->gp, len) || gp[len] != '\\')
-            continue;
-        int k = snprintf(out, n, "%s/%s", p->dir, gp + len + 1);
-        if (k < 0 || (size_t)k >= n)
-            continue;
-        for (char *c = out + strlen(p->dir); *c; c++)
-            if (*c == '\\')
-                *c = '/';
-        if (access(out, R_OK) == 0)
-            return 0;
-    }
-    return r->pr ? gamepath_project_resolve(r->pr, gp, out, n) : -1;
-}
-
-/* Config c, read from rel (rapified or text), into table s. */
-static void config_read(struct walk *w, struct rtm_states *s, struct cfg *c, const char *rel,
-                        int rapified)
-{
-    w->text_configs += !rapified;       /* its includes may change without it */
-    atomic_fetch_add(&w->t->states->parsed, 1);
-    rtm_states_add(s, c, rel);
-}
-
-/* Whether the file at path starts as a rapified config does. */
-static int rapified_file(const char *path)
-{
-    uint8_t magic[4];
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    ssize_t n = fd < 0 ? -1 : rtm_pread_full(fd, magic, sizeof magic, 0);
-    if (fd >= 0)
-        close(fd);
-    return n == (ssize_t)sizeof magic && rap_is_rapified(magic, sizeof magic);
-}
-
-static void read_loose(struct walk *w, struct rtm_states *s, const char *rel)
-{
-    char path[PATH_MAX];
-    struct cfg *c = NULL;
-    struct rtm_error err = { .msg = "" };
-    if (rtm_path_join(path, sizeof path, w->root, rel))
-        return;
-    struct resolve r = { w, NULL };
-    gamepath_project_open(path, &r.pr);
-    struct cfg_pp_opts o = { resolve_gp, &r, r.pr ? gamepath_project_include(r.pr) : NULL, 0 };
-    if (cfg_load_file(path, &o, &c, &err) == 0)
-        config_read(w, s, c, rel, rapified_file(path));
-    gamepath_project_free(r.pr);
-}
-
-/* A config that is an archive's entry: rapified, or text preprocessed
- * without a folder (its includes are in the archive, out of reach). */
-static struct cfg *entry_config(const struct walk *w, const uint8_t *data, size_t len,
-                                const char *name)
-{
-    struct cfg *c = NULL;
-    struct rtm_error err = { .msg = "" };
-    if (rap_is_rapified(data, len)) {
-        rap_read(data, len, &c, &err);
-        return c;
-    }
-    struct resolve r = { w, NULL };
-    struct cfg_pp_opts o = { resolve_gp, &r, NULL, 0 };
-    struct cfg_pp_result pp;
-    memset(&pp, 0, sizeof pp);
-    if (cfg_pp_text((const char *)data, len, name, NULL, &o, &pp, &err) == 0)
-        cfg_parse_text(pp.text.p, pp.text.len, name, &pp.map, &c, &err);
-    cfg_pp_free(&pp);
-    return c;
-}
-
-/* The game paths of archive p's animations (and its prefix), rel its
- * path from the walk's root, into the set of those present. */
-static void archive_gamepaths(struct walk *w, const struct pbo *p, const char *rel)
-{
-    char pre[GP_MAX], gp[GP_MAX + PATH_MAX];
-    if (!w->present || gamepath_archive(p, rel, pre, sizeof pre))
-        return;
-    rtm_gamepaths_add_prefix(w->present, pre, strlen(pre));
-    for (size_t i = 0; i < p->nentries; i++) {
-        const struct pbo_entry *e = &p->entries[i];
-        int k = snprintf(gp, sizeof gp, "%s\\%s", pre, e->path);
-        if (!e->cut && tree_is_rtm_name(e->path, strlen(e->path)) && k > 0 &&
-            (size_t)k < sizeof gp)
-            rtm_gamepaths_add_file(w->present, gp, (size_t)k);
-    }
-}
-
-/* Archive rel: its configs into s (NULL: none read), its animations'
- * game paths into w->present. */
-static void read_archive(struct walk *w, struct rtm_states *s, const char *rel)
-{
-    struct pbo *p = NULL;
-    struct rtm_error err = { .msg = "" };
-    int fd = openat(w->rootfd, rel, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0 || pbo_load_table(fd, &p, &err)) {
-        if (fd >= 0)
-            close(fd);
-        return;
-    }
-    archive_gamepaths(w, p, rel);
-    for (size_t i = 0; s && i < p->nentries; i++) {
-        const struct pbo_entry *e = &p->entries[i];
-        const char *base = e->path + strlen(e->path);
-        while (base > e->path && base[-1] != '/' && base[-1] != '\\')
-            base--;                     /* the name: after the last separator */
-        uint8_t *data;
-        size_t len;
-        char where[PATH_MAX];
-        if (!is_config_name(base) || pbo_entry_content_size(e) > CFG_FILE_MAX ||
-            pbo_load_entry(fd, p, i, &data, &len, &err))
-            continue;
-        struct cfg *c = entry_config(w, data, len, base);
-        int rapified = rap_is_rapified(data, len);
-        free(data);
-        snprintf(where, sizeof where, "%s/%s", rel, e->path);
-        for (char *k = where + strlen(rel); *k; k++)
-            if (*k == '\\')
-                *k = '/';
-        if (c)
-            config_read(w, s, c, where, rapified);
-    }
-    pbo_free(p);
-    close(fd);
-}
-
-static void walk_free(struct walk *w)
-{
-    for (size_t i = 0; i < w->npre; i++) {
-        free(w->pre[i].gp);
-        free(w->pre[i].dir);
-    }
-    for (size_t i = 0; i < w->nloose; i++)
-        free(w->loose[i]);
-    for (size_t i = 0; i < w->npbos; i++)
-        free(w->pbos[i]);
-    for (size_t i = 0; i < w->ngen; i++)
-        free(w->gen[i]);
-    free(w->gen);
-    free(w->pre);
-    free(w->loose);
-    free(w->pbos);
-}
-
-/* Where the configs are: the folder (w->rootfd, w->root) their paths are
- * relative to, and *file, an archive in it that holds them all (NULL: the
- * whole folder).  0, or -1 when there are none to read. */
-static int config_root(struct rtm_tree *t, struct walk *w, const char **file, char *tmp)
-{
-    const char *from = t->cfg.configs_from;
-    struct stat st;
-    *file = t->file;
-    if (!from) {
-        w->rootfd = t->cfg.srcfd;
-        snprintf(tmp, PATH_MAX, "/proc/self/fd/%d", t->cfg.srcfd);
-        return realpath(tmp, w->root) ? 0 : -1;
-    }
-    if (stat(from, &st) || !realpath(from, w->root))
-        return -1;
-    *file = NULL;
-    if (!S_ISDIR(st.st_mode)) {         /* an archive: its folder, and its name */
-        char *slash = strrchr(w->root, '/');
-        snprintf(tmp, PATH_MAX, "%s", slash + 1);
-        *file = tmp;
-        *slash = 0;
-        if (!*w->root)
-            strcpy(w->root, "/");
-    }
-    w->rootfd = open(w->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    return w->rootfd < 0 ? -1 : 0;
-}
-
-/* Walks where config_root says into w (w->t and w->present set): 0, or
- * -1 when there is nothing to read there. */
-static int walk_configs(struct rtm_tree *t, struct walk *w)
-{
-    char tmp[PATH_MAX];
-    const char *file;
-    w->rootfd = -1;
-    if (config_root(t, w, &file, tmp)) {
-        if (w->rootfd >= 0 && w->rootfd != t->cfg.srcfd)
-            close(w->rootfd);
-        w->rootfd = -1;
-        return -1;
-    }
-    if (file) {
-        struct stat st;
-        if (rtm_name_ends(file, strlen(file), ".pbo") && fstatat(w->rootfd, file, &st, 0) == 0) {
-            push(&w->pbos, &w->npbos, &w->cappbos, file);
-            walk_met(w, file, &st);
-        }
-    } else {
-        int dfd = openat(w->rootfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        if (dfd >= 0)
-            walk_dir(w, dfd, "", 0, -1, 0);
-    }
-    return 0;
-}
-
-/* Ends a walk: its folder and lists. */
-static void walk_end(struct rtm_tree *t, struct walk *w)
-{
-    if (w->rootfd >= 0 && w->rootfd != t->cfg.srcfd)
-        close(w->rootfd);
-    walk_free(w);
-}
-
-/* Remembers table s of generation gen (the tree's from now on); a
- * generation this mount remembered before is dropped: SOURCE left it. */
-static void remember(struct tree_states *ts, struct rtm_index *ix, char *gen,
-                     const struct rtm_states *s)
-{
-    if (ts->gen && strcmp(ts->gen, gen))
-        tree_states_forget(ix, ts->gen);
-    tree_states_remember(ix, gen, s);
-    free(ts->gen);
-    ts->gen = gen;
-}
-
-/* Every config where config_root says, as a table; the newest of their
- * times into *newest; the game paths present into *present (NULL when
- * memory ran out: built again at its need). */
-static struct rtm_states *build(struct rtm_tree *t, struct timespec *newest,
-                                struct rtm_gamepaths **present)
-{
-    struct walk w = { .t = t, .present = rtm_gamepaths_new() };
-    struct rtm_states *s = NULL;
-    struct rtm_index *ix = t->cfg.index ? *t->cfg.index : NULL;
-    char *gen = NULL;
-    *present = NULL;
-    if (walk_configs(t, &w)) {
-        walk_end(t, &w);                /* no configs to read: states.txt says none */
-        rtm_gamepaths_free(w.present);
-        return rtm_states_new();
-    }
-    if (ix && !w.gen_lost)
-        gen = tree_states_gen(w.root, w.gen, w.ngen);
-    if (gen && tree_states_recall(ix, gen, &s) == 0) {
-        atomic_fetch_add(&t->states->remembered, 1);
-        free(t->states->gen);           /* the generation this mount sees */
-        t->states->gen = gen;
-        gen = NULL;
-        rtm_gamepaths_free(w.present);  /* missing.txt's is built at its need */
-        w.present = NULL;
-    } else if ((s = rtm_states_new())) {
-        for (size_t i = 0; i < w.npbos; i++)
-            read_archive(&w, s, w.pbos[i]);
-        for (size_t i = 0; i < w.nloose; i++)
-            read_loose(&w, s, w.loose[i]);
-        if (rtm_states_finish(s)) {
-            rtm_states_free(s);
-            s = NULL;
-        } else if (gen && !w.text_configs) {
-            remember(t->states, ix, gen, s);
-            gen = NULL;
-        }
-    }
-    free(gen);
-    *newest = w.newest;
-    walk_end(t, &w);
-    if ((*present = w.present))
-        rtm_gamepaths_finish(w.present);
-    return s;
-}
-
-/* The game paths present where config_root says (missing.txt), without
- * reading a config; the newest time of the archives and configs met into
- * *newest. */
-static struct rtm_gamepaths *build_present(struct rtm_tree *t, struct timespec *newest)
-{
-    struct walk w = { .t = t, .present = rtm_gamepaths_new() };
-    if (w.present && walk_configs(t, &w) == 0)
-        for (size_t i = 0; i < w.npbos; i++)
-            read_archive(&w, NULL, w.pbos[i]);
-    *newest = w.newest;
-    walk_end(t, &w);
-    if (w.present)
-        rtm_gamepaths_finish(w.present);
-    return w.present;
-}
 
 /* ---- states.txt ---- */
 
@@ -589,7 +86,7 @@ static void table_up_to_date(struct rtm_tree *t, struct tree_states *ts)
     if (ts->table)
         clock_gettime(CLOCK_REALTIME, &now);
     rtm_states_free(ts->table);
-    ts->table = build(t, &ts->time, &present);
+    ts->table = tree_states_build(t, &ts->time, &present);
     ts->time = tree_later(ts->time, now);
     if (present) {                      /* as new as the table */
         atomic_store(&ts->present_dirty, 0);
@@ -597,6 +94,23 @@ static void table_up_to_date(struct rtm_tree *t, struct tree_states *ts)
         ts->present = present;
         ts->present_time = ts->time;
     }
+}
+
+/* The table, built first when it is not (or no longer) up to date
+ * (ts->lock held); NULL with -o configs=none.  ready: -EAGAIN instead of
+ * a build (*rc). */
+static const struct rtm_states *table_locked(struct rtm_tree *t, int ready, int *rc)
+{
+    struct tree_states *ts = t->states;
+    *rc = 0;
+    if (t->cfg.configs_none)
+        return NULL;
+    if (ready && (!ts->table || atomic_load(&ts->dirty))) {
+        *rc = -EAGAIN;
+        return NULL;
+    }
+    table_up_to_date(t, ts);
+    return ts->table;
 }
 
 /* Ends a text made under ts->lock: 0, or -ENOMEM. */
@@ -614,15 +128,15 @@ int tree_states_text(struct rtm_tree *t, const struct tree_target *tg, struct rt
                      struct timespec *when)
 {
     char gp[GP_MAX];
-    int has = anim_gamepath(t, tg, gp, sizeof gp) == 0;
+    int has = anim_gamepath(t, tg, gp, sizeof gp) == 0, rc;
     struct tree_states *ts = t->states;
     buf_init(b);
     *when = tg->st.st_mtim;
     pthread_mutex_lock(&ts->lock);
-    table_up_to_date(t, ts);
-    if (ts->table)
+    const struct rtm_states *table = table_locked(t, 0, &rc);
+    if (table)
         *when = tree_later(*when, ts->time);
-    rtm_states_render(t->cfg.configs_none ? NULL : ts->table, has ? gp : NULL, b);
+    rtm_states_render(table, has ? gp : NULL, b);
     return text_done(ts, b);
 }
 
@@ -645,7 +159,7 @@ int tree_states_missing(struct rtm_tree *t, struct rtm_buf *b, struct timespec *
         if (ts->present)                /* an animation came or went */
             clock_gettime(CLOCK_REALTIME, &now);
         rtm_gamepaths_free(ts->present);
-        ts->present = build_present(t, &ts->present_time);
+        ts->present = tree_states_build_present(t, &ts->present_time);
         ts->present_time = tree_later(tree_later(ts->present_time, now), ts->time);
     }
     if (ts->table)
@@ -653,4 +167,34 @@ int tree_states_missing(struct rtm_tree *t, struct rtm_buf *b, struct timespec *
     if (!t->cfg.configs_none)
         rtm_missing_render(ts->table, ts->present, b);
     return text_done(ts, b);
+}
+
+/* ---- timing of preview.svg and anim.bvh ---- */
+
+int tree_states_follow(const struct rtm_tree *t, const struct tree_target *tg)
+{
+    return tg->kind == TK_VIEW && rtm_view_timed(tg->view.kind) && !t->cfg.configs_none &&
+           !t->cfg.timing_frames;
+}
+
+int tree_states_timing(struct rtm_tree *t, const struct tree_target *tg, int ready,
+                       struct rtm_timing *tm, struct timespec *when)
+{
+    char gp[GP_MAX];
+    const struct rtm_anim *a = tg->h ? rtmc_anim(tg->h) : NULL;
+    int rc = 0;
+    rtm_timing_alone(tm);               /* no configs read: the file alone */
+    if (!tree_states_follow(t, tg) || !a)
+        return 0;
+    if (anim_gamepath(t, tg, gp, sizeof gp)) {
+        rtm_timing_decide(NULL, 0, a->nframes, tm); /* no game path: no state plays it */
+        return 0;
+    }
+    pthread_mutex_lock(&t->states->lock);
+    const struct rtm_states *table = table_locked(t, ready, &rc);
+    rtm_states_timing(table, gp, a->nframes, tm);
+    if (when && table)
+        *when = tree_later(*when, t->states->time);
+    pthread_mutex_unlock(&t->states->lock);
+    return rc;
 }

@@ -30,7 +30,7 @@
 /* rtm_index_key.kind of a states table: far from loader.h's small kinds. */
 enum { INDEX_STATES = 0x53544154 };     /* "STAT" */
 /* The lines' format: states.c's text (RTM_RENDER_VERSION) and this file's. */
-#define STORE_VERSION 3
+#define STORE_VERSION 4
 /* A plain value longer is not believed (a damaged record). */
 #define PLAIN_MAX (1u << 30)
 
@@ -97,6 +97,8 @@ int tree_states_pack(const char *gen, const struct rtm_states *s, struct rtm_buf
         put_str(&b, l.key);
         put_str(&b, l.text);
         put_str(&b, l.file);
+        put_str(&b, l.speed);
+        buf_put_u32(&b, (uint32_t)l.speed_known);
         buf_put_u32(&b, (uint32_t)l.cfg);
         buf_put_u32(&b, l.entry);
     }
@@ -172,10 +174,12 @@ static int decode(const char *val, size_t len, const char *gen, struct rtm_state
         return -1;
     for (uint32_t i = 0; i < n; i++) {
         struct rtm_state_line l;
-        uint32_t cfg;
+        uint32_t cfg, known;
         if (!(l.key = get_str(&r)) || !(l.text = get_str(&r)) || !(l.file = get_str(&r)) ||
+            !(l.speed = get_str(&r)) || get_u32(&r, &known) || known > 1 ||
             get_u32(&r, &cfg) || get_u32(&r, &l.entry))
             return -1;
+        l.speed_known = (int)known;
         l.cfg = cfg;
         if (rtm_states_add_line(s, &l))
             return -1;

@@ -350,9 +350,10 @@ static void render_skeleton(const struct rtm_anim *a, struct rtm_buf *b)
     free(pick);
 }
 
-/* rtm_view_render() with the nearest rotations made once (or NULL). */
+/* A view of a, timed by tm (NULL: the empty generation), with the nearest
+ * rotations made once (NULL: each view makes its own). */
 static int render(const struct rtm_anim *a, struct rtm_view v, const struct rtm_rotations *rot,
-                  struct rtm_buf *out)
+                  const struct rtm_timing *tm, struct rtm_buf *out)
 {
     if (!a->has_matrices && rtm_view_needs_matrices(v))
         return -1;
@@ -370,12 +371,12 @@ static int render(const struct rtm_anim *a, struct rtm_view v, const struct rtm_
     case RTM_VIEW_SKELETON: render_skeleton(a, out); break;
     case RTM_VIEW_MOVING: render_moving(a, rot, out); break;
     case RTM_VIEW_PREVIEW:
-        if (rtm_write_svg(a, out))
+        if (rtm_write_svg_timed(a, tm, out))
             out->oom = 1;
         break;
     case RTM_VIEW_CHECK: rtm_check_render(a, out); break;
     case RTM_VIEW_BVH:
-        if (a->pivot && rtm_write_bvh_with(a, rot, out))
+        if (a->pivot && rtm_write_bvh_with(a, rot, tm, out))
             out->oom = 1;
         break;
     case RTM_VIEW_FRAME:
@@ -394,9 +395,15 @@ static int render(const struct rtm_anim *a, struct rtm_view v, const struct rtm_
     return out->oom ? -1 : 0;
 }
 
+int rtm_view_render_timed(const struct rtm_anim *a, struct rtm_view v,
+                          const struct rtm_timing *tm, struct rtm_buf *out)
+{
+    return render(a, v, NULL, tm, out);
+}
+
 int rtm_view_render(const struct rtm_anim *a, struct rtm_view v, struct rtm_buf *out)
 {
-    return render(a, v, NULL, out);
+    return render(a, v, NULL, NULL, out);
 }
 
 /* ---- every size at once ---- */
@@ -472,7 +479,7 @@ int rtm_view_sizes(const struct rtm_anim *a, uint64_t *sizes)
         if (v.kind == RTM_VIEW_FRAME || v.kind == RTM_VIEW_TRACK)
             continue;
         restart(&counting);
-        rc = render(a, v, shared ? &rot : NULL, &counting);
+        rc = render(a, v, shared ? &rot : NULL, NULL, &counting);
         sizes[i] = buf_total(&counting);
     }
     rtm_rotations_free(&rot);

@@ -95,6 +95,15 @@ int rtm_view_lookup(const struct rtm_anim *a, const char *path, struct rtm_view 
 int rtm_view_needs_matrices(struct rtm_view v);
 /* -1 when out of memory, or when v needs matrices the anim does not have. */
 int rtm_view_render(const struct rtm_anim *a, struct rtm_view v, struct rtm_buf *out);
+/* The same timed by tm (timing.h; NULL: the empty generation, as above):
+ * only preview.svg and anim.bvh depend on it (rtm_view_timed). */
+struct rtm_timing;
+int rtm_view_render_timed(const struct rtm_anim *a, struct rtm_view v,
+                          const struct rtm_timing *tm, struct rtm_buf *out);
+static inline int rtm_view_timed(enum rtm_view_kind k)
+{
+    return k == RTM_VIEW_PREVIEW || k == RTM_VIEW_BVH;
+}
 
 /* Every view's size, sizes[i] for rtm_view_at(a, i) (rtm_view_count(a) of
  * them), in one pass: the rows frames/ and tracks/ share are measured

@@ -156,6 +156,19 @@ lists_only_error() { [ "$(ls "$1")" = error.txt ]; }
 # Whether a path is gone from the mount: no stat, and not in its listing.
 absent() { [ ! -e "$1" ] && ! ls "$(dirname "$1")" | grep -qx "$(basename "$1")"; }
 
+# blender_results LOG: the "ok: " and "FAIL: " lines a tests/blender script
+# wrote to LOG, as this script's own; its "blender: " lines shown.
+blender_results() {
+    local line
+    while IFS= read -r line; do
+        case $line in
+            "ok: "*) ok "blender: ${line#ok: }" ;;
+            "FAIL: "*) fail "blender: ${line#FAIL: }" ;;
+            "blender: "*) echo "$line" ;;
+        esac
+    done <"$1"
+}
+
 # Waits up to one second for a condition (a command) to hold.
 within_1s() {
     for _ in $(seq 20); do "$@" && return 0; sleep 0.05; done

@@ -43,13 +43,7 @@ fi
 blender -b --factory-startup --python-exit-code 2 --python tests/blender/bvh_check.py \
     -- "${folders[@]}" >"$T/blender.log" 2>&1
 rc=$?
-while IFS= read -r line; do
-    case $line in
-        "ok: "*) ok "blender: ${line#ok: }" ;;
-        "FAIL: "*) fail "blender: ${line#FAIL: }" ;;
-        "blender: "*) echo "$line" ;;
-    esac
-done <"$T/blender.log"
+blender_results "$T/blender.log"
 grep -q '^blender: ' "$T/blender.log" || fail "blender did not finish (status $rc): $(tail -5 "$T/blender.log")"
 [ "$rc" = 0 ] || [ "$FAILS" -gt 0 ] || fail "blender exit status $rc"
 finish blender

@@ -60,7 +60,8 @@ done < <(find "$M" -name states.txt)
 
 # a config rewritten: states.txt follows within a second, no other view moves
 V=$A/Rup_RopeFX_01_aim1.rtm
-sums() { (cd "$V" && md5sum header.txt bones.txt moving.txt preview.svg anim.bvh check.txt plain.rtm frames/000.csv); }
+# (preview.svg and anim.bvh follow the speed: tests/mount/timing.sh)
+sums() { (cd "$V" && md5sum header.txt bones.txt moving.txt check.txt plain.rtm frames/000.csv); }
 before=$(sums)
 sed -i 's/speed=-8;/speed=-4;/' "$S/$AUR/cfgAnimations.hpp"
 grep -q 'speed=-4;' "$S/$AUR/cfgAnimations.hpp" || fail "the fixture's speed -8 is not where it was"

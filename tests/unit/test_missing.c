@@ -4,9 +4,10 @@
  * archive has (a cross-archive link) is not missing, nor one written with
  * another case, '/' or no leading '\'; lines in config-path, then file
  * order; nothing when nothing is missing; and a table rebuilt from its
- * lines (as the index gives them) says the same. */
+ * lines (as the index gives them) says the same, and times the same. */
 #include "cfg_testutil.h"
 #include "states_missing.h"
+#include "timing.h"
 
 static const char *const cfg_b =
     "class CfgMovesMaleSdr { class States {\n"
@@ -136,7 +137,7 @@ static void a_table_of_lines_says_the_same(void **state)
         rtm_states_line(s, i, &l);
         assert_int_equal(rtm_states_add_line(r, &l), 0);
     }
-    struct rtm_state_line bad = { "k", "t\n", "f", 99, 0 };
+    struct rtm_state_line bad = { "k", "t\n", "f", "1", 1, 99, 0 };
     assert_int_equal(rtm_states_add_line(r, &bad), -1);
     assert_int_equal(rtm_states_finish(r), 0);
     struct rtm_gamepaths *g = present();
@@ -152,6 +153,16 @@ static void a_table_of_lines_says_the_same(void **state)
     assert_memory_equal(b1.p, b2.p, b1.len);
     buf_free(&b1);
     buf_free(&b2);
+    static const char *const timed[] = { "m\\anims\\walk.rtm",       /* speed = 1 */
+                                         "z\\ace\\addons\\goggles\\anim\\wipe.rtm" }; /* ? */
+    for (size_t i = 0; i < 2; i++) {
+        struct rtm_timing t1, t2;
+        rtm_states_timing(s, timed[i], 10, &t1);
+        rtm_states_timing(r, timed[i], 10, &t2);
+        assert_true(t1.seconds == t2.seconds);
+        assert_string_equal(t1.why, t2.why);
+        assert_non_null(strstr(t2.why, i ? "(speed=?)" : "one pass in 1 s"));
+    }
     rtm_gamepaths_free(g);
     rtm_states_free(s);
     rtm_states_free(r);

@@ -13,20 +13,6 @@
 #include "pivots.h"
 #include "svg.h"
 
-/* The figure (samples.h) with nframes frames, read with its skeleton. */
-static struct rtm_anim *figure(uint32_t nframes)
-{
-    struct rtm_buf rtm, skel;
-    buf_init(&rtm);
-    buf_init(&skel);
-    assert_int_equal(rtm_sample_figure(nframes, &rtm, &skel), 0);
-    buf_putc(&skel, 0);
-    struct rtm_anim *a = parse_with_skeleton(&rtm, skel.p, "figure");
-    buf_free(&rtm);
-    buf_free(&skel);
-    return a;
-}
-
 static char *svg_of(const struct rtm_anim *a)
 {
     return render(a, (struct rtm_view){ .kind = RTM_VIEW_PREVIEW }, NULL);
@@ -130,7 +116,7 @@ static void near(double got, double want, const char *what, const char *name, ui
 static void dots_are_joints(void **state)
 {
     (void)state;
-    struct rtm_anim *a = figure(12);
+    struct rtm_anim *a = sample_figure(12);
     char *svg = svg_of(a);
     struct dot d[2 * RTM_FIGURE_BONES + 1];
     size_t n = read_dots(svg, d, 2 * RTM_FIGURE_BONES + 1);
@@ -186,7 +172,7 @@ static int same_seg(const struct seg *s, const struct seg *t)
 static void lines_join_parents(void **state)
 {
     (void)state;
-    struct rtm_anim *a = figure(3);
+    struct rtm_anim *a = sample_figure(3);
     char *svg = svg_of(a);
     struct layout l = fit_all(a);
     struct seg got[4 * RTM_FIGURE_BONES];
@@ -244,7 +230,7 @@ static void lines_join_parents(void **state)
 static void key_times(void **state)
 {
     (void)state;
-    struct rtm_anim *a = figure(45);
+    struct rtm_anim *a = sample_figure(45);
     for (uint32_t f = 0; f < 45; f++)
         a->phases[f] = (float)(f * f) / (44.0f * 44.0f);
     char *svg = svg_of(a);
@@ -274,7 +260,7 @@ static void key_times(void **state)
 static void phase_order(void **state)
 {
     (void)state;
-    struct rtm_anim *a = figure(5);
+    struct rtm_anim *a = sample_figure(5);
     char *fwd = svg_of(a);
     struct dot d1[2 * RTM_FIGURE_BONES], d2[2 * RTM_FIGURE_BONES];
     size_t n1 = read_dots(fwd, d1, 2 * RTM_FIGURE_BONES);
@@ -302,14 +288,14 @@ static void phase_order(void **state)
 static void stills(void **state)
 {
     (void)state;
-    struct rtm_anim *a = figure(1);
+    struct rtm_anim *a = sample_figure(1);
     char *svg = svg_of(a);
     assert_null(strstr(svg, "<animate"));
     assert_int_equal(read_dots(svg, (struct dot[2 * RTM_FIGURE_BONES]){ 0 },
                                2 * RTM_FIGURE_BONES), 2 * RTM_FIGURE_BONES);
     free(svg);
     rtm_free(a);
-    a = figure(8);
+    a = sample_figure(8);
     for (uint32_t f = 0; f < 8; f++)
         a->phases[f] = 0.5f;
     svg = svg_of(a);
@@ -330,7 +316,7 @@ static const char *find_title(const char *svg, const char *name)
 static void bad_numbers(void **state)
 {
     (void)state;
-    struct rtm_anim *a = figure(6);
+    struct rtm_anim *a = sample_figure(6);
     uint32_t hand = 9;
     assert_string_equal(a->bones[hand].s, "LeftHand");
     ((float *)rtm_matrix(a, 3, hand))[10] = NAN;
@@ -422,7 +408,7 @@ static void well_formed(void **state)
     (void)state;
     if (system("xmllint --version >/dev/null 2>&1") != 0)
         skip_because("no xmllint (Debian: libxml2-utils)");
-    struct rtm_anim *a[5] = { figure(4), figure(1), odd_anim(), figure(3), NULL };
+    struct rtm_anim *a[5] = { sample_figure(4), sample_figure(1), odd_anim(), sample_figure(3), NULL };
     a[3]->matrices[0] = NAN;
     struct sample_opts o = { 0, 3, 1, 0 };
     struct rtm_buf b;

@@ -239,6 +239,8 @@ static void readdirplus_gives_what_is_known(void **state)
     ino_of(e, "walk.rtm/header.txt");                       /* sizes it alone */
     assert_int_equal(plus_count(e, "walk.rtm"), 3);
     ino_of(e, "walk.rtm/plain.rtm");                        /* a second: every view */
+    assert_int_equal(plus_count(e, "walk.rtm"), 10);        /* but preview.svg: */
+    ino_of(e, "walk.rtm/preview.svg");  /* its size follows the configs (no state plays it) */
     assert_int_equal(plus_count(e, "walk.rtm"), 11);
     assert_int_equal(plus_count(e, "walk.rtm/frames"), 0);  /* no walker yet */
     assert_int_equal(plus_count(e, "walk.rtm/tracks"), 0);

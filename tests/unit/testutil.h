@@ -143,6 +143,21 @@ static inline struct rtm_anim *corpus_anim(const char *path, const struct rtm_sk
     return a;
 }
 
+/* The writer's standing figure (samples.h) of nframes frames, parsed with
+ * its own skeleton (pivots); asserts success. */
+static inline struct rtm_anim *sample_figure(uint32_t nframes)
+{
+    struct rtm_buf rtm, skel;
+    buf_init(&rtm);
+    buf_init(&skel);
+    assert_int_equal(rtm_sample_figure(nframes, &rtm, &skel), 0);
+    buf_putc(&skel, 0);
+    struct rtm_anim *a = parse_with_skeleton(&rtm, skel.p, "figure");
+    buf_free(&rtm);
+    buf_free(&skel);
+    return a;
+}
+
 /* Renders a view into a new NUL-terminated string (caller frees). */
 static inline char *render(const struct rtm_anim *a, struct rtm_view v, size_t *len)
 {
