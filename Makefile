@@ -41,7 +41,7 @@ SQLITE_CFLAGS := $(shell $(PKG) --cflags sqlite3 2>/dev/null)
 SQLITE_LIBS   := $(shell $(PKG) --libs sqlite3 2>/dev/null || echo -lsqlite3)
 
 # The format core (RTM formats, views, PBO archives): no FUSE, no global state.
-CORE     := util fileid anim plain bmtr lzo skeleton skeleton_cfg convert numfmt names motion bvh svg views view_names check states pbo pbo_file pivots shape config rap cfg_text cfg_write cfg_pp cfg_macro gamepath
+CORE     := util fileid anim plain bmtr lzo skeleton skeleton_cfg convert numfmt names motion bvh svg views view_names check states pbo pbo_file pivots shape config rap cfg_text cfg_write cfg_pp cfg_macro gamepath gamefs
 # The writers: fixtures, samples, fuzz seeds.
 WRITERS  := bmtr_write samples pbo_write rap_write
 # The mount without FUSE (librtmtree.a): the cache, the loader, the inode
