@@ -46,7 +46,7 @@ CORE     := util fileid anim plain bmtr lzo skeleton skeleton_cfg convert numfmt
 WRITERS  := bmtr_write samples pbo_write rap_write
 # The mount without FUSE (librtmtree.a): the cache, the loader, the inode
 # table, the tree (what the mount shows) and the watcher; threads, no libfuse.
-FSCORE   := cache cache_sizes loader inodes tree tree_resolve tree_family tree_list tree_read tree_config tree_states watch fstype index
+FSCORE   := cache cache_sizes loader inodes tree tree_resolve tree_family tree_list tree_read tree_config tree_states tree_gamepaths watch fstype index
 CORE_OBJ := $(CORE:%=$(BUILD)/obj/%.o)
 WRIT_OBJ := $(WRITERS:%=$(BUILD)/obj/%.o)
 FS_OBJ   := $(FSCORE:%=$(BUILD)/obj/%.o)

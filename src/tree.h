@@ -75,6 +75,9 @@ struct rtm_tree;
  * animation's folder, after its views; the one file there that depends on
  * the configs under SOURCE, not only on the animation. */
 #define RTM_TREE_STATES_NAME "states.txt"
+/* Under -o gamepaths, at the root: every game path more than one source
+ * gives, with every source, the shown one first (gamefs.h). */
+#define RTM_TREE_CONFLICTS_NAME "conflicts.txt"
 
 /* What the mount shows as owner and permissions instead of the source's
  * (-o uid=, gid=, umask=, dmask=, fmask=): each field counts when its bit
@@ -102,6 +105,9 @@ struct rtm_tree_config {
     int show_other;               /* pass other files through */
     int rapified_raw;             /* with show_other: rapified configs as their
                                      bytes, not as their text (-o rapified=raw) */
+    int gamepaths;                /* the tree is the game's file system: every
+                                     archive and $PBOPREFIX$ folder at its prefix
+                                     (tree_gamepaths.c), conflicts.txt at the root */
     int configs_none;             /* read no config: states.txt has its first
                                      line only (-o configs=none) */
     const char *configs_from;     /* read the configs in this folder or archive
