@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "gamefs.h"
@@ -35,7 +36,7 @@
 struct tree_game {
     pthread_mutex_t lock;
     struct gamefs *g;                     /* NULL: to be built at the next need */
-    int show_other;
+    struct timespec built;                /* when g was (CLOCK_MONOTONIC) */
 };
 
 int tree_gamepaths_new(struct rtm_tree *t)
@@ -45,7 +46,6 @@ int tree_gamepaths_new(struct rtm_tree *t)
     if (!(t->game = calloc(1, sizeof *t->game)))
         return -1;
     pthread_mutex_init(&t->game->lock, NULL);
-    t->game->show_other = t->cfg.show_other;
     return 0;
 }
 
@@ -187,13 +187,32 @@ static int scan(struct rtm_tree *t, struct gamefs *g, const char *rel, int depth
     return rc;
 }
 
-/* The table, built when it is not: 0, or a negative errno. */
+/* Whether changes under SOURCE may go unreported (a watch failed, or
+ * SOURCE is on a device inotify is blind on): then the table is only
+ * trusted as long as the kernel trusts an answer, and built again after. */
+static int table_expired(struct rtm_tree *t)
+{
+    struct stat st;
+    struct timespec now;
+    int blind = atomic_load(&t->unwatched) ||
+                (t->cfg.fsmap && fstat(t->cfg.srcfd, &st) == 0 &&
+                 rtm_fsmap_check(t->cfg.fsmap, t->cfg.srcfd, "", (uint64_t)st.st_dev));
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    double age = (double)(now.tv_sec - t->game->built.tv_sec) +
+                 (double)(now.tv_nsec - t->game->built.tv_nsec) / 1e9;
+    return blind && age >= RTM_TREE_TIMEOUT_UNWATCHED;
+}
+
+/* The table, built when it is not (or no longer) up to date: 0, or a
+ * negative errno. */
 static int ensure_table(struct rtm_tree *t)
 {
     struct tree_game *gm = t->game;
     struct stat st;
-    if (gm->g)
+    if (gm->g && !table_expired(t))
         return 0;
+    gamefs_free(gm->g);
+    gm->g = NULL;
     struct gamefs *g = gamefs_new();
     if (!g)
         return -ENOMEM;
@@ -208,6 +227,7 @@ static int ensure_table(struct rtm_tree *t)
         return rc;
     }
     gm->g = g;
+    clock_gettime(CLOCK_MONOTONIC, &gm->built);
     return 0;
 }
 
