@@ -105,7 +105,7 @@ check_changes() {
     [ "$(stat -c %s "$M/conflicts.txt")" = 0 ] || fail "conflicts.txt: not empty at stat"
     cp "$T/new.pbo" "$S/@ace/addons/added.pbo"                              # added
     within_1s test -d "$A/other.rtm" || fail "added archive not seen"
-    [ "$FAILS" = "$before" ] && ok "a rewritten, removed and added archive change the tree and conflicts.txt within a second$1"
+    [ "$FAILS" = "$before" ] && ok "a rewritten, removed and added archive change the tree and conflicts.txt within a second${1:-}"
 }
 
 # show_other: other entries and configs as the normal mount shows them;
