@@ -80,7 +80,7 @@ $(LIBWRIT): $(WRIT_OBJ)
 $(LIBTREE): $(FS_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/rtmcat: $(BUILD)/obj/rtmcat.o $(BUILD)/obj/rtmcat_estimate.o $(BUILD)/obj/rtmcat_config.o $(BUILD)/obj/rtmcat_check.o $(BUILD)/obj/rtmcat_usage.o $(BUILD)/obj/rtmcat_states.o $(LIBTREE) $(LIBCORE)
+$(BUILD)/rtmcat: $(BUILD)/obj/rtmcat.o $(BUILD)/obj/rtmcat_estimate.o $(BUILD)/obj/rtmcat_config.o $(BUILD)/obj/rtmcat_check.o $(BUILD)/obj/rtmcat_usage.o $(BUILD)/obj/rtmcat_states.o $(BUILD)/obj/rtmcat_gamepath.o $(LIBTREE) $(LIBCORE)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(SQLITE_LIBS) $(LIBS) -lpthread
 $(BUILD)/rtmgen: $(BUILD)/obj/rtmgen.o $(BUILD)/obj/rtmgen_mods.o $(BUILD)/obj/rtmgen_configs.o $(LIBWRIT) $(LIBCORE)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)

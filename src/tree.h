@@ -220,6 +220,12 @@ ssize_t rtm_tree_read(struct rtm_tree *t, uint64_t ino, char *buf, size_t size, 
 struct statvfs;
 int rtm_tree_statfs(struct rtm_tree *t, struct statvfs *sv);
 
+/* Under cfg.gamepaths: the path in SOURCE's own tree (as a mount without
+ * the option names it) that game path path shows, into out (PATH_MAX
+ * bytes): 0, 1 when path is a folder the game's tree makes up (out ""),
+ * or a negative errno.  -EINVAL without the option. */
+int rtm_tree_source_path(struct rtm_tree *t, const char *path, char *out);
+
 /* ---- changes in SOURCE ---- */
 
 /* What the caller tells the kernel: forget a name in a folder, or an

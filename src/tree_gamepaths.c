@@ -356,6 +356,19 @@ int tree_gamepaths_resolve(struct rtm_tree *t, const char *path, const struct rt
     return tree_resolve_source(t, normal, id, tg);
 }
 
+int rtm_tree_source_path(struct rtm_tree *t, const char *path, char *out)
+{
+    int is_dir;
+    if (!t->game)
+        return -EINVAL;
+    pthread_mutex_lock(&t->game->lock);
+    int rc = game_to_normal(t, path, out, &is_dir);
+    pthread_mutex_unlock(&t->game->lock);
+    if (!rc && is_dir)
+        *out = 0;
+    return rc ? rc : is_dir;
+}
+
 /* ---- listings ---- */
 
 struct game_child {
