@@ -126,6 +126,7 @@ bench: all $(BUILD)/tests/bench_core $(BUILD)/tests/bench_config
 	@BUILD=$(BUILD) bash tests/bench/bench_mount.sh
 	@BUILD=$(BUILD) bash tests/bench/bench_pbo.sh
 	@BUILD=$(BUILD) bash tests/bench/bench_install.sh
+	@BUILD=$(BUILD) bash tests/bench/bench_gamepaths.sh
 	@BUILD=$(BUILD) bash tests/bench/bench_rtmcat.sh
 
 # Fuzzing (clang's libFuzzer): make fuzz FUZZ_SECONDS=N runs each target for

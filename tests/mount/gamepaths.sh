@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # gamepaths.sh - -o gamepaths through a real mount: archives at their
-# prefixes (written here with a header property, as packers write them),
+# prefixes (rtmgen -a's archives with their entries renamed and prefix set),
 # three of them overlapping and nested, the source whose path sorts last
 # shown, conflicts.txt exact at stat and naming every source, an archive
 # rewritten and removed while mounted (the tree and conflicts.txt follow
@@ -13,28 +13,27 @@ NAME=gamepaths
 S=$T/src M=$T/mnt N=$T/normal
 export LC_ALL=C
 
-# u32 N: four little-endian bytes.
-u32() {
-    printf "$(printf '\\x%02x\\x%02x\\x%02x\\x%02x' $(($1 & 255)) $(($1 >> 8 & 255)) \
-        $(($1 >> 16 & 255)) $(($1 >> 24 & 255)))"
-}
-
-# pbo_prefixed OUT PREFIX [NAME FILE]...: an archive of stored entries whose
-# header gives prefix=PREFIX, no trailer.
-pbo_prefixed() {
-    local out=$1 prefix=$2 files=()
+# pbo_at OUT PREFIX [NAME FILE]...: an archive of rtmgen -a (pbo_write.c)
+# whose entries are named NAME and whose prefix is PREFIX: rtmgen names
+# them DIR\NAME from their last two path components and gives every
+# archive the prefix rtmfs\packed, so the names are staged and then
+# renamed in the table (data offsets follow from the table; rtmfs never
+# checks the trailing SHA-1).
+pbo_at() {
+    local out=$1 prefix=$2 files=() names=() i=0 st
     shift 2
-    {
-        printf '\0'; u32 $((0x56657273)); u32 0; u32 0; u32 0; u32 0
-        printf 'prefix\0%s\0\0' "$prefix"
-        while [ $# -gt 0 ]; do
-            printf '%s\0' "$1"; u32 0; u32 0; u32 0; u32 0; u32 "$(stat -c %s "$2")"
-            files+=("$2")
-            shift 2
-        done
-        printf '\0'; u32 0; u32 0; u32 0; u32 0; u32 0
-        [ ${#files[@]} -eq 0 ] || cat "${files[@]}"
-    } > "$out"
+    st=$(mktemp -d "$T/stage.XXXXXX")
+    while [ $# -gt 0 ]; do
+        mkdir -p "$st/e$i" && cp "$2" "$st/e$i/f.rtm"
+        files+=("$st/e$i/f.rtm") names+=("e$i\\f.rtm" "$1")
+        i=$((i + 1))
+        shift 2
+    done
+    "$RTMGEN" -a "$out" "${files[@]}" || return 1
+    perl -e 'my ($f, $p, @kv) = @ARGV; local $/; open(my $h, "<:raw", $f) or die;
+        $_ = <$h>; s/prefix\0rtmfs\\packed\0/prefix\0$p\0/ or die "no prefix";
+        while (my ($k, $v) = splice(@kv, 0, 2)) { s/\Q$k\E\0/$v\0/ or die "no $k" }
+        open($h, ">:raw", $f) or die; print $h $_' "$out" "$prefix" "${names[@]}"
 }
 
 need_fuse "game path mounts"
@@ -43,12 +42,12 @@ mkdir -p "$S/@ace/addons" "$S/@zz_override/addons" "$S/addons/loose/anims" "$G"
 "$RTMGEN" "$G" >/dev/null && "$RTMGEN" -p "$G/sample.pbo" || { fail "rtmgen"; exit 1; }
 GEST='z\ace\addons\gestures'
 write_sources() {
-    pbo_prefixed "$S/@ace/addons/gestures.pbo" "$GEST" 'anim\walk.rtm' "$G/walk.rtm" \
+    pbo_at "$S/@ace/addons/gestures.pbo" "$GEST" 'anim\walk.rtm' "$G/walk.rtm" \
         'anim\wave.rtm' "$G/wave_v3.rtm"
-    pbo_prefixed "$S/@zz_override/addons/gestures.pbo" 'z\ACE\addons\gestures\' \
+    pbo_at "$S/@zz_override/addons/gestures.pbo" 'z\ACE\addons\gestures\' \
         'anim\Walk.rtm' "$G/run_v5.rtm"
     # nested: its prefix is above the others', its entries merge into theirs
-    pbo_prefixed "$S/@ace/addons/ace_main.pbo" '\z\\ace\.\addons' \
+    pbo_at "$S/@ace/addons/ace_main.pbo" '\z\\ace\.\addons' \
         'gestures\anim\walk.rtm' "$G/step_props.rtm" 'gestures\anim\extra.rtm' "$G/reload_v4.rtm" \
         'main\idle.rtm' "$G/idle_v5_raw.rtm"
     printf 'prefix=x\\loose\\addons\\main\n' > "$S/addons/loose/\$PBOPREFIX\$"
@@ -91,7 +90,7 @@ check_merge() {
 # A rewrite and a removal show within a second, conflicts.txt with them.
 check_changes() {
     local before=$FAILS A=$M/z/ace/addons/gestures/anim
-    pbo_prefixed "$T/new.pbo" "$GEST" 'anim\other.rtm' "$G/wave_v3.rtm"
+    pbo_at "$T/new.pbo" "$GEST" 'anim\other.rtm' "$G/wave_v3.rtm"
     cat "$T/new.pbo" > "$S/@zz_override/addons/gestures.pbo"                 # rewritten
     within_1s shows "$A/walk.rtm" "$G/walk.rtm" || fail "rewrite: walk.rtm is not @ace's now"
     within_1s lists "$A" "extra.rtm other.rtm walk.rtm wave.rtm " || fail "rewrite: anim/ lists $(ls "$A")"
