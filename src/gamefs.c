@@ -27,6 +27,8 @@ struct gamefs {
     struct gf_src *s;
     size_t n, cap;
     size_t *rank;           /* source indices, the shown one (name sorts last) first */
+    size_t *rankof;         /* each source's place in rank */
+    size_t *byfold;         /* source indices by folded prefix (strcmp order) */
 };
 
 static void fold_into(char *dst, const char *src, size_t n)
@@ -58,6 +60,8 @@ void gamefs_free(struct gamefs *g)
         src_free(&g->s[i]);
     free(g->s);
     free(g->rank);
+    free(g->rankof);
+    free(g->byfold);
     free(g);
 }
 
@@ -71,6 +75,20 @@ static long fallback_prefix(const char *name, char *out, size_t n)
     return r == 0 ? rtm_path_norm(base, len, '/', out, n) : r;
 }
 
+/* The first place in byfold whose source's folded prefix is >= q. */
+static size_t fold_lower(const struct gamefs *g, const char *q)
+{
+    size_t lo = 0, hi = g->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(g->s[g->byfold[mid]].fold, q) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 static int grow(struct gamefs *g)
 {
     if (g->n < g->cap)
@@ -80,9 +98,15 @@ static int grow(struct gamefs *g)
     if (s)
         g->s = s;
     size_t *r = s ? realloc(g->rank, cap * sizeof *r) : NULL;
-    if (!r)
+    if (r)
+        g->rank = r;
+    size_t *o = r ? realloc(g->rankof, cap * sizeof *o) : NULL;
+    if (o)
+        g->rankof = o;
+    size_t *f = o ? realloc(g->byfold, cap * sizeof *f) : NULL;
+    if (!f)
         return -1;
-    g->rank = r;
+    g->byfold = f;
     g->cap = cap;
     return 0;
 }
@@ -110,7 +134,12 @@ long gamefs_add(struct gamefs *g, const char *name, const char *prefix, size_t l
         at++;
     memmove(g->rank + at + 1, g->rank + at, (g->n - at) * sizeof *g->rank);
     g->rank[at] = g->n;
+    size_t f = fold_lower(g, s.fold);
+    memmove(g->byfold + f + 1, g->byfold + f, (g->n - f) * sizeof *g->byfold);
+    g->byfold[f] = g->n;
     g->s[g->n] = s;
+    for (size_t r = at; r <= g->n; r++)
+        g->rankof[g->rank[r]] = r;
     return (long)g->n++;
 }
 
@@ -175,25 +204,35 @@ static long fold_path(const char *path, char f[PATH_MAX])
     return l;
 }
 
-/* How folded path f (l bytes) stands to source s's prefix: 1 when f is
- * the prefix or lies below it (*rel: the rest, "" for the prefix), 2 when
- * the prefix lies below f, 0 otherwise. */
-static int relation(const struct gf_src *s, const char *f, size_t l, const char **rel)
+/* Calls fn for each source that stands to folded path f (l bytes): one
+ * whose prefix is f or lies above it, with rel the rest of f below the
+ * prefix ("" at the prefix); then, when below is set, one whose prefix
+ * lies below f (every one, at the root), with rel NULL.  Binary searches
+ * of byfold, so a question costs the depth of f, not the count of
+ * sources.  Stops at fn's first non-zero result and returns it. */
+typedef int (*related_fn)(void *arg, size_t src, const char *rel);
+static int each_related(const struct gamefs *g, const char *f, size_t l, int below,
+                        related_fn fn, void *arg)
 {
-    if (l == 0)
-        return 2;
-    if (l <= s->plen && memcmp(s->fold, f, l) == 0) {
-        if (l == s->plen) {
-            *rel = "";
-            return 1;
-        }
-        return s->fold[l] == '/' ? 2 : 0;
+    char q[PATH_MAX + 1];
+    int rc = 0;
+    for (size_t c = 1; !rc && c <= l; c++) {
+        if (c < l && f[c] != '/')
+            continue;
+        memcpy(q, f, c);
+        q[c] = 0;
+        for (size_t i = fold_lower(g, q);
+             !rc && i < g->n && strcmp(g->s[g->byfold[i]].fold, q) == 0; i++)
+            rc = fn(arg, g->byfold[i], c == l ? "" : f + c + 1);
     }
-    if (l > s->plen && memcmp(f, s->fold, s->plen) == 0 && f[s->plen] == '/') {
-        *rel = f + s->plen + 1;
-        return 1;
-    }
-    return 0;
+    size_t kl = l ? l + 1 : 0;          /* f and its '/' */
+    memcpy(q, f, l);
+    q[l] = '/';
+    q[kl] = 0;
+    for (size_t i = fold_lower(g, q);
+         below && !rc && i < g->n && strncmp(g->s[g->byfold[i]].fold, q, kl) == 0; i++)
+        rc = fn(arg, g->byfold[i], NULL);
+    return rc;
 }
 
 /* The first entry of s whose fold is >= q. */
@@ -212,19 +251,25 @@ static size_t lower_bound(const struct gf_src *s, const char *q)
 
 static int starts_with(const char *s, const char *p, size_t n) { return strncmp(s, p, n) == 0; }
 
+struct needed {
+    const struct gamefs *g;
+    gamefs_src_fn fn;
+    void *arg;
+};
+
+static int needed_one(void *arg, size_t src, const char *rel)
+{
+    struct needed *n = arg;
+    (void)rel;
+    return n->g->s[src].loaded ? 0 : n->fn(n->arg, src);
+}
+
 int gamefs_each_needed(const struct gamefs *g, const char *path, gamefs_src_fn fn, void *arg)
 {
     char f[PATH_MAX];
-    const char *rel;
     long l = fold_path(path, f);
-    if (l < 0)
-        return 0;
-    for (size_t i = 0; i < g->n; i++) {
-        int rc = !g->s[i].loaded && relation(&g->s[i], f, (size_t)l, &rel) == 1 ? fn(arg, i) : 0;
-        if (rc)
-            return rc;
-    }
-    return 0;
+    struct needed n = { g, fn, arg };
+    return l < 0 ? 0 : each_related(g, f, (size_t)l, 0, needed_one, &n);
 }
 
 /* What rel (folded) is in source s: a file (its entry), a folder, nothing. */
@@ -248,11 +293,35 @@ static enum gamefs_node in_source(const struct gf_src *s, const char *rel, long 
     return i < s->ne && starts_with(s->e[i].fold, q, n + 1) ? GAMEFS_DIR : GAMEFS_NONE;
 }
 
+/* What a lookup has found so far: the best-ranked file and folder. */
+struct look {
+    const struct gamefs *g;
+    struct gamefs_hit file, dir;
+    size_t file_rank, dir_rank;
+};
+
+static int look_one(void *arg, size_t src, const char *rel)
+{
+    struct look *k = arg;
+    const struct gf_src *s = &k->g->s[src];
+    size_t rank = k->g->rankof[src];
+    long ent = -1;
+    enum gamefs_node node = rel ? in_source(s, rel, &ent) : GAMEFS_DIR;
+    if (node == GAMEFS_FILE && rank < k->file_rank) {
+        k->file = (struct gamefs_hit){ GAMEFS_FILE, (long)src, s->e[ent].num, s->e[ent].path };
+        k->file_rank = rank;
+    } else if (node == GAMEFS_DIR && rank < k->dir_rank) {
+        k->dir = (struct gamefs_hit){ GAMEFS_DIR, (long)src, -1, NULL };
+        k->dir_rank = rank;
+    }
+    return 0;
+}
+
 enum gamefs_node gamefs_lookup(const struct gamefs *g, const char *path, struct gamefs_hit *hit)
 {
     char f[PATH_MAX];
-    const char *rel = "";
-    long l = fold_path(path, f), ent = -1;
+    long l = fold_path(path, f);
+    struct look k = { .g = g, .file_rank = SIZE_MAX, .dir_rank = SIZE_MAX };
     *hit = (struct gamefs_hit){ .node = GAMEFS_NONE, .src = -1, .entry = -1 };
     if (l < 0)
         return GAMEFS_NONE;
@@ -260,19 +329,11 @@ enum gamefs_node gamefs_lookup(const struct gamefs *g, const char *path, struct 
         hit->node = GAMEFS_DIR;         /* the root, even of no source */
         return GAMEFS_DIR;
     }
-    for (size_t r = 0; r < g->n; r++) {
-        const struct gf_src *s = &g->s[g->rank[r]];
-        int how = relation(s, f, (size_t)l, &rel);
-        enum gamefs_node node = how == 2 ? GAMEFS_DIR : how == 1 ? in_source(s, rel, &ent)
-                                                                 : GAMEFS_NONE;
-        if (node == GAMEFS_FILE) {      /* a file beats a folder */
-            *hit = (struct gamefs_hit){ GAMEFS_FILE, (long)g->rank[r], s->e[ent].num,
-                                        s->e[ent].path };
-            return GAMEFS_FILE;
-        }
-        if (node == GAMEFS_DIR && hit->node == GAMEFS_NONE)
-            *hit = (struct gamefs_hit){ GAMEFS_DIR, (long)g->rank[r], -1, NULL };
-    }
+    each_related(g, f, (size_t)l, 1, look_one, &k);
+    if (k.file_rank != SIZE_MAX)        /* a file beats a folder */
+        *hit = k.file;
+    else if (k.dir_rank != SIZE_MAX)
+        *hit = k.dir;
     return hit->node;
 }
 
@@ -286,6 +347,8 @@ struct child {
 };
 
 struct children {
+    const struct gamefs *g;
+    size_t at;              /* bytes of the folder's path */
     struct child *c;
     size_t n, cap;
     int oom;
@@ -363,6 +426,23 @@ static void entry_children(const struct gf_src *s, size_t src, size_t rank, cons
     }
 }
 
+/* The children source src gives the folder being listed: the next part
+ * of its prefix (rel NULL), or its entries' below rel. */
+static int child_of(void *arg, size_t src, const char *rel)
+{
+    struct children *cs = arg;
+    const struct gf_src *s = &cs->g->s[src];
+    size_t rank = cs->g->rankof[src];
+    if (rel) {
+        entry_children(s, src, rank, rel, cs);
+        return 0;
+    }
+    const char *name = s->shown + cs->at + (cs->at > 0);
+    put_child(cs, name, strcspn(name, "/"), rank,
+              (struct gamefs_hit){ GAMEFS_DIR, (long)src, -1, NULL });
+    return 0;
+}
+
 int gamefs_list(const struct gamefs *g, const char *dir, gamefs_child_fn fn, void *arg)
 {
     char f[PATH_MAX];
@@ -370,20 +450,8 @@ int gamefs_list(const struct gamefs *g, const char *dir, gamefs_child_fn fn, voi
     long l = fold_path(dir, f);
     if (l < 0 || gamefs_lookup(g, dir, &self) != GAMEFS_DIR)
         return -1;
-    struct children cs = { 0 };
-    for (size_t r = 0; r < g->n; r++) {
-        const struct gf_src *s = &g->s[g->rank[r]];
-        const char *rel = "";
-        int how = relation(s, f, (size_t)l, &rel);
-        if (how == 2) {                 /* the next part of its prefix */
-            const char *name = s->shown + l + (l > 0);
-            size_t len = strcspn(name, "/");
-            put_child(&cs, name, len, r, (struct gamefs_hit){ GAMEFS_DIR, (long)g->rank[r], -1,
-                                                              NULL });
-        } else if (how == 1) {
-            entry_children(s, g->rank[r], r, rel, &cs);
-        }
-    }
+    struct children cs = { .g = g, .at = (size_t)l };
+    each_related(g, f, (size_t)l, 1, child_of, &cs);
     int rc = cs.oom ? -1 : 0;
     if (!rc)
         qsort(cs.c, cs.n, sizeof *cs.c, child_cmp);

@@ -224,6 +224,49 @@ static void prefixes_first(void **state)
     gamefs_free(g);
 }
 
+/* Many sources at prefixes drawn from a few parts (in both cases), each
+ * with entries drawn the same way: every lookup agrees with the rule
+ * worked out the slow way, over every source's paths (of the sources that
+ * give the path, the one whose name sorts last). */
+static void many_sources(void **state)
+{
+    (void)state;
+    static const char *const parts[] = { "a", "B", "c", "A", "b.rtm" };
+    enum { NSRC = 150, NENT = 4, LEN = 48 };
+    static char names[NSRC][LEN], paths[NSRC][NENT][LEN];
+    struct gamefs *g = gamefs_new();
+    unsigned seed = 12345;
+    for (int i = 0; i < NSRC; i++) {
+        char prefix[16], ents[NENT][16], norm[16];
+        const char *p[NENT];
+        seed = seed * 1103515245u + 12345u;
+        snprintf(names[i], LEN, "@m%03u/x%d.pbo", (seed >> 8) % 1000, i);
+        snprintf(prefix, sizeof prefix, "%s\\\\%s", parts[(seed >> 4) % 4], parts[(seed >> 12) % 4]);
+        snprintf(norm, sizeof norm, "%s/%s", parts[(seed >> 4) % 4], parts[(seed >> 12) % 4]);
+        for (int k = 0; k < NENT; k++) {
+            seed = seed * 1103515245u + 12345u;
+            snprintf(ents[k], sizeof ents[k], "%s\\%s", parts[(seed >> 5) % 4], parts[(seed >> 9) % 5]);
+            snprintf(paths[i][k], LEN, "%s/%s/%s", norm, parts[(seed >> 5) % 4],
+                     parts[(seed >> 9) % 5]);
+            p[k] = ents[k];
+        }
+        assert_int_equal(add(g, names[i], prefix, p, NENT), i);
+    }
+    for (int i = 0; i < NSRC; i++)
+        for (int k = 0; k < NENT; k++) {
+            struct gamefs_hit h;
+            int best = -1;                  /* the slow way */
+            for (int j = 0; j < NSRC; j++)
+                for (int m = 0; m < NENT; m++)
+                    if (strcasecmp(paths[j][m], paths[i][k]) == 0 &&
+                        (best < 0 || strcmp(names[j], names[best]) > 0))
+                        best = j;
+            assert_int_equal(gamefs_lookup(g, paths[i][k], &h), GAMEFS_FILE);
+            assert_string_equal(gamefs_name(g, (size_t)h.src), names[best]);
+        }
+    gamefs_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -234,6 +277,7 @@ int main(void)
         cmocka_unit_test(loose_addons),
         cmocka_unit_test(hostile_paths),
         cmocka_unit_test(prefixes_first),
+        cmocka_unit_test(many_sources),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
