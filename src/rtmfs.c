@@ -361,6 +361,7 @@ static void index_open(struct fs *fs)
                                                         log_line, NULL)))
         log_line(NULL, "index: out of memory; going on without it");
     fs->loader.index = fs->index;
+    rtm_tree_set_index(fs->tree, fs->index);
 }
 
 /* Evictions leave free holes between live entries that malloc keeps

@@ -67,6 +67,7 @@
 #include "inodes.h"
 
 struct rtm_tree;
+struct rtm_index;
 
 /* What a broken animation's or archive's folder holds, saying why (and
  * the root, while a SOURCE file is missing). */
@@ -108,6 +109,9 @@ struct rtm_tree_config {
     int gamepaths;                /* the tree is the game's file system: every
                                      archive and $PBOPREFIX$ folder at its prefix
                                      (tree_gamepaths.c), conflicts.txt at the root */
+    struct rtm_index *index;      /* with gamepaths: remembers archives' prefixes
+                                     (NULL: none; the caller's, outliving the tree;
+                                     or given later: rtm_tree_set_index) */
     int configs_none;             /* read no config: states.txt has its first
                                      line only (-o configs=none) */
     const char *configs_from;     /* read the configs in this folder or archive
@@ -147,6 +151,9 @@ struct rtm_tree_config {
 
 struct rtm_tree *rtm_tree_new(const struct rtm_tree_config *cfg);
 void rtm_tree_free(struct rtm_tree *t);
+/* cfg.index, for a caller that opens the index after making the tree (a
+ * daemon, after its fork): before the first request. */
+void rtm_tree_set_index(struct rtm_tree *t, struct rtm_index *ix);
 
 /* ---- what a source entry is ---- */
 

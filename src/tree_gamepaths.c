@@ -11,8 +11,9 @@
  * when SOURCE is one file.
  *
  * The table of sources is built at the first need: a walk of SOURCE's
- * folders (each watched), each archive's prefix from its table (the cache,
- * so the persistent index when it knows the archive).  An archive's
+ * folders (each watched), each archive's prefix from the persistent index
+ * when it knows that version of the archive, else from its table (through
+ * the cache), then remembered.  An archive's
  * entries go into the table only when a path at or below its prefix is
  * asked about, so listing the root needs prefixes alone.  A change under
  * SOURCE drops the table and has the kernel forget every answer. */
@@ -29,6 +30,7 @@
 
 #include "gamefs.h"
 #include "gamepath.h"
+#include "index.h"
 
 #define PBOPREFIX_NAME "$PBOPREFIX$"
 #define SCAN_DEPTH_MAX 64                 /* folders below SOURCE, against loops */
@@ -38,6 +40,8 @@ struct tree_game {
     struct gamefs *g;                     /* NULL: to be built at the next need */
     struct timespec built;                /* when g was (CLOCK_MONOTONIC) */
 };
+
+void rtm_tree_set_index(struct rtm_tree *t, struct rtm_index *ix) { t->cfg.index = ix; }
 
 int tree_gamepaths_new(struct rtm_tree *t)
 {
@@ -67,16 +71,46 @@ static const char *normal_base(const struct rtm_tree *t, const char *src)
     return t->file ? "" : src;
 }
 
-/* Adds archive rel (stat st) at the prefix its table gives. */
+/* The persistent index's record of one version of an archive: its
+ * prefix property as stored, empty when it has none.  A kind of record
+ * of its own (loader.h's are small numbers), so that a later mount lists
+ * the game's root without decoding a table. */
+#define INDEX_PREFIX 0x58465047u          /* "GPFX" */
+
+/* The index key of archive version st: 0, or -1 when there is no index or
+ * the version has no times to be told from another by. */
+static int prefix_key(const struct rtm_tree *t, const struct stat *st, struct rtm_index_key *k)
+{
+    struct rtm_fileid id = rtm_fileid_of(st);
+    *k = (struct rtm_index_key){ .dev = id.dev, .ino = id.ino, .size = id.size,
+                                 .mtime_ns = id.mtime_ns, .ctime_ns = id.ctime_ns,
+                                 .kind = INDEX_PREFIX, .render = "" };
+    return t->cfg.index && id.mtime_ns && id.ctime_ns ? 0 : -1;
+}
+
+/* Adds archive rel (stat st) at its prefix: remembered, or from its table
+ * (a broken archive's is its name; never remembered). */
 static int add_archive(struct rtm_tree *t, struct gamefs *g, const char *rel,
                        const struct stat *st)
 {
+    struct rtm_index_key k;
+    void *val;
+    size_t len;
+    int keyed = prefix_key(t, st, &k) == 0;
+    if (keyed && rtm_index_get(t->cfg.index, &k, &val, &len) == 0) {
+        long i = gamefs_add(g, rel, len ? val : NULL, len);
+        free(val);
+        return i < 0 ? -ENOMEM : 0;
+    }
     struct tree_target tg = { .entry = -1, .id = rtm_fileid_of(st), .st = *st };
     snprintf(tg.src, sizeof tg.src, "%s", rel);
-    const char *pre = NULL;
-    if (tree_get_entry(t, &tg, tg.src, RTMC_TABLE, &tg.table) == 0 && rtmc_pbo(tg.table))
-        pre = pbo_prop(rtmc_pbo(tg.table), "prefix");
+    const struct pbo *p = NULL;
+    if (tree_get_entry(t, &tg, tg.src, RTMC_TABLE, &tg.table) == 0)
+        p = rtmc_pbo(tg.table);
+    const char *pre = p ? pbo_prop(p, "prefix") : NULL;
     long i = gamefs_add(g, rel, pre, pre ? strlen(pre) : 0);
+    if (keyed && p)
+        rtm_index_put(t->cfg.index, &k, pre ? pre : "", pre ? strlen(pre) : 0);
     tree_target_done(t, &tg);
     return i < 0 ? -ENOMEM : 0;         /* (or a path past PATH_MAX: none is) */
 }
@@ -174,9 +208,11 @@ static int scan(struct rtm_tree *t, struct gamefs *g, const char *rel, int depth
     for (struct dirent *de; !rc && (de = readdir(d));) {
         char path[PATH_MAX];
         struct rtm_fileid id;
+        size_t len = strlen(de->d_name);
         if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
+            (de->d_type == DT_REG && !rtm_name_ends(de->d_name, len, ".pbo")) ||
             rtm_path_join(path, PATH_MAX, rel, de->d_name))
-            continue;
+            continue;                   /* loose files outside addons: not the game's */
         int k = rtm_tree_classify(t, dirfd(d), de->d_name, path, de->d_type, &st, &id);
         if (k == RTM_SRC_DIR && depth < SCAN_DEPTH_MAX)
             rc = scan(t, g, path, depth + 1);

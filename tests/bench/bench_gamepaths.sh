@@ -8,6 +8,7 @@
 #   RTMFS_BENCH_INSTALL  animations in archives (default 20000)
 #   RTMFS_BENCH_TREE     the tree (default bench_install.sh's; written by
 #                        rtmgen -I when missing)
+#   RTMFS_BENCH_WALKS    0: the root's ls alone, no walks (default 1)
 NAME=bench-gamepaths
 # shellcheck source=tests/lib/mount.sh
 . "$(dirname "$0")/../lib/mount.sh"
@@ -46,7 +47,7 @@ walk() {
     echo "$name $(timed "$@" "$M")" >> "$T/r"
     do_umount "$M"
 }
-for cmd in find_names grep_bones "ls -lR"; do
+[ "${RTMFS_BENCH_WALKS:-1}" = 0 ] || for cmd in find_names grep_bones "ls -lR"; do
     key=${cmd%% *}
     walk "${key}_normal" "" $cmd
     walk "${key}_game" ",gamepaths" $cmd
@@ -60,7 +61,7 @@ row() { printf "| %-52s | %-28s | %-8s |\n" "$1" "$2" "$3"; }
 row measure result goal
 row "cold ls of the game's root, first mount (no index)" "$(get ls_first) ms ($(get ls_first 3) names)" "< 2 s"
 row "cold ls of the game's root, later mount (index)" "$(get ls_later) ms" "< 50 ms"
-for k in find_names grep_bones ls; do
+[ "${RTMFS_BENCH_WALKS:-1}" = 0 ] || for k in find_names grep_bones ls; do
     row "cold $k: gamepaths (normal)" \
         "$(get "${k}_game") ms ($(get "${k}_normal") ms), $(ratio "$(get "${k}_game")" "$(get "${k}_normal")")" "-"
 done

@@ -107,6 +107,22 @@ check_changes() {
     [ "$FAILS" = "$before" ] && ok "a rewritten, removed and added archive change the tree and conflicts.txt within a second${1:-}"
 }
 
+# The persistent index remembers each archive's prefix: a later mount
+# lists the root without loading any table (from the archive or the index).
+stat_of() { awk -v k="$1" '$1 == k {print $2}' "$T/stats"; }
+check_index() {
+    local before=$FAILS round
+    for round in first later; do
+        RTMFS_STATS=$T/stats fg_mount "$S" "$M" -o gamepaths,index="$T/ix.sqlite" || return
+        lists "$M" "conflicts.txt x z " || fail "$round: root lists $(ls "$M")"
+        do_umount "$M"
+        [ $round = later ] || [ "$(stat_of loads)" = 3 ] || fail "first mount: $(stat_of loads) loads, not 3 tables"
+    done
+    [ "$(stat_of loads)" = 0 ] || fail "later mount: $(stat_of loads) loads"
+    [ "$(stat_of index_hits)" = 3 ] || fail "later mount: $(stat_of index_hits) index hits, not 3 prefixes"
+    [ "$FAILS" = "$before" ] && ok "a later mount lists the game's root from the index's prefixes, loading no table"
+}
+
 # show_other: other entries and configs as the normal mount shows them;
 # one archive as SOURCE at its prefix.
 check_other_and_single() {
@@ -156,6 +172,7 @@ check_real() {
 do_mount "$S" "$M" -o gamepaths,noindex && { check_merge; check_changes; do_umount "$M"; }
 rm -r "$S" && mkdir -p "$S/@ace/addons" "$S/@zz_override/addons" "$S/addons/loose/anims" && write_sources
 RTMFS_TEST_NO_INOTIFY=1 do_mount "$S" "$M" -o gamepaths,noindex && { check_changes " (no inotify)"; do_umount "$M"; }
+check_index
 check_other_and_single
 check_real
 finish mount/gamepaths
