@@ -138,7 +138,7 @@ FUZZ_CC      ?= clang
 FUZZ_FLAGS   := -g -O1 $(NEED_CPPFLAGS) $(NEED_CFLAGS) \
                 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_SRC     := $(CORE:%=src/%.c)
-FUZZERS      := fuzz_rtm fuzz_skeleton fuzz_pbo fuzz_config
+FUZZERS      := fuzz_rtm fuzz_skeleton fuzz_pbo fuzz_config fuzz_gamepath
 
 $(FUZZ_DIR)/%: tests/fuzz/%.c $(FUZZ_SRC) $(wildcard src/*.h) | $(FUZZ_DIR)
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(LZO_CFLAGS) -o $@ $< $(FUZZ_SRC) $(LIBS)

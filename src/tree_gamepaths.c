@@ -88,18 +88,59 @@ static int prefix_key(const struct rtm_tree *t, const struct stat *st, struct rt
     return t->cfg.index && id.mtime_ns && id.ctime_ns ? 0 : -1;
 }
 
-/* Adds archive rel (stat st) at its prefix: remembered, or from its table
- * (a broken archive's is its name; never remembered). */
+/* Bytes of an archive's start read for its prefix: its header's
+ * properties, a few hundred bytes as packers write them. */
+#define HEAD_BYTES 4096
+
+/* Archive rel's prefix from its header's properties alone, not its table,
+ * into out (n bytes, NUL-terminated; "" when it has none): 0, or -1 when
+ * they do not fit in HEAD_BYTES (or cannot be read).  *same: whether the
+ * bytes are of version st. */
+static int head_prefix(struct rtm_tree *t, const char *rel, const struct stat *st, char *out,
+                       size_t n, int *same)
+{
+    uint8_t head[HEAD_BYTES];
+    struct stat now;
+    const char *v;
+    size_t vl;
+    int fd = openat(t->cfg.srcfd, rel, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0)
+        return -1;
+    ssize_t len = rtm_pread_full(fd, head, sizeof head, 0);
+    struct rtm_fileid was = rtm_fileid_of(st), is = RTM_FILEID_NONE;
+    if (fstat(fd, &now) == 0)
+        is = rtm_fileid_of(&now);
+    *same = rtm_fileid_same(&was, &is);
+    close(fd);
+    int r = len < 0 ? -1 : gamepath_head_prefix(head, (size_t)len, &v, &vl);
+    if (r < 0 || (r == 1 && vl >= n))
+        return -1;
+    memcpy(out, r ? v : "", r ? vl : 0);
+    out[r ? vl : 0] = 0;
+    return 0;
+}
+
+/* Adds archive rel (stat st) at its prefix: remembered, or from its
+ * header's properties, or else its table (a broken archive's is its name;
+ * never remembered). */
 static int add_archive(struct rtm_tree *t, struct gamefs *g, const char *rel,
                        const struct stat *st)
 {
     struct rtm_index_key k;
     void *val;
     size_t len;
-    int keyed = prefix_key(t, st, &k) == 0;
+    char pre_head[PBO_NAME_MAX + 1];
+    int keyed = prefix_key(t, st, &k) == 0, same = 0;
     if (keyed && rtm_index_get(t->cfg.index, &k, &val, &len) == 0) {
         long i = gamefs_add(g, rel, len ? val : NULL, len);
         free(val);
+        return i < 0 ? -ENOMEM : 0;
+    }
+    if (head_prefix(t, rel, st, pre_head, sizeof pre_head, &same) == 0) {
+        len = strlen(pre_head);
+        long i = gamefs_add(g, rel, len ? pre_head : NULL, len);
+        if (keyed && same)
+            rtm_index_put(t->cfg.index, &k, pre_head, len);
         return i < 0 ? -ENOMEM : 0;
     }
     struct tree_target tg = { .entry = -1, .id = rtm_fileid_of(st), .st = *st };

@@ -4,6 +4,9 @@
 #include "testutil.h"
 
 #include "gamefs.h"
+#include "gamepath.h"
+#include "pbo.h"
+#include "pbo_write.h"
 
 /* A source with its entries; the prefix is a C string or NULL. */
 static long add(struct gamefs *g, const char *name, const char *prefix,
@@ -267,6 +270,56 @@ static void many_sources(void **state)
     gamefs_free(g);
 }
 
+/* An archive's prefix from the first bytes of its header, as pbo_prop()
+ * gives it from the whole table: the first "prefix" among several
+ * properties, none, no properties at all (OFP), an empty archive, and
+ * every cut of the head before the properties end asks for more. */
+static void head_prefix(void **state)
+{
+    (void)state;
+    static const uint8_t data[] = "x";
+    const struct pbo_write_entry e = { "anims\\a.rtm", data, 1, PBO_PACK_STORE, 0 };
+    const struct pbo_write_prop with[] = { { "product", "arma3" }, { "prefix", "z\\ace\\x" },
+                                           { "prefix", "second" } };
+    const struct pbo_write_prop without[] = { { "version", "1" } };
+    struct {
+        const struct pbo_write_prop *props;
+        size_t n, nentries;
+        unsigned flags;
+        const char *want;
+    } cases[] = { { with, 3, 1, 0, "z\\ace\\x" }, { without, 1, 1, 0, NULL },
+                  { with, 3, 1, PBO_WRITE_NO_VERS, NULL }, { NULL, 0, 0, 0, NULL },
+                  { with, 3, 0, 0, "z\\ace\\x" } };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        struct rtm_buf b;
+        struct pbo *p;
+        struct rtm_error err;
+        const char *v;
+        size_t vl;
+        buf_init(&b);
+        assert_int_equal(pbo_write(&e, cases[c].nentries, cases[c].props, cases[c].n,
+                                   cases[c].flags, &b), 0);
+        assert_int_equal(pbo_read_table((const uint8_t *)b.p, b.len, b.len, &p, &err), 0);
+        const char *prop = pbo_prop(p, "prefix");
+        assert_true(prop ? cases[c].want && !strcmp(prop, cases[c].want) : !cases[c].want);
+        int r = gamepath_head_prefix((const uint8_t *)b.p, b.len, &v, &vl);
+        assert_int_equal(r, cases[c].want != NULL);
+        if (r) {
+            assert_int_equal(vl, strlen(cases[c].want));
+            assert_memory_equal(v, cases[c].want, vl);
+        }
+        for (size_t cut = 0; cut < b.len; cut++) {   /* never a wrong answer, only "more" */
+            int rc = gamepath_head_prefix((const uint8_t *)b.p, cut, &v, &vl);
+            assert_true(rc == -1 || rc == r);
+        }
+        if (cases[c].flags)             /* an entry first: known at its name's end */
+            assert_int_equal(gamepath_head_prefix((const uint8_t *)b.p, strlen(e.name) + 1, &v, &vl),
+                             0);
+        pbo_free(p);
+        buf_free(&b);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -278,6 +331,7 @@ int main(void)
         cmocka_unit_test(hostile_paths),
         cmocka_unit_test(prefixes_first),
         cmocka_unit_test(many_sources),
+        cmocka_unit_test(head_prefix),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
