@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # bench_gamepaths.sh - -o gamepaths over the whole-install tree (issue 30):
 # the first `ls` (names only) of the game's root on a first mount (empty
-# index: every archive's header is read) and on a later mount (the index
-# has the tables), page caches dropped; then find, grep -r and ls -lR, each
+# index: every archive's header properties are read, not its table) and on
+# a later mount (the index has every prefix), page caches dropped; then find, grep -r and ls -lR, each
 # on a fresh mount with cold caches, over -o gamepaths beside the normal
 # mount.  Not a pass/fail test: it prints times and ratios.
 #   RTMFS_BENCH_INSTALL  animations in archives (default 20000)
