@@ -38,6 +38,9 @@ for round in first later; do
     do_umount "$M"
 done
 
+drop
+echo "ls_local $(timed ls "$TREE")" >> "$T/r"     # what a cold ls costs by itself
+
 # walk NAME OPTS CMD...: a fresh mount with OPTS, cold caches, CMD timed.
 walk() {
     local name=$1 opts=$2
@@ -61,6 +64,7 @@ row() { printf "| %-52s | %-28s | %-8s |\n" "$1" "$2" "$3"; }
 row measure result goal
 row "cold ls of the game's root, first mount (no index)" "$(get ls_first) ms ($(get ls_first 3) names)" "< 2 s"
 row "cold ls of the game's root, later mount (index)" "$(get ls_later) ms" "< 50 ms"
+row "(cold ls of SOURCE's own folder, for scale)" "$(get ls_local) ms" "-"
 [ "${RTMFS_BENCH_WALKS:-1}" = 0 ] || for k in find_names grep_bones ls; do
     row "cold $k: gamepaths (normal)" \
         "$(get "${k}_game") ms ($(get "${k}_normal") ms), $(ratio "$(get "${k}_game")" "$(get "${k}_normal")")" "-"
