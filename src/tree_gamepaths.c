@@ -156,40 +156,53 @@ static int add_archive(struct rtm_tree *t, struct gamefs *g, const char *rel,
     return i < 0 ? -ENOMEM : 0;         /* (or a path past PATH_MAX: none is) */
 }
 
+static void watch_dir(struct rtm_tree *t, const char *rel)
+{
+    if (t->cfg.watch && t->cfg.watch(t->cfg.watch_ctx, rel) != 0)
+        atomic_store(&t->unwatched, 1);
+}
+
 /* Paths of a loose addon's files, each the name it shows as. */
 struct loose_files {
+    const char *base;                     /* the addon folder, relative to SOURCE */
     struct rtm_buf pool;                  /* NUL-separated paths */
     size_t n;
 };
 
-static int walk_loose(struct rtm_tree *t, int dfd, const char *rel, int depth,
-                      struct loose_files *lf)
+/* Adds the files below folder rel of the addon (dfd open on it, taken),
+ * classified as the normal mount classifies them (the mount point,
+ * devices and links to folders left out; other files with show_other),
+ * each folder watched. */
+static void walk_loose(struct rtm_tree *t, int dfd, const char *rel, int depth,
+                       struct loose_files *lf)
 {
+    char src[PATH_MAX];
     DIR *d = fdopendir(dfd);
     if (!d) {
         close(dfd);
-        return 0;
+        return;
     }
+    if (*rel && rtm_path_join(src, PATH_MAX, lf->base, rel) == 0)
+        watch_dir(t, src);              /* the addon's own folder is scan()'s */
     for (struct dirent *de; (de = readdir(d));) {
         char path[PATH_MAX], shown[NAME_MAX + 1];
         struct stat st;
+        struct rtm_fileid id;
         const char *name = de->d_name;
-        if (name[0] == '.' && (!name[1] || (name[1] == '.' && !name[2])))
+        if (!strcmp(name, ".") || !strcmp(name, "..") || (!*rel && !strcmp(name, PBOPREFIX_NAME)) ||
+            rtm_path_join(path, PATH_MAX, rel, name) || rtm_path_join(src, PATH_MAX, lf->base, path))
             continue;
-        if (fstatat(dirfd(d), name, &st, 0) || rtm_path_join(path, PATH_MAX, rel, name))
-            continue;
-        if (S_ISDIR(st.st_mode) && depth < SCAN_DEPTH_MAX) {
+        int k = rtm_tree_classify(t, dirfd(d), name, src, de->d_type, &st, &id);
+        if (k == RTM_SRC_DIR && depth < SCAN_DEPTH_MAX) {
             int sub = openat(dirfd(d), name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
             if (sub >= 0)
                 walk_loose(t, sub, path, depth + 1, lf);
             continue;
         }
-        int rtm = tree_is_rtm_name(name, strlen(name));
-        if (!S_ISREG(st.st_mode) || (!rtm && !t->cfg.show_other) ||
-            (!*rel && strcmp(name, PBOPREFIX_NAME) == 0))
-            continue;
+        if (k != RTM_SRC_ANIM && k != RTM_SRC_OTHER && k != RTM_SRC_CONFIG)
+            continue;                   /* archives in an addon's folder are not packed */
         snprintf(shown, sizeof shown, "%s", name);
-        if (!rtm && tree_config_sniff_file(t, dirfd(d), name))
+        if (k == RTM_SRC_CONFIG)
             tree_config_shown(&(struct tree_folder){ .dfd = dirfd(d), .dir = "" }, name, shown);
         if (rtm_path_join(path, PATH_MAX, rel, shown) == 0) {
             buf_put(&lf->pool, path, strlen(path) + 1);
@@ -197,7 +210,6 @@ static int walk_loose(struct rtm_tree *t, int dfd, const char *rel, int depth,
         }
     }
     closedir(d);
-    return 0;
 }
 
 /* Adds loose addon folder rel (dfd open on it, taken) at the prefix its
@@ -210,7 +222,7 @@ static int add_loose(struct rtm_tree *t, struct gamefs *g, int dfd, const char *
     if (fd >= 0)
         close(fd);
     int has = len >= 0 && gamepath_pboprefix(buf, (size_t)len, pre, sizeof pre) == 0;
-    struct loose_files lf = { .n = 0 };
+    struct loose_files lf = { .base = rel };
     buf_init(&lf.pool);
     walk_loose(t, dfd, "", 0, &lf);
     const char **paths = lf.pool.oom ? NULL : calloc(lf.n ? lf.n : 1, sizeof *paths);
@@ -222,12 +234,6 @@ static int add_loose(struct rtm_tree *t, struct gamefs *g, int dfd, const char *
     free(paths);
     buf_free(&lf.pool);
     return rc;
-}
-
-static void watch_dir(struct rtm_tree *t, const char *rel)
-{
-    if (t->cfg.watch && t->cfg.watch(t->cfg.watch_ctx, rel) != 0)
-        atomic_store(&t->unwatched, 1);
 }
 
 /* Adds every source in source folder rel (SOURCE's root: ""). */

@@ -104,7 +104,10 @@ check_changes() {
     [ "$(stat -c %s "$M/conflicts.txt")" = 0 ] || fail "conflicts.txt: not empty at stat"
     cp "$T/new.pbo" "$S/@ace/addons/added.pbo"                              # added
     within_1s test -d "$A/other.rtm" || fail "added archive not seen"
-    [ "$FAILS" = "$before" ] && ok "a rewritten, removed and added archive change the tree and conflicts.txt within a second${1:-}"
+    cp "$G/wave_v3.rtm" "$S/addons/loose/anims/New.rtm"                    # in a loose addon
+    within_1s test -d "$M/x/loose/addons/main/anims/New.rtm" || fail "a loose addon's new file not seen"
+    rm "$S/addons/loose/anims/New.rtm"
+    [ "$FAILS" = "$before" ] && ok "a rewritten, removed and added archive, and a loose addon's new file, change the tree and conflicts.txt within a second${1:-}"
 }
 
 # Listing the game's root reads each archive's header properties, never a
