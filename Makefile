@@ -41,12 +41,12 @@ SQLITE_CFLAGS := $(shell $(PKG) --cflags sqlite3 2>/dev/null)
 SQLITE_LIBS   := $(shell $(PKG) --libs sqlite3 2>/dev/null || echo -lsqlite3)
 
 # The format core (RTM formats, views, PBO archives): no FUSE, no global state.
-CORE     := util fileid anim plain bmtr lzo skeleton skeleton_cfg convert numfmt names motion bvh svg views view_names check states states_missing timing pbo pbo_file pivots shape config rap cfg_text cfg_write cfg_pp cfg_macro gamepath
+CORE     := util fileid anim plain bmtr lzo skeleton skeleton_cfg convert numfmt names motion bvh svg views view_names check states states_missing timing pbo pbo_file pivots shape config rap cfg_text cfg_write cfg_pp cfg_macro gamepath gamefs
 # The writers: fixtures, samples, fuzz seeds.
 WRITERS  := bmtr_write samples pbo_write rap_write
 # The mount without FUSE (librtmtree.a): the cache, the loader, the inode
 # table, the tree (what the mount shows) and the watcher; threads, no libfuse.
-FSCORE   := cache cache_sizes loader inodes tree tree_resolve tree_family tree_list tree_read tree_config tree_states tree_states_walk tree_missing tree_states_index watch fstype index
+FSCORE   := cache cache_sizes loader inodes tree tree_resolve tree_family tree_list tree_read tree_config tree_states tree_states_walk tree_missing tree_states_index tree_gamepaths watch fstype index
 CORE_OBJ := $(CORE:%=$(BUILD)/obj/%.o)
 WRIT_OBJ := $(WRITERS:%=$(BUILD)/obj/%.o)
 FS_OBJ   := $(FSCORE:%=$(BUILD)/obj/%.o)
@@ -80,7 +80,7 @@ $(LIBWRIT): $(WRIT_OBJ)
 $(LIBTREE): $(FS_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/rtmcat: $(BUILD)/obj/rtmcat.o $(BUILD)/obj/rtmcat_estimate.o $(BUILD)/obj/rtmcat_config.o $(BUILD)/obj/rtmcat_check.o $(BUILD)/obj/rtmcat_usage.o $(BUILD)/obj/rtmcat_states.o $(BUILD)/obj/rtmcat_missing.o $(LIBTREE) $(LIBCORE)
+$(BUILD)/rtmcat: $(BUILD)/obj/rtmcat.o $(BUILD)/obj/rtmcat_estimate.o $(BUILD)/obj/rtmcat_config.o $(BUILD)/obj/rtmcat_check.o $(BUILD)/obj/rtmcat_usage.o $(BUILD)/obj/rtmcat_states.o $(BUILD)/obj/rtmcat_missing.o $(BUILD)/obj/rtmcat_gamepath.o $(LIBTREE) $(LIBCORE)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(SQLITE_LIBS) $(LIBS) -lpthread
 $(BUILD)/rtmgen: $(BUILD)/obj/rtmgen.o $(BUILD)/obj/rtmgen_mods.o $(BUILD)/obj/rtmgen_configs.o $(LIBWRIT) $(LIBCORE)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
@@ -127,6 +127,7 @@ bench: all $(BUILD)/tests/bench_core $(BUILD)/tests/bench_config
 	@BUILD=$(BUILD) bash tests/bench/bench_mount.sh
 	@BUILD=$(BUILD) bash tests/bench/bench_pbo.sh
 	@BUILD=$(BUILD) bash tests/bench/bench_install.sh
+	@BUILD=$(BUILD) bash tests/bench/bench_gamepaths.sh
 	@BUILD=$(BUILD) bash tests/bench/bench_rtmcat.sh
 	@BUILD=$(BUILD) bash tests/bench/bench_goals.sh
 
@@ -139,7 +140,7 @@ FUZZ_CC      ?= clang
 FUZZ_FLAGS   := -g -O1 $(NEED_CPPFLAGS) $(NEED_CFLAGS) \
                 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_SRC     := $(CORE:%=src/%.c)
-FUZZERS      := fuzz_rtm fuzz_skeleton fuzz_pbo fuzz_config
+FUZZERS      := fuzz_rtm fuzz_skeleton fuzz_pbo fuzz_config fuzz_gamepath
 
 $(FUZZ_DIR)/%: tests/fuzz/%.c $(FUZZ_SRC) $(wildcard src/*.h) | $(FUZZ_DIR)
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(LZO_CFLAGS) -o $@ $< $(FUZZ_SRC) $(LIBS)

@@ -38,6 +38,46 @@ int gamepath_archive(const struct pbo *p, const char *archive_path, char *out, s
     return gamepath_norm(base, len, out, n) >= 0 ? 0 : -1;
 }
 
+/* The asciiz string at head[*at] (before len): its length, *at past its
+ * NUL; -1 when it runs past len. */
+static long asciiz(const uint8_t *head, size_t len, size_t *at)
+{
+    const uint8_t *nul = *at < len ? memchr(head + *at, 0, len - *at) : NULL;
+    if (!nul)
+        return -1;
+    long n = (long)(nul - (head + *at));
+    *at += (size_t)n + 1;
+    return n;
+}
+
+int gamepath_head_prefix(const uint8_t *head, size_t len, const char **val, size_t *vlen)
+{
+    size_t at = 0;
+    long n = asciiz(head, len, &at);    /* the first header's name */
+    if (n != 0)
+        return n < 0 ? -1 : 0;          /* an entry first: no properties */
+    if (len - at < 20)
+        return -1;
+    if (le_u32(head + at) != PBO_METHOD_VERS)
+        return 0;                       /* the end header: an empty archive */
+    at += 20;
+    for (;;) {
+        size_t key = at;
+        long kl = asciiz(head, len, &at);
+        if (kl <= 0)
+            return (int)kl;             /* 0: the empty key ends them */
+        size_t v = at;
+        long vl = asciiz(head, len, &at);
+        if (vl < 0)
+            return -1;
+        if (kl == 6 && memcmp(head + key, "prefix", 6) == 0) {
+            *val = (const char *)head + v;
+            *vlen = (size_t)vl;
+            return 1;
+        }
+    }
+}
+
 static void trim(const char **s, const char **e)
 {
     while (*s < *e && (**s == ' ' || **s == '\t' || **s == '\r' || (unsigned char)**s == 0xEF ||

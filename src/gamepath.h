@@ -25,6 +25,7 @@
 #define RTM_GAMEPATH_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct pbo;
 
@@ -35,6 +36,13 @@ int gamepath_equal(const char *a, const char *b);
 /* The archive's prefix (normalised), else archive_path's base name without
  * ".pbo": 0, or -1 when it does not fit out. */
 int gamepath_archive(const struct pbo *p, const char *archive_path, char *out, size_t n);
+/* The "prefix" header property from the first len bytes of an archive,
+ * without reading its table: 1 with *val (into head, vlen bytes, not
+ * NUL-terminated) the first such property's value, as pbo_prop() would
+ * give it; 0 when the archive has none (no properties, or none of that
+ * name); -1 when head ends before the properties do (read more, or read
+ * the table). */
+int gamepath_head_prefix(const uint8_t *head, size_t len, const char **val, size_t *vlen);
 /* The prefix a $PBOPREFIX$ file's bytes give: 0, or -1 when they give none. */
 int gamepath_pboprefix(const char *text, size_t len, char *out, size_t n);
 /* The game path of a file or folder on disk by the nearest $PBOPREFIX$

@@ -31,11 +31,11 @@
 #include "rtmcat_config.h"
 #include "rtmcat_estimate.h"
 #include "rtmcat_missing.h"
+#include "rtmcat_gamepath.h"
 #include "rtmcat_states.h"
 #include "rtmcat_usage.h"
 #include "version.h"
 #include "views.h"
-
 
 struct cat {
     const char *file;             /* FILE as given */
@@ -619,12 +619,13 @@ int main(int argc, char **argv)
         { "check", no_argument, NULL, 'K' },
         { "strict", no_argument, NULL, 'S' },
         { "format", required_argument, NULL, 'F' },
+        { "gamepath", no_argument, NULL, 'g' },
         { NULL, 0, NULL, 0 },
     };
     const char *skel_spec = "ofp2", *cdir = NULL;
-    int ch, estimate = 0, raw = 0, check = 0, digits = RTM_DIGITS_EXACT;
+    int ch, estimate = 0, raw = 0, check = 0, game = 0, digits = RTM_DIGITS_EXACT;
     unsigned check_flags = 0;
-    while ((ch = getopt_long(argc, argv, "s:d:C:hV", opts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, "s:d:C:ghV", opts, NULL)) != -1) {
         switch (ch) {
         case 's': skel_spec = optarg; break;
         case 'd':
@@ -636,6 +637,7 @@ int main(int argc, char **argv)
         case 'E': estimate = 1; break;
         case 'r': raw = 1; break;
         case 'K': check = 1; break;
+        case 'g': game = 1; break;
         case 'C': cdir = optarg; break;
         case 'S': check_flags |= RTMCAT_CHECK_STRICT; break;
         case 'F':
@@ -658,6 +660,9 @@ int main(int argc, char **argv)
         return rtmcat_check(skel_spec, digits, check_flags, argv + optind, argc - optind);
     if (!raw && !estimate && !check && rtmcat_missing_asked(cdir, argv + optind, argc - optind))
         return rtmcat_missing(cdir);
+    if (game && (ch = rtmcat_gamepath(argc - optind, argv + optind)) != 0)
+        return ch < 0 ? 0 : ch;
+    optind += game;                     /* SOURCE is dropped: FILE [VIEW] follow */
     if (argc - optind < 1 || argc - optind > 2 - raw || estimate || check || check_flags) {
         rtmcat_usage(stderr);
         return 2;

@@ -5,6 +5,7 @@
 #include "rtmcat_check.h"
 #include "rtmcat_config.h"
 #include "rtmcat_missing.h"
+#include "rtmcat_gamepath.h"
 #include "rtmcat_states.h"
 
 void rtmcat_usage(FILE *f)
@@ -15,6 +16,7 @@ void rtmcat_usage(FILE *f)
             "       rtmcat [-s SKELETON] --estimate-pivots FILE...\n"
             "       rtmcat --raw FILE\n"
             "       rtmcat [-s SKELETON] --check [--strict] [--format=json] FILE...\n"
+            "       rtmcat [-s SKELETON] [-d DIGITS] -g SOURCE GAMEPATH [VIEW]\n"
             "Print VIEW of the Arma animation FILE (.rtm, plain or BMTR), or list\n"
             "its views with their sizes in bytes when VIEW is omitted.  FILE may\n"
             "name an entry inside a PBO archive: ARCHIVE.pbo/path/in/archive.rtm.\n"
@@ -38,4 +40,5 @@ void rtmcat_usage(FILE *f)
     rtmcat_config_usage(f);
     rtmcat_states_usage(f);
     rtmcat_missing_usage(f);
+    rtmcat_gamepath_usage(f);
 }

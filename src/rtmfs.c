@@ -56,7 +56,7 @@ struct options {
     char *skeleton, *cache_size, *source, *digits, *index, *index_size;
     int noindex;
     char *uid, *gid, *umask, *dmask, *fmask, *fsname, *subtype, *watch;
-    int show_other, nonopts;
+    int show_other, gamepaths, nonopts;
     char *rapified;                     /* text (default) or raw */
     char *configs;                      /* all (default) or none */
     char *timing;                       /* game (default) or frames */
@@ -74,6 +74,7 @@ static const struct fuse_opt option_spec[] = {
     OPT("index_size=%s", index_size),
     OPT("noindex", noindex),
     OPT("show_other", show_other),
+    OPT("gamepaths", gamepaths),
     OPT("rapified=%s", rapified),
     OPT("configs=%s", configs),
     OPT("timing=%s", timing),
@@ -164,6 +165,8 @@ static void usage(void)
            "    -o show_other          pass other files (and archive entries) through\n"
            "    -o rapified=MODE       with show_other: rapified configs as text (default;\n"
            "                           config.bin as config.cpp) or raw (their bytes)\n"
+           "    -o gamepaths           the game's file system: every archive and $PBOPREFIX$\n"
+           "                           folder at its prefix, conflicts.txt at the root\n"
            "    -o configs=MODE        all (default: states.txt reads the configs under\n"
            "                           SOURCE when first asked for) or none\n"
            "    -o timing=MODE         game (default: preview.svg and anim.bvh play one\n"
@@ -427,6 +430,7 @@ static int fs_setup(struct fs *fs, const struct options *o, const char *mountpoi
     char *hidden = fs->file ? NULL : mountpoint_inside(fs->dir, mountpoint);
     struct rtm_tree_config cfg = { .srcfd = fs->srcfd, .file = fs->file, .attrs = attrs,
                                    .cache = fs->cache, .show_other = o->show_other,
+                                   .gamepaths = o->gamepaths,
                                    .rapified_raw = o->rapified && !strcmp(o->rapified, "raw"),
                                    .configs_none = o->configs && !strcmp(o->configs, "none"),
                                    .timing_frames = o->timing && !strcmp(o->timing, "frames"),

@@ -31,7 +31,8 @@ struct rtm_tree *rtm_tree_new(const struct rtm_tree_config *cfg)
     t->hidden = cfg->hidden ? strdup(cfg->hidden) : NULL;
     t->file = cfg->file ? strdup(cfg->file) : NULL;
     if (!t->nodes || (cfg->hidden && !t->hidden) || (cfg->file && !t->file) ||
-        (t->file && strlen(t->file) > NAME_MAX) || tree_states_new(t)) {
+        (t->file && strlen(t->file) > NAME_MAX) || tree_states_new(t) ||
+        tree_gamepaths_new(t)) {
         tree_states_free(t);
         rtm_inodes_free(t->nodes);
         free(t->hidden);
@@ -56,6 +57,7 @@ void rtm_tree_free(struct rtm_tree *t)
         return;
     tree_listings_free(t);
     tree_states_free(t);
+    tree_gamepaths_free(t);
     rtm_inodes_free(t->nodes);
     pthread_mutex_destroy(&t->llock);
     free(t->hidden);
@@ -87,10 +89,11 @@ static void watch(struct rtm_tree *t, const char *dir)
 static double timeout(struct rtm_tree *t, const struct tree_target *tg)
 {
     /* states.txt, missing.txt, preview.svg and anim.bvh change with
-     * configs anywhere under SOURCE, not with their version: the kernel
-     * asks again, and a new time drops their pages */
-    if (tg->kind == TK_STATES || tg->kind == TK_MISSING || tree_states_follow(t, tg) ||
-        atomic_load(&t->unwatched) ||
+     * configs anywhere under SOURCE, and conflicts.txt with any archive,
+     * not with their version: the kernel asks again, and a new time drops
+     * their pages */
+    if (tg->kind == TK_STATES || tg->kind == TK_MISSING || tg->kind == TK_CONFLICTS ||
+        tree_states_follow(t, tg) || atomic_load(&t->unwatched) ||
         (!tg->pinned && t->cfg.fsmap &&
          rtm_fsmap_check(t->cfg.fsmap, t->cfg.srcfd, tg->src, (uint64_t)tg->st.st_dev)))
         return RTM_TREE_TIMEOUT_UNWATCHED;
@@ -158,6 +161,13 @@ static int file_size(struct rtm_tree *t, struct tree_target *tg, uint64_t *size,
             *size = ct.len;
             tree_config_text_put(t, &ct);
         }
+        return rc;
+    }
+    case TK_CONFLICTS: {
+        int rc = tree_gamepaths_conflicts(t, &b);
+        *size = rc ? 0 : b.len;
+        if (!rc)
+            buf_free(&b);
         return rc;
     }
     default:
@@ -264,7 +274,8 @@ static int fill_attr(struct rtm_tree *t, struct tree_target *tg, uint64_t ino, s
     case TK_PINFO:
     case TK_PFILE:
     case TK_CONFIG:
-    case TK_PCONFIG: {
+    case TK_PCONFIG:
+    case TK_CONFLICTS: {
         int rc = file_size(t, tg, &size, &st->st_mtim);
         if (rc == -EIO)
             tree_stale(t, tg, ino);
@@ -325,7 +336,7 @@ int rtm_tree_lookup(struct rtm_tree *t, uint64_t parent, const char *name,
     struct rtm_fileid pid;
     struct tree_target tg;
     int rc;
-    if ((parent & RTM_INO_FAMILY) && !t->file) {
+    if ((parent & RTM_INO_FAMILY) && !tree_by_path(t)) {
         if ((rc = tree_resolve_in_family(t, parent, name, path, &tg)))
             return rc;
     } else {
@@ -342,7 +353,7 @@ int rtm_tree_lookup(struct rtm_tree *t, uint64_t parent, const char *name,
     rc = out->ino ? fill_attr(t, &tg, out->ino, &out->st) : -ENOMEM;
     if (rc && out->ino)
         rtm_inodes_forget(t->nodes, out->ino, 1);
-    if (rc == 0 && tg.kind == TK_DIR)
+    if (rc == 0 && tg.kind == TK_DIR && !t->game)     /* game folders are made up */
         watch(t, path);
     out->timeout = timeout(t, &tg);
     tree_target_done(t, &tg);
@@ -433,6 +444,10 @@ static void changed_name(struct rtm_tree *t, uint64_t parent, const char *dir,
 void rtm_tree_changed(struct rtm_tree *t, const char *dir, const char *name,
                       const struct rtm_tree_notify *n)
 {
+    if (t->game) {
+        tree_gamepaths_changed(t, n);
+        return;
+    }
     tree_states_changed(t, name);
     if (t->file) {
         /* everything shown is of that one file */

@@ -43,8 +43,9 @@
  *    does not read shows a one-line comment saying why.  -o rapified=raw
  *    shows their bytes under their own names.
  *  - An animation's folder also holds states.txt (tree_states.c): which
- *    config states play it.  It alone depends on more than the file: on
- *    the configs under SOURCE, read into one table per tree when a
+ *    config states play it.  It, and preview.svg and anim.bvh (timed by
+ *    those states: timing.h), depend on more than the file: on the
+ *    configs under SOURCE, read into one table per tree when a
  *    states.txt is first stat'ed or read, and again after SOURCE changed;
  *    never cached, and given short timeouts.  The persistent index (cfg.index)
  *    remembers the table by the versions of the configs read
@@ -82,6 +83,9 @@ struct rtm_index;
 /* Which config states name an animation that is not there (rtmfs-views(7)):
  * at the root, unless SOURCE shows an entry of that name there. */
 #define RTM_TREE_MISSING_NAME "missing.txt"
+/* Under -o gamepaths, at the root: every game path more than one source
+ * gives, with every source, the shown one first (gamefs.h). */
+#define RTM_TREE_CONFLICTS_NAME "conflicts.txt"
 
 /* What the mount shows as owner and permissions instead of the source's
  * (-o uid=, gid=, umask=, dmask=, fmask=): each field counts when its bit
@@ -109,6 +113,9 @@ struct rtm_tree_config {
     int show_other;               /* pass other files through */
     int rapified_raw;             /* with show_other: rapified configs as their
                                      bytes, not as their text (-o rapified=raw) */
+    int gamepaths;                /* the tree is the game's file system: every
+                                     archive and $PBOPREFIX$ folder at its prefix
+                                     (tree_gamepaths.c), conflicts.txt at the root */
     int configs_none;             /* read no config: states.txt has its first
                                      line only (-o configs=none) */
     int timing_frames;            /* preview.svg and anim.bvh keep 30 frames a
@@ -122,7 +129,8 @@ struct rtm_tree_config {
     struct rtm_index *const *index;  /* where the persistent index is (it may be
                                      opened after the tree, after a fork), to
                                      remember the states table by the versions
-                                     of the configs read; NULL: none */
+                                     of the configs read, and with gamepaths
+                                     archives' prefixes; NULL: none */
     const char *hidden;           /* a path in SOURCE the mount never shows nor
                                      stats (its own mount point), or NULL */
     rtm_ino_hash_fn hash;         /* NULL: rtm_ino_hash (tests inject others) */
@@ -228,6 +236,12 @@ ssize_t rtm_tree_read(struct rtm_tree *t, uint64_t ino, char *buf, size_t size, 
 /* The filesystem SOURCE is on. */
 struct statvfs;
 int rtm_tree_statfs(struct rtm_tree *t, struct statvfs *sv);
+
+/* Under cfg.gamepaths: the path in SOURCE's own tree (as a mount without
+ * the option names it) that game path path shows, into out (PATH_MAX
+ * bytes): 0, 1 when path is a folder the game's tree makes up (out ""),
+ * or a negative errno.  -EINVAL without the option. */
+int rtm_tree_source_path(struct rtm_tree *t, const char *path, char *out);
 
 /* ---- changes in SOURCE ---- */
 

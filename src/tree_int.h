@@ -45,6 +45,7 @@ struct rtm_tree {
     struct { uint64_t ino; struct rtm_dirlist *d; } listing[NLISTINGS];
     unsigned lnext;
     struct tree_states *states;   /* the configs' states (tree_states.c) */
+    struct tree_game *game;       /* -o gamepaths: its table, else NULL */
 };
 
 /* ---- what a path shows: the target tree_resolve.c fills in ---- */
@@ -65,6 +66,7 @@ enum tree_kind {
                                      not only of the file (tree_states.c) */
     TK_MISSING,                   /* the root's missing.txt: of the configs and
                                      of every animation (tree_missing.c) */
+    TK_CONFLICTS,                 /* -o gamepaths: the root's conflicts.txt */
 };
 
 struct tree_target {
@@ -164,6 +166,10 @@ int tree_classify_target(struct rtm_tree *t, struct tree_target *tg);
  * tree_target_done; on failure it holds nothing. */
 int tree_resolve(struct rtm_tree *t, const char *path, const struct rtm_fileid *id,
                  struct tree_target *tg);
+/* The same for a path of the normal mount (SOURCE's own tree), whatever
+ * the tree shows. */
+int tree_resolve_source(struct rtm_tree *t, const char *path, const struct rtm_fileid *id,
+                        struct tree_target *tg);
 /* The same for the path and version of inode ino (path: PATH_MAX bytes). */
 int tree_resolve_ino(struct rtm_tree *t, uint64_t ino, char path[PATH_MAX],
                      struct tree_target *tg);
@@ -388,9 +394,35 @@ void tree_stale(struct rtm_tree *t, const struct tree_target *tg, uint64_t ino);
 /* The inode table counts against the cache's budget. */
 void tree_account(struct rtm_tree *t);
 
+/* Whether an animation's family is resolved by its mount path, not by
+ * what its head keeps: SOURCE is one file, or the tree shows game paths. */
+static inline int tree_by_path(const struct rtm_tree *t) { return t->file || t->game; }
+
 /* ---- listings (tree_list.c) ---- */
 
 /* Frees the listings kept for enumerations in progress. */
 void tree_listings_free(struct rtm_tree *t);
+/* Appends name, an entry of folder dir of version id, to listing d,
+ * holding its number (a family's head keeping head, when not NULL). */
+int tree_list_add(struct rtm_tree *t, struct rtm_dirlist *d, const char *dir, const char *name,
+                  mode_t type, const struct rtm_fileid *id, const struct tree_head *head);
+
+/* ---- game paths (tree_gamepaths.c) ---- */
+
+/* The table's life (none without cfg.gamepaths): -1 out of memory. */
+int tree_gamepaths_new(struct rtm_tree *t);
+void tree_gamepaths_free(struct rtm_tree *t);
+/* A game path into tg, as tree_resolve says: a made-up folder (TK_DIR of
+ * SOURCE's root), conflicts.txt, or what the normal mount shows at the
+ * source's path of it (tree_resolve_source). */
+int tree_gamepaths_resolve(struct rtm_tree *t, const char *path, const struct rtm_fileid *id,
+                           struct tree_target *tg);
+/* The listing of game folder path into d. */
+int tree_gamepaths_list(struct rtm_tree *t, const char *path, struct rtm_dirlist *d);
+/* conflicts.txt into b (initialised here): reads every archive's table. */
+int tree_gamepaths_conflicts(struct rtm_tree *t, struct rtm_buf *b);
+/* Something under SOURCE changed: the table is built again at the next
+ * need, and the kernel forgets every answer. */
+void tree_gamepaths_changed(struct rtm_tree *t, const struct rtm_tree_notify *n);
 
 #endif

@@ -238,7 +238,7 @@ static int build_listing(struct rtm_tree *t, uint64_t ino, struct rtm_dirlist *d
     if (!rc && tg.kind == TK_GONE)
         rc = dl_add(t, d, path, RTM_TREE_ERROR_NAME, S_IFREG, &tg.id, NULL);
     else if (!rc && tg.kind == TK_DIR)
-        rc = list_source_dir(t, path, d);
+        rc = t->game ? tree_gamepaths_list(t, path, d) : list_source_dir(t, path, d);
     else if (!rc && (tg.kind == TK_PBO || tg.kind == TK_PDIR))
         rc = list_archive(t, &tg, path, d);
     else if (!rc)
@@ -314,4 +314,10 @@ int rtm_tree_listing(struct rtm_tree *t, uint64_t ino, off_t off, struct rtm_dir
     tree_account(t);
     *out = d;
     return 0;
+}
+
+int tree_list_add(struct rtm_tree *t, struct rtm_dirlist *d, const char *dir, const char *name,
+                  mode_t type, const struct rtm_fileid *id, const struct tree_head *head)
+{
+    return dl_add(t, d, dir, name, type, id, head);
 }

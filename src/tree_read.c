@@ -120,6 +120,12 @@ static ssize_t read_target(struct rtm_tree *t, struct tree_target *tg, char *buf
             buf[n++] = '\n';            /* the message's line end */
         return n;
     }
+    case TK_CONFLICTS:
+        if ((n = tree_gamepaths_conflicts(t, &b)))
+            return n;
+        n = slice(buf, size, b.p, b.len, off);
+        buf_free(&b);
+        return n;
     case TK_STATES:
     case TK_MISSING: {
         struct timespec when;

@@ -340,10 +340,16 @@ static int resolve_in_file(struct rtm_tree *t, const char *path, struct tree_tar
     return 0;
 }
 
-/* Resolves a mount path; id is the version the kernel's inode names
- * (RTM_FILEID_NONE: whatever is current). */
 int tree_resolve(struct rtm_tree *t, const char *path, const struct rtm_fileid *id,
-                   struct tree_target *tg)
+                 struct tree_target *tg)
+{
+    return t->game ? tree_gamepaths_resolve(t, path, id, tg) : tree_resolve_source(t, path, id, tg);
+}
+
+/* Resolves a path of SOURCE's own tree; id is the version the kernel's
+ * inode names (RTM_FILEID_NONE: whatever is current). */
+int tree_resolve_source(struct rtm_tree *t, const char *path, const struct rtm_fileid *id,
+                        struct tree_target *tg)
 {
     memset(tg, 0, sizeof *tg);
     tg->level = RTMC_SHAPE;
@@ -385,7 +391,7 @@ int tree_resolve_ino(struct rtm_tree *t, uint64_t ino, char path[PATH_MAX],
     struct rtm_fileid id;
     uint64_t k = rtm_ino_member(ino);
     int rc = 0;
-    if ((ino & RTM_INO_FAMILY) && !t->file)
+    if ((ino & RTM_INO_FAMILY) && !tree_by_path(t))
         rc = tree_resolve_head(t, rtm_ino_head(ino), path, tg);
     else if (!(rc = rtm_inodes_path(t->nodes, ino, path, PATH_MAX, &id)))
         rc = tree_resolve(t, path, &id, tg);

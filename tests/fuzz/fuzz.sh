@@ -8,7 +8,7 @@ shared=${RTMFS_SHARED:-../shared}
 seeds_rtm=$dir/seeds-rtm seeds_skel=$dir/seeds-skeleton seeds_pbo=$dir/seeds-pbo
 seeds_config=$dir/seeds-config
 mkdir -p "$seeds_rtm" "$seeds_skel" "$seeds_pbo" "$seeds_config" "$dir/corpus-rtm" \
-         "$dir/corpus-skeleton" "$dir/corpus-pbo" "$dir/corpus-config"
+         "$dir/corpus-skeleton" "$dir/corpus-pbo" "$dir/corpus-config" "$dir/corpus-gamepath"
 "$build/tests/fuzz_seeds" "$seeds_rtm" "$seeds_skel" "$seeds_pbo" "$seeds_config"
 extra=()
 if [ -d "$shared/corpus" ]; then
@@ -19,8 +19,9 @@ fi
 status=0
 config_extra=()
 [ -d "$shared/configs" ] && config_extra=("$shared/configs")   # the real rapified files
-for t in rtm skeleton pbo config; do
+for t in rtm skeleton pbo config gamepath; do
     seeds=$dir/seeds-$t
+    [ "$t" = gamepath ] && seeds=$dir/seeds-pbo     # archives, read for their prefix
     more=()
     [ "$t" = rtm ] && more=("${extra[@]}")
     [ "$t" = config ] && more=("${config_extra[@]}")
