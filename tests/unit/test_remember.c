@@ -82,6 +82,7 @@ static struct mount *mount_with(struct env *e, const char *skel, int digits)
                                 .fsmap = e->fsmap };
     assert_non_null(m->c = m->l.cache = rtmc_new(64u << 20, rtm_loader_load, &m->l));
     rtmc_set_store(m->c, rtm_loader_store);
+    rtmc_set_timed(m->c, rtm_loader_timed);     /* as rtmfs: timed sizes by generation */
     struct rtm_tree_config cfg = { .srcfd = e->fd, .cache = m->c, .stale = on_stale,
                                    .stale_ctx = m };
     assert_non_null(m->t = rtm_tree_new(&cfg));
