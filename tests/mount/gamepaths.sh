@@ -67,7 +67,7 @@ conflict_line() {
 # normal mount's, byte for byte.
 check_merge() {
     local before=$FAILS A=$M/z/ace/addons/gestures/anim
-    lists "$M" "conflicts.txt x z " || fail "root lists: $(ls "$M")"
+    lists "$M" "conflicts.txt missing.txt x z " || fail "root lists: $(ls "$M")"
     lists "$M/z" "ACE " || fail "z/ lists $(ls "$M/z"), not the shown source's spelling"
     lists "$M/z/ace/addons" "gestures main " || fail "addons/ lists $(ls "$M/z/ace/addons")"
     lists "$A" "Walk.rtm extra.rtm wave.rtm " || fail "anim/ lists $(ls "$A")"
@@ -77,6 +77,7 @@ check_merge() {
     check_anim "$G/reload_v4.rtm" "$A/extra.rtm" quick
     size_exact "$M/conflicts.txt" || fail "conflicts.txt: stat size != its bytes"
     cmp -s "$M/conflicts.txt" <(conflict_line) || fail "conflicts.txt: $(cat -A "$M/conflicts.txt")"
+    size_exact "$M/missing.txt" || fail "missing.txt: stat size != its bytes"
     do_mount "$S" "$N" -o noindex || return
     diff -r "$N/@zz_override/addons/gestures.pbo/anim/Walk.rtm" "$A/Walk.rtm" >"$T/diff" \
         || fail "views differ from the normal mount's: $(head -5 "$T/diff")"
@@ -118,7 +119,7 @@ check_index() {
     local before=$FAILS round
     for round in first later; do
         RTMFS_STATS=$T/stats fg_mount "$S" "$M" -o gamepaths,index="$T/ix.sqlite" || return
-        lists "$M" "conflicts.txt x z " || fail "$round: root lists $(ls "$M")"
+        lists "$M" "conflicts.txt missing.txt x z " || fail "$round: root lists $(ls "$M")"
         do_umount "$M"
         [ "$(stat_of loads)" = 0 ] || fail "$round mount: $(stat_of loads) loads"
     done
@@ -131,7 +132,7 @@ check_index() {
 check_other_and_single() {
     local before=$FAILS P=$M/rtmfs/samples
     do_mount "$G/sample.pbo" "$M" -o gamepaths,show_other,noindex || return
-    lists "$M" "conflicts.txt rtmfs " || fail "one archive: root lists $(ls "$M")"
+    lists "$M" "conflicts.txt missing.txt rtmfs " || fail "one archive: root lists $(ls "$M")"
     lists "$P" "anims config.cpp texts " || fail "show_other: lists $(ls "$P")"
     do_mount "$G/sample.pbo" "$N" -o show_other,noindex || return
     diff -r "$N/texts" "$P/texts" && cmp -s "$N/config.cpp" "$P/config.cpp" || fail "other entries"
@@ -159,7 +160,7 @@ check_real() {
     do_umount "$M"
     do_mount "$D" "$M" -o gamepaths,noindex || return
     do_mount "$D" "$N" -o noindex || return
-    lists "$M" "AUR_AdvancedUrbanRappelling conflicts.txt x " || fail "addons: root lists $(ls "$M")"
+    lists "$M" "AUR_AdvancedUrbanRappelling conflicts.txt missing.txt x " || fail "addons: root lists $(ls "$M")"
     diff -r "$N/aur/addons/AUR_AdvancedUrbanRappelling/anims" \
         "$M/AUR_AdvancedUrbanRappelling/anims" >"$T/diff" || fail "aur: $(head -3 "$T/diff")"
     diff -r "$N/grad_captive/addons/functions/rtms" \
