@@ -424,6 +424,14 @@ int rtm_head_bmtr(const uint8_t *data, size_t len, uint64_t file_size,
     struct rtm_cursor c = { data, len, 0, err };
     if (scan_layout(&c, &h))
         return len < file_size ? RTM_PARSE_NEED_MORE : -1;
+    /* the phases are not read here, yet their count is justified by the
+     * bytes after the names, as the full parse's read_array does */
+    uint64_t left = file_size > h.arrays_at ? file_size - h.arrays_at : 0;
+    if ((uint64_t)h.nframes * sizeof(float) > left * LZO_MAX_RATIO + LZO_SLACK) {
+        rtm_err_set(err, 21, "%u frames cannot fit in the %llu bytes after the names",
+                    h.nframes, (unsigned long long)left);
+        return -1;
+    }
     /* refused when a full load (the file's bytes, then the parse) never fits */
     if (rtm_reserve(o, parsed_bytes(&h, 0), parsed_bytes(&h, 1) + file_size, err))
         return -1;

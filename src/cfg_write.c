@@ -175,6 +175,14 @@ static int plain_word(struct cfg_str s)
     return 1;
 }
 
+/* Whether text reads value v back as it is: not a variable, and not a
+ * 64-bit integer that 32 bits hold (text reads that as a 32-bit one). */
+static int text_keeps(const struct cfg_value *v)
+{
+    return v->type != CFG_T_VARIABLE &&
+           !(v->type == CFG_T_INT64 && v->u.i >= INT32_MIN && v->u.i <= INT32_MAX);
+}
+
 int cfg_text_exact(const struct cfg *c)
 {
     if (c->e[0].has_parent)
@@ -182,11 +190,11 @@ int cfg_text_exact(const struct cfg *c)
     for (uint32_t i = 1; i < c->ne; i++) {
         const struct cfg_entry *e = &c->e[i];
         if (!plain_word(e->name) || (e->kind == CFG_CLASS && e->has_parent && !plain_word(e->parent)) ||
-            (e->kind == CFG_VALUE && e->v.type == CFG_T_VARIABLE))
+            (e->kind == CFG_VALUE && !text_keeps(&e->v)))
             return 0;
     }
     for (uint32_t i = 0; i < c->nv; i++)
-        if (c->v[i].type == CFG_T_VARIABLE)
+        if (!text_keeps(&c->v[i]))
             return 0;
     for (uint32_t i = 0; i < c->nenums; i++)
         if (!plain_word(c->enums[i].name))

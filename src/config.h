@@ -151,7 +151,8 @@ void cfg_write_text(const struct cfg *c, struct rtm_buf *b);
 /* Whether the text reads back as exactly this model: every name (and
  * parent) is a plain word (no blank, control byte, # or one of ;:{}[]=,+"'()/,
  * not "class", "delete" or "enum"), every enum name too, no value is a
- * variable, and the root names no parent.  Rapified files may hold other names; their text then says
+ * variable nor a 64-bit integer that 32 bits hold (rapified subtype 6;
+ * text reads it as a 32-bit one), and the root names no parent.  Rapified files may hold other names; their text then says
  * them as they are, which no config syntax can read back. */
 int cfg_text_exact(const struct cfg *c);
 /* Its exact size in bytes, by writing it into a counting buffer. */

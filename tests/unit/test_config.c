@@ -85,6 +85,21 @@ static void test_numbers(void **state)
     cfg_free(c);
 }
 
+/* Text reads a 64-bit integer that 32 bits hold back as a 32-bit one
+ * (fuzz_config found one in a rapified file, subtype 6): not exact; one
+ * past 32 bits is. */
+static void test_text_exact_int64(void **state)
+{
+    (void)state;
+    struct cfg *c = text_ok("w = 1; v = 5000000000;\n");
+    assert_int_equal(c->e[1].v.type, CFG_T_INT);
+    assert_int_equal(c->e[2].v.type, CFG_T_INT64);
+    assert_int_equal(cfg_text_exact(c), 1);
+    c->e[1].v.type = CFG_T_INT64;
+    assert_int_equal(cfg_text_exact(c), 0);
+    cfg_free(c);
+}
+
 static void test_text_form(void **state)
 {
     (void)state;
@@ -421,6 +436,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_entries),     cmocka_unit_test(test_numbers),
         cmocka_unit_test(test_text_form),   cmocka_unit_test(test_lookup),
+        cmocka_unit_test(test_text_exact_int64),
         cmocka_unit_test(test_rap_types),   cmocka_unit_test(test_rap_errors),
         cmocka_unit_test(test_rap_depth),   cmocka_unit_test(test_text_errors),
         cmocka_unit_test(test_property),    cmocka_unit_test(test_candidate_name),

@@ -153,6 +153,31 @@ static void cut_files(void **state)
     samples_free(&s);
 }
 
+/* A BMTR whose frame count no bytes after its names could hold is refused
+ * by the head parse, with where and why, before anything is made for its
+ * frames (fuzz_rtm found a head asking for 7 GB). */
+static void bmtr_frame_count_against_size(void **state)
+{
+    (void)state;
+    struct samples s;
+    samples_make(&s, 12, 30);
+    for (int i = 2; i < 5; i++) {
+        uint8_t *d = (uint8_t *)s.b[i].p;
+        size_t len = s.b[i].len;
+        static const uint8_t huge[4] = { 0xff, 0xff, 0xff, 0x7f };
+        memcpy(d + 21, huge, 4);                /* the frame count */
+        struct rtm_parse_opts o = { .skel = NULL };
+        struct rtm_anim *a = NULL;
+        struct rtm_error err = { .msg = "" };
+        uint64_t need = 0;
+        assert_int_equal(rtm_parse_head(d, len, len, &o, &a, &need, &err), -1);
+        assert_null(a);
+        assert_non_null(strstr(err.msg, "frames cannot fit"));
+        assert_int_equal(err.offset, 21);
+    }
+    samples_free(&s);
+}
+
 /* Every corpus file: the head parse gives the names and counts the light
  * parse gives, from a small part of a large file. */
 static void corpus_files(void **state)
@@ -338,6 +363,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_prefix),
         cmocka_unit_test(cut_files),
+        cmocka_unit_test(bmtr_frame_count_against_size),
         cmocka_unit_test(corpus_files),
         cmocka_unit_test_setup_teardown(large_files_read_their_head, setup, teardown),
         cmocka_unit_test_setup_teardown(cut_bmtr_lists_then_fails, setup, teardown),
