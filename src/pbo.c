@@ -562,8 +562,10 @@ int pbo_lzss_decode_head(const uint8_t *src, size_t src_len, uint8_t *out, size_
 
 size_t pbo_lzss_src_max(size_t out_len)
 {
-    /* the sparsest stream is all literals: a flag byte for every 8 */
-    return out_len / 8 * 9 + (out_len % 8 ? out_len % 8 + 1 : 0);
+    /* the sparsest stream is all literals, a flag byte for every 8 items,
+     * but for its last item: a 2-byte reference of which one byte is
+     * wanted (a reference gives 3 bytes or more, so never sparser) */
+    return out_len ? out_len + 1 + (out_len + 7) / 8 : 0;
 }
 
 static const char *method_name(uint32_t m)

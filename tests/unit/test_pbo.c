@@ -856,6 +856,29 @@ static void corpus_inside(void **state)
     free(man);
 }
 
+/* A head of n bytes needs at most pbo_lzss_src_max(n) stored bytes, also
+ * when its last item is a reference of which one byte is wanted (a stream
+ * that starts with one needs 3 bytes for its first byte; fuzz_pbo found
+ * the bound said 2). */
+static void lzss_head_bound(void **state)
+{
+    (void)state;
+    /* flags: 1 reference (distance 1, 3 bytes: spaces), then 7 literals */
+    static const uint8_t stream[] = { 0xFE, 0x01, 0x00, 'a', 'b', 'c', 'd', 'e', 'f', 'g',
+                                      0x00, 0x03, 0x00 };
+    static const char content[] = "   abcdefgefg";
+    uint8_t out[16];
+    for (size_t n = 0; n <= sizeof content - 1; n++) {
+        struct rtm_error err = { .msg = "" };
+        size_t src = pbo_lzss_src_max(n);
+        assert_true(src >= (n ? 3 : 0));
+        if (src > sizeof stream)
+            src = sizeof stream;
+        assert_int_equal(pbo_lzss_decode_head(stream, src, out, n, 0, &err), 0);
+        assert_memory_equal(out, content, n);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -871,6 +894,7 @@ int main(void)
         cmocka_unit_test(bad_sizes),
         cmocka_unit_test(bad_names),
         cmocka_unit_test(corpus_inside),
+        cmocka_unit_test(lzss_head_bound),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
