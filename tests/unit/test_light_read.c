@@ -9,6 +9,7 @@
 #include "testutil.h"
 #include "cache.h"
 #include "loader.h"
+#include "loader_testutil.h"
 #include "pbo.h"
 #include "pbo_write.h"
 #include "skeleton.h"
@@ -204,44 +205,19 @@ static void corpus_files(void **state)
 
 /* ---- through the loader ---- */
 
-struct env {
-    char dir[64];
-    int fd;
-    struct rtm_loader l;
-    struct rtmc *c;
-};
-
 static int setup(void **state)
 {
-    struct env *e = calloc(1, sizeof *e);
-    strcpy(e->dir, "/tmp/rtmfs-light.XXXXXX");
-    assert_non_null(mkdtemp(e->dir));
-    e->fd = open(e->dir, O_RDONLY | O_DIRECTORY);
-    assert_true(e->fd >= 0);
-    e->l = (struct rtm_loader){ .srcfd = e->fd, .digits = RTM_DIGITS_EXACT };
-    e->c = e->l.cache = rtmc_new(256u << 20, rtm_loader_load, &e->l);
+    struct test_source *e = calloc(1, sizeof *e);
+    source_open(e, "light", 256u << 20);
     *state = e;
     return 0;
 }
 
 static int teardown(void **state)
 {
-    struct env *e = *state;
-    char cmd[128];
-    rtmc_free(e->c);
-    close(e->fd);
-    snprintf(cmd, sizeof cmd, "rm -rf %s", e->dir);
-    assert_int_equal(system(cmd), 0);
-    free(e);
+    source_close(*state);
+    free(*state);
     return 0;
-}
-
-static void write_file(struct env *e, const char *name, const void *p, size_t n)
-{
-    int fd = openat(e->fd, name, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    assert_true(fd >= 0);
-    assert_int_equal(write(fd, p, n), (ssize_t)n);
-    close(fd);
 }
 
 /* The bytes this process has read with read() and pread() (rchar). */
@@ -259,7 +235,7 @@ static uint64_t bytes_read(void)
 }
 
 /* Gets path (archive_len as rtmc_src's) at level; returns the bytes read. */
-static uint64_t get_kind(struct env *e, const char *path, size_t archive_len,
+static uint64_t get_kind(struct test_source *e, const char *path, size_t archive_len,
                          enum rtmc_kind kind, enum rtmc_level level, struct rtmc_entry **h)
 {
     struct stat st;
@@ -273,7 +249,7 @@ static uint64_t get_kind(struct env *e, const char *path, size_t archive_len,
     return bytes_read() - before;
 }
 
-static uint64_t get_counted(struct env *e, const char *path, size_t archive_len,
+static uint64_t get_counted(struct test_source *e, const char *path, size_t archive_len,
                             enum rtmc_level level, struct rtmc_entry **h)
 {
     return get_kind(e, path, archive_len, RTMC_ANIM, level, h);
@@ -284,14 +260,14 @@ static uint64_t get_counted(struct env *e, const char *path, size_t archive_len,
  * in one.  A full view then reads it whole. */
 static void large_files_read_their_head(void **state)
 {
-    struct env *e = *state;
+    struct test_source *e = *state;
     if (!bytes_read())
         skip_because("no /proc/self/io to count the bytes read");
     struct samples s;
     samples_make(&s, 2000, 60);
     const struct rtm_buf *plain = &s.b[1], *bmtr = &s.b[4];
-    write_file(e, "big.rtm", plain->p, plain->len);
-    write_file(e, "big_v5.rtm", bmtr->p, bmtr->len);
+    source_write(e, "big.rtm", plain->p, plain->len);
+    source_write(e, "big_v5.rtm", bmtr->p, bmtr->len);
     const struct pbo_write_entry en[] = {
         { "stored.rtm", (const uint8_t *)plain->p, plain->len, PBO_PACK_STORE, 0 },
         { "packed.rtm", (const uint8_t *)plain->p, plain->len, PBO_PACK_CPRS, 0 },
@@ -299,7 +275,7 @@ static void large_files_read_their_head(void **state)
     struct rtm_buf b;
     buf_init(&b);
     assert_int_equal(pbo_write(en, 2, NULL, 0, 0, &b), 0);
-    write_file(e, "a.pbo", b.p, b.len);
+    source_write(e, "a.pbo", b.p, b.len);
     buf_free(&b);
     struct rtmc_entry *t;
     get_kind(e, "a.pbo", 0, RTMC_TABLE, RTMC_FULL, &t);   /* the table, before counting */
@@ -335,10 +311,10 @@ static void large_files_read_their_head(void **state)
  * read, and from then on shows its message (error.txt) at every level. */
 static void cut_bmtr_lists_then_fails(void **state)
 {
-    struct env *e = *state;
+    struct test_source *e = *state;
     struct samples s;
     samples_make(&s, 200, 40);
-    write_file(e, "cut.rtm", s.b[4].p, s.b[4].len - 100);
+    source_write(e, "cut.rtm", s.b[4].p, s.b[4].len - 100);
     struct rtmc_entry *h, *full, *again;
     get_counted(e, "cut.rtm", 0, RTMC_SHAPE, &h);
     assert_non_null(rtmc_anim(h));

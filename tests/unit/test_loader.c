@@ -9,6 +9,7 @@
 #include "testutil.h"
 #include "cache.h"
 #include "loader.h"
+#include "loader_testutil.h"
 #include "pbo.h"
 #include "pbo_write.h"
 
@@ -31,20 +32,9 @@ const char *__tsan_default_options(void) { return SANITIZER_OPTIONS; }
 #endif
 
 struct env {
-    char dir[64];
-    int fd;
-    struct rtm_loader l;
-    struct rtmc *c;
+    struct test_source src;
     struct rtm_buf plain, bmtr;
 };
-
-static void write_file(struct env *e, const char *name, const void *p, size_t n)
-{
-    int fd = openat(e->fd, name, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    assert_true(fd >= 0);
-    assert_int_equal(write(fd, p, n), (ssize_t)n);
-    close(fd);
-}
 
 /* The key of name's current version. */
 static struct rtmc_src src_of(struct env *e, const char *path, size_t archive_len,
@@ -53,7 +43,7 @@ static struct rtmc_src src_of(struct env *e, const char *path, size_t archive_le
     struct stat st;
     char file[256];
     snprintf(file, sizeof file, "%.*s", (int)(archive_len ? archive_len : strlen(path)), path);
-    assert_int_equal(fstatat(e->fd, file, &st, 0), 0);
+    assert_int_equal(fstatat(e->src.fd, file, &st, 0), 0);
     return (struct rtmc_src){ .path = path, .id = rtm_fileid_of(&st), .kind = kind,
                               .archive_len = archive_len };
 }
@@ -62,18 +52,13 @@ static int get(struct env *e, const char *path, size_t archive_len, enum rtmc_ki
                struct rtmc_entry **h)
 {
     struct rtmc_src s = src_of(e, path, archive_len, kind);
-    return rtmc_get(e->c, &s, h);
+    return rtmc_get(e->src.c, &s, h);
 }
 
 static int setup(void **state)
 {
     struct env *e = calloc(1, sizeof *e);
-    strcpy(e->dir, "/tmp/rtmfs-loader.XXXXXX");
-    assert_non_null(mkdtemp(e->dir));
-    e->fd = open(e->dir, O_RDONLY | O_DIRECTORY);
-    assert_true(e->fd >= 0);
-    e->l = (struct rtm_loader){ .srcfd = e->fd, .digits = RTM_DIGITS_EXACT };
-    e->c = e->l.cache = rtmc_new(64u << 20, rtm_loader_load, &e->l);
+    source_open(&e->src, "loader", 64u << 20);
     struct sample_opts po = { 6, 20, 1, 2 }, bo = { 5, 30, 2, 1 };
     assert_int_equal(rtm_sample_plain(&po, &e->plain), 0);
     assert_int_equal(rtm_sample_bmtr(&bo, 5, BMTR_COMPRESS_AUTO, &e->bmtr), 0);
@@ -84,11 +69,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     struct env *e = *state;
-    char cmd[128];
-    rtmc_free(e->c);
-    close(e->fd);
-    snprintf(cmd, sizeof cmd, "rm -rf %s", e->dir);
-    assert_int_equal(system(cmd), 0);
+    source_close(&e->src);
     buf_free(&e->plain);
     buf_free(&e->bmtr);
     free(e);
@@ -99,25 +80,25 @@ static void loose_files(void **state)
 {
     struct env *e = *state;
     struct rtmc_entry *h;
-    write_file(e, "walk.rtm", e->plain.p, e->plain.len);
+    source_write(&e->src, "walk.rtm", e->plain.p, e->plain.len);
     assert_int_equal(get(e, "walk.rtm", 0, RTMC_ANIM, &h), 0);
     assert_int_equal(rtmc_anim(h)->nframes, 6);
-    rtmc_put(e->c, h);
+    rtmc_put(e->src.c, h);
     /* a version that is not the file's any more */
     struct rtmc_src s = src_of(e, "walk.rtm", 0, RTMC_ANIM);
     s.id.mtime_ns++;
-    assert_int_equal(rtmc_get(e->c, &s, &h), -ESTALE);
-    write_file(e, "gone.rtm", e->plain.p, e->plain.len);
+    assert_int_equal(rtmc_get(e->src.c, &s, &h), -ESTALE);
+    source_write(&e->src, "gone.rtm", e->plain.p, e->plain.len);
     s = src_of(e, "gone.rtm", 0, RTMC_ANIM);
-    assert_int_equal(unlinkat(e->fd, "gone.rtm", 0), 0);
-    assert_int_equal(rtmc_get(e->c, &s, &h), -ENOENT);
+    assert_int_equal(unlinkat(e->src.fd, "gone.rtm", 0), 0);
+    assert_int_equal(rtmc_get(e->src.c, &s, &h), -ENOENT);
     /* a format error names the file and the byte */
-    write_file(e, "cut.rtm", e->bmtr.p, 40);
+    source_write(&e->src, "cut.rtm", e->bmtr.p, 40);
     assert_int_equal(get(e, "cut.rtm", 0, RTMC_ANIM, &h), 0);
     assert_null(rtmc_anim(h));
     assert_non_null(strstr(rtmc_error(h), "cut.rtm: "));
     assert_non_null(strstr(rtmc_error(h), "(at byte "));
-    rtmc_put(e->c, h);
+    rtmc_put(e->src.c, h);
 }
 
 static void write_archive(struct env *e, const char *name, uint8_t *cfg, size_t cfg_len)
@@ -131,7 +112,7 @@ static void write_archive(struct env *e, const char *name, uint8_t *cfg, size_t 
     struct rtm_buf b;
     buf_init(&b);
     assert_int_equal(pbo_write(en, 3, &prop, 1, 0, &b), 0);
-    write_file(e, name, b.p, b.len);
+    source_write(&e->src, name, b.p, b.len);
     buf_free(&b);
 }
 
@@ -142,32 +123,32 @@ static void archive_entries(void **state)
     uint8_t cfg[5000];
     for (size_t i = 0; i < sizeof cfg; i++)
         cfg[i] = (uint8_t)("class A {};\n"[i % 12]);
-    mkdirat(e->fd, "addons", 0755);
+    mkdirat(e->src.fd, "addons", 0755);
     write_archive(e, "addons/x.pbo", cfg, sizeof cfg);
     size_t alen = strlen("addons/x.pbo");
     assert_int_equal(get(e, "addons/x.pbo/anims/v5.rtm", alen, RTMC_ANIM, &h), 0);
     assert_int_equal(rtmc_anim(h)->nframes, 5);
     assert_int_equal(rtmc_anim(h)->nbones, 30);
-    rtmc_put(e->c, h);
+    rtmc_put(e->src.c, h);
     assert_int_equal(get(e, "addons/x.pbo/ANIMS/WALK.RTM", alen, RTMC_ANIM, &h), 0);
     assert_int_equal(rtmc_anim(h)->nframes, 6);
-    rtmc_put(e->c, h);
+    rtmc_put(e->src.c, h);
     assert_int_equal(get(e, "addons/x.pbo/config.cpp", alen, RTMC_DATA, &h), 0);
     size_t len;
     const uint8_t *d = rtmc_data(h, &len);
     assert_int_equal(len, sizeof cfg);
     assert_memory_equal(d, cfg, sizeof cfg);
-    rtmc_put(e->c, h);
+    rtmc_put(e->src.c, h);
     assert_int_equal(get(e, "addons/x.pbo/none.rtm", alen, RTMC_ANIM, &h), -ENOENT);
     /* the table was read once, and stays in the cache for the next lookups */
     assert_int_equal(get(e, "addons/x.pbo", 0, RTMC_TABLE, &t), 0);
     assert_string_equal(pbo_prop(rtmc_pbo(t), "prefix"), "x\\y");
-    rtmc_put(e->c, t);
+    rtmc_put(e->src.c, t);
     struct rtmc_stats st;
-    rtmc_get_stats(e->c, &st);
+    rtmc_get_stats(e->src.c, &st);
     assert_int_equal(st.loads, 5);      /* table, two anims, data, the missing one */
     /* data is read only from archives */
-    write_file(e, "plain.bin", "x", 1);
+    source_write(&e->src, "plain.bin", "x", 1);
     assert_int_equal(get(e, "plain.bin", 0, RTMC_DATA, &h), -EINVAL);
 }
 
@@ -179,27 +160,27 @@ static void broken_archives(void **state)
     memset(cfg, 'a', sizeof cfg);
     write_archive(e, "x.pbo", cfg, sizeof cfg);
     struct stat st;
-    assert_int_equal(fstatat(e->fd, "x.pbo", &st, 0), 0);
+    assert_int_equal(fstatat(e->src.fd, "x.pbo", &st, 0), 0);
     /* an archive cut after its table: the table reads, the entries past the
      * cut are not found */
     char path[128];
-    snprintf(path, sizeof path, "%s/x.pbo", e->dir);
+    snprintf(path, sizeof path, "%s/x.pbo", e->src.dir);
     assert_int_equal(truncate(path, 200), 0);
     assert_int_equal(get(e, "x.pbo", 0, RTMC_TABLE, &h), 0);
     assert_non_null(rtmc_pbo(h));
     assert_true(rtmc_pbo(h)->ncut > 0);
-    rtmc_put(e->c, h);
+    rtmc_put(e->src.c, h);
     assert_int_equal(get(e, "x.pbo/anims/v5.rtm", 5, RTMC_ANIM, &h), -ENOENT);
     /* cut inside the table: the table's error, for the table and every entry */
     assert_int_equal(truncate(path, 30), 0);
     assert_int_equal(get(e, "x.pbo", 0, RTMC_TABLE, &h), 0);
     assert_null(rtmc_pbo(h));
     assert_non_null(strstr(rtmc_error(h), "x.pbo: file ends inside the PBO table"));
-    rtmc_put(e->c, h);
+    rtmc_put(e->src.c, h);
     assert_int_equal(get(e, "x.pbo/anims/v5.rtm", 5, RTMC_ANIM, &h), 0);
     assert_null(rtmc_anim(h));
     assert_non_null(strstr(rtmc_error(h), "inside the PBO table"));
-    rtmc_put(e->c, h);
+    rtmc_put(e->src.c, h);
     /* a corrupt LZSS stream: that entry's error, naming it */
     struct rtm_buf b;
     buf_init(&b);
@@ -211,19 +192,19 @@ static void broken_archives(void **state)
     assert_int_equal(pbo_read_table((uint8_t *)b.p, b.len, b.len, &p, &err), 0);
     b.p[p->entries[0].offset + p->entries[0].data_size - 1] ^= 0x55;   /* the checksum */
     pbo_free(p);
-    write_file(e, "y.pbo", b.p, b.len);
+    source_write(&e->src, "y.pbo", b.p, b.len);
     buf_free(&b);
     assert_int_equal(get(e, "y.pbo/bad.rtm", 5, RTMC_ANIM, &h), 0);
     assert_null(rtmc_anim(h));
     assert_non_null(strstr(rtmc_error(h), "y.pbo/bad.rtm: PBO entry 'bad.rtm'"));
     assert_non_null(strstr(rtmc_error(h), "checksum"));
-    rtmc_put(e->c, h);
+    rtmc_put(e->src.c, h);
     /* a file that may not be read shows why (root reads everything) */
     if (geteuid() != 0) {
-        assert_int_equal(fchmodat(e->fd, "y.pbo", 0, 0), 0);
+        assert_int_equal(fchmodat(e->src.fd, "y.pbo", 0, 0), 0);
         assert_int_equal(get(e, "y.pbo", 0, RTMC_TABLE, &h), 0);
         assert_string_equal(rtmc_error(h), "y.pbo: Permission denied");
-        rtmc_put(e->c, h);
+        rtmc_put(e->src.c, h);
     } else {
         fprintf(stderr, "note: running as root; the unreadable-file case is left to "
                         "tests/mount/hostile.sh\n");
@@ -266,7 +247,7 @@ static void out_of_memory_is_not_kept(void **state)
     pbo_free(p);
     char *at = memmem(b.p, b.len, "big.bin", 8);
     memcpy(at + 8 + 4, &claim, 4);
-    write_file(e, "big.pbo", b.p, b.len);
+    source_write(&e->src, "big.pbo", b.p, b.len);
     buf_free(&b);
 #ifndef RTM_TEST_SANITIZER
     struct rlimit old, lim;
@@ -277,10 +258,10 @@ static void out_of_memory_is_not_kept(void **state)
 #endif
     struct rtmc_entry *h;
     struct rtmc_stats st0, st1;
-    rtmc_get_stats(e->c, &st0);
+    rtmc_get_stats(e->src.c, &st0);
     int rc1 = get(e, "big.pbo/big.bin", 7, RTMC_DATA, &h);
     int rc2 = get(e, "big.pbo/big.bin", 7, RTMC_DATA, &h);
-    rtmc_get_stats(e->c, &st1);
+    rtmc_get_stats(e->src.c, &st1);
 #ifndef RTM_TEST_SANITIZER
     assert_int_equal(setrlimit(RLIMIT_AS, &old), 0);
 #endif
@@ -292,7 +273,7 @@ static void out_of_memory_is_not_kept(void **state)
     assert_int_equal(get(e, "big.pbo/big.bin", 7, RTMC_DATA, &h), 0);
     assert_null(rtmc_data(h, &(size_t){ 0 }));
     assert_non_null(strstr(rtmc_error(h), "big.bin"));
-    rtmc_put(e->c, h);
+    rtmc_put(e->src.c, h);
 #endif
 }
 

@@ -12,33 +12,24 @@
 #include "tree_testutil.h"
 #include "cache.h"
 #include "loader.h"
+#include "loader_testutil.h"
 #include "tree.h"
 
 struct env {
-    char dir[64];
-    int fd;
-    struct rtm_loader l;
-    struct rtmc *c;
+    struct test_source src;
     struct rtm_tree *t;
 };
 
 static int setup(void **state)
 {
     struct env *e = calloc(1, sizeof *e);
-    strcpy(e->dir, "/tmp/rtmfs-once.XXXXXX");
-    assert_non_null(mkdtemp(e->dir));
-    e->fd = open(e->dir, O_RDONLY | O_DIRECTORY);
+    source_open(&e->src, "once", 64u << 20);
     struct rtm_buf a = { 0 };
     struct sample_opts o = { 6, 20, 1, 0 };
     assert_int_equal(rtm_sample_plain(&o, &a), 0);
-    int fd = openat(e->fd, "walk.rtm", O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    assert_true(fd >= 0);
-    assert_int_equal(write(fd, a.p, a.len), (ssize_t)a.len);
-    close(fd);
+    source_write(&e->src, "walk.rtm", a.p, a.len);
     buf_free(&a);
-    e->l = (struct rtm_loader){ .srcfd = e->fd, .digits = RTM_DIGITS_EXACT };
-    e->c = e->l.cache = rtmc_new(64u << 20, rtm_loader_load, &e->l);
-    struct rtm_tree_config cfg = { .srcfd = e->fd, .cache = e->c };
+    struct rtm_tree_config cfg = { .srcfd = e->src.fd, .cache = e->src.c };
     assert_non_null(e->t = rtm_tree_new(&cfg));
     *state = e;
     return 0;
@@ -48,9 +39,7 @@ static int teardown(void **state)
 {
     struct env *e = *state;
     rtm_tree_free(e->t);
-    rtmc_free(e->c);
-    close(e->fd);
-    assert_int_equal(remove_tree(e->dir), 0);
+    source_close(&e->src);
     free(e);
     return 0;
 }
@@ -74,7 +63,7 @@ static size_t cat(struct env *e, const char *path)
 static struct rtmc_stats stats(struct env *e)
 {
     struct rtmc_stats st;
-    rtmc_get_stats(e->c, &st);
+    rtmc_get_stats(e->src.c, &st);
     return st;
 }
 
@@ -104,7 +93,7 @@ static void every_kind_of_full_view_is_parsed_once(void **state)
     static const char *const views[] = { "walk.rtm/plain.rtm", "walk.rtm/frames/003.csv",
                                          "walk.rtm/tracks/pelvis.csv" };
     for (size_t i = 0; i < sizeof views / sizeof *views; i++) {
-        rtmc_invalidate(e->c, "");
+        rtmc_invalidate(e->src.c, "");
         struct rtmc_stats before = stats(e);
         assert_true(cat(e, views[i]) > 0);
         struct rtmc_stats st = stats(e);
