@@ -14,10 +14,8 @@ N=${RTMFS_BENCH_N:-500}
 need_fuse "blind-source benchmark"
 command -v bindfs >/dev/null || { skip "not installed: bindfs" "blind-source benchmark"; exit 0; }
 
-now() { date +%s%N; }
-timed() { local s; s=$(now); "$@" >/dev/null 2>&1; echo $((($(now) - s) / 1000000)); }
-grep_bones() { grep -rl lefthand --include=bones.txt "$1"; }
-drop() { sync; echo 3 > /proc/sys/vm/drop_caches 2>/dev/null || true; }
+# shellcheck source=tests/bench/bench_lib.sh
+. "$(dirname "$0")/bench_lib.sh"
 
 echo "generating $N files..."
 "$RTMGEN" -t "$N" "$T/src" >/dev/null

@@ -12,15 +12,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 BUILD=${BUILD:-build}
-N=${RTMFS_BENCH_INSTALL:-20000}
-TREE=${RTMFS_BENCH_TREE:-/var/tmp/rtmfs-bench-install-$N}
-
-if ! grep -q '^config_bytes:' "$TREE/.complete" 2>/dev/null; then
-    rm -rf "$TREE"
-    echo "generating the install tree ($N animations) in $TREE..."
-    summary=$(mktemp)
-    trap 'rm -f "$summary"' EXIT
-    "$BUILD/rtmgen" -I "$N" "$TREE" > "$summary"
-    cp "$summary" "$TREE/.complete"
-fi
+# shellcheck source=tests/bench/bench_lib.sh
+. tests/bench/bench_lib.sh
+install_tree
 "$BUILD/tests/bench_config" "$TREE"

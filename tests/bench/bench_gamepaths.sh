@@ -12,22 +12,14 @@
 NAME=bench-gamepaths
 # shellcheck source=tests/lib/mount.sh
 . "$(dirname "$0")/../lib/mount.sh"
-N=${RTMFS_BENCH_INSTALL:-20000}
-TREE=${RTMFS_BENCH_TREE:-/var/tmp/rtmfs-bench-install-$N}
 M=$T/mnt
 need_fuse "game paths benchmark"
 
-now() { date +%s%N; }
-drop() { sync; echo 3 > /proc/sys/vm/drop_caches 2>/dev/null || true; }
-timed() { local s; s=$(now); "$@" >/dev/null 2>&1; echo $((($(now) - s) / 1000000)); }
-grep_bones() { grep -rli lefthand --include=bones.txt "$1"; }
+# shellcheck source=tests/bench/bench_lib.sh
+. "$(dirname "$0")/bench_lib.sh"
 find_names() { find "$1" -name '*.rtm'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "x%.2f", a / b; else print "-" }'; }
 
-if [ ! -f "$TREE/.complete" ]; then
-    echo "writing the install tree ($N animations) in $TREE..."
-    rm -rf "$TREE" && "$RTMGEN" -I "$N" "$TREE" > "$T/summary.txt" && cp "$T/summary.txt" "$TREE/.complete"
-fi
+install_tree
 
 # The root's first ls, first and later mount, each a fresh process.
 IX=$T/index.sqlite

@@ -24,17 +24,14 @@ NAME=bench-goals
 # shellcheck source=tests/lib/mount.sh
 . "$(dirname "$0")/../lib/mount.sh"
 set -e
-N=${RTMFS_BENCH_INSTALL:-20000}
-TREE=${RTMFS_BENCH_TREE:-/var/tmp/rtmfs-bench-install-$N}
 CACHE=${RTMFS_BENCH_CACHE:-64M}
 RUNS=${RTMFS_BENCH_RUNS:-3}
 M=$T/mnt
 need_fuse "goals benchmark"
 
-# shellcheck source=tests/bench/install_lib.sh
-. "$(dirname "$0")/install_lib.sh"
-median() { sort -n | awk '{ v[NR] = $1 } END { print NR ? v[int((NR + 1) / 2)] : 0 }'; }
-mb() { awk -v b="$1" 'BEGIN { printf "%.0f", b / 1e6 }'; }
+# shellcheck source=tests/bench/bench_lib.sh
+. "$(dirname "$0")/bench_lib.sh"
+install_tree
 
 # A cold walk of a fresh mount of SRC (a new index each time: a first
 # mount): sets W to "ms read_bytes cpu_ms peak_kib".

@@ -14,15 +14,13 @@ NAME=bench-install
 # shellcheck source=tests/lib/mount.sh
 . "$(dirname "$0")/../lib/mount.sh"
 set -e
-N=${RTMFS_BENCH_INSTALL:-20000}
-TREE=${RTMFS_BENCH_TREE:-/var/tmp/rtmfs-bench-install-$N}
 CACHE=${RTMFS_BENCH_CACHE:-64M}
 M=$T/mnt
 need_fuse "whole-install benchmark"
 
-# shellcheck source=tests/bench/install_lib.sh
-. "$(dirname "$0")/install_lib.sh"
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "x%.2f", a / b; else print "-" }'; }
+# shellcheck source=tests/bench/bench_lib.sh
+. "$(dirname "$0")/bench_lib.sh"
+install_tree
 
 archives=$(awk '$1 == "archives:" {print $2}' "$TREE/.complete")
 loose=$(awk '$1 == "loose:" {print $2}' "$TREE/.complete")
@@ -103,7 +101,6 @@ else
 fi
 
 get() { awk -v k="$1" -v f="$2" '$1 == k {print $f}' "$T/r.txt"; }
-mb() { awk -v b="$1" 'BEGIN { printf "%.0f", b / 1e6 }'; }
 echo
 echo "whole-install benchmark: $archives archives in 20 mods, $N animations in them," \
      "$loose loose; $(mb "$bytes") MB on disk; cache_size=$CACHE; $(nproc) CPUs"

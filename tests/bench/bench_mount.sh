@@ -14,11 +14,8 @@ CACHE=${RTMFS_BENCH_CACHE:-64M}
 M=$T/mnt
 need_fuse "mount benchmark"
 
-now() { date +%s%N; }
-ms() { echo $((($(now) - $1) / 1000000)); }
-# Drops the page cache when allowed (root), so "cold" means cold on disk too.
-drop() { sync; echo 3 > /proc/sys/vm/drop_caches 2>/dev/null || true; }
-timed() { local s; s=$(now); "$@" >/dev/null 2>&1 || true; ms "$s"; }
+# shellcheck source=tests/bench/bench_lib.sh
+. "$(dirname "$0")/bench_lib.sh"
 
 # Mounts in the foreground (so that RTMFS_PID is rtmfs's) and appends the
 # time it took until the mount appeared to $T/fuse.txt as "NAME ms".
@@ -34,7 +31,6 @@ bench_umount() {
     do_umount "$M"
 }
 
-grep_bones() { grep -rl lefthand --include=bones.txt "$1"; }
 cat_all() { find "$1" -type f -print0 | xargs -0 cat; }
 
 # One round of the operations on a directory; prints "name ms" lines.

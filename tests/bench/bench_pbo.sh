@@ -16,12 +16,9 @@ CACHE=${RTMFS_BENCH_CACHE:-64M}
 M=$T/mnt
 need_fuse "PBO mount benchmark"
 
-now() { date +%s%N; }
-ms() { echo $((($(now) - $1) / 1000000)); }
-# Drops the page cache when allowed (root), so "cold" means cold on disk too.
-drop() { sync; echo 3 > /proc/sys/vm/drop_caches 2>/dev/null || true; }
+# shellcheck source=tests/bench/bench_lib.sh
+. "$(dirname "$0")/bench_lib.sh"
 mib() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1048576 }'; }
-mb() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1e6 }'; }
 pct() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", (b > 0 ? 100 * a / b : 0) }'; }
 # A field of rtmfs's /proc/PID/io (read_bytes, rchar), or empty when unavailable.
 io() { awk -v k="$1:" '$1 == k {print $2}' "/proc/$RTMFS_PID/io" 2>/dev/null || true; }
@@ -77,7 +74,7 @@ echo "rtmfs PBO benchmark: $archives archives in $mods mods, $bytes bytes ($(mib
                                         "just written are likely cached, so cold is warm and" \
                                         "read_bytes undercounts)"
 printf "%-30s %12s  %s\n" measure value note
-printf "%-30s %12s  %s\n" "generate (rtmgen -P $MB)" "$gen_ms ms" "$(mb "$bytes") MB written"
+printf "%-30s %12s  %s\n" "generate (rtmgen -P $MB)" "$gen_ms ms" "$(mb "$bytes" 1) MB written"
 printf "%-30s %12s\n" mount "$mount_ms ms"
 printf "%-30s %12s  %s\n" "grep lefthand, cold" "$cold_ms ms" \
        "$cold_n bones.txt matched (the generator put it in $(field rtm_lefthand))"
@@ -86,14 +83,14 @@ printf "%-30s %12s  %s\n" "cat every archive, cold" "$catall_ms ms" "for scale: 
 printf "%-30s %12s  %s\n" "peak RSS (VmHWM)" "$((hwm / 1024)) MiB" "cache_size=$CACHE"
 if [ -n "$rb0" ] && [ -n "$rb1" ]; then
     rb=$((rb1 - rb0)) rc=$((rc1 - rc0))
-    printf "%-30s %12s  %s\n" "disk read, cold grep" "$(mb "$rb") MB" \
+    printf "%-30s %12s  %s\n" "disk read, cold grep" "$(mb "$rb" 1) MB" \
            "$(pct "$rb" "$bytes") % of the archives (read_bytes)"
-    printf "%-30s %12s  %s\n" "read(), cold grep" "$(mb "$rc") MB" \
+    printf "%-30s %12s  %s\n" "read(), cold grep" "$(mb "$rc" 1) MB" \
            "$(pct "$rc" "$bytes") % (rchar: every read, cached or not, FUSE requests too)"
 else
     printf "%-30s %12s  %s\n" "disk read, cold grep" "n/a" "no /proc/PID/io here"
 fi
-printf "%-30s %12s  %s\n" "tables + RTM entries" "$(mb "$needed") MB" \
+printf "%-30s %12s  %s\n" "tables + RTM entries" "$(mb "$needed" 1) MB" \
        "$(pct "$needed" "$bytes") % of the archives: what the grep needs"
 printf "%-30s %12s  %s\n" "folders in the mount" "$pbo_dirs .pbo" "$rtm_dirs .rtm"
 if [ -s "$T/grep.err" ]; then

@@ -16,28 +16,17 @@ NAME=bench-states
 # shellcheck source=tests/lib/mount.sh
 . "$(dirname "$0")/../lib/mount.sh"
 set -e
-N=${RTMFS_BENCH_INSTALL:-20000}
-TREE=${RTMFS_BENCH_TREE:-/var/tmp/rtmfs-bench-install-$N}
 LSR=${RTMFS_BENCH_LSR:-@mod_00}
 M=$T/mnt IX=$T/states.sqlite
 need_fuse "states.txt benchmark"
 
-now() { date +%s%N; }
-ms() { echo $((($(now) - $1) / 1000000)); }
-drop() { sync; echo 3 > /proc/sys/vm/drop_caches 2>/dev/null || true; }
-# cold CMD...: its time in ms on a dropped page cache.
-cold() { drop; local s; s=$(now); "$@" >/dev/null 2>&1 || true; ms "$s"; }
+# shellcheck source=tests/bench/bench_lib.sh
+. "$(dirname "$0")/bench_lib.sh"
 bytes() { local n=0 f; for f in "$IX" "$IX-wal"; do [ ! -f "$f" ] || n=$((n + $(stat -c %s "$f"))); done; echo $n; }
-median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 pct() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%+.1f %%", (a - b) * 100 / b; else print "-" }'; }
 
 [ "$(id -u)" = 0 ] || echo "(not root: the page cache is not dropped; cold figures are warm ones)"
-if ! grep -q '^config_bytes:' "$TREE/.complete" 2>/dev/null; then
-    rm -rf "$TREE"              # as bench_config_install.sh: one tree for all three
-    echo "generating the install tree ($N animations) in $TREE..."
-    "$RTMGEN" -I "$N" "$TREE" > "$T/summary.txt"
-    cp "$T/summary.txt" "$TREE/.complete"
-fi
+install_tree
 archives=$(awk '$1 == "archives:" {print $2}' "$TREE/.complete")
 cfgmb=$(awk '$1 == "config_bytes:" {printf "%.1f", $2 / 1e6}' "$TREE/.complete")
 
