@@ -18,7 +18,9 @@
  * digits, trailing zeros dropped (0.06 -> 16.6667, -8 -> 8, 100000 ->
  * 1e-05).
  *
- * Contract: a table owns the configs added to it (cfg_free at the end).
+ * Contract: a table owns the configs added to it: it keeps of each only
+ * what resolving reads (its classes and their file, speed and looped) and
+ * frees them when finished, once every line is made.
  * Build it on one thread (add, then finish); once finished it is
  * read-only and may be rendered from several threads.  Game paths are
  * compared ASCII case-insensitively, '/' equal to '\', the leading '\'
