@@ -44,6 +44,12 @@ void rtmc_set_trim(struct rtmc *c, rtmc_trim_fn trim, size_t every)
     c->trim_every = every;
 }
 
+void rtmc_trim(struct rtmc *c)
+{
+    if (c && c->trim)
+        c->trim();
+}
+
 /* ---- LRU list and byte accounting (lock held) ---- */
 
 static void lru_unlink(struct rtmc *c, struct item *it)
