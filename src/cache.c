@@ -176,6 +176,17 @@ static void evict_some(struct rtmc *c, int all)
 
 static void evict(struct rtmc *c) { evict_some(c, 0); }
 
+void rtmc_make_room(struct rtmc *c, size_t bytes)
+{
+    if (!c)
+        return;
+    pthread_mutex_lock(&c->lock);
+    c->reserved += bytes;               /* counted only while evicting */
+    evict(c);
+    c->reserved -= bytes;
+    pthread_mutex_unlock(&c->lock);
+}
+
 /* ---- entries ---- */
 
 static struct rtmc_entry *find(struct rtmc *c, const struct rtmc_src *s, uint64_t h)

@@ -34,6 +34,7 @@ struct rtm_states {
     size_t ncfgs, capcfgs;
     struct line *lines;
     size_t nlines, caplines;
+    size_t cfg_bytes;   /* what the configs hold (cfg mem_bytes) */
     int finished;       /* rtm_states_finish ran: the configs are gone */
 };
 
@@ -60,6 +61,7 @@ void rtm_states_free(struct rtm_states *s)
 
 size_t rtm_states_nconfigs(const struct rtm_states *s) { return s ? s->ncfgs : 0; }
 size_t rtm_states_nlines(const struct rtm_states *s) { return s ? s->nlines : 0; }
+size_t rtm_states_config_bytes(const struct rtm_states *s) { return s ? s->cfg_bytes : 0; }
 
 static int grow(void **p, size_t *cap, size_t need, size_t elem)
 {
@@ -192,6 +194,7 @@ int rtm_states_add(struct rtm_states *s, struct cfg *c, const char *rel)
         return -1;
     }
     s->cfgs[s->ncfgs++] = (struct one_cfg){ kept, r };
+    s->cfg_bytes += kept ? kept->mem_bytes : 0;
     return 0;
 }
 
@@ -444,6 +447,7 @@ int rtm_states_finish(struct rtm_states *s)
         cfg_free(s->cfgs[i].c);         /* every line is made: they served */
         s->cfgs[i].c = NULL;
     }
+    s->cfg_bytes = 0;
     s->finished = 1;
     size_t sorted = 1;                  /* lines given back in order need no sort */
     while (sorted < s->nlines && by_key(&s->lines[sorted - 1], &s->lines[sorted]) <= 0)

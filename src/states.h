@@ -50,6 +50,8 @@ int rtm_states_finish(struct rtm_states *s);
 /* How many configs were added, and how many state lines were made. */
 size_t rtm_states_nconfigs(const struct rtm_states *s);
 size_t rtm_states_nlines(const struct rtm_states *s);
+/* The bytes the configs added hold until the table is finished. */
+size_t rtm_states_config_bytes(const struct rtm_states *s);
 
 /* states.txt of an animation of game path gp (normalised or not; NULL: it
  * has none), appended to b: its first line, then (s may be NULL: no

@@ -87,7 +87,6 @@ static void table_up_to_date(struct rtm_tree *t, struct tree_states *ts)
         clock_gettime(CLOCK_REALTIME, &now);
     rtm_states_free(ts->table);
     ts->table = tree_states_build(t, &ts->time, &present);
-    rtmc_trim(t->cfg.cache);            /* the configs it read are freed */
     ts->time = tree_later(ts->time, now);
     if (present) {                      /* as new as the table */
         atomic_store(&ts->present_dirty, 0);
