@@ -17,8 +17,8 @@ struct one_cfg {
     char *rel;
 };
 
-/* A line's strings share one block, key first (21,000 lines: 1.3 MB of
- * malloc's headers less than four blocks). */
+/* A line's strings share one block, key first: a table of 19,000 lines
+ * (a generated install's) holds 7.6 MB so. */
 struct line {
     char *key;          /* the game path the state names: normalised, lowercase */
     char *text;         /* the line, with its newline */
@@ -81,9 +81,9 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem)
 /* Resolving asks a config only for its classes (their names, parents and
  * members: cfg_class, cfg_parent), for the members named file, speed and
  * looped (cfg_lookup; only whether one is a value, and which, is read),
- * and for States.  The rest (most of a config: 107 MB parsed of an
- * install's 30 MB of config.bin held 16 MB so) is dropped when the config
- * is added.  A member not kept could still hide a class of its name from
+ * and for States.  The rest (most of a config: a generated install's 30 MB
+ * of config.bin parse into 107 MB, of which 21 MB are kept) is dropped
+ * when the config is added.  A member not kept could still hide a class of its name from
  * cfg_member (the last one named counts), so a member that shares its name
  * with a class of the same class is kept too; kept entries keep their
  * order, so the lines' file order (entry) sorts as before. */
