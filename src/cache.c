@@ -44,6 +44,12 @@ void rtmc_set_trim(struct rtmc *c, rtmc_trim_fn trim, size_t every)
     c->trim_every = every;
 }
 
+void rtmc_trim(struct rtmc *c)
+{
+    if (c && c->trim)
+        c->trim();
+}
+
 /* ---- LRU list and byte accounting (lock held) ---- */
 
 static void lru_unlink(struct rtmc *c, struct item *it)
@@ -169,6 +175,17 @@ static void evict_some(struct rtmc *c, int all)
 }
 
 static void evict(struct rtmc *c) { evict_some(c, 0); }
+
+void rtmc_make_room(struct rtmc *c, size_t bytes)
+{
+    if (!c)
+        return;
+    pthread_mutex_lock(&c->lock);
+    c->reserved += bytes;               /* counted only while evicting */
+    evict(c);
+    c->reserved -= bytes;
+    pthread_mutex_unlock(&c->lock);
+}
 
 /* ---- entries ---- */
 

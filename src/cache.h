@@ -172,6 +172,14 @@ void rtmc_set_timed(struct rtmc *c, rtmc_timed_fn timed);
  * live entries, which the allocator keeps until told (rtmfs: malloc_trim). */
 typedef void (*rtmc_trim_fn)(void);
 void rtmc_set_trim(struct rtmc *c, rtmc_trim_fn trim, size_t every);
+/* Calls the trim hook now (no lock held): for a caller that freed much
+ * of its own (a states table's configs, once read), between live blocks. */
+void rtmc_trim(struct rtmc *c);
+/* Drops least recently used unreferenced entries until bytes more fit
+ * in the budget beside what it holds: room for memory the caller holds a
+ * while (a states table's build: the configs it reads), which the cache
+ * does not count after. */
+void rtmc_make_room(struct rtmc *c, size_t bytes);
 /* Frees every entry; no handle may be outstanding. */
 void rtmc_free(struct rtmc *c);
 

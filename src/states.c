@@ -17,6 +17,8 @@ struct one_cfg {
     char *rel;
 };
 
+/* A line's strings share one block, key first: a table of 19,000 lines
+ * (a generated install's) holds 7.6 MB so. */
 struct line {
     char *key;          /* the game path the state names: normalised, lowercase */
     char *text;         /* the line, with its newline */
@@ -32,6 +34,8 @@ struct rtm_states {
     size_t ncfgs, capcfgs;
     struct line *lines;
     size_t nlines, caplines;
+    size_t cfg_bytes;   /* what the configs hold (cfg mem_bytes) */
+    int finished;       /* rtm_states_finish ran: the configs are gone */
 };
 
 struct rtm_states *rtm_states_new(void)
@@ -48,10 +52,7 @@ void rtm_states_free(struct rtm_states *s)
         free(s->cfgs[i].rel);
     }
     for (size_t i = 0; i < s->nlines; i++) {
-        free(s->lines[i].key);
-        free(s->lines[i].text);
-        free(s->lines[i].speed);
-        free(s->lines[i].file);
+        free(s->lines[i].key);          /* the line's one block */
     }
     free(s->cfgs);
     free(s->lines);
@@ -60,6 +61,7 @@ void rtm_states_free(struct rtm_states *s)
 
 size_t rtm_states_nconfigs(const struct rtm_states *s) { return s ? s->ncfgs : 0; }
 size_t rtm_states_nlines(const struct rtm_states *s) { return s ? s->nlines : 0; }
+size_t rtm_states_config_bytes(const struct rtm_states *s) { return s ? s->cfg_bytes : 0; }
 
 static int grow(void **p, size_t *cap, size_t need, size_t elem)
 {
@@ -74,15 +76,125 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem)
     return 0;
 }
 
+/* ---- a config cut to what resolving reads ---- */
+
+/* Resolving asks a config only for its classes (their names, parents and
+ * members: cfg_class, cfg_parent), for the members named file, speed and
+ * looped (cfg_lookup; only whether one is a value, and which, is read),
+ * and for States.  The rest (most of a config: a generated install's 30 MB
+ * of config.bin parse into 107 MB, of which 21 MB are kept) is dropped
+ * when the config is added.  A member not kept could still hide a class of its name from
+ * cfg_member (the last one named counts), so a member that shares its name
+ * with a class of the same class is kept too; kept entries keep their
+ * order, so the lines' file order (entry) sorts as before. */
+static int is_resolved_name(const char *n)
+{
+    return !strcasecmp(n, "file") || !strcasecmp(n, "speed") || !strcasecmp(n, "looped");
+}
+
+static int by_name_ci(const void *a, const void *b)
+{
+    return strcasecmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Marks the kept members of class k in keep (names: room for its member
+ * count, for the names of its classes). */
+static void keep_members(const struct cfg *c, uint32_t k, uint8_t *keep, const char **names)
+{
+    const struct cfg_entry *cls = &c->e[k];
+    size_t nc = 0;
+    for (uint32_t i = cls->first; i < cls->first + cls->n; i++)
+        if (c->e[i].kind == CFG_CLASS)
+            names[nc++] = c->e[i].name.p;
+    qsort(names, nc, sizeof *names, by_name_ci);
+    for (uint32_t i = cls->first; i < cls->first + cls->n; i++) {
+        const char *n = c->e[i].name.p;
+        keep[i] = c->e[i].kind == CFG_CLASS || is_resolved_name(n) ||
+                  (nc && bsearch(&n, names, nc, sizeof *names, by_name_ci));
+    }
+}
+
+/* s into to's arena as *out: 0, or -1 when out of memory. */
+static int copy_str(struct cfg *to, struct cfg_str s, struct cfg_str *out)
+{
+    out->p = s.p ? cfg_strdup(to, s.p, s.len) : NULL;
+    out->len = s.len;
+    return s.p && !out->p ? -1 : 0;
+}
+
+/* Entry e into to's entry at, its members' range mapped (map: old index
+ * to new; the members kept are contiguous and in order): 0, or -1 when
+ * out of memory. */
+static int copy_entry(struct cfg *to, uint32_t at, const struct cfg_entry *e,
+                      const uint8_t *keep, const uint32_t *map)
+{
+    struct cfg_entry *d = &to->e[at];
+    d->kind = e->kind;
+    d->append = e->append;
+    d->has_parent = e->has_parent;
+    d->v = e->v;
+    if (e->kind == CFG_CLASS)
+        for (uint32_t i = e->first; i < e->first + e->n; i++)
+            if (keep[i] && !d->n++)
+                d->first = map[i];
+    if (e->kind == CFG_ARRAY)
+        d->v.n = d->v.u.first = 0;      /* never read: an array is no value */
+    int str = e->kind == CFG_VALUE &&
+              (e->v.type == CFG_T_STRING || e->v.type == CFG_T_VARIABLE);
+    return copy_str(to, e->name, &d->name) || copy_str(to, e->parent, &d->parent) ||
+                   (str && copy_str(to, e->v.u.s, &d->v.u.s)) ? -1 : 0;
+}
+
+/* Marks in keep what resolving reads of c, and maps the kept entries'
+ * indices (map) in order: how many are kept. */
+static uint32_t mark_kept(const struct cfg *c, uint8_t *keep, uint32_t *map, const char **names)
+{
+    uint32_t n = 0;
+    keep[0] = 1;
+    for (uint32_t k = 0; k < c->ne; k++)
+        if (c->e[k].kind == CFG_CLASS)
+            keep_members(c, k, keep, names);
+    for (uint32_t k = 0; k < c->ne; k++)
+        map[k] = keep[k] ? n++ : UINT32_MAX;
+    return n;
+}
+
+/* A copy of c holding what resolving reads; NULL when out of memory. */
+static struct cfg *states_prune(const struct cfg *c)
+{
+    size_t ne = c->ne ? c->ne : 1;
+    uint8_t *keep = calloc(ne, 1);
+    uint32_t *map = malloc(ne * sizeof *map);
+    const char **names = malloc(ne * sizeof *names);
+    struct cfg *to = keep && map && names ? cfg_new() : NULL;
+    uint32_t n = to && c->ne ? mark_kept(c, keep, map, names) : 0;
+    int rc = !to || (n && (cfg_reserve(to, n, 0, 0) || cfg_add_entries(to, n) != 0));
+    for (uint32_t k = 0; !rc && k < c->ne; k++)
+        rc = keep[k] && copy_entry(to, map[k], &c->e[k], keep, map);
+    free(keep);
+    free(map);
+    free(names);
+    if (rc) {
+        cfg_free(to);
+        return NULL;
+    }
+    cfg_link(to);
+    return to;
+}
+
 int rtm_states_add(struct rtm_states *s, struct cfg *c, const char *rel)
 {
     char *r = strdup(rel);
-    if (!r || grow((void **)&s->cfgs, &s->capcfgs, s->ncfgs + 1, sizeof *s->cfgs)) {
+    struct cfg *kept = c ? states_prune(c) : NULL;
+    cfg_free(c);
+    if (!r || (c && !kept) ||
+        grow((void **)&s->cfgs, &s->capcfgs, s->ncfgs + 1, sizeof *s->cfgs)) {
         free(r);
-        cfg_free(c);
+        cfg_free(kept);
         return -1;
     }
-    s->cfgs[s->ncfgs++] = (struct one_cfg){ c, r };
+    s->cfgs[s->ncfgs++] = (struct one_cfg){ kept, r };
+    s->cfg_bytes += kept ? kept->mem_bytes : 0;
     return 0;
 }
 
@@ -244,19 +356,20 @@ int rtm_states_key(const char *gp, size_t len, char out[RTM_STATES_KEY_MAX])
 }
 
 /* Appends a line made of copies of key, text, file (flen bytes) and
- * speed. */
+ * speed, in one block. */
 static int put_line(struct rtm_states *s, const char *key, const char *text, const char *file,
                     size_t flen, const char *speed, int known, size_t ci, uint32_t entry)
 {
-    char *k = strdup(key), *tx = strdup(text), *f = strndup(file, flen), *sp = strdup(speed);
-    if (!k || !tx || !f || !sp ||
-        grow((void **)&s->lines, &s->caplines, s->nlines + 1, sizeof *s->lines)) {
+    size_t nk = strlen(key) + 1, nt = strlen(text) + 1, ns = strlen(speed) + 1;
+    char *k = malloc(nk + nt + flen + 1 + ns);
+    if (!k || grow((void **)&s->lines, &s->caplines, s->nlines + 1, sizeof *s->lines)) {
         free(k);
-        free(tx);
-        free(f);
-        free(sp);
         return -1;
     }
+    char *tx = memcpy(k + nk, text, nt), *f = memcpy(tx + nt, file, flen);
+    char *sp = memcpy(f + flen + 1, speed, ns);
+    memcpy(k, key, nk);
+    f[flen] = 0;
     s->lines[s->nlines++] = (struct line){ k, tx, f, sp, known != 0, ci, entry };
     return 0;
 }
@@ -330,11 +443,22 @@ int rtm_states_finish(struct rtm_states *s)
     for (size_t i = 0; i < s->ncfgs; i++)
         if (states_of(s, i))
             return -1;
+    for (size_t i = 0; i < s->ncfgs; i++) {
+        cfg_free(s->cfgs[i].c);         /* every line is made: they served */
+        s->cfgs[i].c = NULL;
+    }
+    s->cfg_bytes = 0;
+    s->finished = 1;
     size_t sorted = 1;                  /* lines given back in order need no sort */
     while (sorted < s->nlines && by_key(&s->lines[sorted - 1], &s->lines[sorted]) <= 0)
         sorted++;
     if (sorted < s->nlines)
         qsort(s->lines, s->nlines, sizeof *s->lines, by_key);
+    struct line *tight = s->nlines ? realloc(s->lines, s->nlines * sizeof *s->lines) : NULL;
+    if (tight) {                        /* no line comes after */
+        s->lines = tight;
+        s->caplines = s->nlines;
+    }
     return 0;
 }
 
@@ -435,7 +559,7 @@ void rtm_states_line(const struct rtm_states *s, size_t i, struct rtm_state_line
 
 int rtm_states_add_line(struct rtm_states *s, const struct rtm_state_line *l)
 {
-    if (l->cfg >= s->ncfgs || s->cfgs[l->cfg].c)
+    if (s->finished || l->cfg >= s->ncfgs || s->cfgs[l->cfg].c)
         return -1;                      /* only a line-only table's configs */
     return put_line(s, l->key, l->text, l->file, strlen(l->file), l->speed, l->speed_known,
                     l->cfg, l->entry);

@@ -18,7 +18,9 @@
  * digits, trailing zeros dropped (0.06 -> 16.6667, -8 -> 8, 100000 ->
  * 1e-05).
  *
- * Contract: a table owns the configs added to it (cfg_free at the end).
+ * Contract: a table owns the configs added to it: it keeps of each only
+ * what resolving reads (its classes and their file, speed and looped) and
+ * frees them when finished, once every line is made.
  * Build it on one thread (add, then finish); once finished it is
  * read-only and may be rendered from several threads.  Game paths are
  * compared ASCII case-insensitively, '/' equal to '\', the leading '\'
@@ -48,6 +50,8 @@ int rtm_states_finish(struct rtm_states *s);
 /* How many configs were added, and how many state lines were made. */
 size_t rtm_states_nconfigs(const struct rtm_states *s);
 size_t rtm_states_nlines(const struct rtm_states *s);
+/* The bytes the configs added hold until the table is finished. */
+size_t rtm_states_config_bytes(const struct rtm_states *s);
 
 /* states.txt of an animation of game path gp (normalised or not; NULL: it
  * has none), appended to b: its first line, then (s may be NULL: no

@@ -250,6 +250,7 @@ static void config_read(struct walk *w, struct rtm_states *s, struct cfg *c, con
     w->text_configs += !rapified;       /* its includes may change without it */
     atomic_fetch_add(&w->t->states->parsed, 1);
     rtm_states_add(s, c, rel);
+    rtmc_make_room(w->t->cfg.cache, rtm_states_config_bytes(s));  /* until it is made */
 }
 
 /* Whether the file at path starts as a rapified config does. */
@@ -477,7 +478,9 @@ struct rtm_states *tree_states_build(struct rtm_tree *t, struct timespec *newest
             read_archive(&w, s, w.pbos[i]);
         for (size_t i = 0; i < w.nloose; i++)
             read_loose(&w, s, w.loose[i]);
-        if (rtm_states_finish(s)) {
+        int rc = rtm_states_finish(s);
+        rtmc_trim(t->cfg.cache);        /* the configs read are freed, between live blocks */
+        if (rc) {
             rtm_states_free(s);
             s = NULL;
         } else if (gen && !w.text_configs) {

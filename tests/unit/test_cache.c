@@ -287,6 +287,35 @@ static void evictions_trim_the_heap(void **state)
     rtmc_free(c);
 }
 
+/* rtmc_make_room drops the least recent entries until the bytes asked
+ * fit beside the rest, and counts nothing after; rtmc_trim calls the hook. */
+static void make_room_and_trim(void **state)
+{
+    (void)state;
+    size_t one = entry_bytes();
+    struct rtmc *c = rtmc_new(one * 7 / 2, fake_load, &L);   /* room for three */
+    rtmc_set_trim(c, count_trim, 1u << 30);
+    trims = 0;
+    touch(c, "a");
+    touch(c, "b");
+    touch(c, "c");
+    rtmc_make_room(c, one);             /* 3.5 - 1: two stay, a goes */
+    struct rtmc_stats st;
+    rtmc_get_stats(c, &st);
+    assert_int_equal(st.entries, 2);
+    assert_int_equal(touch(c, "b"), 0);
+    assert_int_equal(touch(c, "a"), 1);
+    assert_int_equal(touch(c, "d"), 1);         /* three fit again: none is held */
+    rtmc_get_stats(c, &st);
+    assert_int_equal(st.entries, 3);
+    assert_int_equal(trims, 0);
+    rtmc_trim(c);
+    assert_int_equal(trims, 1);
+    rtmc_make_room(NULL, one);          /* no cache: nothing to do */
+    rtmc_trim(NULL);
+    rtmc_free(c);
+}
+
 static void views_count_against_the_budget(void **state)
 {
     (void)state;
@@ -527,6 +556,7 @@ int main(void)
         cmocka_unit_test_setup(views_match_render_and_are_cached, setup),
         cmocka_unit_test_setup(budget_evicts_least_recent, setup),
         cmocka_unit_test_setup(evictions_trim_the_heap, setup),
+        cmocka_unit_test_setup(make_room_and_trim, setup),
         cmocka_unit_test_setup(views_count_against_the_budget, setup),
         cmocka_unit_test_setup(referenced_entries_survive, setup),
         cmocka_unit_test_setup(invalidate_drops_every_version, setup),

@@ -207,6 +207,34 @@ static void real_ace_goggles(void **state)
     close(fd);
 }
 
+/* What a table keeps of a config (classes, file, speed, looped) answers
+ * as the whole config: a member named like a class beside it still hides
+ * that class from a path (the last one named counts), members of other
+ * names still do not matter, and an array named speed is still no value. */
+static void kept_part_answers_as_the_whole(void **state)
+{
+    (void)state;
+    static const char *const cfgs[] = {
+        "class CfgMovesMaleSdr { class States {\n"
+        "  class A : Hidden { file = \"\\m\\a.rtm\"; };\n"
+        "  class B : Shown { file = \"\\m\\a.rtm\"; };\n"
+        "  class C : Shown { file = \"\\m\\a.rtm\"; speed[] = {1}; };\n"
+        "}; };\n", "a/config.cpp",
+        "class CfgMovesMaleSdr { class States {\n"
+        "  class Hidden { speed = 2; looped = 1; };\n"
+        "  Hidden = 1;\n"
+        "  class Shown { speed = 4; looped = 0; actions = \"x\"; };\n"
+        "  other[] = {1, 2};\n"
+        "}; };\n", "b/config.cpp",
+    };
+    check("m\\a.rtm", cfgs, 4,
+          "game_path: \\m\\a.rtm\n"
+          "CfgMovesMaleSdr/States/A speed=? duration_s=? looped=? config=a/config.cpp"
+          " inherits=Hidden\n"
+          "CfgMovesMaleSdr/States/B speed=4 duration_s=0.25 looped=0 config=a/config.cpp\n"
+          "CfgMovesMaleSdr/States/C speed=? duration_s=? looped=0 config=a/config.cpp\n");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -217,6 +245,7 @@ int main(void)
         cmocka_unit_test(disagreeing_states_in_order),
         cmocka_unit_test(no_game_path_or_no_configs),
         cmocka_unit_test(real_ace_goggles),
+        cmocka_unit_test(kept_part_answers_as_the_whole),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
