@@ -212,6 +212,7 @@ struct rtm_dirlist {
     struct rtm_dirent *e;
     size_t n, cap;
     int refs;
+    struct tree_names *names;     /* where the names live (tree_list.c) */
 };
 /* The listing of folder ino for a readdir at offset off: built at offset 0,
  * and kept for the rest of that enumeration (a large folder is read in many
