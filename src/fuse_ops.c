@@ -111,7 +111,9 @@ static void reply_listing(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off
     if (off < 0)
         to = from;
     char *buf = rc ? NULL : malloc(size ? size : 1);
-    struct rtm_tree_entry *te = rc || !plus ? NULL : calloc(to - from + 1, sizeof *te);
+    /* not zeroed: rtm_tree_listed_entries sets every ino (a folder of views
+     * lists thousands, mostly without attributes) */
+    struct rtm_tree_entry *te = rc || !plus ? NULL : malloc((to - from + 1) * sizeof *te);
     if (rc || !buf || (plus && !te)) {
         fuse_reply_err(req, rc ? -rc : ENOMEM);
         free(buf);
