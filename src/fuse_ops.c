@@ -94,9 +94,10 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
     fuse_reply_open(req, fi);
 }
 
-/* readdir and readdirplus.  With plus, the entries of an animation's
- * folder come with their attributes where they are known without work (a
- * later mount's index; tree.h says which), sparing ls -l a lookup each.
+/* readdir and readdirplus.  With plus, the entries of an animation's or
+ * an archive's folder come with their attributes where they are known
+ * without parsing (tree.h says which), sparing ls -l, and a grep -r that
+ * descends into every animation and reads its bones.txt, a lookup each.
  * The others come as readdir gives them (ino 0: the kernel looks them up
  * itself when it needs to). */
 static void reply_listing(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, int plus)
@@ -111,7 +112,9 @@ static void reply_listing(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off
     if (off < 0)
         to = from;
     char *buf = rc ? NULL : malloc(size ? size : 1);
-    struct rtm_tree_entry *te = rc || !plus ? NULL : calloc(to - from + 1, sizeof *te);
+    /* not zeroed: rtm_tree_listed_entries sets every ino (a folder of views
+     * lists thousands, mostly without attributes) */
+    struct rtm_tree_entry *te = rc || !plus ? NULL : malloc((to - from + 1) * sizeof *te);
     if (rc || !buf || (plus && !te)) {
         fuse_reply_err(req, rc ? -rc : ENOMEM);
         free(buf);

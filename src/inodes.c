@@ -234,7 +234,7 @@ int rtm_inodes_aux(struct rtm_inodes *t, uint64_t ino, void *aux)
 
 uint64_t rtm_inodes_ref_member(struct rtm_inodes *t, uint64_t head, uint64_t k)
 {
-    assert(k > 0 && k < RTM_INO_MEMBERS);
+    assert(k < RTM_INO_MEMBERS);
     pthread_mutex_lock(&t->lock);
     struct node *n = find_ino(t, head);
     int ok = n && n->head;

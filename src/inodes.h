@@ -99,8 +99,8 @@ uint64_t rtm_inodes_hold_head(struct rtm_inodes *t, const char *path,
 /* Copies the aux of the head of ino's family (RTM_INO_AUX bytes); -ENOENT
  * when ino is no head's and no member's. */
 int rtm_inodes_aux(struct rtm_inodes *t, uint64_t ino, void *aux);
-/* Counts one lookup of member k (0 < k < RTM_INO_MEMBERS) of head; its
- * number, or 0 when head is not a living head.  rtm_inodes_forget() takes
+/* Counts one lookup of member k (k < RTM_INO_MEMBERS; 0: head itself) of
+ * head; its number, or 0 when head is not a living head.  rtm_inodes_forget() takes
  * it back; members are never held (a listing of a family's folder shows numbers
  * that need no hold: the kernel holds the folder, so its head lives). */
 uint64_t rtm_inodes_ref_member(struct rtm_inodes *t, uint64_t head, uint64_t k);

@@ -42,6 +42,7 @@ struct build {
     struct rtm_buf s;       /* base forms, then forms with suffixes */
     struct slot *table;
     size_t mask;
+    unsigned char esc[256]; /* the bytes escaped anywhere in a name */
 };
 
 static uint64_t hash_bytes(const char *p, size_t n, int fold)
@@ -75,10 +76,16 @@ static int claim(struct build *b, size_t off, uint32_t len)
     return 1;
 }
 
-static int must_escape(const struct rtm_name_rule *r, unsigned char c, uint32_t at)
+/* The rule's escapes as a table: asked for every byte of every name. */
+static void escapes_of(struct build *b)
 {
-    return c < 0x20 || c > 0x7e || c == '\\' || (c && strchr(r->escape, c)) ||
-           (at == 0 && c == '.' && r->escape_lead_dot);
+    for (unsigned c = 0; c < 256; c++)
+        b->esc[c] = c < 0x20 || c > 0x7e || c == '\\' || (c && strchr(b->rule->escape, (int)c));
+}
+
+static int must_escape(const struct build *b, unsigned char c, uint32_t at)
+{
+    return b->esc[c] || (at == 0 && c == '.' && b->rule->escape_lead_dot);
 }
 
 /* The length of the form at off (len bytes) cut to leave room for a ~N
@@ -102,13 +109,15 @@ static int put_base(struct build *b, const struct rtm_str *name)
     size_t start = b->s.len;
     if (name->len == 0)
         buf_puts(&b->s, "\\x00");
-    for (uint32_t i = 0; i < name->len; i++) {
-        unsigned char c = (unsigned char)name->s[i];
-        if (must_escape(b->rule, c, i)) {
+    const unsigned char *p = (const unsigned char *)name->s;
+    for (uint32_t i = 0, end; i < name->len; i = end) {
+        for (end = i; end < name->len && !must_escape(b, p[end], end);)
+            end++;
+        buf_put(&b->s, name->s + i, end - i);   /* what needs no escape, in one put */
+        if (end < name->len) {
+            unsigned char c = p[end++];
             char e[4] = { '\\', 'x', hex[c >> 4], hex[c & 15] };
             buf_put(&b->s, e, 4);
-        } else {
-            buf_putc(&b->s, (char)c);
         }
     }
     if (b->s.oom || b->s.len - start <= b->rule->max)
@@ -122,11 +131,22 @@ uint64_t rtm_names_bytes_max(uint32_t n, uint64_t name_bytes)
     return 12 * name_bytes + 160 * (uint64_t)n + 256;
 }
 
-static int cmp_forms(const void *pa, const void *pb, void *arg)
+/* The forms, folded in the build's buffer, to sort them by memcmp: the
+ * order cmp_bytes gives, at a fraction of its cost (every animation loaded
+ * sorts its bones' names). */
+struct folded {
+    const char *s;
+    const size_t *off;
+    const uint32_t *len;
+};
+
+static int cmp_folded(const void *pa, const void *pb, void *arg)
 {
-    const struct rtm_names *r = arg;
+    const struct folded *f = arg;
     uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-    return cmp_bytes(r->form[a], r->len[a], r->form[b], r->len[b], r->fold);
+    uint32_t la = f->len[a], lb = f->len[b];
+    int c = memcmp(f->s + f->off[a], f->s + f->off[b], la < lb ? la : lb);
+    return c ? c : (la > lb) - (la < lb);
 }
 
 /* The result, from each name's form at off[i] in b->s. */
@@ -155,7 +175,9 @@ static struct rtm_names *finish(struct build *b, const size_t *off, const uint32
         r->sorted[i] = i;
         p += (size_t)len[i] + 1;
     }
-    qsort_r(r->sorted, n, sizeof *r->sorted, cmp_forms, r);
+    for (size_t i = 0; r->fold && i < b->s.len; i++)
+        b->s.p[i] = (char)fold_byte((unsigned char)b->s.p[i], 1);
+    qsort_r(r->sorted, n, sizeof *r->sorted, cmp_folded, &(struct folded){ b->s.p, off, len });
     return r;
 }
 
@@ -191,6 +213,7 @@ struct rtm_names *rtm_names_make(const struct rtm_str *names, uint32_t n,
                                  const struct rtm_name_rule *rule)
 {
     struct build b = { .rule = rule };
+    escapes_of(&b);
     buf_init(&b.s);
     size_t cap = 16;
     while (cap < 4 * (size_t)n + 4)

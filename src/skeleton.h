@@ -41,7 +41,9 @@ struct rtm_skeleton {
     uint32_t nbones;
     char **bone;       /* nbones names */
     int32_t *parent;   /* index into bone[], -1 for a root */
-    uint32_t *sorted;  /* indices of bone[] in case-insensitive name order */
+    uint32_t *slots;   /* bone[] by case-insensitive name: index + 1, 0 for a
+                        * free slot (rtm_skeleton_find) */
+    uint32_t nslots;   /* a power of 2, or 0 */
     float (*pivot)[3]; /* nbones rest-pose joint positions (x, y, z), or NULL */
     uint8_t *placed;   /* nbones: 1 when the pivot was placed by a rule; NULL
                         * exactly when pivot is */

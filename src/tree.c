@@ -378,6 +378,41 @@ static int plus_for_views(struct rtm_tree *t, size_t from)
     return c > 0;
 }
 
+/* Counts a lookup of the listed number ino and fills its entry from tg,
+ * resolved from it; leaves *o alone when that fails. */
+static void listed_entry(struct rtm_tree *t, struct tree_target *tg, uint64_t ino,
+                         struct rtm_tree_entry *o)
+{
+    uint64_t k = rtm_ino_member(ino);
+    if (!(o->ino = rtm_inodes_ref_member(t->nodes, rtm_ino_head(ino), k)))
+        return;
+    if (fill_attr(t, tg, o->ino, &o->st)) {
+        rtm_inodes_forget(t->nodes, o->ino, 1);
+        o->ino = 0;
+    }
+    o->timeout = timeout(t, tg);
+}
+
+/* The animations' folders an archive's folder lists: their attributes are
+ * the heads' (the archive's table, cached), as getattr gives them, which
+ * spares a walk the lookup of every folder it descends into.  A loose
+ * .rtm's folder is left to lookup: its timeout depends on its device. */
+static void listed_heads(struct rtm_tree *t, const struct rtm_dirlist *d, size_t from,
+                         size_t to, struct rtm_tree_entry *out)
+{
+    char path[PATH_MAX];
+    struct tree_target tg;
+    for (size_t i = from; i < to; i++) {
+        uint64_t ino = d->e[i].ino;
+        if (!(ino & RTM_INO_FAMILY) || rtm_ino_member(ino) ||
+            tree_resolve_head(t, ino, path, &tg))
+            continue;
+        if (tg.entry >= 0)
+            listed_entry(t, &tg, ino, &out[i - from]);
+        tree_target_done(t, &tg);
+    }
+}
+
 void rtm_tree_listed_entries(struct rtm_tree *t, uint64_t dir, const struct rtm_dirlist *d,
                              size_t from, size_t to, struct rtm_tree_entry *out)
 {
@@ -386,6 +421,8 @@ void rtm_tree_listed_entries(struct rtm_tree *t, uint64_t dir, const struct rtm_
     uint64_t head = rtm_ino_head(dir), size;
     for (size_t i = from; i < to; i++)
         out[i - from].ino = 0;
+    if (!(dir & RTM_INO_FAMILY) && !tree_by_path(t))
+        listed_heads(t, d, from, to, out);
     if (!(dir & RTM_INO_FAMILY) || t->file || (rtm_ino_member(dir) && !plus_for_views(t, from)) ||
         tree_resolve_ino(t, dir, path, &tg))
         return;
@@ -394,18 +431,15 @@ void rtm_tree_listed_entries(struct rtm_tree *t, uint64_t dir, const struct rtm_
         return;
     }
     for (size_t i = from; i < to; i++) {
-        struct rtm_tree_entry *o = &out[i - from];
         uint64_t k = rtm_ino_member(d->e[i].ino);
+        /* a view of the shape alone (bones.txt) renders from what the
+         * listing loaded: a walk that reads it would look it up for that */
         if (rtm_ino_head(d->e[i].ino) != head || tree_aim_at_member(&tg, k) ||
             tg.kind == TK_STATES ||     /* its size needs the configs read */
-            (tg.kind == TK_VIEW && tree_view_size_known(t, &tg, &size)))
+            (tg.kind == TK_VIEW && rtmc_view_level(tg.view) != RTMC_SHAPE &&
+             tree_view_size_known(t, &tg, &size)))
             continue;
-        o->ino = rtm_inodes_ref_member(t->nodes, head, k);
-        if (o->ino && fill_attr(t, &tg, o->ino, &o->st)) {
-            rtm_inodes_forget(t->nodes, o->ino, 1);
-            o->ino = 0;
-        }
-        o->timeout = timeout(t, &tg);
+        listed_entry(t, &tg, d->e[i].ino, &out[i - from]);
     }
     tree_target_done(t, &tg);
 }

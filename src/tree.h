@@ -212,6 +212,7 @@ struct rtm_dirlist {
     struct rtm_dirent *e;
     size_t n, cap;
     int refs;
+    struct tree_names *names;     /* where the names live (tree_list.c) */
 };
 /* The listing of folder ino for a readdir at offset off: built at offset 0,
  * and kept for the rest of that enumeration (a large folder is read in many
@@ -220,11 +221,13 @@ struct rtm_dirlist {
 int rtm_tree_listing(struct rtm_tree *t, uint64_t ino, off_t off, struct rtm_dirlist **out);
 /* For readdirplus: out[i - from] is the entry of listed entry i of folder
  * dir's listing d, for from <= i < to, counted as a lookup, where its
- * attributes are known without parsing or rendering (in an animation's
- * folder, its views and folders of views whose sizes the cache or the
- * persistent index has; in frames/, joints/ and tracks/ the same, but only
- * while a lookup in such a folder was recent: see PLUS_CREDIT in tree.c);
- * elsewhere its ino is 0, and the kernel looks it up when it needs to. */
+ * attributes are known without parsing (in an archive's folder, its
+ * animations' folders; in an animation's folder, its folders of views,
+ * bones.txt, rendered from the shape the listing loaded, and the views
+ * whose sizes the cache or the persistent index has; in frames/, joints/
+ * and tracks/ the same, but only while a lookup in such a folder was
+ * recent: see PLUS_CREDIT in tree.c); elsewhere its ino is 0, and the
+ * kernel looks it up when it needs to. */
 void rtm_tree_listed_entries(struct rtm_tree *t, uint64_t dir, const struct rtm_dirlist *d,
                              size_t from, size_t to, struct rtm_tree_entry *out);
 void rtm_tree_listing_put(struct rtm_tree *t, struct rtm_dirlist *d);

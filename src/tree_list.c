@@ -9,12 +9,40 @@
 #include <string.h>
 #include <unistd.h>
 
+/* A listing's names, packed in blocks that never move: one allocation for
+ * many names (a folder of views lists thousands, built again for every
+ * enumeration). */
+struct tree_names {
+    struct tree_names *next;
+    size_t used, cap;
+    char s[];
+};
+enum { NAMES_BLOCK = 4000 };
+
+static char *dl_name(struct rtm_dirlist *d, const char *name)
+{
+    size_t n = strlen(name) + 1;
+    struct tree_names *b = d->names;
+    if (!b || b->cap - b->used < n) {
+        size_t cap = n > NAMES_BLOCK ? n : NAMES_BLOCK;
+        if (!(b = malloc(sizeof *b + cap)))
+            return NULL;
+        *b = (struct tree_names){ .next = d->names, .cap = cap };
+        d->names = b;
+    }
+    char *p = memcpy(b->s + b->used, name, n);
+    b->used += n;
+    return p;
+}
+
 static void dl_free(struct rtm_tree *t, struct rtm_dirlist *d)
 {
-    for (size_t i = 0; i < d->n; i++) {
+    for (size_t i = 0; i < d->n; i++)
         if (d->e[i].ino != RTM_INO_ROOT && !rtm_ino_member(d->e[i].ino))
             rtm_inodes_release(t->nodes, d->e[i].ino);   /* members are not held */
-        free(d->e[i].name);
+    for (struct tree_names *b = d->names, *next; b; b = next) {
+        next = b->next;
+        free(b);
     }
     free(d->e);
     free(d);
@@ -42,7 +70,7 @@ static int dl_put(struct rtm_tree *t, struct rtm_dirlist *d, const char *name, m
         }
     }
     if (d->n < d->cap)
-        copy = strdup(name);
+        copy = dl_name(d, name);
     if (!copy) {
         if (ino != RTM_INO_ROOT && !rtm_ino_member(ino))
             rtm_inodes_release(t->nodes, ino);

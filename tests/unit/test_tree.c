@@ -214,6 +214,8 @@ static size_t plus_attributes(struct env *e, uint64_t dir, struct rtm_dirlist *d
         assert_int_equal(rtm_tree_getattr(e->t, te[i].ino, &look), 0);
         assert_int_equal(te[i].st.st_size, look.st.st_size);
         assert_int_equal(te[i].st.st_mode, look.st.st_mode);
+        assert_int_equal(te[i].st.st_mtim.tv_sec, look.st.st_mtim.tv_sec);
+        assert_true(te[i].timeout == look.timeout);
         rtm_tree_forget(e->t, te[i].ino, 1);
     }
     return given;
@@ -229,16 +231,16 @@ static size_t plus_count(struct env *e, const char *dir)
     return n;
 }
 
-/* readdirplus gives what is known without rendering: in an animation's
- * folder, its folders and the views whose sizes are known; in a folder of
- * views, only while a walker that stats (a lookup in one) is at work. */
+/* readdirplus gives what is known without parsing: in an animation's
+ * folder, its folders, bones.txt (of the shape alone) and the views whose
+ * sizes are known; in a folder of views, only while a walker that stats
+ * (a lookup in one) is at work; in an archive's folder, its animations'
+ * folders (archives_as_released). */
 static void readdirplus_gives_what_is_known(void **state)
 {
     struct env *e = *state;
-    assert_int_equal(plus_count(e, "walk.rtm"), 2);         /* frames/, tracks/ */
-    ino_of(e, "walk.rtm/header.txt");                       /* sizes it alone */
-    assert_int_equal(plus_count(e, "walk.rtm"), 3);
-    ino_of(e, "walk.rtm/plain.rtm");                        /* a second: every view */
+    assert_int_equal(plus_count(e, "walk.rtm"), 3);         /* frames/, tracks/, bones.txt */
+    ino_of(e, "walk.rtm/header.txt");       /* after bones.txt, a second: every view */
     assert_int_equal(plus_count(e, "walk.rtm"), 10);        /* but preview.svg: */
     ino_of(e, "walk.rtm/preview.svg");  /* its size follows the configs (no state plays it) */
     assert_int_equal(plus_count(e, "walk.rtm"), 11);
@@ -253,6 +255,7 @@ static void readdirplus_gives_what_is_known(void **state)
     ino_of(e, "walk.rtm/frames/001.csv");                   /* and earned again */
     assert_int_equal(plus_count(e, "walk.rtm/tracks"), 20);
     assert_int_equal(plus_count(e, "sub"), 0);              /* not an animation's */
+    assert_int_equal(plus_count(e, ""), 0);     /* a loose file's: its device decides */
 }
 
 static void listings_agree_with_lookups(void **state)
@@ -699,6 +702,9 @@ static void archives_as_released(void **state)
     assert_int_equal(mtime_of(e, "mod.pbo/data"), 1500000000);
     assert_int_equal(mtime_of(e, "mod.pbo/data/deep"), 1500000000);
     assert_int_equal(mtime_of(e, "mod.pbo"), 1500000000);
+    /* readdirplus gives the animations' folders, as getattr would */
+    assert_int_equal(plus_count(e, "mod.pbo/anims"), 2);    /* a.rtm/, b.rtm/ */
+    assert_int_equal(plus_count(e, "mod.pbo"), 0);          /* pbo.txt, anims/, data/ */
     /* with show_other, everything shows, and counts */
     new_tree_with(e, (struct rtm_tree_config){ .show_other = 1 });
     expect_names(e, "mod.pbo", "pbo.txt\nanims\ncore\ndata\ntexts\n");
