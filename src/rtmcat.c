@@ -31,6 +31,7 @@
 #include "rtmcat_config.h"
 #include "rtmcat_estimate.h"
 #include "rtmcat_missing.h"
+#include "rtmcat_plain.h"
 #include "rtmcat_gamepath.h"
 #include "rtmcat_states.h"
 #include "rtmcat_usage.h"
@@ -276,16 +277,23 @@ static int read_all(struct cat *c, uint64_t ino, struct rtm_buf *b)
     }
 }
 
+/* File ino to stdout, a piece at a time: a view may be far larger than
+ * the piece (plain.rtm, anim.bvh). */
 static int print_file(struct cat *c, uint64_t ino)
 {
-    struct rtm_buf b;
-    buf_init(&b);
-    int rc = read_all(c, ino, &b);
-    if (rc) {
-        buf_free(&b);
-        return fail_errno(c, rc);
+    enum { PIECE = 1 << 16 };
+    char *piece = malloc(PIECE);
+    ssize_t n = piece ? 1 : -ENOMEM;
+    for (off_t at = 0; n > 0; at += n) {
+        n = rtm_tree_read(c->tree, ino, piece, PIECE, at);
+        if (n > 0 && write_all(piece, (size_t)n)) {
+            fprintf(stderr, "rtmcat: stdout: %s\n", strerror(errno));
+            free(piece);
+            return 1;
+        }
     }
-    return flush(c, &b);
+    free(piece);
+    return n < 0 ? fail_errno(c, (int)n) : 0;
 }
 
 /* The text of folder ino's error.txt as rtmcat's message: rtmcat's exit
@@ -556,7 +564,10 @@ static int source_miss(struct cat *c, const char *view)
 static int cat_file(struct cat *c, const char *view)
 {
     struct walk w;
-    int rc = walk(c, &w);
+    int rc = view && !c->raw ? rtmcat_plain(c->srcfd, c->rel, view, c->skel, c->file) : -1;
+    if (rc >= 0)
+        return rc;
+    rc = walk(c, &w);
     if (c->raw)     /* the bytes, not what the tree shows */
         return w.archive_len && c->rel[w.archive_len] ? archive_miss(c, &w, view)
                                                       : source_miss(c, view);
