@@ -564,10 +564,7 @@ static int source_miss(struct cat *c, const char *view)
 static int cat_file(struct cat *c, const char *view)
 {
     struct walk w;
-    int rc = view && !c->raw ? rtmcat_plain(c->srcfd, c->rel, view, c->skel, c->file) : -1;
-    if (rc >= 0)
-        return rc;
-    rc = walk(c, &w);
+    int rc = walk(c, &w);
     if (c->raw)     /* the bytes, not what the tree shows */
         return w.archive_len && c->rel[w.archive_len] ? archive_miss(c, &w, view)
                                                       : source_miss(c, view);
@@ -586,9 +583,8 @@ static int cat_file(struct cat *c, const char *view)
     return fail_errno(c, -EISDIR);
 }
 
-/* The skeleton, D, the cache and its loader, the tree: 0, or rtmcat's exit
- * status after a message. */
-static int cat_open(struct cat *c, const char *skel_spec, int digits, const char *cdir)
+/* The skeleton and D: 0, or rtmcat's exit status after a message. */
+static int cat_open(struct cat *c, const char *skel_spec)
 {
     struct rtm_error err = { .msg = "" };
     if (rtm_skeleton_open(skel_spec, &c->skel, &err)) {
@@ -596,8 +592,13 @@ static int cat_open(struct cat *c, const char *skel_spec, int digits, const char
         return 1;
     }
     int e = split(c);
-    if (e)
-        return fail_errno(c, -e);
+    return e ? fail_errno(c, -e) : 0;
+}
+
+/* The cache and its loader, the tree: 0, or rtmcat's exit status after a
+ * message. */
+static int cat_tree(struct cat *c, int digits, const char *cdir)
+{
     c->loader = (struct rtm_loader){ .srcfd = c->srcfd, .skel = c->skel, .digits = digits,
                                      .whole = 1 };  /* broken is broken, whatever is asked */
     /* no budget: one run reads one file */
@@ -679,9 +680,14 @@ int main(int argc, char **argv)
         return 2;
     }
     struct cat c = { .file = argv[optind], .srcfd = -1, .raw = raw };
-    int status = cat_open(&c, skel_spec, digits, cdir);
-    if (!status)
-        status = cat_file(&c, argv[optind + 1]);
+    const char *view = argv[optind + 1];
+    int status = cat_open(&c, skel_spec);
+    if (!status) {
+        /* plain.rtm of a loose BMTR file the quick way, before any tree is made */
+        status = view && !raw ? rtmcat_plain(c.srcfd, c.rel, view, c.skel, c.file) : -1;
+        if (status < 0 && !(status = cat_tree(&c, digits, cdir)))
+            status = cat_file(&c, view);
+    }
     cat_close(&c);
     return status;
 }
