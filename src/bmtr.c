@@ -205,6 +205,7 @@ struct attempt {
     uint8_t *scratch;
     size_t scratch_cap;
     int keep;              /* matrices are kept (no RTM_PARSE_NO_MATRICES) */
+    int tally;             /* ... and classified (no RTM_PARSE_NO_TALLIES) */
     double *abs;
     uint64_t unusable;     /* matrices not usable (motion.h) */
     uint8_t *scaled;       /* per bone: a usable matrix was not a rotation */
@@ -253,7 +254,8 @@ static void frame_label(char out[24], uint32_t f)
 }
 
 /* Walks every array (which checks the file); with matrices kept, converts
- * every frame and tallies the unusable and scaled ones (rtm.h). */
+ * every frame and (unless told not to) tallies the unusable and scaled
+ * ones (rtm.h). */
 static int read_frames(struct rtm_cursor *c, const struct bmtr_head *h,
                        const struct reading *rd, const struct rtm_plan *plan,
                        struct attempt *t)
@@ -268,7 +270,7 @@ static int read_frames(struct rtm_cursor *c, const struct bmtr_head *h,
         return -1;
     if (t->keep && h->nframes && h->nbones &&
         (!(t->abs = malloc((size_t)h->nbones * 12 * sizeof(double))) ||
-         !(t->scaled = calloc(h->nbones, 1)))) {
+         (t->tally && !(t->scaled = calloc(h->nbones, 1))))) {
         rtm_err_oom(c->err, "out of memory for %u bones", h->nbones);
         return -1;
     }
@@ -283,7 +285,7 @@ static int read_frames(struct rtm_cursor *c, const struct bmtr_head *h,
             return -1;
         float *m = t->matrices + (size_t)f * h->nbones * 12;
         rtm_convert_frame(plan, t->scratch, t->abs, m);
-        for (uint32_t b = 0; b < h->nbones; b++) {
+        for (uint32_t b = 0; t->tally && b < h->nbones; b++) {
             enum rtm_matrix_kind k = rtm_matrix_kind(m + (size_t)b * 12);
             t->unusable += k == RTM_MATRIX_UNUSABLE;
             t->scaled[b] |= k == RTM_MATRIX_SCALED;
@@ -398,6 +400,7 @@ int rtm_read_bmtr(const uint8_t *data, size_t len, const struct rtm_parse_opts *
         struct rtm_error ignored; /* only the preferred reading's error is told */
         struct rtm_cursor ac = { data, len, h.arrays_at, i == 0 ? err : &ignored };
         t.keep = !(flags & RTM_PARSE_NO_MATRICES);
+        t.tally = !(flags & RTM_PARSE_NO_TALLIES);
         if (read_frames(&ac, &h, &rd[i], &plan, &t) == 0) {
             *out = build_anim(data, len, &h, &plan, skel, &t, &rd[i]);
             attempt_free(&t);

@@ -93,9 +93,9 @@ static int check_sizes(struct rtm_cursor *c, uint32_t nf, uint32_t nb)
     return 0;
 }
 
-/* With matrices kept, tallies the unusable and scaled ones (rtm.h).
- * scaled: nbones bytes of scratch. */
-static void read_frames(const uint8_t *p, struct rtm_anim *a, uint8_t *scaled)
+/* With matrices kept, tallies the unusable and scaled ones (rtm.h) when
+ * tally is set.  scaled: nbones bytes of scratch. */
+static void read_frames(const uint8_t *p, struct rtm_anim *a, int tally, uint8_t *scaled)
 {
     size_t frame_bytes = 4 + (size_t)BONE_BYTES * a->nbones;
     memset(scaled, 0, a->nbones);
@@ -104,6 +104,8 @@ static void read_frames(const uint8_t *p, struct rtm_anim *a, uint8_t *scaled)
         float *m = a->matrices + (size_t)f * a->nbones * 12;
         for (uint32_t b = 0; a->has_matrices && b < a->nbones; b++, m += 12) {
             memcpy(m, p + 4 + (size_t)b * BONE_BYTES + NAME_FIELD, MATRIX_BYTES);
+            if (!tally)
+                continue;
             enum rtm_matrix_kind k = rtm_matrix_kind(m);
             a->unusable += k == RTM_MATRIX_UNUSABLE;
             scaled[b] |= k == RTM_MATRIX_SCALED;
@@ -204,7 +206,7 @@ int rtm_read_plain(const uint8_t *data, size_t len, const struct rtm_parse_opts 
     a->source = source;
     a->source_bytes = len;
     c.pos += (size_t)NAME_FIELD * nb;
-    read_frames(data + c.pos, a, scaled);
+    read_frames(data + c.pos, a, !(o->flags & RTM_PARSE_NO_TALLIES), scaled);
     free(scaled);
     c.pos += (size_t)nf * (4 + (size_t)BONE_BYTES * nb);
     a->trailing_bytes = cur_left(&c);
@@ -293,13 +295,6 @@ static void put_lascii(struct rtm_buf *out, struct rtm_str s)
     buf_put(out, s.s, n);
 }
 
-static void put_name_field(struct rtm_buf *out, struct rtm_str s)
-{
-    uint8_t field[NAME_FIELD] = { 0 };
-    memcpy(field, s.s, s.len < NAME_FIELD ? s.len : NAME_FIELD);
-    buf_put(out, field, NAME_FIELD);
-}
-
 static int write_mdat(const struct rtm_anim *a, struct rtm_buf *out)
 {
     struct phase_key *k = sorted_keys(a->nprops, &a->props[0].phase, sizeof a->props[0]);
@@ -318,37 +313,72 @@ static int write_mdat(const struct rtm_anim *a, struct rtm_buf *out)
     return 0;
 }
 
-int rtm_write_plain(const struct rtm_anim *a, struct rtm_buf *out)
+/* The bones' names as the frames repeat them: nbones fields of 32 bytes,
+ * NUL-padded; NULL when out of memory. */
+static uint8_t *name_fields(const struct rtm_anim *a)
 {
-    if (a->nprops && write_mdat(a, out))
-        return -1;
-    struct phase_key *k = sorted_keys(a->nframes, a->phases, sizeof a->phases[0]);
-    if (!k)
-        return -1;
-    size_t frame_bytes = 4 + (size_t)BONE_BYTES * a->nbones;
-    if (buf_reserve(out, 28 + (size_t)NAME_FIELD * a->nbones + a->nframes * frame_bytes)) {
-        free(k);
-        return -1;
+    uint8_t *f = calloc(a->nbones ? a->nbones : 1, NAME_FIELD);
+    for (uint32_t b = 0; f && b < a->nbones; b++)
+        memcpy(f + (size_t)b * NAME_FIELD, a->bones[b].s,
+               a->bones[b].len < NAME_FIELD ? a->bones[b].len : NAME_FIELD);
+    return f;
+}
+
+/* Frame f in place at the end of out (frame_bytes reserved there). */
+static void put_frame(const struct rtm_anim *a, uint32_t f, const uint8_t *names,
+                      struct rtm_buf *out)
+{
+    char *o = out->p + out->len;
+    memcpy(o, &a->phases[f], 4);
+    o += 4;
+    for (uint32_t b = 0; b < a->nbones; b++, o += BONE_BYTES) {
+        memcpy(o, names + (size_t)b * NAME_FIELD, NAME_FIELD);
+        memcpy(o + NAME_FIELD, rtm_matrix(a, f, b), MATRIX_BYTES);
     }
+    out->len += 4 + (size_t)BONE_BYTES * a->nbones;
+}
+
+/* The head and the frames after the MDAT block, handing out to flush
+ * whenever it holds chunk bytes or more (flush NULL: never).  A frame at a
+ * time is reserved, so that a counting buffer holds one frame, not the
+ * file; a plain buffer is sized whole first, for one allocation. */
+static int write_frames(const struct rtm_anim *a, const uint32_t *order, const uint8_t *names,
+                        struct rtm_buf *out, size_t chunk, rtm_plain_flush_fn flush,
+                        void *ctx)
+{
+    size_t frame_bytes = 4 + (size_t)BONE_BYTES * a->nbones;
+    uint64_t total = 28 + (uint64_t)NAME_FIELD * a->nbones + (uint64_t)a->nframes * frame_bytes;
+    if (!flush && !out->window && (total > SIZE_MAX || buf_reserve(out, (size_t)total)))
+        return -1;
     buf_put(out, "RTM_0101", 8);
     buf_put(out, a->motion, sizeof a->motion);
     buf_put_u32(out, a->nframes);
     buf_put_u32(out, a->nbones);
-    size_t names_at = out->len;
-    for (uint32_t b = 0; b < a->nbones; b++)
-        put_name_field(out, a->bones[b]);
-    /* Frames repeat the padded names: copy them from the header just written. */
+    buf_put(out, names, (size_t)NAME_FIELD * a->nbones);
     for (uint32_t i = 0; i < a->nframes; i++) {
-        uint32_t f = k[i].index;
-        char *o = out->p + out->len;
-        memcpy(o, &a->phases[f], 4);
-        o += 4;
-        for (uint32_t b = 0; b < a->nbones; b++, o += BONE_BYTES) {
-            memcpy(o, out->p + names_at + (size_t)b * NAME_FIELD, NAME_FIELD);
-            memcpy(o + NAME_FIELD, rtm_matrix(a, f, b), MATRIX_BYTES);
-        }
-        out->len += frame_bytes;
+        if (buf_reserve(out, frame_bytes))
+            return -1;
+        put_frame(a, order[i], names, out);
+        if (flush && out->len >= chunk && flush(ctx, out))
+            return -1;
     }
-    free(k);
-    return out->oom ? -1 : 0;
+    return out->oom || (flush && out->len && flush(ctx, out)) ? -1 : 0;
+}
+
+int rtm_write_plain_each(const struct rtm_anim *a, struct rtm_buf *out, size_t chunk,
+                         rtm_plain_flush_fn flush, void *ctx)
+{
+    if (a->nprops && write_mdat(a, out))
+        return -1;
+    uint32_t *order = rtm_phase_order(a);
+    uint8_t *names = order ? name_fields(a) : NULL;
+    int rc = names ? write_frames(a, order, names, out, chunk, flush, ctx) : -1;
+    free(order);
+    free(names);
+    return rc;
+}
+
+int rtm_write_plain(const struct rtm_anim *a, struct rtm_buf *out)
+{
+    return rtm_write_plain_each(a, out, SIZE_MAX, NULL, NULL);
 }

@@ -117,6 +117,12 @@ int rtm_parse(const uint8_t *data, size_t len, const struct rtm_skeleton *skel,
  * views that need none (rtm_view_needs_matrices()).  Cheap for listings
  * and bones.txt. */
 enum { RTM_PARSE_NO_MATRICES = 1 };
+/* With RTM_PARSE_NO_TALLIES the matrices are made as by a full parse but
+ * not classified: unusable and scaled_bones stay 0, so such an anim must
+ * not render header.txt.  For a caller that only writes plain.rtm
+ * (rtmcat), to whom classifying every matrix would cost a third of the
+ * parse. */
+enum { RTM_PARSE_NO_TALLIES = 2 };
 int rtm_parse_flags(const uint8_t *data, size_t len, const struct rtm_skeleton *skel,
                     unsigned flags, struct rtm_anim **out, struct rtm_error *err);
 
@@ -130,7 +136,7 @@ typedef int (*rtm_reserve_fn)(void *ctx, uint64_t bytes, uint64_t full, struct r
 
 struct rtm_parse_opts {
     const struct rtm_skeleton *skel;
-    unsigned flags;               /* RTM_PARSE_NO_MATRICES */
+    unsigned flags;               /* RTM_PARSE_NO_MATRICES, RTM_PARSE_NO_TALLIES */
     rtm_reserve_fn reserve;       /* NULL: no limit */
     void *reserve_ctx;
     /* The source was malloc'd by the caller, who hands it over: a plain
@@ -175,6 +181,13 @@ static inline const float *rtm_matrix(const struct rtm_anim *a, uint32_t f, uint
  * properties and frames stably sorted by phase, names NUL-padded to 32
  * bytes (longer ones cut to 32), MDAT strings cut to 255 bytes.  Returns -1 only when out of memory. */
 int rtm_write_plain(const struct rtm_anim *a, struct rtm_buf *out);
+/* The same, handed to flush a piece at a time: whenever out holds chunk
+ * bytes or more (after a frame) and at the end.  flush takes out's bytes
+ * (leaving out->len 0) and returns 0, or -1 to stop: then -1 here, as when
+ * out of memory.  Memory: about chunk bytes and a frame, not the file. */
+typedef int (*rtm_plain_flush_fn)(void *ctx, struct rtm_buf *out);
+int rtm_write_plain_each(const struct rtm_anim *a, struct rtm_buf *out, size_t chunk,
+                         rtm_plain_flush_fn flush, void *ctx);
 /* The frames in phase order, as the writers take them (stable: equal
  * phases keep file order; NaN last): a new array of nframes (at least 1)
  * the caller frees, NULL when out of memory. */

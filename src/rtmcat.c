@@ -31,6 +31,7 @@
 #include "rtmcat_config.h"
 #include "rtmcat_estimate.h"
 #include "rtmcat_missing.h"
+#include "rtmcat_plain.h"
 #include "rtmcat_gamepath.h"
 #include "rtmcat_states.h"
 #include "rtmcat_usage.h"
@@ -276,16 +277,23 @@ static int read_all(struct cat *c, uint64_t ino, struct rtm_buf *b)
     }
 }
 
+/* File ino to stdout, a piece at a time: a view may be far larger than
+ * the piece (plain.rtm, anim.bvh). */
 static int print_file(struct cat *c, uint64_t ino)
 {
-    struct rtm_buf b;
-    buf_init(&b);
-    int rc = read_all(c, ino, &b);
-    if (rc) {
-        buf_free(&b);
-        return fail_errno(c, rc);
+    enum { PIECE = 1 << 16 };
+    char *piece = malloc(PIECE);
+    ssize_t n = piece ? 1 : -ENOMEM;
+    for (off_t at = 0; n > 0; at += n) {
+        n = rtm_tree_read(c->tree, ino, piece, PIECE, at);
+        if (n > 0 && write_all(piece, (size_t)n)) {
+            fprintf(stderr, "rtmcat: stdout: %s\n", strerror(errno));
+            free(piece);
+            return 1;
+        }
     }
-    return flush(c, &b);
+    free(piece);
+    return n < 0 ? fail_errno(c, (int)n) : 0;
 }
 
 /* The text of folder ino's error.txt as rtmcat's message: rtmcat's exit
@@ -575,9 +583,8 @@ static int cat_file(struct cat *c, const char *view)
     return fail_errno(c, -EISDIR);
 }
 
-/* The skeleton, D, the cache and its loader, the tree: 0, or rtmcat's exit
- * status after a message. */
-static int cat_open(struct cat *c, const char *skel_spec, int digits, const char *cdir)
+/* The skeleton and D: 0, or rtmcat's exit status after a message. */
+static int cat_open(struct cat *c, const char *skel_spec)
 {
     struct rtm_error err = { .msg = "" };
     if (rtm_skeleton_open(skel_spec, &c->skel, &err)) {
@@ -585,8 +592,13 @@ static int cat_open(struct cat *c, const char *skel_spec, int digits, const char
         return 1;
     }
     int e = split(c);
-    if (e)
-        return fail_errno(c, -e);
+    return e ? fail_errno(c, -e) : 0;
+}
+
+/* The cache and its loader, the tree: 0, or rtmcat's exit status after a
+ * message. */
+static int cat_tree(struct cat *c, int digits, const char *cdir)
+{
     c->loader = (struct rtm_loader){ .srcfd = c->srcfd, .skel = c->skel, .digits = digits,
                                      .whole = 1 };  /* broken is broken, whatever is asked */
     /* no budget: one run reads one file */
@@ -668,9 +680,14 @@ int main(int argc, char **argv)
         return 2;
     }
     struct cat c = { .file = argv[optind], .srcfd = -1, .raw = raw };
-    int status = cat_open(&c, skel_spec, digits, cdir);
-    if (!status)
-        status = cat_file(&c, argv[optind + 1]);
+    const char *view = argv[optind + 1];
+    int status = cat_open(&c, skel_spec);
+    if (!status) {
+        /* plain.rtm of a loose BMTR file the quick way, before any tree is made */
+        status = view && !raw ? rtmcat_plain(c.srcfd, c.rel, view, c.skel, c.file) : -1;
+        if (status < 0 && !(status = cat_tree(&c, digits, cdir)))
+            status = cat_file(&c, view);
+    }
     cat_close(&c);
     return status;
 }

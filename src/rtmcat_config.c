@@ -28,7 +28,7 @@ static int fail(const char *file, const char *what)
     return 1;
 }
 
-static int write_out(const void *data, size_t len)
+int rtmcat_write_out(const void *data, size_t len)
 {
     const char *p = data;
     while (len) {
@@ -50,7 +50,7 @@ static int write_out(const void *data, size_t len)
 static int show(const char *file, const char *view, const uint8_t *data, size_t len, int raw)
 {
     if (raw)
-        return write_out(data, len);
+        return rtmcat_write_out(data, len);
     if (!rap_is_rapified(data, len))
         return -1;
     if (view) {
@@ -69,13 +69,12 @@ static int show(const char *file, const char *view, const uint8_t *data, size_t 
     buf_init(&b);
     cfg_write_text(c, &b);
     cfg_free(c);
-    int status = b.oom ? fail(file, "out of memory") : write_out(b.p ? b.p : "", b.len);
+    int status = b.oom ? fail(file, "out of memory") : rtmcat_write_out(b.p ? b.p : "", b.len);
     buf_free(&b);
     return status;
 }
 
-/* All of fd into *data (malloc'd): 0 or an errno. */
-static int read_fd(int fd, uint8_t **data, size_t *len)
+int rtmcat_read_fd(int fd, uint8_t **data, size_t *len)
 {
     struct stat st;
     if (fstat(fd, &st))
@@ -116,7 +115,7 @@ int rtmcat_config_loose(int srcfd, const char *rel, const char *file, const char
     int fd = openat(srcfd, rel, O_RDONLY | O_CLOEXEC);
     uint8_t *data = NULL;
     size_t len = 0;
-    int e = fd < 0 ? errno : read_fd(fd, &data, &len);
+    int e = fd < 0 ? errno : rtmcat_read_fd(fd, &data, &len);
     if (fd >= 0)
         close(fd);
     if (e)  /* not raw: rtmcat reads it as an animation, which says why */

@@ -3,6 +3,7 @@
 #define RTM_RTMCAT_CONFIG_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <sys/stat.h>
 
@@ -25,5 +26,10 @@ int rtmcat_config_loose(int srcfd, const char *rel, const char *file, const char
 int rtmcat_config_entry(struct rtmc *cache, const char *key, size_t archive_len,
                         const struct stat *st, const char *file, size_t dlen,
                         const char *view, int raw);
+
+/* All of fd into *data (malloc'd, with a byte to spare): 0 or an errno. */
+int rtmcat_read_fd(int fd, uint8_t **data, size_t *len);
+/* len bytes to stdout: 0, or 1 (rtmcat's exit status) after saying why. */
+int rtmcat_write_out(const void *data, size_t len);
 
 #endif

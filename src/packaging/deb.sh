@@ -87,8 +87,8 @@ cp src/packaging/control "$SRC/debian/control"
 (
     cd "$SRC"
     install -d debian/rtmfs/DEBIAN
-    dpkg-shlibdeps -edebian/rtmfs/usr/bin/rtmcat -edebian/rtmfs/usr/bin/rtmfs \
-        -edebian/rtmfs/usr/bin/rtmgen
+    # (not rtmcat: a static program, it needs no shared library)
+    dpkg-shlibdeps -edebian/rtmfs/usr/bin/rtmfs -edebian/rtmfs/usr/bin/rtmgen
     dpkg-gencontrol -prtmfs -Pdebian/rtmfs ${DEB_MAINTAINER:+"-DMaintainer=$DEB_MAINTAINER"}
 )
 (cd "$ROOT" && find usr -type f -print0 | LC_ALL=C sort -z | xargs -0 md5sum) >"$ROOT/DEBIAN/md5sums"

@@ -816,6 +816,31 @@ static void null_skeleton_is_none(void **state)
     buf_free(&b);
 }
 
+/* RTM_PARSE_NO_TALLIES: the same matrices as a full parse, none
+ * classified (random quaternions are not unit ones: scaled bones). */
+static void no_tallies(void **state)
+{
+    (void)state;
+    struct fixture fx;
+    fixture_init(&fx, 6, 5, 77);
+    struct bmtr_spec s = spec_of(&fx, 5);
+    struct rtm_buf b;
+    write_spec(&s, &b);
+    struct rtm_anim *full = parse_ok(&b, "none"), *bare = NULL;
+    struct rtm_error err = { .msg = "" };
+    assert_int_equal(rtm_parse_flags((const uint8_t *)b.p, b.len, NULL, RTM_PARSE_NO_TALLIES,
+                                     &bare, &err), 0);
+    assert_true(full->scaled_bones > 0);
+    assert_int_equal(bare->scaled_bones, 0);
+    assert_int_equal(bare->unusable, 0);
+    assert_true(bare->has_matrices);
+    assert_memory_equal(bare->matrices, full->matrices, (size_t)6 * 5 * 12 * sizeof(float));
+    rtm_free(bare);
+    rtm_free(full);
+    buf_free(&b);
+    fixture_free(&fx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -834,6 +859,7 @@ int main(void)
         cmocka_unit_test(array_errors),
         cmocka_unit_test(v4_unparseable),
         cmocka_unit_test(every_cut_fails),
+        cmocka_unit_test(no_tallies),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

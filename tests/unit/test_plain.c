@@ -547,6 +547,67 @@ static void write_limits(void **state)
     buf_free(&out);
 }
 
+/* What write_in_pieces' flush gets: every piece, and how many. */
+struct pieces {
+    struct rtm_buf got;
+    int calls, fail_at;             /* the call that fails (0: none) */
+};
+
+static int take_piece(void *ctx, struct rtm_buf *out)
+{
+    struct pieces *p = ctx;
+    p->calls++;
+    buf_put(&p->got, out->p, out->len);
+    out->len = 0;
+    return p->calls == p->fail_at ? -1 : 0;
+}
+
+/* rtm_write_plain_each hands out the bytes rtm_write_plain writes, in
+ * pieces of chunk bytes or more (the last excepted) holding about a piece
+ * and a frame; a flush that fails stops it; a counting buffer counts the
+ * file holding about a frame, not the file. */
+static void write_in_pieces(void **state)
+{
+    (void)state;
+    struct rtm_buf src, whole;
+    buf_init(&src);
+    build_three_bones(&src, 5, 1);
+    struct rtm_anim *a = parse_ok(&src, "none");
+    write_of(a, &whole);
+    static const size_t chunks[] = { 1, 100, 300, SIZE_MAX };
+    static const int calls[] = { 5, 5, 3, 1 };
+    for (size_t i = 0; i < sizeof chunks / sizeof chunks[0]; i++) {
+        struct pieces p = { .fail_at = 0 };
+        struct rtm_buf out;
+        buf_init(&p.got);
+        buf_init(&out);
+        assert_int_equal(rtm_write_plain_each(a, &out, chunks[i], take_piece, &p), 0);
+        assert_int_equal(p.got.len, whole.len);
+        assert_memory_equal(p.got.p, whole.p, whole.len);
+        assert_int_equal(p.calls, calls[i]);
+        if (chunks[i] == 1)
+            assert_true(out.cap < whole.len);
+        buf_free(&out);
+        buf_free(&p.got);
+    }
+    struct pieces p = { .fail_at = 2 };
+    struct rtm_buf out;
+    buf_init(&p.got);
+    buf_init(&out);
+    assert_int_equal(rtm_write_plain_each(a, &out, 1, take_piece, &p), -1);
+    assert_int_equal(p.calls, 2);
+    buf_free(&out);
+    buf_free(&p.got);
+    buf_init_counting(&out, 64);
+    assert_int_equal(rtm_write_plain(a, &out), 0);
+    assert_int_equal(buf_total(&out), whole.len);
+    assert_true(out.cap < whole.len);
+    buf_free(&out);
+    rtm_free(a);
+    buf_free(&whole);
+    buf_free(&src);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -562,6 +623,7 @@ int main(void)
         cmocka_unit_test(write_sorts_stably),
         cmocka_unit_test(write_sorts_stably_many),
         cmocka_unit_test(write_limits),
+        cmocka_unit_test(write_in_pieces),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,83 @@
+/* rtmcat_plain.c - plain.rtm of a loose BMTR file without the tree.
+ *
+ * Converting is what rtmcat is run for most, once a file by a script, so
+ * this one view takes a shorter way than the tree's: the file is parsed
+ * without classifying its matrices (RTM_PARSE_NO_TALLIES: only header.txt
+ * shows those tallies) and the view is written out in pieces of CHUNK
+ * bytes as it is made (rtm_write_plain_each), never whole in memory.  The
+ * bytes are the view's by construction: the same parse, the same writer
+ * that views.c renders plain.rtm of a BMTR anim with.  Anything else (a
+ * file that does not parse, a plain RTM, an archive entry) goes the
+ * tree's way, which also makes every message. */
+#include "rtmcat_plain.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "rtm.h"
+#include "rtmcat_config.h"
+#include "views.h"
+
+enum { CHUNK = 1 << 16 };
+
+/* The file's bytes when it may be a BMTR animation: 0, or -1. */
+static int read_bmtr(int srcfd, const char *rel, uint8_t **data, size_t *len)
+{
+    struct stat st;
+    if (!rtm_name_ends(rel, strlen(rel), ".rtm") ||
+        fstatat(srcfd, rel, &st, AT_SYMLINK_NOFOLLOW) || !S_ISREG(st.st_mode))
+        return -1;
+    int fd = openat(srcfd, rel, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    int rc = rtmcat_read_fd(fd, data, len);
+    close(fd);
+    if (!rc && (*len < 4 || memcmp(*data, "BMTR", 4))) {
+        free(*data);
+        rc = -1;
+    }
+    return rc ? -1 : 0;
+}
+
+/* rtm_plain_flush_fn: out's bytes to stdout; *ctx becomes the status. */
+static int flush_out(void *ctx, struct rtm_buf *out)
+{
+    int *status = ctx;
+    *status = rtmcat_write_out(out->p, out->len);
+    out->len = 0;
+    return *status ? -1 : 0;
+}
+
+int rtmcat_plain(int srcfd, const char *rel, const char *view,
+                 const struct rtm_skeleton *skel, const char *file)
+{
+    uint8_t *data;
+    size_t len;
+    if (strcmp(view, "plain.rtm") || read_bmtr(srcfd, rel, &data, &len))
+        return -1;
+    struct rtm_parse_opts o = { .skel = skel, .flags = RTM_PARSE_NO_TALLIES };
+    struct rtm_error err = { .msg = "" };
+    struct rtm_anim *a = NULL;
+    struct rtm_view v;
+    int rc = rtm_parse_opts(data, len, &o, &a, &err);
+    free(data);
+    if (rc || rtm_view_lookup(a, view, &v) || v.kind != RTM_VIEW_PLAIN) {
+        rtm_free(a);
+        return -1;
+    }
+    struct rtm_buf out;
+    buf_init(&out);
+    int status = 0;
+    if (rtm_write_plain_each(a, &out, CHUNK, flush_out, &status) && !status) {
+        fprintf(stderr, "rtmcat: %s: out of memory\n", file);
+        status = 1;
+    }
+    buf_free(&out);
+    rtm_free(a);
+    return status;
+}
