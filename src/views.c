@@ -445,12 +445,12 @@ static int size_frames_and_tracks(const struct rtm_anim *a, struct rtm_buf *scra
         uint64_t frame = sizeof "bone," MATRIX_COLUMNS - 1;
         /* a track's row starts "F,PHASE" */
         uint64_t lead = (uint64_t)snprintf(num, sizeof num, "%u,", f) +
-                        rtm_fmt_num(a->phases[f], a->digits, num);
+                        rtm_num_len(a->phases[f], a->digits);
         for (uint32_t b = 0; b < a->nbones; b++) {
             const float *m = rtm_matrix(a, f, b);
             uint64_t row = 13;                  /* 12 commas and the line's end */
             for (int k = 0; k < 12; k++)
-                row += rtm_fmt_num(m[k], a->digits, num);
+                row += rtm_num_len(m[k], a->digits);
             frame += name[b] + row;
             sizes[track0 + b] += lead + row;
         }
