@@ -283,6 +283,21 @@ static void put_frame_time(const struct rtm_anim *a, const struct rtm_timing *tm
         buf_puts(out, "Frame Time: " RTM_BVH_FRAME_TIME "\n");
 }
 
+int rtm_bvh_timed_size(const struct rtm_anim *a, const struct rtm_timing *tm, uint64_t untimed,
+                       uint64_t *size)
+{
+    struct rtm_buf plain, timed;
+    buf_init(&plain);
+    buf_init(&timed);
+    put_frame_time(a, NULL, &plain);
+    put_frame_time(a, tm, &timed);
+    *size = untimed - plain.len + timed.len;
+    int rc = plain.oom || timed.oom ? -1 : 0;
+    buf_free(&plain);
+    buf_free(&timed);
+    return rc;
+}
+
 int rtm_write_bvh_with(const struct rtm_anim *a, const struct rtm_rotations *rot,
                        const struct rtm_timing *tm, struct rtm_buf *out)
 {

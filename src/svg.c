@@ -23,6 +23,7 @@ struct svg {
     double scale, mid[3], ymin;
     uint32_t *path[NCOLOURS], npath[NCOLOURS];  /* bones, MOVE where a subpath starts */
     struct rtm_buf anim;        /* the attributes every animation element shares */
+    int no_xy;                  /* the coordinates left out (rtm_svg_timed_size) */
 };
 
 static void svg_free(struct svg *h)
@@ -213,6 +214,8 @@ static int panel_left(int panel)
 /* Bone b's joint in the k-th frame drawn, projected on panel's plane. */
 static void put_xy(struct rtm_buf *b, const struct svg *h, uint32_t k, uint32_t bone, int panel)
 {
+    if (h->no_xy)
+        return;
     float j[3];
     joint(h, k, bone, j);
     int u = panel ? 2 : 0;
@@ -397,6 +400,30 @@ int rtm_write_svg(const struct rtm_anim *a, struct rtm_buf *out)
     return rtm_write_svg_timed(a, NULL, out);
 }
 
+/* What every figure of a (which has pivots) needs whatever its timing:
+ * the frames, the joints drawn, the paths and the scale. */
+static int plan_figure(struct svg *h)
+{
+    double lo[3], hi[3];
+    buf_init(&h->anim);
+    if (pick_frames(h) || place_joints(h, lo, hi) || plan_paths(h))
+        return -1;
+    fit(h, lo, hi);
+    return 0;
+}
+
+/* The figure planned, timed by tm, appended to out. */
+static int write_timed_figure(struct svg *h, const struct rtm_timing *tm, struct rtm_buf *out)
+{
+    h->tm = tm;
+    h->anim.len = 0;
+    plan_animation(h);
+    if (h->anim.oom)
+        return -1;
+    write_figure(h, out);
+    return out->oom ? -1 : 0;
+}
+
 int rtm_write_svg_timed(const struct rtm_anim *a, const struct rtm_timing *tm,
                         struct rtm_buf *out)
 {
@@ -406,17 +433,31 @@ int rtm_write_svg_timed(const struct rtm_anim *a, const struct rtm_timing *tm,
         write_no_rest_pose(a, out);
         return out->oom ? -1 : 0;
     }
-    struct svg h = { .a = a, .tm = tm };
-    double lo[3], hi[3];
-    buf_init(&h.anim);
-    int rc = pick_frames(&h) || place_joints(&h, lo, hi) || plan_paths(&h) ? -1 : 0;
-    if (!rc) {
-        fit(&h, lo, hi);
-        plan_animation(&h);
-        rc = h.anim.oom ? -1 : 0;
-    }
-    if (!rc)
-        write_figure(&h, out);
+    struct svg h = { .a = a };
+    int rc = plan_figure(&h) || write_timed_figure(&h, tm, out) ? -1 : 0;
     svg_free(&h);
-    return rc || out->oom ? -1 : 0;
+    return rc;
+}
+
+/* A timing changes only dur and the <desc>, never a coordinate: the
+ * figure without its coordinates, untimed and timed, tells by how much. */
+int rtm_svg_timed_size(const struct rtm_anim *a, const struct rtm_timing *tm, uint64_t untimed,
+                       uint64_t *size)
+{
+    *size = untimed;
+    if (!a->has_matrices)
+        return -1;
+    if (!a->pivot || rtm_timing_empty(tm))
+        return 0;
+    struct svg h = { .a = a, .no_xy = 1 };
+    struct rtm_buf plain, timed;
+    buf_init_counting(&plain, 4096);
+    buf_init_counting(&timed, 4096);
+    int rc = plan_figure(&h) || write_timed_figure(&h, NULL, &plain) ||
+                     write_timed_figure(&h, tm, &timed) ? -1 : 0;
+    *size = untimed - buf_total(&plain) + buf_total(&timed);
+    buf_free(&plain);
+    buf_free(&timed);
+    svg_free(&h);
+    return rc;
 }

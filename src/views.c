@@ -406,6 +406,19 @@ int rtm_view_render(const struct rtm_anim *a, struct rtm_view v, struct rtm_buf 
     return render(a, v, NULL, NULL, out);
 }
 
+int rtm_view_timed_size(const struct rtm_anim *a, struct rtm_view v, const struct rtm_timing *tm,
+                        uint64_t untimed, uint64_t *size)
+{
+    *size = untimed;
+    if (!a->has_matrices && rtm_view_needs_matrices(v))
+        return -1;
+    if (v.kind == RTM_VIEW_PREVIEW)
+        return rtm_svg_timed_size(a, tm, untimed, size);
+    if (v.kind == RTM_VIEW_BVH && a->pivot)
+        return rtm_bvh_timed_size(a, tm, untimed, size);
+    return 0;
+}
+
 /* ---- every size at once ---- */
 
 /* The most memory rtm_view_sizes() gives the rotations moving.txt and
