@@ -254,10 +254,15 @@ static void put_frame(struct bvh *h, uint32_t f, struct rtm_buf *b)
         int32_t p = h->parent[bone];
         if (h->ok[bone] && (p < 0 || h->ok[p]))
             channels(h, f, bone, h->chan[bone]);
+        /* written in place: a frame is thousands of numbers */
+        if (buf_reserve(b, 6 * (RTM_FLOAT_CHARS + 1)))
+            return;
+        char *o = b->p + b->len;
         for (int c = 0; c < 6; c++) {
-            buf_putc(b, ' ');
-            put_num(b, h->chan[bone][c], 5);   /* 0.01 mm, 1e-5 degree */
+            *o++ = ' ';
+            o += rtm_fmt_fixed(h->chan[bone][c], 5, o);    /* 0.01 mm, 1e-5 degree */
         }
+        b->len = (size_t)(o - b->p);
     }
     buf_putc(b, '\n');
 }

@@ -416,14 +416,17 @@ static void put_hex_escape(struct rtm_buf *b, unsigned char c, int json)
     buf_put(b, json ? e : e + 1, json ? 5 : 4);
 }
 
+/* Runs of plain bytes go in whole: names are mostly plain. */
 static void put_escaped(struct rtm_buf *b, struct rtm_str s, int space)
 {
-    for (uint32_t i = 0; i < s.len; i++) {
-        unsigned char c = (unsigned char)s.s[i];
-        if (plain_byte(c) && !(space && c == ' '))
-            buf_putc(b, (char)c);
-        else
+    for (uint32_t i = 0, run = 0; i <= s.len; i++) {
+        unsigned char c = i < s.len ? (unsigned char)s.s[i] : 0;
+        if (i < s.len && plain_byte(c) && !(space && c == ' '))
+            continue;
+        buf_put(b, s.s + run, i - run);
+        if (i < s.len)
             put_hex_escape(b, c, 0);
+        run = i + 1;
     }
 }
 

@@ -211,25 +211,32 @@ static int panel_left(int panel)
     return RTM_SVG_MARGIN + panel * (RTM_SVG_PANEL_W + RTM_SVG_MARGIN);
 }
 
-/* Bone b's joint in the k-th frame drawn, projected on panel's plane. */
-static void put_xy(struct rtm_buf *b, const struct svg *h, uint32_t k, uint32_t bone, int panel)
+/* sep (unless 0), then bone b's joint in the k-th frame drawn, projected
+ * on panel's plane, "X Y", written in place: a figure is mostly these. */
+static void put_xy(struct rtm_buf *b, const struct svg *h, char sep, uint32_t k, uint32_t bone,
+                   int panel)
 {
-    if (h->no_xy)
+    if (buf_reserve(b, 2 * RTM_FLOAT_CHARS + 2))
         return;
-    float j[3];
-    joint(h, k, bone, j);
-    int u = panel ? 2 : 0;
-    put_fixed(b, panel_left(panel) + RTM_SVG_PANEL_W / 2.0 + h->scale * (j[u] - h->mid[u]), 1);
-    buf_putc(b, ' ');
-    put_fixed(b, picture_y(h, j[1]), 1);
+    char *o = b->p + b->len;
+    *o = sep;
+    o += sep != 0;
+    if (!h->no_xy) {
+        float j[3];
+        joint(h, k, bone, j);
+        int u = panel ? 2 : 0;
+        double x = panel_left(panel) + RTM_SVG_PANEL_W / 2.0 + h->scale * (j[u] - h->mid[u]);
+        o += rtm_fmt_fixed(x, 1, o);
+        *o++ = ' ';
+        o += rtm_fmt_fixed(picture_y(h, j[1]), 1, o);
+    }
+    b->len = (size_t)(o - b->p);
 }
 
 static void put_d(struct rtm_buf *b, const struct svg *h, enum colour c, uint32_t k, int panel)
 {
-    for (uint32_t i = 0; i < h->npath[c]; i++) {
-        buf_putc(b, h->path[c][i] & MOVE ? 'M' : ' ');
-        put_xy(b, h, k, h->path[c][i] & ~MOVE, panel);
-    }
+    for (uint32_t i = 0; i < h->npath[c]; i++)
+        put_xy(b, h, h->path[c][i] & MOVE ? 'M' : ' ', k, h->path[c][i] & ~MOVE, panel);
 }
 
 static void put_lines(struct rtm_buf *b, const struct svg *h, int panel)
@@ -262,17 +269,14 @@ static void put_lines(struct rtm_buf *b, const struct svg *h, int panel)
 static void put_dot(struct rtm_buf *b, const struct svg *h, uint32_t bone, int panel)
 {
     buf_puts(b, "<circle r=\"2.5\" transform=\"translate(");
-    put_xy(b, h, 0, bone, panel);
+    put_xy(b, h, 0, 0, bone, panel);
     buf_puts(b, ")\"><title>");
     rtm_put_xml_name(b, h->a->bones[bone]);
     buf_puts(b, "</title>");
     if (h->anim.len) {
         buf_puts(b, "<animateTransform attributeName=\"transform\" type=\"translate\" values=\"");
-        for (uint32_t k = 0; k < h->nf; k++) {
-            if (k)
-                buf_putc(b, ';');
-            put_xy(b, h, k, bone, panel);
-        }
+        for (uint32_t k = 0; k < h->nf; k++)
+            put_xy(b, h, k ? ';' : 0, k, bone, panel);
         buf_putc(b, '"');
         buf_put(b, h->anim.p, h->anim.len);
         buf_puts(b, "/>");
