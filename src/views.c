@@ -446,9 +446,13 @@ static int size_frames_and_tracks(const struct rtm_anim *a, struct rtm_buf *scra
 {
     size_t frame0 = rtm_view_index(a, (struct rtm_view){ .kind = RTM_VIEW_FRAME });
     size_t track0 = rtm_view_index(a, (struct rtm_view){ .kind = RTM_VIEW_TRACK });
-    uint64_t *name = malloc((a->nbones ? a->nbones : 1) * sizeof *name);
-    if (!name)
+    size_t nb = a->nbones ? a->nbones : 1;
+    uint64_t *name = malloc(nb * sizeof *name), *last = malloc(nb * sizeof *last);
+    if (!name || !last) {
+        free(name);
+        free(last);
         return -1;
+    }
     for (uint32_t b = 0; b < a->nbones; b++) {
         name[b] = csv_name_len(scratch, a->bones[b]);
         sizes[track0 + b] = sizeof "frame,phase," MATRIX_COLUMNS - 1;
@@ -462,14 +466,19 @@ static int size_frames_and_tracks(const struct rtm_anim *a, struct rtm_buf *scra
         for (uint32_t b = 0; b < a->nbones; b++) {
             const float *m = rtm_matrix(a, f, b);
             uint64_t row = 13;                  /* 12 commas and the line's end */
-            for (int k = 0; k < 12; k++)
-                row += rtm_num_len(m[k], a->digits);
+            if (f && memcmp(m, rtm_matrix(a, f - 1, b), 12 * sizeof *m) == 0)
+                row = last[b];                  /* a bone holding still */
+            else
+                for (int k = 0; k < 12; k++)
+                    row += rtm_num_len(m[k], a->digits);
+            last[b] = row;
             frame += name[b] + row;
             sizes[track0 + b] += lead + row;
         }
         sizes[frame0 + f] = frame;
     }
     free(name);
+    free(last);
     return 0;
 }
 
