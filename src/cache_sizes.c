@@ -260,7 +260,9 @@ int rtmc_timed_view_size(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v
     struct rtmc_view *cv;
     if (h->level > s.level && (rc = rtmc_get(c, &s, &f)))
         return rc;
-    rc = f->anim && f->nviews == h->nviews ? size_from_untimed(c, h, f, v, tm, size) : -EIO;
+    rc = !(f->anim && f->nviews == h->nviews) ? -EIO
+         : cache_timed_slot(v) < 0            ? -EAGAIN     /* a view no timing changes */
+                                              : size_from_untimed(c, h, f, v, tm, size);
     if (rc == -EAGAIN && (rc = rtmc_timed_view_get(c, f, v, tm, &cv)) == 0) {
         *size = cv->len;
         rtmc_view_put(c, cv);
