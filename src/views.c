@@ -482,6 +482,33 @@ static int size_frames_and_tracks(const struct rtm_anim *a, struct rtm_buf *scra
     return 0;
 }
 
+/* joints/ as render_joints writes it, each number's length measured
+ * (rtm_num_len) instead of written. */
+static int size_joints(const struct rtm_anim *a, struct rtm_buf *scratch, uint64_t *sizes)
+{
+    size_t joint0 = rtm_view_index(a, (struct rtm_view){ .kind = RTM_VIEW_JOINTS });
+    size_t nb = a->nbones ? a->nbones : 1;
+    float (*j)[3] = malloc(nb * sizeof *j);
+    uint8_t *known = malloc(nb);
+    uint64_t names = 0;
+    int rc = j && known ? 0 : -1;
+    for (uint32_t b = 0; !rc && b < a->nbones; b++)
+        names += csv_name_len(scratch, a->bones[b]);
+    for (uint32_t f = 0; !rc && f < a->nframes; f++) {
+        rc = rtm_joints(a, f, j, known);
+        uint64_t size = sizeof "bone,x,y,z\n" - 1 + names;
+        for (uint32_t b = 0; !rc && b < a->nbones; b++) {
+            size += 4;                          /* 3 commas and the line's end */
+            for (int k = 0; known[b] && k < 3; k++)
+                size += rtm_num_len(j[b][k], a->digits);
+        }
+        sizes[joint0 + f] = size;
+    }
+    free(j);
+    free(known);
+    return rc;
+}
+
 /* The other views are rendered into a counting buffer (util.h), so that
  * sizing a file whose anim.bvh is tens of megabytes holds 64 KiB of it. */
 enum { SIZING_WINDOW = 64 * 1024 };
@@ -493,12 +520,14 @@ int rtm_view_sizes(const struct rtm_anim *a, uint64_t *sizes)
     struct rtm_buf counting;
     buf_init_counting(&counting, SIZING_WINDOW);
     int rc = size_frames_and_tracks(a, &counting, sizes);
+    if (rc == 0 && a->pivot)
+        rc = size_joints(a, &counting, sizes);
     struct rtm_rotations rot = { NULL, NULL };
     int shared = a->pivot && rtm_rotations_bytes(a) <= SHARED_ROTATIONS_MAX &&
                  rtm_rotations_make(a, &rot) == 0;
     for (size_t i = 0; rc == 0 && i < rtm_view_count(a); i++) {
         struct rtm_view v = rtm_view_at(a, i);
-        if (v.kind == RTM_VIEW_FRAME || v.kind == RTM_VIEW_TRACK)
+        if (v.kind == RTM_VIEW_FRAME || v.kind == RTM_VIEW_TRACK || v.kind == RTM_VIEW_JOINTS)
             continue;
         restart(&counting);
         rc = render(a, v, shared ? &rot : NULL, NULL, &counting);

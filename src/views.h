@@ -114,7 +114,8 @@ int rtm_view_timed_size(const struct rtm_anim *a, struct rtm_view v, const struc
 
 /* Every view's size, sizes[i] for rtm_view_at(a, i) (rtm_view_count(a) of
  * them), in one pass: the rows frames/ and tracks/ share are measured
- * once, the other views rendered into a counting buffer (util.h), so the
+ * once, joints/ measured too, the other views rendered into a counting
+ * buffer (util.h), so the
  * memory it takes beyond the anim's is bounded (64 KiB, and arrays of a
  * view's bones or frames), whatever the views' sizes.
  * The same numbers as rendering each view.  -1 when out of memory, or when
