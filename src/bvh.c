@@ -254,10 +254,15 @@ static void put_frame(struct bvh *h, uint32_t f, struct rtm_buf *b)
         int32_t p = h->parent[bone];
         if (h->ok[bone] && (p < 0 || h->ok[p]))
             channels(h, f, bone, h->chan[bone]);
+        /* written in place: a frame is thousands of numbers */
+        if (buf_reserve(b, 6 * (RTM_FLOAT_CHARS + 1)))
+            return;
+        char *o = b->p + b->len;
         for (int c = 0; c < 6; c++) {
-            buf_putc(b, ' ');
-            put_num(b, h->chan[bone][c], 5);   /* 0.01 mm, 1e-5 degree */
+            *o++ = ' ';
+            o += rtm_fmt_fixed(h->chan[bone][c], 5, o);    /* 0.01 mm, 1e-5 degree */
         }
+        b->len = (size_t)(o - b->p);
     }
     buf_putc(b, '\n');
 }
@@ -281,6 +286,21 @@ static void put_frame_time(const struct rtm_anim *a, const struct rtm_timing *tm
         buf_printf(out, "Frame Time: %.6g\n", tm->seconds / (a->nframes - 1));
     else
         buf_puts(out, "Frame Time: " RTM_BVH_FRAME_TIME "\n");
+}
+
+int rtm_bvh_timed_size(const struct rtm_anim *a, const struct rtm_timing *tm, uint64_t untimed,
+                       uint64_t *size)
+{
+    struct rtm_buf plain, timed;
+    buf_init(&plain);
+    buf_init(&timed);
+    put_frame_time(a, NULL, &plain);
+    put_frame_time(a, tm, &timed);
+    *size = untimed - plain.len + timed.len;
+    int rc = plain.oom || timed.oom ? -1 : 0;
+    buf_free(&plain);
+    buf_free(&timed);
+    return rc;
 }
 
 int rtm_write_bvh_with(const struct rtm_anim *a, const struct rtm_rotations *rot,

@@ -49,6 +49,10 @@ extern const struct rtm_name_rule RTM_NAMES_BVH;
 int rtm_write_bvh(const struct rtm_anim *a, struct rtm_buf *out);
 int rtm_write_bvh_timed(const struct rtm_anim *a, const struct rtm_timing *tm,
                         struct rtm_buf *out);
+/* The size of that BVH in *size from untimed, its size with tm NULL: a
+ * timing changes the Frame Time line alone.  -1 when out of memory. */
+int rtm_bvh_timed_size(const struct rtm_anim *a, const struct rtm_timing *tm, uint64_t untimed,
+                       uint64_t *size);
 /* The same from a's nearest rotations made once (motion.h; NULL: computed
  * here), when moving.txt is rendered with them. */
 struct rtm_rotations;

@@ -55,9 +55,12 @@
  *    are never checked against the index nor told to the store hook.
  *    With the empty generation (tm NULL or empty), or for any other view,
  *    they are the functions without timing.  A timed size not known is
- *    asked of the timed hook (rtmc_set_timed), else the view is rendered
- *    (on the version's full entry when the entry asked is a shape or
- *    light one) and the hook told; it is kept in both entries.  A render
+ *    asked of the timed hook (rtmc_set_timed), else measured from the
+ *    empty generation's size (rtm_view_timed_size; all the version's
+ *    views are sized for it) unless no view of the version is sized yet,
+ *    when the view is rendered, for the read that follows (on the
+ *    version's full entry when the entry asked is a shape or light one);
+ *    the hook is told, and it is kept in both entries.  A render
  *    whose size differs from the one the hook gave fails with -EIO once
  *    (the hook is told the right one), as a wrong indexed size does.
  *  - Sizes the index gave for a version (rtmc_loaded.indexed) are checked

@@ -213,9 +213,34 @@ int rtmc_timed_view_size_known(struct rtmc *c, struct rtmc_entry *h, struct rtm_
     return *size == UINT64_MAX ? -EAGAIN : 0;
 }
 
-/* Rendered from the version's entry deep enough (h, or one got for it),
- * kept in h's slot too: the index is neither asked nor told (it knows the
- * empty generation's sizes only). */
+/* When other views of the version are sized (a listing), the timed size
+ * of v on full entry f from the empty generation's (sizing all views if
+ * need be), measuring only what the timing changes (rtm_view_timed_size),
+ * kept in f's slot and told to the timed hook; -EAGAIN for the first view
+ * asked of a version, which is rendered alone instead, for the read that
+ * follows. */
+static int size_from_untimed(struct rtmc *c, struct rtmc_entry *h, struct rtmc_entry *f,
+                             struct rtm_view v, const struct rtm_timing *tm, uint64_t *size)
+{
+    uint64_t untimed;
+    int rc = rtmc_view_size_known(c, f, v, &untimed);
+    if (rc == -EAGAIN && !(none_sized(c, h) && none_sized(c, f)))
+        rc = size_on_full(c, f, v, 0, &untimed);
+    if (rc)
+        return rc;
+    if (rtm_view_timed_size(f->anim, v, tm, untimed, size))
+        return -ENOMEM;
+    struct rtmc_src s = src_of(f, f->level);
+    if (c->timed)
+        c->timed(c->ctx, &s, v, tm->why, size, 1);
+    pthread_mutex_lock(&c->lock);
+    rc = cache_timed_set(c, f, cache_timed_slot(v), tm->why, *size, NULL) ? -ENOMEM : 0;
+    pthread_mutex_unlock(&c->lock);
+    return rc;
+}
+
+/* Sized from the empty generation's size, or rendered, on the version's
+ * entry deep enough (h, or one got for it), kept in h's slot too. */
 int rtmc_timed_view_size(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v,
                          const struct rtm_timing *tm, uint64_t *size)
 {
@@ -235,10 +260,14 @@ int rtmc_timed_view_size(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v
     struct rtmc_view *cv;
     if (h->level > s.level && (rc = rtmc_get(c, &s, &f)))
         return rc;
-    rc = f->anim && f->nviews == h->nviews ? rtmc_timed_view_get(c, f, v, tm, &cv) : -EIO;
-    if (rc == 0) {
+    rc = !(f->anim && f->nviews == h->nviews) ? -EIO
+         : cache_timed_slot(v) < 0            ? -EAGAIN     /* a view no timing changes */
+                                              : size_from_untimed(c, h, f, v, tm, size);
+    if (rc == -EAGAIN && (rc = rtmc_timed_view_get(c, f, v, tm, &cv)) == 0) {
         *size = cv->len;
         rtmc_view_put(c, cv);
+    }
+    if (rc == 0) {
         pthread_mutex_lock(&c->lock);
         if (f != h && cache_timed_set(c, h, cache_timed_slot(v), tm->why, *size, NULL))
             rc = -ENOMEM;

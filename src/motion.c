@@ -222,10 +222,18 @@ int rtm_rotations_make(const struct rtm_anim *a, struct rtm_rotations *r)
         rtm_rotations_free(r);
         return -1;
     }
+    /* a bone that holds still repeats its matrix bit for bit: its
+     * rotation is the frame before's (one in seven in real files) */
     for (uint32_t f = 0; f < a->nframes; f++)
         for (uint32_t b = 0; b < a->nbones; b++) {
-            size_t i = (size_t)f * a->nbones + b;
-            r->ok[i] = rtm_nearest_rotation(rtm_matrix(a, f, b), r->q[i]) == 0;
+            size_t i = (size_t)f * a->nbones + b, before = i - a->nbones;
+            const float *m = rtm_matrix(a, f, b);
+            if (f && memcmp(m, rtm_matrix(a, f - 1, b), 12 * sizeof *m) == 0) {
+                memcpy(r->q[i], r->q[before], sizeof r->q[i]);
+                r->ok[i] = r->ok[before];
+            } else {
+                r->ok[i] = rtm_nearest_rotation(m, r->q[i]) == 0;
+            }
         }
     return 0;
 }

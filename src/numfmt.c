@@ -9,6 +9,7 @@
  */
 #include "numfmt.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,7 +44,7 @@ static inline uint64_t round_to_odd(uint64_t g, uint64_t cp)
  * two of 10^k.  The interval's bounds and v are scaled to quarter units of
  * 10^k (vbl, vbr, vb), rounded to odd; the bounds belong to the interval
  * when the significand is even (strtof rounds ties to even). */
-static int shortest_fast(float v, struct decimal *d)
+static inline int shortest_fast(float v, struct decimal *d)
 {
     uint32_t bits;
     memcpy(&bits, &v, 4);
@@ -132,11 +133,65 @@ static const char DIGIT_PAIRS[201] =
     "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
     "8081828384858687888990919293949596979899";
 
-/* Digits of v < 10^10 (a float32 needs at most 9), without a loop. */
-static int count_digits(uint64_t v)
+/* Exactly 8 digits of v < 10^8, leading zeros included, without a loop. */
+static inline void put8(char *o, uint32_t v)
 {
-    return 1 + (v >= 10) + (v >= 100) + (v >= 1000) + (v >= 10000) + (v >= 100000) +
-           (v >= 1000000) + (v >= 10000000) + (v >= 100000000) + (v >= 1000000000);
+    uint32_t hi = v / 10000, lo = v % 10000;
+    memcpy(o, DIGIT_PAIRS + 2 * (hi / 100), 2);
+    memcpy(o + 2, DIGIT_PAIRS + 2 * (hi % 100), 2);
+    memcpy(o + 4, DIGIT_PAIRS + 2 * (lo / 100), 2);
+    memcpy(o + 6, DIGIT_PAIRS + 2 * (lo % 100), 2);
+}
+
+enum { DIGITS_W = 24 };                 /* room for any uint64_t's 20 digits */
+
+/* v's digits right-aligned in ds[0..DIGITS_W), leading zeros included;
+ * returns how many v has (at least 1).  Below 10^8 (nearly every number)
+ * without a loop or a branch on the digits. */
+static inline int put_digits(char *ds, uint64_t v)
+{
+    memcpy(ds, "0000000000000000", 16);
+    if (v < 100000000) {
+        put8(ds + 16, (uint32_t)v);
+        return 1 + (v >= 10) + (v >= 100) + (v >= 1000) + (v >= 10000) + (v >= 100000) +
+               (v >= 1000000) + (v >= 10000000);
+    }
+    int n = 8;
+    put8(ds + 16, (uint32_t)(v % 100000000));
+    uint64_t hi = v / 100000000;
+    put8(ds + 8, (uint32_t)(hi % 100000000));
+    put8(ds, (uint32_t)(hi / 100000000));  /* below 10^4: v < 2^64 */
+    for (; hi; hi /= 10)
+        n++;
+    return n;
+}
+
+/* d without trailing zeros; how many digits it has (below 10^10: a
+ * float32 needs at most 9) in *n, and the exponent of the first in *k
+ * (value = d.ddd 10^k). */
+static inline uint64_t trim_decimal(struct decimal d, int *n, int *k)
+{
+    uint64_t v = d.digits;
+    int e = d.exp10;
+    while (v >= 10 && v % 10 == 0) {
+        v /= 10;
+        e++;
+    }
+    int digits = 1 + (v >= 10) + (v >= 100) + (v >= 1000) + (v >= 10000) + (v >= 100000) +
+                 (v >= 1000000) + (v >= 10000000) + (v >= 100000000) + (v >= 1000000000);
+    *n = digits;
+    *k = e + digits - 1;
+    return v;
+}
+
+/* The length put_decimal writes for n digits at exponent k: "0.000ddd",
+ * "ddd.dd" or "ddd000", else "d.ddde+XX" (|k| <= 45: two digits). */
+static inline size_t decimal_len(int n, int k, int neg)
+{
+    size_t len = k >= -5 && k < 0 ? (size_t)(n + 1 - k)
+                 : k >= 0 && k <= 8 ? (size_t)(n > k + 1 ? n + 1 : k + 1)
+                                    : (size_t)(n > 1 ? n + 1 : 1) + 4;
+    return len + (size_t)neg;
 }
 
 /* Writes d in the notation numfmt.h gives; buf has RTM_FLOAT_CHARS bytes,
@@ -144,36 +199,24 @@ static int count_digits(uint64_t v)
  * scratch) instead of calling memcpy with a length. */
 static size_t put_decimal(struct decimal d, int neg, char *buf)
 {
-    while (d.digits >= 10 && d.digits % 10 == 0) {
-        d.digits /= 10;
-        d.exp10++;
-    }
-    char ds[32];
-    int n = count_digits(d.digits), end = n;
-    uint64_t v = d.digits;
-    for (; v >= 100; v /= 100) {
-        end -= 2;
-        memcpy(ds + end, DIGIT_PAIRS + 2 * (v % 100), 2);
-    }
-    if (v >= 10)
-        memcpy(ds + end - 2, DIGIT_PAIRS + 2 * v, 2);
-    else
-        ds[end - 1] = (char)('0' + v);
-    int k = d.exp10 + n - 1; /* value = d.ddd * 10^k */
+    int n, k;
+    char ds[2 * DIGITS_W];              /* the copies below read past the digits */
+    put_digits(ds, trim_decimal(d, &n, &k));
+    const char *dig = ds + DIGITS_W - n;
     char *o = buf;
     *o = '-';
     o += neg;
     if (k >= -5 && k < 0) {
         memcpy(o, "0.000000", 8);
         o += 1 - k;
-        memcpy(o, ds, 16);
+        memcpy(o, dig, 16);
         o += n;
     } else if (k >= 0 && k <= 8) {
-        memcpy(o, ds, 16);
+        memcpy(o, dig, 16);
         if (n > k + 1) {                /* a point after k + 1 digits */
             o += k + 1;
             *o++ = '.';
-            memcpy(o, ds + k + 1, 16);
+            memcpy(o, dig + k + 1, 16);
             o += n - k - 1;
         } else {                        /* zeros up to the units */
             o += n;
@@ -181,9 +224,9 @@ static size_t put_decimal(struct decimal d, int neg, char *buf)
             o += k + 1 - n;
         }
     } else {
-        *o++ = ds[0];
+        *o++ = dig[0];
         *o = '.';
-        memcpy(o + 1, ds + 1, 16);
+        memcpy(o + 1, dig + 1, 16);
         o += n > 1 ? n : 0;
         int ak = k < 0 ? -k : k;        /* |k| <= 45 */
         o[0] = 'e';
@@ -211,6 +254,19 @@ size_t rtm_fmt_float(float v, char *buf)
     if (shortest_fast(v, &d) && shortest_slow(v, &d))
         return (size_t)sprintf(buf, "%.9g", (double)v); /* unreachable in practice */
     return put_decimal(d, signbit(v) != 0, buf);
+}
+
+/* The same decisions as rtm_fmt_float, without writing the digits. */
+size_t rtm_float_len(float v)
+{
+    struct decimal d;
+    if (!isfinite(v) || v == 0 || shortest_fast(v, &d)) {
+        char s[RTM_FLOAT_CHARS];
+        return rtm_fmt_float(v, s);
+    }
+    int n, k;
+    trim_decimal(d, &n, &k);
+    return decimal_len(n, k, signbit(v) != 0);
 }
 
 size_t rtm_fmt_float_slow(float v, char *buf)
@@ -259,39 +315,46 @@ static size_t fixed_slow(float v, int digits, char *buf)
                            digits);
 }
 
+/* x >= 0 rounded to an integer, half to even as printf rounds: adding and
+ * taking away 2^52 does it in the default rounding mode where doubles are
+ * evaluated as doubles (nearbyint, a call, otherwise); from 2^52 on every
+ * double is an integer. */
+static double round_half_even(double x)
+{
+#if FLT_EVAL_METHOD == 0
+    return x < 0x1p52 ? (x + 0x1p52) - 0x1p52 : x;
+#else
+    return nearbyint(x);
+#endif
+}
+
 /* The same without printf: v · 10^digits rounded to an integer, half to
  * even as printf rounds.  For a float v the product is exact in a double
  * (24 bits of mantissa times at most 21 of 5^9), so the digits are
- * printf's.  -1 when it does not fit 63 bits. */
+ * printf's.  The integer's digits are written once, at least digits + 1
+ * of them (a 0 before the point), and the point goes in before the last
+ * digits; buf has RTM_FLOAT_CHARS bytes, so fixed blocks are copied (past
+ * the text's end is scratch).  -1 when it does not fit 63 bits. */
 static int fixed_fast(double v, int digits, char *buf, size_t *len)
 {
     static const double pow10[] = { 1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9 };
-    double x = v * pow10[digits];
-    if (!(fabs(x) < 9.2e18))
+    double x = fabs(v * pow10[digits]);
+    if (!(x < 9.2e18))
         return -1;
-    double r = nearbyint(x);            /* the default mode: half to even */
-    uint64_t q = (uint64_t)fabs(r), unit = (uint64_t)pow10[digits];
-    uint64_t whole = q / unit, frac = q % unit;
-    char tmp[24], *o = buf;
-    int n = 0;
-    if (q && v < 0)
-        *o++ = '-';
-    do
-        tmp[n++] = (char)('0' + whole % 10);
-    while ((whole /= 10) != 0);
-    while (n)
-        *o++ = tmp[--n];
-    if (frac) {
-        int d = digits;
-        while (frac % 10 == 0) {
-            frac /= 10;
-            d--;
-        }
-        *o++ = '.';
-        for (int i = d - 1; i >= 0; i--, frac /= 10)
-            o[i] = (char)('0' + frac % 10);
-        o += d;
-    }
+    uint64_t q = (uint64_t)round_half_even(x);
+    char ds[2 * DIGITS_W];
+    int n = put_digits(ds, q), whole = n > digits ? n - digits : 1, frac = digits;
+    const char *point = ds + DIGITS_W - digits;
+    while (frac > 0 && point[frac - 1] == '0')
+        frac--;
+    char *o = buf;
+    *o = '-';
+    o += q && v < 0;
+    memcpy(o, point - whole, DIGITS_W);
+    o += whole;
+    *o = '.';
+    memcpy(o + 1, point, 16);
+    o += frac ? frac + 1 : 0;
     *o = 0;
     *len = (size_t)(o - buf);
     return 0;
@@ -314,6 +377,12 @@ size_t rtm_fmt_fixed(double v, int digits, char *buf)
 size_t rtm_fmt_num(float v, int digits, char *buf)
 {
     return digits < 0 ? rtm_fmt_float(v, buf) : rtm_fmt_fixed((double)v, digits, buf);
+}
+
+size_t rtm_num_len(float v, int digits)
+{
+    char s[RTM_FLOAT_CHARS];
+    return digits < 0 ? rtm_float_len(v) : rtm_fmt_fixed((double)v, digits, s);
 }
 
 size_t rtm_fmt_num_slow(float v, int digits, char *buf)
@@ -347,14 +416,17 @@ static void put_hex_escape(struct rtm_buf *b, unsigned char c, int json)
     buf_put(b, json ? e : e + 1, json ? 5 : 4);
 }
 
+/* Runs of plain bytes go in whole: names are mostly plain. */
 static void put_escaped(struct rtm_buf *b, struct rtm_str s, int space)
 {
-    for (uint32_t i = 0; i < s.len; i++) {
-        unsigned char c = (unsigned char)s.s[i];
-        if (plain_byte(c) && !(space && c == ' '))
-            buf_putc(b, (char)c);
-        else
+    for (uint32_t i = 0, run = 0; i <= s.len; i++) {
+        unsigned char c = i < s.len ? (unsigned char)s.s[i] : 0;
+        if (i < s.len && plain_byte(c) && !(space && c == ' '))
+            continue;
+        buf_put(b, s.s + run, i - run);
+        if (i < s.len)
             put_hex_escape(b, c, 0);
+        run = i + 1;
     }
 }
 

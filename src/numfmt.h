@@ -29,6 +29,8 @@
 enum { RTM_FLOAT_CHARS = 64 };
 
 size_t rtm_fmt_float(float v, char *buf);
+/* Its length alone, without writing the digits (what sizing needs). */
+size_t rtm_float_len(float v);
 /* The reference: same result by snprintf/strtof search (slow; for tests). */
 size_t rtm_fmt_float_slow(float v, char *buf);
 void rtm_put_float(struct rtm_buf *b, float v);
@@ -36,6 +38,8 @@ void rtm_put_float(struct rtm_buf *b, float v);
 int rtm_digits_parse(const char *s);
 #define RTM_DIGITS_HELP "a number of decimals, 0 to 9"
 size_t rtm_fmt_num(float v, int digits, char *buf);
+/* Its length: rtm_float_len() for RTM_DIGITS_EXACT. */
+size_t rtm_num_len(float v, int digits);
 /* A double in fixed point the same way (digits clamped to 0..9), rounded
  * half to even from v · 10^digits; for a float v exactly rtm_fmt_num(). */
 size_t rtm_fmt_fixed(double v, int digits, char *buf);

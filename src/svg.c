@@ -23,6 +23,7 @@ struct svg {
     double scale, mid[3], ymin;
     uint32_t *path[NCOLOURS], npath[NCOLOURS];  /* bones, MOVE where a subpath starts */
     struct rtm_buf anim;        /* the attributes every animation element shares */
+    int no_xy;                  /* the coordinates left out (rtm_svg_timed_size) */
 };
 
 static void svg_free(struct svg *h)
@@ -210,23 +211,32 @@ static int panel_left(int panel)
     return RTM_SVG_MARGIN + panel * (RTM_SVG_PANEL_W + RTM_SVG_MARGIN);
 }
 
-/* Bone b's joint in the k-th frame drawn, projected on panel's plane. */
-static void put_xy(struct rtm_buf *b, const struct svg *h, uint32_t k, uint32_t bone, int panel)
+/* sep (unless 0), then bone b's joint in the k-th frame drawn, projected
+ * on panel's plane, "X Y", written in place: a figure is mostly these. */
+static void put_xy(struct rtm_buf *b, const struct svg *h, char sep, uint32_t k, uint32_t bone,
+                   int panel)
 {
-    float j[3];
-    joint(h, k, bone, j);
-    int u = panel ? 2 : 0;
-    put_fixed(b, panel_left(panel) + RTM_SVG_PANEL_W / 2.0 + h->scale * (j[u] - h->mid[u]), 1);
-    buf_putc(b, ' ');
-    put_fixed(b, picture_y(h, j[1]), 1);
+    if (buf_reserve(b, 2 * RTM_FLOAT_CHARS + 2))
+        return;
+    char *o = b->p + b->len;
+    *o = sep;
+    o += sep != 0;
+    if (!h->no_xy) {
+        float j[3];
+        joint(h, k, bone, j);
+        int u = panel ? 2 : 0;
+        double x = panel_left(panel) + RTM_SVG_PANEL_W / 2.0 + h->scale * (j[u] - h->mid[u]);
+        o += rtm_fmt_fixed(x, 1, o);
+        *o++ = ' ';
+        o += rtm_fmt_fixed(picture_y(h, j[1]), 1, o);
+    }
+    b->len = (size_t)(o - b->p);
 }
 
 static void put_d(struct rtm_buf *b, const struct svg *h, enum colour c, uint32_t k, int panel)
 {
-    for (uint32_t i = 0; i < h->npath[c]; i++) {
-        buf_putc(b, h->path[c][i] & MOVE ? 'M' : ' ');
-        put_xy(b, h, k, h->path[c][i] & ~MOVE, panel);
-    }
+    for (uint32_t i = 0; i < h->npath[c]; i++)
+        put_xy(b, h, h->path[c][i] & MOVE ? 'M' : ' ', k, h->path[c][i] & ~MOVE, panel);
 }
 
 static void put_lines(struct rtm_buf *b, const struct svg *h, int panel)
@@ -259,17 +269,14 @@ static void put_lines(struct rtm_buf *b, const struct svg *h, int panel)
 static void put_dot(struct rtm_buf *b, const struct svg *h, uint32_t bone, int panel)
 {
     buf_puts(b, "<circle r=\"2.5\" transform=\"translate(");
-    put_xy(b, h, 0, bone, panel);
+    put_xy(b, h, 0, 0, bone, panel);
     buf_puts(b, ")\"><title>");
     rtm_put_xml_name(b, h->a->bones[bone]);
     buf_puts(b, "</title>");
     if (h->anim.len) {
         buf_puts(b, "<animateTransform attributeName=\"transform\" type=\"translate\" values=\"");
-        for (uint32_t k = 0; k < h->nf; k++) {
-            if (k)
-                buf_putc(b, ';');
-            put_xy(b, h, k, bone, panel);
-        }
+        for (uint32_t k = 0; k < h->nf; k++)
+            put_xy(b, h, k ? ';' : 0, k, bone, panel);
         buf_putc(b, '"');
         buf_put(b, h->anim.p, h->anim.len);
         buf_puts(b, "/>");
@@ -397,6 +404,30 @@ int rtm_write_svg(const struct rtm_anim *a, struct rtm_buf *out)
     return rtm_write_svg_timed(a, NULL, out);
 }
 
+/* What every figure of a (which has pivots) needs whatever its timing:
+ * the frames, the joints drawn, the paths and the scale. */
+static int plan_figure(struct svg *h)
+{
+    double lo[3], hi[3];
+    buf_init(&h->anim);
+    if (pick_frames(h) || place_joints(h, lo, hi) || plan_paths(h))
+        return -1;
+    fit(h, lo, hi);
+    return 0;
+}
+
+/* The figure planned, timed by tm, appended to out. */
+static int write_timed_figure(struct svg *h, const struct rtm_timing *tm, struct rtm_buf *out)
+{
+    h->tm = tm;
+    h->anim.len = 0;
+    plan_animation(h);
+    if (h->anim.oom)
+        return -1;
+    write_figure(h, out);
+    return out->oom ? -1 : 0;
+}
+
 int rtm_write_svg_timed(const struct rtm_anim *a, const struct rtm_timing *tm,
                         struct rtm_buf *out)
 {
@@ -406,17 +437,31 @@ int rtm_write_svg_timed(const struct rtm_anim *a, const struct rtm_timing *tm,
         write_no_rest_pose(a, out);
         return out->oom ? -1 : 0;
     }
-    struct svg h = { .a = a, .tm = tm };
-    double lo[3], hi[3];
-    buf_init(&h.anim);
-    int rc = pick_frames(&h) || place_joints(&h, lo, hi) || plan_paths(&h) ? -1 : 0;
-    if (!rc) {
-        fit(&h, lo, hi);
-        plan_animation(&h);
-        rc = h.anim.oom ? -1 : 0;
-    }
-    if (!rc)
-        write_figure(&h, out);
+    struct svg h = { .a = a };
+    int rc = plan_figure(&h) || write_timed_figure(&h, tm, out) ? -1 : 0;
     svg_free(&h);
-    return rc || out->oom ? -1 : 0;
+    return rc;
+}
+
+/* A timing changes only dur and the <desc>, never a coordinate: the
+ * figure without its coordinates, untimed and timed, tells by how much. */
+int rtm_svg_timed_size(const struct rtm_anim *a, const struct rtm_timing *tm, uint64_t untimed,
+                       uint64_t *size)
+{
+    *size = untimed;
+    if (!a->has_matrices)
+        return -1;
+    if (!a->pivot || rtm_timing_empty(tm))
+        return 0;
+    struct svg h = { .a = a, .no_xy = 1 };
+    struct rtm_buf plain, timed;
+    buf_init_counting(&plain, 4096);
+    buf_init_counting(&timed, 4096);
+    int rc = plan_figure(&h) || write_timed_figure(&h, NULL, &plain) ||
+                     write_timed_figure(&h, tm, &timed) ? -1 : 0;
+    *size = untimed - buf_total(&plain) + buf_total(&timed);
+    buf_free(&plain);
+    buf_free(&timed);
+    svg_free(&h);
+    return rc;
 }

@@ -77,5 +77,11 @@ enum {
 int rtm_write_svg(const struct rtm_anim *a, struct rtm_buf *out);
 int rtm_write_svg_timed(const struct rtm_anim *a, const struct rtm_timing *tm,
                         struct rtm_buf *out);
+/* The size of that SVG timed by tm, in *size, from untimed, its size with
+ * tm NULL: what a timing changes is measured, not the coordinates, which it
+ * never changes (the same number as rendering it, much cheaper); -1 as
+ * rtm_write_svg_timed(). */
+int rtm_svg_timed_size(const struct rtm_anim *a, const struct rtm_timing *tm, uint64_t untimed,
+                       uint64_t *size);
 
 #endif

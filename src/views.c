@@ -406,6 +406,19 @@ int rtm_view_render(const struct rtm_anim *a, struct rtm_view v, struct rtm_buf 
     return render(a, v, NULL, NULL, out);
 }
 
+int rtm_view_timed_size(const struct rtm_anim *a, struct rtm_view v, const struct rtm_timing *tm,
+                        uint64_t untimed, uint64_t *size)
+{
+    *size = untimed;
+    if (!a->has_matrices && rtm_view_needs_matrices(v))
+        return -1;
+    if (v.kind == RTM_VIEW_PREVIEW)
+        return rtm_svg_timed_size(a, tm, untimed, size);
+    if (v.kind == RTM_VIEW_BVH && a->pivot)
+        return rtm_bvh_timed_size(a, tm, untimed, size);
+    return 0;
+}
+
 /* ---- every size at once ---- */
 
 /* The most memory rtm_view_sizes() gives the rotations moving.txt and
@@ -433,9 +446,13 @@ static int size_frames_and_tracks(const struct rtm_anim *a, struct rtm_buf *scra
 {
     size_t frame0 = rtm_view_index(a, (struct rtm_view){ .kind = RTM_VIEW_FRAME });
     size_t track0 = rtm_view_index(a, (struct rtm_view){ .kind = RTM_VIEW_TRACK });
-    uint64_t *name = malloc((a->nbones ? a->nbones : 1) * sizeof *name);
-    if (!name)
+    size_t nb = a->nbones ? a->nbones : 1;
+    uint64_t *name = malloc(nb * sizeof *name), *last = malloc(nb * sizeof *last);
+    if (!name || !last) {
+        free(name);
+        free(last);
         return -1;
+    }
     for (uint32_t b = 0; b < a->nbones; b++) {
         name[b] = csv_name_len(scratch, a->bones[b]);
         sizes[track0 + b] = sizeof "frame,phase," MATRIX_COLUMNS - 1;
@@ -445,19 +462,51 @@ static int size_frames_and_tracks(const struct rtm_anim *a, struct rtm_buf *scra
         uint64_t frame = sizeof "bone," MATRIX_COLUMNS - 1;
         /* a track's row starts "F,PHASE" */
         uint64_t lead = (uint64_t)snprintf(num, sizeof num, "%u,", f) +
-                        rtm_fmt_num(a->phases[f], a->digits, num);
+                        rtm_num_len(a->phases[f], a->digits);
         for (uint32_t b = 0; b < a->nbones; b++) {
             const float *m = rtm_matrix(a, f, b);
             uint64_t row = 13;                  /* 12 commas and the line's end */
-            for (int k = 0; k < 12; k++)
-                row += rtm_fmt_num(m[k], a->digits, num);
+            if (f && memcmp(m, rtm_matrix(a, f - 1, b), 12 * sizeof *m) == 0)
+                row = last[b];                  /* a bone holding still */
+            else
+                for (int k = 0; k < 12; k++)
+                    row += rtm_num_len(m[k], a->digits);
+            last[b] = row;
             frame += name[b] + row;
             sizes[track0 + b] += lead + row;
         }
         sizes[frame0 + f] = frame;
     }
     free(name);
+    free(last);
     return 0;
+}
+
+/* joints/ as render_joints writes it, each number's length measured
+ * (rtm_num_len) instead of written. */
+static int size_joints(const struct rtm_anim *a, struct rtm_buf *scratch, uint64_t *sizes)
+{
+    size_t joint0 = rtm_view_index(a, (struct rtm_view){ .kind = RTM_VIEW_JOINTS });
+    size_t nb = a->nbones ? a->nbones : 1;
+    float (*j)[3] = malloc(nb * sizeof *j);
+    uint8_t *known = malloc(nb);
+    uint64_t names = 0;
+    int rc = j && known ? 0 : -1;
+    for (uint32_t b = 0; !rc && b < a->nbones; b++)
+        names += csv_name_len(scratch, a->bones[b]);
+    for (uint32_t f = 0; !rc && f < a->nframes; f++) {
+        rc = rtm_joints(a, f, j, known);
+        uint64_t size = sizeof "bone,x,y,z\n" - 1 + names;
+        for (uint32_t b = 0; !rc && b < a->nbones; b++) {
+            size += 4;                          /* 3 commas and the line's end */
+            for (int k = 0; known[b] && k < 3; k++)
+                size += rtm_num_len(j[b][k], a->digits);
+        }
+        sizes[joint0 + f] = size;
+    }
+    free(j);
+    free(known);
+    return rc;
 }
 
 /* The other views are rendered into a counting buffer (util.h), so that
@@ -471,12 +520,14 @@ int rtm_view_sizes(const struct rtm_anim *a, uint64_t *sizes)
     struct rtm_buf counting;
     buf_init_counting(&counting, SIZING_WINDOW);
     int rc = size_frames_and_tracks(a, &counting, sizes);
+    if (rc == 0 && a->pivot)
+        rc = size_joints(a, &counting, sizes);
     struct rtm_rotations rot = { NULL, NULL };
     int shared = a->pivot && rtm_rotations_bytes(a) <= SHARED_ROTATIONS_MAX &&
                  rtm_rotations_make(a, &rot) == 0;
     for (size_t i = 0; rc == 0 && i < rtm_view_count(a); i++) {
         struct rtm_view v = rtm_view_at(a, i);
-        if (v.kind == RTM_VIEW_FRAME || v.kind == RTM_VIEW_TRACK)
+        if (v.kind == RTM_VIEW_FRAME || v.kind == RTM_VIEW_TRACK || v.kind == RTM_VIEW_JOINTS)
             continue;
         restart(&counting);
         rc = render(a, v, shared ? &rot : NULL, NULL, &counting);

@@ -105,9 +105,17 @@ static inline int rtm_view_timed(enum rtm_view_kind k)
     return k == RTM_VIEW_PREVIEW || k == RTM_VIEW_BVH;
 }
 
+/* The size of v timed by tm, in *size, from untimed, its size in the empty
+ * generation (rtm_view_sizes'): the same number as rendering it timed,
+ * measuring only what a timing changes (svg.h, bvh.h).  -1 as
+ * rtm_view_render_timed(). */
+int rtm_view_timed_size(const struct rtm_anim *a, struct rtm_view v, const struct rtm_timing *tm,
+                        uint64_t untimed, uint64_t *size);
+
 /* Every view's size, sizes[i] for rtm_view_at(a, i) (rtm_view_count(a) of
  * them), in one pass: the rows frames/ and tracks/ share are measured
- * once, the other views rendered into a counting buffer (util.h), so the
+ * once, joints/ measured too, the other views rendered into a counting
+ * buffer (util.h), so the
  * memory it takes beyond the anim's is bounded (64 KiB, and arrays of a
  * view's bones or frames), whatever the views' sizes.
  * The same numbers as rendering each view.  -1 when out of memory, or when

@@ -1,6 +1,7 @@
 /* float_all - `make float-exhaustive`: rtm_fmt_float (numfmt.h) checked on
  * all 2^32 float32 bit patterns, one thread a core, against what the
  * contract says rather than against another implementation:
+ *   - the length returned, and rtm_float_len's, is the text's;
  *   - nan, inf, -inf, 0 and -0 are the special strings;
  *   - a negative float is "-" and the text of its absolute value;
  *   - a positive float's text reads back with strtof as the same float;
@@ -176,8 +177,8 @@ static void check_one(uint32_t u, struct job *j)
     char got[RTM_FLOAT_CHARS], want[RTM_FLOAT_CHARS];
     size_t n = rtm_fmt_float(v, got);
     j->checked++;
-    if (n != strlen(got)) {
-        report(u, got, "length returned is not the text's");
+    if (n != strlen(got) || rtm_float_len(v) != n) {
+        report(u, got, "length returned (or rtm_float_len's) is not the text's");
         j->failed++;
         return;
     }

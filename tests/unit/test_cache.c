@@ -9,6 +9,7 @@
 #include "cache.h"
 #include "pbo.h"
 #include "pbo_write.h"
+#include "timing.h"
 
 /* A loader that makes plain samples: the key's size is the frame count,
  * paths starting "bad" fail to parse and "io" fail to read.  A table is an
@@ -239,6 +240,38 @@ static void views_match_render_and_are_cached(void **state)
     rtmc_get_stats(c, &st);
     assert_int_equal(st.renders, rtm_view_count(a));   /* each view once: sized or read */
     assert_int_equal(st.sizings, 1);
+    rtmc_put(c, h);
+    rtmc_free(c);
+}
+
+/* Under a timing (as rtmcat lists a file), once a view is sized: a view
+ * no timing changes is rendered as before; preview.svg is sized from its
+ * untimed size (every view sized at once), with nothing rendered; both as
+ * rendering them says. */
+static void timed_sizes_match_render(void **state)
+{
+    (void)state;
+    struct rtmc *c = rtmc_new(64u << 20, fake_load, &L);
+    struct rtmc_entry *h = get(c, "a.rtm", 10, 1);
+    const struct rtm_anim *a = rtmc_anim(h);
+    struct rtm_timing tm;
+    rtm_timing_decide(NULL, 0, a->nframes, &tm);
+    uint64_t size;
+    assert_int_equal(rtmc_view_size(c, h, (struct rtm_view){ .kind = RTM_VIEW_BONES }, &size), 0);
+    struct rtm_view views[2] = { { .kind = RTM_VIEW_HEADER }, { .kind = RTM_VIEW_PREVIEW } };
+    for (int i = 0; i < 2; i++) {
+        struct rtmc_stats before, after;
+        struct rtm_buf b;
+        buf_init(&b);
+        assert_int_equal(rtm_view_render_timed(a, views[i], &tm, &b), 0);
+        rtmc_get_stats(c, &before);
+        assert_int_equal(rtmc_timed_view_size(c, h, views[i], &tm, &size), 0);
+        rtmc_get_stats(c, &after);
+        assert_int_equal(size, b.len);
+        assert_int_equal(after.renders - before.renders, i == 0);
+        assert_int_equal(after.sizings - before.sizings, i == 1);
+        buf_free(&b);
+    }
     rtmc_put(c, h);
     rtmc_free(c);
 }
@@ -554,6 +587,7 @@ int main(void)
         cmocka_unit_test_setup(hit_after_load, setup),
         cmocka_unit_test_setup(parse_error_is_cached_io_error_is_not, setup),
         cmocka_unit_test_setup(views_match_render_and_are_cached, setup),
+        cmocka_unit_test_setup(timed_sizes_match_render, setup),
         cmocka_unit_test_setup(budget_evicts_least_recent, setup),
         cmocka_unit_test_setup(evictions_trim_the_heap, setup),
         cmocka_unit_test_setup(make_room_and_trim, setup),

@@ -34,6 +34,8 @@ static const char *fmt(float v, char *buf)
     size_t n = rtm_fmt_float(v, buf);
     assert_int_equal(n, strlen(buf));
     assert_true(n < RTM_FLOAT_CHARS);
+    if (rtm_float_len(v) != n)
+        fail_msg("0x%08x: \"%s\" but rtm_float_len %zu", to_bits(v), buf, rtm_float_len(v));
     return buf;
 }
 
@@ -390,6 +392,76 @@ static void fixed_point_fast_equals_snprintf(void **state)
             }
 }
 
+/* numfmt.h's rule for a double: x = v · 10^digits as a double, rounded
+ * half to even (printf's "%.0f" of x), the point put in before the last
+ * d digits (zeros before them when fewer), then trimmed; -0 is 0. */
+static void fixed_reference(double v, int d, char *out)
+{
+    static const double pow10[] = { 1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9 };
+    char q[64], digits[80];
+    int n = snprintf(q, sizeof q, "%.0f", fabs(v * pow10[d]));
+    snprintf(digits, sizeof digits, "%0*d%s", n > d ? 0 : d + 1 - n, 0, q);
+    if (n > d)                          /* no zeros wanted in front */
+        strcpy(digits, q);
+    int len = (int)strlen(digits), whole = len - d, frac = d;
+    while (frac > 0 && digits[whole + frac - 1] == '0')
+        frac--;
+    int neg = v < 0 && strspn(digits, "0") < (size_t)len;
+    sprintf(out, "%s%.*s%s%.*s", neg ? "-" : "", whole, digits, frac ? "." : "", frac,
+            digits + whole);
+}
+
+/* rtm_fmt_fixed on doubles (preview.svg's and anim.bvh's numbers) follows
+ * that rule: numbers of every size, and ties k / 2^m, which times 10^N
+ * end in exactly .5; where the product is exact that is "%.*f" trimmed. */
+static void fixed_doubles(void **state)
+{
+    (void)state;
+    lcg_state = 4242;
+    char a[RTM_FLOAT_CHARS], b[128];
+    for (int i = 0; i < 400000; i++) {
+        uint64_t r = (uint64_t)lcg_next() << 32 | lcg_next();
+        int d = (int)(r % (RTM_DIGITS_MAX + 1));
+        double v = i % 3 == 0 ? ldexp((double)(int64_t)r, -(int)(r % 90))   /* up to 2^63 */
+                   : i % 3 == 1 ? (double)(int32_t)(r >> 20) / (double)(1u << (r % 24))
+                                : ((double)r / 18446744073709551616.0 - 0.5) * 2000.0;
+        size_t n = rtm_fmt_fixed(v, d, a);
+        if (fabs(v) * 1e9 >= 9e18)
+            continue;                   /* beyond 63 bits: printf's own digits */
+        fixed_reference(v, d, b);
+        if (n != strlen(a) || strcmp(a, b) != 0)
+            fail_msg("%.17g with %d digits: '%s', want '%s'", v, d, a, b);
+    }
+    /* the reference itself: half to even, zeros before the digits, -0 */
+    fixed_reference(0.5, 0, b);
+    assert_string_equal(b, "0");
+    fixed_reference(-0.0123, 3, b);
+    assert_string_equal(b, "-0.012");
+    fixed_reference(-0.0004, 3, b);
+    assert_string_equal(b, "0");
+    fixed_reference(120.5, 2, b);
+    assert_string_equal(b, "120.5");
+}
+
+/* rtm_num_len is the length rtm_fmt_num writes, with any digits. */
+static void num_len_is_fmt_len(void **state)
+{
+    (void)state;
+    lcg_state = 31337;
+    char a[RTM_FLOAT_CHARS];
+    for (int i = 0; i < 400000; i++) {
+        uint32_t u = lcg_next();
+        if (i % 2)
+            u = (u & 0x807fffffu) | ((100u + lcg_next() % 40u) << 23);   /* 2^-27 .. 2^13 */
+        float v = from_bits(u);
+        int d = (int)(lcg_next() % (RTM_DIGITS_MAX + 2)) - 1;           /* -1: exact */
+        size_t n = rtm_fmt_num(v, d, a);
+        if (rtm_num_len(v, d) != n)
+            fail_msg("0x%08x with %d digits: '%s' but rtm_num_len %zu", u, d, a,
+                     rtm_num_len(v, d));
+    }
+}
+
 static void digits_option(void **state)
 {
     (void)state;
@@ -583,6 +655,8 @@ int main(void)
         cmocka_unit_test(fixed_point_table),
         cmocka_unit_test(fixed_point_random),
         cmocka_unit_test(fixed_point_fast_equals_snprintf),
+        cmocka_unit_test(fixed_doubles),
+        cmocka_unit_test(num_len_is_fmt_len),
         cmocka_unit_test(digits_option),
         cmocka_unit_test(put_name_escapes),
         cmocka_unit_test(put_csv_name_quotes_only_when_needed),

@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "numfmt.h"
+#include "timing.h"
 
 /* ---- fixtures ---------------------------------------------------------- */
 
@@ -958,6 +959,44 @@ static void views_that_need_matrices(void **state)
             fail_msg("view kind %d should not need matrices", (int)light[i]);
 }
 
+/* Timings as configs give them (timing.h), and a sentence with what XML
+ * escapes and a speed far out of bounds. */
+static void some_timings(const struct rtm_anim *a, struct rtm_timing t[4])
+{
+    struct rtm_timing_state st[2] = { { "Cfg/States/A", "0.06", 1, 0.06 },
+                                      { "Cfg/States/B", "?", 0, 0 } };
+    rtm_timing_decide(NULL, 0, a->nframes, &t[0]);
+    rtm_timing_decide(st, 1, a->nframes, &t[1]);
+    rtm_timing_decide(st, 2, a->nframes, &t[2]);
+    t[3].seconds = 123456.789;
+    strcpy(t[3].why, "Timing: a <pass> & \x80 of 123456.789 s.");
+}
+
+/* rtm_view_timed_size gives the timed views' rendered length from their
+ * sizes in the empty generation. */
+static void expect_timed_sizes(const struct rtm_anim *a, const uint64_t *sizes,
+                               const char *what)
+{
+    struct rtm_timing t[4];
+    some_timings(a, t);
+    struct rtm_buf b;
+    buf_init(&b);
+    for (size_t i = 0; i < rtm_view_count(a); i++) {
+        struct rtm_view v = rtm_view_at(a, i);
+        for (int k = 0; rtm_view_timed(v.kind) && k < 4; k++) {
+            uint64_t size;
+            b.len = 0;
+            assert_int_equal(rtm_view_render_timed(a, v, &t[k], &b), 0);
+            assert_int_equal(rtm_view_timed_size(a, v, &t[k], sizes[i], &size), 0);
+            if (size != b.len)
+                fail_msg("%s: %s timed by \"%s\" sized %llu, rendered %zu", what,
+                         rtm_view_fixed_name(v.kind), t[k].why, (unsigned long long)size,
+                         b.len);
+        }
+    }
+    buf_free(&b);
+}
+
 /* rtm_view_sizes gives every view's rendered length. */
 static void expect_sizes(const struct rtm_anim *a, const char *what)
 {
@@ -977,12 +1016,13 @@ static void expect_sizes(const struct rtm_anim *a, const char *what)
         }
     }
     buf_free(&b);
+    expect_timed_sizes(a, sizes, what);
     free(sizes);
 }
 
 /* On the writer's samples (both skeletons, every format, exact and fixed
- * numbers) and, with ../shared, every corpus file; a light parse has
- * no sizes to give. */
+ * numbers) and, with ../shared, every corpus file, timed too; a light
+ * parse has no sizes to give. */
 static void sizes_in_one_pass(void **state)
 {
     (void)state;
