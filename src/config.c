@@ -128,12 +128,15 @@ static int grow(void **arr, uint32_t *cap, uint64_t want, size_t elem, size_t *m
     return grow_to(arr, cap, want, elem, mem, 0);
 }
 
-int cfg_reserve(struct cfg *c, uint32_t entries, uint32_t values, size_t str_bytes)
+int cfg_reserve(struct cfg *c, uint32_t entries, uint32_t values, uint32_t enums,
+                size_t str_bytes)
 {
     if (grow_to((void **)&c->e, &c->cap_e, (uint64_t)c->ne + entries, sizeof *c->e,
                 &c->mem_bytes, 1) ||
         grow_to((void **)&c->v, &c->cap_v, (uint64_t)c->nv + values, sizeof *c->v,
-                &c->mem_bytes, 1))
+                &c->mem_bytes, 1) ||
+        grow_to((void **)&c->enums, &c->cap_enums, (uint64_t)c->nenums + enums,
+                sizeof *c->enums, &c->mem_bytes, 1))
         return -1;
     struct cfg_block *b = c->arena->head;
     if (str_bytes && (!b || b->cap - b->used < str_bytes))

@@ -199,6 +199,7 @@ int cfg_add_enum(struct cfg *c, const char *name, size_t len, int32_t value);
  * it once when the tree is whole. */
 void cfg_link(struct cfg *c);
 /* Reserves room so that adding this many never reallocates. */
-int cfg_reserve(struct cfg *c, uint32_t entries, uint32_t values, size_t str_bytes);
+int cfg_reserve(struct cfg *c, uint32_t entries, uint32_t values, uint32_t enums,
+                size_t str_bytes);
 
 #endif

@@ -41,7 +41,7 @@ struct walk {
     const uint8_t *data;
     size_t len;
     struct cfg *c;              /* NULL while counting */
-    uint64_t entries, values, str_bytes, body_bytes;
+    uint64_t entries, values, enums, str_bytes, body_bytes;
     uint64_t anc_start[CFG_DEPTH_MAX + 1], anc_end[CFG_DEPTH_MAX + 1];
     struct rtm_error *err;
 };
@@ -87,7 +87,8 @@ static int get_count(struct walk *w, size_t *pos, uint32_t *v, const char *what)
     return -1;
 }
 
-static int get_str(struct walk *w, size_t *pos, struct cfg_str *s, const char *what)
+/* The string at *pos, in the file (not copied), counted in str_bytes. */
+static int get_str_at(struct walk *w, size_t *pos, struct cfg_str *s, const char *what)
 {
     const uint8_t *start = w->data + *pos;
     size_t left = w->len - *pos;
@@ -102,16 +103,19 @@ static int get_str(struct walk *w, size_t *pos, struct cfg_str *s, const char *w
     uint32_t n = (uint32_t)(nul - start);
     *pos += n + 1;
     w->str_bytes += n + 1;
-    if (!w->c) {
-        *s = (struct cfg_str){ (const char *)start, n };
-        return 0;
-    }
-    const char *p = cfg_strdup(w->c, start, n);
-    if (!p) {
+    *s = (struct cfg_str){ (const char *)start, n };
+    return 0;
+}
+
+/* The same, copied into the model while filling it. */
+static int get_str(struct walk *w, size_t *pos, struct cfg_str *s, const char *what)
+{
+    if (get_str_at(w, pos, s, what))
+        return -1;
+    if (w->c && !(s->p = cfg_strdup(w->c, s->p, s->len))) {
         rtm_err_oom(w->err, "out of memory for a config string");
         return -1;
     }
-    *s = (struct cfg_str){ p, n };
     return 0;
 }
 
@@ -349,10 +353,12 @@ static int read_enums(struct walk *w, uint32_t off)
     }
     if (get_u32(w, &pos, &n, "the enum count") || count_fits(w, off, pos, n, 5, "enum"))
         return -1;
+    w->enums += n;
     for (uint32_t i = 0; i < n; i++) {
-        struct cfg_str name;
+        struct cfg_str name;            /* cfg_add_enum copies it */
         uint32_t v;
-        if (get_str(w, &pos, &name, "an enum name") || get_u32(w, &pos, &v, "an enum value"))
+        if (get_str_at(w, &pos, &name, "an enum name") ||
+            get_u32(w, &pos, &v, "an enum value"))
             return -1;
         if (w->c && cfg_add_enum(w->c, name.p, name.len, (int32_t)v)) {
             rtm_err_oom(w->err, "out of memory for the enum table");
@@ -387,6 +393,7 @@ static size_t model_bytes(const struct walk *w)
     return rtm_heap_bytes(sizeof(struct cfg)) +
            rtm_heap_bytes((size_t)(w->entries + 1) * sizeof(struct cfg_entry)) +
            rtm_heap_bytes((size_t)w->values * sizeof(struct cfg_value)) +
+           rtm_heap_bytes((size_t)w->enums * sizeof(struct cfg_enum)) +
            rtm_heap_bytes((size_t)w->str_bytes + 64) + 64;
 }
 
@@ -406,7 +413,7 @@ int rap_read(const uint8_t *data, size_t len, struct cfg **out, struct rtm_error
     if (walk_file(&w))
         return -1;
     struct cfg *c = cfg_new();
-    if (!c || cfg_reserve(c, (uint32_t)w.entries + 1, (uint32_t)w.values,
+    if (!c || cfg_reserve(c, (uint32_t)w.entries + 1, (uint32_t)w.values, (uint32_t)w.enums,
                           (size_t)w.str_bytes + 1) ||
         cfg_add_entries(c, 1) != 0 || !(c->e[0].name.p = cfg_strdup(c, "", 0))) {
         cfg_free(c);

@@ -168,7 +168,7 @@ static struct cfg *states_prune(const struct cfg *c)
     const char **names = malloc(ne * sizeof *names);
     struct cfg *to = keep && map && names ? cfg_new() : NULL;
     uint32_t n = to && c->ne ? mark_kept(c, keep, map, names) : 0;
-    int rc = !to || (n && (cfg_reserve(to, n, 0, 0) || cfg_add_entries(to, n) != 0));
+    int rc = !to || (n && (cfg_reserve(to, n, 0, 0, 0) || cfg_add_entries(to, n) != 0));
     for (uint32_t k = 0; !rc && k < c->ne; k++)
         rc = keep[k] && copy_entry(to, map[k], &c->e[k], keep, map);
     free(keep);

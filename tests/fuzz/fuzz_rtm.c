@@ -7,13 +7,16 @@
  * fuzzed.  Every view is looked up again by its path.  The head parse
  * (rtm_parse_head, what a listing reads) runs on every prefix up to 1 KiB
  * and grown as the loader grows it: it must ask for more within the file,
- * fail with a message, or tell the names and counts the whole file tells. */
+ * fail with a message, or tell the names and counts the whole file tells.
+ * Sizes, which are measured, not rendered (rtm_view_sizes,
+ * rtm_view_timed_size), must equal the rendered lengths for any numbers. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "rtm.h"
 #include "skeleton.h"
+#include "timing.h"
 #include "views.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -28,6 +31,30 @@ static int svg_shaped(const struct rtm_buf *b)
         if ((b->p[i] < 0x20 || b->p[i] > 0x7e) && b->p[i] != '\n')
             return 0;
     return 1;
+}
+
+/* Each view's measured size against its rendered length, untimed and timed
+ * by a pass of seconds (with a sentence, as the configs give). */
+static void check_sizes(const struct rtm_anim *a, double seconds, struct rtm_buf *b)
+{
+    size_t n = rtm_view_count(a);
+    uint64_t *sizes = malloc((n ? n : 1) * sizeof *sizes), timed;
+    struct rtm_timing tm = { .seconds = seconds, .why = "Timing: fuzzed." };
+    if (!sizes || rtm_view_sizes(a, sizes))
+        abort();
+    for (size_t i = 0; i < n; i++) {
+        struct rtm_view v = rtm_view_at(a, i);
+        b->len = 0;
+        if (rtm_view_render(a, v, b) || b->len != sizes[i])
+            abort();
+        if (!rtm_view_timed(v.kind))
+            continue;
+        b->len = 0;
+        if (rtm_view_render_timed(a, v, &tm, b) ||
+            rtm_view_timed_size(a, v, &tm, sizes[i], &timed) || timed != b->len)
+            abort();
+    }
+    free(sizes);
 }
 
 /* The head parse of the first n of len bytes: aborts on a broken promise;
@@ -103,6 +130,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (rtm_view_lookup(a, path, &back) || rtm_view_index(a, back) != i)
             abort();
     }
+    if (a->has_matrices)
+        check_sizes(a, 0.05 + (double)(data[size - 1]) * 2.3, &b);
     buf_free(&b);
     rtm_free(a);
     return 0;
