@@ -244,11 +244,11 @@ static int size_from_untimed(struct rtmc *c, struct rtmc_entry *h, struct rtmc_e
 int rtmc_timed_view_size(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v,
                          const struct rtm_timing *tm, uint64_t *size)
 {
+    if (cache_timed_slot(v) < 0 || rtm_timing_empty(tm))
+        return rtmc_view_size(c, h, v, size);   /* no timing changes it */
     int rc = rtmc_timed_view_size_known(c, h, v, tm, size);
     if (rc != -EAGAIN)
         return rc;
-    if (rtm_timing_empty(tm))
-        return rtmc_view_size(c, h, v, size);
     struct rtmc_src s = src_of(h, rtmc_view_level(v));
     if (c->timed && c->timed(c->ctx, &s, v, tm->why, size, 0) == 0) {
         pthread_mutex_lock(&c->lock);
@@ -260,9 +260,7 @@ int rtmc_timed_view_size(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v
     struct rtmc_view *cv;
     if (h->level > s.level && (rc = rtmc_get(c, &s, &f)))
         return rc;
-    rc = !(f->anim && f->nviews == h->nviews) ? -EIO
-         : cache_timed_slot(v) < 0            ? -EAGAIN     /* a view no timing changes */
-                                              : size_from_untimed(c, h, f, v, tm, size);
+    rc = f->anim && f->nviews == h->nviews ? size_from_untimed(c, h, f, v, tm, size) : -EIO;
     if (rc == -EAGAIN && (rc = rtmc_timed_view_get(c, f, v, tm, &cv)) == 0) {
         *size = cv->len;
         rtmc_view_put(c, cv);
