@@ -14,7 +14,7 @@ enum { SUFFIX_ROOM = 11 };
 
 static unsigned char fold_byte(unsigned char c, int fold)
 {
-    return fold && c >= 'A' && c <= 'Z' ? (unsigned char)(c + 32) : c;
+    return fold ? rtm_ascii_lower(c) : c;
 }
 
 static int cmp_bytes(const char *a, size_t alen, const char *b, size_t blen, int fold)
@@ -45,20 +45,12 @@ struct build {
     unsigned char esc[256]; /* the bytes escaped anywhere in a name */
 };
 
-static uint64_t hash_bytes(const char *p, size_t n, int fold)
-{
-    uint64_t h = 14695981039346656037ull;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ fold_byte((unsigned char)p[i], fold)) * 1099511628211ull;
-    return h;
-}
-
 /* The slot holding the form at off (len bytes), or the free slot where it
  * goes. */
 static struct slot *slot_of(struct build *b, size_t off, uint32_t len)
 {
     const char *p = b->s.p + off;
-    for (size_t i = hash_bytes(p, len, b->rule->fold) & b->mask;; i = (i + 1) & b->mask) {
+    for (size_t i = rtm_hash_bytes(p, len, b->rule->fold) & b->mask;; i = (i + 1) & b->mask) {
         struct slot *e = &b->table[i];
         if (e->off == SIZE_MAX ||
             (e->len == len && cmp_bytes(b->s.p + e->off, e->len, p, len, b->rule->fold) == 0))

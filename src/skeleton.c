@@ -40,24 +40,14 @@ int rtm_skeleton_has_pivots(const struct rtm_skeleton *s)
     return s && s->pivot;
 }
 
-static unsigned char ascii_lower(unsigned char c) { return c >= 'A' && c <= 'Z' ? c + 32 : c; }
-
 /* Whether (name, len) is bone, ASCII case-insensitively. */
 static int name_is(const char *name, size_t len, const char *bone)
 {
     for (size_t i = 0; i < len; i++)
-        if (ascii_lower((unsigned char)name[i]) != ascii_lower((unsigned char)bone[i]) ||
+        if (rtm_ascii_lower((unsigned char)name[i]) != rtm_ascii_lower((unsigned char)bone[i]) ||
             !bone[i])
             return 0;
     return !bone[len];
-}
-
-static uint32_t name_hash(const char *name, size_t len)
-{
-    uint32_t h = 2166136261u;
-    for (size_t i = 0; i < len; i++)
-        h = (h ^ ascii_lower((unsigned char)name[i])) * 16777619u;
-    return h;
 }
 
 /* A hash table of the bones by name, built as they are added: every
@@ -67,7 +57,7 @@ static uint32_t name_hash(const char *name, size_t len)
 static uint32_t *slot_of(const struct rtm_skeleton *s, const char *name, size_t len)
 {
     uint32_t *slot;
-    for (uint32_t i = name_hash(name, len) & (s->nslots - 1);; i = (i + 1) & (s->nslots - 1)) {
+    for (uint32_t i = (uint32_t)rtm_hash_bytes(name, len, 1) & (s->nslots - 1);; i = (i + 1) & (s->nslots - 1)) {
         slot = &s->slots[i];
         if (!*slot || name_is(name, len, s->bone[*slot - 1]))
             return slot;

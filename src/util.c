@@ -282,13 +282,17 @@ int rtm_name_ends(const char *name, size_t len, const char *suffix)
     return len > n && strncasecmp(name + len - n, suffix, n) == 0;
 }
 
-uint64_t rtm_hash_str(const char *s)
+uint64_t rtm_hash_bytes(const char *p, size_t n, int fold)
 {
     uint64_t h = 1469598103934665603ull;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)p[i];
+        h = (h ^ (fold ? rtm_ascii_lower(c) : c)) * 1099511628211ull;
+    }
     return h ^ (h >> 29);
 }
+
+uint64_t rtm_hash_str(const char *s) { return rtm_hash_bytes(s, strlen(s), 0); }
 
 void rtm_format_size(uint64_t bytes, char *out, size_t n)
 {

@@ -116,9 +116,18 @@ int rtm_slurp(const char *path, uint8_t **data, size_t *len);
  * EINVAL for anything but a regular file, which is never waited on). */
 int rtm_slurp_max(const char *path, size_t max, uint8_t **data, size_t *len);
 
+/* ASCII A-Z as a-z, every other byte as it is: how rtmfs folds names,
+ * whatever the locale. */
+static inline unsigned char rtm_ascii_lower(unsigned char c)
+{
+    return c >= 'A' && c <= 'Z' ? (unsigned char)(c + 32) : c;
+}
 /* FNV-1a over a string, with a final mix so that its low bits (bucket
  * indexes) depend on every byte: the one string hash of rtmfs. */
 uint64_t rtm_hash_str(const char *s);
+/* The same over n bytes, ASCII-folded first when fold (rtm_ascii_lower):
+ * for tables that look names up case-insensitively. */
+uint64_t rtm_hash_bytes(const char *p, size_t n, int fold);
 
 /* "1.2 GiB", "256.0 MiB", "900 bytes": a size for a person. */
 void rtm_format_size(uint64_t bytes, char *out, size_t n);
