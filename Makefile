@@ -21,7 +21,7 @@ DEF_CFLAGS := -O2 -g -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-protot
 # What correctness needs; it comes after the user's flags so that none of
 # them removes it.  -ffp-contract=off: BMTR conversion must round exactly as
 # written (rtm(5), Rounding), so no fused multiply-add even with -march=native.
-NEED_CPPFLAGS := -D_GNU_SOURCE -Isrc
+NEED_CPPFLAGS := -D_GNU_SOURCE
 NEED_CFLAGS   := -std=c11 -ffp-contract=off
 DEP_FLAGS     := -MMD -MP
 ifneq ($(SANITIZE),)
@@ -40,23 +40,36 @@ FUSE_LIBS     := $(shell $(PKG) --libs fuse3 2>/dev/null || echo -lfuse3)
 SQLITE_CFLAGS := $(shell $(PKG) --cflags sqlite3 2>/dev/null)
 SQLITE_LIBS   := $(shell $(PKG) --libs sqlite3 2>/dev/null || echo -lsqlite3)
 
-# The format core (RTM formats, views, PBO archives): no FUSE, no global state.
-CORE     := util fileid anim plain bmtr lzo skeleton skeleton_cfg convert numfmt names motion bvh svg views view_names check states states_missing timing pbo pbo_file pivots shape config rap cfg_text cfg_write cfg_pp cfg_macro gamepath gamefs
-# The writers: fixtures, samples, fuzz seeds.
-WRITERS  := bmtr_write samples pbo_write rap_write
-# The mount without FUSE (librtmtree.a): the cache, the loader, the inode
-# table, the tree (what the mount shows) and the watcher; threads, no libfuse.
-FSCORE   := cache cache_sizes loader inodes tree tree_resolve tree_family tree_list tree_read tree_config tree_states tree_states_walk tree_missing tree_states_index tree_gamepaths watch fstype index
-CORE_OBJ := $(CORE:%=$(BUILD)/obj/%.o)
-WRIT_OBJ := $(WRITERS:%=$(BUILD)/obj/%.o)
-FS_OBJ   := $(FSCORE:%=$(BUILD)/obj/%.o)
+# src/ holds one folder a layer; a layer sees only the headers of the
+# layers below it (SRC_INC_layer), so the compiler keeps the layering, and
+# tests/build/layers.sh checks the objects' symbols against the same order.
+# The format core: RTM animations, PBO archives, configs and the views
+# rendered from them; no FUSE, no global state (librtmcore.a).
+CORE_DIRS := base rtm pbo config views
+# The fixture writers (librtmwrite.a): samples, archives, rapified configs.
+WRIT_DIRS := writers
+# The mount without FUSE (librtmtree.a): the cache, the loader, the index
+# and the tree (what the mount shows); threads, no libfuse.
+TREE_DIRS := cache tree
+LAYER_DIRS := $(CORE_DIRS) $(WRIT_DIRS) $(TREE_DIRS) fuse rtmcat rtmgen
+ALL_INC  := $(LAYER_DIRS:%=-Isrc/%)
+srcs_in   = $(sort $(foreach d,$(1),$(wildcard src/$(d)/*.c)))
+objs_of   = $(patsubst src/%.c,$(BUILD)/obj/%.o,$(1))
+CORE_SRC := $(call srcs_in,$(CORE_DIRS))
+WRIT_SRC := $(call srcs_in,$(WRIT_DIRS))
+TREE_SRC := $(call srcs_in,$(TREE_DIRS))
+CORE_OBJ := $(call objs_of,$(CORE_SRC))
+WRIT_OBJ := $(call objs_of,$(WRIT_SRC))
+FS_OBJ   := $(call objs_of,$(TREE_SRC))
 LIBCORE  := $(BUILD)/librtmcore.a
 LIBWRIT  := $(BUILD)/librtmwrite.a
 LIBTREE  := $(BUILD)/librtmtree.a
 LIBS     := $(LZO_LIBS) -lm
 
 PROGS    := $(BUILD)/rtmcat $(BUILD)/rtmgen $(BUILD)/rtmfs
-UNIT     := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
+# tests/unit/LAYER/test_*.c: one cmocka program a file, by layer.
+UNIT_DIRS := $(sort $(dir $(wildcard tests/unit/*/test_*.c)))
+UNIT     := $(notdir $(basename $(wildcard tests/unit/*/test_*.c)))
 UNIT_BIN := $(UNIT:%=$(BUILD)/tests/%)
 
 .PHONY: all tests check bench demo fuzz tsan stress valgrind install install-magic uninstall deb \
@@ -65,12 +78,13 @@ all: $(PROGS)
 tests: $(UNIT_BIN)
 
 # Objects: one rule; the FUSE front end alone sees libfuse's headers.
-$(BUILD)/obj/%.o: src/%.c | $(BUILD)/obj
-	$(CC) $(ALL_CPPFLAGS) $(LZO_CFLAGS) $(XCFLAGS) $(ALL_CFLAGS) $(DEP_FLAGS) -c $< -o $@
-$(BUILD)/obj/rtmfs.o $(BUILD)/obj/fuse_ops.o: XCFLAGS = $(FUSE_CFLAGS)
-$(BUILD)/obj/index.o: XCFLAGS = $(SQLITE_CFLAGS)
+$(BUILD)/obj/%.o: src/%.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_INC) $(LZO_CFLAGS) $(XCFLAGS) $(ALL_CFLAGS) $(DEP_FLAGS) -c $< -o $@
+$(BUILD)/obj/fuse/%.o: XCFLAGS = $(FUSE_CFLAGS)
+$(BUILD)/obj/cache/index.o: XCFLAGS = $(SQLITE_CFLAGS)
 
-$(BUILD)/obj $(BUILD)/tests:
+$(BUILD)/tests:
 	mkdir -p $@
 
 $(LIBCORE): $(CORE_OBJ)
@@ -87,31 +101,34 @@ $(LIBTREE): $(FS_OBJ)
 # under SANITIZE: the sanitizers' runtimes need a dynamic program, as
 # valgrind's memcheck does to watch the heap, so make valgrind runs
 # rtmcat-memcheck, the same objects linked dynamically.
-RTMCAT_OBJ := $(patsubst %,$(BUILD)/obj/rtmcat%.o,_estimate _config _check _usage _states \
-                _missing _gamepath _plain _noindex) $(BUILD)/obj/rtmcat.o
+RTMCAT_OBJ := $(patsubst %,$(BUILD)/obj/rtmcat/rtmcat%.o,_estimate _config _check _usage _states \
+                _missing _gamepath _plain _noindex) $(BUILD)/obj/rtmcat/rtmcat.o
 $(BUILD)/rtmcat: $(RTMCAT_OBJ) $(LIBTREE) $(LIBCORE)
 	$(CC) $(ALL_LDFLAGS) $(if $(SANITIZE),,-static-pie) -o $@ $^ $(LIBS) -lpthread
 $(BUILD)/rtmcat-memcheck: $(RTMCAT_OBJ) $(LIBTREE) $(LIBCORE)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS) -lpthread
-$(BUILD)/rtmgen: $(BUILD)/obj/rtmgen.o $(BUILD)/obj/rtmgen_mods.o $(BUILD)/obj/rtmgen_configs.o $(LIBWRIT) $(LIBCORE)
+$(BUILD)/rtmgen: $(call objs_of,$(call srcs_in,rtmgen)) $(LIBWRIT) $(LIBCORE)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
-$(BUILD)/rtmfs: $(BUILD)/obj/rtmfs.o $(BUILD)/obj/fuse_ops.o $(LIBTREE) $(LIBCORE)
+$(BUILD)/rtmfs: $(call objs_of,$(call srcs_in,fuse)) $(LIBTREE) $(LIBCORE)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(FUSE_LIBS) $(SQLITE_LIBS) $(LIBS) -lpthread
 
 # Test programs: tests/unit (cmocka), tests/fuzz (the seed writer) and
 # tests/bench (the core benchmark), each one file linked with the libraries.
-TEST_CC = $(CC) $(ALL_CPPFLAGS) -Itests/unit $(LZO_CFLAGS) $(CMOCKA_CFLAGS) $(ALL_CFLAGS) \
+TEST_CC = $(CC) $(ALL_CPPFLAGS) $(ALL_INC) -Itests/unit $(LZO_CFLAGS) $(CMOCKA_CFLAGS) $(ALL_CFLAGS) \
 	$(DEP_FLAGS) -o $@ $< $(LIBTREE) $(LIBWRIT) $(LIBCORE) $(ALL_LDFLAGS) $(CMOCKA_LIBS) \
 	$(SQLITE_LIBS) $(LIBS) -lpthread
 TEST_DEPS = $(LIBTREE) $(LIBWRIT) $(LIBCORE) | $(BUILD)/tests
-$(BUILD)/tests/%: tests/unit/%.c $(TEST_DEPS)
-	$(TEST_CC)
+define unit_rule
+$$(BUILD)/tests/%: $(1)%.c $$(TEST_DEPS)
+	$$(TEST_CC)
+endef
+$(foreach d,$(UNIT_DIRS),$(eval $(call unit_rule,$(d))))
 $(BUILD)/tests/%: tests/fuzz/%.c $(TEST_DEPS)
 	$(TEST_CC)
 $(BUILD)/tests/%: tests/bench/%.c $(TEST_DEPS)
 	$(TEST_CC)
 
--include $(wildcard $(BUILD)/obj/*.d $(BUILD)/tests/*.d)
+-include $(wildcard $(BUILD)/obj/*/*.d $(BUILD)/tests/*.d)
 
 # The build dependencies first (a fresh machine has none), then the build in
 # a make of its own (which reads pkg-config's answers anew), then the tests.
@@ -148,12 +165,12 @@ bench: all $(BUILD)/tests/bench_core $(BUILD)/tests/bench_config
 FUZZ_SECONDS ?= 60
 FUZZ_DIR     := build-fuzz
 FUZZ_CC      ?= clang
-FUZZ_FLAGS   := -g -O1 $(NEED_CPPFLAGS) $(NEED_CFLAGS) \
+FUZZ_FLAGS   := -g -O1 $(NEED_CPPFLAGS) $(ALL_INC) $(NEED_CFLAGS) \
                 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-FUZZ_SRC     := $(CORE:%=src/%.c)
+FUZZ_SRC     := $(CORE_SRC)
 FUZZERS      := fuzz_rtm fuzz_skeleton fuzz_pbo fuzz_config fuzz_gamepath
 
-$(FUZZ_DIR)/%: tests/fuzz/%.c $(FUZZ_SRC) $(wildcard src/*.h) | $(FUZZ_DIR)
+$(FUZZ_DIR)/%: tests/fuzz/%.c $(FUZZ_SRC) $(wildcard src/*/*.h) | $(FUZZ_DIR)
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(LZO_CFLAGS) -o $@ $< $(FUZZ_SRC) $(LIBS)
 $(FUZZ_DIR):
 	mkdir -p $@
@@ -164,14 +181,17 @@ fuzz: $(FUZZERS:%=$(FUZZ_DIR)/%) $(BUILD)/tests/fuzz_seeds
 # ThreadSanitizer over everything rtmfs runs on several threads: the cache,
 # the loader, the inode table and the tree (their unit tests).
 TSAN_DIR   := build-tsan
-TSAN_SRC   := $(CORE:%=src/%.c) $(WRITERS:%=src/%.c) $(FSCORE:%=src/%.c)
+TSAN_SRC   := $(CORE_SRC) $(WRIT_SRC) $(TREE_SRC)
 # The tests that say so in a line of their own (the threaded layers').
-TSAN_TESTS := $(patsubst tests/unit/%.c,%,$(shell grep -l '^/\* make tsan: this test runs under ThreadSanitizer' tests/unit/test_*.c))
-$(TSAN_DIR)/%: tests/unit/%.c $(TSAN_SRC) $(wildcard src/*.h tests/unit/*.h)
-	mkdir -p $(TSAN_DIR)
-	$(FUZZ_CC) -g -O1 $(NEED_CPPFLAGS) $(NEED_CFLAGS) -Itests/unit -fsanitize=thread \
-		$(LZO_CFLAGS) $(SQLITE_CFLAGS) $(CMOCKA_CFLAGS) -o $@ $< $(TSAN_SRC) $(CMOCKA_LIBS) \
-		$(SQLITE_LIBS) $(LIBS) -lpthread
+TSAN_TESTS := $(notdir $(basename $(shell grep -l '^/\* make tsan: this test runs under ThreadSanitizer' tests/unit/*/test_*.c)))
+define tsan_rule
+$$(TSAN_DIR)/%: $(1)%.c $$(TSAN_SRC) $$(wildcard src/*/*.h tests/unit/*.h)
+	mkdir -p $$(TSAN_DIR)
+	$$(FUZZ_CC) -g -O1 $$(NEED_CPPFLAGS) $$(ALL_INC) $$(NEED_CFLAGS) -Itests/unit -fsanitize=thread \
+		$$(LZO_CFLAGS) $$(SQLITE_CFLAGS) $$(CMOCKA_CFLAGS) -o $$@ $$< $$(TSAN_SRC) $$(CMOCKA_LIBS) \
+		$$(SQLITE_LIBS) $$(LIBS) -lpthread
+endef
+$(foreach d,$(UNIT_DIRS),$(eval $(call tsan_rule,$(d))))
 tsan: $(TSAN_TESTS:%=$(TSAN_DIR)/%)
 	@set -e; for t in $^; do echo "== $$t"; TSAN_OPTIONS=halt_on_error=1 $$t; done
 
@@ -184,7 +204,7 @@ stress: all
 valgrind: all $(BUILD)/rtmcat-memcheck
 	@bash tests/cli/valgrind.sh $(BUILD)
 
-# make install-magic appends src/rtmfs.magic to file(1)'s local magic $(MAGIC)
+# make install-magic appends src/packaging/rtmfs.magic to file(1)'s local magic $(MAGIC)
 # as a marked block (once; a changed block is replaced); make uninstall takes
 # exactly that block out again, with the installed files.
 MAGIC ?= /etc/magic
@@ -200,7 +220,7 @@ corpus-mix:
 
 # The table of the float formatter (numfmt.c), written by Python.
 pow10-table:
-	python3 src/scripts/pow10_table.py > src/pow10_table.h
+	python3 src/scripts/pow10_table.py > src/base/pow10_table.h
 
 # The float formatter on all 2^32 float32 values, one thread a core
 # (RTMFS_FLOAT_STRIDE=N: every N-th).
@@ -222,7 +242,7 @@ install: all
 		$(SHARE)/rtmfs $(DESTDIR)$(LIBEXEC) $(SHARE)/mime/packages $(SHARE)/thumbnailers $(COMPL_DIR)
 	install -m 755 $(BUILD)/rtmcat $(BUILD)/rtmfs $(BUILD)/rtmgen $(DESTDIR)$(PREFIX)/bin/
 	for m in $(MAN); do install -m 644 $$m $(MAN_DIR)/man$${m##*.}/ || exit 1; done
-	install -m 644 src/rtmfs.magic $(SHARE)/rtmfs/
+	install -m 644 src/packaging/rtmfs.magic $(SHARE)/rtmfs/
 	install -m 755 src/packaging/rtmfs-thumbnailer $(DESTDIR)$(LIBEXEC)/
 	sed 's|@LIBEXECDIR@|$(LIBEXEC)|' src/packaging/rtmfs.thumbnailer.in >$(SHARE)/thumbnailers/rtmfs.thumbnailer
 	chmod 644 $(SHARE)/thumbnailers/rtmfs.thumbnailer
@@ -232,7 +252,7 @@ install: all
 	$(if $(DESTDIR),,-command -v update-mime-database >/dev/null && update-mime-database $(SHARE)/mime)
 
 install-magic:
-	@sh src/scripts/magic.sh add "$(MAGIC)" src/rtmfs.magic
+	@sh src/scripts/magic.sh add "$(MAGIC)" src/packaging/rtmfs.magic
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/rtmcat $(DESTDIR)$(PREFIX)/bin/rtmfs \

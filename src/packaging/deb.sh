@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # deb.sh BUILD: make deb's recipe.  Builds the binary package
-# BUILD/rtmfs_VERSION-1_ARCH.deb (VERSION from src/version.h) with dpkg-deb:
+# BUILD/rtmfs_VERSION-1_ARCH.deb (VERSION from src/base/version.h) with dpkg-deb:
 #
 #   - the programs are built apart, in BUILD/deb/build, with Debian's flags
 #     (dpkg-buildflags, hardening=+all) and never with SANITIZE, so the
@@ -27,15 +27,15 @@ for t in dpkg-deb dpkg-shlibdeps dpkg-gencontrol dpkg-buildflags; do
     command -v "$t" >/dev/null || die "$t is missing (apt-get install dpkg-dev)"
 done
 
-UPSTREAM=$(sed -n 's/^#define RTMFS_VERSION "\(.*\)"$/\1/p' src/version.h)
-[ -n "$UPSTREAM" ] || die "no RTMFS_VERSION in src/version.h"
+UPSTREAM=$(sed -n 's/^#define RTMFS_VERSION "\(.*\)"$/\1/p' src/base/version.h)
+[ -n "$UPSTREAM" ] || die "no RTMFS_VERSION in src/base/version.h"
 VERSION=$UPSTREAM-1
 ARCH=$(dpkg --print-architecture)
 DEB=$B/rtmfs_${VERSION}_$ARCH.deb
 # the date of the changelog entry (and of the files dpkg-deb packs): the
 # last commit's, so that the same tree gives the same package
 if [ -z "${SOURCE_DATE_EPOCH:-}" ]; then
-    SOURCE_DATE_EPOCH=$(git log -1 --format=%ct 2>/dev/null || stat -c %Y src/version.h)
+    SOURCE_DATE_EPOCH=$(git log -1 --format=%ct 2>/dev/null || stat -c %Y src/base/version.h)
 fi
 export SOURCE_DATE_EPOCH
 

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# corpus_mix.sh SHARED: writes src/corpus_mix.h, the format, frame count
+# corpus_mix.sh SHARED: writes src/rtmgen/corpus_mix.h, the format, frame count
 # and bone count of each animation of SHARED/corpus (from its MANIFEST.tsv),
 # which rtmgen -I draws from so that a generated install has the real
 # files' mix.  Numbers only: no file of the corpus is copied.  make
 # corpus-mix runs it; nothing else writes that file.
 set -euo pipefail
 SHARED=${1:-../shared}
-out=src/corpus_mix.h
+out=src/rtmgen/corpus_mix.h
 m=$SHARED/corpus/MANIFEST.tsv
 [ -f "$m" ] || { echo "corpus_mix.sh: no $m" >&2; exit 1; }
 {

@@ -1,5 +1,5 @@
 #!/bin/sh
-# magic.sh add MAGIC FILE | magic.sh remove MAGIC: puts FILE (src/rtmfs.magic)
+# magic.sh add MAGIC FILE | magic.sh remove MAGIC: puts FILE (src/packaging/rtmfs.magic)
 # into file(1)'s local magic MAGIC (Debian: /etc/magic) as one marked block,
 # or takes that block out again (make install-magic, make uninstall).
 #   add     appends the block; does nothing when the same block is there and

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""pow10_table.py - writes src/pow10_table.h, the table of numfmt.c's
+"""pow10_table.py - writes src/base/pow10_table.h, the table of numfmt.c's
 shortest float32 formatter (make pow10-table):
 
   POW10_G[t + 31], -31 <= t <= 45: g = ceil(10^t 2^(63 - E)), E =

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# magic.sh - src/rtmfs.magic under file(1) on rtmgen's samples of every
+# magic.sh - src/packaging/rtmfs.magic under file(1) on rtmgen's samples of every
 # format, a PBO, files that are not animations and (with ../shared, or
 # RTMFS_SHARED) every real file; make install-magic and make uninstall on a
 # scratch MAGIC file; make install into a DESTDIR (rtmgen, its man page, the
@@ -7,7 +7,7 @@
 # (BUILD defaults to build).
 # shellcheck source=tests/lib/check.sh
 . "$(dirname "$0")/../lib/check.sh"
-MAGICSRC=$PWD/src/rtmfs.magic
+MAGICSRC=$PWD/src/packaging/rtmfs.magic
 MK=${MAKE:-make}
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/rtmfs-magic.XXXXXX") || exit 1
@@ -17,7 +17,7 @@ trap 'rm -rf "$T"' EXIT
     "$RTMGEN" -a "$T/y.pbo" "$T/s/walk.rtm" "$T/s/run_v5.rtm" ||
     { fail "rtmgen: writing the fixtures"; finish magic.sh; }
 
-# --- file -m src/rtmfs.magic ----------------------------------------------
+# --- file -m src/packaging/rtmfs.magic ----------------------------------------------
 RTM="Arma RTM animation"
 # what file(1) should say of an animation, by rtmcat's header.txt (format,
 # version, and for plain files whether an RTM_MDAT block is there)
@@ -37,7 +37,7 @@ expected() {
     esac
 }
 
-# says FILE TEXT: file -m src/rtmfs.magic FILE prints exactly TEXT
+# says FILE TEXT: file -m src/packaging/rtmfs.magic FILE prints exactly TEXT
 says() {
     local got
     got=$(file -b -m "$MAGICSRC" "$1" 2>&1)
@@ -45,7 +45,7 @@ says() {
 }
 
 if ! command -v file >/dev/null; then
-    skip_or_fail "not installed: file" "file -m src/rtmfs.magic (apt-get install file)"
+    skip_or_fail "not installed: file" "file -m src/packaging/rtmfs.magic (apt-get install file)"
 else
     says "$T/s/walk.rtm" "$RTM, plain RTM_0101"
     says "$T/s/step_props.rtm" "$RTM, plain RTM_0101 with frame properties (RTM_MDAT)"
@@ -89,7 +89,7 @@ else
 
     # every real file, by rtmcat's header.txt
     if ! have_corpus; then
-        skip "no ../shared" "file -m src/rtmfs.magic on the real files (set RTMFS_SHARED)"
+        skip "no ../shared" "file -m src/packaging/rtmfs.magic on the real files (set RTMFS_SHARED)"
     else
         n=0 bad=0
         declare -A count=()
@@ -110,7 +110,7 @@ else
 
     # rapified configs: every real one, and a text config or other "raP" is not one
     if [ ! -d "$SHARED/configs" ]; then
-        skip "no ../shared" "file -m src/rtmfs.magic on the real rapified configs (set RTMFS_SHARED)"
+        skip "no ../shared" "file -m src/packaging/rtmfs.magic on the real rapified configs (set RTMFS_SHARED)"
     else
         n=0 bad=0
         for f in "$SHARED"/configs/*.bin "$SHARED"/configs/*.rvmat; do
@@ -138,7 +138,7 @@ BEGIN='# >>> rtmfs magic (make install-magic; make uninstall removes it)'
 mk() { "$MK" --no-print-directory BUILD="$BUILD" "$@" >"$T/make.log" 2>&1 || { sed 's/^/  /' "$T/make.log"; return 1; }; }
 # blocks FILE: how many rtmfs blocks FILE holds
 blocks() { grep -c -x -F -e "$BEGIN" -e "$BEGIN, newline added" "$1"; }
-# block_is_src FILE: the one block's content is src/rtmfs.magic
+# block_is_src FILE: the one block's content is src/packaging/rtmfs.magic
 block_is_src() { sed -n '/^# >>> rtmfs magic/,/^# <<< rtmfs magic$/p' "$1" | sed '1d;$d' | cmp -s - "$MAGICSRC"; }
 
 # two local magic files: one as Debian ships it, one without a last newline
@@ -149,8 +149,8 @@ for m in magic1 magic2; do
     cp "$M" "$M.orig"
     if mk install-magic MAGIC="$M" && mk install-magic MAGIC="$M"; then
         [ "$(blocks "$M")" = 1 ] && block_is_src "$M" &&
-            ok "make install-magic twice ($m): one block, holding src/rtmfs.magic" ||
-            fail "make install-magic twice ($m): $(blocks "$M") blocks, or not src/rtmfs.magic"
+            ok "make install-magic twice ($m): one block, holding src/packaging/rtmfs.magic" ||
+            fail "make install-magic twice ($m): $(blocks "$M") blocks, or not src/packaging/rtmfs.magic"
         [ "$(head -c "$(stat -c %s "$M.orig")" "$M" | cmp - "$M.orig" && echo same)" = same ] &&
             ok "make install-magic ($m): the content before the block is unchanged" ||
             fail "make install-magic ($m): the content before the block changed"

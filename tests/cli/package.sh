@@ -29,7 +29,7 @@ for t in dpkg-deb dpkg-shlibdeps dpkg-gencontrol; do
 done
 
 # --- 1. make deb -----------------------------------------------------------
-VER=$(sed -n 's/^#define RTMFS_VERSION "\(.*\)"$/\1/p' src/version.h)-1
+VER=$(sed -n 's/^#define RTMFS_VERSION "\(.*\)"$/\1/p' src/base/version.h)-1
 DEB=$BUILD/rtmfs_${VER}_$(dpkg --print-architecture).deb
 rm -f "$DEB"
 start=$SECONDS
@@ -113,7 +113,7 @@ else
         sed 's/^/  /' "$T/dpkg.log"; fail "dpkg --root SCRATCH -i"; finish package.sh; fi
     DATA=$R/usr/share
 fi
-cmp -s "$R/usr/share/rtmfs/rtmfs.magic" src/rtmfs.magic &&
+cmp -s "$R/usr/share/rtmfs/rtmfs.magic" src/packaging/rtmfs.magic &&
     ok "the magic file is /usr/share/rtmfs/rtmfs.magic" || fail "no /usr/share/rtmfs/rtmfs.magic"
 B=$R/usr/bin
 "$B/rtmgen" "$T/s" && "$B/rtmgen" -p "$T/x.pbo" || { fail "the installed rtmgen: samples"; finish package.sh; }

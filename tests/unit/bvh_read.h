@@ -4,7 +4,7 @@
  * local transform is its position channels (or its OFFSET without them)
  * and its rotation channels applied in the order they are listed, on
  * column vectors (Zrotation Xrotation Yrotation: R = Rz Rx Ry).
- * Independent of src/bvh.c: it reads only the text. */
+ * Independent of src/views/bvh.c: it reads only the text. */
 #ifndef RTM_BVH_READ_H
 #define RTM_BVH_READ_H
 

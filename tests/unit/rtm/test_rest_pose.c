@@ -1,5 +1,5 @@
 /* test_rest_pose.c - the built-in ofp2 rest pose against the real files of
- * shared/corpus: the table in src/ofp2_table.h equals a fresh estimate (to
+ * shared/corpus: the table in src/rtm/ofp2_table.h equals a fresh estimate (to
  * its printed precision); estimates from the odd- and the even-numbered
  * files agree within 2 cm on every body joint both call well determined;
  * and the joints of a standing animation stand.  Skips when the corpus is
@@ -82,7 +82,7 @@ static void table_is_a_fresh_estimate(void **state)
     estimate(&c, s, 0, 1, fit);
     char *fresh = written(s, fit), *table = written(s, NULL);
     if (strcmp(fresh, table))
-        fail_msg("src/ofp2_table.h is not what the estimator gives today: run make "
+        fail_msg("src/rtm/ofp2_table.h is not what the estimator gives today: run make "
                  "ofp2-table\nfresh:\n%s", fresh);
     printf("ofp2 table: %u bones, equal to a fresh estimate from %zu files\n", s->nbones, c.n);
     free(fresh);

@@ -116,7 +116,7 @@ static void version_pins_the_views(void **state)
                  RTM_RENDER_VERSION, hex);
     if (strcmp(PINNED[n - 1].sha256, hex) != 0)
         fail_msg("the views' bytes changed (version %d pinned %s, now %s): bump "
-                 "RTM_RENDER_VERSION in src/views.h to %d and add { %d, \"%s\" } here",
+                 "RTM_RENDER_VERSION in src/views/views.h to %d and add { %d, \"%s\" } here",
                  RTM_RENDER_VERSION, PINNED[n - 1].sha256, hex, RTM_RENDER_VERSION + 1,
                  RTM_RENDER_VERSION + 1, hex);
 }
