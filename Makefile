@@ -40,9 +40,21 @@ FUSE_LIBS     := $(shell $(PKG) --libs fuse3 2>/dev/null || echo -lfuse3)
 SQLITE_CFLAGS := $(shell $(PKG) --cflags sqlite3 2>/dev/null)
 SQLITE_LIBS   := $(shell $(PKG) --libs sqlite3 2>/dev/null || echo -lsqlite3)
 
-# src/ holds one folder a layer; a layer sees only the headers of the
-# layers below it (SRC_INC_layer), so the compiler keeps the layering, and
-# tests/build/layers.sh checks the objects' symbols against the same order.
+# src/ holds one folder a layer.  A layer sees only the headers of the
+# layers below it (BELOW_layer, its own folder aside), so the compiler keeps
+# the layering; tests/build/layers.sh checks the objects' symbols against
+# the same table (make layers prints it).
+BELOW_base    :=
+BELOW_rtm     := base
+BELOW_pbo     := base
+BELOW_config  := base rtm pbo
+BELOW_views   := base rtm pbo config
+BELOW_writers := base rtm pbo config
+BELOW_cache   := base rtm pbo config views
+BELOW_tree    := $(BELOW_cache) cache
+BELOW_fuse    := $(BELOW_tree) tree
+BELOW_rtmcat  := $(BELOW_tree) tree
+BELOW_rtmgen  := base rtm pbo config writers
 # The format core: RTM animations, PBO archives, configs and the views
 # rendered from them; no FUSE, no global state (librtmcore.a).
 CORE_DIRS := base rtm pbo config views
@@ -52,7 +64,9 @@ WRIT_DIRS := writers
 # and the tree (what the mount shows); threads, no libfuse.
 TREE_DIRS := cache tree
 LAYER_DIRS := $(CORE_DIRS) $(WRIT_DIRS) $(TREE_DIRS) fuse rtmcat rtmgen
+# Tests, fuzz targets and benchmarks see every layer.
 ALL_INC  := $(LAYER_DIRS:%=-Isrc/%)
+layer_inc = $(addprefix -Isrc/,$(BELOW_$(firstword $(subst /, ,$(1)))))
 srcs_in   = $(sort $(foreach d,$(1),$(wildcard src/$(d)/*.c)))
 objs_of   = $(patsubst src/%.c,$(BUILD)/obj/%.o,$(1))
 CORE_SRC := $(call srcs_in,$(CORE_DIRS))
@@ -73,19 +87,23 @@ UNIT     := $(notdir $(basename $(wildcard tests/unit/*/test_*.c)))
 UNIT_BIN := $(UNIT:%=$(BUILD)/tests/%)
 
 .PHONY: all tests check bench demo fuzz tsan stress valgrind install install-magic uninstall deb \
-	clean deps ofp2-table pow10-table corpus-mix float-exhaustive
+	clean deps layers ofp2-table pow10-table corpus-mix float-exhaustive
 all: $(PROGS)
 tests: $(UNIT_BIN)
 
 # Objects: one rule; the FUSE front end alone sees libfuse's headers.
 $(BUILD)/obj/%.o: src/%.c
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CPPFLAGS) $(ALL_INC) $(LZO_CFLAGS) $(XCFLAGS) $(ALL_CFLAGS) $(DEP_FLAGS) -c $< -o $@
+	$(CC) $(ALL_CPPFLAGS) $(call layer_inc,$*) $(LZO_CFLAGS) $(XCFLAGS) $(ALL_CFLAGS) $(DEP_FLAGS) -c $< -o $@
 $(BUILD)/obj/fuse/%.o: XCFLAGS = $(FUSE_CFLAGS)
 $(BUILD)/obj/cache/index.o: XCFLAGS = $(SQLITE_CFLAGS)
 
 $(BUILD)/tests:
 	mkdir -p $@
+
+# One line a layer: the folder, then the layers it may use.
+layers:
+	@$(foreach d,$(LAYER_DIRS),echo "$(d): $(BELOW_$(d))";)
 
 $(LIBCORE): $(CORE_OBJ)
 	rm -f $@ && ar rcs $@ $^

@@ -7,7 +7,7 @@
  *    otherwise d.ddde+XX.  buf needs RTM_FLOAT_CHARS bytes; returns the length.
  *  - rtm_fmt_num() writes v with digits decimals (0..RTM_DIGITS_MAX) as
  *    "%.*f" would, then drops trailing zeros and a bare point, and writes
- *    "-0" as "0": numbers that diff well.  RTM_DIGITS_EXACT (rtm.h) is
+ *    "-0" as "0": numbers that diff well.  RTM_DIGITS_EXACT (below) is
  *    rtm_fmt_float().  nan and inf as rtm_fmt_float() either way.
  *  - rtm_put_name() escapes raw name bytes: printable ASCII as is, other
  *    bytes and the backslash as \xNN.  The csv and json variants add RFC 4180
@@ -21,8 +21,12 @@
 
 #include <stddef.h>
 
-#include "rtm.h"
 #include "util.h"
+
+/* A view's numbers: RTM_DIGITS_EXACT, the shortest round trip, or that
+ * many decimals in fixed point (-o digits=N, rtmcat -d N). */
+#define RTM_DIGITS_EXACT (-1)
+enum { RTM_DIGITS_MAX = 9 };
 
 /* Room for any number either way: FLT_MAX in fixed point with 9 decimals
  * takes 50 bytes with its sign. */

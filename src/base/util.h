@@ -45,6 +45,13 @@ void rtm_err_sys(struct rtm_error *err, int code, uint64_t offset, const char *f
 /* Writes "msg (at byte N)" or "msg" into out. */
 void rtm_err_format(const struct rtm_error *err, char *out, size_t n);
 
+/* Raw bytes of a name or property string: no NUL inside for names, any byte
+ * for MDAT strings.  s is NUL-terminated for convenience. */
+struct rtm_str {
+    const char *s;
+    uint32_t len;
+};
+
 struct rtm_buf {
     char *p;
     size_t len, cap;

@@ -2,6 +2,8 @@
  * reservations) and cache_sizes.c (views' sizes and the check of the
  * persistent index's) share.  Private to them: everyone else uses cache.h.
  * Functions marked "lock held" are called with c->lock held.
+ * A file cycle on purpose: one module under one lock, split in two files
+ * for size; sizing gets and puts views, and a get checks a size.
  */
 #ifndef RTM_CACHE_INT_H
 #define RTM_CACHE_INT_H

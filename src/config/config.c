@@ -358,11 +358,3 @@ int cfg_equal(const struct cfg *a, const struct cfg *b, char *why, size_t n)
         }
     return class_eq(a, 0, b, 0, why, n, 0);
 }
-
-int cfg_read(const uint8_t *data, size_t len, const char *name, struct cfg **out,
-             struct rtm_error *err)
-{
-    if (rap_is_rapified(data, len))
-        return rap_read(data, len, out, err);
-    return cfg_parse_text((const char *)data, len, name, NULL, out, err);
-}

@@ -492,7 +492,7 @@ int rtm_skeleton_cfg_open(const char *path, const char *cls, const char *spec,
         return -1;
     }
     struct rtm_skeleton *ofp2 = NULL;
-    if (rtm_skeleton_open("ofp2", &ofp2, err)) {
+    if (rtm_skeleton_builtin("ofp2", &ofp2, err)) {
         cfg_free(c);
         return -1;
     }

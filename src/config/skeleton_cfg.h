@@ -1,8 +1,15 @@
 /* skeleton_cfg.h - a skeleton read from a model.cfg's CfgSkeletons, the
  * form the game, Object Builder and the Blender add-on use (rtm(5),
- * SKELETON FILES; rtmfs(1) -o skeleton=).
+ * SKELETON FILES; rtmfs(1) -o skeleton=), and the skeleton a user's SPEC
+ * names.
  *
  * Contract:
+ *  - rtm_skeleton_open() accepts "ofp2" and "none" in any case (the
+ *    built-ins, skeleton.h), the path of a skeleton file, or a model.cfg
+ *    as PATH[:CLASS]: SPEC is a model.cfg when it names a file that ends
+ *    in ".cfg" (any case) or starts with "\0raP", or, when SPEC names no
+ *    file, when the part before its last ':' does (CLASS is the rest).
+ *    Its messages start with "skeleton 'SPEC': ".
  *  - The file is read with cfg_load_file(): rapified when it starts with
  *    "\0raP", else text, preprocessed (#include relative to the file, then
  *    the game paths of the project it lies in, then that project's
@@ -42,6 +49,10 @@
 #define RTM_SKELETON_CFG_H
 
 #include "skeleton.h"
+
+/* The skeleton SPEC names (above); the caller frees it with
+ * rtm_skeleton_free().  0, or -1 with the message. */
+int rtm_skeleton_open(const char *spec, struct rtm_skeleton **out, struct rtm_error *err);
 
 /* Opens the skeleton of path's CfgSkeletons class cls (NULL: the best
  * cover); spec is what the user wrote, for messages. */

@@ -311,19 +311,6 @@ static int put_value(struct rtm_buf *b, const struct cfg_value *v, double *num)
     }
 }
 
-int rtm_states_duration(double speed, char *out, size_t n)
-{
-    if (!isfinite(speed)) {
-        snprintf(out, n, "?");
-        return -1;
-    }
-    if (speed == 0)
-        snprintf(out, n, "none");
-    else
-        snprintf(out, n, "%.6g", speed > 0 ? 1.0 / speed : -speed);
-    return 0;
-}
-
 /* The line of state cls of config ci into b. */
 static void state_line(const struct rtm_states *s, size_t ci, uint32_t cls, struct rtm_buf *b)
 {
@@ -334,7 +321,7 @@ static void state_line(const struct rtm_states *s, size_t ci, uint32_t cls, stru
         snprintf(path, sizeof path, "?");
     buf_printf(b, "%s speed=", path);
     if (put_value(b, value_of(s, sp), &speed) == 0)
-        rtm_states_duration(speed, dur, sizeof dur);
+        rtm_timing_duration(speed, dur, sizeof dur);
     buf_printf(b, " duration_s=%s looped=", dur);
     put_value(b, value_of(s, lo), &looped);
     buf_printf(b, " config=%s", s->cfgs[ci].rel);

@@ -11,12 +11,7 @@
  * parent is the base game's), the value is `?` and `inherits=NAME` names
  * the class it would come from.
  *
- * Duration rule (rtm_states_duration): a positive speed is passes per
- * second (one pass lasts 1/speed s), a negative one is the duration in
- * seconds (-speed), 0 has none ("none"); anything else (a string, a value
- * not known) is "?".  Durations are written with C's "%.6g": 6 significant
- * digits, trailing zeros dropped (0.06 -> 16.6667, -8 -> 8, 100000 ->
- * 1e-05).
+ * `duration_s` follows timing.h's duration rule.
  *
  * Contract: a table owns the configs added to it: it keeps of each only
  * what resolving reads (its classes and their file, speed and looped) and
@@ -57,11 +52,6 @@ size_t rtm_states_config_bytes(const struct rtm_states *s);
  * has none), appended to b: its first line, then (s may be NULL: no
  * configs read) one line a state that names gp. */
 void rtm_states_render(const struct rtm_states *s, const char *gp, struct rtm_buf *b);
-
-/* The duration of one pass for a speed as the config writes it (a
- * number): into out (n bytes), "none" or digits.  -1 for a speed that is
- * no finite number ("?" then). */
-int rtm_states_duration(double speed, char *out, size_t n);
 
 /* The key a game path is compared by: normalised (gamepath.h), ASCII
  * lowercase, into out: 0, or -1 when it is no game path (or too long). */

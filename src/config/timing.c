@@ -6,9 +6,20 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "states.h"
-
 enum { DUR_MAX = 32, LISTED_MAX = 3 };
+
+int rtm_timing_duration(double speed, char *out, size_t n)
+{
+    if (!isfinite(speed)) {
+        snprintf(out, n, "?");
+        return -1;
+    }
+    if (speed == 0)
+        snprintf(out, n, "none");
+    else
+        snprintf(out, n, "%.6g", speed > 0 ? 1.0 / speed : -speed);
+    return 0;
+}
 
 void rtm_timing_alone(struct rtm_timing *out)
 {
@@ -98,7 +109,7 @@ void rtm_timing_decide(const struct rtm_timing_state *st, size_t n, uint32_t nfr
     int agree = 1;
     for (size_t i = 0; i < n; i++) {
         char d[DUR_MAX];
-        rtm_states_duration(st[i].value, d, sizeof d);
+        rtm_timing_duration(st[i].value, d, sizeof d);
         agree &= i == 0 || strcmp(d, dur[0]) == 0;
         if (i <= LISTED_MAX)
             memcpy(dur[i], d, sizeof d);

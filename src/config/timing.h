@@ -18,6 +18,13 @@
  *    "none" (speed = 0) keeps the convention;
  *  - else the states disagree: the convention.
  *
+ * Duration rule (rtm_timing_duration), which states.txt writes too: a
+ * positive speed is passes per second (one pass lasts 1/speed s), a
+ * negative one is the duration in seconds (-speed), 0 has none ("none");
+ * anything else (a string, a value not known) is "?".  Durations are
+ * written with C's "%.6g": 6 significant digits, trailing zeros dropped
+ * (0.06 -> 16.6667, -8 -> 8, 100000 -> 1e-05).
+ *
  * Where configs are not read (-o configs=none, -o timing=frames) there
  * is no timing to decide: rtm_timing_alone gives the empty generation,
  * no sentence, the views of the file alone.
@@ -56,6 +63,11 @@ struct rtm_timing {
 /* The timing of a file of nframes frames played by the n states st. */
 void rtm_timing_decide(const struct rtm_timing_state *st, size_t n, uint32_t nframes,
                        struct rtm_timing *out);
+
+/* The duration of one pass for a speed as the config writes it (a
+ * number): into out (n bytes), "none" or digits.  -1 for a speed that is
+ * no finite number ("?" then). */
+int rtm_timing_duration(double speed, char *out, size_t n);
 
 /* The empty generation: the convention, no sentence (no configs read). */
 void rtm_timing_alone(struct rtm_timing *out);

@@ -27,7 +27,7 @@
 #include "fstype.h"
 #include "loader.h"
 #include "numfmt.h"
-#include "skeleton.h"
+#include "skeleton_cfg.h"
 #include "tree.h"
 #include "version.h"
 #include "watch.h"

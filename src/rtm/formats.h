@@ -1,4 +1,4 @@
-/* formats.h - one reader per on-disk format, behind rtm_parse() (anim.c).
+/* formats.h - one reader per on-disk format, behind rtm_parse() (parse.c).
  *
  * Each reader gets the whole source and fills a new anim, or returns -1
  * with err set.  The caller has already matched the signature.

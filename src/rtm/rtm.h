@@ -21,22 +21,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "numfmt.h"
 #include "util.h"
 
 struct rtm_skeleton;
 struct rtm_names;
 
-#define RTM_DIGITS_EXACT (-1)
-enum { RTM_DIGITS_MAX = 9 };
-
 enum rtm_format { RTM_FORMAT_PLAIN, RTM_FORMAT_BMTR };
-
-/* Raw bytes of a name or property string: no NUL inside for names, any byte
- * for MDAT strings.  s is NUL-terminated for convenience. */
-struct rtm_str {
-    const char *s;
-    uint32_t len;
-};
 
 struct rtm_prop {
     float phase;

@@ -2,14 +2,12 @@
  * its writer. */
 #include "skeleton.h"
 #include "rtm.h"
-#include "skeleton_cfg.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <strings.h>
 #include <math.h>
-#include <sys/stat.h>
 
 /* The built-in OFP2_ManSkeleton with its rest pose (generated; see there). */
 #include "ofp2_table.h"
@@ -461,71 +459,32 @@ int32_t *rtm_skeleton_first_bones(const struct rtm_skeleton *s, const struct rtm
     return first;
 }
 
-/* Whether path is a regular file (or a link to one). */
-static int is_file(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-/* Whether the file at path is read as a model.cfg: by its name, or, for a
- * rapified one, by its first four bytes (a skeleton file is text). */
-static int model_cfg_file(const char *path)
-{
-    size_t n = strlen(path);
-    if (n >= 4 && strcasecmp(path + n - 4, ".cfg") == 0)
-        return 1;
-    FILE *f = fopen(path, "rb");
-    char magic[4] = { 1 };
-    int rap = f && fread(magic, 1, 4, f) == 4 && memcmp(magic, "\0raP", 4) == 0;
-    if (f)
-        fclose(f);
-    return rap;
-}
-
-/* A model.cfg spec, PATH or PATH:CLASS (skeleton.h): 0 opened, 1 failed
- * (err), -1 not a model.cfg (a skeleton file, or nothing). */
-static int open_model_cfg(const char *spec, struct rtm_skeleton **out, struct rtm_error *err)
-{
-    if (is_file(spec))
-        return model_cfg_file(spec) ? rtm_skeleton_cfg_open(spec, NULL, spec, out, err) != 0
-                                    : -1;
-    const char *colon = strrchr(spec, ':');
-    if (!colon || !colon[1])
-        return -1;
-    char *path = strndup(spec, (size_t)(colon - spec));
-    if (!path) {
-        rtm_err_oom(err, "out of memory");
-        return 1;
-    }
-    int rc = is_file(path) ? rtm_skeleton_cfg_open(path, colon + 1, spec, out, err) != 0 : -1;
-    free(path);
-    return rc;
-}
-
-int rtm_skeleton_open(const char *spec, struct rtm_skeleton **out, struct rtm_error *err)
+int rtm_skeleton_builtin(const char *name, struct rtm_skeleton **out, struct rtm_error *err)
 {
     *out = NULL;
-    if (strcasecmp(spec, "none") == 0) {
+    if (strcasecmp(name, "none") == 0) {
         if (!(*out = skel_new("none"))) {
             rtm_err_oom(err, "out of memory");
             return -1;
         }
         return 0;
     }
-    if (strcasecmp(spec, "ofp2") == 0)
+    if (strcasecmp(name, "ofp2") == 0)
         return parse_text(OFP2_TEXT, sizeof OFP2_TEXT - 1, "ofp2", out, err);
-    int cfg = open_model_cfg(spec, out, err);
-    if (cfg >= 0)
-        return cfg ? -1 : 0;
+    return 1;
+}
+
+int rtm_skeleton_load(const char *path, struct rtm_skeleton **out, struct rtm_error *err)
+{
+    *out = NULL;
     char *text = NULL;
     size_t len = 0;
-    if (read_file(spec, &text, &len, err))
+    if (read_file(path, &text, &len, err))
         return -1;
     struct rtm_error e2;
-    int rc = rtm_skeleton_parse(text ? text : "", len, spec, out, &e2);
+    int rc = rtm_skeleton_parse(text ? text : "", len, path, out, &e2);
     free(text);
     if (rc)
-        rtm_err_nooff(err, "skeleton '%s': %s", spec, e2.msg);
+        rtm_err_nooff(err, "skeleton '%s': %s", path, e2.msg);
     return rc;
 }

@@ -4,13 +4,11 @@
  * Contract:
  *  - A skeleton is an ordered list of (bone, parent) pairs, parents first;
  *    names compare case-insensitively (ASCII).
- *  - rtm_skeleton_open() accepts "ofp2" (the built-in Arma 3
- *    OFP2_ManSkeleton), "none" (no hierarchy), both in any case, the path
- *    of a skeleton file, or a model.cfg as PATH[:CLASS] (skeleton_cfg.h):
- *    SPEC is a model.cfg when it names a file that ends in ".cfg" (any
- *    case) or starts with "\0raP", or, when SPEC names no file, when the
- *    part before its last ':' does (CLASS is the rest).  Its messages
- *    start with "skeleton 'SPEC': ".
+ *  - rtm_skeleton_builtin() gives "ofp2" (the built-in Arma 3
+ *    OFP2_ManSkeleton) and "none" (no hierarchy), both in any case;
+ *    rtm_skeleton_load() reads a skeleton file.  Its messages start with
+ *    "skeleton 'PATH': ".  What a user's SPEC names, a model.cfg too, is
+ *    rtm_skeleton_open()'s (skeleton_cfg.h).
  *  - A skeleton file has one bone a line, "BONE PARENT [X Y Z [placed]]":
  *    "-" as PARENT for a root, parents on earlier lines, '#' starts a
  *    comment.  X Y Z, the bone's pivot, are finite decimal numbers; either
@@ -54,7 +52,11 @@ struct rtm_skeleton {
 /* The built-in names, for messages and usage texts. */
 #define RTM_SKELETON_BUILTINS "ofp2 or none"
 
-int rtm_skeleton_open(const char *spec, struct rtm_skeleton **out, struct rtm_error *err);
+/* 0 with *out, or -1 (out of memory), for a built-in name; 1 for any
+ * other name (*out NULL). */
+int rtm_skeleton_builtin(const char *name, struct rtm_skeleton **out, struct rtm_error *err);
+/* The skeleton file at path: 0 with *out, or -1 with the message. */
+int rtm_skeleton_load(const char *path, struct rtm_skeleton **out, struct rtm_error *err);
 /* Parses skeleton text (the file format above); name is kept for display. */
 int rtm_skeleton_parse(const char *text, size_t len, const char *name,
                        struct rtm_skeleton **out, struct rtm_error *err);

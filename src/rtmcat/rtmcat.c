@@ -25,7 +25,7 @@
 #include "numfmt.h"
 #include "pbo.h"
 #include "rtm.h"
-#include "skeleton.h"
+#include "skeleton_cfg.h"
 #include "tree.h"
 #include "rtmcat_check.h"
 #include "rtmcat_config.h"

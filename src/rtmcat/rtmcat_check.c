@@ -18,7 +18,7 @@
 #include "check.h"
 #include "pbo.h"
 #include "rtm.h"
-#include "skeleton.h"
+#include "skeleton_cfg.h"
 
 struct run {
     const struct rtm_skeleton *skel;

@@ -12,7 +12,7 @@
 
 #include "pivots.h"
 #include "rtm.h"
-#include "skeleton.h"
+#include "skeleton_cfg.h"
 
 /* Adds FILE's equations; 0, or 1 after a message (the file is skipped). */
 static int add_file(struct rtm_pivots *e, const struct rtm_skeleton *s, const char *path,

@@ -40,71 +40,16 @@
 
 #include "rtmgen.h"
 
-int make_dirs(const char *path, size_t n)
-{
-    char p[4096];
-    if (n >= sizeof p) {
-        fprintf(stderr, "rtmgen: %s: path too long\n", path);
-        return -1;
-    }
-    memcpy(p, path, n);
-    p[n] = 0;
-    for (size_t i = 1; i <= n; i++) {
-        if (p[i] != '/' && p[i] != 0)
-            continue;
-        p[i] = 0;
-        int e = mkdir(p, 0755) && errno != EEXIST ? errno : 0;
-        p[i] = i < n ? '/' : 0;
-        if (e) {
-            fprintf(stderr, "rtmgen: %s: %s\n", p, strerror(e));
-            return -1;
-        }
-    }
-    return 0;
-}
-
-int make_dir(const char *path) { return make_dirs(path, strlen(path)); }
-
-/* Writes len bytes of b to path, making the folders above it as needed. */
-int write_file(const char *path, const struct rtm_buf *b, size_t len)
-{
-    const char *slash = strrchr(path, '/');
-    if (slash && slash > path && make_dirs(path, (size_t)(slash - path)))
-        return -1;
-    FILE *f = fopen(path, "wb");
-    int bad = !f || fwrite(b->p, 1, len, f) != len;
-    if (f && fclose(f))
-        bad = 1;
-    if (bad) {
-        fprintf(stderr, "rtmgen: %s: %s\n", path, strerror(errno));
-        return -1;
-    }
-    return 0;
-}
-
-int make(enum kind k, const struct sample_opts *o, struct rtm_buf *b)
-{
-    struct sample_opts p = *o;
-    switch (k) {
-    case K_PLAIN: p.nprops = 0; return rtm_sample_plain(&p, b);
-    case K_MDAT: return rtm_sample_plain(&p, b);
-    case K_V3: return rtm_sample_bmtr(&p, 3, BMTR_COMPRESS_AUTO, b);
-    case K_V4: return rtm_sample_bmtr(&p, 4, BMTR_COMPRESS_AUTO, b);
-    case K_V5_RAW: return rtm_sample_bmtr(&p, 5, BMTR_COMPRESS_NONE, b);
-    default: return rtm_sample_bmtr(&p, 5, BMTR_COMPRESS_ALL, b);
-    }
-}
-
 static int gen_one(const char *dir, const char *name, enum kind k,
                    const struct sample_opts *o, size_t cut)
 {
     struct rtm_buf b;
     char path[4096];
     buf_init(&b);
-    int rc = make(k, o, &b);
+    int rc = rtmgen_sample(k, o, &b);
     snprintf(path, sizeof path, "%s/%s", dir, name);
     if (!rc)
-        rc = write_file(path, &b, cut && cut < b.len ? cut : b.len);
+        rc = rtmgen_write_file(path, &b, cut && cut < b.len ? cut : b.len);
     else
         fprintf(stderr, "rtmgen: out of memory\n");
     buf_free(&b);
@@ -141,7 +86,7 @@ static int gen_tree(const char *dir, long n)
     char sub[4096], name[64];
     for (long i = 0; i < n; i++) {
         snprintf(sub, sizeof sub, "%s/mod_%02ld", dir, i / 100);
-        if (i % 100 == 0 && make_dir(sub))
+        if (i % 100 == 0 && rtmgen_mkdir(sub))
             return 1;
         struct sample_opts o = { (uint32_t)(20 + i % 40), (uint32_t)(60 + i % 44),
                                  (uint32_t)i, (uint32_t)(i % 3) };
@@ -165,7 +110,7 @@ static int gen_pbo(const char *path)
         buf_init(&b[i]);
         if (!SET[i].in_pbo)
             continue;
-        rc |= make(SET[i].kind, &SET[i].opts, &b[i]);
+        rc |= rtmgen_sample(SET[i].kind, &SET[i].opts, &b[i]);
         e[n] = (struct pbo_write_entry){ SET[i].in_pbo, (const uint8_t *)b[i].p, b[i].len,
                                          n % 2 ? PBO_PACK_STORE : PBO_PACK_CPRS, 0 };
         n++;
@@ -180,7 +125,7 @@ static int gen_pbo(const char *path)
     if (!rc)
         rc = pbo_write(e, n, &prop, 1, 0, &out);
     if (!rc)
-        rc = write_file(path, &out, out.len);
+        rc = rtmgen_write_file(path, &out, out.len);
     else
         fprintf(stderr, "rtmgen: out of memory\n");
     for (size_t i = 0; i < NSET; i++)
@@ -226,7 +171,7 @@ static int gen_packed(const char *out_path, char **files, int n)
         rc = -1;
     }
     if (!rc)
-        rc = write_file(out_path, &out, out.len);
+        rc = rtmgen_write_file(out_path, &out, out.len);
     buf_free(&out);
     for (int i = 0; data && i < n; i++)
         free(data[i]);
@@ -281,7 +226,7 @@ static int gen_sized(int expanding, long mb, const char *path)
         buf_free(&b);
         return 1;
     }
-    rc = write_file(path, &b, b.len) ? 1 : 0;
+    rc = rtmgen_write_file(path, &b, b.len) ? 1 : 0;
     buf_free(&b);
     return rc;
 }
@@ -296,9 +241,9 @@ static int gen_figure(const char *dir, long nframes)
     if (rc)
         fprintf(stderr, "rtmgen: out of memory\n");
     snprintf(path, sizeof path, "%s/figure.rtm", dir);
-    rc = rc || write_file(path, &rtm, rtm.len);
+    rc = rc || rtmgen_write_file(path, &rtm, rtm.len);
     snprintf(path, sizeof path, "%s/figure.skel", dir);
-    rc = rc || write_file(path, &skel, skel.len);
+    rc = rc || rtmgen_write_file(path, &skel, skel.len);
     buf_free(&rtm);
     buf_free(&skel);
     return rc ? 1 : 0;
@@ -392,7 +337,7 @@ int main(int argc, char **argv)
         return 2;
     }
     const char *dir = argv[optind];
-    if (make_dir(dir))
+    if (rtmgen_mkdir(dir))
         return 1;
     if (mb > 0)
         return rtmgen_mods(dir, mb);

@@ -1,5 +1,6 @@
 /* rtmgen.h - what rtmgen's files share (rtmgen.c: the command line, the
  * small sets, files for the memory tests and the standing figure;
+ * rtmgen_common.c: files, samples by kind, the install's names;
  * rtmgen_mods.c: trees shaped like mods and a whole install;
  * rtmgen_configs.c: the whole install's config.bin files).  Messages go
  * to stderr, prefixed "rtmgen: "; functions return 0, or -1 (the rtmgen_*
@@ -16,13 +17,13 @@
 /* The sample formats rtmgen writes. */
 enum kind { K_PLAIN, K_MDAT, K_V3, K_V4, K_V5_RAW, K_V5_LZO, K_KINDS };
 /* A sample of kind k into b; -1 when out of memory. */
-int make(enum kind k, const struct sample_opts *o, struct rtm_buf *b);
+int rtmgen_sample(enum kind k, const struct sample_opts *o, struct rtm_buf *b);
 
 /* mkdir -p: path and every folder above it (n bytes of path). */
-int make_dirs(const char *path, size_t n);
-int make_dir(const char *path);
+int rtmgen_mkdirs(const char *path, size_t n);
+int rtmgen_mkdir(const char *path);
 /* Writes len bytes of b to path, making the folders above it as needed. */
-int write_file(const char *path, const struct rtm_buf *b, size_t len);
+int rtmgen_write_file(const char *path, const struct rtm_buf *b, size_t len);
 
 /* -P MB DIR: archives of at least MB megabytes shaped like Arma mods; a
  * summary on stdout. */
@@ -46,6 +47,10 @@ static inline uint32_t rng_range(uint64_t *s, uint32_t lo, uint32_t hi)
 {
     return lo + (uint32_t)(rng_next(s) % ((uint64_t)hi - lo + 1));
 }
+
+/* The animations' names of the generated trees. */
+enum { RTMGEN_NANIMS = 10 };
+extern const char *const RTMGEN_ANIMS[RTMGEN_NANIMS];
 
 /* -I's layout, which a config names: archive i of an install lies in mod
  * folder i % INSTALL_MODS and holds animations 50 i .. 50 i + 49. */

@@ -21,44 +21,6 @@ enum {
 };
 #define BIG_TIME 1700000000u            /* entry timestamps start here */
 
-static const char *const BIG_ADDONS[] = {
-    "anims", "characters", "weapons", "vehicles", "structures",
-    "sounds", "ui", "data", "props", "air", "boats", "terrain",
-};
-enum { BIG_NADDONS = sizeof BIG_ADDONS / sizeof BIG_ADDONS[0] };
-
-static const char *const BIG_ANIMS[] = {
-    "amovpercmstpsraswrfldnon", "amovpercmwlksraswrfldf", "amovpercmrunsraswrfldf",
-    "amovpknlmstpsraswrfldnon", "amovppnemstpsraswrfldnon", "aidlpercmstpsraswrfldnon_idle",
-    "ainvpknlmstpslaywrfldnon_medic", "awopercmstpsgthwrfldnon_throw",
-    "gesturepoint", "gesturereload",
-};
-enum { BIG_NANIMS = sizeof BIG_ANIMS / sizeof BIG_ANIMS[0] };
-
-/* -I's names hang on (archive, animation) alone, not on a generator's
- * state, so that another archive's config can name them: splitmix64. */
-void rtmgen_install_rtm(unsigned i, unsigned m, char *out, size_t n)
-{
-    uint64_t z = ((uint64_t)i << 32 | m) + 0x9E3779B97F4A7C15u;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
-    z ^= z >> 31;
-    const char *anim = BIG_ANIMS[z % BIG_NANIMS];
-    snprintf(out, n, "anims\\characters\\%s%s_%02u.rtm",
-             strncmp(anim, "gesture", 7) ? "" : "gestures\\", anim, m);
-}
-
-void rtmgen_archive_names(unsigned i, unsigned mods, char *addon, size_t an, char *prefix,
-                          size_t pn)
-{
-    unsigned mod = i % mods, k = i / mods;
-    if (k < BIG_NADDONS)
-        snprintf(addon, an, "%s", BIG_ADDONS[k]);
-    else
-        snprintf(addon, an, "%s_%u", BIG_ADDONS[k % BIG_NADDONS], k / BIG_NADDONS);
-    snprintf(prefix, pn, "mod_%02u\\addons\\%s", mod, addon);
-}
-
 struct big_stats {
     uint64_t bytes, rtm_bytes;
     uint64_t needed;                    /* tables and RTM entries' stored bytes */
@@ -140,7 +102,7 @@ static int big_rtms(struct big_archive *a, unsigned archive, uint64_t *rng,
         enum kind k = (enum kind)rng_range(rng, 0, K_KINDS - 1);
         struct sample_opts o = { rng_range(rng, 10, 50), rng_range(rng, 0, 1) ? 103 : 66,
                                  (uint32_t)st->rtm, rng_range(rng, 0, 3) };
-        const char *anim = BIG_ANIMS[rng_range(rng, 0, BIG_NANIMS - 1)];
+        const char *anim = RTMGEN_ANIMS[rng_range(rng, 0, RTMGEN_NANIMS - 1)];
         const char *sub = strncmp(anim, "gesture", 7) ? "" : "gestures\\";
         char name[BIG_NAME];
         snprintf(name, sizeof name, "anims\\characters\\%s%s_%02u.rtm", sub, anim, i);
@@ -151,7 +113,7 @@ static int big_rtms(struct big_archive *a, unsigned archive, uint64_t *rng,
         if (!b)
             return -1;
         int lefthand = k >= K_V3;
-        if (plan->nrtm ? mix_rtm(rng, (uint32_t)st->rtm, b, &lefthand) : make(k, &o, b)) {
+        if (plan->nrtm ? mix_rtm(rng, (uint32_t)st->rtm, b, &lefthand) : rtmgen_sample(k, &o, b)) {
             fprintf(stderr, "rtmgen: out of memory\n");
             return -1;
         }
@@ -254,7 +216,7 @@ static int big_write(const struct big_archive *a, const char *path, const char *
     else
         rc = big_needed(&out, path, &st->needed);
     if (!rc)
-        rc = write_file(path, &out, out.len);
+        rc = rtmgen_write_file(path, &out, out.len);
     if (!rc) {
         st->bytes += out.len;
         st->archives++;
@@ -273,10 +235,10 @@ static int big_archive(const char *dir, unsigned i, uint64_t left, const struct 
     char path[4096], addon[64], prefix[128];
     rtmgen_archive_names(i, plan->mods, addon, sizeof addon, prefix, sizeof prefix);
     snprintf(path, sizeof path, "%s/@mod_%02u", dir, mod);
-    if (make_dir(path))
+    if (rtmgen_mkdir(path))
         return -1;
     snprintf(path, sizeof path, "%s/@mod_%02u/addons", dir, mod);
-    if (make_dir(path))
+    if (rtmgen_mkdir(path))
         return -1;
     snprintf(path, sizeof path, "%s/@mod_%02u/addons/%s.pbo", dir, mod, addon);
 
@@ -347,7 +309,7 @@ int rtmgen_install(const char *dir, long n)
         buf_init(&b);
         int lefthand;
         snprintf(path, sizeof path, "%s/loose/mod_%02ld/anim_%05ld.rtm", dir, i % INSTALL_MODS, i);
-        if (mix_rtm(&rng, (uint32_t)i, &b, &lefthand) || write_file(path, &b, b.len)) {
+        if (mix_rtm(&rng, (uint32_t)i, &b, &lefthand) || rtmgen_write_file(path, &b, b.len)) {
             buf_free(&b);
             return 1;
         }

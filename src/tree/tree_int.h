@@ -13,6 +13,9 @@
  *   tree_states_walk.c  finding and reading the configs for that table
  *   tree_states_index.c the table in the persistent index
  *   tree_missing.c  missing.txt at the mount's root: where it shows
+ * A file cycle on purpose: the files are one module split by request
+ * kind, and a path resolves through archives, configs and game paths
+ * that each list, read and resolve again.
  */
 #ifndef RTM_TREE_INT_H
 #define RTM_TREE_INT_H

@@ -8,7 +8,7 @@
 
 #include "convert.h"
 #include "rtm.h"
-#include "skeleton.h"
+#include "skeleton_cfg.h"
 
 struct sample {
     uint32_t nbones, nframes, nprops;

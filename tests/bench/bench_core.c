@@ -20,7 +20,7 @@
 #include "numfmt.h"
 #include "rtm.h"
 #include "samples.h"
-#include "skeleton.h"
+#include "skeleton_cfg.h"
 #include "views.h"
 
 enum { ROUNDS = 5 };

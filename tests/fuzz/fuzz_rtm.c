@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "rtm.h"
-#include "skeleton.h"
+#include "skeleton_cfg.h"
 #include "timing.h"
 #include "views.h"
 

@@ -8,7 +8,7 @@
 #include "config.h"
 #include "pbo_write.h"
 #include "samples.h"
-#include "skeleton.h"
+#include "skeleton_cfg.h"
 
 /* sel < 0: no selector byte (skeleton seeds). */
 static void put(const char *dir, const char *name, int sel, const char *p, size_t n)

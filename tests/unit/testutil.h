@@ -23,7 +23,7 @@
 #include "bmtr_write.h"
 #include "rtm.h"
 #include "samples.h"
-#include "skeleton.h"
+#include "skeleton_cfg.h"
 #include "views.h"
 
 /* Skips the current test for REASON, a short phrase shared with the shell

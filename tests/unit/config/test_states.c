@@ -100,23 +100,23 @@ static void duration_rule(void **state)
 {
     (void)state;
     char d[32];
-    assert_int_equal(rtm_states_duration(0.06f, d, sizeof d), 0);
+    assert_int_equal(rtm_timing_duration(0.06f, d, sizeof d), 0);
     assert_string_equal(d, "16.6667");                  /* 1/speed s */
-    assert_int_equal(rtm_states_duration(2, d, sizeof d), 0);
+    assert_int_equal(rtm_timing_duration(2, d, sizeof d), 0);
     assert_string_equal(d, "0.5");
-    assert_int_equal(rtm_states_duration(-8, d, sizeof d), 0);
+    assert_int_equal(rtm_timing_duration(-8, d, sizeof d), 0);
     assert_string_equal(d, "8");                        /* -speed s */
-    assert_int_equal(rtm_states_duration(0, d, sizeof d), 0);
+    assert_int_equal(rtm_timing_duration(0, d, sizeof d), 0);
     assert_string_equal(d, "none");
-    assert_int_equal(rtm_states_duration(100000, d, sizeof d), 0);
+    assert_int_equal(rtm_timing_duration(100000, d, sizeof d), 0);
     assert_string_equal(d, "1e-05");                    /* AUR's held pose */
-    assert_int_equal(rtm_states_duration(1e-30, d, sizeof d), 0);
+    assert_int_equal(rtm_timing_duration(1e-30, d, sizeof d), 0);
     assert_string_equal(d, "1e+30");
-    assert_int_equal(rtm_states_duration(-3.4e38, d, sizeof d), 0);
+    assert_int_equal(rtm_timing_duration(-3.4e38, d, sizeof d), 0);
     assert_string_equal(d, "3.4e+38");
-    assert_int_equal(rtm_states_duration(NAN, d, sizeof d), -1);
+    assert_int_equal(rtm_timing_duration(NAN, d, sizeof d), -1);
     assert_string_equal(d, "?");
-    assert_int_equal(rtm_states_duration(INFINITY, d, sizeof d), -1);
+    assert_int_equal(rtm_timing_duration(INFINITY, d, sizeof d), -1);
     assert_string_equal(d, "?");
     /* a speed that is no number (a macro left as written) has no duration */
     static const char *const cfgs[] = {
