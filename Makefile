@@ -112,7 +112,7 @@ $(LIBWRIT): $(WRIT_OBJ)
 $(LIBTREE): $(FS_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
-# rtmcat is run once a file, so its start-up counts (issue 31).  It opens
+# rtmcat is run once a file, so its start-up counts.  It opens
 # no index, so rtmcat_noindex.c stands in for index.c and SQLite is not
 # linked; and it is a static PIE (glibc, LZO and libm inside), which leaves
 # the dynamic linker nothing to load or relocate: 0.3 ms a run less.  Not

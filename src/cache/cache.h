@@ -90,7 +90,7 @@ enum rtmc_kind {
     RTMC_DATA,               /* the content of an archive entry */
     RTMC_CONFIG,             /* a rapified config (a file or an archive
                                 entry) as its text (config.h's
-                                cfg_write_text), in data and len */
+                                cfg_print_text), in data and len */
 };
 
 enum rtmc_level {

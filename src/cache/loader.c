@@ -450,7 +450,7 @@ static int derapify(const struct rtmc_src *src, struct rtmc_reservation *r, uint
     buf_init(&b);
     /* reserve() bounds size by cache_size, so it fits a size_t */
     if (reserve(r, size, size, "to write", &err) == 0 && buf_reserve(&b, (size_t)size + 1) == 0)
-        cfg_write_text(c, &b);
+        cfg_print_text(c, &b);
     cfg_free(c);
     if (err.msg[0] || err.code)
         return failed(msg, msglen, src->path, &err);

@@ -21,7 +21,7 @@
  *    needs 1.2 GiB to parse, more than cache_size 256.0 MiB").
  *  - A config (RTMC_CONFIG, a loose file or an entry) is its bytes read
  *    as rapified (config.h: rap_measure, rap_read) and written as text
- *    (cfg_write_text); the bytes, the model and the text are each reserved
+ *    (cfg_print_text); the bytes, the model and the text are each reserved
  *    first.  One that does not read becomes its message, as a broken
  *    animation does.  Nothing of a config goes to the index.
  *  - With a persistent index (index.h), what stat and readdir need is

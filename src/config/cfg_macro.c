@@ -7,7 +7,7 @@
  * C's "painted blue" rule keeps self-reference finite.  Nesting deeper
  * than CFG_DEPTH_MAX and output past the caller's limit stop it.
  */
-#include "cfg_pp_int.h"
+#include "cfg_macro.h"
 
 #include <stdlib.h>
 
@@ -22,11 +22,11 @@ struct macro {
     int active;                 /* being expanded: not again inside itself */
 };
 
-struct pp_macros {
+struct cfg_macros {
     struct macro *bucket[BUCKETS];
 };
 
-struct pp_macros *pp_macros_new(void) { return calloc(1, sizeof(struct pp_macros)); }
+struct cfg_macros *cfg_macros_new(void) { return calloc(1, sizeof(struct cfg_macros)); }
 
 static void macro_free(struct macro *d)
 {
@@ -37,7 +37,7 @@ static void macro_free(struct macro *d)
     free(d);
 }
 
-void pp_macros_free(struct pp_macros *m)
+void cfg_macros_free(struct cfg_macros *m)
 {
     if (!m)
         return;
@@ -49,7 +49,7 @@ void pp_macros_free(struct pp_macros *m)
     free(m);
 }
 
-static struct macro **slot(const struct pp_macros *m, const char *name, size_t n)
+static struct macro **slot(const struct cfg_macros *m, const char *name, size_t n)
 {
     uint64_t h = 1469598103934665603ull;
     for (size_t i = 0; i < n; i++)
@@ -60,17 +60,17 @@ static struct macro **slot(const struct pp_macros *m, const char *name, size_t n
     return (struct macro **)p;
 }
 
-static struct macro *find(const struct pp_macros *m, const char *name, size_t n)
+static struct macro *find(const struct cfg_macros *m, const char *name, size_t n)
 {
     return *slot(m, name, n);
 }
 
-int pp_defined(const struct pp_macros *m, const char *name, size_t n)
+int cfg_macro_defined(const struct cfg_macros *m, const char *name, size_t n)
 {
     return find(m, name, n) != NULL;
 }
 
-void pp_undef(struct pp_macros *m, const char *name, size_t n)
+void cfg_macro_undef(struct cfg_macros *m, const char *name, size_t n)
 {
     struct macro **p = slot(m, name, n), *d = *p;
     if (d) {
@@ -95,7 +95,7 @@ static int parse_params(struct macro *d, const char **sp, const char *e)
         if (s < e && *s == ')' && d->nparams == 0)
             break;
         const char *b = s;
-        while (s < e && pp_ident((unsigned char)*s))
+        while (s < e && cfg_macro_ident((unsigned char)*s))
             s++;
         if (s == b || d->nparams == PARAMS_MAX)
             return -1;
@@ -115,14 +115,14 @@ static int parse_params(struct macro *d, const char **sp, const char *e)
     return 0;
 }
 
-int pp_define(struct pp_macros *m, const char *s, size_t n)
+int cfg_macro_define(struct cfg_macros *m, const char *s, size_t n)
 {
     const char *e = s + n, *b;
     s = skip_blank(s, e);
     b = s;
-    while (s < e && pp_ident((unsigned char)*s))
+    while (s < e && cfg_macro_ident((unsigned char)*s))
         s++;
-    if (s == b || !pp_ident_start((unsigned char)*b))
+    if (s == b || !cfg_macro_ident_start((unsigned char)*b))
         return -1;
     struct macro *d = calloc(1, sizeof *d);
     if (!d || !(d->name = strndup(b, (size_t)(s - b)))) {
@@ -142,7 +142,7 @@ int pp_define(struct pp_macros *m, const char *s, size_t n)
         macro_free(d);
         return rc;
     }
-    pp_undef(m, d->name, strlen(d->name));
+    cfg_macro_undef(m, d->name, strlen(d->name));
     struct macro **p = slot(m, d->name, strlen(d->name));
     *p = d;
     return 0;
@@ -150,7 +150,7 @@ int pp_define(struct pp_macros *m, const char *s, size_t n)
 
 /* ---- expansion -------------------------------------------------------- */
 
-static int expand(struct pp_expand *x, const char *s, size_t n, struct rtm_buf *out, int depth);
+static int expand(struct cfg_macro_expand *x, const char *s, size_t n, struct rtm_buf *out, int depth);
 
 /* A "string" from s: one past its closing quote (or the end). */
 static const char *skip_string(const char *s, const char *e)
@@ -216,9 +216,9 @@ static void substitute(const struct macro *d, struct rtm_buf *args, struct rtm_b
         }
         int quote = *s == '#';
         const char *b = quote ? skip_blank(s + 1, e) : s, *p = b;
-        while (p < e && pp_ident((unsigned char)*p))
+        while (p < e && cfg_macro_ident((unsigned char)*p))
             p++;
-        int k = p > b && pp_ident_start((unsigned char)*b) ? param_index(d, b, (size_t)(p - b)) : -1;
+        int k = p > b && cfg_macro_ident_start((unsigned char)*b) ? param_index(d, b, (size_t)(p - b)) : -1;
         if (k >= 0) {
             if (quote)
                 buf_putc(out, '"');
@@ -237,7 +237,7 @@ static void substitute(const struct macro *d, struct rtm_buf *args, struct rtm_b
 
 /* Counts bytes produced anywhere in the expansion against the budget, so
  * arguments nested in arguments cannot grow without bound. */
-static int spend(struct pp_expand *x, size_t n)
+static int spend(struct cfg_macro_expand *x, size_t n)
 {
     x->produced += n;
     if (x->produced / 4 <= x->limit)
@@ -247,7 +247,7 @@ static int spend(struct pp_expand *x, size_t n)
 }
 
 /* d called with arguments a[0..na]: expanded into out. */
-static int call(struct pp_expand *x, struct macro *d, const char **a, int na,
+static int call(struct cfg_macro_expand *x, struct macro *d, const char **a, int na,
                 struct rtm_buf *out, int depth)
 {
     struct rtm_buf args[PARAMS_MAX], body;
@@ -285,7 +285,7 @@ static int has_lower(const char *s, size_t n)
 }
 
 /* The identifier s..p (and what follows up to e): how much was used. */
-static const char *identifier(struct pp_expand *x, const char *s, const char *p,
+static const char *identifier(struct cfg_macro_expand *x, const char *s, const char *p,
                               const char *e, struct rtm_buf *out, int depth, int *rc)
 {
     size_t n = (size_t)(p - s);
@@ -329,7 +329,7 @@ static const char *identifier(struct pp_expand *x, const char *s, const char *p,
     return p;
 }
 
-static int expand(struct pp_expand *x, const char *s, size_t n, struct rtm_buf *out, int depth)
+static int expand(struct cfg_macro_expand *x, const char *s, size_t n, struct rtm_buf *out, int depth)
 {
     const char *e = s + n;
     if (depth > CFG_DEPTH_MAX) {
@@ -346,15 +346,15 @@ static int expand(struct pp_expand *x, const char *s, size_t n, struct rtm_buf *
         const char *p = s;
         if (*s == '"') {
             p = skip_string(s, e);
-        } else if (pp_ident_start((unsigned char)*s)) {
-            while (p < e && pp_ident((unsigned char)*p))
+        } else if (cfg_macro_ident_start((unsigned char)*s)) {
+            while (p < e && cfg_macro_ident((unsigned char)*p))
                 p++;
             s = identifier(x, s, p, e, out, depth, &rc);
             if (rc)
                 return rc;
             continue;
         } else if (*s >= '0' && *s <= '9') {
-            while (p < e && (pp_ident((unsigned char)*p) || *p == '.'))
+            while (p < e && (cfg_macro_ident((unsigned char)*p) || *p == '.'))
                 p++;
         } else {
             p++;
@@ -367,7 +367,7 @@ static int expand(struct pp_expand *x, const char *s, size_t n, struct rtm_buf *
     return 0;
 }
 
-int pp_expand_line(struct pp_expand *x, const char *s, size_t n, struct rtm_buf *out)
+int cfg_macro_expand_line(struct cfg_macro_expand *x, const char *s, size_t n, struct rtm_buf *out)
 {
     x->why = NULL;
     int rc = expand(x, s, n, out, 0);

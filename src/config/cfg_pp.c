@@ -7,7 +7,7 @@
  * its extra lines as empty ones), so a line of the output maps back to its
  * file and line by the segments recorded where a file starts or resumes.
  */
-#include "cfg_pp_int.h"
+#include "cfg_macro.h"
 
 #include <errno.h>
 #include <libgen.h>
@@ -23,8 +23,8 @@ enum { COND_MAX = 256 };
 struct pp {
     const struct cfg_pp_opts *o;
     struct cfg_pp_result *r;
-    struct pp_macros *m;
-    struct pp_expand x;
+    struct cfg_macros *m;
+    struct cfg_macro_expand x;
     uint32_t out_line;                          /* the next output line, 1-based */
     char *stack[CFG_PP_INCLUDE_MAX + 1];        /* real paths of the open files */
     int depth;
@@ -251,7 +251,7 @@ static int directive(struct pp *pp, struct src *f, struct cond *c, const char *s
     while (s < e && (*s == ' ' || *s == '\t'))
         s++;
     const char *w = s;
-    while (s < e && pp_ident((unsigned char)*s))
+    while (s < e && cfg_macro_ident((unsigned char)*s))
         s++;
     size_t wn = (size_t)(s - w);
 #define IS(word) (wn == strlen(word) && memcmp(w, word, wn) == 0)
@@ -259,10 +259,10 @@ static int directive(struct pp *pp, struct src *f, struct cond *c, const char *s
     while (arg < e && (*arg == ' ' || *arg == '\t'))
         arg++;
     const char *an = arg;
-    while (an < e && pp_ident((unsigned char)*an))
+    while (an < e && cfg_macro_ident((unsigned char)*an))
         an++;
     if (IS("ifdef") || IS("ifndef"))
-        return push_cond(pp, f, c, pp_defined(pp->m, arg, (size_t)(an - arg)) == IS("ifdef"));
+        return push_cond(pp, f, c, cfg_macro_defined(pp->m, arg, (size_t)(an - arg)) == IS("ifdef"));
     if (IS("if")) {
         pp->r->counts.other += cond_active(c);
         return push_cond(pp, f, c, 1);      /* unknown condition: taken, counted */
@@ -286,13 +286,13 @@ static int directive(struct pp *pp, struct src *f, struct cond *c, const char *s
     if (!cond_active(c))
         return 0;
     if (IS("define")) {
-        int rc = pp_define(pp->m, s, (size_t)(e - s));
+        int rc = cfg_macro_define(pp->m, s, (size_t)(e - s));
         if (rc == -2)
             rtm_err_oom(pp->err, "out of memory for a macro");
         return rc == -1 ? fail(pp, f, "malformed #define") : rc;
     }
     if (IS("undef")) {
-        pp_undef(pp->m, arg, (size_t)(an - arg));
+        cfg_macro_undef(pp->m, arg, (size_t)(an - arg));
         return 0;
     }
     if (IS("include")) {
@@ -309,7 +309,7 @@ static int emit_line(struct pp *pp, const struct src *f, const char *s, size_t n
 {
     pp->x.file = f->name;
     pp->x.line = f->line;
-    if (pp_expand_line(&pp->x, s, n, &pp->r->text))
+    if (cfg_macro_expand_line(&pp->x, s, n, &pp->r->text))
         return pp->r->text.oom ? (rtm_err_oom(pp->err, "out of memory preprocessing"), -1)
                                : fail(pp, f, "%s", pp->x.why);
     buf_putc(&pp->r->text, '\n');
@@ -390,10 +390,10 @@ int cfg_pp_text(const char *text, size_t len, const char *name, const char *dir,
     buf_init(&r->text);
     pp.x.counts = &r->counts;
     pp.x.limit = pp.o->max_output ? pp.o->max_output : PP_OUTPUT_DEFAULT + 64 * len;
-    pp.x.m = pp.m = pp_macros_new();
+    pp.x.m = pp.m = cfg_macros_new();
     long id = add_file(&pp, name ? name : "<text>");
     if (!pp.m || id < 0) {
-        pp_macros_free(pp.m);
+        cfg_macros_free(pp.m);
         rtm_err_oom(err, "out of memory preprocessing");
         return -1;
     }
@@ -404,7 +404,7 @@ int cfg_pp_text(const char *text, size_t len, const char *name, const char *dir,
     int rc = process(&pp, text, len, &f);
     if (pp.depth)
         free(pp.stack[0]);
-    pp_macros_free(pp.m);
+    cfg_macros_free(pp.m);
     if (rc)
         cfg_pp_free(r);
     return rc;

@@ -260,7 +260,7 @@ static int as_float(const char *s, const char *e, float *f)
     return 0;
 }
 
-/* The non-finite spellings cfg_write_text() uses (and DeRap's). */
+/* The non-finite spellings cfg_print_text() uses (and DeRap's). */
 static int as_nonfinite(const char *s, size_t n, float *f)
 {
     unsigned bits;

@@ -147,7 +147,7 @@ int cfg_read(const uint8_t *data, size_t len, const char *name, struct cfg **out
  * A variable is written as its bare name (which reads back as a string,
  * as BI's tools read it).  Appends to b; the exact size of the text is
  * buf_total() of a counting buffer (buf_init_counting). */
-void cfg_write_text(const struct cfg *c, struct rtm_buf *b);
+void cfg_print_text(const struct cfg *c, struct rtm_buf *b);
 /* Whether the text reads back as exactly this model: every name (and
  * parent) is a plain word (no blank, control byte, # or one of ;:{}[]=,+"'()/,
  * not "class", "delete" or "enum"), every enum name too, no value is a

@@ -1,8 +1,11 @@
-/* anim.c - the model's allocation, release and memory footprint. */
+/* anim.c - the model's allocation, release, order by phase and memory
+ * footprint. */
 #include "formats.h"
 #include "names.h"
 
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 struct rtm_anim *rtm_anim_alloc(enum rtm_format fmt, uint32_t nframes,
                                 uint32_t nbones, uint32_t nprops,
@@ -67,6 +70,56 @@ void rtm_free(struct rtm_anim *a)
     rtm_names_free(a->tracks);
     free(a);
 }
+
+/* ---- order by phase ---- */
+
+struct phase_key {
+    float phase;
+    uint32_t index;
+};
+
+/* Ascending phase, NaN last, ties in file order: a stable sort. */
+static int phase_cmp(const void *pa, const void *pb)
+{
+    const struct phase_key *a = pa, *b = pb;
+    int an = isnan(a->phase), bn = isnan(b->phase);
+    if (an != bn)
+        return an - bn;
+    if (!an && a->phase != b->phase)
+        return a->phase < b->phase ? -1 : 1;
+    return a->index < b->index ? -1 : a->index > b->index;
+}
+
+/* The n indices of the floats at phase, stride bytes apart, by phase_cmp. */
+static uint32_t *order_by_phase(uint32_t n, const float *phase, size_t stride)
+{
+    struct phase_key *k = malloc((n ? n : 1) * sizeof *k);
+    uint32_t *order = k ? malloc((n ? n : 1) * sizeof *order) : NULL;
+    if (!order) {
+        free(k);
+        return NULL;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        memcpy(&k[i].phase, (const char *)phase + (size_t)i * stride, sizeof(float));
+        k[i].index = i;
+    }
+    qsort(k, n, sizeof *k, phase_cmp);
+    for (uint32_t i = 0; i < n; i++)
+        order[i] = k[i].index;
+    free(k);
+    return order;
+}
+
+uint32_t *rtm_phase_order(const struct rtm_anim *a)
+{
+    return order_by_phase(a->nframes, a->phases, sizeof a->phases[0]);
+}
+
+uint32_t *rtm_prop_order(const struct rtm_anim *a)
+{
+    return order_by_phase(a->nprops, &a->props[0].phase, sizeof a->props[0]);
+}
+
 
 /* Memory a parsed anim holds, close enough for a budget: its arrays with
  * the heap's cost of each (an install's worth of small anims would

@@ -248,46 +248,6 @@ int rtm_head_plain(const uint8_t *data, size_t len, uint64_t file_size,
 
 /* ---- writer ---------------------------------------------------------- */
 
-struct phase_key {
-    float phase;
-    uint32_t index;
-};
-
-/* Ascending phase, NaN last, ties in file order: a stable sort. */
-static int phase_cmp(const void *pa, const void *pb)
-{
-    const struct phase_key *a = pa, *b = pb;
-    int an = isnan(a->phase), bn = isnan(b->phase);
-    if (an != bn)
-        return an - bn;
-    if (!an && a->phase != b->phase)
-        return a->phase < b->phase ? -1 : 1;
-    return a->index < b->index ? -1 : a->index > b->index;
-}
-
-static struct phase_key *sorted_keys(uint32_t n, const float *phase, size_t stride)
-{
-    struct phase_key *k = malloc((n ? n : 1) * sizeof *k);
-    if (!k)
-        return NULL;
-    for (uint32_t i = 0; i < n; i++) {
-        memcpy(&k[i].phase, (const char *)phase + (size_t)i * stride, sizeof(float));
-        k[i].index = i;
-    }
-    qsort(k, n, sizeof *k, phase_cmp);
-    return k;
-}
-
-uint32_t *rtm_phase_order(const struct rtm_anim *a)
-{
-    struct phase_key *k = sorted_keys(a->nframes, a->phases, sizeof a->phases[0]);
-    uint32_t *order = k ? malloc((a->nframes ? a->nframes : 1) * sizeof *order) : NULL;
-    for (uint32_t i = 0; order && i < a->nframes; i++)
-        order[i] = k[i].index;
-    free(k);
-    return order;
-}
-
 static void put_lascii(struct rtm_buf *out, struct rtm_str s)
 {
     uint8_t n = s.len > 255 ? 255 : (uint8_t)s.len;
@@ -297,14 +257,14 @@ static void put_lascii(struct rtm_buf *out, struct rtm_str s)
 
 static int write_mdat(const struct rtm_anim *a, struct rtm_buf *out)
 {
-    struct phase_key *k = sorted_keys(a->nprops, &a->props[0].phase, sizeof a->props[0]);
+    uint32_t *k = rtm_prop_order(a);
     if (!k)
         return -1;
     buf_put(out, "RTM_MDAT", 8);
     buf_put_u32(out, 0);
     buf_put_u32(out, a->nprops);
     for (uint32_t i = 0; i < a->nprops; i++) {
-        const struct rtm_prop *p = &a->props[k[i].index];
+        const struct rtm_prop *p = &a->props[k[i]];
         buf_put_f32(out, p->phase);
         put_lascii(out, p->name);
         put_lascii(out, p->value);

@@ -179,10 +179,12 @@ int rtm_write_plain(const struct rtm_anim *a, struct rtm_buf *out);
 typedef int (*rtm_plain_flush_fn)(void *ctx, struct rtm_buf *out);
 int rtm_write_plain_each(const struct rtm_anim *a, struct rtm_buf *out, size_t chunk,
                          rtm_plain_flush_fn flush, void *ctx);
-/* The frames in phase order, as the writers take them (stable: equal
- * phases keep file order; NaN last): a new array of nframes (at least 1)
- * the caller frees, NULL when out of memory. */
+/* The frames in phase order, as the writers and the views take them
+ * (stable: equal phases keep file order; NaN last): a new array of
+ * nframes (at least 1) the caller frees, NULL when out of memory. */
 uint32_t *rtm_phase_order(const struct rtm_anim *a);
+/* The properties in phase order, the same way (nprops, at least 1). */
+uint32_t *rtm_prop_order(const struct rtm_anim *a);
 
 /* Internal allocation helper shared by the readers: allocates the anim's
  * arrays after the counts have been checked against the source size. */

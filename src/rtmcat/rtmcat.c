@@ -672,8 +672,8 @@ int main(int argc, char **argv)
         return rtmcat_check(skel_spec, digits, check_flags, argv + optind, argc - optind);
     if (!raw && !estimate && !check && rtmcat_missing_asked(cdir, argv + optind, argc - optind))
         return rtmcat_missing(cdir);
-    if (game && (ch = rtmcat_gamepath(argc - optind, argv + optind)) != 0)
-        return ch < 0 ? 0 : ch;
+    if (game && !rtmcat_gamepath(argc - optind, argv + optind, &ch))
+        return ch;
     optind += game;                     /* SOURCE is dropped: FILE [VIEW] follow */
     if (argc - optind < 1 || argc - optind > 2 - raw || estimate || check || check_flags) {
         rtmcat_usage(stderr);

@@ -67,7 +67,7 @@ static int show(const char *file, const char *view, const uint8_t *data, size_t 
     }
     struct rtm_buf b;
     buf_init(&b);
-    cfg_write_text(c, &b);
+    cfg_print_text(c, &b);
     cfg_free(c);
     int status = b.oom ? fail(file, "out of memory") : rtmcat_write_out(b.p ? b.p : "", b.len);
     buf_free(&b);

@@ -16,7 +16,7 @@ void rtmcat_config_usage(FILE *f);
  * (loose), or the archive entry key (archive_len > 0: key as the cache
  * names it, st the archive's stat).  With raw, its bytes as they are.
  * Else, when cfg_is_candidate_name() takes its name and its bytes are
- * rapified, its text (cfg_write_text), and a VIEW is refused: a rapified
+ * rapified, its text (cfg_print_text), and a VIEW is refused: a rapified
  * config has no other view.  Messages are one line naming file (FILE as
  * given; file[0, dlen) is the folder loader messages are relative to).
  * rtmcat's exit status, or -1 when the file is no rapified config and raw

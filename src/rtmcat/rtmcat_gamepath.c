@@ -87,14 +87,16 @@ static int print_folder(struct game_tree *g, const char *path)
     return rc;
 }
 
-int rtmcat_gamepath(int n, char **args)
+int rtmcat_gamepath(int n, char **args, int *status)
 {
     static char found[2 * PATH_MAX + 2];
     char path[PATH_MAX], normal[PATH_MAX];
     struct game_tree g = { .srcfd = -1 };
+    *status = 0;
     if (n < 2 || n > 3) {
         fprintf(stderr, "usage: rtmcat -g SOURCE GAMEPATH [VIEW]\n");
-        return 2;
+        *status = 2;
+        return 0;
     }
     snprintf(path, sizeof path, "%s", args[1]);
     for (char *c = path; *c; c++)       /* the tree's paths are '/'-separated */
@@ -104,19 +106,21 @@ int rtmcat_gamepath(int n, char **args)
     int rc = game_open(&g, args[0]);
     if (!rc)
         rc = rtm_tree_source_path(g.tree, gp, normal);
+    int listed = 0;
     if (rc == 1 && n == 2)
-        rc = print_folder(&g, gp) ? -ENOENT : -1;
+        rc = (listed = !print_folder(&g, gp)) ? 0 : -ENOENT;
     else if (rc == 1)
         rc = -EISDIR;
     game_close(&g);
-    if (rc == -1)
-        return -1;
+    if (listed)
+        return 0;
     if (rc) {
         fprintf(stderr, "rtmcat: %s: %s under %s\n", args[1],
                 rc == -ENOENT ? "no such game path" : strerror(-rc), args[0]);
-        return 1;
+        *status = 1;
+        return 0;
     }
     snprintf(found, sizeof found, "%s/%s", args[0], normal);
     args[1] = found;
-    return 0;
+    return 1;
 }

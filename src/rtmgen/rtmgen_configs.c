@@ -2,7 +2,7 @@
  * that play its animations as real mods' configs do, and the weapons and
  * units around them that make most of a real config's bytes, rapified by
  * the project's writer, for the whole-install benchmarks and the tests of
- * states, timing and missing.txt (issues 27 and 28).
+ * states, timing and missing.txt.
  *
  * What a config holds:
  *  - CfgPatches: one class, its units, weapons and requiredAddons;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench_blind.sh - what a blind SOURCE costs (issue 26): grep -r and ls -lR
+# bench_blind.sh - what a blind SOURCE costs: grep -r and ls -lR
 # over the same generated tree, on the local folder (watched by inotify:
 # long timeouts) and through bindfs (a FUSE file system: blind, so short
 # timeouts and requests that check SOURCE again), and through bindfs with

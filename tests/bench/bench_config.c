@@ -1,5 +1,5 @@
-/* bench_config - the config reader's speed (issue 27): MB/s of rapified
- * input turned into text (rap_read + cfg_write_text), over the real files
+/* bench_config - the config reader's speed: MB/s of rapified
+ * input turned into text (rap_read + cfg_print_text), over the real files
  * of ../shared/configs (or, without them, a generated config), CPU time,
  * the best of several rounds of many repetitions each.  Also the read
  * alone.
@@ -94,7 +94,7 @@ static double run(const struct file *f, size_t n, int reps, int mode, size_t *te
                     abort();
                 if (mode == 0) {
                     out.len = 0;
-                    cfg_write_text(c, &out);
+                    cfg_print_text(c, &out);
                     *text_bytes += out.len;
                 }
                 cfg_free(c);

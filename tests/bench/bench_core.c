@@ -1,4 +1,4 @@
-/* bench_core - the core benchmark behind `make bench` (issue 2, section 7).
+/* bench_core - the core benchmark behind `make bench`.
  *
  * For the shared corpus (or generated files when it is absent) it times
  *  1. parsing every file and rendering every view of it, with the bytes and

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench_gamepaths.sh - -o gamepaths over the whole-install tree (issue 30):
+# bench_gamepaths.sh - -o gamepaths over the whole-install tree:
 # the first `ls` (names only) of the game's root on a first mount (empty
 # index: every archive's header properties are read, not its table) and on
 # a later mount (the index has every prefix), page caches dropped; then find, grep -r and ls -lR, each

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench_goals.sh - issue 31's goals table: the first mount at native pace.
+# bench_goals.sh - the goals table of a first mount at native pace.
 # Prints | measure | goal | measured | for
 #   - the whole install (rtmgen -I, the tree bench_install.sh keeps), first
 #     mount, cold `grep -rli lefthand --include=bones.txt`, against a native
@@ -141,7 +141,7 @@ rtmcat_line=$(BUILD=$BUILD bash "$(dirname "$0")/bench_rtmcat.sh" 2>&1 | tail -1
 rtmcat_mbs=$(printf '%s\n' "$rtmcat_line" | grep -Eo '[0-9.]+ MB/s' | head -1)
 
 echo
-echo "issue 31 goals: install $(mb "$bytes") MB ($anims_all animations; native sample" \
+echo "first-mount goals: install $(mb "$bytes") MB ($anims_all animations; native sample" \
      "$anims_native, scaled x$scale), cache_size=$CACHE, $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
 [ -w /proc/sys/vm/drop_caches ] || echo "(not root: cold runs could not drop the page cache)"
 row() { printf "| %-62s | %-10s | %s |\n" "$1" "$2" "$3"; }

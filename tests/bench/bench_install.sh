@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench_install.sh - the whole-install benchmark of `make bench` (issue 16):
+# bench_install.sh - the whole-install benchmark of `make bench`:
 # rtmfs over a tree shaped like an Arma install (rtmgen -I: 20,000
 # animations in 400 archives across 20 mods, plus 2,000 loose, the real
 # files' mix), and over 200 copies of the shared corpus's files, against

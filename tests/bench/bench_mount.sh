@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench_mount.sh - times rtmfs on a generated tree against a native copy of
-# the rendered tree (issue 3, section 6).  Not a pass/fail test: it prints
+# the rendered tree.  Not a pass/fail test: it prints
 # times, ratios (mount / native) and rtmfs's peak RSS.
 #   RTMFS_BENCH_N      number of RTM files (default 2000)
 #   RTMFS_BENCH_CACHE  -o cache_size for the mount (default 64M, well below

@@ -2,8 +2,8 @@
 # bench_rtmcat.sh - `rtmcat FILE plain.rtm` over every BMTR file of the
 # shared corpus, one process a file as a script converting them would run
 # it: megabytes (10^6 bytes) of source a second, process start included,
-# against the goal of >= 25 MB/s (issue 31: 6.0 MB/s when rtmcat rendered
-# every view to size the one asked).  Warm page cache: this times rtmcat's
+# against the goal of >= 25 MB/s (6.0 MB/s when rtmcat rendered every view
+# to size the one asked).  Warm page cache: this times rtmcat's
 # CPU, not the disk.  Not a pass/fail test.
 #   RTMCAT         the rtmcat to time (default $BUILD/rtmcat)
 #   RTMFS_SHARED   where corpus/ is (default ../shared)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench_states.sh - what the configs cost (issue 28, Cost and scale), over
+# bench_states.sh - what the configs cost, over
 # the whole-install tree of bench_install.sh (rtmgen -I: 400 archives, each
 # with a rapified config.bin naming its animations): the first cat of a
 # states.txt on a first mount (every config read; goal < 2 s) and on a

@@ -27,7 +27,7 @@ static void round_trip(const struct cfg *c)
     struct rtm_error err = { .msg = "" };
     struct cfg *back = NULL;
     buf_init(&b);
-    cfg_write_text(c, &b);
+    cfg_print_text(c, &b);
     if (b.oom || cfg_text_size(c) != b.len)
         abort();
     if (cfg_parse_text(b.p ? b.p : "", b.len, "text", NULL, &back, &err) ||

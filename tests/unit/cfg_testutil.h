@@ -69,7 +69,7 @@ static inline char *text_of(const struct cfg *c, size_t *len)
 {
     struct rtm_buf b;
     buf_init(&b);
-    cfg_write_text(c, &b);
+    cfg_print_text(c, &b);
     assert_false(b.oom);
     assert_int_equal(cfg_text_size(c), b.len);
     buf_putc(&b, 0);

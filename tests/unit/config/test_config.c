@@ -1,5 +1,5 @@
 /* test_config.c - the config model, its text and rapified readers and
- * writers (config.h, rap.c, cfg_text.c, cfg_write.c, rap_write.c):
+ * writers (config.h, rap.c, cfg_text.c, cfg_print.c, rap_write.c):
  * every entry and value type, nesting, append, extern, delete, numbers as
  * BI's tools read them, the text's exact form, lookups through parents,
  * every error path of both readers, and the property test model ->

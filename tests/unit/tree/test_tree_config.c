@@ -1,6 +1,6 @@
 /* test_tree_config.c - rapified configs in the mount, without FUSE: under
  * show_other a rapified file or archive entry reads as its text (what
- * rtmcat prints: cfg_write_text of rap_read), sized exactly; config.bin
+ * rtmcat prints: cfg_print_text of rap_read), sized exactly; config.bin
  * shows as config.cpp, or config.bin.cpp beside a config.cpp, and lookups
  * agree with listings; a candidate that is not rapified, and a file that
  * is no candidate, show as they are; a config that does not read (or
@@ -51,7 +51,7 @@ static char *text_of(const struct rtm_buf *raw, size_t *len)
     assert_int_equal(rap_read((const uint8_t *)raw->p, raw->len, &c, &err), 0);
     struct rtm_buf b;
     buf_init(&b);
-    cfg_write_text(c, &b);
+    cfg_print_text(c, &b);
     cfg_free(c);
     buf_putc(&b, 0);
     *len = b.len - 1;

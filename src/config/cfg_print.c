@@ -1,4 +1,4 @@
-/* cfg_write.c - a config model as text (derapified), written so that
+/* cfg_print.c - a config model as text (derapified), written so that
  * cfg_parse_text() reads it back as the same model (config.h says how). */
 #include "config.h"
 
@@ -137,7 +137,7 @@ static void put_class(struct rtm_buf *b, const struct cfg *c, uint32_t cls, int 
         put_entry(b, c, &c->e[k->first + i], k->first + i, depth);
 }
 
-void cfg_write_text(const struct cfg *c, struct rtm_buf *b)
+void cfg_print_text(const struct cfg *c, struct rtm_buf *b)
 {
     cfg_pp_note(&c->pp, b);
     if (c->nenums) {
@@ -156,7 +156,7 @@ uint64_t cfg_text_size(const struct cfg *c)
 {
     struct rtm_buf b;
     buf_init_counting(&b, 4096);
-    cfg_write_text(c, &b);
+    cfg_print_text(c, &b);
     uint64_t n = buf_total(&b);
     buf_free(&b);
     return n;
