@@ -1,21 +1,26 @@
 /* tree.h - what the mount shows, decided without FUSE.
  *
  * Where a request goes: `cat mod.pbo/anims/walk.rtm/frames/003.csv` reads
- * an inode number that names frame 3 in walk.rtm's family (inodes.h):
- *   fuse_ops.c      op_read -> rtm_tree_read (tree_read.c)
- *   tree_resolve.c  tree_resolve_ino -> tree_resolve_head (tree_family.c):
- *                   the archive's path, entry and version from the family
- *                   head's node; the archive's table from the cache
- *                   (cache.c rtmc_get; loader.c loads it from the index or
- *                   the archive's header, pbo_file.c)
- *   tree_family.c   tree_resolve_member: member -> the view frames/003.csv,
- *                   named from the animation's shape (shape.c)
- *   tree_read.c     frames need a full parse (cache_sizes.c rtmc_view_level):
- *                   the cache's full entry "mod.pbo/anims/walk.rtm", which
- *                   loader.c reads from the entry's own bytes and parses
- *                   (plain.c or bmtr.c + convert.c)
- *   cache.c         rtmc_view_get renders the view once (views.c) and keeps it
- *   tree_read.c     copies the bytes asked for; fuse_ops.c replies.
+ * an inode number that names frame 3 in walk.rtm's family (inodes.h), down
+ * the layers of src/ (fuse/ -> tree/ -> cache/ -> views/ -> rtm/, pbo/):
+ *   fuse/fuse_ops.c      op_read -> rtm_tree_read (tree_read.c)
+ *   tree/tree_resolve.c  tree_resolve_ino -> tree_resolve_head (tree_family.c):
+ *                        the archive's path, entry and version from the
+ *                        family head's node; the archive's table from the
+ *                        cache (cache/cache.c rtmc_get; cache/loader.c loads
+ *                        it from the index or the archive's header,
+ *                        pbo/pbo_file.c)
+ *   tree/tree_family.c   tree_resolve_member: member -> the view
+ *                        frames/003.csv, named from the animation's shape
+ *                        (cache/shape.c)
+ *   tree/tree_read.c     frames need a full parse (cache/cache_sizes.c
+ *                        rtmc_view_level): the cache's full entry
+ *                        "mod.pbo/anims/walk.rtm", which cache/loader.c reads
+ *                        from the entry's own bytes and parses (rtm/parse.c:
+ *                        rtm/plain.c or rtm/bmtr.c + rtm/convert.c)
+ *   cache/cache.c        rtmc_view_get renders the view once (views/views.c)
+ *                        and keeps it
+ *   tree/tree_read.c     copies the bytes asked for; fuse_ops.c replies.
  *
  * This layer decides which source entries appear and as what, the inode
  * number and attributes of every path, the listings of folders, the bytes
