@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # harness.sh - the test harness itself: the summary counts what it is given,
-# a unit program that stops early or crashes fails, and under CI=true the
+# block_ok prints a block's ok only when nothing in it failed, a unit
+# program that stops early or crashes fails, and under CI=true the
 # mount tests fail (not skip) when /dev/fuse is hidden or a mount does not
 # come up.  /dev/fuse is hidden in a private mount namespace (unshare -m,
 # root only), so the machine's own /dev/fuse is never touched.
@@ -19,6 +20,20 @@ got=$(bash tests/lib/summary.sh "$T/log"); rc=$?
 printf 'ok: a\n' > "$T/log"
 [ "$(bash tests/lib/summary.sh "$T/log")" = "make check: 1 passed, 0 failed, 0 skipped" ] \
     && ok "summary of a clean run" || fail "summary of a clean run"
+
+# block_ok (check.sh): a block's ok only when nothing failed since the block
+# began, nested blocks too.  Run in a command substitution, so that the
+# failures made here count in it alone.
+got=$(fail "earlier"
+      b=$FAILS; ok "one"; fail "two"; block_ok "$b" "a failed block"; echo "status $?"
+      b=$FAILS; ok "three"; block_ok "$b" "a clean block after a failure"; echo "status $?"
+      outer=$FAILS; inner=$FAILS; fail "four"; block_ok "$inner" "inner"; block_ok "$outer" "outer"
+      outer=$FAILS; fail "five"; inner=$FAILS; block_ok "$inner" "a clean inner block"
+      block_ok "$outer" "its outer block"; echo "status $?")
+want=$(printf '%s\n' "FAIL: earlier" "ok: one" "FAIL: two" "status 1" "ok: three" \
+    "ok: a clean block after a failure" "status 0" "FAIL: four" "FAIL: five" "ok: a clean inner block" "status 1")
+[ "$got" = "$want" ] && ok "block_ok: a block's ok only when nothing in it failed, nested blocks too" \
+    || fail "block_ok printed: $(tr '\n' '|' <<<"$got") expected: $(tr '\n' '|' <<<"$want")"
 
 # Fake cmocka programs: one stops after 1 of 2 tests, one crashes after all.
 printf '#!/bin/sh\necho 1..2; echo "ok 1 - first"\n' > "$T/stops"

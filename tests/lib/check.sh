@@ -9,6 +9,20 @@
 # Anything else a test prints is detail for the reader.  tests/lib/summary.sh
 # counts these lines into make check's last line.  A script that sources this
 # file ends with "finish", which exits non-zero when anything failed.
+#
+# An ok says that something passed, so it is never printed for a block of
+# checks in which one failed.  A block whose sub-checks fail one by one
+# keeps FAILS as it began and ends with block_ok, which prints the block's
+# ok only when nothing failed since:
+#
+#   local before=$FAILS                  (a plain before=$FAILS outside a function)
+#   cmd1 || fail "what cmd1 got wrong"
+#   cmd2 && fail "what cmd2 should not have done"
+#   block_ok "$before" "what the block checks"
+#
+# The count is the caller's own variable, so blocks may nest and a block
+# left early (|| return) leaves nothing behind.  (A fail in a subshell, as in
+# "cmd | while ...; do fail ...; done", counts in the subshell alone.)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 BUILD=${BUILD:-build}
@@ -20,6 +34,10 @@ FAILS=0
 ok() { echo "ok: $*"; }
 fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
 skip() { local why=$1; shift; echo "skip ($why): $*"; }
+# block_ok BEFORE WHAT: ok WHAT when FAILS is still BEFORE (nothing failed
+# since the block began); else nothing, its FAIL lines said what.  Its
+# status: whether the block passed.
+block_ok() { local before=$1; shift; [ "$FAILS" = "$before" ] && ok "$@"; }
 
 # Under CI=true nothing that CI is meant to run may skip: a missing
 # prerequisite fails the run instead.
