@@ -368,6 +368,17 @@ static uint64_t parsed_bytes(const struct bmtr_head *h, int keep)
     return n;
 }
 
+/* a->source: data itself when the caller gives it, else a copy. */
+static int keep_source(struct rtm_anim *a, const uint8_t *data, size_t len, int given)
+{
+    a->source = given ? (uint8_t *)data : malloc(len ? len : 1);
+    if (!a->source)
+        return -1;
+    if (!given)
+        memcpy(a->source, data, len);
+    return 0;
+}
+
 int rtm_read_bmtr(const uint8_t *data, size_t len, const struct rtm_parse_opts *o,
                   struct rtm_anim **out, struct rtm_error *err)
 {
@@ -378,7 +389,10 @@ int rtm_read_bmtr(const uint8_t *data, size_t len, const struct rtm_parse_opts *
     struct rtm_cursor c = { data, len, 0, err };
     if (scan_layout(&c, &h))
         return -1;
-    if (rtm_reserve(o, parsed_bytes(&h, !(flags & RTM_PARSE_NO_MATRICES)), parsed_bytes(&h, 1),
+    /* a full parse keeps the source too: bmtr.rtm is its bytes */
+    int full = !(flags & RTM_PARSE_NO_MATRICES);
+    uint64_t copy = o->give_source ? 0 : len;
+    if (rtm_reserve(o, parsed_bytes(&h, full) + (full ? copy : 0), parsed_bytes(&h, 1) + copy,
                     err))
         return -1;
     struct rtm_plan plan;
@@ -399,12 +413,16 @@ int rtm_read_bmtr(const uint8_t *data, size_t len, const struct rtm_parse_opts *
         memset(&t, 0, sizeof t);
         struct rtm_error ignored; /* only the preferred reading's error is told */
         struct rtm_cursor ac = { data, len, h.arrays_at, i == 0 ? err : &ignored };
-        t.keep = !(flags & RTM_PARSE_NO_MATRICES);
+        t.keep = full;
         t.tally = !(flags & RTM_PARSE_NO_TALLIES);
         if (read_frames(&ac, &h, &rd[i], &plan, &t) == 0) {
             *out = build_anim(data, len, &h, &plan, skel, &t, &rd[i]);
             attempt_free(&t);
             rtm_plan_free(&plan);
+            if (*out && full && keep_source(*out, data, len, o->give_source)) {
+                rtm_free(*out);
+                *out = NULL;
+            }
             if (!*out) {
                 rtm_err_oom(err, "out of memory");
                 return -1;

@@ -46,11 +46,12 @@ struct rtm_anim {
     struct rtm_prop *props;     /* nprops, file order */
     uint64_t source_bytes;
     int has_matrices;           /* 0 after RTM_PARSE_NO_MATRICES */
+    uint8_t *source;            /* with matrices, the file's bytes: plain.rtm of
+                                   a plain file, bmtr.rtm of a BMTR one */
 
     /* plain only */
     int has_mdat;
     uint64_t trailing_bytes;    /* bytes after the last frame, tolerated */
-    uint8_t *source;            /* copy of the source: plain.rtm is these bytes */
 
     /* BMTR only */
     uint8_t bmtr_byte8;         /* "Always1" / Reversed */
@@ -104,7 +105,7 @@ int rtm_parse(const uint8_t *data, size_t len, const struct rtm_skeleton *skel,
 
 /* With RTM_PARSE_NO_MATRICES the file is read and checked exactly as by
  * rtm_parse() (same result, same errors) but matrices are not computed
- * (BMTR) or kept (plain), nor the plain source: the anim then renders the
+ * (BMTR) or kept (plain), nor the source: the anim then renders the
  * views that need none (rtm_view_needs_matrices()).  Cheap for listings
  * and bones.txt. */
 enum { RTM_PARSE_NO_MATRICES = 1 };
@@ -130,8 +131,8 @@ struct rtm_parse_opts {
     unsigned flags;               /* RTM_PARSE_NO_MATRICES, RTM_PARSE_NO_TALLIES */
     rtm_reserve_fn reserve;       /* NULL: no limit */
     void *reserve_ctx;
-    /* The source was malloc'd by the caller, who hands it over: a plain
-     * anim parsed with matrices keeps it as its source instead of a copy
+    /* The source was malloc'd by the caller, who hands it over: an anim
+     * parsed with matrices keeps it as its source instead of a copy
      * (then a->source == data and the caller must not free it). */
     int give_source;
 };

@@ -9,8 +9,8 @@
 #include "names.h"
 
 static const char *const FIXED[RTM_NFIXED_VIEWS] = {
-    "header.txt", "bones.txt", "phases.csv", "props.json", "plain.rtm", "skeleton.txt",
-    "moving.txt", "preview.svg", "check.txt", "anim.bvh",
+    "header.txt", "bones.txt", "phases.csv", "props.json", "plain.rtm", "bmtr.rtm",
+    "skeleton.txt", "moving.txt", "preview.svg", "check.txt", "anim.bvh",
 };
 
 const char *rtm_view_fixed_name(enum rtm_view_kind kind)
@@ -188,7 +188,8 @@ int rtm_view_lookup(const struct rtm_anim *a, const char *path, struct rtm_view 
 int rtm_view_needs_matrices(struct rtm_view v)
 {
     /* header.txt counts what only a full parse tallies (rtm.h) */
-    return v.kind == RTM_VIEW_FRAME || v.kind == RTM_VIEW_PLAIN || v.kind == RTM_VIEW_JOINTS ||
+    return v.kind == RTM_VIEW_FRAME || v.kind == RTM_VIEW_PLAIN || v.kind == RTM_VIEW_BMTR ||
+           v.kind == RTM_VIEW_JOINTS ||
            v.kind == RTM_VIEW_MOVING || v.kind == RTM_VIEW_TRACK || v.kind == RTM_VIEW_BVH ||
            v.kind == RTM_VIEW_PREVIEW || v.kind == RTM_VIEW_CHECK ||
            v.kind == RTM_VIEW_HEADER;

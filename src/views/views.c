@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "binarise.h"
 #include "bvh.h"
 #include "check.h"
 #include "motion.h"
@@ -368,6 +369,12 @@ static int render(const struct rtm_anim *a, struct rtm_view v, const struct rtm_
         else
             rtm_write_plain(a, out);
         break;
+    case RTM_VIEW_BMTR:
+        if (a->format == RTM_FORMAT_BMTR)
+            buf_put(out, a->source, a->source_bytes);
+        else if (rtm_binarise(a, out))
+            out->oom = 1;
+        break;
     case RTM_VIEW_SKELETON: render_skeleton(a, out); break;
     case RTM_VIEW_MOVING: render_moving(a, rot, out); break;
     case RTM_VIEW_PREVIEW:
@@ -529,6 +536,10 @@ int rtm_view_sizes(const struct rtm_anim *a, uint64_t *sizes)
         struct rtm_view v = rtm_view_at(a, i);
         if (v.kind == RTM_VIEW_FRAME || v.kind == RTM_VIEW_TRACK || v.kind == RTM_VIEW_JOINTS)
             continue;
+        if (v.kind == RTM_VIEW_BMTR) {          /* from the counts: nothing encoded */
+            sizes[i] = a->format == RTM_FORMAT_BMTR ? a->source_bytes : rtm_binarise_size(a);
+            continue;
+        }
         restart(&counting);
         rc = render(a, v, shared ? &rot : NULL, NULL, &counting);
         sizes[i] = buf_total(&counting);

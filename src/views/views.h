@@ -2,14 +2,16 @@
  *
  * Contract:
  *  - An animation has the file views header.txt, bones.txt, phases.csv,
- *    props.json, plain.rtm, skeleton.txt, moving.txt, preview.svg (svg.h),
+ *    props.json, plain.rtm, bmtr.rtm (binarise.h), skeleton.txt,
+ *    moving.txt, preview.svg (svg.h),
  *    check.txt (check.h),
  *    when its skeleton has pivots anim.bvh (bvh.h), one frames/NNN.csv a frame (NNN zero-padded
  *    to at least 3 digits, wider when there are more than 1000 frames), with
  *    pivots one joints/NNN.csv a frame, and one tracks/NAME.csv a bone (NAME
  *    from names.h's file rule: found exactly or ignoring case).
  *  - Frames, tracks, joints, phases and props write numbers as a->digits
- *    says (rtm.h); plain.rtm is the same bytes whatever it says.
+ *    says (rtm.h); plain.rtm and bmtr.rtm are the same bytes whatever it
+ *    says.
  *  - rtm_view_render() appends a view's exact bytes to a caller-owned buffer;
  *    the same anim always renders the same bytes.  It returns -1 only when
  *    out of memory.  Rendering reads the anim and never changes it, so
@@ -28,7 +30,7 @@
  * persistent index's sizes) is never taken for another.  test_render_version
  * pins it to a hash of every view of fixed fixtures: a change of bytes fails
  * that test until this number is bumped with the new hash. */
-#define RTM_RENDER_VERSION 2
+#define RTM_RENDER_VERSION 3
 
 enum rtm_view_kind {
     RTM_VIEW_HEADER,
@@ -36,6 +38,7 @@ enum rtm_view_kind {
     RTM_VIEW_PHASES,
     RTM_VIEW_PROPS,
     RTM_VIEW_PLAIN,
+    RTM_VIEW_BMTR,      /* bmtr.rtm */
     RTM_VIEW_SKELETON,
     RTM_VIEW_MOVING,
     RTM_VIEW_PREVIEW,   /* preview.svg */
@@ -47,7 +50,7 @@ enum rtm_view_kind {
 };
 
 enum {
-    RTM_NFIXED_VIEWS = 10,              /* the most: anim.bvh needs pivots */
+    RTM_NFIXED_VIEWS = 11,              /* the most: anim.bvh needs pivots */
     RTM_VIEW_NAME_MAX = 256,            /* a folder entry's name, with its NUL */
     RTM_VIEW_PATH_MAX = 8 + RTM_VIEW_NAME_MAX,
 };

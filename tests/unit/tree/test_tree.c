@@ -143,7 +143,7 @@ static char *render_view(const struct rtm_buf *src, const char *view, size_t *le
 static void views_read_as_rendered(void **state)
 {
     struct env *e = *state;
-    static const char *const views[] = { "header.txt", "bones.txt", "plain.rtm",
+    static const char *const views[] = { "header.txt", "bones.txt", "plain.rtm", "bmtr.rtm",
                                          "frames/003.csv" };
     for (size_t i = 0; i < sizeof views / sizeof views[0]; i++) {
         char path[64];
@@ -241,9 +241,9 @@ static void readdirplus_gives_what_is_known(void **state)
     struct env *e = *state;
     assert_int_equal(plus_count(e, "walk.rtm"), 3);         /* frames/, tracks/, bones.txt */
     ino_of(e, "walk.rtm/header.txt");       /* after bones.txt, a second: every view */
-    assert_int_equal(plus_count(e, "walk.rtm"), 10);        /* but preview.svg: */
+    assert_int_equal(plus_count(e, "walk.rtm"), 11);        /* but preview.svg: */
     ino_of(e, "walk.rtm/preview.svg");  /* its size follows the configs (no state plays it) */
-    assert_int_equal(plus_count(e, "walk.rtm"), 11);
+    assert_int_equal(plus_count(e, "walk.rtm"), 12);
     assert_int_equal(plus_count(e, "walk.rtm/frames"), 0);  /* no walker yet */
     assert_int_equal(plus_count(e, "walk.rtm/tracks"), 0);
     ino_of(e, "walk.rtm/tracks/pelvis.csv");                /* ls -l looks one up */
@@ -262,7 +262,7 @@ static void listings_agree_with_lookups(void **state)
 {
     struct env *e = *state;
     check_listing(e, "", 4);        /* walk.rtm broken.rtm sub missing.txt */
-    check_listing(e, "walk.rtm", 12);               /* 9 views, states.txt, frames/, tracks/ */
+    check_listing(e, "walk.rtm", 13);               /* 10 views, states.txt, frames/, tracks/ */
     check_listing(e, "walk.rtm/frames", 6);
     check_listing(e, "walk.rtm/tracks", 20);         /* a file a bone */
     check_listing(e, "broken.rtm", 1);
@@ -294,7 +294,7 @@ static void collisions_number_alike(void **state)
     assert_int_equal(broken, walk + 1);   /* the next family */
     assert_int_equal(ino_of(e, "sub"), 4242);
     check_listing(e, "", 4);                        /* and missing.txt */
-    check_listing(e, "walk.rtm", 12);
+    check_listing(e, "walk.rtm", 13);
     check_listing(e, "walk.rtm/tracks", 20);
 }
 
@@ -609,7 +609,7 @@ static void one_file_as_source(void **state)
     struct rtm_tree_entry te;
     assert_int_equal(rtm_tree_getattr(e->t, RTM_INO_ROOT, &te), 0);
     assert_true(S_ISDIR(te.st.st_mode));
-    check_listing(e, "", 12);               /* 9 views, states.txt, 2 folders */
+    check_listing(e, "", 13);               /* 10 views, states.txt, 2 folders */
     check_listing(e, "frames", 6);
     size_t want_len, got_len;
     char *want = render_view(&e->a, "header.txt", &want_len);
@@ -641,7 +641,7 @@ static void one_file_as_source(void **state)
     free(msg);
     assert_int_equal(unlinkat(e->fd, "walk.rtm", AT_REMOVEDIR), 0);
     assert_int_equal(renameat(e->fd, "walk.old", e->fd, "walk.rtm"), 0);
-    check_listing(e, "", 12);               /* 9 views, states.txt, 2 folders */
+    check_listing(e, "", 13);               /* 10 views, states.txt, 2 folders */
 }
 
 /* An archive as released: entries of their own times, folders without

@@ -6,20 +6,26 @@
  * pinned to the version: when a view's bytes change, this test fails and
  * says to bump the version and pin the new hash.  A version that adds a
  * view names it: the views before it must hash as its predecessor did
- * (adding check.txt, version 2, changed no other view's bytes). */
+ * (adding check.txt, version 2, changed no other view's bytes), unless
+ * the version also says the fixtures' own bytes changed, and why. */
 #include "testutil.h"
 
 #include "sha256.h"
 
 /* RTM_RENDER_VERSION and the hash of its views; a new version adds a line,
- * and names the view it added, if any. */
+ * and names the view it added, if any, and what changed the fixtures, if
+ * anything did (then no other view can be compared with the version
+ * before: every view of such a fixture changes with it). */
 static const struct {
     int version;
     const char *sha256;
     const char *added;
+    const char *fixtures;
 } PINNED[] = {
-    { 1, "55080b939beff779e730bda0e08a80b1f1dbfe11d6b8444e90b2049678170424", NULL },
-    { 2, "65595a85c1948c8a7ef67217d0ea76cab930547b7b596ca44ace6ccfc3f84ec1", "check.txt" },
+    { 1, "55080b939beff779e730bda0e08a80b1f1dbfe11d6b8444e90b2049678170424", NULL, NULL },
+    { 2, "65595a85c1948c8a7ef67217d0ea76cab930547b7b596ca44ace6ccfc3f84ec1", "check.txt", NULL },
+    { 3, "a148e718f71ee753b8577a57dba33edff948eb0cf12d9a36ef4e8301cc4064d3", "bmtr.rtm",
+      "the BMTR samples' translations are quantised as binarise does (cut, not rounded)" },
 };
 
 /* The views but the one named skip (NULL: all of them). */
@@ -97,6 +103,11 @@ static void added_views_change_nothing_else(void **state)
     skip = PINNED[n - 1].added;
     hash_all(hex);
     skip = NULL;
+    if (PINNED[n - 1].fixtures) {
+        printf("# version %d: %s, so its other views are not compared with version %d's\n",
+               PINNED[n - 1].version, PINNED[n - 1].fixtures, PINNED[n - 2].version);
+        return;
+    }
     if (PINNED[n - 1].added && strcmp(hex, PINNED[n - 2].sha256) != 0)
         fail_msg("without %s the views hash %s, not version %d's %s: another view's "
                  "bytes changed", PINNED[n - 1].added, hex, PINNED[n - 2].version,

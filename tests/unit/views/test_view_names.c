@@ -12,7 +12,7 @@ static void fixed_names(void **state)
 {
     (void)state;
     static const char *const want[] = { "header.txt", "bones.txt", "phases.csv",
-                                        "props.json", "plain.rtm", "skeleton.txt",
+                                        "props.json", "plain.rtm", "bmtr.rtm", "skeleton.txt",
                                         "moving.txt", "preview.svg", "check.txt",
                                         "anim.bvh" };
     for (int k = 0; k < RTM_NFIXED_VIEWS; k++)

@@ -1,40 +1,43 @@
-/* bmtr_write.c - writes BMTR files (rtm(5), BMTR) from a spec. */
+/* bmtr_write.c - writes BMTR files (rtm(5), BMTR) from a spec, and packs
+ * transforms as binarise quantises them (bmtr_write.h). */
 #include "bmtr_write.h"
 
 #include <math.h>
 
 #include "lzo.h"
 
-uint16_t rtm_float_to_half(float f)
+int16_t rtm_bmtr_quat_q(double v)
 {
+    double s = nearbyint(v * 16384.0);
+    if (!(s == s))                      /* NaN */
+        return 0;
+    return (int16_t)(s > 32767 ? 32767 : s < -32768 ? -32768 : s);
+}
+
+uint16_t rtm_bmtr_half(double v)
+{
+    float f = (float)v;                 /* nearest float32 first */
     uint32_t x;
     memcpy(&x, &f, 4);
     uint32_t sign = (x >> 16) & 0x8000, ax = x & 0x7fffffff;
-    if (ax >= 0x7f800000) /* inf or NaN */
-        return (uint16_t)(sign | 0x7c00 | (ax > 0x7f800000 ? 0x200 : 0));
-    if (ax >= 0x477ff000) /* rounds to >= 65520: overflow */
-        return (uint16_t)(sign | 0x7c00);
-    if (ax < 0x38800000) { /* subnormal half: scale exactly, round to even */
-        float m = fabsf(f) * 0x1p24f;
-        return (uint16_t)(sign | (uint32_t)nearbyintf(m));
-    }
-    uint32_t mant = ax & 0x7fffff, exp = (ax >> 23) - 127 + 15;
-    uint32_t h = (exp << 10) | (mant >> 13), rest = mant & 0x1fff;
-    if (rest > 0x1000 || (rest == 0x1000 && (h & 1)))
-        h++; /* may carry into the exponent, which is right */
-    return (uint16_t)(sign | h);
+    if (ax > 0x7f800000)                /* NaN */
+        return 0;
+    if (ax < 0x38800000)                /* below 2^-14: +0 */
+        return 0;
+    if (ax >= 0x47800000)               /* 65536 or more, inf */
+        return (uint16_t)(sign | 0x7bff);
+    return (uint16_t)(sign | ((ax >> 23) - 127 + 15) << 10 | (ax >> 13 & 0x3ff));
 }
 
 void rtm_pack_transform(uint8_t out[14], const float q[4], const float t[3])
 {
     for (int i = 0; i < 4; i++) {
-        float v = nearbyintf(q[i] * 16384.0f);
-        int16_t s = (int16_t)(v > 32767 ? 32767 : v < -32768 ? -32768 : v);
-        memcpy(out + 2 * i, &s, 2);
+        uint16_t v = (uint16_t)rtm_bmtr_quat_q(q[i]);
+        out[2 * i] = (uint8_t)(v & 0xff), out[2 * i + 1] = (uint8_t)(v >> 8);
     }
     for (int i = 0; i < 3; i++) {
-        uint16_t h = rtm_float_to_half(t[i]);
-        memcpy(out + 8 + 2 * i, &h, 2);
+        uint16_t h = rtm_bmtr_half(t[i]);
+        out[8 + 2 * i] = (uint8_t)(h & 0xff), out[9 + 2 * i] = (uint8_t)(h >> 8);
     }
 }
 

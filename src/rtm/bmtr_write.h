@@ -1,5 +1,6 @@
-/* bmtr_write.h - the project's own BMTR writer, for test fixtures, samples
- * and fuzz seeds.  It writes every layout the reader accepts.
+/* bmtr_write.h - the project's one BMTR writer: bmtr.rtm (binarise.h)
+ * writes through it, and so do the test fixtures, samples and fuzz seeds,
+ * in every layout the reader accepts.
  *
  * Contract: the spec's arrays are borrowed for the call; bytes are appended
  * to the caller's buffer.  Returns -1 only when out of memory or when LZO
@@ -46,9 +47,16 @@ struct bmtr_spec {
 
 int rtm_write_bmtr(const struct bmtr_spec *s, struct rtm_buf *out);
 
-/* Packs a quaternion (x, y, z, w; rounded to v*16384) and a translation
- * (to IEEE half, round to nearest even) into a 14-byte BMTR transform. */
+/* binarise's quantisers (rtm(5), Writing BMTR): a quaternion component
+ * is v * 16384 rounded to the nearest integer (ties to even), clamped to
+ * int16 (NaN: 0); a translation is rounded to float32, then its mantissa
+ * cut to the half's 10 bits (toward zero), below 2^-14 in magnitude +0
+ * (no subnormal halves, no -0), 65536 or more (inf too) the largest
+ * finite half (65504) of its sign, NaN +0. */
+int16_t rtm_bmtr_quat_q(double v);
+uint16_t rtm_bmtr_half(double v);
+/* Packs a quaternion (x, y, z, w) and a translation so into a 14-byte
+ * BMTR transform, little-endian. */
 void rtm_pack_transform(uint8_t out[14], const float q[4], const float t[3]);
-uint16_t rtm_float_to_half(float f);
 
 #endif
