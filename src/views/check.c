@@ -126,6 +126,32 @@ static void check_not_in_skeleton(struct emit *e)
     end(e);
 }
 
+/* binarise refuses a plain file whose bones its skeleton lacks: "There
+ * was no skeleton that could be used" (ACE3 #5404).  One line, the bones
+ * named up to the cap; bmtr.rtm (binarise.h) stores each as a root. */
+static void check_binarise(struct emit *e)
+{
+    begin(e, "warning", "binarise-refuses");
+    uint32_t n = 0;
+    for (uint32_t b = 0; e->match && b < e->a->nbones; b++)
+        n += e->match[b] < 0;
+    if (!n || e->a->format != RTM_FORMAT_PLAIN || !line(e))
+        return;
+    buf_puts(e->b, "binarise would refuse the file (There was no skeleton that could be used): "
+                   "skeleton ");
+    put_skel(e);
+    buf_printf(e->b, " lacks %u of its bones: ", n);
+    uint32_t named = 0;
+    for (uint32_t b = 0; b < e->a->nbones && named < RTM_CHECK_MAX_LINES; b++)
+        if (e->match[b] < 0) {
+            buf_puts(e->b, named++ ? ", " : "");
+            put_bone(e, b);
+        }
+    if (n > named)
+        buf_printf(e->b, " and %u more", n - named);
+    buf_puts(e->b, " (bmtr.rtm stores each as a root)\n");
+}
+
 /* Exporters end each chain with a tip bone, "NAME_end" (Blender's and
  * 3ds Max's BVH "End Site"): no skeleton has one, the game reports each. */
 static void check_helpers(struct emit *e)
@@ -468,6 +494,7 @@ int rtm_check_render(const struct rtm_anim *a, struct rtm_buf *out)
     int rc = match_skeleton(&e);
     if (rc == 0) {
         check_not_in_skeleton(&e);
+        check_binarise(&e);
         check_helpers(&e);
         check_case(&e);
         rc = check_duplicates(&e);

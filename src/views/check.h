@@ -27,7 +27,7 @@ enum { RTM_CHECK_MAX_LINES = 20 };
 
 /* The codes, in the order check.txt writes them. */
 #define RTM_CHECK_CODES                                                              \
-    "bone-not-in-skeleton", "helper-bone", "bone-case", "duplicate-bone", "name-length", \
+    "bone-not-in-skeleton", "binarise-refuses", "helper-bone", "bone-case", "duplicate-bone", "name-length", \
         "skeleton-bones-left-out", "phase-range", "phase-order", "phase-repeat", "nan",  \
         "scaled-bone", "empty-property"
 

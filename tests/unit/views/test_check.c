@@ -156,8 +156,12 @@ static void bones(void **state)
               "OFP2_ManSkeleton");
     expect(t, "warning bone-case: case mismatch 'pelvis' in rtm vs 'Pelvis'");
     expect(t, "warning duplicate-bone: Bone pelvis (bone 105) repeats the name of bone 0");
+    expect(t, "warning binarise-refuses: binarise would refuse the file (There was no skeleton "
+              "that could be used): skeleton OFP2_ManSkeleton lacks 2 of its bones: "
+              "slot_backpack, camera_end (bmtr.rtm stores each as a root)");
     /* fixed order: the codes as check.h lists them */
-    assert_true(strstr(t, "bone-not-in-skeleton") < strstr(t, "helper-bone"));
+    assert_true(strstr(t, "bone-not-in-skeleton") < strstr(t, "binarise-refuses"));
+    assert_true(strstr(t, "binarise-refuses") < strstr(t, "helper-bone"));
     assert_true(strstr(t, "helper-bone") < strstr(t, "bone-case"));
     assert_true(strstr(t, "bone-case") < strstr(t, "duplicate-bone"));
     free(t);
@@ -179,6 +183,13 @@ static void long_names_and_left_out(void **state)
     assert_non_null(strstr(t, " Spine2 "));     /* the bone renamed is left out */
     assert_null(strstr(t, " Face_Jawbone"));    /* the face rig is not counted */
     assert_null(strstr(t, "bone-case"));        /* binarised: no case findings */
+    free(t);
+    rtm_free(a);
+    s.names[4] = "slot_backpack";               /* already binarised: no refusal */
+    a = bmtr_anim(&s);
+    t = check_of(a);
+    expect(t, "error bone-not-in-skeleton: Bone slot_backpack");
+    assert_null(strstr(t, "binarise-refuses"));
     free(t);
     rtm_free(a);
 }
