@@ -9,7 +9,9 @@
  * and grown as the loader grows it: it must ask for more within the file,
  * fail with a message, or tell the names and counts the whole file tells.
  * Sizes, which are measured, not rendered (rtm_view_sizes,
- * rtm_view_timed_size), must equal the rendered lengths for any numbers. */
+ * rtm_view_timed_size), must equal the rendered lengths for any numbers.
+ * Whatever reads also binarises: bmtr.rtm reads back as BMTR with the same
+ * bones (lower case) and frames. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +57,31 @@ static void check_sizes(const struct rtm_anim *a, double seconds, struct rtm_buf
             abort();
     }
     free(sizes);
+}
+
+/* bmtr.rtm of a (which has matrices) read back with the skeleton it was
+ * read with. */
+static void check_binarised(const struct rtm_anim *a, const struct rtm_skeleton *skel,
+                            struct rtm_buf *b)
+{
+    struct rtm_anim *back = NULL;
+    struct rtm_error err;
+    b->len = 0;
+    if (rtm_view_render(a, (struct rtm_view){ .kind = RTM_VIEW_BMTR }, b) ||
+        rtm_parse((const uint8_t *)b->p, b->len, skel, &back, &err) ||
+        back->format != RTM_FORMAT_BMTR || back->nbones != a->nbones ||
+        back->nframes != a->nframes)
+        abort();
+    for (uint32_t i = 0; i < a->nbones; i++) {
+        size_t n = strlen(a->bones[i].s);       /* BMTR names end at a NUL */
+        if (back->bones[i].len != n)
+            abort();
+        for (size_t k = 0; k < n; k++)
+            if (rtm_ascii_lower((unsigned char)back->bones[i].s[k]) !=
+                rtm_ascii_lower((unsigned char)a->bones[i].s[k]))
+                abort();
+    }
+    rtm_free(back);
 }
 
 /* The head parse of the first n of len bytes: aborts on a broken promise;
@@ -130,8 +157,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (rtm_view_lookup(a, path, &back) || rtm_view_index(a, back) != i)
             abort();
     }
-    if (a->has_matrices)
+    if (a->has_matrices) {
         check_sizes(a, 0.05 + (double)(data[size - 1]) * 2.3, &b);
+        check_binarised(a, skel[data[0] & 1], &b);
+    }
     buf_free(&b);
     rtm_free(a);
     return 0;
