@@ -165,7 +165,7 @@ demo: deps
 	@$(MAKE) --no-print-directory all
 	@bash src/scripts/demo.sh $(BUILD)
 
-bench: all $(BUILD)/tests/bench_core $(BUILD)/tests/bench_config
+bench: all $(BUILD)/tests/bench_core $(BUILD)/tests/bench_config $(BUILD)/tests/test_binarise
 	@$(BUILD)/tests/bench_core
 	@$(BUILD)/tests/bench_config
 	@BUILD=$(BUILD) bash tests/bench/bench_config_install.sh
@@ -176,6 +176,7 @@ bench: all $(BUILD)/tests/bench_core $(BUILD)/tests/bench_config
 	@BUILD=$(BUILD) bash tests/bench/bench_gamepaths.sh
 	@BUILD=$(BUILD) bash tests/bench/bench_rtmcat.sh
 	@BUILD=$(BUILD) bash tests/bench/bench_goals.sh
+	@BUILD=$(BUILD) bash tests/bench/bench_binarise.sh
 
 # Fuzzing (clang's libFuzzer): make fuzz FUZZ_SECONDS=N runs each target for
 # N seconds, seeded with generated files and ../shared/corpus when present.

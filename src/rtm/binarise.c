@@ -73,7 +73,7 @@ static void put16(uint8_t *out, uint16_t v)
     out[1] = (uint8_t)(v >> 8);
 }
 
-void rtm_binarise_transform(const float m[12], const float *p, uint8_t out[14])
+void rtm_binarise_values(const float m[12], const float *p, double q[4], double t[3])
 {
     double l[12], inv[12];
     if (p && !invert(p, inv))
@@ -89,15 +89,22 @@ void rtm_binarise_transform(const float m[12], const float *p, uint8_t out[14])
         if (len > 0)
             r[i] /= len, r[i + 1] /= len, r[i + 2] /= len;
     }
-    double q[4];
     quaternion(r, q);
     double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
     if (!(n > 0 && isfinite(n)))
         q[0] = q[1] = q[2] = 0, q[3] = n = 1;
     double sign = q[3] < 0 ? -1.0 : 1.0;
     for (int i = 0; i < 4; i++)
-        put16(out + 2 * i, (uint16_t)rtm_bmtr_quat_q(sign * q[i] / n));
-    const double t[3] = { -l[9], l[10], -l[11] };
+        q[i] = sign * q[i] / n;
+    t[0] = -l[9], t[1] = l[10], t[2] = -l[11];
+}
+
+void rtm_binarise_transform(const float m[12], const float *p, uint8_t out[14])
+{
+    double q[4], t[3];
+    rtm_binarise_values(m, p, q, t);
+    for (int i = 0; i < 4; i++)
+        put16(out + 2 * i, (uint16_t)rtm_bmtr_quat_q(q[i]));
     for (int i = 0; i < 3; i++)
         put16(out + 8 + 2 * i, rtm_bmtr_half(t[i]));
 }

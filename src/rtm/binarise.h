@@ -46,5 +46,8 @@ int rtm_binarise(const struct rtm_anim *a, struct rtm_buf *out);
  * NaN or infinite) counts as none.  Non-finite results store the identity
  * rotation or a zero translation. */
 void rtm_binarise_transform(const float m[12], const float *p, uint8_t out[14]);
+/* The same before quantising: the unit quaternion (w >= 0) and the
+ * translation, in double precision. */
+void rtm_binarise_values(const float m[12], const float *p, double q[4], double t[3]);
 
 #endif

@@ -245,8 +245,26 @@ static void bones_the_skeleton_lacks(void **state)
 
 struct tally {
     uint64_t values;
-    unsigned quat_off, trans_off;
+    unsigned quat_off, trans_off, near, near_off;
 };
+
+/* Whether v * 16384 lies within 10^-3 of a unit of a rounding boundary. */
+static int quat_near(double v)
+{
+    double x = fabs(v * 16384);
+    return fabs(x - floor(x) - 0.5) <= 1e-3;
+}
+
+/* Whether v, cut to a half, lies within 10^-3 of a step of a boundary:
+ * just above or below a value a half holds, or of 2^-14 (the flush). */
+static int half_near(double v)
+{
+    float f = (float)fabs(v);
+    if (f < 0x1p-14f)
+        return 0x1p-14 - f <= 1e-3 * 0x1p-24;
+    double step = ldexp(1.0, ilogbf(f) - 10), frac = f / step - floor(f / step);
+    return frac <= 1e-3 || frac >= 1 - 1e-3;
+}
 
 /* One pair: NAME.plain.rtm binarised with ofp2 against NAME.binarise.rtm:
  * the same names, phases and motion, every value equal or one unit (a
@@ -270,20 +288,29 @@ static void pair(const char *dir, const char *name, struct tally *tl)
     bmtr_raw_compare(&bi, &ours, &d);
     assert_true(d.same_names && d.same_phases && d.same_motion && d.same_props);
     for (size_t i = 0; i < (size_t)bi.nframes * bi.nbones; i++) {
+        uint32_t f = (uint32_t)(i / bi.nbones), bone = (uint32_t)(i % bi.nbones);
+        int32_t p = a->skel_parent[bone];
+        double q[4], t[3];
+        rtm_binarise_values(rtm_matrix(a, f, bone), p >= 0 ? rtm_matrix(a, f, (uint32_t)p) : NULL,
+                            q, t);
         tl->values += 7;
         for (int k = 0; k < 4; k++) {
-            int diff = ours.q[i][k] - bi.q[i][k];
+            int diff = ours.q[i][k] - bi.q[i][k], near = quat_near(q[k]);
             assert_true(abs(diff) <= 1);
             tl->quat_off += diff != 0;
+            tl->near += near, tl->near_off += near && diff;
         }
         for (int k = 0; k < 3; k++) {   /* one step apart, the same sign */
-            int diff = ours.t[i][k] - bi.t[i][k];
+            int diff = ours.t[i][k] - bi.t[i][k], near = half_near(t[k]);
             assert_true(abs(diff) <= 1);
             tl->trans_off += diff != 0;
+            tl->near += near, tl->near_off += near && diff;
         }
     }
     printf("# %s: %llu values, %u quaternion and %u translation values one step off "
-           "binarise's\n", name, (unsigned long long)tl->values, tl->quat_off, tl->trans_off);
+           "binarise's; %u values within 10^-3 of a step from a rounding boundary (%u of "
+           "them off)\n", name, (unsigned long long)tl->values, tl->quat_off, tl->trans_off,
+           tl->near, tl->near_off);
     bmtr_raw_free(&ours);
     bmtr_raw_free(&bi);
     rtm_free(a);
