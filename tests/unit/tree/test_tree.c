@@ -21,21 +21,14 @@
 #include "tree.h"
 
 struct env {
-    char dir[64];
-    int fd;
-    struct rtm_loader l;
-    struct rtmc *c;
-    struct rtm_tree *t;
+    struct tree_fixture f;        /* SOURCE, loader, cache and tree (tree_testutil.h) */
     struct rtm_buf a, b;          /* two plain animations of the same size */
     int watch_rc;                 /* what the watch callback answers */
 };
 
 static void write_file(struct env *e, const char *name, const struct rtm_buf *b)
 {
-    int fd = openat(e->fd, name, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    assert_true(fd >= 0);
-    assert_int_equal(write(fd, b->p, b->len), (ssize_t)b->len);
-    close(fd);
+    tree_fixture_write(&e->f, name, b->p, b->len);
 }
 
 static int fake_watch(void *ctx, const char *dir)
@@ -48,13 +41,9 @@ static int fake_watch(void *ctx, const char *dir)
  * are filled in). */
 static void new_tree_with(struct env *e, struct rtm_tree_config cfg)
 {
-    rtm_tree_free(e->t);
-    rtmc_invalidate(e->c, "");
-    cfg.srcfd = e->fd;
-    cfg.cache = e->c;
     cfg.watch = fake_watch;
     cfg.watch_ctx = e;
-    assert_non_null(e->t = rtm_tree_new(&cfg));
+    tree_fixture_tree(&e->f, cfg);
 }
 
 static void new_tree(struct env *e, rtm_ino_hash_fn hash, const char *hidden)
@@ -65,16 +54,13 @@ static void new_tree(struct env *e, rtm_ino_hash_fn hash, const char *hidden)
 static int setup(void **state)
 {
     struct env *e = calloc(1, sizeof *e);
-    strcpy(e->dir, "/tmp/rtmfs-tree.XXXXXX");
-    assert_non_null(mkdtemp(e->dir));
-    e->fd = open(e->dir, O_RDONLY | O_DIRECTORY);
-    e->l = (struct rtm_loader){ .srcfd = e->fd, .digits = RTM_DIGITS_EXACT };
-    e->c = e->l.cache = rtmc_new(64u << 20, rtm_loader_load, &e->l);
+    tree_fixture_open(&e->f, "tree");
+    tree_fixture_mount(&e->f, 64u << 20);
     struct sample_opts oa = { 6, 20, 1, 0 }, ob = { 6, 20, 2, 0 };
     assert_int_equal(rtm_sample_plain(&oa, &e->a), 0);
     assert_int_equal(rtm_sample_plain(&ob, &e->b), 0);
     assert_int_equal(e->a.len, e->b.len);
-    assert_int_equal(mkdirat(e->fd, "sub", 0755), 0);
+    assert_int_equal(mkdirat(e->f.fd, "sub", 0755), 0);
     write_file(e, "walk.rtm", &e->a);
     write_file(e, "sub/run.rtm", &e->b);
     struct rtm_buf junk = { .p = "not an animation", .len = 16, .cap = 16 };
@@ -88,10 +74,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     struct env *e = *state;
-    rtm_tree_free(e->t);
-    rtmc_free(e->c);
-    close(e->fd);
-    assert_int_equal(remove_tree(e->dir), 0);
+    tree_fixture_close(&e->f);
     buf_free(&e->a);
     buf_free(&e->b);
     free(e);
@@ -101,7 +84,7 @@ static int teardown(void **state)
 /* A path looked up as the kernel does (tree_testutil.h). */
 static int walk(struct env *e, const char *path, struct rtm_tree_entry *out)
 {
-    return tree_walk(e->t, path, out);
+    return tree_walk(e->f.t, path, out);
 }
 
 static uint64_t ino_of(struct env *e, const char *path)
@@ -118,7 +101,7 @@ static char *read_all(struct env *e, uint64_t ino, size_t *len)
     buf_init(&b);
     char chunk[777];
     ssize_t n;
-    while ((n = rtm_tree_read(e->t, ino, chunk, sizeof chunk, (off_t)b.len)) > 0)
+    while ((n = rtm_tree_read(e->f.t, ino, chunk, sizeof chunk, (off_t)b.len)) > 0)
         buf_put(&b, chunk, (size_t)n);
     assert_true(n == 0);
     buf_putc(&b, 0);
@@ -164,7 +147,7 @@ static void views_read_as_rendered(void **state)
     assert_int_equal(walk(e, "walk.rtm", &te), 0);
     assert_true(S_ISDIR(te.st.st_mode));
     char buf[8];
-    assert_int_equal(rtm_tree_read(e->t, te.ino, buf, sizeof buf, 0), -EISDIR);
+    assert_int_equal(rtm_tree_read(e->f.t, te.ino, buf, sizeof buf, 0), -EISDIR);
     assert_int_equal(walk(e, "walk.rtm/nope.txt", &te), -ENOENT);
     assert_int_equal(walk(e, "readme.txt", &te), -ENOENT);     /* no show_other */
     /* a broken file is a folder holding error.txt */
@@ -183,17 +166,17 @@ static void check_listing(struct env *e, const char *dir, size_t want_entries)
 {
     uint64_t ino = *dir ? ino_of(e, dir) : RTM_INO_ROOT;
     struct rtm_dirlist *d;
-    assert_int_equal(rtm_tree_listing(e->t, ino, 0, &d), 0);
+    assert_int_equal(rtm_tree_listing(e->f.t, ino, 0, &d), 0);
     assert_int_equal(d->n, want_entries + 2);
     assert_string_equal(d->e[0].name, ".");
     assert_string_equal(d->e[1].name, "..");
     for (size_t i = 2; i < d->n; i++) {
         struct rtm_tree_entry te;
-        assert_int_equal(rtm_tree_lookup(e->t, ino, d->e[i].name, &te), 0);
+        assert_int_equal(rtm_tree_lookup(e->f.t, ino, d->e[i].name, &te), 0);
         assert_int_equal(te.ino, d->e[i].ino);
         assert_int_equal(te.st.st_mode & S_IFMT, d->e[i].type);
     }
-    rtm_tree_listing_put(e->t, d);
+    rtm_tree_listing_put(e->f.t, d);
 }
 
 /* readdirplus's attributes for listing d of folder dir, entries from 2 on
@@ -204,19 +187,19 @@ static size_t plus_attributes(struct env *e, uint64_t dir, struct rtm_dirlist *d
     struct rtm_tree_entry te[64];
     size_t given = 0;
     assert_true(d->n <= 64);
-    rtm_tree_listed_entries(e->t, dir, d, 0, d->n, te);
+    rtm_tree_listed_entries(e->f.t, dir, d, 0, d->n, te);
     for (size_t i = 2; i < d->n; i++) {
         struct rtm_tree_entry look;
         if (!te[i].ino)
             continue;
         given++;
         assert_int_equal(te[i].ino, d->e[i].ino);
-        assert_int_equal(rtm_tree_getattr(e->t, te[i].ino, &look), 0);
+        assert_int_equal(rtm_tree_getattr(e->f.t, te[i].ino, &look), 0);
         assert_int_equal(te[i].st.st_size, look.st.st_size);
         assert_int_equal(te[i].st.st_mode, look.st.st_mode);
         assert_int_equal(te[i].st.st_mtim.tv_sec, look.st.st_mtim.tv_sec);
         assert_true(te[i].timeout == look.timeout);
-        rtm_tree_forget(e->t, te[i].ino, 1);
+        rtm_tree_forget(e->f.t, te[i].ino, 1);
     }
     return given;
 }
@@ -225,9 +208,9 @@ static size_t plus_count(struct env *e, const char *dir)
 {
     uint64_t ino = ino_of(e, dir);
     struct rtm_dirlist *d;
-    assert_int_equal(rtm_tree_listing(e->t, ino, 0, &d), 0);
+    assert_int_equal(rtm_tree_listing(e->f.t, ino, 0, &d), 0);
     size_t n = plus_attributes(e, ino, d);
-    rtm_tree_listing_put(e->t, d);
+    rtm_tree_listing_put(e->f.t, d);
     return n;
 }
 
@@ -269,11 +252,11 @@ static void listings_agree_with_lookups(void **state)
     check_listing(e, "sub", 1);
     /* the rest of an enumeration comes from the same listing */
     struct rtm_dirlist *d1, *d2;
-    assert_int_equal(rtm_tree_listing(e->t, RTM_INO_ROOT, 0, &d1), 0);
-    assert_int_equal(rtm_tree_listing(e->t, RTM_INO_ROOT, 3, &d2), 0);
+    assert_int_equal(rtm_tree_listing(e->f.t, RTM_INO_ROOT, 0, &d1), 0);
+    assert_int_equal(rtm_tree_listing(e->f.t, RTM_INO_ROOT, 3, &d2), 0);
     assert_ptr_equal(d1, d2);
-    rtm_tree_listing_put(e->t, d1);
-    rtm_tree_listing_put(e->t, d2);
+    rtm_tree_listing_put(e->f.t, d1);
+    rtm_tree_listing_put(e->f.t, d2);
 }
 
 static uint64_t same_hash(const char *path, const struct rtm_fileid *id)
@@ -314,7 +297,7 @@ static void views_are_members_of_their_folder(void **state)
     uint64_t f2 = ino_of(e, "walk.rtm/frames/002.csv");
     assert_int_equal(rtm_ino_head(f2), head);
     struct rtm_tree_entry te;
-    assert_int_equal(rtm_tree_getattr(e->t, f2, &te), 0);
+    assert_int_equal(rtm_tree_getattr(e->f.t, f2, &te), 0);
     assert_true(S_ISREG(te.st.st_mode));
     size_t len, want_len;
     char *got = read_all(e, f2, &len), *want = render_view(&e->a, "frames/002.csv", &want_len);
@@ -323,16 +306,16 @@ static void views_are_members_of_their_folder(void **state)
     assert_memory_equal(got, want, len);
     free(got);
     free(want);
-    assert_int_equal(rtm_tree_getattr(e->t, rtm_ino_in_family(head, 4), &te), 0);
+    assert_int_equal(rtm_tree_getattr(e->f.t, rtm_ino_in_family(head, 4), &te), 0);
     assert_true(S_ISDIR(te.st.st_mode));
-    assert_int_equal(rtm_tree_getattr(e->t, rtm_ino_in_family(head, 3), &te), -ESTALE);   /* no joints/ */
-    assert_int_equal(rtm_tree_getattr(e->t, rtm_ino_in_family(head, 1), &te), -ESTALE);   /* not broken */
-    assert_int_equal(rtm_tree_getattr(e->t, rtm_ino_in_family(head, 100000), &te), -ESTALE);
-    assert_int_equal(rtm_tree_lookup(e->t, rtm_ino_in_family(head, 5), "x", &te), -ENOTDIR);
+    assert_int_equal(rtm_tree_getattr(e->f.t, rtm_ino_in_family(head, 3), &te), -ESTALE);   /* no joints/ */
+    assert_int_equal(rtm_tree_getattr(e->f.t, rtm_ino_in_family(head, 1), &te), -ESTALE);   /* not broken */
+    assert_int_equal(rtm_tree_getattr(e->f.t, rtm_ino_in_family(head, 100000), &te), -ESTALE);
+    assert_int_equal(rtm_tree_lookup(e->f.t, rtm_ino_in_family(head, 5), "x", &te), -ENOTDIR);
     /* a broken animation's one member is its error.txt */
     uint64_t broken = ino_of(e, "broken.rtm");
     assert_int_equal(ino_of(e, "broken.rtm/error.txt"), rtm_ino_in_family(broken, 1));
-    assert_int_equal(rtm_tree_getattr(e->t, rtm_ino_in_family(broken, 5), &te), -ESTALE);
+    assert_int_equal(rtm_tree_getattr(e->f.t, rtm_ino_in_family(broken, 5), &te), -ESTALE);
 }
 
 /* One classification whatever readdir's hint: a symlinked .rtm is an
@@ -340,27 +323,27 @@ static void views_are_members_of_their_folder(void **state)
 static void one_classification_for_every_hint(void **state)
 {
     struct env *e = *state;
-    assert_int_equal(symlinkat("walk.rtm", e->fd, "link.rtm"), 0);
-    assert_int_equal(symlinkat("sub", e->fd, "linkdir"), 0);
+    assert_int_equal(symlinkat("walk.rtm", e->f.fd, "link.rtm"), 0);
+    assert_int_equal(symlinkat("sub", e->f.fd, "linkdir"), 0);
     static const unsigned char hints[] = { DT_UNKNOWN, DT_LNK };
     for (size_t i = 0; i < sizeof hints; i++) {
         struct stat st;
         struct rtm_fileid id;
-        assert_int_equal(rtm_tree_classify(e->t, e->fd, "link.rtm", "link.rtm", hints[i], &st, &id),
+        assert_int_equal(rtm_tree_classify(e->f.t, e->f.fd, "link.rtm", "link.rtm", hints[i], &st, &id),
                          RTM_SRC_ANIM);
         struct stat real;
-        assert_int_equal(fstatat(e->fd, "walk.rtm", &real, 0), 0);
+        assert_int_equal(fstatat(e->f.fd, "walk.rtm", &real, 0), 0);
         struct rtm_fileid want = rtm_fileid_of(&real);
         assert_true(rtm_fileid_same(&id, &want));
-        assert_int_equal(rtm_tree_classify(e->t, e->fd, "linkdir", "linkdir", hints[i], &st, &id),
+        assert_int_equal(rtm_tree_classify(e->f.t, e->f.fd, "linkdir", "linkdir", hints[i], &st, &id),
                          RTM_SRC_HIDDEN);
     }
     struct stat st;
     struct rtm_fileid id;
-    assert_int_equal(rtm_tree_classify(e->t, e->fd, "sub", "sub", DT_UNKNOWN, &st, &id), RTM_SRC_DIR);
-    assert_int_equal(rtm_tree_classify(e->t, e->fd, "readme.txt", "readme.txt", DT_UNKNOWN, &st, &id),
+    assert_int_equal(rtm_tree_classify(e->f.t, e->f.fd, "sub", "sub", DT_UNKNOWN, &st, &id), RTM_SRC_DIR);
+    assert_int_equal(rtm_tree_classify(e->f.t, e->f.fd, "readme.txt", "readme.txt", DT_UNKNOWN, &st, &id),
                      RTM_SRC_HIDDEN);
-    assert_int_equal(rtm_tree_classify(e->t, e->fd, "nope", "nope", DT_UNKNOWN, &st, &id), -ENOENT);
+    assert_int_equal(rtm_tree_classify(e->f.t, e->f.fd, "nope", "nope", DT_UNKNOWN, &st, &id), -ENOENT);
     check_listing(e, "", 5);        /* link.rtm shown, linkdir not; missing.txt */
     struct rtm_tree_entry te;
     assert_int_equal(walk(e, "link.rtm/bones.txt", &te), 0);
@@ -378,7 +361,7 @@ static void the_mount_point_is_hidden(void **state)
     assert_int_equal(walk(e, "sub/run.rtm", &te), -ENOENT);
     new_tree(e, NULL, "sub/run.rtm");               /* deeper, and not a prefix match */
     check_listing(e, "sub", 0);
-    assert_int_equal(mkdirat(e->fd, "subway", 0755), 0);
+    assert_int_equal(mkdirat(e->f.fd, "subway", 0755), 0);
     check_listing(e, "", 5);
 }
 
@@ -421,11 +404,11 @@ static void changes_give_new_numbers(void **state)
     write_file(e, "walk.rtm", &e->b);
     struct record r = { "", 0 };
     struct rtm_tree_notify n = { &r, rec_entry, rec_inode };
-    rtm_tree_changed(e->t, "", "walk.rtm", &n);
+    rtm_tree_changed(e->f.t, "", "walk.rtm", &n);
     assert_string_equal(r.log, "entry 1 walk.rtm\ninode 1\n");
     /* the old number still reads its old version, or fails */
     char buf[4096];
-    ssize_t got = rtm_tree_read(e->t, view, buf, sizeof buf, 0);
+    ssize_t got = rtm_tree_read(e->f.t, view, buf, sizeof buf, 0);
     assert_true(got == -ESTALE || (got == (ssize_t)len && memcmp(buf, old, len) == 0));
     assert_true(ino_of(e, "walk.rtm") != dir);
     uint64_t now = ino_of(e, "walk.rtm/header.txt");
@@ -446,13 +429,13 @@ static void ctime_tells_a_restored_mtime(void **state)
     struct env *e = *state;
     uint64_t view = ino_of(e, "walk.rtm/bones.txt");
     struct stat before;
-    assert_int_equal(fstatat(e->fd, "walk.rtm", &before, 0), 0);
+    assert_int_equal(fstatat(e->f.fd, "walk.rtm", &before, 0), 0);
     usleep(20000);                                  /* a ctime tick apart */
     write_file(e, "walk.rtm", &e->b);
     struct timespec times[2] = { before.st_atim, before.st_mtim };
-    assert_int_equal(utimensat(e->fd, "walk.rtm", times, 0), 0);
+    assert_int_equal(utimensat(e->f.fd, "walk.rtm", times, 0), 0);
     struct stat after;
-    assert_int_equal(fstatat(e->fd, "walk.rtm", &after, 0), 0);
+    assert_int_equal(fstatat(e->f.fd, "walk.rtm", &after, 0), 0);
     assert_int_equal(after.st_size, before.st_size);
     assert_int_equal(after.st_mtim.tv_nsec, before.st_mtim.tv_nsec);
     assert_true(ino_of(e, "walk.rtm/bones.txt") != view);
@@ -466,12 +449,12 @@ static void lost_changes_forget_everything(void **state)
     uint64_t sub = ino_of(e, "sub");
     assert_int_equal(rtm_ino_head(view), anim);
     struct rtmc_stats st;
-    rtmc_get_stats(e->c, &st);
+    rtmc_get_stats(e->f.c, &st);
     assert_true(st.entries > 0);
     struct record r = { "", 0 };
     struct rtm_tree_notify n = { &r, rec_entry, rec_inode };
-    rtm_tree_changed_all(e->t, &n);
-    rtmc_get_stats(e->c, &st);
+    rtm_tree_changed_all(e->f.t, &n);
+    rtmc_get_stats(e->f.c, &st);
     assert_int_equal(st.entries, 0);
     char want[64];
     /* the views are of the animation's version: its entry and inode go */
@@ -493,7 +476,7 @@ static void timeouts_follow_watching(void **state)
     new_tree(e, NULL, NULL);
     assert_int_equal(walk(e, "sub/run.rtm", &te), 0);
     assert_true(te.timeout == RTM_TREE_TIMEOUT_UNWATCHED);
-    assert_int_equal(rtm_tree_getattr(e->t, te.ino, &te), 0);
+    assert_int_equal(rtm_tree_getattr(e->f.t, te.ino, &te), 0);
     assert_true(te.timeout == RTM_TREE_TIMEOUT_UNWATCHED);
 }
 
@@ -507,7 +490,7 @@ static void timeouts_follow_blind_devices(void **state)
     struct env *e = *state;
     struct rtm_tree_entry te;
     struct stat st;
-    assert_int_equal(fstat(e->fd, &st), 0);
+    assert_int_equal(fstat(e->f.fd, &st), 0);
     const struct { enum rtm_watch_mode mode; int blind; double want; } cases[] = {
         { RTM_WATCH_AUTO, 1, RTM_TREE_TIMEOUT_UNWATCHED },
         { RTM_WATCH_AUTO, 0, RTM_TREE_TIMEOUT_WATCHED },
@@ -515,20 +498,20 @@ static void timeouts_follow_blind_devices(void **state)
         { RTM_WATCH_INOTIFY, 1, RTM_TREE_TIMEOUT_WATCHED },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        struct rtm_fsmap *m = rtm_fsmap_new(cases[i].mode, e->dir);
+        struct rtm_fsmap *m = rtm_fsmap_new(cases[i].mode, e->f.dir);
         assert_int_equal(rtm_fsmap_set(m, (uint64_t)st.st_dev, cases[i].blind), 0);
         new_tree_with(e, (struct rtm_tree_config){ .fsmap = m });
         assert_int_equal(walk(e, "sub/run.rtm", &te), 0);
         assert_true(te.timeout == cases[i].want);
         assert_int_equal(walk(e, "sub", &te), 0);
         assert_true(te.timeout == cases[i].want);
-        assert_int_equal(rtm_tree_getattr(e->t, te.ino, &te), 0);
+        assert_int_equal(rtm_tree_getattr(e->f.t, te.ino, &te), 0);
         assert_true(te.timeout == cases[i].want);
         /* a view is of its animation's version: its entry never changes */
         assert_int_equal(walk(e, "sub/run.rtm/header.txt", &te), 0);
         assert_true(te.timeout == RTM_TREE_TIMEOUT_WATCHED);
-        rtm_tree_free(e->t);
-        e->t = NULL;
+        rtm_tree_free(e->f.t);
+        e->f.t = NULL;
         rtm_fsmap_free(m);
     }
 }
@@ -566,7 +549,7 @@ static void owner_and_masks(void **state)
         if (*paths[i])
             assert_int_equal(walk(e, paths[i], &te), 0);
         else
-            assert_int_equal(rtm_tree_getattr(e->t, RTM_INO_ROOT, &te), 0);
+            assert_int_equal(rtm_tree_getattr(e->f.t, RTM_INO_ROOT, &te), 0);
         assert_int_equal(te.st.st_uid, 1234);
         assert_int_equal(te.st.st_gid, 99);
         assert_int_equal(te.st.st_mode & 07777, S_ISDIR(te.st.st_mode) ? 0755 : 0644);
@@ -585,10 +568,10 @@ static char *names(struct env *e, uint64_t ino)
     struct rtm_dirlist *d;
     struct rtm_buf b;
     buf_init(&b);
-    assert_int_equal(rtm_tree_listing(e->t, ino, 0, &d), 0);
+    assert_int_equal(rtm_tree_listing(e->f.t, ino, 0, &d), 0);
     for (size_t i = 2; i < d->n; i++)
         buf_printf(&b, "%s\n", d->e[i].name);
-    rtm_tree_listing_put(e->t, d);
+    rtm_tree_listing_put(e->f.t, d);
     buf_putc(&b, 0);
     return b.p;
 }
@@ -607,7 +590,7 @@ static void one_file_as_source(void **state)
     struct env *e = *state;
     new_tree_with(e, (struct rtm_tree_config){ .file = "walk.rtm" });
     struct rtm_tree_entry te;
-    assert_int_equal(rtm_tree_getattr(e->t, RTM_INO_ROOT, &te), 0);
+    assert_int_equal(rtm_tree_getattr(e->f.t, RTM_INO_ROOT, &te), 0);
     assert_true(S_ISDIR(te.st.st_mode));
     check_listing(e, "", 12);               /* 9 views, states.txt, 2 folders */
     check_listing(e, "frames", 6);
@@ -621,11 +604,11 @@ static void one_file_as_source(void **state)
 
     struct record r = { "", 0 };
     struct rtm_tree_notify n = { &r, rec_entry, rec_inode };
-    rtm_tree_changed(e->t, "", "readme.txt", &n);
-    rtm_tree_changed(e->t, "sub", "run.rtm", &n);
+    rtm_tree_changed(e->f.t, "", "readme.txt", &n);
+    rtm_tree_changed(e->f.t, "sub", "run.rtm", &n);
     assert_string_equal(r.log, "");
-    assert_int_equal(renameat(e->fd, "walk.rtm", e->fd, "walk.old"), 0);
-    rtm_tree_changed(e->t, "", "walk.rtm", &n);
+    assert_int_equal(renameat(e->f.fd, "walk.rtm", e->f.fd, "walk.old"), 0);
+    rtm_tree_changed(e->f.t, "", "walk.rtm", &n);
     assert_non_null(strstr(r.log, "inode 1\n"));
     expect_names(e, "", "error.txt\n");
     assert_int_equal(walk(e, "header.txt", &te), -ENOENT);
@@ -635,12 +618,12 @@ static void one_file_as_source(void **state)
     assert_string_equal(msg, "walk.rtm: No such file or directory; the mount shows it "
                              "again when it is back\n");
     free(msg);
-    assert_int_equal(mkdirat(e->fd, "walk.rtm", 0755), 0);    /* a folder now */
+    assert_int_equal(mkdirat(e->f.fd, "walk.rtm", 0755), 0);    /* a folder now */
     msg = read_all(e, te.ino, &got_len);
     assert_non_null(strstr(msg, "walk.rtm: no longer a file"));
     free(msg);
-    assert_int_equal(unlinkat(e->fd, "walk.rtm", AT_REMOVEDIR), 0);
-    assert_int_equal(renameat(e->fd, "walk.old", e->fd, "walk.rtm"), 0);
+    assert_int_equal(unlinkat(e->f.fd, "walk.rtm", AT_REMOVEDIR), 0);
+    assert_int_equal(renameat(e->f.fd, "walk.old", e->f.fd, "walk.rtm"), 0);
     check_listing(e, "", 12);               /* 9 views, states.txt, 2 folders */
 }
 
@@ -673,7 +656,7 @@ static void write_released(struct env *e, const char *name, size_t cut, struct p
     buf_free(&b);
     /* older than every stamp above, so that a folder's time tells */
     struct timespec old[2] = { { 500000000, 0 }, { 500000000, 0 } };
-    assert_int_equal(utimensat(e->fd, name, old, 0), 0);
+    assert_int_equal(utimensat(e->f.fd, name, old, 0), 0);
 }
 
 static time_t mtime_of(struct env *e, const char *path)
@@ -761,7 +744,7 @@ static void cut_archives(void **state)
         free(list);
     }
     write_released(e, "cut.pbo", p->table_bytes - 1, NULL);     /* the table itself */
-    rtmc_invalidate(e->c, "");
+    rtmc_invalidate(e->f.c, "");
     expect_names(e, "cut.pbo", "error.txt\n");
     free(want);
     pbo_free(p);
@@ -782,12 +765,12 @@ static void *read_views(void *arg)
         struct rtm_tree_entry te;
         const char *p = paths[i % 4];
         if (walk(r->e, p, &te) == 0) {
-            rtm_tree_read(r->e->t, te.ino, buf, sizeof buf, 0);
-            rtm_tree_getattr(r->e->t, te.ino, &te);
+            rtm_tree_read(r->e->f.t, te.ino, buf, sizeof buf, 0);
+            rtm_tree_getattr(r->e->f.t, te.ino, &te);
         }
         struct rtm_dirlist *d;
-        if (rtm_tree_listing(r->e->t, RTM_INO_ROOT, 0, &d) == 0)
-            rtm_tree_listing_put(r->e->t, d);
+        if (rtm_tree_listing(r->e->f.t, RTM_INO_ROOT, 0, &d) == 0)
+            rtm_tree_listing_put(r->e->f.t, d);
     }
     return NULL;
 }
@@ -801,11 +784,11 @@ static void *rewrite(void *arg)
         rec.n = 0;
         rec.log[0] = 0;
         write_file(r->e, "walk.rtm", i % 2 ? &r->e->a : &r->e->b);
-        rtm_tree_changed(r->e->t, "", "walk.rtm", &n);
+        rtm_tree_changed(r->e->f.t, "", "walk.rtm", &n);
         if (i % 25 == 0) {
             rec.n = 0;
             rec.log[0] = 0;
-            rtm_tree_changed_all(r->e->t, &n);
+            rtm_tree_changed_all(r->e->f.t, &n);
         }
     }
     return NULL;
