@@ -345,5 +345,5 @@ int main(void)
         cmocka_unit_test_setup_teardown(large_files_read_their_head, setup, teardown),
         cmocka_unit_test_setup_teardown(cut_bmtr_lists_then_fails, setup, teardown),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return run_test_cases(tests, NULL, NULL);
 }

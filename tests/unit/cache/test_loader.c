@@ -286,5 +286,5 @@ int main(void)
         cmocka_unit_test_setup_teardown(broken_archives, setup, teardown),
         cmocka_unit_test_setup_teardown(out_of_memory_is_not_kept, setup, teardown),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return run_test_cases(tests, NULL, NULL);
 }

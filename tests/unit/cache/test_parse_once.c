@@ -141,5 +141,5 @@ int main(void)
         cmocka_unit_test_setup_teardown(a_cached_light_entry_names_the_views, setup, teardown),
         cmocka_unit_test_setup_teardown(a_second_view_sizes_them_all, setup, teardown),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return run_test_cases(tests, NULL, NULL);
 }

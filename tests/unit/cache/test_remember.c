@@ -431,5 +431,5 @@ int main(void)
         cmocka_unit_test_setup_teardown(a_wrong_size_found_by_sizing, setup, teardown),
         cmocka_unit_test_setup_teardown(no_index_shows_the_same, setup, teardown),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return run_test_cases(tests, NULL, NULL);
 }

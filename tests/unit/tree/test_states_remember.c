@@ -236,5 +236,5 @@ int main(void)
         cmocka_unit_test_setup_teardown(text_configs_are_read_each_time, setup, teardown),
         cmocka_unit_test(damaged_records_do_not_read),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return run_test_cases(tests, NULL, NULL);
 }

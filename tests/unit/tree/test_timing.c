@@ -455,5 +455,5 @@ int main(void)
         cmocka_unit_test_setup_teardown(tree_follows_the_configs, setup_game, tree_teardown),
         cmocka_unit_test_setup_teardown(tree_timing_frames, setup_frames, tree_teardown),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return run_test_cases(tests, NULL, NULL);
 }

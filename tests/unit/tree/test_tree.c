@@ -424,5 +424,5 @@ int main(void)
         cmocka_unit_test_setup_teardown(cut_archives, setup, teardown),
         cmocka_unit_test_setup_teardown(readdirplus_gives_what_is_known, setup, teardown),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return run_test_cases(tests, NULL, NULL);
 }

@@ -283,5 +283,5 @@ int main(void)
         cmocka_unit_test_setup_teardown(one_file_as_source, setup, teardown),
         cmocka_unit_test_setup_teardown(concurrent_use, setup, teardown),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return run_test_cases(tests, NULL, NULL);
 }

@@ -351,5 +351,5 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(raw_and_hidden, setup, teardown),
         cmocka_unit_test_setup_teardown(changes_tell_every_name, setup, teardown),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return run_test_cases(tests, NULL, NULL);
 }

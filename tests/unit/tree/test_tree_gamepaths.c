@@ -174,5 +174,5 @@ int main(void)
         cmocka_unit_test_setup_teardown(numbers_agree, setup, teardown),
         cmocka_unit_test_setup_teardown(source_paths, setup, teardown),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return run_test_cases(tests, NULL, NULL);
 }
