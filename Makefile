@@ -152,11 +152,16 @@ $(BUILD)/tests/%: tests/bench/%.c $(TEST_DEPS)
 # a make of its own (which reads pkg-config's answers anew), then the tests.
 # make check TEST=NAME runs one unit test (TEST=test_tree) or one shell
 # suite (TEST=tests/mount/pbo.sh) alone, without installing anything.
+# TEST_CASE=PATTERN, with TEST=test_NAME, runs only the cmocka cases of that
+# program whose names PATTERN matches ('*' and '?' as in a shell:
+# TEST=test_tree TEST_CASE=cut_archives, or TEST_CASE='views_*'); a PATTERN
+# that matches none of them fails, naming the cases there are.
 TEST ?=
 check:
+	@$(if $(TEST_CASE),$(if $(filter test_%,$(TEST)),,echo "make check: TEST_CASE=$(TEST_CASE) needs TEST=test_NAME" >&2; exit 2))
 	@$(if $(TEST),,bash src/scripts/deps.sh)
 	@$(MAKE) --no-print-directory all tests
-	@BUILD=$(BUILD) MAKE="$(MAKE)" bash tests/run.sh $(if $(TEST),--only $(TEST),$(UNIT_BIN))
+	@BUILD=$(BUILD) MAKE="$(MAKE)" TEST_CASE='$(TEST_CASE)' bash tests/run.sh $(if $(TEST),--only $(TEST),$(UNIT_BIN))
 
 deps:
 	@bash src/scripts/deps.sh

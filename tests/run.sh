@@ -3,6 +3,8 @@
 # the rtmcat tests and the mount tests, showing their output as it comes and
 # keeping it in $BUILD/check.log, then ends with one summary line (see
 # tests/lib/check.sh for the lines it counts).  Exits 1 when anything failed.
+# TEST_CASE=PATTERN (with --only test_NAME alone) runs only that unit test's
+# cases whose names PATTERN matches ('*' and '?'; tests/unit/testutil.h).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
@@ -18,6 +20,12 @@ if [ "${1:-}" = --only ]; then
           units=("$BUILD/tests/$2") scripts=() ;;
     *) echo "run.sh: TEST=$2 is neither test_NAME nor a tests/.../NAME.sh script" >&2; exit 2 ;;
     esac
+fi
+# TEST_CASE picks cases of one unit test; the programs read it themselves.
+export TEST_CASE=${TEST_CASE:-}
+if [ -n "$TEST_CASE" ] && { [ "${1:-}" != --only ] || [ ${#scripts[@]} -ne 0 ]; }; then
+    echo "run.sh: TEST_CASE=$TEST_CASE needs one unit test: TEST=test_NAME" >&2
+    exit 2
 fi
 {
     [ ${#units[@]} -eq 0 ] || bash tests/lib/unit.sh "${units[@]}"

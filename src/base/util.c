@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "array.h"
+
 static void err_vset(struct rtm_error *err, int code, int has_off, uint64_t off,
                      const char *fmt, va_list ap)
 {
@@ -98,16 +100,12 @@ int buf_reserve(struct rtm_buf *b, size_t extra)
         b->oom = 1;
         return -1;
     }
-    size_t cap = b->cap ? b->cap : 256;
-    while (cap < need)
-        cap = cap > SIZE_MAX / 2 ? need : cap * 2;
-    char *p = realloc(b->p, cap);
-    if (!p) {
+    void *p = b->p;
+    if (rtm_array_grow(&p, &b->cap, need, 1, 256)) {
         b->oom = 1;
         return -1;
     }
     b->p = p;
-    b->cap = cap;
     return 0;
 }
 

@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
+#include "array.h"
+
 enum { COND_MAX = 256 };
 #define PP_OUTPUT_DEFAULT ((size_t)64 << 20)
 
@@ -54,14 +56,10 @@ static int add_seg(struct pp *pp, uint32_t file, uint32_t src_line)
     struct cfg_pp_result *r = pp->r;
     if (r->nseg && r->seg[r->nseg - 1].out_line == pp->out_line)
         r->nseg--;      /* an empty stretch: the newer one stands */
-    if (r->nseg == r->cap_seg) {
-        size_t nc = r->cap_seg ? r->cap_seg * 2 : 16;
-        void *p = realloc(r->seg, nc * sizeof *r->seg);
-        if (!p)
-            return -1;
-        r->seg = p;
-        r->cap_seg = nc;
-    }
+    void *seg = r->seg;
+    if (rtm_array_grow(&seg, &r->cap_seg, r->nseg + 1, sizeof *r->seg, 16))
+        return -1;
+    r->seg = seg;
     r->seg[r->nseg++] = (struct cfg_line_seg){ pp->out_line, file, src_line };
     r->map.seg = r->seg;
     r->map.nseg = r->nseg;

@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "array.h"
+
 struct parser {
     const char *begin, *p, *end;
     uint32_t line;
@@ -343,14 +345,10 @@ static int get_scalar(struct parser *ps, struct cfg_value *v, int in_array)
 
 static int push_value(struct parser *ps, const struct cfg_value *v)
 {
-    if (ps->nsv == ps->cap_sv) {
-        uint32_t nc = ps->cap_sv ? ps->cap_sv * 2 : 64;
-        void *p = nc > ps->cap_sv ? realloc(ps->sv, (size_t)nc * sizeof *ps->sv) : NULL;
-        if (!p)
-            return oom(ps);
-        ps->sv = p;
-        ps->cap_sv = nc;
-    }
+    void *sv = ps->sv;
+    if (rtm_array_grow32(&sv, &ps->cap_sv, (size_t)ps->nsv + 1, sizeof *ps->sv, 64))
+        return oom(ps);
+    ps->sv = sv;
     ps->sv[ps->nsv++] = *v;
     return 0;
 }
@@ -403,14 +401,10 @@ static int get_array(struct parser *ps, struct cfg_value *out, int depth)
 
 static int push_entry(struct parser *ps, const struct cfg_entry *e)
 {
-    if (ps->nse == ps->cap_se) {
-        uint32_t nc = ps->cap_se ? ps->cap_se * 2 : 64;
-        void *p = nc > ps->cap_se ? realloc(ps->se, (size_t)nc * sizeof *ps->se) : NULL;
-        if (!p)
-            return oom(ps);
-        ps->se = p;
-        ps->cap_se = nc;
-    }
+    void *se = ps->se;
+    if (rtm_array_grow32(&se, &ps->cap_se, (size_t)ps->nse + 1, sizeof *ps->se, 64))
+        return oom(ps);
+    ps->se = se;
     ps->se[ps->nse++] = *e;
     return 0;
 }

@@ -2,6 +2,8 @@
  * lookups through parents, and model equality. */
 #include "config.h"
 
+#include "array.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,8 +104,9 @@ const char *cfg_strdup(struct cfg *c, const void *s, size_t len)
     return d;
 }
 
-/* Grows an array of elem-byte items to hold want: doubling, or to
- * exactly want when a reader reserves what it counted. */
+/* Grows an array of elem-byte items to hold want: doubling from 64, or to
+ * exactly want when a reader reserves what it counted; what it adds counts
+ * in *mem. */
 static int grow_to(void **arr, uint32_t *cap, uint64_t want, size_t elem, size_t *mem,
                    int exact)
 {
@@ -111,14 +114,10 @@ static int grow_to(void **arr, uint32_t *cap, uint64_t want, size_t elem, size_t
         return 0;
     if (want > UINT32_MAX / 2)
         return -1;
-    uint64_t nc = exact ? want : *cap ? *cap : 64;
-    while (nc < want)
-        nc *= 2;
-    void *p = realloc(*arr, (size_t)nc * elem);
-    if (!p)
+    size_t nc = exact ? 0 : *cap;       /* 0: it starts from min_cap, want */
+    if (rtm_array_grow(arr, &nc, (size_t)want, elem, exact ? (size_t)want : 64))
         return -1;
-    *mem += (size_t)(nc - *cap) * elem;
-    *arr = p;
+    *mem += (nc - *cap) * elem;
     *cap = (uint32_t)nc;
     return 0;
 }
@@ -131,12 +130,15 @@ static int grow(void **arr, uint32_t *cap, uint64_t want, size_t elem, size_t *m
 int cfg_reserve(struct cfg *c, uint32_t entries, uint32_t values, uint32_t enums,
                 size_t str_bytes)
 {
-    if (grow_to((void **)&c->e, &c->cap_e, (uint64_t)c->ne + entries, sizeof *c->e,
-                &c->mem_bytes, 1) ||
-        grow_to((void **)&c->v, &c->cap_v, (uint64_t)c->nv + values, sizeof *c->v,
-                &c->mem_bytes, 1) ||
-        grow_to((void **)&c->enums, &c->cap_enums, (uint64_t)c->nenums + enums,
-                sizeof *c->enums, &c->mem_bytes, 1))
+    void *e = c->e, *v = c->v, *en = c->enums;
+    int rc = grow_to(&e, &c->cap_e, (uint64_t)c->ne + entries, sizeof *c->e, &c->mem_bytes, 1) ||
+             grow_to(&v, &c->cap_v, (uint64_t)c->nv + values, sizeof *c->v, &c->mem_bytes, 1) ||
+             grow_to(&en, &c->cap_enums, (uint64_t)c->nenums + enums, sizeof *c->enums,
+                     &c->mem_bytes, 1);
+    c->e = e;
+    c->v = v;
+    c->enums = en;
+    if (rc)
         return -1;
     struct cfg_block *b = c->arena->head;
     if (str_bytes && (!b || b->cap - b->used < str_bytes))
@@ -146,7 +148,10 @@ int cfg_reserve(struct cfg *c, uint32_t entries, uint32_t values, uint32_t enums
 
 long cfg_add_entries(struct cfg *c, uint32_t n)
 {
-    if (grow((void **)&c->e, &c->cap_e, (uint64_t)c->ne + n, sizeof *c->e, &c->mem_bytes))
+    void *e = c->e;
+    int rc = grow(&e, &c->cap_e, (uint64_t)c->ne + n, sizeof *c->e, &c->mem_bytes);
+    c->e = e;
+    if (rc)
         return -1;
     if (n)  /* an empty array may still be NULL */
         memset(c->e + c->ne, 0, (size_t)n * sizeof *c->e);
@@ -156,7 +161,10 @@ long cfg_add_entries(struct cfg *c, uint32_t n)
 
 long cfg_add_values(struct cfg *c, uint32_t n)
 {
-    if (grow((void **)&c->v, &c->cap_v, (uint64_t)c->nv + n, sizeof *c->v, &c->mem_bytes))
+    void *v = c->v;
+    int rc = grow(&v, &c->cap_v, (uint64_t)c->nv + n, sizeof *c->v, &c->mem_bytes);
+    c->v = v;
+    if (rc)
         return -1;
     if (n)
         memset(c->v + c->nv, 0, (size_t)n * sizeof *c->v);
@@ -166,8 +174,11 @@ long cfg_add_values(struct cfg *c, uint32_t n)
 
 int cfg_add_enum(struct cfg *c, const char *name, size_t len, int32_t value)
 {
-    if (grow((void **)&c->enums, &c->cap_enums, (uint64_t)c->nenums + 1, sizeof *c->enums,
-             &c->mem_bytes))
+    void *en = c->enums;
+    int rc = grow(&en, &c->cap_enums, (uint64_t)c->nenums + 1, sizeof *c->enums,
+                  &c->mem_bytes);
+    c->enums = en;
+    if (rc)
         return -1;
     const char *s = cfg_strdup(c, name, len);
     if (!s)

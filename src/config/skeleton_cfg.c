@@ -11,6 +11,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "array.h"
 #include "cfg_pp.h"
 #include "config.h"
 #include "fileid.h"
@@ -106,14 +107,10 @@ static int add_pair(struct ctx *x, struct bones *b, const char *bone, const char
         rtm_err_nooff(x->err, "skeleton '%s': more than %d bones", x->spec, SC_MAX_BONES);
         return -1;
     }
-    if (b->n == b->cap) {
-        uint32_t cap = b->cap ? b->cap * 2 : 64;
-        struct pair *np = realloc(b->p, cap * sizeof *np);
-        if (!np)
-            return oom(x);
-        b->p = np;
-        b->cap = cap;
-    }
+    void *p = b->p;
+    if (rtm_array_grow32(&p, &b->cap, (size_t)b->n + 1, sizeof *b->p, 64))
+        return oom(x);
+    b->p = p;
     b->p[b->n] = (struct pair){ bone, parent, b->n, 0 };
     b->n++;
     return 0;

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "array.h"
 #include "gamepath.h"
 #include "numfmt.h"
 
@@ -62,19 +63,6 @@ void rtm_states_free(struct rtm_states *s)
 size_t rtm_states_nconfigs(const struct rtm_states *s) { return s ? s->ncfgs : 0; }
 size_t rtm_states_nlines(const struct rtm_states *s) { return s ? s->nlines : 0; }
 size_t rtm_states_config_bytes(const struct rtm_states *s) { return s ? s->cfg_bytes : 0; }
-
-static int grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-    if (need <= *cap)
-        return 0;
-    size_t nc = *cap ? *cap * 2 : 16;
-    void *q = realloc(*p, nc * elem);
-    if (!q)
-        return -1;
-    *p = q;
-    *cap = nc;
-    return 0;
-}
 
 /* ---- a config cut to what resolving reads ---- */
 
@@ -187,12 +175,14 @@ int rtm_states_add(struct rtm_states *s, struct cfg *c, const char *rel)
     char *r = strdup(rel);
     struct cfg *kept = c ? states_prune(c) : NULL;
     cfg_free(c);
+    void *cfgs = s->cfgs;
     if (!r || (c && !kept) ||
-        grow((void **)&s->cfgs, &s->capcfgs, s->ncfgs + 1, sizeof *s->cfgs)) {
+        rtm_array_grow(&cfgs, &s->capcfgs, s->ncfgs + 1, sizeof *s->cfgs, 16)) {
         free(r);
         cfg_free(kept);
         return -1;
     }
+    s->cfgs = cfgs;
     s->cfgs[s->ncfgs++] = (struct one_cfg){ kept, r };
     s->cfg_bytes += kept ? kept->mem_bytes : 0;
     return 0;
@@ -349,10 +339,12 @@ static int put_line(struct rtm_states *s, const char *key, const char *text, con
 {
     size_t nk = strlen(key) + 1, nt = strlen(text) + 1, ns = strlen(speed) + 1;
     char *k = malloc(nk + nt + flen + 1 + ns);
-    if (!k || grow((void **)&s->lines, &s->caplines, s->nlines + 1, sizeof *s->lines)) {
+    void *lines = s->lines;
+    if (!k || rtm_array_grow(&lines, &s->caplines, s->nlines + 1, sizeof *s->lines, 16)) {
         free(k);
         return -1;
     }
+    s->lines = lines;
     char *tx = memcpy(k + nk, text, nt), *f = memcpy(tx + nt, file, flen);
     char *sp = memcpy(f + flen + 1, speed, ns);
     memcpy(k, key, nk);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "gamepath.h"
 
 /* A sorted set of keys (rtm_states_key). */
@@ -44,14 +45,10 @@ static int keys_add(struct keys *k, const char *gp, size_t len)
     char key[RTM_STATES_KEY_MAX];
     if (rtm_states_key(gp, len, key))
         return 0;                       /* no game path: nothing can name it */
-    if (k->n == k->cap) {
-        size_t nc = k->cap ? k->cap * 2 : 64;
-        char **q = realloc(k->k, nc * sizeof *q);
-        if (!q)
-            return -1;
-        k->k = q;
-        k->cap = nc;
-    }
+    void *q = k->k;
+    if (rtm_array_grow(&q, &k->cap, k->n + 1, sizeof *k->k, 64))
+        return -1;
+    k->k = q;
     if (!(k->k[k->n] = strdup(key)))
         return -1;
     k->n++;

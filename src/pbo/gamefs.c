@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
+
 struct gf_ent {
     const char *path;       /* normalised, '/' between parts, as spelt */
     const char *fold;       /* the same, ASCII lower case */
@@ -89,25 +91,23 @@ static size_t fold_lower(const struct gamefs *g, const char *q)
     return lo;
 }
 
+/* Room for one more source in the four parallel arrays; g->cap changes
+ * only when all four have grown. */
 static int grow(struct gamefs *g)
 {
-    if (g->n < g->cap)
-        return 0;
-    size_t cap = g->cap ? g->cap * 2 : 16;
-    struct gf_src *s = realloc(g->s, cap * sizeof *s);
-    if (s)
-        g->s = s;
-    size_t *r = s ? realloc(g->rank, cap * sizeof *r) : NULL;
-    if (r)
-        g->rank = r;
-    size_t *o = r ? realloc(g->rankof, cap * sizeof *o) : NULL;
-    if (o)
-        g->rankof = o;
-    size_t *f = o ? realloc(g->byfold, cap * sizeof *f) : NULL;
-    if (!f)
-        return -1;
+    size_t need = g->n + 1, cs = g->cap, cr = g->cap, co = g->cap, cf = g->cap;
+    void *s = g->s, *r = g->rank, *o = g->rankof, *f = g->byfold;
+    int rc = rtm_array_grow(&s, &cs, need, sizeof *g->s, 16) ||
+             rtm_array_grow(&r, &cr, need, sizeof *g->rank, 16) ||
+             rtm_array_grow(&o, &co, need, sizeof *g->rankof, 16) ||
+             rtm_array_grow(&f, &cf, need, sizeof *g->byfold, 16);
+    g->s = s;
+    g->rank = r;
+    g->rankof = o;
     g->byfold = f;
-    g->cap = cap;
+    if (rc)
+        return -1;
+    g->cap = cf;
     return 0;
 }
 
@@ -357,16 +357,12 @@ struct children {
 static void put_child(struct children *cs, const char *name, size_t len, size_t rank,
                       struct gamefs_hit hit)
 {
-    if (cs->n == cs->cap) {
-        size_t cap = cs->cap ? cs->cap * 2 : 32;
-        struct child *c = realloc(cs->c, cap * sizeof *c);
-        if (!c) {
-            cs->oom = 1;
-            return;
-        }
-        cs->c = c;
-        cs->cap = cap;
+    void *c = cs->c;
+    if (rtm_array_grow(&c, &cs->cap, cs->n + 1, sizeof *cs->c, 32)) {
+        cs->oom = 1;
+        return;
     }
+    cs->c = c;
     cs->c[cs->n++] = (struct child){ name, len, rank, hit };
 }
 

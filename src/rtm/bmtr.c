@@ -6,6 +6,7 @@
  * BMTR readings, gives; the first that walks the file exactly to its end
  * wins, and when none does the error of the preferred reading is reported.
  */
+#include "array.h"
 #include "convert.h"
 #include "formats.h"
 #include "lzo.h"
@@ -221,21 +222,18 @@ static void attempt_free(struct attempt *t)
     memset(t, 0, sizeof *t);
 }
 
+/* Room for frame's matrices: frames double, up to nframes (with no bones
+ * the block is one byte, never NULL). */
 static int grow_matrices(struct attempt *t, uint32_t frame, uint32_t nframes,
                          uint32_t nbones, struct rtm_error *err)
 {
-    if (frame < t->mat_frames_cap)
-        return 0;
-    size_t cap = t->mat_frames_cap ? t->mat_frames_cap * 2 : 1;
-    if (cap > nframes)
-        cap = nframes;
-    float *m = realloc(t->matrices, cap * nbones * 12 * sizeof(float) + 1);
-    if (!m) {
+    void *m = t->matrices;
+    if (rtm_array_grow_max(&m, &t->mat_frames_cap, (size_t)frame + 1,
+                           (size_t)nbones * 12 * sizeof(float), 1, nframes)) {
         rtm_err_oom(err, "out of memory at frame %u", frame);
         return -1;
     }
     t->matrices = m;
-    t->mat_frames_cap = cap;
     return 0;
 }
 

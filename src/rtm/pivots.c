@@ -10,6 +10,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "array.h"
+
 struct eqs {                  /* one frame's three equations */
     double a[3][3];           /* a[k]: coefficients of equation k */
     double y[3];
@@ -57,14 +59,10 @@ static int finite12(const float *m)
 
 static int push(struct joint *j, const float *mb, const float *mp)
 {
-    if (j->n == j->cap) {
-        size_t cap = j->cap ? j->cap * 2 : 256;
-        struct eqs *e = realloc(j->e, cap * sizeof *e);
-        if (!e)
-            return -1;
-        j->e = e;
-        j->cap = cap;
-    }
+    void *e = j->e;
+    if (rtm_array_grow(&e, &j->cap, j->n + 1, sizeof *j->e, 256))
+        return -1;
+    j->e = e;
     struct eqs *q = &j->e[j->n++];
     for (int k = 0; k < 3; k++) {
         for (int i = 0; i < 3; i++)

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "config.h"
 #include "fileid.h"
 #include "util.h"
@@ -79,15 +80,14 @@ int rtmcat_read_fd(int fd, uint8_t **data, size_t *len)
     struct stat st;
     if (fstat(fd, &st))
         return errno;
-    size_t cap = st.st_size > 0 ? (size_t)st.st_size + 1 : 4096, n = 0;
-    uint8_t *p = malloc(cap);
-    for (ssize_t r = 1; p && r > 0;) {
-        if (n == cap) {
-            uint8_t *q = realloc(p, cap *= 2);
-            if (!q)
-                break;
-            p = q;
-        }
+    /* first the file's size and a byte more, so that its end needs no growth */
+    size_t first = st.st_size > 0 ? (size_t)st.st_size + 1 : 4096, cap = 0, n = 0;
+    uint8_t *p = NULL;
+    for (ssize_t r = 1; r > 0;) {
+        void *q = p;
+        if (rtm_array_grow(&q, &cap, n + 1, 1, first))
+            break;
+        p = q;
         r = read(fd, p + n, cap - n);
         if (r < 0 && errno == EINTR)
             r = 1;

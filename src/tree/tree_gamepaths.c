@@ -28,6 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "gamefs.h"
 #include "gamepath.h"
 #include "index.h"
@@ -474,14 +475,10 @@ static int collect(void *arg, const char *name, size_t len, const struct gamefs_
     struct game_children *gc = arg;
     if (len > NAME_MAX)
         return 0;                       /* no lookup could reach it */
-    if (gc->n == gc->cap) {
-        size_t cap = gc->cap ? 2 * gc->cap : 64;
-        struct game_child *c = realloc(gc->c, cap * sizeof *c);
-        if (!c)
-            return -ENOMEM;
-        gc->c = c;
-        gc->cap = cap;
-    }
+    void *c = gc->c;
+    if (rtm_array_grow(&c, &gc->cap, gc->n + 1, sizeof *gc->c, 64))
+        return -ENOMEM;
+    gc->c = c;
     memcpy(gc->c[gc->n].name, name, len);
     gc->c[gc->n].name[len] = 0;
     gc->c[gc->n++].dir = hit->node == GAMEFS_DIR;

@@ -9,6 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "array.h"
+
 /* A listing's names, packed in blocks that never move: one allocation for
  * many names (a folder of views lists thousands, built again for every
  * enumeration). */
@@ -61,14 +63,9 @@ static int dl_put(struct rtm_tree *t, struct rtm_dirlist *d, const char *name, m
                   uint64_t ino)
 {
     char *copy = NULL;
-    if (d->n == d->cap) {
-        size_t cap = d->cap ? d->cap * 2 : 64;
-        struct rtm_dirent *e = realloc(d->e, cap * sizeof *e);
-        if (e) {
-            d->e = e;
-            d->cap = cap;
-        }
-    }
+    void *e = d->e;
+    if (!rtm_array_grow(&e, &d->cap, d->n + 1, sizeof *d->e, 64))
+        d->e = e;
     if (d->n < d->cap)
         copy = dl_name(d, name);
     if (!copy) {

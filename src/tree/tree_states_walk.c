@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "cfg_pp.h"
 #include "gamepath.h"
 #include "states.h"
@@ -58,14 +59,10 @@ struct walk {
 
 static int push(char ***arr, size_t *n, size_t *cap, const char *s)
 {
-    if (*n == *cap) {
-        size_t nc = *cap ? *cap * 2 : 16;
-        char **q = realloc(*arr, nc * sizeof *q);
-        if (!q)
-            return -1;
-        *arr = q;
-        *cap = nc;
-    }
+    void *q = *arr;
+    if (rtm_array_grow(&q, cap, *n + 1, sizeof **arr, 16))
+        return -1;
+    *arr = q;
     if (!((*arr)[*n] = strdup(s)))
         return -1;
     (*n)++;
@@ -89,14 +86,10 @@ static long add_prefix(struct walk *w, int dfd, const char *rel)
     if (n <= 0 || gamepath_pboprefix(text, (size_t)n, gp, sizeof gp) ||
         rtm_path_join(dir, sizeof dir, w->root, rel))
         return -1;
-    if (w->npre == w->cappre) {
-        size_t nc = w->cappre ? w->cappre * 2 : 16;
-        struct prefix *q = realloc(w->pre, nc * sizeof *q);
-        if (!q)
-            return -1;                  /* its includes are not found: counted */
-        w->pre = q;
-        w->cappre = nc;
-    }
+    void *q = w->pre;
+    if (rtm_array_grow(&q, &w->cappre, w->npre + 1, sizeof *w->pre, 16))
+        return -1;                      /* its includes are not found: counted */
+    w->pre = q;
     struct prefix p = { strdup(gp), strdup(dir), strlen(rel) };
     if (!p.gp || !p.dir) {
         free(p.gp);

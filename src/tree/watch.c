@@ -13,6 +13,8 @@
 #include <syslog.h>
 #include <unistd.h>
 
+#include "array.h"
+
 #define WATCH_MASK (IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_CLOSE_WRITE | \
                     IN_MODIFY | IN_ATTRIB | IN_ONLYDIR | IN_DONT_FOLLOW)
 
@@ -72,13 +74,13 @@ struct rtm_watch *rtm_watch_new(const char *source, int use_inotify)
 static int remember(struct rtm_watch *w, int wd, const char *dir)
 {
     if ((size_t)wd >= w->nwpath) {
-        size_t n = (size_t)wd * 2 + 16;
-        char **p = realloc(w->wpath, n * sizeof *p);
-        if (!p)
+        size_t old = w->nwpath;
+        void *p = w->wpath;             /* the first block: 2 wd + 16 slots */
+        if (rtm_array_grow(&p, &w->nwpath, (size_t)wd + 1, sizeof *w->wpath,
+                           (size_t)wd * 2 + 16))
             return 0;
-        memset(p + w->nwpath, 0, (n - w->nwpath) * sizeof *p);
         w->wpath = p;
-        w->nwpath = n;
+        memset(w->wpath + old, 0, (w->nwpath - old) * sizeof *w->wpath);
     }
     free(w->wpath[wd]);
     w->wpath[wd] = strdup(dir);         /* a renamed folder gets its new path */

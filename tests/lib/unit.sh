@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # unit.sh TEST...: runs cmocka test programs with TAP output and turns it
 # into the lines of tests/lib/check.sh.  A program that stops before it has
-# run every test it planned, or exits non-zero, fails too.
+# run every test it planned, or exits non-zero, fails too, and so does one
+# that ran no test: with TEST_CASE set (the programs run only the cases it
+# matches, testutil.h's run_test_cases), one that has no such case.
 set -uo pipefail
 status=0
 for t in "$@"; do
     name=unit/$(basename "$t")
     echo "== $name"
-    CMOCKA_MESSAGE_OUTPUT=TAP "$t" 2>&1 | awk -v name="$name" '
+    CMOCKA_MESSAGE_OUTPUT=TAP "$t" 2>&1 | awk -v name="$name" -v tc="${TEST_CASE:-}" '
         /^1\.\.[0-9]+$/             { plan = substr($0, 4) + 0; next }
         /^# skip reason: /          { reason = substr($0, 16); next }
         /^not ok [0-9]+ # SKIP/     { t = $0; sub(/^not ok [0-9]+ # SKIP */, "", t)
@@ -21,7 +23,11 @@ for t in "$@"; do
                                     { print }
         END {
             if (seen < plan) { print "FAIL: " name " stopped after " seen " of " plan " tests"; bad++ }
-            if (plan == 0 && seen == 0) { print "FAIL: " name " ran no test"; bad++ }
+            if (plan == 0 && seen == 0) {
+                if (tc == "") print "FAIL: " name " ran no test"
+                else print "FAIL: " name " has no case matching TEST_CASE=" tc
+                bad++
+            }
             exit bad > 0
         }'
     rc=("${PIPESTATUS[@]}")

@@ -12,6 +12,7 @@ check_usage() {
     "$RTMFS" --version > "$T/version"
     grep -q "libfuse.*LZO" "$T/version" && ok "--version" || fail "--version lacks libfuse/LZO"
     "$RTMFS" --help | grep -q cache_size && ok "--help" || fail "--help lacks rtmfs options"
+    local before=$FAILS
     mkdir -p "$T/empty"
     "$RTMFS" "$T/nope" "$T/empty" 2>/dev/null && fail "missing SOURCE accepted"
     echo notes > "$T/notes.txt"
@@ -20,7 +21,7 @@ check_usage() {
     "$RTMFS" "$T/src" 2>/dev/null && fail "missing mount point accepted"
     "$RTMFS" "$T/src" "$T/empty" -o cache_size=lots 2>/dev/null && fail "bad cache_size accepted"
     mounted "$T/empty" && fail "something got mounted"
-    ok "argument errors"
+    block_ok "$before" "argument errors"
 }
 
 setup_tree() {
@@ -32,7 +33,7 @@ setup_tree() {
 }
 
 check_tree() {
-    local m=$1
+    local m=$1 before=$FAILS
     ls -R "$m" >/dev/null || fail "ls -R"
     local src rel
     while IFS= read -r src; do
@@ -43,7 +44,7 @@ check_tree() {
             check_anim "$src" "$m/$rel"
         fi
     done < <(find "$T/src" -iname '*.rtm' -type f)
-    ok "views equal rtmcat's bytes and sizes"
+    block_ok "$before" "views equal rtmcat's bytes and sizes"
     local f bad=0
     while IFS= read -r f; do
         [ "$(stat -c %s "$f")" = "$(wc -c < "$f")" ] || { bad=1; fail "$f: size != bytes read"; }
@@ -62,7 +63,7 @@ check_tree() {
 }
 
 check_readonly() {
-    local m=$1 e
+    local m=$1 e before=$FAILS
     e=$(touch "$m/new" 2>&1); [[ $e == *"Read-only file system"* ]] || fail "touch: $e"
     e=$(touch "$m/walk.rtm/header.txt" 2>&1); [[ $e == *"Read-only file system"* ]] || fail "touch view: $e"
     e=$(rm -f "$m/walk.rtm/bones.txt" 2>&1); [[ $e == *"Read-only file system"* ]] || fail "rm: $e"
@@ -79,7 +80,7 @@ check_readonly() {
         skip_or_fail "not installed: attr" "setxattr gives EROFS (setfattr)"
     fi
     [ -e "$T/src/walk.rtm" ] && [ ! -e "$T/src/new" ] || fail "SOURCE changed"
-    ok "writes give EROFS"
+    block_ok "$before" "writes give EROFS"
 }
 
 header_is() { cmp -s "$1" <("$RTMCAT" "$2" header.txt) && [ "$(stat -c %s "$1")" = "$(wc -c < "$1")" ]; }
@@ -97,7 +98,7 @@ check_open_version() {
 }
 
 check_changes() {
-    local m=$1
+    local m=$1 before=$FAILS
     cat "$m/walk.rtm/header.txt" "$m/walk.rtm/frames/000.csv" >/dev/null
     cat "$T/src/sub/deeper/wave_v3.rtm" > "$T/src/walk.rtm"        # rewritten in place
     within_1s header_is "$m/walk.rtm/header.txt" "$T/src/walk.rtm" \
@@ -115,28 +116,28 @@ check_changes() {
     head -c 900 "$T/src/run_v5.rtm" > "$T/src/walk.rtm"            # now broken
     within_1s test -e "$m/walk.rtm/error.txt" || fail "breakage not seen"
     check_broken "$T/src" walk.rtm "$m/walk.rtm"
-    ok "changes in SOURCE show within 1 s"
+    block_ok "$before" "changes in SOURCE show within 1 s"
 }
 
 check_parallel() {
-    local m=$1 i
+    local m=$1 i before=$FAILS
     for i in $(seq 8); do cat "$m/sub/deeper/run_v5.rtm/plain.rtm" > "$T/par.$i" & done
     wait
     for i in $(seq 8); do
         cmp -s "$T/par.$i" <("$RTMCAT" "$T/src/sub/deeper/run_v5.rtm" plain.rtm) || fail "parallel read $i"
     done
-    ok "parallel first reads"
+    block_ok "$before" "parallel first reads"
 }
 
 check_show_other() {
-    local m=$T/mnt_other
+    local m=$T/mnt_other before=$FAILS
     do_mount "$T/src" "$m" -o show_other,cache_size=1M || return
     cmp -s "$m/readme.txt" "$T/src/readme.txt" || fail "show_other: readme.txt"
     [ "$(stat -c %A "$m/readme.txt")" = "-r--r--r--" ] || fail "show_other: mode"
     local e; e=$( (echo x >> "$m/readme.txt") 2>&1); [[ $e == *"Read-only"* ]] || fail "show_other write: $e"
     check_anim "$T/src/sub/deeper/run_v5.rtm" "$m/sub/deeper/run_v5.rtm"
     do_umount "$m"
-    ok "show_other, small cache"
+    block_ok "$before" "show_other, small cache"
 }
 
 check_signals() {
@@ -156,7 +157,7 @@ check_signals() {
 # mount(8) itself (command line and an fstab line) when rtmfs is installed.
 check_mount_helper() {
     command -v mount.fuse3 >/dev/null || { skip_or_fail "not installed: fuse3" "mount.fuse3"; return; }
-    local m=$T/mnt_helper
+    local m=$T/mnt_helper before=$FAILS
     mkdir -p "$m"
     MOUNTS+=("$m")
     PATH="$BUILD:$PATH" mount.fuse3 "$T/src" "$m" -t fuse.rtmfs -o ro,noauto,nodev,user \
@@ -164,20 +165,21 @@ check_mount_helper() {
     grep -qs "^$T/src $m fuse.rtmfs " /proc/mounts || fail "/proc/mounts line"
     check_anim "$T/src/sub/LOUD.RTM" "$m/sub/LOUD.RTM" quick
     do_umount "$m"
-    ok "mount.fuse3 runs rtmfs"
+    block_ok "$before" "mount.fuse3 runs rtmfs"
     if [ "$(id -u)" != 0 ]; then
         skip "not root" "mount -t fuse.rtmfs and fstab"; return
     fi
     if ! env -i /bin/sh -c 'command -v rtmfs' >/dev/null; then
         skip "not installed: rtmfs" "mount -t fuse.rtmfs and fstab (make install puts rtmfs on the default PATH)"; return
     fi
+    before=$FAILS
     mount -t fuse.rtmfs -o ro,noauto "$T/src" "$m" || { fail "mount -t fuse.rtmfs"; return; }
     check_anim "$T/src/sub/LOUD.RTM" "$m/sub/LOUD.RTM" quick
     umount "$m" || fail "umount"
     echo "$T/src $m fuse.rtmfs ro,noauto,nosuid 0 0" > "$T/fstab"
     mount -T "$T/fstab" "$m" && mounted "$m" || { fail "mount from an fstab line"; return; }
     umount "$m" || fail "umount"
-    ok "mount -t fuse.rtmfs and fstab"
+    block_ok "$before" "mount -t fuse.rtmfs and fstab"
 }
 
 # The mount point inside SOURCE: never shown (it would show itself without
@@ -202,7 +204,7 @@ check_mount_inside() {
 }
 
 check_corpus() {
-    local corpus=$SHARED/corpus m=$T/mnt_corpus src rel n=0
+    local corpus=$SHARED/corpus m=$T/mnt_corpus src rel n=0 before=$FAILS
     have_corpus || { skip "no ../shared" "the shared corpus through a mount"; return; }
     do_mount "$corpus" "$m" -o cache_size=16M || return
     while IFS= read -r src; do
@@ -215,7 +217,7 @@ check_corpus() {
         n=$((n + 1))
     done < <(find "$corpus" -iname '*.rtm' -type f)
     do_umount "$m"
-    ok "shared corpus: $n files"
+    block_ok "$before" "shared corpus: $n files"
 }
 
 # A skeleton.txt copied out of the mount, edited, and mounted with
@@ -253,7 +255,10 @@ check_readonly "$T/mnt"
 check_parallel "$T/mnt"
 check_open_version "$T/mnt"
 check_changes "$T/mnt"
-do_umount "$T/mnt" && ok "fusermount3 -u"
+# (do_umount returns 0 after its own fail)
+before=$FAILS
+do_umount "$T/mnt"
+block_ok "$before" "fusermount3 -u"
 check_show_other
 check_signals
 check_mount_helper

@@ -60,7 +60,7 @@ setup() {
 }
 
 check_tree() {
-    local m=$1 d=$1/@mod/addons/sample.pbo pair loose inner
+    local m=$1 d=$1/@mod/addons/sample.pbo pair loose inner before
     [ "$(stat -c %F "$d")" = directory ] || fail "sample.pbo is not a directory"
     [ "$(ls "$m/@mod/addons" | tr '\n' ' ')" = "UPPER.PBO sample.pbo " ] \
         || fail "addons lists: $(ls "$m/@mod/addons" | tr '\n' ' ')"
@@ -71,6 +71,7 @@ check_tree() {
         || fail "sample.pbo/anims lists: $(ls "$d/anims")"
     cmp -s "$d/pbo.txt" <("$RTMCAT" "$A/sample.pbo" pbo.txt) || fail "pbo.txt differs from rtmcat's"
     grep -qx 'property prefix: rtmfs\\samples' "$d/pbo.txt" || fail "pbo.txt: no prefix"
+    before=$FAILS
     for pair in $PAIRS; do
         loose=${pair%%:*} inner=${pair#*:}
         check_anim "$A/sample.pbo/$inner" "$d/$inner"
@@ -80,7 +81,7 @@ check_tree() {
         diff -r -x states.txt "$d/$inner" "$m/@mod/addons/UPPER.PBO/$inner" >/dev/null \
             || fail "UPPER.PBO/$inner"
     done
-    ok "RTM entries have exactly the views of the loose files"
+    block_ok "$before" "RTM entries have exactly the views of the loose files"
     cmp -s "$d/ANIMS/Binarised/RUN_V5.RTM/header.txt" "$m/loose/run_v5.rtm/header.txt" \
         && ok "names inside an archive match in any case" || fail "case-insensitive lookup"
     local n_loose n_arch
@@ -104,7 +105,7 @@ check_tree() {
 
 # Other entries read back exactly: stored, LZSS, whole and from an offset.
 check_other_entries() {
-    local m=$T/mnt_other
+    local m=$T/mnt_other before=$FAILS
     do_mount "$S" "$m" -o show_other || return
     local p=$m/packed.pbo
     [ "$(ls "$p" | tr '\n' ' ')" = "files gen pbo.txt sub " ] || fail "packed.pbo lists: $(ls "$p")"
@@ -122,7 +123,7 @@ check_other_entries() {
     [ "$(wc -c < "$m/@mod/addons/sample.pbo/config.cpp")" -gt 0 ] || fail "sample config.cpp"
     check_anim "$S/packed.pbo/gen/walk.rtm" "$p/gen/walk.rtm" quick
     do_umount "$m"
-    ok "other entries read back exactly (show_other)"
+    block_ok "$before" "other entries read back exactly (show_other)"
 }
 
 # Reading a view reads that entry and the table, not the archive.
@@ -143,7 +144,7 @@ check_reads_one_entry() {
 }
 
 check_corpus() {
-    local corpus=$SHARED/corpus m=$T/mnt_corpus src files=() n=0
+    local corpus=$SHARED/corpus m=$T/mnt_corpus src files=() n=0 before=$FAILS
     have_corpus || { skip "no ../shared" "real RTMs inside an archive"; return; }
     mkdir -p "$T/corpus"
     mapfile -d '' files < <(find "$corpus" -iname '*.rtm' -type f -print0)
@@ -154,7 +155,7 @@ check_corpus() {
         n=$((n + 1))
     done
     do_umount "$m"
-    ok "shared corpus: $n real RTMs inside one archive"
+    block_ok "$before" "shared corpus: $n real RTMs inside one archive"
 }
 
 pbo_is() { cmp -s "$1" <("$RTMCAT" "$2" pbo.txt); }
@@ -224,13 +225,14 @@ setup_hostile() {
 }
 
 check_hostile() {
-    local m=$T/mnt_hostile h=$S/hostile n
+    local m=$T/mnt_hostile h=$S/hostile n before
     do_mount "$S" "$m" -o show_other,cache_size=1M || return
+    before=$FAILS
     for n in 0 1 10 100 266 300 garbage; do
         [ -e "$h/cut_$n.pbo" ] && n=cut_$n
         check_broken "$S" "hostile/$n.pbo" "$m/hostile/$n.pbo"
     done
-    ok "archives cut inside their table, and garbage, show error.txt with rtmcat's message"
+    block_ok "$before" "archives cut inside their table, and garbage, show error.txt with rtmcat's message"
     # an entry of 4 GiB in a 47-byte file: the table is whole, the entry cut off
     [ "$(ls "$m/hostile/huge.pbo" | tr '\n' ' ')" = "error.txt pbo.txt " ] \
         && grep -qx 'hostile/huge.pbo: archive cut short at byte 47: 1 of 1 entries lie past the end' \

@@ -4,7 +4,9 @@
  * corpus lives in ../shared unless RTMFS_SHARED points elsewhere; tests that
  * need it call shared_dir() and skip with a message when it is absent.
  * A skipped test says why with skip_because(), which tests/lib/unit.sh turns
- * into the reason make check's summary gives.
+ * into the reason make check's summary gives.  Every main returns
+ * run_test_cases(tests, setup, teardown), which runs one case, or those a
+ * pattern names, when TEST_CASE says so.
  */
 #ifndef RTM_TESTUTIL_H
 #define RTM_TESTUTIL_H
@@ -15,6 +17,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +28,62 @@
 #include "samples.h"
 #include "skeleton_cfg.h"
 #include "views.h"
+
+/* ---- running a test program ------------------------------------------ */
+
+/* Whether name matches pattern as cmocka's test filter matches them (its
+ * c_strmatch): '*' any run of characters, '?' any one, nothing else
+ * special. */
+static inline int case_matches(const char *name, const char *pattern)
+{
+    for (;;) {
+        if (*pattern == '\0')
+            return *name == '\0';
+        if (*pattern == '*') {
+            pattern++;
+            if (*pattern == '\0')
+                return 1;
+            for (; *name; name++)
+                if (case_matches(name, pattern))
+                    return 1;
+            return 0;
+        }
+        if (*name == '\0' || (*pattern != '?' && *name != *pattern))
+            return 0;
+        name++;
+        pattern++;
+    }
+}
+
+/* With TEST_CASE set (and not empty), has cmocka run only the cases whose
+ * name it matches; 1, after saying so on stderr with the program's cases,
+ * when it matches none (a run of nothing would pass). */
+static inline int select_cases(const struct CMUnitTest *tests, size_t n)
+{
+    const char *want = getenv("TEST_CASE");
+    size_t hits = 0;
+    if (!want || !*want)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        hits += tests[i].name && case_matches(tests[i].name, want);
+    if (hits) {
+        cmocka_set_test_filter(want);
+        return 0;
+    }
+    fprintf(stderr, "%s: TEST_CASE=%s matches none of its %zu cases:\n",
+            program_invocation_short_name, want, n);
+    for (size_t i = 0; i < n; i++)
+        fprintf(stderr, "    %s\n", tests[i].name ? tests[i].name : "(unnamed)");
+    return 1;
+}
+
+/* What every test program's main returns: its cases run, all of them or
+ * those TEST_CASE names (make check TEST=test_x TEST_CASE=NAME, '*' and
+ * '?' as in a shell), with the group's setup and teardown (or NULL). */
+#define run_test_cases(tests, group_setup, group_teardown)                          \
+    (select_cases((tests), sizeof(tests) / sizeof((tests)[0]))                      \
+         ? 1                                                                        \
+         : cmocka_run_group_tests(tests, group_setup, group_teardown))
 
 /* Skips the current test for REASON, a short phrase shared with the shell
  * tests ("no ../shared").  cmocka's skip() takes no reason, so it is printed

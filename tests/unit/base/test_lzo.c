@@ -265,5 +265,5 @@ int main(void)
         cmocka_unit_test(garbage_is_an_error),
         cmocka_unit_test(strerror_texts),
     };
-    return cmocka_run_group_tests(tests, setup, NULL);
+    return run_test_cases(tests, setup, NULL);
 }

@@ -662,5 +662,5 @@ int main(void)
         cmocka_unit_test(put_csv_name_quotes_only_when_needed),
         cmocka_unit_test(put_json_name_is_valid_json),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return run_test_cases(tests, NULL, NULL);
 }

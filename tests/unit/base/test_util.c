@@ -482,5 +482,5 @@ int main(void)
         cmocka_unit_test(paths_normalised),
         cmocka_unit_test(pread_whole),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return run_test_cases(tests, NULL, NULL);
 }

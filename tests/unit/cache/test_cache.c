@@ -615,5 +615,5 @@ int main(void)
         cmocka_unit_test_setup(concurrent_gets_parse_once, setup),
         cmocka_unit_test_setup(reservations, setup),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return run_test_cases(tests, NULL, NULL);
 }

@@ -167,5 +167,5 @@ int main(void)
         cmocka_unit_test(map_probes_a_folder),
         cmocka_unit_test(map_full),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return run_test_cases(tests, NULL, NULL);
 }

@@ -436,5 +436,5 @@ int main(void)
         cmocka_unit_test(queue_is_bounded),
         cmocka_unit_test(threads),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return run_test_cases(tests, NULL, NULL);
 }

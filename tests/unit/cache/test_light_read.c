@@ -9,7 +9,7 @@
 #include "testutil.h"
 #include "cache.h"
 #include "loader.h"
-#include "loader_testutil.h"
+#include "tree_testutil.h"
 #include "pbo.h"
 #include "pbo_write.h"
 #include "skeleton.h"
@@ -207,15 +207,16 @@ static void corpus_files(void **state)
 
 static int setup(void **state)
 {
-    struct test_source *e = calloc(1, sizeof *e);
-    source_open(e, "light", 256u << 20);
+    struct tree_fixture *e = calloc(1, sizeof *e);
+    tree_fixture_open(e, "light");
+    tree_fixture_mount(e, 256u << 20);
     *state = e;
     return 0;
 }
 
 static int teardown(void **state)
 {
-    source_close(*state);
+    tree_fixture_close(*state);
     free(*state);
     return 0;
 }
@@ -235,7 +236,7 @@ static uint64_t bytes_read(void)
 }
 
 /* Gets path (archive_len as rtmc_src's) at level; returns the bytes read. */
-static uint64_t get_kind(struct test_source *e, const char *path, size_t archive_len,
+static uint64_t get_kind(struct tree_fixture *e, const char *path, size_t archive_len,
                          enum rtmc_kind kind, enum rtmc_level level, struct rtmc_entry **h)
 {
     struct stat st;
@@ -249,7 +250,7 @@ static uint64_t get_kind(struct test_source *e, const char *path, size_t archive
     return bytes_read() - before;
 }
 
-static uint64_t get_counted(struct test_source *e, const char *path, size_t archive_len,
+static uint64_t get_counted(struct tree_fixture *e, const char *path, size_t archive_len,
                             enum rtmc_level level, struct rtmc_entry **h)
 {
     return get_kind(e, path, archive_len, RTMC_ANIM, level, h);
@@ -260,14 +261,14 @@ static uint64_t get_counted(struct test_source *e, const char *path, size_t arch
  * in one.  A full view then reads it whole. */
 static void large_files_read_their_head(void **state)
 {
-    struct test_source *e = *state;
+    struct tree_fixture *e = *state;
     if (!bytes_read())
         skip_because("no /proc/self/io to count the bytes read");
     struct samples s;
     samples_make(&s, 2000, 60);
     const struct rtm_buf *plain = &s.b[1], *bmtr = &s.b[4];
-    source_write(e, "big.rtm", plain->p, plain->len);
-    source_write(e, "big_v5.rtm", bmtr->p, bmtr->len);
+    tree_fixture_write(e, "big.rtm", plain->p, plain->len);
+    tree_fixture_write(e, "big_v5.rtm", bmtr->p, bmtr->len);
     const struct pbo_write_entry en[] = {
         { "stored.rtm", (const uint8_t *)plain->p, plain->len, PBO_PACK_STORE, 0 },
         { "packed.rtm", (const uint8_t *)plain->p, plain->len, PBO_PACK_CPRS, 0 },
@@ -275,7 +276,7 @@ static void large_files_read_their_head(void **state)
     struct rtm_buf b;
     buf_init(&b);
     assert_int_equal(pbo_write(en, 2, NULL, 0, 0, &b), 0);
-    source_write(e, "a.pbo", b.p, b.len);
+    tree_fixture_write(e, "a.pbo", b.p, b.len);
     buf_free(&b);
     struct rtmc_entry *t;
     get_kind(e, "a.pbo", 0, RTMC_TABLE, RTMC_FULL, &t);   /* the table, before counting */
@@ -311,10 +312,10 @@ static void large_files_read_their_head(void **state)
  * read, and from then on shows its message (error.txt) at every level. */
 static void cut_bmtr_lists_then_fails(void **state)
 {
-    struct test_source *e = *state;
+    struct tree_fixture *e = *state;
     struct samples s;
     samples_make(&s, 200, 40);
-    source_write(e, "cut.rtm", s.b[4].p, s.b[4].len - 100);
+    tree_fixture_write(e, "cut.rtm", s.b[4].p, s.b[4].len - 100);
     struct rtmc_entry *h, *full, *again;
     get_counted(e, "cut.rtm", 0, RTMC_SHAPE, &h);
     assert_non_null(rtmc_anim(h));
@@ -344,5 +345,5 @@ int main(void)
         cmocka_unit_test_setup_teardown(large_files_read_their_head, setup, teardown),
         cmocka_unit_test_setup_teardown(cut_bmtr_lists_then_fails, setup, teardown),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return run_test_cases(tests, NULL, NULL);
 }

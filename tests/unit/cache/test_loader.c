@@ -9,7 +9,7 @@
 #include "testutil.h"
 #include "cache.h"
 #include "loader.h"
-#include "loader_testutil.h"
+#include "tree_testutil.h"
 #include "pbo.h"
 #include "pbo_write.h"
 
@@ -32,7 +32,7 @@ const char *__tsan_default_options(void) { return SANITIZER_OPTIONS; }
 #endif
 
 struct env {
-    struct test_source src;
+    struct tree_fixture src;
     struct rtm_buf plain, bmtr;
 };
 
@@ -58,7 +58,8 @@ static int get(struct env *e, const char *path, size_t archive_len, enum rtmc_ki
 static int setup(void **state)
 {
     struct env *e = calloc(1, sizeof *e);
-    source_open(&e->src, "loader", 64u << 20);
+    tree_fixture_open(&e->src, "loader");
+    tree_fixture_mount(&e->src, 64u << 20);
     struct sample_opts po = { 6, 20, 1, 2 }, bo = { 5, 30, 2, 1 };
     assert_int_equal(rtm_sample_plain(&po, &e->plain), 0);
     assert_int_equal(rtm_sample_bmtr(&bo, 5, BMTR_COMPRESS_AUTO, &e->bmtr), 0);
@@ -69,7 +70,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     struct env *e = *state;
-    source_close(&e->src);
+    tree_fixture_close(&e->src);
     buf_free(&e->plain);
     buf_free(&e->bmtr);
     free(e);
@@ -80,7 +81,7 @@ static void loose_files(void **state)
 {
     struct env *e = *state;
     struct rtmc_entry *h;
-    source_write(&e->src, "walk.rtm", e->plain.p, e->plain.len);
+    tree_fixture_write(&e->src, "walk.rtm", e->plain.p, e->plain.len);
     assert_int_equal(get(e, "walk.rtm", 0, RTMC_ANIM, &h), 0);
     assert_int_equal(rtmc_anim(h)->nframes, 6);
     rtmc_put(e->src.c, h);
@@ -88,12 +89,12 @@ static void loose_files(void **state)
     struct rtmc_src s = src_of(e, "walk.rtm", 0, RTMC_ANIM);
     s.id.mtime_ns++;
     assert_int_equal(rtmc_get(e->src.c, &s, &h), -ESTALE);
-    source_write(&e->src, "gone.rtm", e->plain.p, e->plain.len);
+    tree_fixture_write(&e->src, "gone.rtm", e->plain.p, e->plain.len);
     s = src_of(e, "gone.rtm", 0, RTMC_ANIM);
     assert_int_equal(unlinkat(e->src.fd, "gone.rtm", 0), 0);
     assert_int_equal(rtmc_get(e->src.c, &s, &h), -ENOENT);
     /* a format error names the file and the byte */
-    source_write(&e->src, "cut.rtm", e->bmtr.p, 40);
+    tree_fixture_write(&e->src, "cut.rtm", e->bmtr.p, 40);
     assert_int_equal(get(e, "cut.rtm", 0, RTMC_ANIM, &h), 0);
     assert_null(rtmc_anim(h));
     assert_non_null(strstr(rtmc_error(h), "cut.rtm: "));
@@ -112,7 +113,7 @@ static void write_archive(struct env *e, const char *name, uint8_t *cfg, size_t 
     struct rtm_buf b;
     buf_init(&b);
     assert_int_equal(pbo_write(en, 3, &prop, 1, 0, &b), 0);
-    source_write(&e->src, name, b.p, b.len);
+    tree_fixture_write(&e->src, name, b.p, b.len);
     buf_free(&b);
 }
 
@@ -148,7 +149,7 @@ static void archive_entries(void **state)
     rtmc_get_stats(e->src.c, &st);
     assert_int_equal(st.loads, 5);      /* table, two anims, data, the missing one */
     /* data is read only from archives */
-    source_write(&e->src, "plain.bin", "x", 1);
+    tree_fixture_write(&e->src, "plain.bin", "x", 1);
     assert_int_equal(get(e, "plain.bin", 0, RTMC_DATA, &h), -EINVAL);
 }
 
@@ -192,7 +193,7 @@ static void broken_archives(void **state)
     assert_int_equal(pbo_read_table((uint8_t *)b.p, b.len, b.len, &p, &err), 0);
     b.p[p->entries[0].offset + p->entries[0].data_size - 1] ^= 0x55;   /* the checksum */
     pbo_free(p);
-    source_write(&e->src, "y.pbo", b.p, b.len);
+    tree_fixture_write(&e->src, "y.pbo", b.p, b.len);
     buf_free(&b);
     assert_int_equal(get(e, "y.pbo/bad.rtm", 5, RTMC_ANIM, &h), 0);
     assert_null(rtmc_anim(h));
@@ -247,7 +248,7 @@ static void out_of_memory_is_not_kept(void **state)
     pbo_free(p);
     char *at = memmem(b.p, b.len, "big.bin", 8);
     memcpy(at + 8 + 4, &claim, 4);
-    source_write(&e->src, "big.pbo", b.p, b.len);
+    tree_fixture_write(&e->src, "big.pbo", b.p, b.len);
     buf_free(&b);
 #ifndef RTM_TEST_SANITIZER
     struct rlimit old, lim;
@@ -285,5 +286,5 @@ int main(void)
         cmocka_unit_test_setup_teardown(broken_archives, setup, teardown),
         cmocka_unit_test_setup_teardown(out_of_memory_is_not_kept, setup, teardown),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return run_test_cases(tests, NULL, NULL);
 }

@@ -12,41 +12,34 @@
 #include "tree_testutil.h"
 #include "cache.h"
 #include "loader.h"
-#include "loader_testutil.h"
 #include "tree.h"
 
-struct env {
-    struct test_source src;
-    struct rtm_tree *t;
-};
-
+/* The state: SOURCE with walk.rtm, its loader, cache and tree. */
 static int setup(void **state)
 {
-    struct env *e = calloc(1, sizeof *e);
-    source_open(&e->src, "once", 64u << 20);
+    struct tree_fixture *e = calloc(1, sizeof *e);
+    tree_fixture_open(e, "once");
+    tree_fixture_mount(e, 64u << 20);
     struct rtm_buf a = { 0 };
     struct sample_opts o = { 6, 20, 1, 0 };
     assert_int_equal(rtm_sample_plain(&o, &a), 0);
-    source_write(&e->src, "walk.rtm", a.p, a.len);
+    tree_fixture_write(e, "walk.rtm", a.p, a.len);
     buf_free(&a);
-    struct rtm_tree_config cfg = { .srcfd = e->src.fd, .cache = e->src.c };
-    assert_non_null(e->t = rtm_tree_new(&cfg));
+    tree_fixture_tree(e, (struct rtm_tree_config){ 0 });
     *state = e;
     return 0;
 }
 
 static int teardown(void **state)
 {
-    struct env *e = *state;
-    rtm_tree_free(e->t);
-    source_close(&e->src);
-    free(e);
+    tree_fixture_close(*state);
+    free(*state);
     return 0;
 }
 
 /* Looks path up one name at a time, as the kernel does, then reads the
  * file whole, as cat does: its length (checked against the lookup's). */
-static size_t cat(struct env *e, const char *path)
+static size_t cat(struct tree_fixture *e, const char *path)
 {
     char chunk[4096];
     struct rtm_tree_entry te;
@@ -60,10 +53,10 @@ static size_t cat(struct env *e, const char *path)
     return len;
 }
 
-static struct rtmc_stats stats(struct env *e)
+static struct rtmc_stats stats(struct tree_fixture *e)
 {
     struct rtmc_stats st;
-    rtmc_get_stats(e->src.c, &st);
+    rtmc_get_stats(e->c, &st);
     return st;
 }
 
@@ -72,7 +65,7 @@ static struct rtmc_stats stats(struct env *e)
  * names, full for the size), 1 sizing of every view, 1 render. */
 static void a_cold_full_view_is_parsed_once(void **state)
 {
-    struct env *e = *state;
+    struct tree_fixture *e = *state;
     assert_true(cat(e, "walk.rtm/header.txt") > 0);
     struct rtmc_stats st = stats(e);
     assert_int_equal(st.loads, 1);
@@ -89,11 +82,11 @@ static void a_cold_full_view_is_parsed_once(void **state)
  * file in frames/, each a cold file of its own. */
 static void every_kind_of_full_view_is_parsed_once(void **state)
 {
-    struct env *e = *state;
+    struct tree_fixture *e = *state;
     static const char *const views[] = { "walk.rtm/plain.rtm", "walk.rtm/frames/003.csv",
                                          "walk.rtm/tracks/pelvis.csv" };
     for (size_t i = 0; i < sizeof views / sizeof *views; i++) {
-        rtmc_invalidate(e->src.c, "");
+        rtmc_invalidate(e->c, "");
         struct rtmc_stats before = stats(e);
         assert_true(cat(e, views[i]) > 0);
         struct rtmc_stats st = stats(e);
@@ -113,7 +106,7 @@ static void every_kind_of_full_view_is_parsed_once(void **state)
  * is the version's second view, so every view is sized then. */
 static void a_cached_light_entry_names_the_views(void **state)
 {
-    struct env *e = *state;
+    struct tree_fixture *e = *state;
     assert_true(cat(e, "walk.rtm/bones.txt") > 0);
     struct rtmc_stats st = stats(e);
     assert_int_equal(st.loads, 1);
@@ -129,7 +122,7 @@ static void a_cached_light_entry_names_the_views(void **state)
  * preview.svg's size follows the configs, here no state's: a render.) */
 static void a_second_view_sizes_them_all(void **state)
 {
-    struct env *e = *state;
+    struct tree_fixture *e = *state;
     cat(e, "walk.rtm/header.txt");
     struct rtm_tree_entry te, anim;
     assert_int_equal(rtm_tree_lookup(e->t, RTM_INO_ROOT, "walk.rtm", &anim), 0);
@@ -148,5 +141,5 @@ int main(void)
         cmocka_unit_test_setup_teardown(a_cached_light_entry_names_the_views, setup, teardown),
         cmocka_unit_test_setup_teardown(a_second_view_sizes_them_all, setup, teardown),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return run_test_cases(tests, NULL, NULL);
 }

@@ -21,31 +21,24 @@
 #include "skeleton.h"
 #include "tree.h"
 
-/* One "mount": index, loader, cache and tree over the folder. */
+/* One "mount": skeleton, index, loader, cache and tree over the folder
+ * (the fixture's, tree_testutil.h), and what this test keeps of it. */
 struct mount {
-    struct rtm_index *ix;
-    struct rtm_skeleton *skel;
-    struct rtm_loader l;
-    struct rtmc *c;
-    struct rtm_tree *t;
+    struct tree_fixture *f;
     char render[256];
     uint64_t stale[8], stale_n[8];    /* what the stale hook was told */
     int nstale;
 };
 
 struct env {
-    char dir[64], index[96];
-    int fd;
+    struct tree_fixture f;        /* SOURCE, its index beside it, and the mount */
     struct rtm_buf walk, run;
     struct rtm_fsmap *fsmap;      /* the mounts' (NULL: none) */
 };
 
 static void write_file(struct env *e, const char *name, const struct rtm_buf *b)
 {
-    int fd = openat(e->fd, name, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    assert_true(fd >= 0);
-    assert_int_equal(write(fd, b->p, b->len), (ssize_t)b->len);
-    close(fd);
+    tree_fixture_write(&e->f, name, b->p, b->len);
 }
 
 static void on_stale(void *ctx, uint64_t ino, uint64_t n)
@@ -57,35 +50,29 @@ static void on_stale(void *ctx, uint64_t ino, uint64_t n)
     }
 }
 
-static void quiet(void *ctx, const char *msg)
-{
-    (void)ctx;
-    (void)msg;
-}
-
 /* skel: "ofp2", "none" or a file in the folder; digits as -o digits=. */
 static struct mount *mount_with(struct env *e, const char *skel, int digits)
 {
     struct mount *m = calloc(1, sizeof *m);
+    struct tree_fixture *f = m->f = &e->f;
     struct rtm_error err;
     char path[160];
     struct stat st;
     int builtin = !strcmp(skel, "ofp2") || !strcmp(skel, "none");
-    snprintf(path, sizeof path, "%s/%s", e->dir, skel);
+    snprintf(path, sizeof path, "%s/%s", f->dir, skel);
     struct rtm_fileid id = builtin || stat(path, &st) ? RTM_FILEID_NONE : rtm_fileid_of(&st);
-    assert_int_equal(rtm_skeleton_open(builtin ? skel : path, &m->skel, &err), 0);
+    assert_int_equal(rtm_skeleton_open(builtin ? skel : path, &f->skel, &err), 0);
     rtm_loader_render_key(m->render, sizeof m->render, builtin ? skel : "file",
                           builtin ? NULL : &id, digits);
-    assert_non_null(m->ix = rtm_index_open(e->index, 64u << 20, quiet, NULL));
-    m->l = (struct rtm_loader){ .srcfd = e->fd, .skel = m->skel, .digits = digits,
-                                .index = m->ix, .render = m->render, .log = quiet,
-                                .fsmap = e->fsmap };
-    assert_non_null(m->c = m->l.cache = rtmc_new(64u << 20, rtm_loader_load, &m->l));
-    rtmc_set_store(m->c, rtm_loader_store);
-    rtmc_set_timed(m->c, rtm_loader_timed);     /* as rtmfs: timed sizes by generation */
-    struct rtm_tree_config cfg = { .srcfd = e->fd, .cache = m->c, .stale = on_stale,
-                                   .stale_ctx = m };
-    assert_non_null(m->t = rtm_tree_new(&cfg));
+    assert_non_null(f->ix = rtm_index_open(f->index, 64u << 20, tree_quiet, NULL));
+    tree_fixture_mount(f, 64u << 20);
+    f->l.digits = digits;
+    f->l.render = m->render;
+    f->l.log = tree_quiet;
+    f->l.fsmap = e->fsmap;
+    rtmc_set_store(f->c, rtm_loader_store);
+    rtmc_set_timed(f->c, rtm_loader_timed);     /* as rtmfs: timed sizes by generation */
+    tree_fixture_tree(f, (struct rtm_tree_config){ .stale = on_stale, .stale_ctx = m });
     return m;
 }
 
@@ -94,11 +81,8 @@ static struct mount *mount_default(struct env *e) { return mount_with(e, "ofp2",
 static struct rtmc_stats unmount(struct mount *m)
 {
     struct rtmc_stats st;
-    rtmc_get_stats(m->c, &st);
-    rtm_tree_free(m->t);
-    rtmc_free(m->c);
-    rtm_index_close(m->ix);
-    rtm_skeleton_free(m->skel);
+    rtmc_get_stats(m->f->c, &st);
+    tree_fixture_unmount(m->f);
     free(m);
     return st;
 }
@@ -108,19 +92,19 @@ static struct rtmc_stats unmount(struct mount *m)
 static void walk(struct mount *m, uint64_t ino, const char *path, struct rtm_buf *out)
 {
     struct rtm_dirlist *d;
-    assert_int_equal(rtm_tree_listing(m->t, ino, 0, &d), 0);
+    assert_int_equal(rtm_tree_listing(m->f->t, ino, 0, &d), 0);
     for (size_t i = 2; i < d->n; i++) {
         struct rtm_tree_entry te;
         char child[512];
         snprintf(child, sizeof child, "%s/%s", path, d->e[i].name);
-        assert_int_equal(rtm_tree_lookup(m->t, ino, d->e[i].name, &te), 0);
+        assert_int_equal(rtm_tree_lookup(m->f->t, ino, d->e[i].name, &te), 0);
         assert_int_equal(te.ino, d->e[i].ino);
         buf_printf(out, "%s %lld %o\n", child, (long long)te.st.st_size,
                    (unsigned)(te.st.st_mode & S_IFMT));
         if (S_ISDIR(te.st.st_mode))
             walk(m, te.ino, child, out);
     }
-    rtm_tree_listing_put(m->t, d);
+    rtm_tree_listing_put(m->f->t, d);
 }
 
 static char *walk_all(struct mount *m)
@@ -134,23 +118,19 @@ static char *walk_all(struct mount *m)
 
 static uint64_t ino_of(struct mount *m, const char *path, struct rtm_tree_entry *te)
 {
-    assert_int_equal(tree_walk(m->t, path, te), 0);
+    assert_int_equal(tree_walk(m->f->t, path, te), 0);
     return te->ino;
 }
 
 static ssize_t read_file(struct mount *m, uint64_t ino, char *buf, size_t n)
 {
-    return rtm_tree_read(m->t, ino, buf, n, 0);
+    return rtm_tree_read(m->f->t, ino, buf, n, 0);
 }
 
 static int setup(void **state)
 {
     struct env *e = calloc(1, sizeof *e);
-    strcpy(e->dir, "/tmp/rtmfs-remember.XXXXXX");
-    assert_non_null(mkdtemp(e->dir));
-    snprintf(e->index, sizeof e->index, "%s.index/index.sqlite", e->dir);
-    assert_int_equal(mkdirat(AT_FDCWD, e->dir, 0755) == 0 || errno == EEXIST, 1);
-    e->fd = open(e->dir, O_RDONLY | O_DIRECTORY);
+    tree_fixture_open(&e->f, "remember");
     struct sample_opts ow = { 12, 30, 1, 2 }, orun = { 12, 30, 2, 2 };
     assert_int_equal(rtm_sample_plain(&ow, &e->walk), 0);
     assert_int_equal(rtm_sample_bmtr(&orun, 5, BMTR_COMPRESS_AUTO, &e->run), 0);
@@ -171,10 +151,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     struct env *e = *state;
-    char cmd[256];
-    close(e->fd);
-    snprintf(cmd, sizeof cmd, "rm -rf %s %s.index", e->dir, e->dir);
-    assert_int_equal(system(cmd), 0);
+    tree_fixture_close(&e->f);
     buf_free(&e->walk);
     buf_free(&e->run);
     free(e);
@@ -237,11 +214,11 @@ static void a_changed_file_is_another_version(void **state)
     assert_int_equal(rtm_sample_plain(&o, &b), 0);
     assert_int_equal(b.len, e->walk.len);
     struct stat before;
-    assert_int_equal(fstatat(e->fd, "walk.rtm", &before, 0), 0);
+    assert_int_equal(fstatat(e->f.fd, "walk.rtm", &before, 0), 0);
     usleep(20000);
     write_file(e, "walk.rtm", &b);
     struct timespec times[2] = { before.st_atim, before.st_mtim };
-    assert_int_equal(utimensat(e->fd, "walk.rtm", times, 0), 0);
+    assert_int_equal(utimensat(e->f.fd, "walk.rtm", times, 0), 0);
     m = mount_default(e);
     char *second = walk_all(m);
     struct rtmc_stats st = unmount(m);
@@ -262,9 +239,9 @@ static void zero_times_on_a_blind_fs_are_not_trusted(void **state)
 {
     struct env *e = *state;
     struct stat st;
-    assert_int_equal(fstat(e->fd, &st), 0);
+    assert_int_equal(fstat(e->f.fd, &st), 0);
     struct timespec zero[2] = { { 0, 0 }, { 0, 0 } };
-    assert_int_equal(utimensat(e->fd, "walk.rtm", zero, 0), 0);
+    assert_int_equal(utimensat(e->f.fd, "walk.rtm", zero, 0), 0);
     const struct { int blind, zero; uint64_t forgotten; } cases[] = {
         { 1, 1, 2 },                    /* walk.rtm's shape and sizes: loaded again */
         { 0, 1, 0 },
@@ -272,8 +249,8 @@ static void zero_times_on_a_blind_fs_are_not_trusted(void **state)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         struct timespec now[2] = { { 0, UTIME_NOW }, { 0, UTIME_NOW } };
-        assert_int_equal(utimensat(e->fd, "walk.rtm", cases[i].zero ? zero : now, 0), 0);
-        assert_non_null(e->fsmap = rtm_fsmap_new(RTM_WATCH_AUTO, e->dir));
+        assert_int_equal(utimensat(e->f.fd, "walk.rtm", cases[i].zero ? zero : now, 0), 0);
+        assert_non_null(e->fsmap = rtm_fsmap_new(RTM_WATCH_AUTO, e->f.dir));
         assert_int_equal(rtm_fsmap_set(e->fsmap, (uint64_t)st.st_dev, cases[i].blind), 0);
         struct mount *m = mount_default(e);
         free(walk_all(m));
@@ -326,10 +303,10 @@ static size_t remember_wrong(struct env *e, struct mount *m, int only_last, uint
 {
     struct rtmc_src src = { .path = "walk.rtm", .level = RTMC_FULL, .kind = RTMC_ANIM };
     struct stat st;
-    assert_int_equal(fstatat(e->fd, "walk.rtm", &st, 0), 0);
+    assert_int_equal(fstatat(e->f.fd, "walk.rtm", &st, 0), 0);
     src.id = rtm_fileid_of(&st);
     struct rtmc_entry *h;
-    assert_int_equal(rtmc_get(m->c, &src, &h), 0);
+    assert_int_equal(rtmc_get(m->f->c, &src, &h), 0);
     const struct rtm_anim *a = rtmc_anim(h);
     size_t n = rtm_view_count(a), i = only_last ? n - 1 : 0;
     uint64_t *sizes = malloc(n * sizeof *sizes);
@@ -338,8 +315,8 @@ static size_t remember_wrong(struct env *e, struct mount *m, int only_last, uint
     if (only_last)
         memset(sizes, 0xff, n * sizeof *sizes);
     sizes[i] = only_last ? 3 : *right + 7;
-    rtm_loader_store(&m->l, &src, a, sizes);
-    rtmc_put(m->c, h);
+    rtm_loader_store(&m->f->l, &src, a, sizes);
+    rtmc_put(m->f->c, h);
     free(sizes);
     return n;
 }
@@ -366,14 +343,14 @@ static void a_wrong_size_fails_once(void **state)
     assert_int_equal(m->nstale, 1);
     assert_int_equal(m->stale[0], ino);                  /* header.txt: the first view */
     assert_int_equal(m->stale_n[0], (uint64_t)n);
-    assert_int_equal(rtm_tree_getattr(m->t, ino, &te), 0);
+    assert_int_equal(rtm_tree_getattr(m->f->t, ino, &te), 0);
     assert_int_equal(te.st.st_size, right);
     assert_int_equal(read_file(m, ino, buf, sizeof buf), (ssize_t)right);
     assert_int_equal(m->nstale, 1);
     /* the n numbers told are the version's views, and no more */
-    assert_int_equal(rtm_tree_getattr(m->t, rtm_ino_after(ino, n - 1), &te), 0);
+    assert_int_equal(rtm_tree_getattr(m->f->t, rtm_ino_after(ino, n - 1), &te), 0);
     assert_true(S_ISREG(te.st.st_mode));
-    assert_int_equal(rtm_tree_getattr(m->t, rtm_ino_after(ino, n), &te), -ESTALE);
+    assert_int_equal(rtm_tree_getattr(m->f->t, rtm_ino_after(ino, n), &te), -ESTALE);
     struct rtmc_stats cs = unmount(m);
     assert_int_equal(cs.mismatches, 1);
 
@@ -405,13 +382,13 @@ static void a_wrong_size_found_by_sizing(void **state)
     uint64_t anim = ino_of(m, "walk.rtm", &te);
     /* sizing every view finds it: that lookup fails, the kernel is told to
      * forget every view of the animation (their sizes came from the shape) */
-    assert_int_equal(rtm_tree_lookup(m->t, anim, "header.txt", &te), -EIO);
+    assert_int_equal(rtm_tree_lookup(m->f->t, anim, "header.txt", &te), -EIO);
     assert_int_equal(m->nstale, 1);
     assert_int_equal(m->stale[0], rtm_ino_in_family(anim, 5));
     assert_int_equal(m->stale_n[0], (uint64_t)n);
-    assert_int_equal(rtm_tree_lookup(m->t, anim, "header.txt", &te), 0);
+    assert_int_equal(rtm_tree_lookup(m->f->t, anim, "header.txt", &te), 0);
     struct rtmc_stats cs;
-    rtmc_get_stats(m->c, &cs);
+    rtmc_get_stats(m->f->c, &cs);
     assert_int_equal(cs.mismatches, 1);
     free(walk_all(m));                                /* exact from then on */
     unmount(m);
@@ -430,18 +407,14 @@ static void no_index_shows_the_same(void **state)
     struct mount *m = mount_default(e);
     char *with = walk_all(m);
     unmount(m);
-    struct rtm_skeleton *skel;
     struct rtm_error err;
-    assert_int_equal(rtm_skeleton_open("ofp2", &skel, &err), 0);
-    struct rtm_loader l = { .srcfd = e->fd, .skel = skel, .digits = RTM_DIGITS_EXACT };
-    struct rtmc *c = l.cache = rtmc_new(64u << 20, rtm_loader_load, &l);
-    struct rtm_tree_config cfg = { .srcfd = e->fd, .cache = c };
-    struct mount bare = { .c = c, .t = rtm_tree_new(&cfg) };
+    assert_int_equal(rtm_skeleton_open("ofp2", &e->f.skel, &err), 0);
+    tree_fixture_mount(&e->f, 64u << 20);
+    tree_fixture_tree(&e->f, (struct rtm_tree_config){ 0 });
+    struct mount bare = { .f = &e->f };
     char *without = walk_all(&bare);
     assert_string_equal(with, without);
-    rtm_tree_free(bare.t);
-    rtmc_free(c);
-    rtm_skeleton_free(skel);
+    tree_fixture_unmount(&e->f);
     free(with);
     free(without);
 }
@@ -458,5 +431,5 @@ int main(void)
         cmocka_unit_test_setup_teardown(a_wrong_size_found_by_sizing, setup, teardown),
         cmocka_unit_test_setup_teardown(no_index_shows_the_same, setup, teardown),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return run_test_cases(tests, NULL, NULL);
 }

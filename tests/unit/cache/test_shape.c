@@ -277,5 +277,5 @@ int main(void)
         cmocka_unit_test(damaged_records_are_refused),
         cmocka_unit_test(tables_round_trip),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return run_test_cases(tests, NULL, NULL);
 }

@@ -465,5 +465,5 @@ int main(void)
         cmocka_unit_test(test_rap_depth),   cmocka_unit_test(test_text_errors),
         cmocka_unit_test(test_property),    cmocka_unit_test(test_candidate_name),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return run_test_cases(tests, NULL, NULL);
 }

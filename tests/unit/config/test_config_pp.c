@@ -289,5 +289,5 @@ int main(void)
         cmocka_unit_test(test_includes),  cmocka_unit_test(test_gamepaths),
         cmocka_unit_test(test_shared_addons),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return run_test_cases(tests, NULL, NULL);
 }

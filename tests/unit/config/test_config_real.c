@@ -120,5 +120,5 @@ int main(void)
         cmocka_unit_test(test_truncation),
         cmocka_unit_test(test_flips),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return run_test_cases(tests, NULL, NULL);
 }

@@ -176,5 +176,5 @@ int main(void)
         cmocka_unit_test(a_folder_every_prefix_starts_with),
         cmocka_unit_test(a_table_of_lines_says_the_same),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return run_test_cases(tests, NULL, NULL);
 }

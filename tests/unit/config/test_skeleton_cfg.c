@@ -489,5 +489,5 @@ int main(void)
         cmocka_unit_test(real_files),
         cmocka_unit_test(corpus_plain),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return run_test_cases(tests, NULL, NULL);
 }

@@ -247,5 +247,5 @@ int main(void)
         cmocka_unit_test(real_ace_goggles),
         cmocka_unit_test(kept_part_answers_as_the_whole),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return run_test_cases(tests, NULL, NULL);
 }

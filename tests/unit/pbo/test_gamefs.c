@@ -333,5 +333,5 @@ int main(void)
         cmocka_unit_test(many_sources),
         cmocka_unit_test(head_prefix),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return run_test_cases(tests, NULL, NULL);
 }

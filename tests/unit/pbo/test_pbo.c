@@ -373,5 +373,5 @@ int main(void)
         cmocka_unit_test(table_from_head),
         cmocka_unit_test(corpus_inside),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return run_test_cases(tests, NULL, NULL);
 }

@@ -302,5 +302,5 @@ int main(void)
         cmocka_unit_test(bad_sizes),
         cmocka_unit_test(bad_names),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return run_test_cases(tests, NULL, NULL);
 }

@@ -176,5 +176,5 @@ int main(void)
         cmocka_unit_test(lzss_hand_streams),
         cmocka_unit_test(lzss_head_bound),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return run_test_cases(tests, NULL, NULL);
 }

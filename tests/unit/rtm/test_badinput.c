@@ -361,5 +361,5 @@ int main(void)
         cmocka_unit_test(deletions),
         cmocka_unit_test(byte_flips),
     };
-    return cmocka_run_group_tests(tests, badinput_setup, badinput_teardown);
+    return run_test_cases(tests, badinput_setup, badinput_teardown);
 }

@@ -306,5 +306,5 @@ int main(void)
         cmocka_unit_test(odd_headers),
         cmocka_unit_test(lzo_hostile),
     };
-    return cmocka_run_group_tests(tests, badinput_setup, badinput_teardown);
+    return run_test_cases(tests, badinput_setup, badinput_teardown);
 }

@@ -421,5 +421,5 @@ int main(void)
         cmocka_unit_test(binarise_pairs),
         cmocka_unit_test(corpus_round_trip),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return run_test_cases(tests, NULL, NULL);
 }

@@ -430,5 +430,5 @@ int main(void)
         cmocka_unit_test(v4_unparseable),
         cmocka_unit_test(every_cut_fails),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return run_test_cases(tests, NULL, NULL);
 }

@@ -255,5 +255,5 @@ int main(void)
         cmocka_unit_test(ofp2_product),
         cmocka_unit_test(no_tallies),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return run_test_cases(tests, NULL, NULL);
 }

@@ -496,5 +496,5 @@ int main(void)
         cmocka_unit_test(json_mini_reads),
         cmocka_unit_test(corpus_matches),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return run_test_cases(tests, NULL, NULL);
 }

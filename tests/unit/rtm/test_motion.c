@@ -296,5 +296,5 @@ int main(void)
         cmocka_unit_test(unusable_left_out),
         cmocka_unit_test(nearest_rotation),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return run_test_cases(tests, NULL, NULL);
 }

@@ -146,5 +146,5 @@ int main(void)
         cmocka_unit_test(hostile_repeats_are_linear),
         cmocka_unit_test(long_repeats_copy_safely),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return run_test_cases(tests, NULL, NULL);
 }

@@ -187,5 +187,5 @@ int main(void)
         cmocka_unit_test(joints_are_pivot_times_matrix),
         cmocka_unit_test(joints_hold_together),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return run_test_cases(tests, NULL, NULL);
 }

@@ -625,5 +625,5 @@ int main(void)
         cmocka_unit_test(write_limits),
         cmocka_unit_test(write_in_pieces),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return run_test_cases(tests, NULL, NULL);
 }

@@ -204,5 +204,5 @@ int main(void)
         cmocka_unit_test(held_out_halves_agree),
         cmocka_unit_test(a_standing_pose_stands),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return run_test_cases(tests, NULL, NULL);
 }

@@ -460,5 +460,5 @@ int main(void)
         cmocka_unit_test(round_trip_ofp2),
         cmocka_unit_test(no_pivots),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return run_test_cases(tests, NULL, NULL);
 }

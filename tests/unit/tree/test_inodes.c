@@ -293,5 +293,5 @@ int main(void)
         cmocka_unit_test(each_visits_every_number),
         cmocka_unit_test(concurrent_lookups_and_forgets),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return run_test_cases(tests, NULL, NULL);
 }

@@ -23,34 +23,8 @@
 #include "tree_int.h"
 #include "tree_testutil.h"
 
-struct env {
-    char dir[64], src[80], index[96];
-    int fd;
-};
-
-struct mount {
-    struct rtm_index *ix;
-    struct rtm_loader l;
-    struct rtmc *c;
-    struct rtm_tree *t;
-};
-
-static void quiet(void *ctx, const char *msg)
-{
-    (void)ctx;
-    (void)msg;
-}
-
-static void put_file(int dfd, const char *name, const void *p, size_t len)
-{
-    int fd = openat(dfd, name, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    assert_true(fd >= 0);
-    assert_int_equal(write(fd, p, len), (ssize_t)len);
-    close(fd);
-}
-
 /* Archive name holding config text (rapified) and, with anim, walk.rtm. */
-static void put_archive(struct env *e, const char *name, const char *text, int anim)
+static void put_archive(struct tree_fixture *e, const char *name, const char *text, int anim)
 {
     struct cfg *c = NULL;
     struct rtm_error err = { .msg = "" };
@@ -90,14 +64,8 @@ static const char B_CFG[] =
 
 static int setup(void **state)
 {
-    struct env *e = calloc(1, sizeof *e);
-    strcpy(e->dir, "/tmp/rtmfs-tsrem.XXXXXX");
-    assert_non_null(mkdtemp(e->dir));
-    snprintf(e->src, sizeof e->src, "%s/src", e->dir);
-    snprintf(e->index, sizeof e->index, "%s/index.sqlite", e->dir);
-    assert_int_equal(mkdir(e->src, 0755), 0);
-    e->fd = open(e->src, O_RDONLY | O_DIRECTORY);
-    assert_true(e->fd >= 0);
+    struct tree_fixture *e = calloc(1, sizeof *e);
+    tree_fixture_open(e, "tsrem");
     put_archive(e, "a.pbo", A_CFG, 1);
     *state = e;
     return 0;
@@ -105,40 +73,31 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-    struct env *e = *state;
-    close(e->fd);
-    assert_int_equal(remove_tree(e->dir), 0);
+    struct tree_fixture *e = *state;
+    tree_fixture_close(e);
     free(e);
     return 0;
 }
 
-static struct mount *mount_index(struct env *e)
+/* A "mount" of SOURCE with the index beside it (the fixture's loader,
+ * cache and tree, tree_testutil.h); every mount reads and writes the same
+ * index. */
+static void mount_index(struct tree_fixture *e)
 {
-    struct mount *m = calloc(1, sizeof *m);
-    assert_non_null(m->ix = rtm_index_open(e->index, 64u << 20, quiet, NULL));
-    m->l = (struct rtm_loader){ .srcfd = e->fd, .digits = RTM_DIGITS_EXACT, .index = m->ix,
-                                .render = "test", .log = quiet };
-    assert_non_null(m->c = m->l.cache = rtmc_new(64u << 20, rtm_loader_load, &m->l));
-    struct rtm_tree_config cfg = { .srcfd = e->fd, .cache = m->c, .index = &m->ix };
-    assert_non_null(m->t = rtm_tree_new(&cfg));
-    return m;
-}
-
-static void unmount(struct mount *m)
-{
-    rtm_tree_free(m->t);
-    rtmc_free(m->c);
-    rtm_index_close(m->ix);             /* writes what is queued */
-    free(m);
+    assert_non_null(e->ix = rtm_index_open(e->index, 64u << 20, tree_quiet, NULL));
+    tree_fixture_mount(e, 64u << 20);
+    e->l.render = "test";
+    e->l.log = tree_quiet;
+    tree_fixture_tree(e, (struct rtm_tree_config){ .index = &e->ix });
 }
 
 /* The bytes of path (malloc'd, NUL-terminated); stat's size is checked. */
-static char *cat(struct mount *m, const char *path)
+static char *cat(struct tree_fixture *e, const char *path)
 {
     struct rtm_tree_entry te;
     char *out = calloc(1, 65536);
-    assert_int_equal(tree_walk(m->t, path, &te), 0);
-    ssize_t n = rtm_tree_read(m->t, te.ino, out, 65535, 0);
+    assert_int_equal(tree_walk(e->t, path, &te), 0);
+    ssize_t n = rtm_tree_read(e->t, te.ino, out, 65535, 0);
     assert_true(n >= 0);
     assert_int_equal(te.st.st_size, n);
     return out;
@@ -146,19 +105,19 @@ static char *cat(struct mount *m, const char *path)
 
 /* One mount: states.txt of a.pbo/walk.rtm and missing.txt into *states and
  * *missing, with the counts. */
-static void one_mount(struct env *e, char **states, char **missing, uint64_t *parsed,
+static void one_mount(struct tree_fixture *e, char **states, char **missing, uint64_t *parsed,
                       uint64_t *remembered)
 {
-    struct mount *m = mount_index(e);
-    *states = cat(m, "a.pbo/walk.rtm/states.txt");
-    *missing = cat(m, "missing.txt");
-    tree_states_counts(m->t, parsed, remembered);
-    unmount(m);
+    mount_index(e);
+    *states = cat(e, "a.pbo/walk.rtm/states.txt");
+    *missing = cat(e, "missing.txt");
+    tree_states_counts(e->t, parsed, remembered);
+    tree_fixture_unmount(e);        /* the index writes what is queued */
 }
 
 /* Two mounts: the first reads nparsed configs, the second none (or, with
  * text, all again); both show the same bytes, which hold want. */
-static void twice(struct env *e, uint64_t nparsed, int text, const char *want)
+static void twice(struct tree_fixture *e, uint64_t nparsed, int text, const char *want)
 {
     char *s1, *m1, *s2, *m2;
     uint64_t p1, r1, p2, r2;
@@ -179,7 +138,7 @@ static void twice(struct env *e, uint64_t nparsed, int text, const char *want)
 
 static void unchanged_is_not_read_again(void **state)
 {
-    struct env *e = *state;
+    struct tree_fixture *e = *state;
     twice(e, 1, 0, "\nCfgMovesMaleSdr/States/Walk speed=0.5 duration_s=2 looped=1 config=a.pbo/config.bin\n");
     char *s, *m;
     uint64_t p, r;
@@ -192,7 +151,7 @@ static void unchanged_is_not_read_again(void **state)
 
 static void changed_added_removed_read_again(void **state)
 {
-    struct env *e = *state;
+    struct tree_fixture *e = *state;
     char *s, *m;
     uint64_t p, r;
     one_mount(e, &s, &m, &p, &r);       /* remembered as it is */
@@ -215,7 +174,7 @@ static void changed_added_removed_read_again(void **state)
 
 static void text_configs_are_read_each_time(void **state)
 {
-    struct env *e = *state;
+    struct tree_fixture *e = *state;
     static const char text[] = "class CfgGesturesMale { class States {\n"
                                "  class Loose { file = \"\\a\\walk.rtm\"; speed = 2; };\n"
                                "}; };\n";
@@ -277,5 +236,5 @@ int main(void)
         cmocka_unit_test_setup_teardown(text_configs_are_read_each_time, setup, teardown),
         cmocka_unit_test(damaged_records_do_not_read),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return run_test_cases(tests, NULL, NULL);
 }

@@ -270,22 +270,9 @@ static void what_the_views_write(void **state)
 /* ---- through the tree ---- */
 
 struct env {
-    char dir[64];
-    int fd;
-    struct rtm_skeleton *skel;
-    struct rtm_loader l;
-    struct rtmc *c;
-    struct rtm_tree *t;
+    struct tree_fixture f;      /* SOURCE, the figure's skeleton, loader, cache, tree */
     struct rtm_anim *a;         /* the figure, parsed here */
 };
-
-static void put_file(struct env *e, const char *path, const void *data, size_t len)
-{
-    int fd = openat(e->fd, path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    assert_true(fd >= 0);
-    assert_int_equal(write(fd, data, len), (ssize_t)len);
-    close(fd);
-}
 
 /* What the kernel would be told of a change: nothing here. */
 static void forget_entry(void *ctx, uint64_t parent, const char *name)
@@ -305,8 +292,8 @@ static void put_config(struct env *e, const char *folder, const char *speed)
     snprintf(path, sizeof path, "%s/config.cpp", folder);
     int n = snprintf(text, sizeof text, "class CfgMovesMaleSdr { class States { class W_%s {"
                      " file = \"\\m\\walk.rtm\"; speed = %s; }; }; };\n", folder, speed);
-    put_file(e, path, text, (size_t)n);
-    rtm_tree_changed(e->t, folder, "config.cpp", &QUIET);
+    put_file(e->f.fd, path, text, (size_t)n);
+    rtm_tree_changed(e->f.t, folder, "config.cpp", &QUIET);
 }
 
 static int tree_setup(void **state, int frames_only)
@@ -314,24 +301,20 @@ static int tree_setup(void **state, int frames_only)
     struct env *e = calloc(1, sizeof *e);
     struct rtm_buf rtm, skel;
     struct rtm_error err;
-    strcpy(e->dir, "/tmp/rtmfs-timing.XXXXXX");
-    assert_non_null(mkdtemp(e->dir));
-    e->fd = open(e->dir, O_RDONLY | O_DIRECTORY);
-    assert_int_equal(mkdirat(e->fd, "m", 0755) || mkdirat(e->fd, "b", 0755), 0);
-    put_file(e, "m/$PBOPREFIX$", "m", 1);
-    put_file(e, "b/$PBOPREFIX$", "b", 1);
+    tree_fixture_open(&e->f, "timing");
+    assert_int_equal(mkdirat(e->f.fd, "m", 0755) || mkdirat(e->f.fd, "b", 0755), 0);
+    put_file(e->f.fd, "m/$PBOPREFIX$", "m", 1);
+    put_file(e->f.fd, "b/$PBOPREFIX$", "b", 1);
     buf_init(&rtm);
     buf_init(&skel);
     assert_int_equal(rtm_sample_figure(6, &rtm, &skel), 0);
-    put_file(e, "m/walk.rtm", rtm.p, rtm.len);
-    assert_int_equal(rtm_skeleton_parse(skel.p, skel.len, "figure", &e->skel, &err), 0);
-    assert_int_equal(rtm_parse((const uint8_t *)rtm.p, rtm.len, e->skel, &e->a, &err), 0);
+    put_file(e->f.fd, "m/walk.rtm", rtm.p, rtm.len);
+    assert_int_equal(rtm_skeleton_parse(skel.p, skel.len, "figure", &e->f.skel, &err), 0);
+    assert_int_equal(rtm_parse((const uint8_t *)rtm.p, rtm.len, e->f.skel, &e->a, &err), 0);
     buf_free(&rtm);
     buf_free(&skel);
-    e->l = (struct rtm_loader){ .srcfd = e->fd, .skel = e->skel, .digits = RTM_DIGITS_EXACT };
-    e->c = e->l.cache = rtmc_new(64u << 20, rtm_loader_load, &e->l);
-    struct rtm_tree_config cfg = { .srcfd = e->fd, .cache = e->c, .timing_frames = frames_only };
-    assert_non_null(e->t = rtm_tree_new(&cfg));
+    tree_fixture_mount(&e->f, 64u << 20);
+    tree_fixture_tree(&e->f, (struct rtm_tree_config){ .timing_frames = frames_only });
     *state = e;
     return 0;
 }
@@ -341,12 +324,8 @@ static int setup_frames(void **state) { return tree_setup(state, 1); }
 static int tree_teardown(void **state)
 {
     struct env *e = *state;
-    rtm_tree_free(e->t);
-    rtmc_free(e->c);
     rtm_free(e->a);
-    rtm_skeleton_free(e->skel);
-    close(e->fd);
-    assert_int_equal(remove_tree(e->dir), 0);
+    tree_fixture_close(&e->f);
     free(e);
     return 0;
 }
@@ -359,11 +338,11 @@ static char *cat(struct env *e, const char *view)
     struct rtm_tree_entry te;
     struct rtm_buf b;
     snprintf(path, sizeof path, "m/walk.rtm/%s", view);
-    assert_int_equal(tree_walk(e->t, path, &te), 0);
+    assert_int_equal(tree_walk(e->f.t, path, &te), 0);
     buf_init(&b);
     ssize_t got;
     assert_int_equal(buf_reserve(&b, (size_t)te.st.st_size + 4096), 0);
-    while ((got = rtm_tree_read(e->t, te.ino, b.p + b.len, 4096, (off_t)b.len)) > 0) {
+    while ((got = rtm_tree_read(e->f.t, te.ino, b.p + b.len, 4096, (off_t)b.len)) > 0) {
         b.len += (size_t)got;
         assert_int_equal(buf_reserve(&b, 4096), 0);
     }
@@ -437,11 +416,11 @@ static void tree_follows_the_configs(void **state)
     put_config(e, "b", "1");                    /* added: they disagree */
     struct rtm_timing_state two[] = { { "CfgMovesMaleSdr/States/W_b", "1", 1, 1 }, fast };
     expect_timed(e, two, 2);
-    assert_int_equal(unlinkat(e->fd, "m/config.cpp", 0), 0);       /* removed */
-    rtm_tree_changed(e->t, "m", "config.cpp", &QUIET);
+    assert_int_equal(unlinkat(e->f.fd, "m/config.cpp", 0), 0);       /* removed */
+    rtm_tree_changed(e->f.t, "m", "config.cpp", &QUIET);
     expect_timed(e, two, 1);
-    assert_int_equal(unlinkat(e->fd, "b/config.cpp", 0), 0);
-    rtm_tree_changed(e->t, "b", "config.cpp", &QUIET);
+    assert_int_equal(unlinkat(e->f.fd, "b/config.cpp", 0), 0);
+    rtm_tree_changed(e->f.t, "b", "config.cpp", &QUIET);
     expect_timed(e, NULL, 0);
     char *after = others(e);
     assert_string_equal(after, before);         /* and no other view moved */
@@ -476,5 +455,5 @@ int main(void)
         cmocka_unit_test_setup_teardown(tree_follows_the_configs, setup_game, tree_teardown),
         cmocka_unit_test_setup_teardown(tree_timing_frames, setup_frames, tree_teardown),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return run_test_cases(tests, NULL, NULL);
 }

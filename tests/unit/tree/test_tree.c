@@ -1,144 +1,21 @@
 /* test_tree.c - what the mount shows, without FUSE: lookups, attributes,
  * listings and reads of a temporary SOURCE written by the project's own
- * writers; one classification and one numbering for lookup and readdir
- * (with an injected dirent type and an injected hash collision); the
- * mount point hidden; changes, lost changes and ctime-only rewrites; the
- * open policy; and concurrent use (also under ThreadSanitizer: make tsan). */
+ * writers (tree_mount_testutil.h); one classification and one numbering
+ * for lookup and readdir (with an injected dirent type and an injected hash
+ * collision); what readdirplus gives; the mount point hidden; the open
+ * policy; owners and modes; and archives as released and cut short.
+ * Changes in SOURCE, timeouts, one file as SOURCE and concurrent use:
+ * test_tree_changes. */
 /* make tsan: this test runs under ThreadSanitizer (the Makefile looks for this line). */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
-#include <sys/time.h>
 #include <unistd.h>
 
 #include "testutil.h"
-#include "tree_testutil.h"
-#include "cache.h"
-#include "loader.h"
+#include "tree_mount_testutil.h"
 #include "pbo.h"
 #include "pbo_write.h"
-#include "tree.h"
-
-struct env {
-    char dir[64];
-    int fd;
-    struct rtm_loader l;
-    struct rtmc *c;
-    struct rtm_tree *t;
-    struct rtm_buf a, b;          /* two plain animations of the same size */
-    int watch_rc;                 /* what the watch callback answers */
-};
-
-static void write_file(struct env *e, const char *name, const struct rtm_buf *b)
-{
-    int fd = openat(e->fd, name, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    assert_true(fd >= 0);
-    assert_int_equal(write(fd, b->p, b->len), (ssize_t)b->len);
-    close(fd);
-}
-
-static int fake_watch(void *ctx, const char *dir)
-{
-    (void)dir;
-    return ((struct env *)ctx)->watch_rc;
-}
-
-/* A new tree over e's folder with cfg's choices (srcfd, cache and watch
- * are filled in). */
-static void new_tree_with(struct env *e, struct rtm_tree_config cfg)
-{
-    rtm_tree_free(e->t);
-    rtmc_invalidate(e->c, "");
-    cfg.srcfd = e->fd;
-    cfg.cache = e->c;
-    cfg.watch = fake_watch;
-    cfg.watch_ctx = e;
-    assert_non_null(e->t = rtm_tree_new(&cfg));
-}
-
-static void new_tree(struct env *e, rtm_ino_hash_fn hash, const char *hidden)
-{
-    new_tree_with(e, (struct rtm_tree_config){ .hidden = hidden, .hash = hash });
-}
-
-static int setup(void **state)
-{
-    struct env *e = calloc(1, sizeof *e);
-    strcpy(e->dir, "/tmp/rtmfs-tree.XXXXXX");
-    assert_non_null(mkdtemp(e->dir));
-    e->fd = open(e->dir, O_RDONLY | O_DIRECTORY);
-    e->l = (struct rtm_loader){ .srcfd = e->fd, .digits = RTM_DIGITS_EXACT };
-    e->c = e->l.cache = rtmc_new(64u << 20, rtm_loader_load, &e->l);
-    struct sample_opts oa = { 6, 20, 1, 0 }, ob = { 6, 20, 2, 0 };
-    assert_int_equal(rtm_sample_plain(&oa, &e->a), 0);
-    assert_int_equal(rtm_sample_plain(&ob, &e->b), 0);
-    assert_int_equal(e->a.len, e->b.len);
-    assert_int_equal(mkdirat(e->fd, "sub", 0755), 0);
-    write_file(e, "walk.rtm", &e->a);
-    write_file(e, "sub/run.rtm", &e->b);
-    struct rtm_buf junk = { .p = "not an animation", .len = 16, .cap = 16 };
-    write_file(e, "broken.rtm", &junk);
-    write_file(e, "readme.txt", &junk);
-    new_tree(e, NULL, NULL);
-    *state = e;
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    struct env *e = *state;
-    rtm_tree_free(e->t);
-    rtmc_free(e->c);
-    close(e->fd);
-    assert_int_equal(remove_tree(e->dir), 0);
-    buf_free(&e->a);
-    buf_free(&e->b);
-    free(e);
-    return 0;
-}
-
-/* A path looked up as the kernel does (tree_testutil.h). */
-static int walk(struct env *e, const char *path, struct rtm_tree_entry *out)
-{
-    return tree_walk(e->t, path, out);
-}
-
-static uint64_t ino_of(struct env *e, const char *path)
-{
-    struct rtm_tree_entry te;
-    assert_int_equal(walk(e, path, &te), 0);
-    return te.ino;
-}
-
-/* The whole content of file ino, read in small pieces. */
-static char *read_all(struct env *e, uint64_t ino, size_t *len)
-{
-    struct rtm_buf b;
-    buf_init(&b);
-    char chunk[777];
-    ssize_t n;
-    while ((n = rtm_tree_read(e->t, ino, chunk, sizeof chunk, (off_t)b.len)) > 0)
-        buf_put(&b, chunk, (size_t)n);
-    assert_true(n == 0);
-    buf_putc(&b, 0);
-    *len = b.len - 1;
-    return b.p;
-}
-
-static char *render_view(const struct rtm_buf *src, const char *view, size_t *len)
-{
-    struct rtm_anim *a = parse_ok(src, "none");
-    struct rtm_view v;
-    struct rtm_buf out;
-    buf_init(&out);
-    assert_int_equal(rtm_view_lookup(a, view, &v), 0);
-    assert_int_equal(rtm_view_render(a, v, &out), 0);
-    rtm_free(a);
-    *len = out.len;
-    buf_putc(&out, 0);
-    return out.p;
-}
 
 static void views_read_as_rendered(void **state)
 {
@@ -164,7 +41,7 @@ static void views_read_as_rendered(void **state)
     assert_int_equal(walk(e, "walk.rtm", &te), 0);
     assert_true(S_ISDIR(te.st.st_mode));
     char buf[8];
-    assert_int_equal(rtm_tree_read(e->t, te.ino, buf, sizeof buf, 0), -EISDIR);
+    assert_int_equal(rtm_tree_read(e->f.t, te.ino, buf, sizeof buf, 0), -EISDIR);
     assert_int_equal(walk(e, "walk.rtm/nope.txt", &te), -ENOENT);
     assert_int_equal(walk(e, "readme.txt", &te), -ENOENT);     /* no show_other */
     /* a broken file is a folder holding error.txt */
@@ -177,25 +54,6 @@ static void views_read_as_rendered(void **state)
     free(msg);
 }
 
-/* Every name a listing shows is found by lookup with the same number and
- * type, and every lookup's number is the listing's. */
-static void check_listing(struct env *e, const char *dir, size_t want_entries)
-{
-    uint64_t ino = *dir ? ino_of(e, dir) : RTM_INO_ROOT;
-    struct rtm_dirlist *d;
-    assert_int_equal(rtm_tree_listing(e->t, ino, 0, &d), 0);
-    assert_int_equal(d->n, want_entries + 2);
-    assert_string_equal(d->e[0].name, ".");
-    assert_string_equal(d->e[1].name, "..");
-    for (size_t i = 2; i < d->n; i++) {
-        struct rtm_tree_entry te;
-        assert_int_equal(rtm_tree_lookup(e->t, ino, d->e[i].name, &te), 0);
-        assert_int_equal(te.ino, d->e[i].ino);
-        assert_int_equal(te.st.st_mode & S_IFMT, d->e[i].type);
-    }
-    rtm_tree_listing_put(e->t, d);
-}
-
 /* readdirplus's attributes for listing d of folder dir, entries from 2 on
  * (after . and ..): how many came, each checked against getattr (not a
  * lookup: one in a folder of views is what earns attributes). */
@@ -204,19 +62,19 @@ static size_t plus_attributes(struct env *e, uint64_t dir, struct rtm_dirlist *d
     struct rtm_tree_entry te[64];
     size_t given = 0;
     assert_true(d->n <= 64);
-    rtm_tree_listed_entries(e->t, dir, d, 0, d->n, te);
+    rtm_tree_listed_entries(e->f.t, dir, d, 0, d->n, te);
     for (size_t i = 2; i < d->n; i++) {
         struct rtm_tree_entry look;
         if (!te[i].ino)
             continue;
         given++;
         assert_int_equal(te[i].ino, d->e[i].ino);
-        assert_int_equal(rtm_tree_getattr(e->t, te[i].ino, &look), 0);
+        assert_int_equal(rtm_tree_getattr(e->f.t, te[i].ino, &look), 0);
         assert_int_equal(te[i].st.st_size, look.st.st_size);
         assert_int_equal(te[i].st.st_mode, look.st.st_mode);
         assert_int_equal(te[i].st.st_mtim.tv_sec, look.st.st_mtim.tv_sec);
         assert_true(te[i].timeout == look.timeout);
-        rtm_tree_forget(e->t, te[i].ino, 1);
+        rtm_tree_forget(e->f.t, te[i].ino, 1);
     }
     return given;
 }
@@ -225,9 +83,9 @@ static size_t plus_count(struct env *e, const char *dir)
 {
     uint64_t ino = ino_of(e, dir);
     struct rtm_dirlist *d;
-    assert_int_equal(rtm_tree_listing(e->t, ino, 0, &d), 0);
+    assert_int_equal(rtm_tree_listing(e->f.t, ino, 0, &d), 0);
     size_t n = plus_attributes(e, ino, d);
-    rtm_tree_listing_put(e->t, d);
+    rtm_tree_listing_put(e->f.t, d);
     return n;
 }
 
@@ -269,11 +127,11 @@ static void listings_agree_with_lookups(void **state)
     check_listing(e, "sub", 1);
     /* the rest of an enumeration comes from the same listing */
     struct rtm_dirlist *d1, *d2;
-    assert_int_equal(rtm_tree_listing(e->t, RTM_INO_ROOT, 0, &d1), 0);
-    assert_int_equal(rtm_tree_listing(e->t, RTM_INO_ROOT, 3, &d2), 0);
+    assert_int_equal(rtm_tree_listing(e->f.t, RTM_INO_ROOT, 0, &d1), 0);
+    assert_int_equal(rtm_tree_listing(e->f.t, RTM_INO_ROOT, 3, &d2), 0);
     assert_ptr_equal(d1, d2);
-    rtm_tree_listing_put(e->t, d1);
-    rtm_tree_listing_put(e->t, d2);
+    rtm_tree_listing_put(e->f.t, d1);
+    rtm_tree_listing_put(e->f.t, d2);
 }
 
 static uint64_t same_hash(const char *path, const struct rtm_fileid *id)
@@ -314,7 +172,7 @@ static void views_are_members_of_their_folder(void **state)
     uint64_t f2 = ino_of(e, "walk.rtm/frames/002.csv");
     assert_int_equal(rtm_ino_head(f2), head);
     struct rtm_tree_entry te;
-    assert_int_equal(rtm_tree_getattr(e->t, f2, &te), 0);
+    assert_int_equal(rtm_tree_getattr(e->f.t, f2, &te), 0);
     assert_true(S_ISREG(te.st.st_mode));
     size_t len, want_len;
     char *got = read_all(e, f2, &len), *want = render_view(&e->a, "frames/002.csv", &want_len);
@@ -323,16 +181,16 @@ static void views_are_members_of_their_folder(void **state)
     assert_memory_equal(got, want, len);
     free(got);
     free(want);
-    assert_int_equal(rtm_tree_getattr(e->t, rtm_ino_in_family(head, 4), &te), 0);
+    assert_int_equal(rtm_tree_getattr(e->f.t, rtm_ino_in_family(head, 4), &te), 0);
     assert_true(S_ISDIR(te.st.st_mode));
-    assert_int_equal(rtm_tree_getattr(e->t, rtm_ino_in_family(head, 3), &te), -ESTALE);   /* no joints/ */
-    assert_int_equal(rtm_tree_getattr(e->t, rtm_ino_in_family(head, 1), &te), -ESTALE);   /* not broken */
-    assert_int_equal(rtm_tree_getattr(e->t, rtm_ino_in_family(head, 100000), &te), -ESTALE);
-    assert_int_equal(rtm_tree_lookup(e->t, rtm_ino_in_family(head, 5), "x", &te), -ENOTDIR);
+    assert_int_equal(rtm_tree_getattr(e->f.t, rtm_ino_in_family(head, 3), &te), -ESTALE);   /* no joints/ */
+    assert_int_equal(rtm_tree_getattr(e->f.t, rtm_ino_in_family(head, 1), &te), -ESTALE);   /* not broken */
+    assert_int_equal(rtm_tree_getattr(e->f.t, rtm_ino_in_family(head, 100000), &te), -ESTALE);
+    assert_int_equal(rtm_tree_lookup(e->f.t, rtm_ino_in_family(head, 5), "x", &te), -ENOTDIR);
     /* a broken animation's one member is its error.txt */
     uint64_t broken = ino_of(e, "broken.rtm");
     assert_int_equal(ino_of(e, "broken.rtm/error.txt"), rtm_ino_in_family(broken, 1));
-    assert_int_equal(rtm_tree_getattr(e->t, rtm_ino_in_family(broken, 5), &te), -ESTALE);
+    assert_int_equal(rtm_tree_getattr(e->f.t, rtm_ino_in_family(broken, 5), &te), -ESTALE);
 }
 
 /* One classification whatever readdir's hint: a symlinked .rtm is an
@@ -340,27 +198,27 @@ static void views_are_members_of_their_folder(void **state)
 static void one_classification_for_every_hint(void **state)
 {
     struct env *e = *state;
-    assert_int_equal(symlinkat("walk.rtm", e->fd, "link.rtm"), 0);
-    assert_int_equal(symlinkat("sub", e->fd, "linkdir"), 0);
+    assert_int_equal(symlinkat("walk.rtm", e->f.fd, "link.rtm"), 0);
+    assert_int_equal(symlinkat("sub", e->f.fd, "linkdir"), 0);
     static const unsigned char hints[] = { DT_UNKNOWN, DT_LNK };
     for (size_t i = 0; i < sizeof hints; i++) {
         struct stat st;
         struct rtm_fileid id;
-        assert_int_equal(rtm_tree_classify(e->t, e->fd, "link.rtm", "link.rtm", hints[i], &st, &id),
+        assert_int_equal(rtm_tree_classify(e->f.t, e->f.fd, "link.rtm", "link.rtm", hints[i], &st, &id),
                          RTM_SRC_ANIM);
         struct stat real;
-        assert_int_equal(fstatat(e->fd, "walk.rtm", &real, 0), 0);
+        assert_int_equal(fstatat(e->f.fd, "walk.rtm", &real, 0), 0);
         struct rtm_fileid want = rtm_fileid_of(&real);
         assert_true(rtm_fileid_same(&id, &want));
-        assert_int_equal(rtm_tree_classify(e->t, e->fd, "linkdir", "linkdir", hints[i], &st, &id),
+        assert_int_equal(rtm_tree_classify(e->f.t, e->f.fd, "linkdir", "linkdir", hints[i], &st, &id),
                          RTM_SRC_HIDDEN);
     }
     struct stat st;
     struct rtm_fileid id;
-    assert_int_equal(rtm_tree_classify(e->t, e->fd, "sub", "sub", DT_UNKNOWN, &st, &id), RTM_SRC_DIR);
-    assert_int_equal(rtm_tree_classify(e->t, e->fd, "readme.txt", "readme.txt", DT_UNKNOWN, &st, &id),
+    assert_int_equal(rtm_tree_classify(e->f.t, e->f.fd, "sub", "sub", DT_UNKNOWN, &st, &id), RTM_SRC_DIR);
+    assert_int_equal(rtm_tree_classify(e->f.t, e->f.fd, "readme.txt", "readme.txt", DT_UNKNOWN, &st, &id),
                      RTM_SRC_HIDDEN);
-    assert_int_equal(rtm_tree_classify(e->t, e->fd, "nope", "nope", DT_UNKNOWN, &st, &id), -ENOENT);
+    assert_int_equal(rtm_tree_classify(e->f.t, e->f.fd, "nope", "nope", DT_UNKNOWN, &st, &id), -ENOENT);
     check_listing(e, "", 5);        /* link.rtm shown, linkdir not; missing.txt */
     struct rtm_tree_entry te;
     assert_int_equal(walk(e, "link.rtm/bones.txt", &te), 0);
@@ -378,159 +236,8 @@ static void the_mount_point_is_hidden(void **state)
     assert_int_equal(walk(e, "sub/run.rtm", &te), -ENOENT);
     new_tree(e, NULL, "sub/run.rtm");               /* deeper, and not a prefix match */
     check_listing(e, "sub", 0);
-    assert_int_equal(mkdirat(e->fd, "subway", 0755), 0);
+    assert_int_equal(mkdirat(e->f.fd, "subway", 0755), 0);
     check_listing(e, "", 5);
-}
-
-struct record {
-    char log[4096];
-    size_t n;
-};
-
-/* Appends a line to the record while it fits (a full record stops). */
-static void rec_line(struct record *r, const char *line)
-{
-    size_t n = strlen(line);
-    if (r->n + n < sizeof r->log) {
-        memcpy(r->log + r->n, line, n + 1);
-        r->n += n;
-    }
-}
-
-static void rec_entry(void *ctx, uint64_t parent, const char *name)
-{
-    char line[300];
-    snprintf(line, sizeof line, "entry %llu %.200s\n", (unsigned long long)parent, name);
-    rec_line(ctx, line);
-}
-
-static void rec_inode(void *ctx, uint64_t ino)
-{
-    char line[64];
-    snprintf(line, sizeof line, "inode %llu\n", (unsigned long long)ino);
-    rec_line(ctx, line);
-}
-
-static void changes_give_new_numbers(void **state)
-{
-    struct env *e = *state;
-    uint64_t view = ino_of(e, "walk.rtm/header.txt");
-    uint64_t dir = ino_of(e, "walk.rtm");
-    size_t len;
-    char *old = read_all(e, view, &len);
-    write_file(e, "walk.rtm", &e->b);
-    struct record r = { "", 0 };
-    struct rtm_tree_notify n = { &r, rec_entry, rec_inode };
-    rtm_tree_changed(e->t, "", "walk.rtm", &n);
-    assert_string_equal(r.log, "entry 1 walk.rtm\ninode 1\n");
-    /* the old number still reads its old version, or fails */
-    char buf[4096];
-    ssize_t got = rtm_tree_read(e->t, view, buf, sizeof buf, 0);
-    assert_true(got == -ESTALE || (got == (ssize_t)len && memcmp(buf, old, len) == 0));
-    assert_true(ino_of(e, "walk.rtm") != dir);
-    uint64_t now = ino_of(e, "walk.rtm/header.txt");
-    assert_true(now != view);
-    size_t want_len;
-    char *want = render_view(&e->b, "header.txt", &want_len);
-    char *fresh = read_all(e, now, &len);
-    assert_string_equal(fresh, want);
-    free(old);
-    free(want);
-    free(fresh);
-}
-
-/* A same-size rewrite whose mtime is put back (cp -p, touch -r) is a new
- * version: ctime tells. */
-static void ctime_tells_a_restored_mtime(void **state)
-{
-    struct env *e = *state;
-    uint64_t view = ino_of(e, "walk.rtm/bones.txt");
-    struct stat before;
-    assert_int_equal(fstatat(e->fd, "walk.rtm", &before, 0), 0);
-    usleep(20000);                                  /* a ctime tick apart */
-    write_file(e, "walk.rtm", &e->b);
-    struct timespec times[2] = { before.st_atim, before.st_mtim };
-    assert_int_equal(utimensat(e->fd, "walk.rtm", times, 0), 0);
-    struct stat after;
-    assert_int_equal(fstatat(e->fd, "walk.rtm", &after, 0), 0);
-    assert_int_equal(after.st_size, before.st_size);
-    assert_int_equal(after.st_mtim.tv_nsec, before.st_mtim.tv_nsec);
-    assert_true(ino_of(e, "walk.rtm/bones.txt") != view);
-}
-
-static void lost_changes_forget_everything(void **state)
-{
-    struct env *e = *state;
-    uint64_t anim = ino_of(e, "walk.rtm");
-    uint64_t view = ino_of(e, "walk.rtm/header.txt");
-    uint64_t sub = ino_of(e, "sub");
-    assert_int_equal(rtm_ino_head(view), anim);
-    struct rtmc_stats st;
-    rtmc_get_stats(e->c, &st);
-    assert_true(st.entries > 0);
-    struct record r = { "", 0 };
-    struct rtm_tree_notify n = { &r, rec_entry, rec_inode };
-    rtm_tree_changed_all(e->t, &n);
-    rtmc_get_stats(e->c, &st);
-    assert_int_equal(st.entries, 0);
-    char want[64];
-    /* the views are of the animation's version: its entry and inode go */
-    snprintf(want, sizeof want, "inode %llu\n", (unsigned long long)anim);
-    assert_non_null(strstr(r.log, want));
-    snprintf(want, sizeof want, "entry 1 sub\ninode %llu\n", (unsigned long long)sub);
-    assert_non_null(strstr(r.log, want));
-    assert_non_null(strstr(r.log, "entry 1 walk.rtm\n"));
-    assert_non_null(strstr(r.log, "inode 1\n"));
-}
-
-static void timeouts_follow_watching(void **state)
-{
-    struct env *e = *state;
-    struct rtm_tree_entry te;
-    assert_int_equal(walk(e, "sub/run.rtm", &te), 0);
-    assert_true(te.timeout == RTM_TREE_TIMEOUT_WATCHED);
-    e->watch_rc = -1;                               /* out of watches */
-    new_tree(e, NULL, NULL);
-    assert_int_equal(walk(e, "sub/run.rtm", &te), 0);
-    assert_true(te.timeout == RTM_TREE_TIMEOUT_UNWATCHED);
-    assert_int_equal(rtm_tree_getattr(e->t, te.ino, &te), 0);
-    assert_true(te.timeout == RTM_TREE_TIMEOUT_UNWATCHED);
-}
-
-/* A device inotify is blind on (fstype.h) gets short timeouts for what is
- * resolved against SOURCE on it (folders, animations' and archives' own
- * entries), whether a watch failed or not; a seen one long ones; -o
- * watch=poll short ones and -o watch=inotify long ones everywhere.  What
- * lies inside a version keeps long ones. */
-static void timeouts_follow_blind_devices(void **state)
-{
-    struct env *e = *state;
-    struct rtm_tree_entry te;
-    struct stat st;
-    assert_int_equal(fstat(e->fd, &st), 0);
-    const struct { enum rtm_watch_mode mode; int blind; double want; } cases[] = {
-        { RTM_WATCH_AUTO, 1, RTM_TREE_TIMEOUT_UNWATCHED },
-        { RTM_WATCH_AUTO, 0, RTM_TREE_TIMEOUT_WATCHED },
-        { RTM_WATCH_POLL, 0, RTM_TREE_TIMEOUT_UNWATCHED },
-        { RTM_WATCH_INOTIFY, 1, RTM_TREE_TIMEOUT_WATCHED },
-    };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        struct rtm_fsmap *m = rtm_fsmap_new(cases[i].mode, e->dir);
-        assert_int_equal(rtm_fsmap_set(m, (uint64_t)st.st_dev, cases[i].blind), 0);
-        new_tree_with(e, (struct rtm_tree_config){ .fsmap = m });
-        assert_int_equal(walk(e, "sub/run.rtm", &te), 0);
-        assert_true(te.timeout == cases[i].want);
-        assert_int_equal(walk(e, "sub", &te), 0);
-        assert_true(te.timeout == cases[i].want);
-        assert_int_equal(rtm_tree_getattr(e->t, te.ino, &te), 0);
-        assert_true(te.timeout == cases[i].want);
-        /* a view is of its animation's version: its entry never changes */
-        assert_int_equal(walk(e, "sub/run.rtm/header.txt", &te), 0);
-        assert_true(te.timeout == RTM_TREE_TIMEOUT_WATCHED);
-        rtm_tree_free(e->t);
-        e->t = NULL;
-        rtm_fsmap_free(m);
-    }
 }
 
 static void open_policy_follows_capabilities(void **state)
@@ -566,7 +273,7 @@ static void owner_and_masks(void **state)
         if (*paths[i])
             assert_int_equal(walk(e, paths[i], &te), 0);
         else
-            assert_int_equal(rtm_tree_getattr(e->t, RTM_INO_ROOT, &te), 0);
+            assert_int_equal(rtm_tree_getattr(e->f.t, RTM_INO_ROOT, &te), 0);
         assert_int_equal(te.st.st_uid, 1234);
         assert_int_equal(te.st.st_gid, 99);
         assert_int_equal(te.st.st_mode & 07777, S_ISDIR(te.st.st_mode) ? 0755 : 0644);
@@ -577,71 +284,6 @@ static void owner_and_masks(void **state)
     assert_int_equal(file.st.st_uid, geteuid());
     assert_int_equal(file.st.st_gid, 99);
     assert_int_equal(file.st.st_mode & 07777, 0444);
-}
-
-/* The names in folder ino's listing, one line each. */
-static char *names(struct env *e, uint64_t ino)
-{
-    struct rtm_dirlist *d;
-    struct rtm_buf b;
-    buf_init(&b);
-    assert_int_equal(rtm_tree_listing(e->t, ino, 0, &d), 0);
-    for (size_t i = 2; i < d->n; i++)
-        buf_printf(&b, "%s\n", d->e[i].name);
-    rtm_tree_listing_put(e->t, d);
-    buf_putc(&b, 0);
-    return b.p;
-}
-
-static void expect_names(struct env *e, const char *dir, const char *want)
-{
-    char *got = names(e, *dir ? ino_of(e, dir) : RTM_INO_ROOT);
-    assert_string_equal(got, want);
-    free(got);
-}
-
-/* SOURCE one .rtm file: the root is its folder; while the file is gone the
- * root holds only error.txt, and changes to other files mean nothing. */
-static void one_file_as_source(void **state)
-{
-    struct env *e = *state;
-    new_tree_with(e, (struct rtm_tree_config){ .file = "walk.rtm" });
-    struct rtm_tree_entry te;
-    assert_int_equal(rtm_tree_getattr(e->t, RTM_INO_ROOT, &te), 0);
-    assert_true(S_ISDIR(te.st.st_mode));
-    check_listing(e, "", 13);               /* 10 views, states.txt, 2 folders */
-    check_listing(e, "frames", 6);
-    size_t want_len, got_len;
-    char *want = render_view(&e->a, "header.txt", &want_len);
-    char *got = read_all(e, ino_of(e, "header.txt"), &got_len);
-    assert_string_equal(got, want);
-    free(want);
-    free(got);
-    assert_int_equal(walk(e, "sub", &te), -ENOENT);          /* nothing else shows */
-
-    struct record r = { "", 0 };
-    struct rtm_tree_notify n = { &r, rec_entry, rec_inode };
-    rtm_tree_changed(e->t, "", "readme.txt", &n);
-    rtm_tree_changed(e->t, "sub", "run.rtm", &n);
-    assert_string_equal(r.log, "");
-    assert_int_equal(renameat(e->fd, "walk.rtm", e->fd, "walk.old"), 0);
-    rtm_tree_changed(e->t, "", "walk.rtm", &n);
-    assert_non_null(strstr(r.log, "inode 1\n"));
-    expect_names(e, "", "error.txt\n");
-    assert_int_equal(walk(e, "header.txt", &te), -ENOENT);
-    assert_int_equal(walk(e, "error.txt", &te), 0);
-    char *msg = read_all(e, te.ino, &got_len);
-    assert_int_equal(te.st.st_size, got_len);
-    assert_string_equal(msg, "walk.rtm: No such file or directory; the mount shows it "
-                             "again when it is back\n");
-    free(msg);
-    assert_int_equal(mkdirat(e->fd, "walk.rtm", 0755), 0);    /* a folder now */
-    msg = read_all(e, te.ino, &got_len);
-    assert_non_null(strstr(msg, "walk.rtm: no longer a file"));
-    free(msg);
-    assert_int_equal(unlinkat(e->fd, "walk.rtm", AT_REMOVEDIR), 0);
-    assert_int_equal(renameat(e->fd, "walk.old", e->fd, "walk.rtm"), 0);
-    check_listing(e, "", 13);               /* 10 views, states.txt, 2 folders */
 }
 
 /* An archive as released: entries of their own times, folders without
@@ -673,7 +315,7 @@ static void write_released(struct env *e, const char *name, size_t cut, struct p
     buf_free(&b);
     /* older than every stamp above, so that a folder's time tells */
     struct timespec old[2] = { { 500000000, 0 }, { 500000000, 0 } };
-    assert_int_equal(utimensat(e->fd, name, old, 0), 0);
+    assert_int_equal(utimensat(e->f.fd, name, old, 0), 0);
 }
 
 static time_t mtime_of(struct env *e, const char *path)
@@ -761,71 +403,10 @@ static void cut_archives(void **state)
         free(list);
     }
     write_released(e, "cut.pbo", p->table_bytes - 1, NULL);     /* the table itself */
-    rtmc_invalidate(e->c, "");
+    rtmc_invalidate(e->f.c, "");
     expect_names(e, "cut.pbo", "error.txt\n");
     free(want);
     pbo_free(p);
-}
-
-struct reader {
-    struct env *e;
-    int stop;
-};
-
-static void *read_views(void *arg)
-{
-    struct reader *r = arg;
-    static const char *const paths[] = { "walk.rtm/header.txt", "walk.rtm/frames/002.csv",
-                                         "sub/run.rtm/plain.rtm", "walk.rtm/bones.txt" };
-    char buf[4096];
-    for (int i = 0; i < 300; i++) {
-        struct rtm_tree_entry te;
-        const char *p = paths[i % 4];
-        if (walk(r->e, p, &te) == 0) {
-            rtm_tree_read(r->e->t, te.ino, buf, sizeof buf, 0);
-            rtm_tree_getattr(r->e->t, te.ino, &te);
-        }
-        struct rtm_dirlist *d;
-        if (rtm_tree_listing(r->e->t, RTM_INO_ROOT, 0, &d) == 0)
-            rtm_tree_listing_put(r->e->t, d);
-    }
-    return NULL;
-}
-
-static void *rewrite(void *arg)
-{
-    struct reader *r = arg;
-    struct record rec = { "", 0 };
-    struct rtm_tree_notify n = { &rec, rec_entry, rec_inode };
-    for (int i = 0; i < 100; i++) {
-        rec.n = 0;
-        rec.log[0] = 0;
-        write_file(r->e, "walk.rtm", i % 2 ? &r->e->a : &r->e->b);
-        rtm_tree_changed(r->e->t, "", "walk.rtm", &n);
-        if (i % 25 == 0) {
-            rec.n = 0;
-            rec.log[0] = 0;
-            rtm_tree_changed_all(r->e->t, &n);
-        }
-    }
-    return NULL;
-}
-
-/* Readers, a writer and change reports at once: no crash, no race (TSan). */
-static void concurrent_use(void **state)
-{
-    struct env *e = *state;
-    struct reader r = { e, 0 };
-    pthread_t th[4];
-    for (int i = 0; i < 3; i++)
-        pthread_create(&th[i], NULL, read_views, &r);
-    pthread_create(&th[3], NULL, rewrite, &r);
-    for (int i = 0; i < 4; i++)
-        pthread_join(th[i], NULL);
-    size_t len;
-    char *h = read_all(e, ino_of(e, "walk.rtm/header.txt"), &len);
-    assert_true(len > 0);
-    free(h);
 }
 
 int main(void)
@@ -837,18 +418,11 @@ int main(void)
         cmocka_unit_test_setup_teardown(views_are_members_of_their_folder, setup, teardown),
         cmocka_unit_test_setup_teardown(one_classification_for_every_hint, setup, teardown),
         cmocka_unit_test_setup_teardown(the_mount_point_is_hidden, setup, teardown),
-        cmocka_unit_test_setup_teardown(changes_give_new_numbers, setup, teardown),
-        cmocka_unit_test_setup_teardown(ctime_tells_a_restored_mtime, setup, teardown),
-        cmocka_unit_test_setup_teardown(lost_changes_forget_everything, setup, teardown),
-        cmocka_unit_test_setup_teardown(timeouts_follow_watching, setup, teardown),
-        cmocka_unit_test_setup_teardown(timeouts_follow_blind_devices, setup, teardown),
         cmocka_unit_test(open_policy_follows_capabilities),
         cmocka_unit_test_setup_teardown(owner_and_masks, setup, teardown),
-        cmocka_unit_test_setup_teardown(one_file_as_source, setup, teardown),
         cmocka_unit_test_setup_teardown(archives_as_released, setup, teardown),
         cmocka_unit_test_setup_teardown(cut_archives, setup, teardown),
-        cmocka_unit_test_setup_teardown(concurrent_use, setup, teardown),
         cmocka_unit_test_setup_teardown(readdirplus_gives_what_is_known, setup, teardown),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return run_test_cases(tests, NULL, NULL);
 }

@@ -58,14 +58,6 @@ static char *text_of(const struct rtm_buf *raw, size_t *len)
     return b.p;
 }
 
-static void put_file(int dfd, const char *name, const void *p, size_t len)
-{
-    int fd = openat(dfd, name, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    assert_true(fd >= 0);
-    assert_int_equal(write(fd, p, len), (ssize_t)len);
-    close(fd);
-}
-
 /* An archive: config.bin (LZSS) at its top, both\config.bin beside
  * both\config.cpp, a rapified mat.rvmat (stored) and a text one, and a
  * texture that starts like a rapified file. */
@@ -110,37 +102,21 @@ static void put_fixtures(int dfd)
 }
 
 struct env {
-    char dir[64];
-    int fd;
-    struct rtm_loader l;
-    struct rtmc *c;
-    struct rtm_tree *t;
+    struct tree_fixture f;        /* SOURCE, loader, cache and tree (tree_testutil.h) */
     struct rtm_buf cfg;           /* the rapified config.bin */
     char *text;                   /* its text */
     size_t text_len;
 };
 
-static void new_tree(struct env *e, struct rtm_tree_config cfg)
-{
-    rtm_tree_free(e->t);
-    rtmc_invalidate(e->c, "");
-    cfg.srcfd = e->fd;
-    cfg.cache = e->c;
-    assert_non_null(e->t = rtm_tree_new(&cfg));
-}
-
 static int setup(void **state)
 {
     struct env *e = calloc(1, sizeof *e);
-    strcpy(e->dir, "/tmp/rtmfs-tcfg.XXXXXX");
-    assert_non_null(mkdtemp(e->dir));
-    e->fd = open(e->dir, O_RDONLY | O_DIRECTORY);
-    e->l = (struct rtm_loader){ .srcfd = e->fd, .digits = RTM_DIGITS_EXACT };
-    e->c = e->l.cache = rtmc_new(64u << 20, rtm_loader_load, &e->l);
-    put_fixtures(e->fd);
+    tree_fixture_open(&e->f, "tcfg");
+    tree_fixture_mount(&e->f, 64u << 20);
+    put_fixtures(e->f.fd);
     rapify(CFG_TEXT, &e->cfg);
     e->text = text_of(&e->cfg, &e->text_len);
-    new_tree(e, (struct rtm_tree_config){ .show_other = 1 });
+    tree_fixture_tree(&e->f, (struct rtm_tree_config){ .show_other = 1 });
     *state = e;
     return 0;
 }
@@ -148,10 +124,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     struct env *e = *state;
-    rtm_tree_free(e->t);
-    rtmc_free(e->c);
-    close(e->fd);
-    assert_int_equal(remove_tree(e->dir), 0);
+    tree_fixture_close(&e->f);
     buf_free(&e->cfg);
     free(e->text);
     free(e);
@@ -161,7 +134,7 @@ static int teardown(void **state)
 /* A path looked up as the kernel does (tree_testutil.h). */
 static int walk(struct env *e, const char *path, struct rtm_tree_entry *out)
 {
-    return tree_walk(e->t, path, out);
+    return tree_walk(e->f.t, path, out);
 }
 
 /* The whole of file path, read in small pieces; its stat size must be
@@ -175,7 +148,7 @@ static char *read_path(struct env *e, const char *path, size_t *len)
     buf_init(&b);
     char chunk[97];
     ssize_t n;
-    while ((n = rtm_tree_read(e->t, te.ino, chunk, sizeof chunk, (off_t)b.len)) > 0)
+    while ((n = rtm_tree_read(e->f.t, te.ino, chunk, sizeof chunk, (off_t)b.len)) > 0)
         buf_put(&b, chunk, (size_t)n);
     assert_int_equal(n, 0);
     assert_int_equal(te.st.st_size, b.len);
@@ -209,7 +182,7 @@ static void expect_names(struct env *e, const char *path, const char *want)
     if (*path)
         assert_int_equal(walk(e, path, &te), 0);
     buf_init(&b);
-    assert_int_equal(rtm_tree_listing(e->t, te.ino, 0, &d), 0);
+    assert_int_equal(rtm_tree_listing(e->f.t, te.ino, 0, &d), 0);
     qsort(d->e + 2, d->n - 2, sizeof *d->e, by_name);    /* a source folder's order is its own */
     for (size_t i = 2; i < d->n; i++) {
         struct rtm_tree_entry ce;
@@ -218,7 +191,7 @@ static void expect_names(struct env *e, const char *path, const char *want)
         assert_int_equal(walk(e, child, &ce), 0);
         assert_int_equal(ce.ino, d->e[i].ino);
     }
-    rtm_tree_listing_put(e->t, d);
+    rtm_tree_listing_put(e->f.t, d);
     buf_putc(&b, 0);
     assert_string_equal(b.p, want);
     buf_free(&b);
@@ -293,12 +266,10 @@ static void configs_are_bounded_by_the_cache(void **state)
         buf_printf(&text, "value_%d = \"a string long enough to count\";\n", i);
     buf_putc(&text, 0);
     rapify(text.p, &big);
-    put_file(e->fd, "big.sqm", big.p, big.len);
-    rtm_tree_free(e->t);
-    e->t = NULL;
-    rtmc_free(e->c);
-    e->c = e->l.cache = rtmc_new(big.len + 4096, rtm_loader_load, &e->l);
-    new_tree(e, (struct rtm_tree_config){ .show_other = 1 });
+    put_file(e->f.fd, "big.sqm", big.p, big.len);
+    tree_fixture_unmount(&e->f);
+    tree_fixture_mount(&e->f, big.len + 4096);
+    tree_fixture_tree(&e->f, (struct rtm_tree_config){ .show_other = 1 });
     size_t len;
     char *got = read_path(e, "big.sqm", &len);
     assert_non_null(strstr(got, "more than cache_size"));
@@ -312,14 +283,14 @@ static void raw_and_hidden(void **state)
 {
     struct env *e = *state;
     struct rtm_tree_entry te;
-    new_tree(e, (struct rtm_tree_config){ .show_other = 1, .rapified_raw = 1 });
+    tree_fixture_tree(&e->f, (struct rtm_tree_config){ .show_other = 1, .rapified_raw = 1 });
     expect_names(e, "", "bad\nboth\nconfig.bin\nconfigs.pbo\nmat.rvmat\nmissing.txt\nplain.rvmat\ntex.paa\n");
     expect_bytes(e, "config.bin", e->cfg.p, e->cfg.len);
     expect_bytes(e, "configs.pbo/config.bin", e->cfg.p, e->cfg.len);
     expect_names(e, "configs.pbo/both", "config.bin\nconfig.cpp\n");
     assert_int_equal(walk(e, "config.cpp", &te), -ENOENT);
     assert_int_equal(walk(e, "configs.pbo/config.cpp", &te), -ENOENT);
-    new_tree(e, (struct rtm_tree_config){ 0 });
+    tree_fixture_tree(&e->f, (struct rtm_tree_config){ 0 });
     expect_names(e, "", "bad\nboth\nconfigs.pbo\nmissing.txt\n");
     assert_int_equal(walk(e, "config.cpp", &te), -ENOENT);
     assert_int_equal(walk(e, "config.bin", &te), -ENOENT);
@@ -348,8 +319,8 @@ static void changes_tell_every_name(void **state)
     struct rtm_tree_notify n = { &r, rec_entry, rec_inode };
     struct rtm_tree_entry te;
     assert_int_equal(walk(e, "config.cpp", &te), 0);
-    put_file(e->fd, "config.cpp", SRC_TEXT, sizeof SRC_TEXT - 1);
-    rtm_tree_changed(e->t, "", "config.cpp", &n);
+    put_file(e->f.fd, "config.cpp", SRC_TEXT, sizeof SRC_TEXT - 1);
+    rtm_tree_changed(e->f.t, "", "config.cpp", &n);
     assert_string_equal(r.text, "config.cpp\nconfig.bin\nconfig.bin.cpp\n");
     expect_bytes(e, "config.cpp", SRC_TEXT, sizeof SRC_TEXT - 1);
     expect_bytes(e, "config.bin.cpp", e->text, e->text_len);
@@ -380,5 +351,5 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(raw_and_hidden, setup, teardown),
         cmocka_unit_test_setup_teardown(changes_tell_every_name, setup, teardown),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return run_test_cases(tests, NULL, NULL);
 }

@@ -18,20 +18,9 @@
 #include "tree.h"
 
 struct env {
-    char dir[64];
-    int fd;
-    struct rtm_loader l;
-    struct rtmc *c;
-    struct rtm_tree *game, *normal;
+    struct tree_fixture f;          /* SOURCE, loader, cache (tree_testutil.h) */
+    struct rtm_tree *game, *normal; /* game is f.t, freed with the fixture */
 };
-
-static void put_file(int dfd, const char *name, const void *p, size_t len)
-{
-    int fd = openat(dfd, name, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    assert_true(fd >= 0);
-    assert_int_equal(write(fd, p, len), (ssize_t)len);
-    close(fd);
-}
 
 /* An archive named name at prefix, of one animation (sample seed) at each
  * of the entry names. */
@@ -57,25 +46,22 @@ static int setup(void **state)
 {
     struct env *e = calloc(1, sizeof *e);
     static const char *const walk[] = { "anims\\walk.rtm" }, *const deep[] = { "x.rtm" };
-    strcpy(e->dir, "/tmp/rtmfs-tgame.XXXXXX");
-    assert_non_null(mkdtemp(e->dir));
-    e->fd = open(e->dir, O_RDONLY | O_DIRECTORY);
-    put_archive(e->fd, "a.pbo", "z\\mod", 1, walk, 1);
-    put_archive(e->fd, "b.pbo", "\\Z\\MOD\\", 2, walk, 1);
-    put_archive(e->fd, "c.pbo", "z\\mod\\anims\\deep", 3, deep, 1);
-    assert_int_equal(mkdirat(e->fd, "addon", 0755), 0);
-    put_file(e->fd, "addon/$PBOPREFIX$", "x\\addon\n", 9);
+    tree_fixture_open(&e->f, "tgame");
+    put_archive(e->f.fd, "a.pbo", "z\\mod", 1, walk, 1);
+    put_archive(e->f.fd, "b.pbo", "\\Z\\MOD\\", 2, walk, 1);
+    put_archive(e->f.fd, "c.pbo", "z\\mod\\anims\\deep", 3, deep, 1);
+    assert_int_equal(mkdirat(e->f.fd, "addon", 0755), 0);
+    put_file(e->f.fd, "addon/$PBOPREFIX$", "x\\addon\n", 9);
     struct rtm_buf rtm;
     buf_init(&rtm);
     assert_int_equal(rtm_sample_plain(&(struct sample_opts){ 4, 8, 4, 0 }, &rtm), 0);
-    put_file(e->fd, "addon/sit.rtm", rtm.p, rtm.len);
+    put_file(e->f.fd, "addon/sit.rtm", rtm.p, rtm.len);
     buf_free(&rtm);
-    e->l = (struct rtm_loader){ .srcfd = e->fd, .digits = RTM_DIGITS_EXACT };
-    e->c = e->l.cache = rtmc_new(64u << 20, rtm_loader_load, &e->l);
-    assert_non_null(e->game = rtm_tree_new(&(struct rtm_tree_config){
-                        .srcfd = e->fd, .cache = e->c, .gamepaths = 1, .configs_none = 1 }));
+    tree_fixture_mount(&e->f, 64u << 20);
+    e->game = tree_fixture_tree(&e->f, (struct rtm_tree_config){ .gamepaths = 1,
+                                                                 .configs_none = 1 });
     assert_non_null(e->normal = rtm_tree_new(&(struct rtm_tree_config){
-                        .srcfd = e->fd, .cache = e->c, .configs_none = 1 }));
+                        .srcfd = e->f.fd, .cache = e->f.c, .configs_none = 1 }));
     *state = e;
     return 0;
 }
@@ -83,11 +69,8 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     struct env *e = *state;
-    rtm_tree_free(e->game);
     rtm_tree_free(e->normal);
-    rtmc_free(e->c);
-    close(e->fd);
-    assert_int_equal(remove_tree(e->dir), 0);
+    tree_fixture_close(&e->f);
     free(e);
     return 0;
 }
@@ -191,5 +174,5 @@ int main(void)
         cmocka_unit_test_setup_teardown(numbers_agree, setup, teardown),
         cmocka_unit_test_setup_teardown(source_paths, setup, teardown),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return run_test_cases(tests, NULL, NULL);
 }

@@ -239,5 +239,5 @@ int main(void)
         cmocka_unit_test(needs_pivots),
         cmocka_unit_test(corpus),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return run_test_cases(tests, NULL, NULL);
 }

@@ -358,5 +358,5 @@ int main(void)
         cmocka_unit_test(many_findings_are_capped),
         cmocka_unit_test(corpus_counts),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return run_test_cases(tests, NULL, NULL);
 }

@@ -139,5 +139,5 @@ int main(void)
         cmocka_unit_test(added_views_change_nothing_else),
         cmocka_unit_test(version_pins_the_views),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return run_test_cases(tests, NULL, NULL);
 }

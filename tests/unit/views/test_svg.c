@@ -477,5 +477,5 @@ int main(void)
         cmocka_unit_test(well_formed),
         cmocka_unit_test(corpus_sizes),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return run_test_cases(tests, NULL, NULL);
 }

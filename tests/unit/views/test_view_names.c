@@ -183,5 +183,5 @@ int main(void)
         cmocka_unit_test(track_names),
         cmocka_unit_test(views_that_need_matrices),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return run_test_cases(tests, NULL, NULL);
 }

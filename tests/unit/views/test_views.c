@@ -554,5 +554,5 @@ int main(void)
         cmocka_unit_test(plain_rtm_view),
         cmocka_unit_test(bmtr_rtm_view),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return run_test_cases(tests, NULL, NULL);
 }

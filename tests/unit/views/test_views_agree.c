@@ -325,5 +325,5 @@ int main(void)
         cmocka_unit_test(digits_change_the_numbered_views),
         cmocka_unit_test(sizes_in_one_pass),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return run_test_cases(tests, NULL, NULL);
 }

@@ -49,5 +49,5 @@ int main(void)
         cmocka_unit_test(plain_sample_parses),
         cmocka_unit_test(bmtr_samples_parse),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return run_test_cases(tests, NULL, NULL);
 }
