@@ -25,7 +25,7 @@ struct rtm_fileid rtm_fileid_of(const struct stat *st)
 int rtm_fileid_same(const struct rtm_fileid *a, const struct rtm_fileid *b)
 {
     return a->dev == b->dev && a->ino == b->ino && a->size == b->size &&
-           a->mtime_ns == b->mtime_ns && a->ctime_ns == b->ctime_ns;
+           a->mtime_ns == b->mtime_ns && a->ctime_ns == b->ctime_ns && a->salt == b->salt;
 }
 
 int rtm_fileid_none(const struct rtm_fileid *id)
@@ -39,7 +39,8 @@ uint64_t rtm_fileid_hash(const struct rtm_fileid *id)
         return 0;
     uint64_t h = id->ino * 0x9e3779b97f4a7c15ull ^ id->size * 0xc2b2ae3d27d4eb4full ^
                  (uint64_t)id->mtime_ns * 0x165667b19e3779f9ull ^
-                 (uint64_t)id->ctime_ns * 0x27d4eb2f165667c5ull ^ id->dev;
+                 (uint64_t)id->ctime_ns * 0x27d4eb2f165667c5ull ^ id->dev ^
+                 id->salt * 0x94d049bb133111ebull;
     return h ^ (h >> 31);
 }
 
@@ -58,5 +59,6 @@ int rtm_fileid_check(int fd, const struct rtm_fileid *id)
     if (fstat(fd, &st))
         return -errno;
     struct rtm_fileid now = rtm_fileid_of(&st);
+    now.salt = id->salt;
     return rtm_fileid_same(&now, id) ? 0 : -ESTALE;
 }

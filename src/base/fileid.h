@@ -7,6 +7,10 @@
  *    back (cp -p, touch -r, tar -x) is still a new version.
  *  - The all-zero value, RTM_FILEID_NONE, means "no version": directories
  *    and passed-through files, whose bytes are never cached.
+ *  - salt, 0 for a file alone, stands for what else its views depend on
+ *    (an animation's model.cfg: its version's hash), so that a change of
+ *    that is a new version too.  The file on disk is still the same
+ *    (rtm_fileid_check looks at the file's own fields).
  *  - Plain values: nothing to free.
  */
 #ifndef RTM_FILEID_H
@@ -18,17 +22,18 @@
 struct rtm_fileid {
     uint64_t dev, ino, size;
     int64_t mtime_ns, ctime_ns;
+    uint64_t salt;
 };
 
-#define RTM_FILEID_NONE ((struct rtm_fileid){ 0, 0, 0, 0, 0 })
+#define RTM_FILEID_NONE ((struct rtm_fileid){ 0, 0, 0, 0, 0, 0 })
 
 struct rtm_fileid rtm_fileid_of(const struct stat *st);
 int rtm_fileid_same(const struct rtm_fileid *a, const struct rtm_fileid *b);
 int rtm_fileid_none(const struct rtm_fileid *id);
 /* 0 for RTM_FILEID_NONE, so that a path's hash alone names it. */
 uint64_t rtm_fileid_hash(const struct rtm_fileid *id);
-/* Whether open file fd is still version id: 0, -ESTALE when it is not,
- * or -errno when fstat fails. */
+/* Whether open file fd is still version id (its salt aside): 0, -ESTALE
+ * when it is not, or -errno when fstat fails. */
 int rtm_fileid_check(int fd, const struct rtm_fileid *id);
 /* Writes the version's size and times into *st (the rest is left). */
 void rtm_fileid_to_stat(const struct rtm_fileid *id, struct stat *st);

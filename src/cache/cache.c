@@ -236,7 +236,8 @@ static int entry_setup(struct rtmc_entry *e, const struct rtmc_loaded *l, const 
     e->it.bytes = rtm_heap_bytes(sizeof *e) + rtm_heap_bytes(strlen(e->error) + 1);
     if (e->kind == RTMC_TABLE && e->pbo)
         e->it.bytes += pbo_mem_bytes(e->pbo);
-    if ((e->kind == RTMC_DATA || e->kind == RTMC_CONFIG) && e->data)
+    if ((e->kind == RTMC_DATA || e->kind == RTMC_CONFIG || e->kind == RTMC_SKELETONS) &&
+        e->data)
         e->it.bytes += rtm_heap_bytes(e->len);
     if (e->kind != RTMC_ANIM || !a) {
         free(l->indexed);

@@ -91,6 +91,9 @@ enum rtmc_kind {
     RTMC_CONFIG,             /* a rapified config (a file or an archive
                                 entry) as its text (config.h's
                                 cfg_print_text), in data and len */
+    RTMC_SKELETONS,          /* a model.cfg (a file or an archive entry) as
+                                its classes' skeletons (skeleton_cfg.h's
+                                rtm_skeleton_cfg_classes), in data and len */
 };
 
 enum rtmc_level {
@@ -112,6 +115,13 @@ struct rtmc_src {
                                 parse the file for it (no shape in the index),
                                 it parses it full, as the caller will need the
                                 matrices next (one parse, not two) */
+    /* RTMC_ANIM: the model.cfg beside it (an RTMC_SKELETONS entry's bytes,
+     * and where it is, as the skeleton's name says it), whose classes
+     * give its skeleton; NULL: the loader's.  Borrowed for the load; the
+     * version (id.salt, or the archive's) tells a model.cfg changed. */
+    const uint8_t *classes;
+    size_t classes_len;
+    const char *classes_where;
 };
 
 /* What a loader hands over: the object of the kind asked for (anim, pbo, or

@@ -276,7 +276,15 @@ static void bind_key(sqlite3_stmt *s, const struct rtm_index_key *k)
     sqlite3_bind_int64(s, 6, (sqlite3_int64)k->entry_offset);
     sqlite3_bind_int64(s, 7, (sqlite3_int64)k->entry_size);
     sqlite3_bind_int64(s, 8, k->kind);
-    sqlite3_bind_text(s, 9, k->render, -1, SQLITE_STATIC);
+    if (!k->salt) {
+        sqlite3_bind_text(s, 9, k->render, -1, SQLITE_STATIC);
+        return;
+    }
+    char *r = sqlite3_mprintf("%s salt=%016llx", k->render, (unsigned long long)k->salt);
+    if (r)
+        sqlite3_bind_text(s, 9, r, -1, sqlite3_free);
+    else
+        sqlite3_bind_null(s, 9);        /* out of memory: matches no record */
 }
 
 /* ---- the queue ---- */

@@ -54,6 +54,9 @@ struct rtm_index_key {
     uint64_t entry_offset, entry_size;  /* an archive's entry; 0 0 for the file */
     uint32_t kind;                      /* what the value describes (the caller's) */
     const char *render;                 /* NUL-terminated */
+    uint64_t salt;                      /* what else the version stands for
+                                           (fileid.h), 0: nothing; kept in
+                                           the rendering key */
 };
 
 /* Called (from any thread) with one line that says what went wrong. */

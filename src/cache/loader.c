@@ -12,6 +12,7 @@
 
 #include "config.h"
 #include "pbo.h"
+#include "skeleton_cfg.h"
 #include "shape.h"
 #include "timing.h"
 #include "views.h"
@@ -54,7 +55,8 @@ static int index_key(const struct rtm_loader *l, const struct rtmc_src *src, uin
         return -1;
     *k = (struct rtm_index_key){ .dev = src->id.dev, .ino = src->id.ino, .size = src->id.size,
                                  .mtime_ns = src->id.mtime_ns, .ctime_ns = src->id.ctime_ns,
-                                 .kind = kind, .render = kind == RTM_INDEX_TABLE ? "" : l->render };
+                                 .kind = kind, .render = kind == RTM_INDEX_TABLE ? "" : l->render,
+                                 .salt = src->id.salt };
     if (!src->archive_len)
         return 0;
     char archive[PATH_MAX];
@@ -327,11 +329,30 @@ static int reserve_parse(void *ctx, uint64_t bytes, uint64_t full, struct rtm_er
 
 /* What every parse ends with: the anim's digits, and the index told of it
  * (its shape, or why it does not parse).  rc: the parse's result. */
+/* A model.cfg beside the file that does not read: its skeleton's name
+ * says why the mount's was used (cache.h: classes_where). */
+static int say_model_cfg(const struct rtmc_src *src, struct rtm_anim *a)
+{
+    char *name;
+    if (src->classes || !src->classes_where)
+        return 0;
+    if (asprintf(&name, "%s (%s)", a->skeleton_name, src->classes_where) < 0)
+        return -1;
+    free(a->skeleton_name);
+    a->skeleton_name = name;
+    return 0;
+}
+
 static int parsed(const struct rtm_loader *l, const struct rtmc_src *src, int rc,
                   const struct rtm_error *err, const struct parse_budget *pb,
                   struct rtmc_loaded *out, char *msg, size_t msglen)
 {
     rc = rc ? failed(msg, msglen, src->path, err) : 0;
+    if (out->anim && say_model_cfg(src, out->anim)) {
+        rtm_free(out->anim);
+        out->anim = NULL;
+        return -ENOMEM;
+    }
     if (out->anim) {
         out->anim->digits = l->digits;
         remember_shape(l, src, out->anim, out);
@@ -339,6 +360,16 @@ static int parsed(const struct rtm_loader *l, const struct rtmc_src *src, int rc
         remember_error(l, src, err);
     }
     return rc;
+}
+
+/* A parse with o takes its skeleton from the model.cfg beside the file
+ * when the tree found one (pick's classes). */
+static void with_model_cfg(struct rtm_parse_opts *o, struct rtm_skeleton_pick *pick)
+{
+    if (!pick->classes)
+        return;
+    o->choose = rtm_skeleton_pick;
+    o->choose_ctx = pick;
 }
 
 /* Parses data (malloc'd, handed over: the anim may keep it as its source;
@@ -349,11 +380,15 @@ static int parse(const struct rtm_loader *l, const struct rtmc_src *src,
 {
     struct rtm_error err = { .msg = "" };
     struct parse_budget pb = { r, 0 };
+    struct rtm_skeleton_pick pick = { .classes = src->classes, .len = src->classes_len,
+                                      .where = src->classes_where };
     struct rtm_parse_opts o = { .skel = l->skel, .reserve = reserve_parse, .reserve_ctx = &pb,
                                 .flags = src->level != RTMC_FULL && !src->full_if_parsed
                                              ? RTM_PARSE_NO_MATRICES : 0,
                                 .give_source = 1 };
+    with_model_cfg(&o, &pick);
     int rc = rtm_parse_opts(data, len, &o, &out->anim, &err);
+    rtm_skeleton_pick_done(&pick);
     rc = parsed(l, src, rc, &err, &pb, out, msg, msglen);
     if (!out->anim || out->anim->source != data)
         free(data);
@@ -393,7 +428,10 @@ static int load_head(const struct rtm_loader *l, const struct rtmc_src *src,
 {
     struct rtm_error err = { .msg = "" };
     struct parse_budget pb = { r, 0 };
+    struct rtm_skeleton_pick pick = { .classes = src->classes, .len = src->classes_len,
+                                      .where = src->classes_where };
     struct rtm_parse_opts o = { .skel = l->skel, .reserve = reserve_parse, .reserve_ctx = &pb };
+    with_model_cfg(&o, &pick);
     uint8_t *buf = NULL;
     size_t len = hs->size < HEAD_FIRST ? (size_t)hs->size : HEAD_FIRST, reserved = 0;
     uint64_t need;
@@ -420,6 +458,7 @@ static int load_head(const struct rtm_loader *l, const struct rtmc_src *src,
         len = (size_t)need;             /* <= hs->size, which was reserved whole once */
     }
     free(buf);
+    rtm_skeleton_pick_done(&pick);      /* asked only once every name is read */
     out->shape = !!out->anim;
     return parsed(l, src, rc, &err, &pb, out, msg, msglen);
 }
@@ -464,6 +503,28 @@ static int derapify(const struct rtmc_src *src, struct rtmc_reservation *r, uint
     return out->data ? 0 : -ENOMEM;
 }
 
+/* A model.cfg's classes from its bytes (data, freed here), which their
+ * text holds less of than the model read to make it; a bad one becomes
+ * its message, as a broken animation does. */
+static int model_cfg(const struct rtmc_src *src, struct rtmc_reservation *r, uint8_t *data,
+                     size_t len, struct rtmc_loaded *out, char *msg, size_t msglen)
+{
+    struct rtm_error err = { .msg = "" };
+    struct rtm_buf b;
+    buf_init(&b);
+    /* its model and its classes take a few times its bytes */
+    int rc = reserve(r, (uint64_t)len * 8, (uint64_t)len * 8, "to read", &err) ||
+             rtm_skeleton_cfg_classes_of(data, len, src->path, &b, &err);
+    free(data);
+    if (rc) {
+        buf_free(&b);
+        return failed(msg, msglen, src->path, &err);
+    }
+    out->len = b.len;
+    out->data = (uint8_t *)buf_take(&b, NULL);
+    return out->data ? 0 : -ENOMEM;
+}
+
 /* A loose file: its bytes, then an animation or a config's text. */
 static int load_file(const struct rtm_loader *l, int fd, const struct rtmc_src *src,
                      struct rtmc_reservation *r, struct rtmc_loaded *out, char *msg,
@@ -488,6 +549,8 @@ static int load_file(const struct rtm_loader *l, int fd, const struct rtmc_src *
     }
     if (src->kind == RTMC_CONFIG)
         return derapify(src, r, data, size, out, msg, msglen);
+    if (src->kind == RTMC_SKELETONS)
+        return model_cfg(src, r, data, size, out, msg, msglen);
     return parse(l, src, r, data, size, out, msg, msglen);
 }
 
@@ -522,6 +585,8 @@ static int load_entry_whole(const struct rtm_loader *l, int fd, const struct pbo
         return parse(l, src, r, data, len, out, msg, msglen);
     if (src->kind == RTMC_CONFIG)
         return derapify(src, r, data, len, out, msg, msglen);
+    if (src->kind == RTMC_SKELETONS)
+        return model_cfg(src, r, data, len, out, msg, msglen);
     out->data = data;
     out->len = len;
     return 0;
@@ -598,7 +663,8 @@ int rtm_loader_load(void *ctx, const struct rtmc_src *src, struct rtmc_reservati
         rc = load_entry(l, fd, file, src, r, out, msg, msglen);
     else if (!rc && src->kind == RTMC_TABLE)
         rc = load_table(l, fd, src, out, msg, msglen);
-    else if (!rc && (src->kind == RTMC_ANIM || src->kind == RTMC_CONFIG))
+    else if (!rc && (src->kind == RTMC_ANIM || src->kind == RTMC_CONFIG ||
+                     src->kind == RTMC_SKELETONS))
         rc = load_file(l, fd, src, r, out, msg, msglen);
     else if (!rc)
         rc = -EINVAL;                   /* data is only read from archives */

@@ -499,3 +499,166 @@ int rtm_skeleton_cfg_open(const char *path, const char *cls, const char *spec,
     cfg_free(c);
     return rc;
 }
+
+/* ---- the classes of a model.cfg beside an animation ---- */
+
+int rtm_skeleton_cfg_classes(const struct cfg *c, const char *where, struct rtm_buf *out,
+                             struct rtm_error *err)
+{
+    struct rtm_skeleton *ofp2 = NULL;
+    if (rtm_skeleton_builtin("ofp2", &ofp2, err))
+        return -1;
+    struct ctx x = { c, 0, where, ofp2, err };
+    long k = cfg_member(c, 0, "CfgSkeletons");
+    int rc = k < 0 || c->e[k].kind != CFG_CLASS ? -1 : 0;
+    if (rc)
+        rtm_err_nooff(err, "skeleton '%s': no class CfgSkeletons (not a model.cfg?)", where);
+    x.root = rc ? 0 : (uint32_t)k;
+    const struct cfg_entry *r = &c->e[x.root];
+    for (uint32_t m = r->first; rc == 0 && m < r->first + r->n; m++) {
+        if (c->e[m].kind != CFG_CLASS)
+            continue;
+        struct bones b = { 0 };
+        struct rtm_buf text;
+        buf_init(&text);
+        rc = class_bones(&x, m, &b) || skeleton_text(&x, m, &b, &text) ? -1 : 0;
+        const char *name = class_name(&x, m);
+        if (rc == 0) {
+            buf_put_u32(out, (uint32_t)strlen(name));
+            buf_put(out, name, strlen(name));
+            buf_put_u32(out, ofp2_cover(&x, &b));
+            buf_put_u32(out, (uint32_t)text.len);
+            buf_put(out, text.p, text.len);
+        }
+        bones_free(&b);
+        buf_free(&text);
+    }
+    if (rc == 0 && out->len == 0) {
+        rtm_err_nooff(err, "skeleton '%s': CfgSkeletons holds no class", where);
+        rc = -1;
+    }
+    if (rc == 0 && out->oom)
+        rc = oom(&x);
+    rtm_skeleton_free(ofp2);
+    return rc;
+}
+
+int rtm_skeleton_cfg_classes_of(const uint8_t *data, size_t len, const char *where,
+                                struct rtm_buf *out, struct rtm_error *err)
+{
+    struct cfg *c = NULL;
+    struct rtm_error e2 = { .msg = "" };
+    int rc;
+    if (rap_is_rapified(data, len)) {
+        rc = rap_read(data, len, &c, &e2);
+    } else {
+        struct cfg_pp_opts o = { NULL, NULL, NULL, 0 };
+        struct cfg_pp_result pp;
+        memset(&pp, 0, sizeof pp);
+        rc = cfg_pp_text((const char *)data, len, where, NULL, &o, &pp, &e2) ||
+             cfg_parse_text(pp.text.p ? pp.text.p : "", pp.text.len, where, &pp.map, &c, &e2);
+        cfg_pp_free(&pp);
+    }
+    if (rc) {
+        rtm_err_nooff(err, "skeleton '%s': %s", where, e2.msg);
+        return -1;
+    }
+    rc = rtm_skeleton_cfg_classes(c, where, out, err);
+    cfg_free(c);
+    return rc;
+}
+
+/* The next class of the bytes rtm_skeleton_cfg_classes wrote: 1 with its
+ * name, cover and text, 0 at the end. */
+struct class_rec {
+    const char *name, *text;
+    uint32_t name_len, cover, text_len;
+};
+
+static int next_class(const uint8_t *p, size_t len, size_t *at, struct class_rec *c)
+{
+    if (len - *at < 12)
+        return 0;
+    c->name_len = le_u32(p + *at);
+    if (len - *at - 4 < (uint64_t)c->name_len + 8)
+        return 0;
+    c->name = (const char *)p + *at + 4;
+    c->cover = le_u32(p + *at + 4 + c->name_len);
+    c->text_len = le_u32(p + *at + 8 + c->name_len);
+    size_t head = 12 + (size_t)c->name_len;
+    if (len - *at - head < c->text_len)
+        return 0;
+    c->text = (const char *)p + *at + head;
+    *at += head + c->text_len;
+    return 1;
+}
+
+/* How many of the animation's bones skeleton s holds. */
+static uint32_t held(const struct rtm_skeleton *s, const struct rtm_str *bones, uint32_t n)
+{
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < n; i++)
+        k += rtm_skeleton_find(s, bones[i].s, bones[i].len) >= 0;
+    return k;
+}
+
+/* Whether class (h, cover, nbones) beats the best so far: the most of the
+ * animation's bones (every one first), then ofp2's best cover, then the
+ * most bones; file order breaks what is left. */
+static int better(uint32_t h, uint32_t cover, uint32_t nb, const uint32_t best[3], int any)
+{
+    if (!any || h != best[0])
+        return !any || h > best[0];
+    return cover != best[1] ? cover > best[1] : nb > best[2];
+}
+
+/* The skeleton of the class p chose, named "CLASS from WHERE". */
+static struct rtm_skeleton *pick_class(struct rtm_skeleton_pick *p, const struct rtm_str *bones,
+                                       uint32_t n)
+{
+    struct class_rec c, win = { 0 };
+    uint32_t best[3] = { 0 };
+    int any = 0;
+    for (size_t at = 0; next_class(p->classes, p->len, &at, &c);) {
+        struct rtm_skeleton *s = NULL;
+        struct rtm_error e2;
+        if (rtm_skeleton_parse(c.text, c.text_len, "class", &s, &e2))
+            continue;                   /* cannot happen: this project wrote it */
+        uint32_t h = held(s, bones, n);
+        if (better(h, c.cover, s->nbones, best, any)) {
+            best[0] = h, best[1] = c.cover, best[2] = s->nbones;
+            win = c;
+            any = 1;
+        }
+        rtm_skeleton_free(s);
+    }
+    struct rtm_skeleton *s = NULL;
+    char *name = NULL;
+    if (!any || asprintf(&name, "%.*s from %s", (int)win.name_len, win.name, p->where) < 0 ||
+        rtm_skeleton_parse(win.text, win.text_len, name, &s, &p->err))
+        s = NULL;
+    free(name);
+    if (s && asprintf(&s->render_id, "model.cfg %s#%016llx", s->name,
+                      (unsigned long long)fnv1a(win.text, win.text_len)) < 0) {
+        s->render_id = NULL;
+        rtm_skeleton_free(s);
+        s = NULL;
+    }
+    return s;
+}
+
+const struct rtm_skeleton *rtm_skeleton_pick(void *ctx, const struct rtm_str *bones, uint32_t n)
+{
+    struct rtm_skeleton_pick *p = ctx;
+    if (!p->chosen && !p->tried)
+        p->chosen = pick_class(p, bones, n);
+    p->tried = 1;
+    return p->chosen;
+}
+
+void rtm_skeleton_pick_done(struct rtm_skeleton_pick *p)
+{
+    rtm_skeleton_free(p->chosen);
+    p->chosen = NULL;
+    p->tried = 0;
+}

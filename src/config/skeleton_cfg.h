@@ -59,4 +59,35 @@ int rtm_skeleton_open(const char *spec, struct rtm_skeleton **out, struct rtm_er
 int rtm_skeleton_cfg_open(const char *path, const char *cls, const char *spec,
                           struct rtm_skeleton **out, struct rtm_error *err);
 
+/* A model.cfg beside animations (rtmfs-views(7), the skeleton rule): its
+ * every CfgSkeletons class, in file order, as the bytes a cache keeps
+ * (each class's name, its cover of ofp2's bones and its skeleton text,
+ * which rtm_skeleton_pick reads).  0, or -1 with the message ("skeleton
+ * 'WHERE': ..."), where being the model.cfg as the user sees it. */
+struct cfg;
+int rtm_skeleton_cfg_classes(const struct cfg *c, const char *where, struct rtm_buf *out,
+                             struct rtm_error *err);
+/* The same from a model.cfg's bytes: rapified, or text preprocessed
+ * without includes (an archive's, or a file read through a folder's fd). */
+int rtm_skeleton_cfg_classes_of(const uint8_t *data, size_t len, const char *where,
+                                struct rtm_buf *out, struct rtm_error *err);
+
+/* The class an animation takes from those bytes, as rtm_parse_opts.choose
+ * (ctx a struct rtm_skeleton_pick): the one that holds the most of its
+ * bones (every one, when one does), then the best cover of ofp2's bones,
+ * then the most bones, then the first; named "CLASS from WHERE".  The
+ * skeleton is kept in the struct, made once, until
+ * rtm_skeleton_pick_done(); NULL (the parse's own skeleton then) when the
+ * bytes hold no class. */
+struct rtm_skeleton_pick {
+    const uint8_t *classes;
+    size_t len;
+    const char *where;
+    struct rtm_skeleton *chosen;
+    int tried;
+    struct rtm_error err;
+};
+const struct rtm_skeleton *rtm_skeleton_pick(void *ctx, const struct rtm_str *bones, uint32_t n);
+void rtm_skeleton_pick_done(struct rtm_skeleton_pick *p);
+
 #endif

@@ -430,6 +430,7 @@ static int fs_setup(struct fs *fs, const struct options *o, const char *mountpoi
     char *hidden = fs->file ? NULL : mountpoint_inside(fs->dir, mountpoint);
     struct rtm_tree_config cfg = { .srcfd = fs->srcfd, .file = fs->file, .attrs = attrs,
                                    .cache = fs->cache, .show_other = o->show_other,
+                                   .skeleton_explicit = o->skeleton != NULL,
                                    .gamepaths = o->gamepaths,
                                    .rapified_raw = o->rapified && !strcmp(o->rapified, "raw"),
                                    .configs_none = o->configs && !strcmp(o->configs, "none"),

@@ -333,9 +333,11 @@ static struct rtm_anim *build_anim(const uint8_t *data, size_t len,
     return a;
 }
 
-/* A temporary anim holding only the bone names, for the conversion plan. */
+/* The conversion plan for the bones' names, with the skeleton o gives for
+ * them, in *skel. */
 static int plan_for(const uint8_t *data, const struct bmtr_head *h,
-                    const struct rtm_skeleton *skel, struct rtm_plan *plan)
+                    const struct rtm_parse_opts *o, const struct rtm_skeleton **skel,
+                    struct rtm_plan *plan)
 {
     struct rtm_str *names = malloc((h->nbones ? h->nbones : 1) * sizeof *names);
     if (!names)
@@ -346,7 +348,8 @@ static int plan_for(const uint8_t *data, const struct bmtr_head *h,
         names[b].len = (uint32_t)strlen(p);
         p += names[b].len + 1;
     }
-    int rc = rtm_plan_make(skel, names, h->nbones, plan);
+    *skel = rtm_parse_skeleton(o, names, h->nbones);
+    int rc = rtm_plan_make(*skel, names, h->nbones, plan);
     free(names);
     return rc;
 }
@@ -380,7 +383,7 @@ static int keep_source(struct rtm_anim *a, const uint8_t *data, size_t len, int 
 int rtm_read_bmtr(const uint8_t *data, size_t len, const struct rtm_parse_opts *o,
                   struct rtm_anim **out, struct rtm_error *err)
 {
-    const struct rtm_skeleton *skel = o->skel;
+    const struct rtm_skeleton *skel = NULL;
     unsigned flags = o->flags;
     struct bmtr_head h;
     memset(&h, 0, sizeof h);
@@ -394,7 +397,7 @@ int rtm_read_bmtr(const uint8_t *data, size_t len, const struct rtm_parse_opts *
                     err))
         return -1;
     struct rtm_plan plan;
-    if (plan_for(data, &h, skel, &plan)) {
+    if (plan_for(data, &h, o, &skel, &plan)) {
         rtm_err_oom(err, "out of memory for %u bones", h.nbones);
         return -1;
     }
@@ -455,7 +458,8 @@ int rtm_head_bmtr(const uint8_t *data, size_t len, uint64_t file_size,
     if (rtm_reserve(o, parsed_bytes(&h, 0), parsed_bytes(&h, 1) + file_size, err))
         return -1;
     struct rtm_plan plan;
-    if (plan_for(data, &h, o->skel, &plan)) {
+    const struct rtm_skeleton *skel = NULL;
+    if (plan_for(data, &h, o, &skel, &plan)) {
         rtm_err_oom(err, "out of memory for %u bones", h.nbones);
         return -1;
     }
@@ -463,7 +467,7 @@ int rtm_head_bmtr(const uint8_t *data, size_t len, uint64_t file_size,
     struct attempt t;
     memset(&t, 0, sizeof t);
     t.phases = calloc(h.nframes ? h.nframes : 1, sizeof *t.phases);
-    *out = t.phases ? build_anim(data, len, &h, &plan, o->skel, &t, &unread) : NULL;
+    *out = t.phases ? build_anim(data, len, &h, &plan, skel, &t, &unread) : NULL;
     attempt_free(&t);
     rtm_plan_free(&plan);
     if (!*out) {

@@ -128,6 +128,13 @@ typedef int (*rtm_reserve_fn)(void *ctx, uint64_t bytes, uint64_t full, struct r
 
 struct rtm_parse_opts {
     const struct rtm_skeleton *skel;
+    /* When set, the skeleton is the one choose gives for the animation's
+     * bones once they are read (NULL from it: skel), as a model.cfg's
+     * classes are chosen by the bones they hold.  It may be asked more
+     * than once in a parse and must then give the same skeleton, which
+     * must live until the parse returns. */
+    const struct rtm_skeleton *(*choose)(void *ctx, const struct rtm_str *bones, uint32_t n);
+    void *choose_ctx;
     unsigned flags;               /* RTM_PARSE_NO_MATRICES, RTM_PARSE_NO_TALLIES */
     rtm_reserve_fn reserve;       /* NULL: no limit */
     void *reserve_ctx;
@@ -138,6 +145,9 @@ struct rtm_parse_opts {
 };
 int rtm_parse_opts(const uint8_t *data, size_t len, const struct rtm_parse_opts *o,
                    struct rtm_anim **out, struct rtm_error *err);
+/* The skeleton a parse with o reads the animation of these bones with. */
+const struct rtm_skeleton *rtm_parse_skeleton(const struct rtm_parse_opts *o,
+                                              const struct rtm_str *bones, uint32_t n);
 /* A head parse: the names and counts of a file of file_size bytes from its
  * first len bytes (head), for a listing that reads no more of the file
  * than they need.  Returns 0 with *out: an anim that holds what a shape

@@ -44,6 +44,7 @@ struct cat {
     char rel[PATH_MAX];           /* the rest of FILE, names joined by one '/' */
     int srcfd, raw;               /* D; --raw */
     struct rtm_skeleton *skel;
+    int skel_given;               /* -s: no model.cfg gives one (tree.h) */
     struct rtm_loader loader;
     struct rtmc *cache;
     struct rtm_tree *tree;
@@ -583,6 +584,18 @@ static int cat_file(struct cat *c, const char *view)
     return fail_errno(c, -EISDIR);
 }
 
+/* Whether a model.cfg lies beside FILE, whose classes then give its
+ * skeleton (the tree's way, not rtmcat_plain's). */
+static int model_cfg_beside(const struct cat *c)
+{
+    char p[PATH_MAX];
+    const char *slash = strrchr(c->rel, '/');
+    int dl = slash ? (int)(slash - c->rel + 1) : 0;
+    struct stat st;
+    return snprintf(p, sizeof p, "%.*smodel.cfg", dl, c->rel) < (int)sizeof p &&
+           fstatat(c->srcfd, p, &st, 0) == 0;
+}
+
 /* The skeleton and D: 0, or rtmcat's exit status after a message. */
 static int cat_open(struct cat *c, const char *skel_spec)
 {
@@ -604,7 +617,8 @@ static int cat_tree(struct cat *c, int digits, const char *cdir)
     /* no budget: one run reads one file */
     c->cache = c->loader.cache = rtmc_new(SIZE_MAX / 2, rtm_loader_load, &c->loader);
     struct rtm_tree_config cfg = { .srcfd = c->srcfd, .cache = c->cache,
-                                   .configs_from = c->states_from };
+                                   .configs_from = c->states_from,
+                                   .skeleton_explicit = c->skel_given };
     (void)rtmcat_states_from(cdir, c->file, c->states_from, PATH_MAX); /* "": no addon */
     c->tree = c->cache ? rtm_tree_new(&cfg) : NULL;
     return c->tree ? 0 : fail_errno(c, -ENOMEM);
@@ -636,10 +650,11 @@ int main(int argc, char **argv)
     };
     const char *skel_spec = "ofp2", *cdir = NULL;
     int ch, estimate = 0, raw = 0, check = 0, game = 0, digits = RTM_DIGITS_EXACT;
+    int skel_given = 0;
     unsigned check_flags = 0;
     while ((ch = getopt_long(argc, argv, "s:d:C:ghV", opts, NULL)) != -1) {
         switch (ch) {
-        case 's': skel_spec = optarg; break;
+        case 's': skel_spec = optarg, skel_given = 1; break;
         case 'd':
             if ((digits = rtm_digits_parse(optarg)) < 0) {
                 fprintf(stderr, "rtmcat: bad digits '%s' (" RTM_DIGITS_HELP ")\n", optarg);
@@ -679,12 +694,13 @@ int main(int argc, char **argv)
         rtmcat_usage(stderr);
         return 2;
     }
-    struct cat c = { .file = argv[optind], .srcfd = -1, .raw = raw };
+    struct cat c = { .file = argv[optind], .srcfd = -1, .raw = raw, .skel_given = skel_given };
     const char *view = argv[optind + 1];
     int status = cat_open(&c, skel_spec);
     if (!status) {
         /* plain.rtm of a loose BMTR file the quick way, before any tree is made */
-        status = view && !raw ? rtmcat_plain(c.srcfd, c.rel, view, c.skel, c.file) : -1;
+        status = view && !raw && (skel_given || !model_cfg_beside(&c))
+                     ? rtmcat_plain(c.srcfd, c.rel, view, c.skel, c.file) : -1;
         if (status < 0 && !(status = cat_tree(&c, digits, cdir)))
             status = cat_file(&c, view);
     }

@@ -116,6 +116,10 @@ struct rtm_tree_config {
     struct rtm_tree_attrs attrs;
     struct rtmc *cache;           /* loads with rtm_loader_load on srcfd */
     int show_other;               /* pass other files through */
+    int skeleton_explicit;        /* -o skeleton= was given: every animation
+                                     takes the loader's skeleton; else one
+                                     beside a model.cfg takes that file's
+                                     (tree_modelcfg.c) */
     int rapified_raw;             /* with show_other: rapified configs as their
                                      bytes, not as their text (-o rapified=raw) */
     int gamepaths;                /* the tree is the game's file system: every

@@ -196,6 +196,25 @@ int tree_get_entry(struct rtm_tree *t, struct tree_target *tg, const char *key,
 /* Gets the animation tg names (a file, or an archive's entry) into tg->h,
  * at tg->level. */
 int tree_load_anim(struct rtm_tree *t, struct tree_target *tg);
+
+/* ---- tree_modelcfg.c: the model.cfg beside an animation ---- */
+
+/* The salt (fileid.h) of the version of the loose animation at name
+ * (relative to dfd): its folder's model.cfg's, 0 without one or under an
+ * explicit -o skeleton=. */
+uint64_t tree_modelcfg_salt(struct rtm_tree *t, int dfd, const char *name);
+/* The model.cfg beside animation tg as its classes (RTMC_SKELETONS, put
+ * *h), and where it is, as the skeleton's name says; *h NULL without one,
+ * and where then "" or, for a model.cfg that does not read, "WHERE not
+ * used: why".  A loose one's version follows into tg->id.salt unless
+ * pinned.  0, or a negative errno. */
+int tree_modelcfg_get(struct rtm_tree *t, struct tree_target *tg, struct rtmc_entry **h,
+                      char where[RTM_KEY_MAX]);
+/* A model.cfg in dir changed: the animations beside it are new versions
+ * (parent: dir's number, or 0). */
+void tree_modelcfg_changed(struct rtm_tree *t, const char *dir, uint64_t parent,
+                           const struct rtm_tree_notify *n);
+int tree_is_model_cfg(const char *name);
 /* The cache key of archive entry tg->entry. */
 void tree_member_key(const struct tree_target *tg, char key[RTM_KEY_MAX]);
 /* How many entries folder dir of archive tg->table shows at any depth below

@@ -77,7 +77,7 @@ static void put_skeleton(const struct rtm_anim *a, struct rtm_buf *b)
     buf_puts(b, "skeleton: ");
     rtm_put_name(b, name);
     if (a->format == RTM_FORMAT_PLAIN)
-        buf_puts(b, " (used for pivots only: plain matrices are already model-space)\n");
+        buf_puts(b, " (used for pivots and bmtr.rtm: plain matrices are already model-space)\n");
     else
         buf_printf(b, " (%u of %u bones composed with a parent)\n", a->composed, a->nbones);
     /* where the joints come from, or why there are none */

@@ -56,7 +56,7 @@ static void remove_dir(struct dir *d)
 static struct rtm_index_key key(uint64_t ino, const char *render)
 {
     return (struct rtm_index_key){ 2049, ino, 1000, 1700000000123456789ll, 1700000000987654321ll,
-                                   0, 0, 1, render };
+                                   0, 0, 1, render, 0 };
 }
 
 static int has(struct rtm_index *ix, const struct rtm_index_key *k, const char *want)
