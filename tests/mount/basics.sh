@@ -148,8 +148,10 @@ check_signals() {
     within_1s mounted "$m" || { fail "-f -s mount"; return; }
     check_anim "$T/src/sub/deeper/step_props.rtm" "$m/sub/deeper/step_props.rtm"
     kill -TERM $pid
-    wait $pid && ok "SIGTERM unmounts cleanly" || fail "rtmfs exit status after SIGTERM"
+    local before=$FAILS
+    wait $pid || fail "rtmfs exit status after SIGTERM"
     mounted "$m" && fail "still mounted after SIGTERM"
+    block_ok "$before" "SIGTERM unmounts cleanly"
 }
 
 # mount(8) runs mount.fuse3 with PATH removed, which runs "rtmfs SOURCE MNT

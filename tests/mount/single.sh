@@ -68,6 +68,7 @@ check_pbo() {
 # A symlink keeps its own name: the link's, not its target's, is what rtmfs
 # reads; files that are neither .rtm nor .pbo are refused.
 check_link_and_refusal() {
+    local before=$FAILS
     cp "$T/gen/walk.rtm" "$S/target.bin"
     ln -sf target.bin "$S/link.rtm"
     do_mount "$S/link.rtm" "$M" || return
@@ -75,8 +76,8 @@ check_link_and_refusal() {
     do_umount "$M"
     mkdir -p "$M"
     "$RTMFS" "$S/target.bin" "$M" 2>"$T/err" && { fail "target.bin accepted"; fusermount3 -u "$M"; }
-    grep -q "neither a folder nor an .rtm or .pbo file" "$T/err" && ok "a symlinked .rtm mounts; other files are refused" \
-        || fail "refusal: $(cat "$T/err")"
+    grep -q "neither a folder nor an .rtm or .pbo file" "$T/err" || fail "refusal: $(cat "$T/err")"
+    block_ok "$before" "a symlinked .rtm mounts; other files are refused"
 }
 
 check_rtm RTMFS_WATCHED=1
