@@ -41,7 +41,7 @@ check_rtm() {
     within_1s shows_anim "$M" "$T/gen/walk.rtm" || fail "$how: file back, not seen"
     check_anim "$S/walk.rtm" "$M" quick
     do_umount "$M"
-    [ "$FAILS" = "$before" ] && ok "one .rtm as SOURCE ($how): its views, rewrites, missing and back"
+    block_ok "$before" "one .rtm as SOURCE ($how): its views, rewrites, missing and back"
 }
 
 check_pbo() {
@@ -62,7 +62,7 @@ check_pbo() {
     within_1s test -d "$M/anims/binarised" || fail "$how: archive back, not seen"
     check_anim "$S/mod.pbo/anims/walk.rtm" "$M/anims/walk.rtm" quick
     do_umount "$M"
-    [ "$FAILS" = "$before" ] && ok "one .pbo as SOURCE ($how): its tree, rewrites, missing and back"
+    block_ok "$before" "one .pbo as SOURCE ($how): its tree, rewrites, missing and back"
 }
 
 # A symlink keeps its own name: the link's, not its target's, is what rtmfs
