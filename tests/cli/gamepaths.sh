@@ -39,7 +39,7 @@ cmp -s <(gcat -d 2 "$S" 'rtmfs\packed\gen\run_v5.rtm' frames/000.csv) \
 [ $st = 1 ] && grep -q 'no such game path' "$T/err" || fail "a missing path: status $st, $(cat "$T/err")"
 "$RTMCAT" -g "$S" 2>/dev/null; [ $? = 2 ] || fail "-g without GAMEPATH: not status 2"
 "$RTMCAT" -g "$S" rtmfs header.txt 2>/dev/null; [ $? = 1 ] || fail "a folder with VIEW: not status 1"
-[ "$FAILS" = 0 ] && ok "rtmcat -g: game paths under a folder and one archive, any case and separator"
+block_ok 0 "rtmcat -g: game paths under a folder and one archive, any case and separator"
 
 if [ -f "$SHARED/archives/ace_goggles.pbo" ] && [ -d "$SHARED/addons/grad_captive" ]; then
     before=$FAILS
@@ -48,7 +48,7 @@ if [ -f "$SHARED/archives/ace_goggles.pbo" ] && [ -d "$SHARED/addons/grad_captiv
     cmp -s <(gcat "$SHARED/addons" '\x\grad_captiveWalking\addons\functions\rtms\anim_cable_stand_loop.rtm' header.txt) \
         <(pcat "$SHARED/addons/grad_captive/addons/functions/rtms/anim_cable_stand_loop.rtm" header.txt) \
         || fail "grad_captive"
-    [ "$FAILS" = "$before" ] && ok "rtmcat -g: ace_goggles.pbo and grad_captive at their game paths"
+    block_ok "$before" "rtmcat -g: ace_goggles.pbo and grad_captive at their game paths"
 else
     skip "no $SHARED/archives or addons" "real game paths"
 fi

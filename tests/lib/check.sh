@@ -20,8 +20,9 @@
 #   cmd2 && fail "what cmd2 should not have done"
 #   block_ok "$before" "what the block checks"
 #
-# The count is the caller's own variable, so blocks may nest and a block
-# left early (|| return) leaves nothing behind.  (A fail in a subshell, as in
+# block_ok 0 WHAT: nothing in the whole script failed.  The count is the
+# caller's own variable, so blocks may nest and a block left early
+# (|| return) leaves nothing behind.  (A fail in a subshell, as in
 # "cmd | while ...; do fail ...; done", counts in the subshell alone.)
 set -uo pipefail
 cd "$(dirname "$0")/../.."

@@ -85,7 +85,7 @@ check_merge() {
         || fail "loose views differ: $(head -5 "$T/diff")"
     do_umount "$N"
     [ "$(find "$M" -name header.txt | wc -l)" = 5 ] || fail "find: $(find "$M" -name header.txt)"
-    [ "$FAILS" = "$before" ] && ok "three overlapping archives, a nested one and a loose addon merge at their prefixes; the last path shown; conflicts.txt"
+    block_ok "$before" "three overlapping archives, a nested one and a loose addon merge at their prefixes; the last path shown; conflicts.txt"
 }
 
 # A rewrite and a removal show within a second, conflicts.txt with them.
@@ -108,7 +108,7 @@ check_changes() {
     cp "$G/wave_v3.rtm" "$S/addons/loose/anims/New.rtm"                    # in a loose addon
     within_1s test -d "$M/x/loose/addons/main/anims/New.rtm" || fail "a loose addon's new file not seen"
     rm "$S/addons/loose/anims/New.rtm"
-    [ "$FAILS" = "$before" ] && ok "a rewritten, removed and added archive, and a loose addon's new file, change the tree and conflicts.txt within a second${1:-}"
+    block_ok "$before" "a rewritten, removed and added archive, and a loose addon's new file, change the tree and conflicts.txt within a second${1:-}"
 }
 
 # Listing the game's root reads each archive's header properties, never a
@@ -124,7 +124,7 @@ check_index() {
         [ "$(stat_of loads)" = 0 ] || fail "$round mount: $(stat_of loads) loads"
     done
     [ "$(stat_of index_hits)" = 3 ] || fail "later mount: $(stat_of index_hits) index hits, not 3 prefixes"
-    [ "$FAILS" = "$before" ] && ok "the game's root lists from the archives' headers, then from the index's prefixes: no table loaded"
+    block_ok "$before" "the game's root lists from the archives' headers, then from the index's prefixes: no table loaded"
 }
 
 # show_other: other entries and configs as the normal mount shows them;
@@ -140,7 +140,7 @@ check_other_and_single() {
     check_anim "$G/sample.pbo/anims/walk.rtm" "$P/ANIMS/walk.rtm" quick
     [ ! -s "$M/conflicts.txt" ] || fail "one archive: conflicts"
     do_umount "$M"
-    [ "$FAILS" = "$before" ] && ok "show_other passes entries through; one archive as SOURCE shows at its prefix"
+    block_ok "$before" "show_other passes entries through; one archive as SOURCE shows at its prefix"
 }
 
 # The real archive and addons at their game paths, with the normal
@@ -170,7 +170,7 @@ check_real() {
         || fail "find counts differ"
     do_umount "$N"
     do_umount "$M"
-    [ "$FAILS" = "$before" ] && ok "ace_goggles.pbo, aur and grad_captive at their game paths with the normal mount's views"
+    block_ok "$before" "ace_goggles.pbo, aur and grad_captive at their game paths with the normal mount's views"
 }
 
 do_mount "$S" "$M" -o gamepaths,noindex && { check_merge; check_changes; do_umount "$M"; }

@@ -121,5 +121,5 @@ do_umount "$M"
 do_mount "$S" "$M" -o cache_size=16M || finish mount/hostile
 for f in "${late[@]}"; do shows_error "$f" "on the next mount"; done
 do_umount "$M"
-[ "$FAILS" = 0 ] && ok "hostile tree: $CHECKS checks (${#bad[@]} + ${#late[@]} bad files, $ENTRIES entries)"
+block_ok 0 "hostile tree: $CHECKS checks (${#bad[@]} + ${#late[@]} bad files, $ENTRIES entries)"
 finish mount/hostile

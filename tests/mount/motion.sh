@@ -34,7 +34,7 @@ check_moving() {
     [ -n "$bone" ] || { fail "walk.rtm moves nothing"; return; }
     grep -rliE "^$bone " --include=moving.txt "$M" >"$T/movers"
     grep -qx "$M/walk.rtm/moving.txt" "$T/movers" || fail "grep -rliE '^$bone ' misses walk.rtm"
-    [ "$FAILS" = "$before" ] && ok "moving.txt: bones only, NAME DEG METRES, grep '^$bone ' finds $(wc -l <"$T/movers") animations"
+    block_ok "$before" "moving.txt: bones only, NAME DEG METRES, grep '^$bone ' finds $(wc -l <"$T/movers") animations"
 }
 
 # A track is its bone's column of the frames: cut and paste rebuild it.
@@ -51,7 +51,7 @@ check_tracks() {
     done
     bone=$(head -1 "$a/bones.txt")
     cmp -s "$a/tracks/$bone.csv" "$a/tracks/${bone^^}.csv" || fail "tracks/${bone^^}.csv is not $bone's"
-    [ "$FAILS" = "$before" ] && ok "tracks/: $(ls "$a/tracks" | wc -l) files, each the column of the frames; found in any case"
+    block_ok "$before" "tracks/: $(ls "$a/tracks" | wc -l) files, each the column of the frames; found in any case"
 }
 
 # -o digits=3: fixed point in the numbered views, as rtmcat -d 3 prints;
@@ -69,7 +69,7 @@ check_digits() {
         cmp -s "$D/walk.rtm/$v" "$M/walk.rtm/$v" || fail "digits=3 changed $v"
     done
     do_umount "$D"
-    [ "$FAILS" = "$before" ] && ok "-o digits=3: fixed point in frames, tracks, joints, phases, props; plain.rtm as before"
+    block_ok "$before" "-o digits=3: fixed point in frames, tracks, joints, phases, props; plain.rtm as before"
 }
 
 # The M24 table of man/rtmfs-views.7 (rows "\fB\-o digits=N\fR   X of Y"):
@@ -93,7 +93,7 @@ check_m24() {
         [ "$same of $common" = "$want" ] || fail "M24 with digits=$n: $same of $common identical tracks, rtmfs-views(7) says '$want'"
         echo "M24 digits=$n: $same of $common tracks identical"
     done
-    [ "$FAILS" = "$before" ] && ok "M24 plain against binarised: identical tracks as rtmfs-views(7) states"
+    block_ok "$before" "M24 plain against binarised: identical tracks as rtmfs-views(7) states"
 }
 
 check_moving

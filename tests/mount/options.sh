@@ -35,7 +35,7 @@ check_owner_and_masks() {
     [ "$(owners "$M/walk.rtm" "$M/walk.rtm/plain.rtm")" = "0 0 700|0 0 755|" ] \
         || fail "umask with fmask: $(owners "$M/walk.rtm" "$M/walk.rtm/plain.rtm")"
     do_umount "$M"
-    [ "$FAILS" = "$before" ] && ok "uid, gid, umask, dmask and fmask set what stat shows"
+    block_ok "$before" "uid, gid, umask, dmask and fmask set what stat shows"
 }
 
 # A user copies a folder out of the mount and wants to delete the copy:
@@ -86,7 +86,7 @@ check_refused_options() {
         [ -s "$T/err" ] || fail "-o $o: no message"
         grep -qs " $M " /proc/mounts && { fail "-o $o: left a mount"; fusermount3 -u "$M"; }
     done
-    [ "$FAILS" = "$before" ] && ok "refused options: a message, a non-zero exit, no mount"
+    block_ok "$before" "refused options: a message, a non-zero exit, no mount"
     # max_read= is honoured, not refused: reads come in 4 KiB pieces
     do_mount "$S" "$M" -o max_read=4096 || return
     cmp -s "$M/walk.rtm/plain.rtm" "$S/walk.rtm" && ok "max_read=4096 mounts and reads" \

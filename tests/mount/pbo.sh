@@ -185,7 +185,7 @@ check_changes() {
     check_broken "$S" @mod/addons/sample.pbo "$d"
     cp "$A/UPPER.PBO" "$A/sample.pbo"
     within_1s test -d "$d/anims" || fail "repaired archive not seen"
-    [ "$FAILS" = "$before" ] && ok "changes to archives show within 1 s"
+    block_ok "$before" "changes to archives show within 1 s"
 }
 
 # A view kept open across a rewrite of its archive reads its first version
@@ -197,7 +197,7 @@ check_open_version() {
     cmp -s "$v" <("$RTMCAT" "$A/sample.pbo/anims/walk.rtm" plain.rtm) || fail "new open, old bytes"
     cp "$A/UPPER.PBO" "$A/sample.pbo"
     within_1s pbo_is "$m/@mod/addons/sample.pbo/pbo.txt" "$A/sample.pbo" || fail "restore not seen"
-    [ "$FAILS" = "$before" ] && ok "an open view never mixes two versions of an archive"
+    block_ok "$before" "an open view never mixes two versions of an archive"
 }
 
 setup_hostile() {
@@ -313,7 +313,7 @@ check_cut_archives() {
         ls "$e" | grep -qx error.txt || fail "cut_$n: error.txt not listed"
     done
     do_umount "$m"
-    [ "$FAILS" = "$before" ] && ok "archives cut short: whole entries read exactly, error.txt names the cut (${#cuts[@]} cut points)"
+    block_ok "$before" "archives cut short: whole entries read exactly, error.txt names the cut (${#cuts[@]} cut points)"
 }
 
 # Entry times: an entry's stored time, else the archive's; a folder the
@@ -330,11 +330,11 @@ check_entry_times() {
     touch -d @1200000000 "$d/arch/t.pbo"
     touch -d @1100000000 "$d/arch/nostamp.pbo"
     do_mount "$d/arch" "$m" || return
-    local got want="1000000000 1000000000 1000000000 1300000000 1300000000 1300000000 1200000000 1100000000"
+    local got want="1000000000 1000000000 1000000000 1300000000 1300000000 1300000000 1200000000 1100000000" before=$FAILS
     got=$(stat -c %Y "$m/t.pbo/old/walk.rtm" "$m/t.pbo/old/walk.rtm/frames/001.csv" "$m/t.pbo/old"         "$m/t.pbo/new/run.rtm/header.txt" "$m/t.pbo/new" "$m/t.pbo" "$m/t.pbo/pbo.txt"         "$m/nostamp.pbo/anims/walk.rtm/bones.txt" | tr '\n' ' ')
-    [ "$got" = "$want " ] && ok "entry times: stored, else the archive's; folders the newest below" \
-        || fail "times: $got != $want"
+    [ "$got" = "$want " ] || fail "times: $got != $want"
     ls -l --time-style=+%Y "$m/t.pbo" | grep -q ' 2001 old$' || fail "ls -l shows: $(ls -l "$m/t.pbo")"
+    block_ok "$before" "entry times: stored, else the archive's; folders the newest below"
     do_umount "$m"
 }
 

@@ -47,7 +47,7 @@ while IFS= read -r -d '' v; do
 done < <(find "$M" -name preview.svg ! -path '*/broken.rtm/*' -print0)   # cut: no views to read
 [ "$n" -ge 10 ] || fail "only $n preview.svg files (loose and in sample.pbo)"
 [ -n "$(find "$M/sample.pbo" -name preview.svg)" ] || fail "no preview.svg in the archive"
-[ "$FAILS" = "$before" ] && ok "preview.svg in $n folders, loose and archived, as rtmcat prints it"
+block_ok "$before" "preview.svg in $n folders, loose and archived, as rtmcat prints it"
 
 # -o skeleton=FILE: the figure with its pivots; -o skeleton=none: the text.
 do_mount "$T/figure" "$F" -o skeleton="$T/figure/figure.skel" || exit 1
@@ -55,14 +55,14 @@ before=$FAILS
 [ "$(grep -c '<circle' "$F/figure.rtm/preview.svg")" = 44 ] || fail "the figure: not 2 x 22 dots"
 grep -q '<title>LeftHand</title>' "$F/figure.rtm/preview.svg" || fail "the figure: no LeftHand"
 well_formed "$F/figure.rtm/preview.svg"
-[ "$FAILS" = "$before" ] && ok "-o skeleton=figure.skel: the figure's 22 joints in each panel"
+block_ok "$before" "-o skeleton=figure.skel: the figure's 22 joints in each panel"
 do_mount "$S" "$N" -o skeleton=none || exit 1
 before=$FAILS
 grep -q '>no rest pose: mount with a skeleton that has pivots</text>' "$N/loose/walk.rtm/preview.svg" ||
     fail "-o skeleton=none: preview.svg does not say there is no rest pose"
 grep -q '<circle' "$N/loose/walk.rtm/preview.svg" && fail "-o skeleton=none: a figure drawn"
 well_formed "$N/loose/walk.rtm/preview.svg"
-[ "$FAILS" = "$before" ] && ok "-o skeleton=none: preview.svg says so, still an SVG"
+block_ok "$before" "-o skeleton=none: preview.svg says so, still an SVG"
 
 # Every real file.
 if ! have_corpus; then
@@ -75,6 +75,6 @@ elif [ $have_tools = 1 ]; then
         well_formed "$C/$file/preview.svg" || break
         n=$((n + 1))
     done < "$SHARED/corpus/MANIFEST.tsv"
-    [ "$FAILS" = "$before" ] && ok "corpus: $n preview.svg files well-formed and rendered by rsvg-convert"
+    block_ok "$before" "corpus: $n preview.svg files well-formed and rendered by rsvg-convert"
 fi
 finish preview

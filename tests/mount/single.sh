@@ -41,7 +41,7 @@ check_rtm() {
     within_1s shows_anim "$M" "$T/gen/walk.rtm" || fail "$how: file back, not seen"
     check_anim "$S/walk.rtm" "$M" quick
     do_umount "$M"
-    [ "$FAILS" = "$before" ] && ok "one .rtm as SOURCE ($how): its views, rewrites, missing and back"
+    block_ok "$before" "one .rtm as SOURCE ($how): its views, rewrites, missing and back"
 }
 
 check_pbo() {
@@ -62,12 +62,13 @@ check_pbo() {
     within_1s test -d "$M/anims/binarised" || fail "$how: archive back, not seen"
     check_anim "$S/mod.pbo/anims/walk.rtm" "$M/anims/walk.rtm" quick
     do_umount "$M"
-    [ "$FAILS" = "$before" ] && ok "one .pbo as SOURCE ($how): its tree, rewrites, missing and back"
+    block_ok "$before" "one .pbo as SOURCE ($how): its tree, rewrites, missing and back"
 }
 
 # A symlink keeps its own name: the link's, not its target's, is what rtmfs
 # reads; files that are neither .rtm nor .pbo are refused.
 check_link_and_refusal() {
+    local before=$FAILS
     cp "$T/gen/walk.rtm" "$S/target.bin"
     ln -sf target.bin "$S/link.rtm"
     do_mount "$S/link.rtm" "$M" || return
@@ -75,8 +76,8 @@ check_link_and_refusal() {
     do_umount "$M"
     mkdir -p "$M"
     "$RTMFS" "$S/target.bin" "$M" 2>"$T/err" && { fail "target.bin accepted"; fusermount3 -u "$M"; }
-    grep -q "neither a folder nor an .rtm or .pbo file" "$T/err" && ok "a symlinked .rtm mounts; other files are refused" \
-        || fail "refusal: $(cat "$T/err")"
+    grep -q "neither a folder nor an .rtm or .pbo file" "$T/err" || fail "refusal: $(cat "$T/err")"
+    block_ok "$before" "a symlinked .rtm mounts; other files are refused"
 }
 
 check_rtm RTMFS_WATCHED=1

@@ -95,5 +95,5 @@ echo "stress: ${SECS}s, 8 readers: $cats checked reads ($archs in an archive), $
      "$mixed mixed; fds $fd0 -> $fd1; RSS $rss0 -> $rss kB (peak $hwm kB, budget $CACHE + 32 MiB)"
 do_umount "$M"
 [ -s "$T/rtmfs.err" ] && { echo "rtmfs said:"; cat "$T/rtmfs.err"; }
-[ "$FAILS" = 0 ] && ok "stress: no crash, hang, mixed read or growth"
+block_ok 0 "stress: no crash, hang, mixed read or growth"
 finish stress

@@ -60,7 +60,7 @@ changes_show() {
     within_1s test -e "$m/sub/new.rtm/bones.txt" || fail "$what: an added file not seen"
     rm "$s/sub/new.rtm"
     within_1s absent "$m/sub/new.rtm" || fail "$what: a removed file still shown"
-    [ "$FAILS" = "$before" ] && ok "$what: changes show within 1 s"
+    block_ok "$before" "$what: changes show within 1 s"
 }
 
 check_unwatched() {
