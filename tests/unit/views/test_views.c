@@ -105,7 +105,7 @@ static void header_exact(void **state)
     snprintf(want, sizeof want,
              "format: plain\nversion: RTM_0101\nframes: 3\nbones: 5\nproperties: 3\n"
              "motion: x 0.5 y 0 z -1.25 (metres)\nfirst_phase: 0\nlast_phase: 1\n"
-             "skeleton: none (used for pivots only: plain matrices are already model-space)\n"
+             "skeleton: none (used for pivots and bmtr.rtm: plain matrices are already model-space)\n"
              "rest_pose: none: the skeleton has no pivots, so no joints/ or anim.bvh (mount "
              "with one that has, e.g. ofp2)\n"
              "uncomposed: 5 (bones with no parent here; skeleton.txt names them)\n"
