@@ -684,7 +684,8 @@ int main(int argc, char **argv)
     if (estimate && argc - optind >= 1)
         return rtmcat_estimate(skel_spec, argv + optind, argc - optind);
     if (check && argc - optind >= 1 && !estimate && !raw)
-        return rtmcat_check(skel_spec, digits, check_flags, argv + optind, argc - optind);
+        return rtmcat_check(skel_spec, skel_given, digits, check_flags, argv + optind,
+                            argc - optind);
     if (!raw && !estimate && !check && rtmcat_missing_asked(cdir, argv + optind, argc - optind))
         return rtmcat_missing(cdir);
     if (game && !rtmcat_gamepath(argc - optind, argv + optind, &ch))

@@ -22,6 +22,7 @@
 
 struct run {
     const struct rtm_skeleton *skel;
+    int skel_given;             /* -s: no model.cfg gives the skeleton */
     int digits;
     unsigned flags;
     int unreadable, error, warning;
@@ -86,11 +87,50 @@ static void print_finding(struct run *r, const char *file, const char *ln, size_
     putchar('}');
 }
 
-static void check_bytes(struct run *r, const char *file, const uint8_t *data, size_t len)
+/* The model.cfg beside an animation, as its classes (skeleton_cfg.h), in
+ * *classes (malloc'd: the caller frees it) and what it is in where: NULL
+ * when there is none (or -s was given), else the model.cfg's name, or why
+ * it is not used. */
+struct beside {
+    uint8_t *classes;
+    size_t len;
+    char where[PATH_MAX + 256];
+};
+
+static void beside_bytes(struct beside *m, const char *name, uint8_t *cfg, size_t len)
+{
+    struct rtm_buf b;
+    struct rtm_error err = { .msg = "" };
+    buf_init(&b);
+    if (rtm_skeleton_cfg_classes_of(cfg, len, name, &b, &err) == 0) {
+        m->len = b.len;
+        m->classes = (uint8_t *)buf_take(&b, NULL);
+        snprintf(m->where, sizeof m->where, "%s", name);
+    } else {
+        buf_free(&b);
+        snprintf(m->where, sizeof m->where, "%s not used: %s", name, err.msg);
+    }
+    free(cfg);
+}
+
+static void check_bytes(struct run *r, const char *file, const uint8_t *data, size_t len,
+                        const struct beside *m)
 {
     struct rtm_anim *a = NULL;
     struct rtm_error err = { .msg = "" };
-    if (rtm_parse(data, len, r->skel, &a, &err)) {
+    struct rtm_skeleton_pick pick = { .classes = m->classes, .len = m->len, .where = m->where };
+    struct rtm_parse_opts o = { .skel = r->skel, .choose = m->classes ? rtm_skeleton_pick : NULL,
+                                .choose_ctx = &pick };
+    int rc = rtm_parse_opts(data, len, &o, &a, &err);
+    rtm_skeleton_pick_done(&pick);
+    if (rc == 0 && !m->classes && m->where[0]) {
+        char *name;                     /* the mount's way: why it was not used */
+        if (asprintf(&name, "%s (%s)", a->skeleton_name, m->where) >= 0) {
+            free(a->skeleton_name);
+            a->skeleton_name = name;
+        }
+    }
+    if (rc) {
         cannot_read(r, file, err.msg);
         return;
     }
@@ -120,13 +160,22 @@ static void check_bytes(struct run *r, const char *file, const uint8_t *data, si
 
 static void check_loose(struct run *r, const char *path)
 {
-    uint8_t *data;
-    size_t len;
+    uint8_t *data, *cfg;
+    size_t len, cfg_len;
+    struct beside m = { NULL, 0, "" };
     if (rtm_slurp(path, &data, &len)) {
         cannot_read(r, path, strerror(errno ? errno : EIO));
         return;
     }
-    check_bytes(r, path, data, len);
+    const char *slash = strrchr(path, '/');
+    char name[PATH_MAX];
+    if (!r->skel_given &&
+        snprintf(name, sizeof name, "%.*smodel.cfg", slash ? (int)(slash - path + 1) : 0,
+                 path) < (int)sizeof name &&
+        rtm_slurp(name, &cfg, &cfg_len) == 0)
+        beside_bytes(&m, name, cfg, cfg_len);
+    check_bytes(r, path, data, len, &m);
+    free(m.classes);
     free(data);
 }
 
@@ -136,6 +185,25 @@ struct in_archive {
     const struct pbo *p;
     const char *archive;
 };
+
+/* The model.cfg beside entry i of x's archive, as check_loose's. */
+static void entry_beside(struct in_archive *x, long i, struct beside *m)
+{
+    char name[PBO_NAME_MAX + 16], *given;
+    const char *path = x->p->entries[i].path, *slash = strrchr(path, '/');
+    snprintf(name, sizeof name, "%.*smodel.cfg", slash ? (int)(slash - path + 1) : 0, path);
+    long k = x->r->skel_given ? -1 : pbo_find(x->p, name);
+    uint8_t *cfg = NULL;
+    size_t len = 0;
+    struct rtm_error err = { .msg = "" };
+    if (k < 0 || asprintf(&given, "%s/%s", x->archive, x->p->entries[k].path) < 0)
+        return;
+    if (pbo_load_entry(x->fd, x->p, (size_t)k, &cfg, &len, &err) == 0)
+        beside_bytes(m, given, cfg, len);
+    else
+        snprintf(m->where, sizeof m->where, "%s not used: %s", given, err.msg);
+    free(given);
+}
 
 static int check_entry(void *arg, long i)
 {
@@ -149,10 +217,14 @@ static int check_entry(void *arg, long i)
     uint8_t *data = NULL;
     size_t len = 0;
     struct rtm_error err = { .msg = "" };
-    if (pbo_load_entry(x->fd, x->p, (size_t)i, &data, &len, &err))
+    struct beside m = { NULL, 0, "" };
+    if (pbo_load_entry(x->fd, x->p, (size_t)i, &data, &len, &err)) {
         cannot_read(x->r, file, err.msg);
-    else
-        check_bytes(x->r, file, data, len);
+    } else {
+        entry_beside(x, i, &m);
+        check_bytes(x->r, file, data, len, &m);
+    }
+    free(m.classes);
     free(data);
     free(file);
     return 0;
@@ -247,7 +319,8 @@ static void check_path(struct run *r, const char *path, int walked)
     }
 }
 
-int rtmcat_check(const char *skel_spec, int digits, unsigned flags, char **files, int n)
+int rtmcat_check(const char *skel_spec, int skel_given, int digits, unsigned flags,
+                 char **files, int n)
 {
     struct rtm_skeleton *skel;
     struct rtm_error err = { .msg = "" };
@@ -255,7 +328,7 @@ int rtmcat_check(const char *skel_spec, int digits, unsigned flags, char **files
         fprintf(stderr, "rtmcat: %s\n", err.msg);
         return 2;
     }
-    struct run r = { .skel = skel, .digits = digits, .flags = flags };
+    struct run r = { .skel = skel, .skel_given = skel_given, .digits = digits, .flags = flags };
     for (int i = 0; i < n; i++)
         check_path(&r, files[i], 0);
     rtm_skeleton_free(skel);

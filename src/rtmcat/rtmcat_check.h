@@ -23,7 +23,8 @@
 
 enum { RTMCAT_CHECK_STRICT = 1, RTMCAT_CHECK_JSON = 2 };
 
-int rtmcat_check(const char *skel_spec, int digits, unsigned flags, char **files, int n);
+int rtmcat_check(const char *skel_spec, int skel_given, int digits, unsigned flags,
+                 char **files, int n);
 
 /* The help's paragraph on --check. */
 void rtmcat_check_usage(FILE *f);

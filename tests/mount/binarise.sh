@@ -6,7 +6,9 @@
 # rtmcat FILE bmtr.rtm gives the mount's bytes; and, with ../shared, the
 # author's plain ace_hold binarised through the mount reads back as the
 # animation binarise made of it (frames equal to 2 decimals: the
-# quantisation).
+# quantisation); a model.cfg written beside an animation while mounted
+# gives it that file's class within a second (the skeleton rule), and
+# removed, the mount's again.
 NAME=binarise
 # shellcheck source=tests/lib/mount.sh
 . "$(dirname "$0")/../lib/mount.sh"
@@ -52,6 +54,31 @@ block_ok "$before" "a BMTR file's bmtr.rtm is its own bytes (versions 3, 4, 5; L
 grep -q '^warning binarise-refuses: ' "$A/walk.rtm/check.txt" &&
     fail "walk.rtm: check.txt says binarise refuses, though ofp2 has every bone: $(cat "$A/walk.rtm/check.txt")" ||
     ok "check.txt: no binarise-refuses for a plain file whose bones the skeleton has"
+
+# A model.cfg of walk.rtm's own bones, as a class Mine, written while mounted.
+skel_line() { sed -n 's/^skeleton: //p' "$A/walk.rtm/header.txt"; }
+# within_1s WANT: header.txt's skeleton line starts with WANT within a second.
+within_1s() {
+    local i
+    for ((i = 0; i < 20; i++)); do
+        case $(skel_line) in "$1"*) return 0 ;; esac
+        sleep 0.05
+    done
+    return 1
+}
+before=$FAILS
+[ "$(skel_line | cut -d' ' -f1)" = ofp2 ] || fail "walk.rtm without a model.cfg: skeleton $(skel_line)"
+{
+    echo "class CfgSkeletons { class Mine { skeletonInherit = \"\"; skeletonBones[] = {"
+    "$RTMCAT" -s ofp2 "$S/anims/walk.rtm" skeleton.txt |
+        awk '!/^#/ && NF >= 2 { printf "\"%s\", \"%s\",\n", $1, ($2 == "-" ? "" : $2) }'
+    echo '"end_of_list", "" }; }; };'
+} > "$T/model.cfg"
+mv "$T/model.cfg" "$S/anims/model.cfg"
+within_1s "Mine from anims/model.cfg" || fail "model.cfg written: walk.rtm's skeleton is $(skel_line)"
+rm "$S/anims/model.cfg"
+within_1s "ofp2 " || fail "model.cfg removed: walk.rtm's skeleton is $(skel_line)"
+block_ok "$before" "a model.cfg written beside an animation gives its class within 1 s, removed the mount's"
 
 if [ -f "$SHARED/binarise/ace_hold.plain.rtm" ]; then
     mkdir -p "$T/pair"
