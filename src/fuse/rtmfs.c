@@ -148,9 +148,9 @@ static void usage(void)
 {
     printf("usage: rtmfs [options] SOURCE MOUNTPOINT\n"
            "Mount SOURCE read-only at MOUNTPOINT, showing every .rtm file as a directory\n"
-           "of its views (header.txt bones.txt phases.csv props.json plain.rtm skeleton.txt\n"
-           "moving.txt, frames/, tracks/ and, with a skeleton that has pivots, anim.bvh and\n"
-           "joints/)\n"
+           "of its views (header.txt bones.txt phases.csv props.json plain.rtm bmtr.rtm\n"
+           "skeleton.txt moving.txt, frames/, tracks/ and, with a skeleton that has pivots,\n"
+           "anim.bvh and joints/)\n"
            "and every .pbo archive as a directory of its entries and pbo.txt.  SOURCE may\n"
            "also be one .rtm or .pbo file: the mount is then its directory.\n\n"
            "rtmfs options:\n"

@@ -71,6 +71,13 @@ void rtm_free(struct rtm_anim *a)
     free(a);
 }
 
+const struct rtm_skeleton *rtm_parse_skeleton(const struct rtm_parse_opts *o,
+                                              const struct rtm_str *bones, uint32_t n)
+{
+    const struct rtm_skeleton *s = o->choose ? o->choose(o->choose_ctx, bones, n) : NULL;
+    return s ? s : o->skel;
+}
+
 /* ---- order by phase ---- */
 
 struct phase_key {

@@ -79,13 +79,6 @@ static int take_skeleton(struct rtm_anim *a, const struct rtm_skeleton *s)
     return take_skeleton_bones(a, s);
 }
 
-const struct rtm_skeleton *rtm_parse_skeleton(const struct rtm_parse_opts *o,
-                                              const struct rtm_str *bones, uint32_t n)
-{
-    const struct rtm_skeleton *s = o->choose ? o->choose(o->choose_ctx, bones, n) : NULL;
-    return s ? s : o->skel;
-}
-
 static int read_any(const uint8_t *data, size_t len, const struct rtm_parse_opts *o,
                     struct rtm_anim **out, struct rtm_error *err)
 {
