@@ -584,18 +584,6 @@ static int cat_file(struct cat *c, const char *view)
     return fail_errno(c, -EISDIR);
 }
 
-/* Whether a model.cfg lies beside FILE, whose classes then give its
- * skeleton (the tree's way, not rtmcat_plain's). */
-static int model_cfg_beside(const struct cat *c)
-{
-    char p[PATH_MAX];
-    const char *slash = strrchr(c->rel, '/');
-    int dl = slash ? (int)(slash - c->rel + 1) : 0;
-    struct stat st;
-    return snprintf(p, sizeof p, "%.*smodel.cfg", dl, c->rel) < (int)sizeof p &&
-           fstatat(c->srcfd, p, &st, 0) == 0;
-}
-
 /* The skeleton and D: 0, or rtmcat's exit status after a message. */
 static int cat_open(struct cat *c, const char *skel_spec)
 {
@@ -700,8 +688,8 @@ int main(int argc, char **argv)
     int status = cat_open(&c, skel_spec);
     if (!status) {
         /* plain.rtm of a loose BMTR file the quick way, before any tree is made */
-        status = view && !raw && (skel_given || !model_cfg_beside(&c))
-                     ? rtmcat_plain(c.srcfd, c.rel, view, c.skel, c.file) : -1;
+        status = view && !raw ? rtmcat_plain(c.srcfd, c.rel, view, c.skel, skel_given, c.file)
+                              : -1;
         if (status < 0 && !(status = cat_tree(&c, digits, cdir)))
             status = cat_file(&c, view);
     }

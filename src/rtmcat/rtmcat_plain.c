@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +45,18 @@ static int read_bmtr(int srcfd, const char *rel, uint8_t **data, size_t *len)
     return rc ? -1 : 0;
 }
 
+/* Whether a model.cfg lies beside rel, whose classes then give its
+ * skeleton (the tree's way). */
+static int model_cfg_beside(int srcfd, const char *rel)
+{
+    char p[PATH_MAX];
+    const char *slash = strrchr(rel, '/');
+    int dl = slash ? (int)(slash - rel + 1) : 0;
+    struct stat st;
+    return snprintf(p, sizeof p, "%.*smodel.cfg", dl, rel) < (int)sizeof p &&
+           fstatat(srcfd, p, &st, 0) == 0;
+}
+
 /* rtm_plain_flush_fn: out's bytes to stdout; *ctx becomes the status. */
 static int flush_out(void *ctx, struct rtm_buf *out)
 {
@@ -54,11 +67,12 @@ static int flush_out(void *ctx, struct rtm_buf *out)
 }
 
 int rtmcat_plain(int srcfd, const char *rel, const char *view,
-                 const struct rtm_skeleton *skel, const char *file)
+                 const struct rtm_skeleton *skel, int skel_given, const char *file)
 {
     uint8_t *data;
     size_t len;
-    if (strcmp(view, "plain.rtm") || read_bmtr(srcfd, rel, &data, &len))
+    if (strcmp(view, "plain.rtm") || (!skel_given && model_cfg_beside(srcfd, rel)) ||
+        read_bmtr(srcfd, rel, &data, &len))
         return -1;
     struct rtm_parse_opts o = { .skel = skel, .flags = RTM_PARSE_NO_TALLIES };
     struct rtm_error err = { .msg = "" };
