@@ -115,10 +115,10 @@ struct rtmc_src {
                                 parse the file for it (no shape in the index),
                                 it parses it full, as the caller will need the
                                 matrices next (one parse, not two) */
-    /* RTMC_ANIM: the model.cfg beside it (an RTMC_SKELETONS entry's bytes,
-     * and where it is, as the skeleton's name says it), whose classes
-     * give its skeleton; NULL: the loader's.  Borrowed for the load; the
-     * version (id.salt, or the archive's) tells a model.cfg changed. */
+    /* The loader's own, which callers leave NULL: for an RTMC_ANIM load,
+     * the classes of the model.cfg beside it (an RTMC_SKELETONS entry's
+     * bytes) that give its skeleton, and where that is, as the skeleton's
+     * name says it (loader.h). */
     const uint8_t *classes;
     size_t classes_len;
     const char *classes_where;

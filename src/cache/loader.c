@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "modelcfg.h"
 #include "pbo.h"
 #include "skeleton_cfg.h"
 #include "shape.h"
@@ -655,6 +656,13 @@ int rtm_loader_load(void *ctx, const struct rtmc_src *src, struct rtmc_reservati
     if (fd < 0)
         return -errno;
     int rc = same_version(fd, src);
+    struct rtm_modelcfg m = { .h = NULL };
+    struct rtmc_src with = *src;
+    if (!rc && (rc = rtm_modelcfg_find(l, src, &m)) == 0 && (m.h || m.where[0])) {
+        with.classes = m.h ? rtmc_data(m.h, &with.classes_len) : NULL;
+        with.classes_where = m.where;
+        src = &with;
+    }
     /* Archives are read an entry at a time: readahead would read the
      * neighbours (textures, mostly) that nobody asked for. */
     if (src->archive_len || src->kind == RTMC_TABLE)
@@ -670,16 +678,11 @@ int rtm_loader_load(void *ctx, const struct rtmc_src *src, struct rtmc_reservati
         rc = -EINVAL;                   /* data is only read from archives */
     if (!rc)
         rc = same_version(fd, src);     /* what was read is of one version */
+    rtm_modelcfg_release(l, &m);
     close(fd);
     if (rc) {
         loaded_free(out);
         msg[0] = 0;
     }
     return rc;
-}
-
-void rtm_loader_entry_key(char key[RTM_KEY_MAX], const char *archive, size_t archive_len,
-                          const char *entry)
-{
-    snprintf(key, RTM_KEY_MAX, "%.*s/%s", (int)archive_len, archive, entry);
 }

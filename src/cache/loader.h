@@ -46,6 +46,8 @@
  *    the file's message, which the index then remembers as it remembers a
  *    file that does not parse.  An LZSS entry whose head does not decode
  *    is read whole, which says why.
+ *  - An animation beside a model.cfg is parsed with that file's class
+ *    (model_cfg; modelcfg.h), which the cache keeps as RTMC_SKELETONS.
  *  - The loader keeps no state of its own: the struct is read-only here.
  */
 #ifndef RTM_LOADER_H
@@ -78,6 +80,9 @@ struct rtm_loader {
                                            or NULL: none */
     int whole;                          /* 1: every parse reads the whole file
                                            (rtmcat); 0: a shape's only its head */
+    int model_cfg;                      /* 1: an animation beside a model.cfg
+                                           takes its class (modelcfg.h); 0: skel
+                                           for all (-o skeleton= given) */
 };
 
 /* An archive entry's cache key (rtmc_src.path): "ARCHIVE/ENTRY", ARCHIVE

@@ -417,7 +417,7 @@ static int fs_setup(struct fs *fs, const struct options *o, const char *mountpoi
         return -1;
     fs->loader = (struct rtm_loader){ .srcfd = fs->srcfd, .skel = fs->skel, .digits = digits,
                                       .render = fs->render,   /* .index: index_open */
-                                      .log = log_line };
+                                      .log = log_line, .model_cfg = o->skeleton == NULL };
     fs->cache = fs->loader.cache = rtmc_new(budget, rtm_loader_load, &fs->loader);
     if (fs->cache) {
         rtmc_set_store(fs->cache, rtm_loader_store);

@@ -601,7 +601,8 @@ static int cat_open(struct cat *c, const char *skel_spec)
 static int cat_tree(struct cat *c, int digits, const char *cdir)
 {
     c->loader = (struct rtm_loader){ .srcfd = c->srcfd, .skel = c->skel, .digits = digits,
-                                     .whole = 1 };  /* broken is broken, whatever is asked */
+                                     .whole = 1,    /* broken is broken, whatever is asked */
+                                     .model_cfg = !c->skel_given };
     /* no budget: one run reads one file */
     c->cache = c->loader.cache = rtmc_new(SIZE_MAX / 2, rtm_loader_load, &c->loader);
     struct rtm_tree_config cfg = { .srcfd = c->srcfd, .cache = c->cache,

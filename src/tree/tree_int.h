@@ -203,13 +203,6 @@ int tree_load_anim(struct rtm_tree *t, struct tree_target *tg);
  * (relative to dfd): its folder's model.cfg's, 0 without one or under an
  * explicit -o skeleton=. */
 uint64_t tree_modelcfg_salt(struct rtm_tree *t, int dfd, const char *name);
-/* The model.cfg beside animation tg as its classes (RTMC_SKELETONS, put
- * *h), and where it is, as the skeleton's name says; *h NULL without one,
- * and where then "" or, for a model.cfg that does not read, "WHERE not
- * used: why".  A loose one's version follows into tg->id.salt unless
- * pinned.  0, or a negative errno. */
-int tree_modelcfg_get(struct rtm_tree *t, struct tree_target *tg, struct rtmc_entry **h,
-                      char where[RTM_KEY_MAX]);
 /* A model.cfg in dir changed: the animations beside it are new versions
  * (parent: dir's number, or 0). */
 void tree_modelcfg_changed(struct rtm_tree *t, const char *dir, uint64_t parent,

@@ -1,9 +1,10 @@
 /* tree_modelcfg.c - the model.cfg beside an animation, whose classes give
  * its skeleton unless -o skeleton= was given (rtmfs-views(7), the
- * skeleton rule; tree.h).  A loose file's version carries the model.cfg's
- * in its salt (fileid.h), so a model.cfg written, added or removed makes a
- * new version of every animation beside it; an archive's entry is of the
- * archive's version, which already changes with any entry. */
+ * skeleton rule; the loader reads it: modelcfg.h).  A loose file's
+ * version carries the model.cfg's in its salt (fileid.h), so a model.cfg
+ * written, added or removed makes a new version of every animation beside
+ * it; an archive's entry is of the archive's version, which already
+ * changes with any entry. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -39,62 +40,6 @@ uint64_t tree_modelcfg_salt(struct rtm_tree *t, int dfd, const char *name)
         return 0;
     struct rtm_fileid id = model_cfg_id(dfd, name);
     return rtm_fileid_hash(&id);
-}
-
-/* The archive entry tg's model.cfg: its cache key and where into key and
- * where; -1 when the archive has none beside it. */
-static int entry_model_cfg(const struct tree_target *tg, char key[RTM_KEY_MAX],
-                           char where[RTM_KEY_MAX])
-{
-    const struct pbo *p = rtmc_pbo(tg->table);
-    char entry[PBO_NAME_MAX + sizeof MODEL_CFG];
-    if (!p || beside(p->entries[tg->entry].path, entry, sizeof entry))
-        return -1;
-    long i = pbo_find(p, entry);
-    if (i < 0)
-        return -1;
-    rtm_loader_entry_key(key, tg->src, strlen(tg->src), p->entries[i].path);
-    snprintf(where, RTM_KEY_MAX, "%s", key);
-    return 0;
-}
-
-int tree_modelcfg_get(struct rtm_tree *t, struct tree_target *tg, struct rtmc_entry **h,
-                      char where[RTM_KEY_MAX])
-{
-    *h = NULL;
-    where[0] = 0;
-    if (t->cfg.skeleton_explicit)
-        return 0;
-    char key[RTM_KEY_MAX];
-    struct rtmc_src s = { .path = key, .id = tg->id, .kind = RTMC_SKELETONS, .level = RTMC_FULL };
-    if (tg->entry >= 0) {
-        if (entry_model_cfg(tg, key, where))
-            return 0;
-        s.archive_len = strlen(tg->src);
-        s.id.salt = 0;
-    } else {
-        if (beside(tg->src, key, sizeof key))
-            return 0;
-        s.id = model_cfg_id(t->cfg.srcfd, tg->src);
-        uint64_t salt = rtm_fileid_hash(&s.id);
-        if (salt != tg->id.salt && !tg->pinned)
-            tg->id.salt = salt;         /* it changed since: follow it */
-        if (!salt || salt != tg->id.salt)
-            return 0;                   /* none, or not the pinned version's */
-        snprintf(where, RTM_KEY_MAX, "%s", key);
-    }
-    int rc = rtmc_get(t->cfg.cache, &s, h);
-    if (rc == -ESTALE || rc == -ENOENT)
-        return 0;                       /* gone meanwhile: the watcher will say */
-    size_t len;
-    if (rc == 0 && !rtmc_data(*h, &len)) {
-        /* a model.cfg that does not read: the mount's skeleton, with why
-         * (the loader adds it to the skeleton's name) */
-        snprintf(where, RTM_KEY_MAX, "%.2048s not used: %.1024s", key, rtmc_error(*h));
-        rtmc_put(t->cfg.cache, *h);
-        *h = NULL;
-    }
-    return rc;
 }
 
 /* Whether path is an animation's directly in dir. */

@@ -87,17 +87,6 @@ int tree_classify_target(struct rtm_tree *t, struct tree_target *tg)
     return 0;
 }
 
-/* The model.cfg beside the animation tg into s (its classes, held in
- * *classes, or why it is not used). */
-static int with_model_cfg(struct rtm_tree *t, struct tree_target *tg, struct rtmc_src *s,
-                          struct rtmc_entry **classes, char where[RTM_KEY_MAX])
-{
-    int rc = tree_modelcfg_get(t, tg, classes, where);
-    s->classes = *classes ? rtmc_data(*classes, &s->classes_len) : NULL;
-    s->classes_where = where[0] ? where : NULL;
-    return rc;
-}
-
 /* Gets the cache entry of kind for key (tg->src, or for an archive entry
  * "tg->src/ENTRY"): of the pinned version, or else of the current one,
  * following the file if it changes while it is read. */
@@ -107,28 +96,20 @@ int tree_get_entry(struct rtm_tree *t, struct tree_target *tg, const char *key,
     struct rtmc_src s = { .path = key, .level = kind == RTMC_ANIM ? tg->level : RTMC_FULL,
                           .kind = kind, .archive_len = key == tg->src ? 0 : strlen(tg->src),
                           .full_if_parsed = kind == RTMC_ANIM && tg->full_if_parsed };
-    struct rtmc_entry *classes = NULL;
-    char where[RTM_KEY_MAX] = "";
-    int rc = -EIO;
     for (int tries = 0; tries < 5; tries++) {
-        if (kind == RTMC_ANIM && (rc = with_model_cfg(t, tg, &s, &classes, where)))
-            break;
         s.id = tg->id;
-        rc = rtmc_get(t->cfg.cache, &s, h);
-        if (classes)
-            rtmc_put(t->cfg.cache, classes);
-        classes = NULL;
+        int rc = rtmc_get(t->cfg.cache, &s, h);
         if (rc != -ESTALE || tg->pinned)
             return rc;
         if (fstatat(t->cfg.srcfd, tg->src, &tg->st, 0))
             return -errno;
         if (!S_ISREG(tg->st.st_mode))
             return -ENOENT;
-        uint64_t salt = tg->id.salt;
         tg->id = rtm_fileid_of(&tg->st);
-        tg->id.salt = salt;             /* with_model_cfg follows it */
+        if (kind == RTMC_ANIM && key == tg->src)   /* its model.cfg may be what changed */
+            tg->id.salt = tree_modelcfg_salt(t, t->cfg.srcfd, tg->src);
     }
-    return rc;
+    return -EIO;
 }
 
 /* The cache key of archive entry tg->entry. */

@@ -72,7 +72,7 @@ static inline void tree_fixture_write(struct tree_fixture *f, const char *name, 
 static inline void tree_fixture_mount(struct tree_fixture *f, size_t budget)
 {
     f->l = (struct rtm_loader){ .srcfd = f->fd, .skel = f->skel, .index = f->ix,
-                                .digits = RTM_DIGITS_EXACT };
+                                .digits = RTM_DIGITS_EXACT, .model_cfg = 1 };
     f->c = f->l.cache = rtmc_new(budget, rtm_loader_load, &f->l);
     assert_non_null(f->c);
 }

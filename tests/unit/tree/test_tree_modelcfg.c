@@ -125,9 +125,15 @@ static void the_class_with_every_bone(void **state)
     static const uint32_t n[] = { 10, 30 };
     put_model_cfg(e, "anims/model.cfg", names, n, extra, 2);
     tree_fixture_tree(&e->f, (struct rtm_tree_config){ 0 });
+    /* as ls -l: a listing's light entry first, then every view's size,
+     * which the cache deepens to a full parse of its own */
+    struct rtm_tree_entry te;
+    assert_int_equal(tree_walk(e->f.t, "anims/walk.rtm/bones.txt", &te), 0);
+    assert_int_equal(tree_walk(e->f.t, "anims/walk.rtm/plain.rtm", &te), 0);
     expect_skeleton(e, "anims/walk.rtm", "Mine from anims/model.cfg (29 of 30 bones composed");
     expect_skeleton(e, "anims/pose.rtm", "Mine from anims/model.cfg (used for pivots and bmtr.rtm");
     /* -o skeleton= given: the mount's, model.cfg or not */
+    e->f.l.model_cfg = 0;
     tree_fixture_tree(&e->f, (struct rtm_tree_config){ .skeleton_explicit = 1 });
     expect_skeleton(e, "anims/walk.rtm", "ofp2 (");
 }

@@ -1,0 +1,95 @@
+/* modelcfg.c - the model.cfg beside an animation (modelcfg.h). */
+#include "modelcfg.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* "DIR/model.cfg" for path "DIR/NAME" ("model.cfg" for "NAME"), n bytes
+ * of out; -1 when too long. */
+static int beside(const char *path, size_t len, char *out, size_t n)
+{
+    const char *slash = memrchr(path, '/', len);
+    int dl = slash ? (int)(slash - path + 1) : 0;
+    return snprintf(out, n, "%.*smodel.cfg", dl, path) >= (int)n ? -1 : 0;
+}
+
+/* The RTMC_SKELETONS entry of s into m, where naming it. */
+static int get(const struct rtm_loader *l, const struct rtmc_src *s, struct rtm_modelcfg *m)
+{
+    int rc = rtmc_get(l->cache, s, &m->h);
+    if (rc)
+        return rc == -ENOENT ? 0 : rc;
+    size_t len;
+    if (rtmc_data(m->h, &len)) {
+        snprintf(m->where, sizeof m->where, "%s", s->path);
+        return 0;
+    }
+    snprintf(m->where, sizeof m->where, "%.*s not used: %.1024s", RTM_KEY_MAX, s->path,
+             rtmc_error(m->h));
+    rtmc_put(l->cache, m->h);
+    m->h = NULL;
+    return 0;
+}
+
+/* A loose animation's: the one its salt names. */
+static int loose(const struct rtm_loader *l, const struct rtmc_src *src, struct rtm_modelcfg *m)
+{
+    char key[PATH_MAX];
+    struct stat st;
+    if (!src->id.salt || beside(src->path, strlen(src->path), key, sizeof key))
+        return 0;
+    if (fstatat(l->srcfd, key, &st, 0) || !S_ISREG(st.st_mode))
+        return -ESTALE;                 /* removed since the version was taken */
+    struct rtm_fileid id = rtm_fileid_of(&st);
+    if (rtm_fileid_hash(&id) != src->id.salt)
+        return -ESTALE;
+    struct rtmc_src s = { .path = key, .id = id, .kind = RTMC_SKELETONS, .level = RTMC_FULL };
+    return get(l, &s, m);
+}
+
+/* An archive entry's: the entry model.cfg beside it, any case. */
+static int in_archive(const struct rtm_loader *l, const struct rtmc_src *src,
+                      struct rtm_modelcfg *m)
+{
+    const char *entry = src->path + src->archive_len + 1;
+    char name[PBO_NAME_MAX + 16], key[RTM_KEY_MAX];
+    if (beside(entry, strlen(entry), name, sizeof name))
+        return 0;
+    char archive[PATH_MAX];
+    snprintf(archive, sizeof archive, "%.*s", (int)src->archive_len, src->path);
+    struct rtmc_src ts = { .path = archive, .id = src->id, .kind = RTMC_TABLE,
+                           .level = RTMC_FULL };
+    struct rtmc_entry *t;
+    int rc = rtmc_get(l->cache, &ts, &t);
+    if (rc)
+        return rc;
+    const struct pbo *p = rtmc_pbo(t);
+    long i = p ? pbo_find(p, name) : -1;
+    if (i >= 0) {
+        rtm_loader_entry_key(key, archive, src->archive_len, p->entries[i].path);
+        struct rtmc_src s = { .path = key, .id = src->id, .kind = RTMC_SKELETONS,
+                              .level = RTMC_FULL, .archive_len = src->archive_len };
+        rc = get(l, &s, m);
+    }
+    rtmc_put(l->cache, t);
+    return rc;
+}
+
+int rtm_modelcfg_find(const struct rtm_loader *l, const struct rtmc_src *src,
+                      struct rtm_modelcfg *m)
+{
+    m->h = NULL;
+    m->where[0] = 0;
+    if (!l->model_cfg || src->kind != RTMC_ANIM)
+        return 0;
+    return src->archive_len ? in_archive(l, src, m) : loose(l, src, m);
+}
+
+void rtm_modelcfg_release(const struct rtm_loader *l, struct rtm_modelcfg *m)
+{
+    if (m->h)
+        rtmc_put(l->cache, m->h);
+    m->h = NULL;
+}

@@ -1,0 +1,33 @@
+/* modelcfg.h - the model.cfg beside an animation the loader parses
+ * (loader.h), whose classes give its skeleton (rtmfs-views(7), the
+ * skeleton rule): in the animation's folder on disk, or beside its entry
+ * in an archive.  Private to the loader.
+ *
+ * Contract:
+ *  - A loose animation's version names its model.cfg by its salt
+ *    (fileid.h; the tree sets it): a salt of 0 means none, and a
+ *    model.cfg whose version hashes otherwise is not that version's
+ *    (-ESTALE, as for a rewritten file).  An archive's entry is of the
+ *    archive's version, which holds its model.cfg.
+ *  - The classes are a cache entry (RTMC_SKELETONS) held until
+ *    rtm_modelcfg_release(); one that does not read leaves no classes and
+ *    a where that says why.
+ */
+#ifndef RTM_MODELCFG_H
+#define RTM_MODELCFG_H
+
+#include "loader.h"
+
+struct rtm_modelcfg {
+    struct rtmc_entry *h;           /* the classes' entry, or NULL */
+    char where[RTM_KEY_MAX + 1100]; /* "DIR/model.cfg", "ARCHIVE/DIR/model.cfg",
+                                       or that and " not used: WHY"; "": none */
+};
+
+/* Finds the model.cfg of src (an RTMC_ANIM load) when l->model_cfg: 0
+ * with or without one, or a negative errno. */
+int rtm_modelcfg_find(const struct rtm_loader *l, const struct rtmc_src *src,
+                      struct rtm_modelcfg *m);
+void rtm_modelcfg_release(const struct rtm_loader *l, struct rtm_modelcfg *m);
+
+#endif
