@@ -114,7 +114,10 @@ void rtm_binarise_transform(const float m[12], const float *p, uint8_t out[14])
 static uint64_t asciiz(struct rtm_str s) { return strlen(s.s) + 1; }
 
 /* A compressed-array wrapper of n elements of elem bytes, stored raw. */
-static uint64_t array_bytes(uint64_t n, uint64_t elem) { return 4 + (n * elem != 0 ? 1 + n * elem : 0); }
+static uint64_t array_bytes(uint64_t n, uint64_t elem)
+{
+    return 4 + (n * elem != 0 ? 1 + n * elem : 0);
+}
 
 uint64_t rtm_binarise_size(const struct rtm_anim *a)
 {
@@ -136,7 +139,8 @@ static uint8_t *transforms(const struct rtm_anim *a)
     for (uint32_t f = 0; t && f < a->nframes; f++)
         for (uint32_t b = 0; b < a->nbones; b++) {
             int32_t p = a->skel_parent ? a->skel_parent[b] : -1;
-            rtm_binarise_transform(rtm_matrix(a, f, b), p >= 0 ? rtm_matrix(a, f, (uint32_t)p) : NULL,
+            const float *parent = p >= 0 ? rtm_matrix(a, f, (uint32_t)p) : NULL;
+            rtm_binarise_transform(rtm_matrix(a, f, b), parent,
                                    t + f * per + (size_t)b * RTM_TRANSFORM_BYTES);
         }
     return t;
