@@ -65,8 +65,14 @@ static struct macro *find(const struct cfg_macros *m, const char *name, size_t n
     return *slot(m, name, n);
 }
 
+/* The built-ins the expander knows by name count as defined. */
 int cfg_macro_defined(const struct cfg_macros *m, const char *name, size_t n)
 {
+    static const char *const builtin[] = { "__LINE__", "__FILE__", "__COUNTER__",
+                                           "__COUNTER_RESET__" };
+    for (size_t i = 0; i < sizeof builtin / sizeof builtin[0]; i++)
+        if (strlen(builtin[i]) == n && memcmp(builtin[i], name, n) == 0)
+            return 1;
     return find(m, name, n) != NULL;
 }
 
@@ -305,6 +311,14 @@ static const char *identifier(struct cfg_macro_expand *x, const char *s, const c
     }
     if (n == 8 && !memcmp(s, "__LINE__", 8) && !d) {
         buf_printf(out, "%u", x->line);
+        return p;
+    }
+    if (n == 11 && !memcmp(s, "__COUNTER__", 11) && !d) {
+        buf_printf(out, "%u", x->counter++);
+        return p;
+    }
+    if (n == 17 && !memcmp(s, "__COUNTER_RESET__", 17) && !d) {
+        x->counter = 0;
         return p;
     }
     if (n == 8 && !memcmp(s, "__FILE__", 8) && !d) {

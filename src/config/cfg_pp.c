@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 
 #include "array.h"
+#include "cfg_expr.h"
 
 enum { COND_MAX = 256 };
 #define PP_OUTPUT_DEFAULT ((size_t)64 << 20)
@@ -242,6 +243,98 @@ static int push_cond(struct pp *pp, struct src *f, struct cond *c, int yes)
     return 0;
 }
 
+static const char *skip_blanks(const char *s, const char *e)
+{
+    while (s < e && (*s == ' ' || *s == '\t'))
+        s++;
+    return s;
+}
+
+/* defined(NAME), defined NAME or __has_include("PATH") (<PATH>) at p (the
+ * word w, n bytes, ending at q): its 0 or 1 into b, one past it in *end;
+ * -1 when malformed. */
+static int if_builtin(struct pp *pp, struct src *f, const char *q, const char *e, size_t n,
+                      struct rtm_buf *b, const char **end)
+{
+    const char *a = skip_blanks(q, e), *z;
+    char inc[PATH_MAX], path[PATH_MAX];
+    if (n == 7) {
+        int paren = a < e && *a == '(';
+        a = skip_blanks(a + paren, e);
+        for (z = a; z < e && cfg_macro_ident((unsigned char)*z); z++)
+            ;
+        if (z == a)
+            return fail(pp, f, "#if: defined without a macro name");
+        buf_putc(b, cfg_macro_defined(pp->m, a, (size_t)(z - a)) ? '1' : '0');
+        z = skip_blanks(z, e);
+        if (paren && (z >= e || *z != ')'))
+            return fail(pp, f, "#if: defined( without ')'");
+        *end = z + paren;
+        return 0;
+    }
+    if (a >= e || *a != '(' || (a = skip_blanks(a + 1, e)) >= e || (*a != '"' && *a != '<') ||
+        !(z = memchr(a + 1, *a == '<' ? '>' : '"', (size_t)(e - a - 1))) ||
+        (size_t)(z - a) >= sizeof inc)
+        return fail(pp, f, "#if: __has_include without (\"path\")");
+    memcpy(inc, a + 1, (size_t)(z - a - 1));
+    inc[z - a - 1] = 0;
+    z = skip_blanks(z + 1, e);
+    if (z >= e || *z != ')')
+        return fail(pp, f, "#if: __has_include( without ')'");
+    buf_putc(b, resolve(pp, f, inc, path, sizeof path) == 0 ? '1' : '0');
+    *end = z + 1;
+    return 0;
+}
+
+/* The value of an #if or #elif expression (s..e): defined() and
+ * __has_include() replaced by 0 or 1, then macros expanded, then
+ * evaluated (cfg_expr.h).  One that cannot be evaluated is an error. */
+static int if_value(struct pp *pp, struct src *f, const char *s, const char *e, int *yes)
+{
+    struct rtm_buf pre, out;
+    char why[160];
+    int rc = 0;
+    buf_init(&pre);
+    buf_init(&out);
+    for (const char *p = s; p < e && rc == 0;) {
+        const char *q = p;
+        if (*p == '"' || *p == '\'') {
+            for (q++; q < e && *q != *p; q++)
+                ;
+            q += q < e;
+        } else if (cfg_macro_ident_start((unsigned char)*p)) {
+            while (q < e && cfg_macro_ident((unsigned char)*q))
+                q++;
+            size_t n = (size_t)(q - p);
+            if ((n == 7 && !memcmp(p, "defined", 7)) || (n == 13 && !memcmp(p, "__has_include", 13))) {
+                rc = if_builtin(pp, f, q, e, n, &pre, &p);
+                continue;
+            }
+        } else if (*p >= '0' && *p <= '9') {
+            while (q < e && cfg_macro_ident((unsigned char)*q))
+                q++;
+        } else {
+            q++;
+        }
+        buf_put(&pre, p, (size_t)(q - p));
+        p = q;
+    }
+    if (rc == 0) {
+        pp->x.file = f->name;
+        pp->x.line = f->line;
+        if (pre.oom || cfg_macro_expand_line(&pp->x, pre.p ? pre.p : "", pre.len, &out))
+            rc = pre.oom || out.oom ? (rtm_err_oom(pp->err, "out of memory preprocessing"), -1)
+                                    : fail(pp, f, "#if: %s", pp->x.why);
+    }
+    int64_t v = 0;
+    if (rc == 0 && cfg_expr_eval(out.p ? out.p : "", out.len, &v, why, sizeof why))
+        rc = fail(pp, f, "#if cannot be evaluated: %s", why);
+    *yes = v != 0;
+    buf_free(&pre);
+    buf_free(&out);
+    return rc;
+}
+
 /* A directive line (after its '#'); *echo asks for the line as written. */
 static int directive(struct pp *pp, struct src *f, struct cond *c, const char *s,
                      const char *e, int *echo, int *included)
@@ -262,17 +355,21 @@ static int directive(struct pp *pp, struct src *f, struct cond *c, const char *s
     if (IS("ifdef") || IS("ifndef"))
         return push_cond(pp, f, c, cfg_macro_defined(pp->m, arg, (size_t)(an - arg)) == IS("ifdef"));
     if (IS("if")) {
-        pp->r->counts.other += cond_active(c);
-        return push_cond(pp, f, c, 1);      /* unknown condition: taken, counted */
+        int yes = 0;    /* inside a skipped block it is not evaluated */
+        if (cond_active(c) && if_value(pp, f, s, e, &yes))
+            return -1;
+        return push_cond(pp, f, c, yes);
     }
     if (IS("else") || IS("elif")) {
         if (c->n == 0 || c->seen_else[c->n - 1])
             return fail(pp, f, "#%.*s without #ifdef", (int)wn, w);
-        int outer = c->n < 2 || c->active[c->n - 2];
+        int outer = c->n < 2 || c->active[c->n - 2], yes = IS("else");
+        /* #elif: evaluated only when no branch before it was taken */
+        if (!yes && outer && !c->taken[c->n - 1] && if_value(pp, f, s, e, &yes))
+            return -1;
         c->seen_else[c->n - 1] = IS("else");
-        c->active[c->n - 1] = (uint8_t)(outer && !c->taken[c->n - 1]);
-        c->taken[c->n - 1] = 1;
-        pp->r->counts.other += IS("elif") && outer;
+        c->active[c->n - 1] = (uint8_t)(outer && !c->taken[c->n - 1] && yes);
+        c->taken[c->n - 1] |= (uint8_t)yes;
         return 0;
     }
     if (IS("endif")) {
@@ -390,7 +487,9 @@ int cfg_pp_text(const char *text, size_t len, const char *name, const char *dir,
     pp.x.limit = pp.o->max_output ? pp.o->max_output : PP_OUTPUT_DEFAULT + 64 * len;
     pp.x.m = pp.m = cfg_macros_new();
     long id = add_file(&pp, name ? name : "<text>");
-    if (!pp.m || id < 0) {
+    /* what the game defines in every file it preprocesses */
+    if (!pp.m || id < 0 || cfg_macro_define(pp.m, "__ARMA__ 1", 10) ||
+        cfg_macro_define(pp.m, "__ARMA3__ 1", 11)) {
         cfg_macros_free(pp.m);
         rtm_err_oom(err, "out of memory preprocessing");
         return -1;

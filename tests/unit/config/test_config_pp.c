@@ -74,6 +74,74 @@ static void test_conditionals(void **state)
     free(s);
 }
 
+/* rtm(5), Text syntax: "#if and #elif take an integer expression; the
+ * first branch whose value is not 0 is kept (#else when none is), and an
+ * expression inside a skipped block, or after a branch was taken, is not
+ * evaluated."  Operators as C's (||, &&, == !=, < <= > >=, + -, * / %,
+ * ! - ~, parentheses); defined(NAME) and defined NAME are 1 or 0. */
+static void test_if(void **state)
+{
+    (void)state;
+    char *s = pp_ok("#define A 1\n#define B 2\n#define Y -18\n"
+                    "#if B > A\na1;\n#endif\n"
+                    "#if 16 < Y\nno1;\n#else\na2;\n#endif\n"
+                    "#if 0\nno2;\n#elif A == 2\nno3;\n#elif B == 2 && !(A != 1)\na3;\n#elif 1\nno4;\n"
+                    "#else\nno5;\n#endif\n"
+                    "#if defined(A) && defined B && !defined(C) || 0\na4;\n#endif\n"
+                    "#if (1 + 2 * 3) % 4 == 3 && -1 < 0 && 0x10 == 16 && ~0 == -1\na5;\n#endif\n"
+                    "#if 0\n#if NOT_EVALUATED +\nno6;\n#elif ALSO_NOT\nno7;\n#endif\n#endif\n"
+                    "#if 1\na6;\n#elif NOT_EVALUATED\nno8;\n#endif\n"
+                    "#if __ARMA3__ && __ARMA__ == 1 && defined(__ARMA3__)\na7;\n#endif\n",
+                    NULL, NULL);
+    for (int i = 1; i <= 7; i++) {
+        char w[8];
+        snprintf(w, sizeof w, "a%d;", i);
+        if (!strstr(s, w))
+            fail_msg("%s missing from:\n%s", w, s);
+    }
+    assert_null(strstr(s, "no"));
+    free(s);
+    /* rtm(5): "an #if that cannot be evaluated is an error FILE:LINE"; a
+     * name left after expansion is one (as HEMTT's test pe8_if_undefined) */
+    pp_bad("\n#if arma\n#endif\n", NULL, "t.cpp:2: #if cannot be evaluated: arma is not a defined macro");
+    pp_bad("#define A 1\n#if A === 1\n#endif\n", NULL, "t.cpp:2: #if cannot be evaluated: unexpected");
+    pp_bad("#define A \"Hello\"\n#if A > 2\n#endif\n", NULL, "a string is not a number");
+    pp_bad("#if 1 / 0\n#endif\n", NULL, "division by zero");
+    pp_bad("#if 1.5 > 1\n#endif\n", NULL, "only integers");
+    pp_bad("#if\n#endif\n", NULL, "t.cpp:1: #if cannot be evaluated: no expression");
+    pp_bad("#if (1\n#endif\n", NULL, "'(' without ')'");
+    pp_bad("#if defined(\n#endif\n", NULL, "defined without a macro name");
+    pp_bad("#if 0\n#elif 9223372036854775808\n#endif\n", NULL, "does not fit 64 bits");
+    pp_bad("#if 0\n#else\n#elif 1\n#endif\n", NULL, "t.cpp:3: #elif without #ifdef");
+    char deep[300] = "#if ";
+    for (int i = 0; i < 70; i++)
+        strcat(deep, "(");
+    strcat(deep, "1\n#endif\n");
+    pp_bad(deep, NULL, "nested deeper than 64");
+    /* INT64_MIN / -1 and wrapping arithmetic stay defined */
+    pp_bad("#if (-9223372036854775807 - 1) / -1\n#endif\n", NULL, "overflows");
+    free(pp_ok("#if 9223372036854775807 + 1 < 0\nwrapped;\n#endif\n", NULL, NULL));
+}
+
+/* rtm(5): "__COUNTER__ is 0, 1, 2, ... in the order it is met in a file
+ * and the files it includes, #if lines included; __COUNTER_RESET__
+ * starts it again at 0 and is itself nothing"; __ARMA__ and __ARMA3__ are 1. */
+static void test_builtins(void **state)
+{
+    (void)state;
+    char *s = pp_ok("a = __COUNTER__;\nb = __COUNTER__;\n#if __COUNTER__ == 2\nc = __COUNTER__;\n"
+                    "#endif\n__COUNTER_RESET__\nd = __COUNTER__;\ne = __ARMA__ __ARMA3__;\n"
+                    "#undef __ARMA3__\n#ifndef __ARMA3__\nf = 1;\n#endif\n",
+                    NULL, NULL);
+    assert_non_null(strstr(s, "a = 0;\nb = 1;\n\nc = 3;\n\n\nd = 0;\ne = 1 1;\n"));
+    assert_non_null(strstr(s, "f = 1;"));
+    free(s);
+    /* every file preprocessed starts at 0 */
+    s = pp_ok("x = __COUNTER__;\n", NULL, NULL);
+    assert_non_null(strstr(s, "x = 0;"));
+    free(s);
+}
+
 static void test_left_as_written(void **state)
 {
     (void)state;
@@ -185,6 +253,20 @@ static void test_includes(void **state)
     snprintf(path, sizeof path, "%s/addons/anims/uses_bad.cpp", root);
     assert_int_equal(cfg_load_file(path, &o, &c, &err), -1);
     assert_non_null(strstr(err.msg, "bad.hpp:2: expected a class name"));
+    /* rtm(5): "__has_include(\"PATH\") is 1 when #include would find PATH
+     * (the same places, the same order), else 0" */
+    put_file(root, "addons/anims/has.cpp",
+             "#if __has_include(\"\\x\\cba\\main.hpp\") && !__has_include(\"nope.hpp\") && "
+             "__has_include(<sub\\part.hpp>) && __has_include(\"\\x\\mod\\addons\\main\\script_mod.hpp\")\n"
+             "yes = 1;\n#endif\n");
+    snprintf(path, sizeof path, "%s/addons/anims/has.cpp", root);
+    if (cfg_load_file(path, &o, &c, &err))
+        fail_msg("%s", err.msg);
+    assert_true(cfg_find(c, "yes", NULL) >= 0);
+    cfg_free(c);
+    assert_int_equal(cfg_load_file(path, NULL, &c, &err), 0);
+    assert_true(cfg_find(c, "yes", NULL) < 0);      /* no resolver: not found */
+    cfg_free(c);
     /* without the resolver and include/, those includes are left and counted */
     snprintf(path, sizeof path, "%s/addons/anims/config.cpp", root);
     assert_int_equal(cfg_load_file(path, NULL, &c, &err), 0);
@@ -285,6 +367,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_macros),    cmocka_unit_test(test_conditionals),
+        cmocka_unit_test(test_if),        cmocka_unit_test(test_builtins),
         cmocka_unit_test(test_left_as_written), cmocka_unit_test(test_errors),
         cmocka_unit_test(test_includes),  cmocka_unit_test(test_gamepaths),
         cmocka_unit_test(test_shared_addons),
