@@ -158,13 +158,16 @@ int cfg_macro_define(struct cfg_macros *m, const char *s, size_t n)
 
 static int expand(struct cfg_macro_expand *x, const char *s, size_t n, struct rtm_buf *out, int depth);
 
-/* A "string" from s: one past its closing quote (or the end). */
+/* A "string" or 'string' from s: one past its closing quote (or the end). */
 static const char *skip_string(const char *s, const char *e)
 {
-    for (s++; s < e && *s != '"'; s++)
+    char q = *s;
+    for (s++; s < e && *s != q; s++)
         ;
     return s < e ? s + 1 : e;
 }
+
+static int is_quote(char c) { return c == '"' || c == '\''; }
 
 /* From '(' at s: one past the matching ')', or NULL; argument starts and
  * ends (commas at depth 0, outside strings) into a[]. */
@@ -174,7 +177,7 @@ static const char *split_args(const char *s, const char *e, const char **a, int 
     *na = 0;
     a[0] = s + 1;
     for (const char *p = s; p < e; p++) {
-        if (*p == '"') {
+        if (is_quote(*p)) {
             p = skip_string(p, e) - 1;
         } else if (*p == '(') {
             depth++;
@@ -214,7 +217,7 @@ static void substitute(const struct macro *d, struct rtm_buf *args, struct rtm_b
             s = skip_blank(s + 2, e);
             continue;
         }
-        if (*s == '"') {
+        if (is_quote(*s)) {
             const char *q = skip_string(s, e);
             buf_put(out, s, (size_t)(q - s));
             s = q;
@@ -358,7 +361,7 @@ static int expand(struct cfg_macro_expand *x, const char *s, size_t n, struct rt
             return -1;
         }
         const char *p = s;
-        if (*s == '"') {
+        if (is_quote(*s)) {
             p = skip_string(s, e);
         } else if (cfg_macro_ident_start((unsigned char)*s)) {
             while (p < e && cfg_macro_ident((unsigned char)*p))

@@ -82,22 +82,23 @@ static long add_file(struct pp *pp, const char *name)
 }
 
 /* The text without comments: block comments become a space (their
- * newlines kept), line comments go; "strings" are kept as they are. */
+ * newlines kept), line comments go; "strings" and 'strings' are kept as
+ * they are (to their closing quote or the end of the line). */
 static void strip_comments(const char *s, size_t n, struct rtm_buf *out)
 {
     const char *e = s + n;
     while (s < e) {
         const char *p = s;
-        while (p < e && *p != '"' && *p != '/')
+        while (p < e && *p != '"' && *p != '\'' && *p != '/')
             p++;
         buf_put(out, s, (size_t)(p - s));
         if (p >= e)
             break;
-        if (*p == '"') {
+        if (*p == '"' || *p == '\'') {
             const char *q = p + 1;
-            while (q < e && *q != '"' && *q != '\n')
+            while (q < e && *q != *p && *q != '\n')
                 q++;
-            q += q < e && *q == '"';
+            q += q < e && *q == *p;
             buf_put(out, p, (size_t)(q - p));
             s = q;
         } else if (e - p >= 2 && p[1] == '/') {

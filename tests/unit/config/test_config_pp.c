@@ -142,6 +142,24 @@ static void test_builtins(void **state)
     free(s);
 }
 
+/* rtm(5): "'single quoted' strings are kept from comment stripping and
+ * macro expansion as "double quoted" ones are" (an assumption: the wiki
+ * does not say; config syntax reads both quotes). */
+static void test_single_quotes(void **state)
+{
+    (void)state;
+    char *s = pp_ok("#define X 1\n#define Q(a) a\nurl = 'https://x/*y*/'; // gone\n"
+                    "a = 'X \"X\"'; b = \"X 'X'\"; c = Q('X,X'); d = X;\n", NULL, NULL);
+    assert_non_null(strstr(s, "url = 'https://x/*y*/';"));
+    assert_null(strstr(s, "gone"));
+    assert_non_null(strstr(s, "a = 'X \"X\"'; b = \"X 'X'\"; c = 'X,X'; d = 1;"));
+    struct cfg *c = text_ok(s);
+    assert_string_equal(c->e[cfg_find(c, "url", NULL)].v.u.s.p, "https://x/*y*/");
+    assert_string_equal(c->e[cfg_find(c, "c", NULL)].v.u.s.p, "X,X");
+    cfg_free(c);
+    free(s);
+}
+
 static void test_left_as_written(void **state)
 {
     (void)state;
@@ -368,6 +386,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_macros),    cmocka_unit_test(test_conditionals),
         cmocka_unit_test(test_if),        cmocka_unit_test(test_builtins),
+        cmocka_unit_test(test_single_quotes),
         cmocka_unit_test(test_left_as_written), cmocka_unit_test(test_errors),
         cmocka_unit_test(test_includes),  cmocka_unit_test(test_gamepaths),
         cmocka_unit_test(test_shared_addons),
