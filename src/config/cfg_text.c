@@ -170,35 +170,66 @@ static int expect(struct parser *ps, char ch, const char *ctx)
     return 0;
 }
 
-/* A quoted string: "" (or '' in '...') is one quote; bytes as they are. */
-static int get_quoted(struct parser *ps, struct cfg_value *v)
+/* A quoted string at ps->p appended to b: "" (or '' in '...') is one
+ * quote; bytes as they are. */
+static int quoted_into(struct parser *ps, struct rtm_buf *b)
 {
     char q = *ps->p++;
     uint32_t at = ps->line;
-    struct rtm_buf b;
-    buf_init(&b);
     for (;;) {
         const char *s = ps->p;
         while (ps->p < ps->end && *ps->p != q)
             ps->line += *ps->p++ == '\n';
-        buf_put(&b, s, (size_t)(ps->p - s));
+        buf_put(b, s, (size_t)(ps->p - s));
         if (ps->p >= ps->end) {
-            buf_free(&b);
             ps->line = at;
             return fail(ps, "string never closed");
         }
         ps->p++;
         if (ps->p < ps->end && *ps->p == q) {
-            buf_putc(&b, q);
+            buf_putc(b, q);
             ps->p++;
             continue;
         }
-        break;
+        return 0;
     }
-    const char *d = b.oom ? NULL : cfg_strdup(ps->c, b.p ? b.p : "", b.len);
+}
+
+/* A quoted string, or quoted strings joined by \n outside the quotes
+ * ("a" \n "b"), which CfgConvert reads as one string with line breaks:
+ * one string with a newline byte (0x0A) where each \n stood.  A \n not
+ * followed by a quoted string is left where it is (the caller then finds
+ * it). */
+static int get_quoted(struct parser *ps, struct cfg_value *v)
+{
+    struct rtm_buf b;
+    buf_init(&b);
+    int rc = quoted_into(ps, &b);
+    while (rc == 0 && b.len <= CFG_STR_MAX) {
+        const char *at = ps->p, *q = ps->p;
+        uint32_t line = ps->line;
+        while (q < ps->end && (*q == ' ' || *q == '\t' || *q == '\r'))
+            q++;
+        if (ps->end - q < 2 || q[0] != '\\' || q[1] != 'n')
+            break;
+        ps->p = q + 2;
+        int ch = peek(ps);
+        if (ch != '"' && ch != '\'') {
+            ps->p = at;
+            ps->line = line;
+            rc = ch == -1 ? -1 : 0;
+            break;
+        }
+        buf_putc(&b, '\n');
+        rc = quoted_into(ps, &b);
+    }
+    const char *d = rc || b.oom ? NULL : cfg_strdup(ps->c, b.p ? b.p : "", b.len);
     size_t n = b.len;
+    int was_oom = b.oom;
     buf_free(&b);
-    if (!d)
+    if (rc)
+        return -1;
+    if (!d || was_oom)
         return oom(ps);
     if (n > CFG_STR_MAX)
         return fail(ps, "string longer than %u bytes", CFG_STR_MAX);

@@ -127,7 +127,9 @@ void cfg_line_where(const struct cfg_line_map *map, const char *name, uint32_t l
  * are strings as written, unless they are numbers as BI's tools read them:
  * decimal or 0x hex digits are an integer (64-bit when 32 do not hold it),
  * with a point or an exponent a float; 1.#INF, -1.#INF, 1.#QNAN(0xBITS)
- * are the non-finite floats.  A statement that is only a macro call
+ * are the non-finite floats.  Quoted strings joined by \n outside the
+ * quotes ("a" \n "b") are one string with a newline byte where each \n
+ * stood.  A statement that is only a macro call
  * (NAME(...);), which the preprocessor left as written, is skipped. */
 int cfg_parse_text(const char *text, size_t len, const char *name,
                    const struct cfg_line_map *map, struct cfg **out, struct rtm_error *err);

@@ -88,6 +88,28 @@ static void test_numbers(void **state)
 /* Text reads a 64-bit integer that 32 bits hold back as a 32-bit one
  * (fuzz_config found one in a rapified file, subtype 6): not exact; one
  * past 32 bits is. */
+/* rtm(5): "quoted strings joined by \n outside the quotes read as one
+ * string with a newline byte (0x0A) where each \n stood", as CfgConvert
+ * reads text = "why" \n "is" \n "this"; */
+static void test_joined_strings(void **state)
+{
+    (void)state;
+    struct cfg *c = text_ok("text = \"why\" \\n \"is\"\\n\n  'this';\n"
+                            "arr[] = {\"a\" \\n \"b\", \"c\"};\nx = \"\" \\n \"\";\n");
+    assert_string_equal(at(c, "text")->v.u.s.p, "why\nis\nthis");
+    assert_int_equal(at(c, "text")->v.u.s.len, 11);
+    const struct cfg_entry *a = at(c, "arr");
+    assert_int_equal(a->v.n, 2);
+    assert_string_equal(c->v[a->v.u.first].u.s.p, "a\nb");
+    assert_string_equal(at(c, "x")->v.u.s.p, "\n");
+    round_trip(c);      /* the newline is written inside the quotes, read back */
+    cfg_free(c);
+    /* a \n with no string after it is not joined: the statement is bad */
+    struct rtm_error err;
+    assert_non_null(strstr(text_err("x = \"a\" \\n;\n", &err), "bad.cpp:1: expected ';'"));
+    assert_non_null(strstr(text_err("x = \"a\" \\n \"b;\n", &err), "string never closed"));
+}
+
 static void test_text_exact_int64(void **state)
 {
     (void)state;
@@ -459,7 +481,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_entries),     cmocka_unit_test(test_numbers),
         cmocka_unit_test(test_text_form),   cmocka_unit_test(test_lookup),
-        cmocka_unit_test(test_text_exact_int64),
+        cmocka_unit_test(test_text_exact_int64), cmocka_unit_test(test_joined_strings),
         cmocka_unit_test(test_rap_types),   cmocka_unit_test(test_rap_enums_measured),
         cmocka_unit_test(test_rap_errors),
         cmocka_unit_test(test_rap_depth),   cmocka_unit_test(test_text_errors),
