@@ -37,6 +37,7 @@ struct pp {
 /* One file being read. */
 struct src {
     const char *name, *dir;
+    const char *game;           /* its game path, or NULL when not known */
     uint32_t id, line;
 };
 
@@ -146,8 +147,31 @@ static int is_file(const char *path)
     return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* An include's path to a file on disk, in the order cfg_pp.h gives. */
-static int resolve(struct pp *pp, const struct src *f, const char *inc, char *out, size_t n)
+/* A game path with "." and ".." parts taken out, in place. */
+static void game_norm(char *s)
+{
+    char *out = s, *p = s;
+    while (*p) {
+        char *q = strchr(p, '\\');
+        size_t n = q ? (size_t)(q - p) : strlen(p);
+        if (n == 2 && p[0] == '.' && p[1] == '.') {
+            while (out > s && *--out != '\\')
+                ;
+        } else if (n && !(n == 1 && p[0] == '.')) {
+            if (out > s)
+                *out++ = '\\';
+            memmove(out, p, n);
+            out += n;
+        }
+        p += n + (q != NULL);
+    }
+    *out = 0;
+}
+
+/* An include's path to a file on disk, in the order cfg_pp.h gives; its
+ * game path into gp (gn bytes, "" when not known) when gp is not NULL. */
+static int resolve(struct pp *pp, const struct src *f, const char *inc, char *out, size_t n,
+                   char *gp, size_t gn)
 {
     char rel[PATH_MAX], game[PATH_MAX];
     size_t k = 0, g = 0;
@@ -159,20 +183,29 @@ static int resolve(struct pp *pp, const struct src *f, const char *inc, char *ou
         game[g++] = *s == '/' ? '\\' : *s;
     }
     rel[k] = game[g] = 0;
+    if (gp && gn)
+        gp[0] = 0;
     if (inc[0] != '\\' && inc[0] != '/' && f->dir &&
-        snprintf(out, n, "%s/%s", f->dir, rel) < (int)n && is_file(out))
+        snprintf(out, n, "%s/%s", f->dir, rel) < (int)n && is_file(out)) {
+        const char *slash = f->game ? strrchr(f->game, '\\') : NULL;
+        if (gp && f->game && snprintf(gp, gn, "%.*s%s%s", slash ? (int)(slash - f->game) : 0,
+                                      f->game, slash ? "\\" : "", game) < (int)gn)
+            game_norm(gp);
+        else if (gp && gn)
+            gp[0] = 0;
         return 0;
-    if (pp->o->resolve && pp->o->resolve(pp->o->arg, game, out, n) == 0 && is_file(out))
-        return 0;
-    if (pp->o->include_dir && snprintf(out, n, "%s/%s", pp->o->include_dir, rel) < (int)n &&
-        is_file(out))
-        return 0;
-    return -1;
+    }
+    int found = (pp->o->resolve && pp->o->resolve(pp->o->arg, game, out, n) == 0 && is_file(out)) ||
+                (pp->o->include_dir && snprintf(out, n, "%s/%s", pp->o->include_dir, rel) < (int)n &&
+                 is_file(out));
+    if (found && gp && snprintf(gp, gn, "%s", game) < (int)gn)
+        game_norm(gp);
+    return found ? 0 : -1;
 }
 
 static int process(struct pp *pp, const char *text, size_t len, struct src *f);
 
-static int include_file(struct pp *pp, struct src *f, const char *path)
+static int include_file(struct pp *pp, struct src *f, const char *path, const char *game)
 {
     char real[PATH_MAX], dir[PATH_MAX];
     if (!realpath(path, real))
@@ -189,7 +222,7 @@ static int include_file(struct pp *pp, struct src *f, const char *path)
     long id = add_file(pp, path);
     snprintf(dir, sizeof dir, "%s", path);
     struct src child = { .name = id >= 0 ? pp->r->files[id] : path, .dir = dirname(dir),
-                         .id = (uint32_t)id, .line = 1 };
+                         .game = game && game[0] ? game : NULL, .id = (uint32_t)id, .line = 1 };
     int rc = -1;
     if (id < 0 || !(pp->stack[pp->depth] = strdup(real)))
         rtm_err_oom(pp->err, "out of memory preprocessing %s", path);
@@ -202,26 +235,41 @@ static int include_file(struct pp *pp, struct src *f, const char *path)
     return rc;
 }
 
+static int do_include_at(struct pp *pp, struct src *f, const char *s, const char *e,
+                         const char *line, size_t line_len, char *inc, char *path, char *game);
+
+/* #include "PATH" or <PATH> (s..e after the word); the line as written
+ * when it is found nowhere. */
 static int do_include(struct pp *pp, struct src *f, const char *s, const char *e,
                       const char *line, size_t line_len)
 {
-    char inc[PATH_MAX], path[PATH_MAX];
+    char inc[PATH_MAX], path[PATH_MAX], *game = malloc(PATH_MAX);
+    if (!game)
+        return rtm_err_oom(pp->err, "out of memory"), -1;
+    int rc = do_include_at(pp, f, s, e, line, line_len, inc, path, game);
+    free(game);
+    return rc;
+}
+
+static int do_include_at(struct pp *pp, struct src *f, const char *s, const char *e,
+                         const char *line, size_t line_len, char *inc, char *path, char *game)
+{
     while (s < e && (*s == ' ' || *s == '\t'))
         s++;
     char close = s < e && *s == '<' ? '>' : '"';
     const char *q = s < e && (*s == '"' || *s == '<') ? memchr(s + 1, close, (size_t)(e - s - 1)) : NULL;
-    if (!q || (size_t)(q - s) >= sizeof inc)
+    if (!q || (size_t)(q - s) >= PATH_MAX)
         return fail(pp, f, "#include without a \"path\" or <path>");
     memcpy(inc, s + 1, (size_t)(q - s - 1));
     inc[q - s - 1] = 0;
-    if (resolve(pp, f, inc, path, sizeof path)) {
+    if (resolve(pp, f, inc, path, PATH_MAX, game, PATH_MAX)) {
         pp->r->counts.missing_include++;
         buf_put(&pp->r->text, line, line_len);     /* left as written */
         buf_putc(&pp->r->text, '\n');
         pp->out_line++;
         return 0;
     }
-    if (include_file(pp, f, path))
+    if (include_file(pp, f, path, game))
         return -1;
     return add_seg(pp, f->id, f->line + 1) ? (rtm_err_oom(pp->err, "out of memory"), -1) : 0;
 }
@@ -282,7 +330,7 @@ static int if_builtin(struct pp *pp, struct src *f, const char *q, const char *e
     z = skip_blanks(z + 1, e);
     if (z >= e || *z != ')')
         return fail(pp, f, "#if: __has_include( without ')'");
-    buf_putc(b, resolve(pp, f, inc, path, sizeof path) == 0 ? '1' : '0');
+    buf_putc(b, resolve(pp, f, inc, path, sizeof path, NULL, 0) == 0 ? '1' : '0');
     *end = z + 1;
     return 0;
 }
@@ -321,7 +369,7 @@ static int if_value(struct pp *pp, struct src *f, const char *s, const char *e, 
         p = q;
     }
     if (rc == 0) {
-        pp->x.file = f->name;
+        pp->x.file = f->game ? f->game : f->name;
         pp->x.line = f->line;
         if (pre.oom || cfg_macro_expand_line(&pp->x, pre.p ? pre.p : "", pre.len, &out))
             rc = pre.oom || out.oom ? (rtm_err_oom(pp->err, "out of memory preprocessing"), -1)
@@ -403,7 +451,7 @@ static int directive(struct pp *pp, struct src *f, struct cond *c, const char *s
 
 static int emit_line(struct pp *pp, const struct src *f, const char *s, size_t n)
 {
-    pp->x.file = f->name;
+    pp->x.file = f->game ? f->game : f->name;
     pp->x.line = f->line;
     if (cfg_macro_expand_line(&pp->x, s, n, &pp->r->text))
         return pp->r->text.oom ? (rtm_err_oom(pp->err, "out of memory preprocessing"), -1)
@@ -495,7 +543,8 @@ int cfg_pp_text(const char *text, size_t len, const char *name, const char *dir,
         rtm_err_oom(err, "out of memory preprocessing");
         return -1;
     }
-    struct src f = { .name = r->files[id], .dir = dir, .id = (uint32_t)id, .line = 1 };
+    struct src f = { .name = r->files[id], .dir = dir, .id = (uint32_t)id, .line = 1,
+                     .game = pp.o->gamepath && pp.o->gamepath[0] ? pp.o->gamepath : NULL };
     char real[PATH_MAX];
     if (name && realpath(name, real) && (pp.stack[0] = strdup(real)))
         pp.depth = 1;   /* the file itself, so that including it again is a loop */

@@ -5,7 +5,10 @@
  * #define (object-like and function-like, with # and ##), #undef, #ifdef,
  * #ifndef, #if and #elif (integer expressions: cfg_expr.h, with
  * defined(NAME) and __has_include("PATH") looked for as #include looks),
- * #else, #endif, __LINE__, __FILE__, __COUNTER__ (0, 1, ... a file
+ * #else, #endif, __LINE__, __FILE__ (the file's game path when known:
+ * opts.gamepath for the file itself, the path an include was found by
+ * through the resolver or include/, or relative to a file whose game path
+ * is known; else its name), __COUNTER__ (0, 1, ... a file
  * preprocessed) and __COUNTER_RESET__; __ARMA__ and __ARMA3__ are defined
  * as 1.  As Arma's preprocessor
  * (and unlike C's), a macro's arguments are expanded before they are
@@ -55,6 +58,7 @@ struct cfg_pp_opts {
     void *arg;
     const char *include_dir;    /* the project's include/ folder, or NULL */
     size_t max_output;          /* bytes of text at most; 0: 64 MiB or 64 x input */
+    const char *gamepath;       /* the file's own game path, or NULL: __FILE__ */
 };
 
 struct cfg_pp_result {

@@ -250,7 +250,7 @@ static void test_includes(void **state)
 
     struct gamepath_project *pr = NULL;
     assert_int_equal(gamepath_project_open(path, &pr), 0);
-    struct cfg_pp_opts o = { gamepath_project_resolve, pr, gamepath_project_include(pr), 0 };
+    struct cfg_pp_opts o = { gamepath_project_resolve, pr, gamepath_project_include(pr), 0, NULL };
     struct cfg *c = NULL;
     struct rtm_error err = { .msg = "" };
     if (cfg_load_file(path, &o, &c, &err))
@@ -284,6 +284,31 @@ static void test_includes(void **state)
     cfg_free(c);
     assert_int_equal(cfg_load_file(path, NULL, &c, &err), 0);
     assert_true(cfg_find(c, "yes", NULL) < 0);      /* no resolver: not found */
+    cfg_free(c);
+    /* rtm(5): "__FILE__ is the file's game path when it is known (given for
+     * the file itself, the path an include was found by as a game path or
+     * in include/, or relative to a file whose game path is known), else
+     * the file's name as it was opened" (an assumption) */
+    put_file(root, "addons/anims/file.cpp",
+             "a = __FILE__;\n#include \"sub\\fileinc.hpp\"\n#include \"\\x\\cba\\file2.hpp\"\n");
+    put_file(root, "addons/anims/sub/fileinc.hpp", "b = __FILE__;\n#include \"..\\.\\up.hpp\"\n");
+    put_file(root, "addons/anims/up.hpp", "c = __FILE__;\n");
+    put_file(root, "include/x/cba/file2.hpp", "d = __FILE__;\n");
+    snprintf(path, sizeof path, "%s/addons/anims/file.cpp", root);
+    assert_int_equal(gamepath_loose(path, gp, sizeof gp, NULL, 0), 0);
+    o.gamepath = gp;
+    if (cfg_load_file(path, &o, &c, &err))
+        fail_msg("%s", err.msg);
+    o.gamepath = NULL;
+    assert_string_equal(c->e[cfg_find(c, "a", NULL)].v.u.s.p, "x\\mod\\addons\\anims\\file.cpp");
+    assert_string_equal(c->e[cfg_find(c, "b", NULL)].v.u.s.p, "x\\mod\\addons\\anims\\sub\\fileinc.hpp");
+    assert_string_equal(c->e[cfg_find(c, "c", NULL)].v.u.s.p, "x\\mod\\addons\\anims\\up.hpp");
+    assert_string_equal(c->e[cfg_find(c, "d", NULL)].v.u.s.p, "x\\cba\\file2.hpp");
+    cfg_free(c);
+    assert_int_equal(cfg_load_file(path, &o, &c, &err), 0);
+    assert_string_equal(c->e[cfg_find(c, "a", NULL)].v.u.s.p, path);
+    assert_non_null(strstr(c->e[cfg_find(c, "b", NULL)].v.u.s.p, "/addons/anims/sub/fileinc.hpp"));
+    assert_string_equal(c->e[cfg_find(c, "d", NULL)].v.u.s.p, "x\\cba\\file2.hpp");
     cfg_free(c);
     /* without the resolver and include/, those includes are left and counted */
     snprintf(path, sizeof path, "%s/addons/anims/config.cpp", root);
@@ -351,7 +376,7 @@ static void test_shared_addons(void **state)
         snprintf(path, sizeof path, "%s/addons/%s", sh ? sh : "../shared", files[i]);
         struct gamepath_project *pr = NULL;
         assert_int_equal(gamepath_project_open(path, &pr), 0);
-        struct cfg_pp_opts o = { gamepath_project_resolve, pr, gamepath_project_include(pr), 0 };
+        struct cfg_pp_opts o = { gamepath_project_resolve, pr, gamepath_project_include(pr), 0, NULL };
         struct cfg *c = NULL;
         struct rtm_error err = { .msg = "" };
         if (cfg_load_file(path, &o, &c, &err))
