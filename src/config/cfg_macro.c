@@ -170,10 +170,12 @@ static const char *skip_string(const char *s, const char *e)
 static int is_quote(char c) { return c == '"' || c == '\''; }
 
 /* From '(' at s: one past the matching ')', or NULL; argument starts and
- * ends (commas at depth 0, outside strings) into a[]. */
-static const char *split_args(const char *s, const char *e, const char **a, int *na, int max)
+ * ends (commas at depth 0, outside strings and, in text that expansion
+ * produced (expanded), outside [...]) into a[]. */
+static const char *split_args(const char *s, const char *e, const char **a, int *na, int max,
+                              int expanded)
 {
-    int depth = 0;
+    int depth = 0, square = 0;
     *na = 0;
     a[0] = s + 1;
     for (const char *p = s; p < e; p++) {
@@ -184,7 +186,9 @@ static const char *split_args(const char *s, const char *e, const char **a, int 
         } else if (*p == ')' && --depth == 0) {
             a[++*na] = p + 1;
             return p + 1;
-        } else if (*p == ',' && depth == 1) {
+        } else if (expanded && (*p == '[' || (*p == ']' && square > 0))) {
+            square += *p == '[' ? 1 : -1;
+        } else if (*p == ',' && depth == 1 && square == 0) {
             if (*na + 2 >= max)
                 return NULL;    /* room for this start and the closing end */
             a[++*na] = p + 1;
@@ -264,12 +268,8 @@ static int call(struct cfg_macro_expand *x, struct macro *d, const char **a, int
     buf_init(&body);
     for (i = 0; i < d->nparams; i++)
         buf_init(&args[i]);
-    for (i = 0; i < na && rc == 0; i++) {
-        const char *s = skip_blank(a[i], a[i + 1] - 1), *e = a[i + 1] - 1;
-        while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r' || e[-1] == '\n'))
-            e--;
-        rc = expand(x, s, (size_t)(e - s), &args[i], depth + 1);
-    }
+    for (i = 0; i < na && rc == 0; i++)     /* padding kept, as the game keeps it */
+        rc = expand(x, a[i], (size_t)(a[i + 1] - 1 - a[i]), &args[i], depth + 1);
     if (rc == 0) {
         substitute(d, args, &body);
         rc = spend(x, body.len);
@@ -302,7 +302,7 @@ static const char *identifier(struct cfg_macro_expand *x, const char *s, const c
     int na, paren = after < e && *after == '(';
     struct macro *d = find(x->m, s, n);
     if ((n == 6 && (!memcmp(s, "__EVAL", 6) || !memcmp(s, "__EXEC", 6))) && paren) {
-        const char *end = split_args(after, e, a, &na, PARAMS_MAX + 1);
+        const char *end = split_args(after, e, a, &na, PARAMS_MAX + 1, depth > 0);
         end = end ? end : e;
         if (s[3] == 'V')
             x->counts->eval++;
@@ -334,7 +334,7 @@ static const char *identifier(struct cfg_macro_expand *x, const char *s, const c
         d->active = 0;
         return p;
     }
-    const char *end = paren ? split_args(after, e, a, &na, PARAMS_MAX + 1) : NULL;
+    const char *end = paren ? split_args(after, e, a, &na, PARAMS_MAX + 1, depth > 0) : NULL;
     if (d && !d->active && end && (na == d->nparams || (na == 1 && d->nparams == 0))) {
         *rc = call(x, d, a, d->nparams, out, depth);
         return end;

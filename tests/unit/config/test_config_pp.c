@@ -42,7 +42,7 @@ static void test_macros(void **state)
     (void)state;
     char *s = pp_ok("#define A 1\n#define F(x, y) x##_##y\n#define Q(x) #x\n"
                     "#define GVAR(v) F(PRE,v)\n#define PRE my \\\n    pre\n"
-                    "a = A; b = F(p, q); c = Q(hello world); d = GVAR(z); e = \"A\";\n"
+                    "a = A; b = F(p,q); c = Q(hello world); d = GVAR(z); e = \"A\";\n"
                     "#undef A\nf = A;\n", NULL, NULL);
     assert_non_null(strstr(s, "a = 1; b = p_q; c = \"hello world\"; d = my     pre_z; e = \"A\";"));
     assert_non_null(strstr(s, "f = A;"));
@@ -157,6 +157,27 @@ static void test_single_quotes(void **state)
     assert_string_equal(c->e[cfg_find(c, "url", NULL)].v.u.s.p, "https://x/*y*/");
     assert_string_equal(c->e[cfg_find(c, "c", NULL)].v.u.s.p, "X,X");
     cfg_free(c);
+    free(s);
+}
+
+/* rtm(5): "a macro's arguments keep their padding (the blanks after a
+ * comma or around an argument are part of it)", as HEMTT's tests show the
+ * game doing (bootstrap/ignore_quoted, warnings/pw3_padded_arg); "in text
+ * that expansion produced, commas inside [...] do not split arguments"
+ * (HEMTT's reading never splits an argument's expansion again). */
+static void test_arguments(void **state)
+{
+    (void)state;
+    struct cfg_pp_counts k;
+    char *s = pp_ok("#define GREET(a, b) Hi a b!\n#define Q(x) #x\n#define CAT(a,b) a##b\n"
+                    "g = GREET(Ann, Bo);\nq = Q( x );\nc = CAT(p, q);\n"
+                    "#define L [1,2]\n#define PAIR(a,b) a|b\n#define ONE(x) PAIR(x,z)\n"
+                    "#define ARR2(a,b) a,b\n#define WRAP(x) Q(x)\n"
+                    "o = ONE(L);\nw = WRAP([ARR2(1, [ARR2(2, 3)])]);\n", NULL, &k);
+    assert_non_null(strstr(s, "g = Hi Ann  Bo!;\nq = \" x \";\nc = p q;\n"));
+    assert_non_null(strstr(s, "o = [1,2]|z;"));
+    assert_non_null(strstr(s, "w = \"[1, [2, 3]]\";"));
+    assert_int_equal(k.undefined_call, 0);
     free(s);
 }
 
@@ -411,7 +432,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_macros),    cmocka_unit_test(test_conditionals),
         cmocka_unit_test(test_if),        cmocka_unit_test(test_builtins),
-        cmocka_unit_test(test_single_quotes),
+        cmocka_unit_test(test_single_quotes), cmocka_unit_test(test_arguments),
         cmocka_unit_test(test_left_as_written), cmocka_unit_test(test_errors),
         cmocka_unit_test(test_includes),  cmocka_unit_test(test_gamepaths),
         cmocka_unit_test(test_shared_addons),
