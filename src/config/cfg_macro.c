@@ -158,16 +158,17 @@ int cfg_macro_define(struct cfg_macros *m, const char *s, size_t n)
 
 static int expand(struct cfg_macro_expand *x, const char *s, size_t n, struct rtm_buf *out, int depth);
 
-/* A "string" or 'string' from s: one past its closing quote (or the end). */
+/* A "string" from s: one past its closing quote (or the end).  Only
+ * double quotes: the game expands macros inside 'single quotes' (CBA's
+ * COMPILE_FILE_SYS puts 'PATHTO_SYS(var1,var2,var3)' in them). */
 static const char *skip_string(const char *s, const char *e)
 {
-    char q = *s;
-    for (s++; s < e && *s != q; s++)
+    for (s++; s < e && *s != '"'; s++)
         ;
     return s < e ? s + 1 : e;
 }
 
-static int is_quote(char c) { return c == '"' || c == '\''; }
+static int is_quote(char c) { return c == '"'; }
 
 /* From '(' at s: one past the matching ')', or NULL; argument starts and
  * ends (commas at depth 0, outside strings and, in text that expansion
