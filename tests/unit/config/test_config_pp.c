@@ -418,6 +418,11 @@ static void test_shared_addons(void **state)
                 "\\x\\grad_captiveWalking\\addons\\functions\\rtms\\anim_cable_stand_end.rtm");
             k = cfg_find(c, "CfgGesturesMale/States/AnimCableStandEnd/looped", NULL);
             assert_true(k >= 0 && c->e[k].v.u.i == 0);   /* from its parent */
+            /* macros inside 'single quotes' are expanded (CBA's COMPILE_FILE_SYS) */
+            k = cfg_find(c, "Extended_PreStart_EventHandlers/grad_captiveWalking_functions/init", NULL);
+            assert_true(k >= 0);
+            assert_string_equal(c->e[k].v.u.s.p, "call compile preprocessFileLineNumbers "
+                                "'\\x\\grad_captiveWalking\\addons\\functions\\XEH_preStart.sqf'");
         } else if (i == 3) {
             assert_true(cfg_class(c, "CfgSkeletons/OFP2_ManSkeleton") >= 0);
         }
