@@ -317,12 +317,38 @@ static int as_nonfinite(const char *s, size_t n, float *f)
     return isnan(*f) ? 0 : -1;
 }
 
-/* Unquoted text s..e: a number as BI's tools read it, else a string. */
+/* Whether s..e is __EVAL( ... ) whose first parenthesis closes at e: the
+ * expression inside into *x. */
+static int as_expression(const char *s, const char *e, struct cfg_str *x)
+{
+    long depth = 0;
+    if (e - s < 8 || memcmp(s, "__EVAL(", 7) != 0 || e[-1] != ')')
+        return 0;
+    for (const char *p = s + 6; p < e; p++) {
+        depth += *p == '(' ? 1 : *p == ')' ? -1 : 0;
+        if (depth == 0 && p + 1 < e)
+            return 0;
+    }
+    *x = (struct cfg_str){ s + 7, (uint32_t)(e - s - 8) };
+    return depth == 0;
+}
+
+/* Unquoted text s..e: a number as BI's tools read it, an expression
+ * (__EVAL(...), which rapifies to one, as HEMTT's rapifier writes it),
+ * else a string. */
 static int classify(struct parser *ps, const char *s, const char *e, struct cfg_value *v)
 {
     const char *d = s;
     int neg = 0;
     uint64_t u;
+    struct cfg_str x;
+    if (as_expression(s, e, &x)) {
+        if (!(x.p = cfg_strdup(ps->c, x.p, x.len)))
+            return oom(ps);
+        v->type = CFG_T_VARIABLE;
+        v->u.s = x;
+        return 0;
+    }
     if (d < e && (*d == '-' || *d == '+'))
         neg = *d++ == '-';
     int hex = e - d > 2 && d[0] == '0' && (d[1] | 0x20) == 'x';

@@ -232,8 +232,27 @@ static void test_rap_types(void **state)
     struct cfg *back = rap_ok(w.p, w.len);
     assert_true(cfg_equal(c, back, NULL, 0));
     cfg_free(back);
+    /* rtm(5): "an expression (subtype 4) is written __EVAL(EXPR), which text
+     * reads back as that expression" (HEMTT's config parser reads __EVAL(...)
+     * as one and its rapifier writes it as subtype 4) */
+    size_t n;
+    char *t = text_of(c, &n);
+    assert_non_null(strstr(t, "v = __EVAL(name);"));
+    free(t);
     buf_free(&w);
     buf_free(&b);
+    cfg_free(c);
+    c = text_ok("x = __EVAL(1 + (2 * 3)); y = __EVAL(1) + 2; a[] = {__EVAL(f(1, 2)), 3};\n"
+                "z = __EVAL();\n");
+    assert_int_equal(at(c, "x")->v.type, CFG_T_VARIABLE);
+    assert_string_equal(at(c, "x")->v.u.s.p, "1 + (2 * 3)");
+    assert_int_equal(at(c, "y")->v.type, CFG_T_STRING);     /* more than one __EVAL() */
+    el = &c->v[at(c, "a")->v.u.first];
+    assert_int_equal(el[0].type, CFG_T_VARIABLE);
+    assert_string_equal(el[0].u.s.p, "f(1, 2)");
+    assert_string_equal(at(c, "z")->v.u.s.p, "");
+    assert_int_equal(cfg_text_exact(c), 1);
+    round_trip(c);
     cfg_free(c);
 }
 
