@@ -69,7 +69,7 @@ static struct macro *find(const struct cfg_macros *m, const char *name, size_t n
 int cfg_macro_defined(const struct cfg_macros *m, const char *name, size_t n)
 {
     static const char *const builtin[] = { "__LINE__", "__FILE__", "__COUNTER__",
-                                           "__COUNTER_RESET__" };
+                                           "__COUNTER_RESET__", "__TIMESTAMP_UTC__" };
     for (size_t i = 0; i < sizeof builtin / sizeof builtin[0]; i++)
         if (strlen(builtin[i]) == n && memcmp(builtin[i], name, n) == 0)
             return 1;
@@ -319,6 +319,10 @@ static const char *identifier(struct cfg_macro_expand *x, const char *s, const c
     }
     if (n == 11 && !memcmp(s, "__COUNTER__", 11) && !d) {
         buf_printf(out, "%u", x->counter++);
+        return p;
+    }
+    if (n == 17 && !memcmp(s, "__TIMESTAMP_UTC__", 17) && !d) {
+        buf_printf(out, "%lld", x->timestamp);
         return p;
     }
     if (n == 17 && !memcmp(s, "__COUNTER_RESET__", 17) && !d) {

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "array.h"
 #include "cfg_expr.h"
@@ -525,6 +526,17 @@ static int process(struct pp *pp, const char *text, size_t len, struct src *f)
     return rc;
 }
 
+/* __TIMESTAMP_UTC__'s value: SOURCE_DATE_EPOCH when it is a decimal
+ * number (reproducible builds' convention), else the time now. */
+static long long run_time(void)
+{
+    const char *s = getenv("SOURCE_DATE_EPOCH");
+    char *end;
+    errno = 0;
+    long long t = s && *s ? strtoll(s, &end, 10) : 0;
+    return s && *s && !*end && !errno && t >= 0 ? t : (long long)time(NULL);
+}
+
 int cfg_pp_text(const char *text, size_t len, const char *name, const char *dir,
                 const struct cfg_pp_opts *o, struct cfg_pp_result *r, struct rtm_error *err)
 {
@@ -533,6 +545,7 @@ int cfg_pp_text(const char *text, size_t len, const char *name, const char *dir,
     memset(r, 0, sizeof *r);
     buf_init(&r->text);
     pp.x.counts = &r->counts;
+    pp.x.timestamp = run_time();
     pp.x.limit = pp.o->max_output ? pp.o->max_output : PP_OUTPUT_DEFAULT + 64 * len;
     pp.x.m = pp.m = cfg_macros_new();
     long id = add_file(&pp, name ? name : "<text>");

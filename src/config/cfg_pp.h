@@ -9,7 +9,8 @@
  * opts.gamepath for the file itself, the path an include was found by
  * through the resolver or include/, or relative to a file whose game path
  * is known; else its name), __COUNTER__ (0, 1, ... a file
- * preprocessed) and __COUNTER_RESET__; __ARMA__ and __ARMA3__ are defined
+ * preprocessed), __COUNTER_RESET__ and __TIMESTAMP_UTC__ (the UNIX time
+ * at the start, or SOURCE_DATE_EPOCH); __ARMA__ and __ARMA3__ are defined
  * as 1.  As Arma's preprocessor
  * (and unlike C's), a macro's arguments are expanded before they are
  * substituted, also next to # and ##, which CBA's macros rely on

@@ -6,6 +6,7 @@
  * ../shared). */
 #include "cfg_testutil.h"
 
+#include <time.h>
 #include <unistd.h>
 
 #include "cfg_pp.h"
@@ -135,6 +136,19 @@ static void test_builtins(void **state)
                     NULL, NULL);
     assert_non_null(strstr(s, "a = 0;\nb = 1;\n\nc = 3;\n\n\nd = 0;\ne = 1 1;\n"));
     assert_non_null(strstr(s, "f = 1;"));
+    free(s);
+    /* rtm(5): "__TIMESTAMP_UTC__ is the UNIX time, fixed for the run:
+     * SOURCE_DATE_EPOCH when set" (the wiki: replaced by the current
+     * timestamp as a UNIX timestamp, Arma 3 2.06) */
+    setenv("SOURCE_DATE_EPOCH", "1622639059", 1);
+    s = pp_ok("t = __TIMESTAMP_UTC__;\n#if __TIMESTAMP_UTC__ > 1600000000\nok;\n#endif\n", NULL, NULL);
+    assert_non_null(strstr(s, "t = 1622639059;\n\nok;"));
+    free(s);
+    unsetenv("SOURCE_DATE_EPOCH");
+    long long before = (long long)time(NULL);
+    s = pp_ok("t = __TIMESTAMP_UTC__;\n", NULL, NULL);
+    long long t = atoll(strstr(s, "t = ") + 4);
+    assert_true(t >= before && t <= before + 5);
     free(s);
     /* every file preprocessed starts at 0 */
     s = pp_ok("x = __COUNTER__;\n", NULL, NULL);
