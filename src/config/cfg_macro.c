@@ -65,8 +65,14 @@ static struct macro *find(const struct cfg_macros *m, const char *name, size_t n
     return *slot(m, name, n);
 }
 
+/* The built-ins the expander knows by name count as defined. */
 int cfg_macro_defined(const struct cfg_macros *m, const char *name, size_t n)
 {
+    static const char *const builtin[] = { "__LINE__", "__FILE__", "__COUNTER__",
+                                           "__COUNTER_RESET__", "__TIMESTAMP_UTC__" };
+    for (size_t i = 0; i < sizeof builtin / sizeof builtin[0]; i++)
+        if (strlen(builtin[i]) == n && memcmp(builtin[i], name, n) == 0)
+            return 1;
     return find(m, name, n) != NULL;
 }
 
@@ -152,7 +158,9 @@ int cfg_macro_define(struct cfg_macros *m, const char *s, size_t n)
 
 static int expand(struct cfg_macro_expand *x, const char *s, size_t n, struct rtm_buf *out, int depth);
 
-/* A "string" from s: one past its closing quote (or the end). */
+/* A "string" from s: one past its closing quote (or the end).  Only
+ * double quotes: the game expands macros inside 'single quotes' (CBA's
+ * COMPILE_FILE_SYS puts 'PATHTO_SYS(var1,var2,var3)' in them). */
 static const char *skip_string(const char *s, const char *e)
 {
     for (s++; s < e && *s != '"'; s++)
@@ -160,22 +168,28 @@ static const char *skip_string(const char *s, const char *e)
     return s < e ? s + 1 : e;
 }
 
+static int is_quote(char c) { return c == '"'; }
+
 /* From '(' at s: one past the matching ')', or NULL; argument starts and
- * ends (commas at depth 0, outside strings) into a[]. */
-static const char *split_args(const char *s, const char *e, const char **a, int *na, int max)
+ * ends (commas at depth 0, outside strings and, in text that expansion
+ * produced (expanded), outside [...]) into a[]. */
+static const char *split_args(const char *s, const char *e, const char **a, int *na, int max,
+                              int expanded)
 {
-    int depth = 0;
+    int depth = 0, square = 0;
     *na = 0;
     a[0] = s + 1;
     for (const char *p = s; p < e; p++) {
-        if (*p == '"') {
+        if (is_quote(*p)) {
             p = skip_string(p, e) - 1;
         } else if (*p == '(') {
             depth++;
         } else if (*p == ')' && --depth == 0) {
             a[++*na] = p + 1;
             return p + 1;
-        } else if (*p == ',' && depth == 1) {
+        } else if (expanded && (*p == '[' || (*p == ']' && square > 0))) {
+            square += *p == '[' ? 1 : -1;
+        } else if (*p == ',' && depth == 1 && square == 0) {
             if (*na + 2 >= max)
                 return NULL;    /* room for this start and the closing end */
             a[++*na] = p + 1;
@@ -208,7 +222,7 @@ static void substitute(const struct macro *d, struct rtm_buf *args, struct rtm_b
             s = skip_blank(s + 2, e);
             continue;
         }
-        if (*s == '"') {
+        if (is_quote(*s)) {
             const char *q = skip_string(s, e);
             buf_put(out, s, (size_t)(q - s));
             s = q;
@@ -255,12 +269,8 @@ static int call(struct cfg_macro_expand *x, struct macro *d, const char **a, int
     buf_init(&body);
     for (i = 0; i < d->nparams; i++)
         buf_init(&args[i]);
-    for (i = 0; i < na && rc == 0; i++) {
-        const char *s = skip_blank(a[i], a[i + 1] - 1), *e = a[i + 1] - 1;
-        while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r' || e[-1] == '\n'))
-            e--;
-        rc = expand(x, s, (size_t)(e - s), &args[i], depth + 1);
-    }
+    for (i = 0; i < na && rc == 0; i++)     /* padding kept, as the game keeps it */
+        rc = expand(x, a[i], (size_t)(a[i + 1] - 1 - a[i]), &args[i], depth + 1);
     if (rc == 0) {
         substitute(d, args, &body);
         rc = spend(x, body.len);
@@ -293,7 +303,7 @@ static const char *identifier(struct cfg_macro_expand *x, const char *s, const c
     int na, paren = after < e && *after == '(';
     struct macro *d = find(x->m, s, n);
     if ((n == 6 && (!memcmp(s, "__EVAL", 6) || !memcmp(s, "__EXEC", 6))) && paren) {
-        const char *end = split_args(after, e, a, &na, PARAMS_MAX + 1);
+        const char *end = split_args(after, e, a, &na, PARAMS_MAX + 1, depth > 0);
         end = end ? end : e;
         if (s[3] == 'V')
             x->counts->eval++;
@@ -307,6 +317,18 @@ static const char *identifier(struct cfg_macro_expand *x, const char *s, const c
         buf_printf(out, "%u", x->line);
         return p;
     }
+    if (n == 11 && !memcmp(s, "__COUNTER__", 11) && !d) {
+        buf_printf(out, "%u", x->counter++);
+        return p;
+    }
+    if (n == 17 && !memcmp(s, "__TIMESTAMP_UTC__", 17) && !d) {
+        buf_printf(out, "%lld", x->timestamp);
+        return p;
+    }
+    if (n == 17 && !memcmp(s, "__COUNTER_RESET__", 17) && !d) {
+        x->counter = 0;
+        return p;
+    }
     if (n == 8 && !memcmp(s, "__FILE__", 8) && !d) {
         buf_printf(out, "\"%s\"", x->file ? x->file : "");
         return p;
@@ -317,7 +339,7 @@ static const char *identifier(struct cfg_macro_expand *x, const char *s, const c
         d->active = 0;
         return p;
     }
-    const char *end = paren ? split_args(after, e, a, &na, PARAMS_MAX + 1) : NULL;
+    const char *end = paren ? split_args(after, e, a, &na, PARAMS_MAX + 1, depth > 0) : NULL;
     if (d && !d->active && end && (na == d->nparams || (na == 1 && d->nparams == 0))) {
         *rc = call(x, d, a, d->nparams, out, depth);
         return end;
@@ -344,7 +366,7 @@ static int expand(struct cfg_macro_expand *x, const char *s, size_t n, struct rt
             return -1;
         }
         const char *p = s;
-        if (*s == '"') {
+        if (is_quote(*s)) {
             p = skip_string(s, e);
         } else if (cfg_macro_ident_start((unsigned char)*s)) {
             while (p < e && cfg_macro_ident((unsigned char)*p))

@@ -25,6 +25,8 @@ struct cfg_macro_expand {
     size_t produced;
     const char *file;           /* for __FILE__ */
     uint32_t line;              /* for __LINE__ */
+    uint32_t counter;           /* the next __COUNTER__ (0 at the start) */
+    long long timestamp;        /* __TIMESTAMP_UTC__: fixed for the run */
     const char *why;            /* after -1: what went wrong */
 };
 

@@ -16,8 +16,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "array.h"
+#include "cfg_expr.h"
 
 enum { COND_MAX = 256 };
 #define PP_OUTPUT_DEFAULT ((size_t)64 << 20)
@@ -36,6 +38,7 @@ struct pp {
 /* One file being read. */
 struct src {
     const char *name, *dir;
+    const char *game;           /* its game path, or NULL when not known */
     uint32_t id, line;
 };
 
@@ -81,22 +84,23 @@ static long add_file(struct pp *pp, const char *name)
 }
 
 /* The text without comments: block comments become a space (their
- * newlines kept), line comments go; "strings" are kept as they are. */
+ * newlines kept), line comments go; "strings" and 'strings' are kept as
+ * they are (to their closing quote or the end of the line). */
 static void strip_comments(const char *s, size_t n, struct rtm_buf *out)
 {
     const char *e = s + n;
     while (s < e) {
         const char *p = s;
-        while (p < e && *p != '"' && *p != '/')
+        while (p < e && *p != '"' && *p != '\'' && *p != '/')
             p++;
         buf_put(out, s, (size_t)(p - s));
         if (p >= e)
             break;
-        if (*p == '"') {
+        if (*p == '"' || *p == '\'') {
             const char *q = p + 1;
-            while (q < e && *q != '"' && *q != '\n')
+            while (q < e && *q != *p && *q != '\n')
                 q++;
-            q += q < e && *q == '"';
+            q += q < e && *q == *p;
             buf_put(out, p, (size_t)(q - p));
             s = q;
         } else if (e - p >= 2 && p[1] == '/') {
@@ -144,8 +148,31 @@ static int is_file(const char *path)
     return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* An include's path to a file on disk, in the order cfg_pp.h gives. */
-static int resolve(struct pp *pp, const struct src *f, const char *inc, char *out, size_t n)
+/* A game path with "." and ".." parts taken out, in place. */
+static void game_norm(char *s)
+{
+    char *out = s, *p = s;
+    while (*p) {
+        char *q = strchr(p, '\\');
+        size_t n = q ? (size_t)(q - p) : strlen(p);
+        if (n == 2 && p[0] == '.' && p[1] == '.') {
+            while (out > s && *--out != '\\')
+                ;
+        } else if (n && !(n == 1 && p[0] == '.')) {
+            if (out > s)
+                *out++ = '\\';
+            memmove(out, p, n);
+            out += n;
+        }
+        p += n + (q != NULL);
+    }
+    *out = 0;
+}
+
+/* An include's path to a file on disk, in the order cfg_pp.h gives; its
+ * game path into gp (gn bytes, "" when not known) when gp is not NULL. */
+static int resolve(struct pp *pp, const struct src *f, const char *inc, char *out, size_t n,
+                   char *gp, size_t gn)
 {
     char rel[PATH_MAX], game[PATH_MAX];
     size_t k = 0, g = 0;
@@ -157,20 +184,29 @@ static int resolve(struct pp *pp, const struct src *f, const char *inc, char *ou
         game[g++] = *s == '/' ? '\\' : *s;
     }
     rel[k] = game[g] = 0;
+    if (gp && gn)
+        gp[0] = 0;
     if (inc[0] != '\\' && inc[0] != '/' && f->dir &&
-        snprintf(out, n, "%s/%s", f->dir, rel) < (int)n && is_file(out))
+        snprintf(out, n, "%s/%s", f->dir, rel) < (int)n && is_file(out)) {
+        const char *slash = f->game ? strrchr(f->game, '\\') : NULL;
+        if (gp && f->game && snprintf(gp, gn, "%.*s%s%s", slash ? (int)(slash - f->game) : 0,
+                                      f->game, slash ? "\\" : "", game) < (int)gn)
+            game_norm(gp);
+        else if (gp && gn)
+            gp[0] = 0;
         return 0;
-    if (pp->o->resolve && pp->o->resolve(pp->o->arg, game, out, n) == 0 && is_file(out))
-        return 0;
-    if (pp->o->include_dir && snprintf(out, n, "%s/%s", pp->o->include_dir, rel) < (int)n &&
-        is_file(out))
-        return 0;
-    return -1;
+    }
+    int found = (pp->o->resolve && pp->o->resolve(pp->o->arg, game, out, n) == 0 && is_file(out)) ||
+                (pp->o->include_dir && snprintf(out, n, "%s/%s", pp->o->include_dir, rel) < (int)n &&
+                 is_file(out));
+    if (found && gp && snprintf(gp, gn, "%s", game) < (int)gn)
+        game_norm(gp);
+    return found ? 0 : -1;
 }
 
 static int process(struct pp *pp, const char *text, size_t len, struct src *f);
 
-static int include_file(struct pp *pp, struct src *f, const char *path)
+static int include_file(struct pp *pp, struct src *f, const char *path, const char *game)
 {
     char real[PATH_MAX], dir[PATH_MAX];
     if (!realpath(path, real))
@@ -187,7 +223,7 @@ static int include_file(struct pp *pp, struct src *f, const char *path)
     long id = add_file(pp, path);
     snprintf(dir, sizeof dir, "%s", path);
     struct src child = { .name = id >= 0 ? pp->r->files[id] : path, .dir = dirname(dir),
-                         .id = (uint32_t)id, .line = 1 };
+                         .game = game && game[0] ? game : NULL, .id = (uint32_t)id, .line = 1 };
     int rc = -1;
     if (id < 0 || !(pp->stack[pp->depth] = strdup(real)))
         rtm_err_oom(pp->err, "out of memory preprocessing %s", path);
@@ -200,26 +236,41 @@ static int include_file(struct pp *pp, struct src *f, const char *path)
     return rc;
 }
 
+static int do_include_at(struct pp *pp, struct src *f, const char *s, const char *e,
+                         const char *line, size_t line_len, char *inc, char *path, char *game);
+
+/* #include "PATH" or <PATH> (s..e after the word); the line as written
+ * when it is found nowhere. */
 static int do_include(struct pp *pp, struct src *f, const char *s, const char *e,
                       const char *line, size_t line_len)
 {
-    char inc[PATH_MAX], path[PATH_MAX];
+    char inc[PATH_MAX], path[PATH_MAX], *game = malloc(PATH_MAX);
+    if (!game)
+        return rtm_err_oom(pp->err, "out of memory"), -1;
+    int rc = do_include_at(pp, f, s, e, line, line_len, inc, path, game);
+    free(game);
+    return rc;
+}
+
+static int do_include_at(struct pp *pp, struct src *f, const char *s, const char *e,
+                         const char *line, size_t line_len, char *inc, char *path, char *game)
+{
     while (s < e && (*s == ' ' || *s == '\t'))
         s++;
     char close = s < e && *s == '<' ? '>' : '"';
     const char *q = s < e && (*s == '"' || *s == '<') ? memchr(s + 1, close, (size_t)(e - s - 1)) : NULL;
-    if (!q || (size_t)(q - s) >= sizeof inc)
+    if (!q || (size_t)(q - s) >= PATH_MAX)
         return fail(pp, f, "#include without a \"path\" or <path>");
     memcpy(inc, s + 1, (size_t)(q - s - 1));
     inc[q - s - 1] = 0;
-    if (resolve(pp, f, inc, path, sizeof path)) {
+    if (resolve(pp, f, inc, path, PATH_MAX, game, PATH_MAX)) {
         pp->r->counts.missing_include++;
         buf_put(&pp->r->text, line, line_len);     /* left as written */
         buf_putc(&pp->r->text, '\n');
         pp->out_line++;
         return 0;
     }
-    if (include_file(pp, f, path))
+    if (include_file(pp, f, path, game))
         return -1;
     return add_seg(pp, f->id, f->line + 1) ? (rtm_err_oom(pp->err, "out of memory"), -1) : 0;
 }
@@ -242,6 +293,98 @@ static int push_cond(struct pp *pp, struct src *f, struct cond *c, int yes)
     return 0;
 }
 
+static const char *skip_blanks(const char *s, const char *e)
+{
+    while (s < e && (*s == ' ' || *s == '\t'))
+        s++;
+    return s;
+}
+
+/* defined(NAME), defined NAME or __has_include("PATH") (<PATH>) at p (the
+ * word w, n bytes, ending at q): its 0 or 1 into b, one past it in *end;
+ * -1 when malformed. */
+static int if_builtin(struct pp *pp, struct src *f, const char *q, const char *e, size_t n,
+                      struct rtm_buf *b, const char **end)
+{
+    const char *a = skip_blanks(q, e), *z;
+    char inc[PATH_MAX], path[PATH_MAX];
+    if (n == 7) {
+        int paren = a < e && *a == '(';
+        a = skip_blanks(a + paren, e);
+        for (z = a; z < e && cfg_macro_ident((unsigned char)*z); z++)
+            ;
+        if (z == a)
+            return fail(pp, f, "#if: defined without a macro name");
+        buf_putc(b, cfg_macro_defined(pp->m, a, (size_t)(z - a)) ? '1' : '0');
+        z = skip_blanks(z, e);
+        if (paren && (z >= e || *z != ')'))
+            return fail(pp, f, "#if: defined( without ')'");
+        *end = z + paren;
+        return 0;
+    }
+    if (a >= e || *a != '(' || (a = skip_blanks(a + 1, e)) >= e || (*a != '"' && *a != '<') ||
+        !(z = memchr(a + 1, *a == '<' ? '>' : '"', (size_t)(e - a - 1))) ||
+        (size_t)(z - a) >= sizeof inc)
+        return fail(pp, f, "#if: __has_include without (\"path\")");
+    memcpy(inc, a + 1, (size_t)(z - a - 1));
+    inc[z - a - 1] = 0;
+    z = skip_blanks(z + 1, e);
+    if (z >= e || *z != ')')
+        return fail(pp, f, "#if: __has_include( without ')'");
+    buf_putc(b, resolve(pp, f, inc, path, sizeof path, NULL, 0) == 0 ? '1' : '0');
+    *end = z + 1;
+    return 0;
+}
+
+/* The value of an #if or #elif expression (s..e): defined() and
+ * __has_include() replaced by 0 or 1, then macros expanded, then
+ * evaluated (cfg_expr.h).  One that cannot be evaluated is an error. */
+static int if_value(struct pp *pp, struct src *f, const char *s, const char *e, int *yes)
+{
+    struct rtm_buf pre, out;
+    char why[160];
+    int rc = 0;
+    buf_init(&pre);
+    buf_init(&out);
+    for (const char *p = s; p < e && rc == 0;) {
+        const char *q = p;
+        if (*p == '"' || *p == '\'') {
+            for (q++; q < e && *q != *p; q++)
+                ;
+            q += q < e;
+        } else if (cfg_macro_ident_start((unsigned char)*p)) {
+            while (q < e && cfg_macro_ident((unsigned char)*q))
+                q++;
+            size_t n = (size_t)(q - p);
+            if ((n == 7 && !memcmp(p, "defined", 7)) || (n == 13 && !memcmp(p, "__has_include", 13))) {
+                rc = if_builtin(pp, f, q, e, n, &pre, &p);
+                continue;
+            }
+        } else if (*p >= '0' && *p <= '9') {
+            while (q < e && cfg_macro_ident((unsigned char)*q))
+                q++;
+        } else {
+            q++;
+        }
+        buf_put(&pre, p, (size_t)(q - p));
+        p = q;
+    }
+    if (rc == 0) {
+        pp->x.file = f->game ? f->game : f->name;
+        pp->x.line = f->line;
+        if (pre.oom || cfg_macro_expand_line(&pp->x, pre.p ? pre.p : "", pre.len, &out))
+            rc = pre.oom || out.oom ? (rtm_err_oom(pp->err, "out of memory preprocessing"), -1)
+                                    : fail(pp, f, "#if: %s", pp->x.why);
+    }
+    int64_t v = 0;
+    if (rc == 0 && cfg_expr_eval(out.p ? out.p : "", out.len, &v, why, sizeof why))
+        rc = fail(pp, f, "#if cannot be evaluated: %s", why);
+    *yes = v != 0;
+    buf_free(&pre);
+    buf_free(&out);
+    return rc;
+}
+
 /* A directive line (after its '#'); *echo asks for the line as written. */
 static int directive(struct pp *pp, struct src *f, struct cond *c, const char *s,
                      const char *e, int *echo, int *included)
@@ -262,17 +405,21 @@ static int directive(struct pp *pp, struct src *f, struct cond *c, const char *s
     if (IS("ifdef") || IS("ifndef"))
         return push_cond(pp, f, c, cfg_macro_defined(pp->m, arg, (size_t)(an - arg)) == IS("ifdef"));
     if (IS("if")) {
-        pp->r->counts.other += cond_active(c);
-        return push_cond(pp, f, c, 1);      /* unknown condition: taken, counted */
+        int yes = 0;    /* inside a skipped block it is not evaluated */
+        if (cond_active(c) && if_value(pp, f, s, e, &yes))
+            return -1;
+        return push_cond(pp, f, c, yes);
     }
     if (IS("else") || IS("elif")) {
         if (c->n == 0 || c->seen_else[c->n - 1])
             return fail(pp, f, "#%.*s without #ifdef", (int)wn, w);
-        int outer = c->n < 2 || c->active[c->n - 2];
+        int outer = c->n < 2 || c->active[c->n - 2], yes = IS("else");
+        /* #elif: evaluated only when no branch before it was taken */
+        if (!yes && outer && !c->taken[c->n - 1] && if_value(pp, f, s, e, &yes))
+            return -1;
         c->seen_else[c->n - 1] = IS("else");
-        c->active[c->n - 1] = (uint8_t)(outer && !c->taken[c->n - 1]);
-        c->taken[c->n - 1] = 1;
-        pp->r->counts.other += IS("elif") && outer;
+        c->active[c->n - 1] = (uint8_t)(outer && !c->taken[c->n - 1] && yes);
+        c->taken[c->n - 1] |= (uint8_t)yes;
         return 0;
     }
     if (IS("endif")) {
@@ -305,7 +452,7 @@ static int directive(struct pp *pp, struct src *f, struct cond *c, const char *s
 
 static int emit_line(struct pp *pp, const struct src *f, const char *s, size_t n)
 {
-    pp->x.file = f->name;
+    pp->x.file = f->game ? f->game : f->name;
     pp->x.line = f->line;
     if (cfg_macro_expand_line(&pp->x, s, n, &pp->r->text))
         return pp->r->text.oom ? (rtm_err_oom(pp->err, "out of memory preprocessing"), -1)
@@ -379,6 +526,17 @@ static int process(struct pp *pp, const char *text, size_t len, struct src *f)
     return rc;
 }
 
+/* __TIMESTAMP_UTC__'s value: SOURCE_DATE_EPOCH when it is a decimal
+ * number (reproducible builds' convention), else the time now. */
+static long long run_time(void)
+{
+    const char *s = getenv("SOURCE_DATE_EPOCH");
+    char *end;
+    errno = 0;
+    long long t = s && *s ? strtoll(s, &end, 10) : 0;
+    return s && *s && !*end && !errno && t >= 0 ? t : (long long)time(NULL);
+}
+
 int cfg_pp_text(const char *text, size_t len, const char *name, const char *dir,
                 const struct cfg_pp_opts *o, struct cfg_pp_result *r, struct rtm_error *err)
 {
@@ -387,15 +545,19 @@ int cfg_pp_text(const char *text, size_t len, const char *name, const char *dir,
     memset(r, 0, sizeof *r);
     buf_init(&r->text);
     pp.x.counts = &r->counts;
+    pp.x.timestamp = run_time();
     pp.x.limit = pp.o->max_output ? pp.o->max_output : PP_OUTPUT_DEFAULT + 64 * len;
     pp.x.m = pp.m = cfg_macros_new();
     long id = add_file(&pp, name ? name : "<text>");
-    if (!pp.m || id < 0) {
+    /* what the game defines in every file it preprocesses */
+    if (!pp.m || id < 0 || cfg_macro_define(pp.m, "__ARMA__ 1", 10) ||
+        cfg_macro_define(pp.m, "__ARMA3__ 1", 11)) {
         cfg_macros_free(pp.m);
         rtm_err_oom(err, "out of memory preprocessing");
         return -1;
     }
-    struct src f = { .name = r->files[id], .dir = dir, .id = (uint32_t)id, .line = 1 };
+    struct src f = { .name = r->files[id], .dir = dir, .id = (uint32_t)id, .line = 1,
+                     .game = pp.o->gamepath && pp.o->gamepath[0] ? pp.o->gamepath : NULL };
     char real[PATH_MAX];
     if (name && realpath(name, real) && (pp.stack[0] = strdup(real)))
         pp.depth = 1;   /* the file itself, so that including it again is a loop */

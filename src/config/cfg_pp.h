@@ -3,7 +3,15 @@
  *
  * What it does: comments out, line continuations joined, #include,
  * #define (object-like and function-like, with # and ##), #undef, #ifdef,
- * #ifndef, #else, #endif, __LINE__ and __FILE__.  As Arma's preprocessor
+ * #ifndef, #if and #elif (integer expressions: cfg_expr.h, with
+ * defined(NAME) and __has_include("PATH") looked for as #include looks),
+ * #else, #endif, __LINE__, __FILE__ (the file's game path when known:
+ * opts.gamepath for the file itself, the path an include was found by
+ * through the resolver or include/, or relative to a file whose game path
+ * is known; else its name), __COUNTER__ (0, 1, ... a file
+ * preprocessed), __COUNTER_RESET__ and __TIMESTAMP_UTC__ (the UNIX time
+ * at the start, or SOURCE_DATE_EPOCH); __ARMA__ and __ARMA3__ are defined
+ * as 1.  As Arma's preprocessor
  * (and unlike C's), a macro's arguments are expanded before they are
  * substituted, also next to # and ##, which CBA's macros rely on
  * (QUOTE(PATHTOF(x)), DOUBLES(ADDON,x)).  Macros are not expanded inside
@@ -14,13 +22,15 @@
  * caller's include folder.  What it cannot do is left as written and
  * counted (struct cfg_pp_counts), never refused: __EVAL and __EXEC, a
  * call of an undefined macro (a name without lowercase letters followed by
- * '('), an include found nowhere, an #if and unknown directives.  The
+ * '('), an include found nowhere and unknown directives.  The
  * counts are a comment at the top of the text (cfg_pp_note).
  *
  * Errors (-1, err "FILE:LINE: ..."): a file that cannot be read, an
  * include loop or includes deeper than CFG_PP_INCLUDE_MAX, macros nested
  * deeper than CFG_DEPTH_MAX, an #else or #endif without #ifdef or an
- * #ifdef never closed, output past the limit (max_output).
+ * #ifdef never closed, an #if or #elif expression that cannot be evaluated
+ * (a name that is no macro, a string, a float, a bad operator), output past
+ * the limit (max_output).
  *
  * Contract: the result owns its text, line map and file names until
  * cfg_pp_free().  No global state; the resolver is called on the caller's
@@ -49,6 +59,7 @@ struct cfg_pp_opts {
     void *arg;
     const char *include_dir;    /* the project's include/ folder, or NULL */
     size_t max_output;          /* bytes of text at most; 0: 64 MiB or 64 x input */
+    const char *gamepath;       /* the file's own game path, or NULL: __FILE__ */
 };
 
 struct cfg_pp_result {

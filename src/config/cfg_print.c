@@ -66,8 +66,10 @@ static void put_value(struct rtm_buf *b, const struct cfg *c, const struct cfg_v
     case CFG_T_STRING:
         put_string(b, v->u.s);
         break;
-    case CFG_T_VARIABLE:
+    case CFG_T_VARIABLE:       /* an expression: as the text that rapifies to one */
+        buf_puts(b, "__EVAL(");
         buf_put(b, v->u.s.p, v->u.s.len);
+        buf_putc(b, ')');
         break;
     case CFG_T_FLOAT:
         put_float(b, v->u.f);
@@ -175,11 +177,27 @@ static int plain_word(struct cfg_str s)
     return 1;
 }
 
-/* Whether text reads value v back as it is: not a variable, and not a
- * 64-bit integer that 32 bits hold (text reads that as a 32-bit one). */
+/* Whether __EVAL(s) reads back as the expression s: its parentheses
+ * balance (so that the value ends at the last one) and no newline or NUL
+ * ends the value early. */
+static int expr_readable(struct cfg_str s)
+{
+    long depth = 0;
+    for (uint32_t i = 0; i < s.len && depth >= 0; i++) {
+        char ch = s.p[i];
+        if (ch == '\n' || ch == 0)
+            return 0;
+        depth += ch == '(' ? 1 : ch == ')' ? -1 : 0;
+    }
+    return depth == 0;
+}
+
+/* Whether text reads value v back as it is: not an expression text cannot
+ * hold, and not a 64-bit integer that 32 bits hold (text reads that as a
+ * 32-bit one). */
 static int text_keeps(const struct cfg_value *v)
 {
-    return v->type != CFG_T_VARIABLE &&
+    return !(v->type == CFG_T_VARIABLE && !expr_readable(v->u.s)) &&
            !(v->type == CFG_T_INT64 && v->u.i >= INT32_MIN && v->u.i <= INT32_MAX);
 }
 

@@ -170,35 +170,66 @@ static int expect(struct parser *ps, char ch, const char *ctx)
     return 0;
 }
 
-/* A quoted string: "" (or '' in '...') is one quote; bytes as they are. */
-static int get_quoted(struct parser *ps, struct cfg_value *v)
+/* A quoted string at ps->p appended to b: "" (or '' in '...') is one
+ * quote; bytes as they are. */
+static int quoted_into(struct parser *ps, struct rtm_buf *b)
 {
     char q = *ps->p++;
     uint32_t at = ps->line;
-    struct rtm_buf b;
-    buf_init(&b);
     for (;;) {
         const char *s = ps->p;
         while (ps->p < ps->end && *ps->p != q)
             ps->line += *ps->p++ == '\n';
-        buf_put(&b, s, (size_t)(ps->p - s));
+        buf_put(b, s, (size_t)(ps->p - s));
         if (ps->p >= ps->end) {
-            buf_free(&b);
             ps->line = at;
             return fail(ps, "string never closed");
         }
         ps->p++;
         if (ps->p < ps->end && *ps->p == q) {
-            buf_putc(&b, q);
+            buf_putc(b, q);
             ps->p++;
             continue;
         }
-        break;
+        return 0;
     }
-    const char *d = b.oom ? NULL : cfg_strdup(ps->c, b.p ? b.p : "", b.len);
+}
+
+/* A quoted string, or quoted strings joined by \n outside the quotes
+ * ("a" \n "b"), which CfgConvert reads as one string with line breaks:
+ * one string with a newline byte (0x0A) where each \n stood.  A \n not
+ * followed by a quoted string is left where it is (the caller then finds
+ * it). */
+static int get_quoted(struct parser *ps, struct cfg_value *v)
+{
+    struct rtm_buf b;
+    buf_init(&b);
+    int rc = quoted_into(ps, &b);
+    while (rc == 0 && b.len <= CFG_STR_MAX) {
+        const char *at = ps->p, *q = ps->p;
+        uint32_t line = ps->line;
+        while (q < ps->end && (*q == ' ' || *q == '\t' || *q == '\r'))
+            q++;
+        if (ps->end - q < 2 || q[0] != '\\' || q[1] != 'n')
+            break;
+        ps->p = q + 2;
+        int ch = peek(ps);
+        if (ch != '"' && ch != '\'') {
+            ps->p = at;
+            ps->line = line;
+            rc = ch == -1 ? -1 : 0;
+            break;
+        }
+        buf_putc(&b, '\n');
+        rc = quoted_into(ps, &b);
+    }
+    const char *d = rc || b.oom ? NULL : cfg_strdup(ps->c, b.p ? b.p : "", b.len);
     size_t n = b.len;
+    int was_oom = b.oom;
     buf_free(&b);
-    if (!d)
+    if (rc)
+        return -1;
+    if (!d || was_oom)
         return oom(ps);
     if (n > CFG_STR_MAX)
         return fail(ps, "string longer than %u bytes", CFG_STR_MAX);
@@ -286,12 +317,38 @@ static int as_nonfinite(const char *s, size_t n, float *f)
     return isnan(*f) ? 0 : -1;
 }
 
-/* Unquoted text s..e: a number as BI's tools read it, else a string. */
+/* Whether s..e is __EVAL( ... ) whose first parenthesis closes at e: the
+ * expression inside into *x. */
+static int as_expression(const char *s, const char *e, struct cfg_str *x)
+{
+    long depth = 0;
+    if (e - s < 8 || memcmp(s, "__EVAL(", 7) != 0 || e[-1] != ')')
+        return 0;
+    for (const char *p = s + 6; p < e; p++) {
+        depth += *p == '(' ? 1 : *p == ')' ? -1 : 0;
+        if (depth == 0 && p + 1 < e)
+            return 0;
+    }
+    *x = (struct cfg_str){ s + 7, (uint32_t)(e - s - 8) };
+    return depth == 0;
+}
+
+/* Unquoted text s..e: a number as BI's tools read it, an expression
+ * (__EVAL(...), which rapifies to one, as HEMTT's rapifier writes it),
+ * else a string. */
 static int classify(struct parser *ps, const char *s, const char *e, struct cfg_value *v)
 {
     const char *d = s;
     int neg = 0;
     uint64_t u;
+    struct cfg_str x;
+    if (as_expression(s, e, &x)) {
+        if (!(x.p = cfg_strdup(ps->c, x.p, x.len)))
+            return oom(ps);
+        v->type = CFG_T_VARIABLE;
+        v->u.s = x;
+        return 0;
+    }
     if (d < e && (*d == '-' || *d == '+'))
         neg = *d++ == '-';
     int hex = e - d > 2 && d[0] == '0' && (d[1] | 0x20) == 'x';

@@ -3,8 +3,9 @@
  * The model is a tree of classes.  Each class holds its members in file
  * order: classes (with a parent named by name), externs (class X;), deletes
  * (delete X;), values (x = 1;) and arrays (x[] = {..}; or x[] += {..};).
- * Values are strings, 32-bit floats, 32- and 64-bit integers and variables
- * (bare names, Xbox-era files only); arrays nest.
+ * Values are strings, 32-bit floats, 32- and 64-bit integers and
+ * expressions (CFG_T_VARIABLE, rapified subtype 4: the text of an
+ * __EVAL(...), which the game evaluates); arrays nest.
  *
  * Contract:
  *  - A struct cfg owns every entry, value and string inside it (one arena);
@@ -127,7 +128,10 @@ void cfg_line_where(const struct cfg_line_map *map, const char *name, uint32_t l
  * are strings as written, unless they are numbers as BI's tools read them:
  * decimal or 0x hex digits are an integer (64-bit when 32 do not hold it),
  * with a point or an exponent a float; 1.#INF, -1.#INF, 1.#QNAN(0xBITS)
- * are the non-finite floats.  A statement that is only a macro call
+ * are the non-finite floats; __EVAL(EXPR), one call and nothing else, is
+ * an expression (CFG_T_VARIABLE).  Quoted strings joined by \n outside the
+ * quotes ("a" \n "b") are one string with a newline byte where each \n
+ * stood.  A statement that is only a macro call
  * (NAME(...);), which the preprocessor left as written, is skipped. */
 int cfg_parse_text(const char *text, size_t len, const char *name,
                    const struct cfg_line_map *map, struct cfg **out, struct rtm_error *err);
@@ -144,14 +148,14 @@ int cfg_read(const uint8_t *data, size_t len, const char *name, struct cfg **out
  * other bytes as they are, integers as integers, floats as the shortest
  * decimal that reads back as the same float32 (with a point: 8.0), and
  * non-finite floats as 1.#INF, -1.#INF and 1.#QNAN(0xXXXXXXXX) (its bits).
- * A variable is written as its bare name (which reads back as a string,
- * as BI's tools read it).  Appends to b; the exact size of the text is
+ * An expression is written __EVAL(EXPR), which reads back as it.  Appends to b; the exact size of the text is
  * buf_total() of a counting buffer (buf_init_counting). */
 void cfg_print_text(const struct cfg *c, struct rtm_buf *b);
 /* Whether the text reads back as exactly this model: every name (and
  * parent) is a plain word (no blank, control byte, # or one of ;:{}[]=,+"'()/,
- * not "class", "delete" or "enum"), every enum name too, no value is a
- * variable nor a 64-bit integer that 32 bits hold (rapified subtype 6;
+ * not "class", "delete" or "enum"), every enum name too, no value is an
+ * expression whose parentheses do not balance or that holds a newline or
+ * NUL, nor a 64-bit integer that 32 bits hold (rapified subtype 6;
  * text reads it as a 32-bit one), and the root names no parent.  Rapified files may hold other names; their text then says
  * them as they are, which no config syntax can read back. */
 int cfg_text_exact(const struct cfg *c);

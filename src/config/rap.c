@@ -18,7 +18,7 @@
  *     4 delete:  asciiz name            (delete NAME;)
  *     5 append:  u32 (1 in files HEMTT and armake write), asciiz name, an
  *                array                  (NAME[] += {..};)
- *   a value by subtype: 0 asciiz string, 1 f32, 2 i32, 4 asciiz variable
+ *   a value by subtype: 0 asciiz string, 1 f32, 2 i32, 4 asciiz expression
  *     name, 6 i64;
  *   an array: a compressed count, then elements, each a subtype byte (as
  *     above, 3 for a nested array) and its value;

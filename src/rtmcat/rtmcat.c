@@ -34,6 +34,7 @@
 #include "rtmcat_plain.h"
 #include "rtmcat_gamepath.h"
 #include "rtmcat_states.h"
+#include "rtmcat_text.h"
 #include "rtmcat_usage.h"
 #include "version.h"
 #include "views.h"
@@ -61,20 +62,6 @@ struct walk {
 
 /* ---- output and messages ---- */
 
-static int write_all(const char *p, size_t n)
-{
-    while (n) {
-        ssize_t w = write(STDOUT_FILENO, p, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        p += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
 /* Every message is one line on stderr, "rtmcat: FILE: what is wrong",
  * and rtmcat's exit status is then 1. */
 __attribute__((format(printf, 2, 3)))
@@ -89,10 +76,7 @@ static int fail(const struct cat *c, const char *fmt, ...)
     return 1;
 }
 
-static int fail_errno(const struct cat *c, int rc)
-{
-    return fail(c, "%s", strerror(-rc));
-}
+static int fail_errno(const struct cat *c, int rc) { return fail(c, "%s", strerror(-rc)); }
 
 /* A loader's message (n bytes), "REL: what is wrong", REL relative to D:
  * with D in front it names FILE as given. */
@@ -113,10 +97,8 @@ static int fail_no_view(const struct cat *c, const char *view)
 static int flush(const struct cat *c, struct rtm_buf *out)
 {
     int status = out->oom ? fail(c, "out of memory") : 0;
-    if (!status && write_all(out->p ? out->p : "", out->len)) {
-        fprintf(stderr, "rtmcat: stdout: %s\n", strerror(errno));
-        status = 1;
-    }
+    if (!status)
+        status = rtmcat_write_out(out->p ? out->p : "", out->len);
     buf_free(out);
     return status;
 }
@@ -287,8 +269,7 @@ static int print_file(struct cat *c, uint64_t ino)
     ssize_t n = piece ? 1 : -ENOMEM;
     for (off_t at = 0; n > 0; at += n) {
         n = rtm_tree_read(c->tree, ino, piece, PIECE, at);
-        if (n > 0 && write_all(piece, (size_t)n)) {
-            fprintf(stderr, "rtmcat: stdout: %s\n", strerror(errno));
+        if (n > 0 && rtmcat_write_out(piece, (size_t)n)) {
             free(piece);
             return 1;
         }
@@ -629,7 +610,7 @@ int main(int argc, char **argv)
         { "digits", required_argument, NULL, 'd' },
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, 'V' },
-        { "estimate-pivots", no_argument, NULL, 'E' },
+        { "estimate-pivots", no_argument, NULL, 'P' },
         { "raw", no_argument, NULL, 'r' },
         { "check", no_argument, NULL, 'K' },
         { "strict", no_argument, NULL, 'S' },
@@ -637,11 +618,11 @@ int main(int argc, char **argv)
         { "gamepath", no_argument, NULL, 'g' },
         { NULL, 0, NULL, 0 },
     };
-    const char *skel_spec = "ofp2", *cdir = NULL;
+    const char *skel_spec = "ofp2", *cdir = NULL, *inc[64];
     int ch, estimate = 0, raw = 0, check = 0, game = 0, digits = RTM_DIGITS_EXACT;
-    int skel_given = 0;
+    int skel_given = 0, pp_only = 0, ninc = 0, status;
     unsigned check_flags = 0;
-    while ((ch = getopt_long(argc, argv, "s:d:C:ghV", opts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, "s:d:C:ghVEI:", opts, NULL)) != -1) {
         switch (ch) {
         case 's': skel_spec = optarg, skel_given = 1; break;
         case 'd':
@@ -650,7 +631,10 @@ int main(int argc, char **argv)
                 return 2;
             }
             break;
-        case 'E': estimate = 1; break;
+        case 'P': estimate = 1; break;
+        case 'E': pp_only = 1; break;
+        case 'I': if (ninc == 64) return fprintf(stderr, "rtmcat: more than 64 -I\n"), 2;
+                  inc[ninc++] = optarg; break;
         case 'r': raw = 1; break;
         case 'K': check = 1; break;
         case 'g': game = 1; break;
@@ -680,13 +664,16 @@ int main(int argc, char **argv)
     if (game && !rtmcat_gamepath(argc - optind, argv + optind, &ch))
         return ch;
     optind += game;                     /* SOURCE is dropped: FILE [VIEW] follow */
-    if (argc - optind < 1 || argc - optind > 2 - raw || estimate || check || check_flags) {
+    if (argc - optind < 1 || argc - optind > 2 - raw || estimate || check || check_flags ||
+        (pp_only && (raw || game))) {
         rtmcat_usage(stderr);
         return 2;
     }
-    struct cat c = { .file = argv[optind], .srcfd = -1, .raw = raw, .skel_given = skel_given };
     const char *view = argv[optind + 1];
-    int status = cat_open(&c, skel_spec);
+    if (!raw && !game && (status = rtmcat_text(argv[optind], view, pp_only, inc, ninc)) >= 0)
+        return status;  /* a config named on the command line (or -E's error) */
+    struct cat c = { .file = argv[optind], .srcfd = -1, .raw = raw, .skel_given = skel_given };
+    status = cat_open(&c, skel_spec);
     if (!status) {
         /* plain.rtm of a loose BMTR file the quick way, before any tree is made */
         status = view && !raw ? rtmcat_plain(c.srcfd, c.rel, view, c.skel, skel_given, c.file)

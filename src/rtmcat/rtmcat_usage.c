@@ -7,6 +7,7 @@
 #include "rtmcat_missing.h"
 #include "rtmcat_gamepath.h"
 #include "rtmcat_states.h"
+#include "rtmcat_text.h"
 
 void rtmcat_usage(FILE *f)
 {
@@ -15,6 +16,7 @@ void rtmcat_usage(FILE *f)
             "       rtmcat -C DIR missing.txt\n"
             "       rtmcat [-s SKELETON] --estimate-pivots FILE...\n"
             "       rtmcat --raw FILE\n"
+            "       rtmcat [-E] [-I DIR]... CONFIG\n"
             "       rtmcat [-s SKELETON] --check [--strict] [--format=json] FILE...\n"
             "       rtmcat [-s SKELETON] [-d DIGITS] -g SOURCE GAMEPATH [VIEW]\n"
             "Print VIEW of the Arma animation FILE (.rtm, plain or BMTR), or list\n"
@@ -38,6 +40,7 @@ void rtmcat_usage(FILE *f)
             "  -V, --version        show the version\n");
     rtmcat_check_usage(f);
     rtmcat_config_usage(f);
+    rtmcat_text_usage(f);
     rtmcat_states_usage(f);
     rtmcat_missing_usage(f);
     rtmcat_gamepath_usage(f);

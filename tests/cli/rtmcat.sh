@@ -431,8 +431,35 @@ check "--raw with a VIEW: usage error (status 2)" [ "$rc" -eq 2 -a ! -s "$T/out"
 expect_error "--raw: a missing file" --raw "$T/s/nope.bin"
 expect_error "--raw: a missing archive entry" --raw "$T/samples.pbo/nope.bin"
 printf 'class CfgSkeletons {};\n' >"$T/model.cfg"
-expect_error "a text model.cfg: read as an animation, as before" "$T/model.cfg"
+run "$T/model.cfg"
+check "a text model.cfg: prints its class text" [ "$rc" -eq 0 -a ! -s "$T/err" ] &&
+    check "a text model.cfg: the class" grep -q '^class CfgSkeletons' "$T/out"
 check "a text model.cfg: --raw prints it" cmp -s <("$CAT" --raw "$T/model.cfg") "$T/model.cfg"
+# text configs: preprocessed as the game does, printed as a rapified one's text
+mkdir -p "$T/tc/inc/x/lib"
+printf '#define GREETING "hi"\n' >"$T/tc/inc/x/lib/g.hpp"
+printf '#include "\\x\\lib\\g.hpp"\n#define N 2\nclass A {\n  x = N; s = GREETING;\n' >"$T/tc/config.cpp"
+printf '#if N > 1 && __ARMA3__\n  y = 1;\n#else\n  y = 0;\n#endif\n  u = '"'"'http://x'"'"';\n};\n' \
+    >>"$T/tc/config.cpp"
+run -I "$T/tc/inc" "$T/tc/config.cpp"
+check "config.cpp with -I: prints" [ "$rc" -eq 0 -a ! -s "$T/err" ]
+check "config.cpp with -I: the include's macro" grep -qx '    s = "hi";' "$T/out"
+check "config.cpp with -I: #if taken" grep -qx '    y = 1;' "$T/out"
+check "config.cpp with -I: // in single quotes kept" grep -qx '    u = "http://x";' "$T/out"
+cp "$T/out" "$T/tc/text.txt"
+run -E -I "$T/tc/inc" "$T/tc/config.cpp"
+check "-E: the preprocessed text" [ "$rc" -eq 0 ] && check "-E: macros expanded, line kept" \
+    [ "$(sed -n 4p "$T/out")" = '  x = 2; s = "hi";' ]
+check "-E: a line for each source line" [ "$(wc -l <"$T/out")" -eq 11 ]
+run "$T/tc/config.cpp"
+check "config.cpp without -I: the include left, its macro a word" grep -qx '    s = "GREETING";' "$T/out"
+expect_error "a VIEW on a text config" "$T/tc/config.cpp" header.txt &&
+    check "a VIEW on a text config: says there are none" grep -q 'a text config has no views' "$T/err"
+printf '#if NOPE\n#endif\n' >"$T/tc/bad.hpp"
+expect_error "an #if that cannot be evaluated" "$T/tc/bad.hpp" &&
+    check "an #if that cannot be evaluated: FILE:LINE" \
+        grep -qx "rtmcat: $T/tc/bad.hpp:1: #if cannot be evaluated: NOPE is not a defined macro" "$T/err"
+expect_error "-E on an animation" -E "$T/s/walk.rtm"
 run --help
 check "--help tells of configs and --raw" grep -q 'rtmcat --raw FILE' "$T/out"
 if [ -f "$SHARED/configs/000_config.bin" ] && [ -f "$SHARED/archives/ace_goggles.pbo" ]; then
@@ -447,7 +474,7 @@ if [ -f "$SHARED/configs/000_config.bin" ] && [ -f "$SHARED/archives/ace_goggles
     mkdir -p "$T/c1" && cp "$cb" "$T/c1/CONFIG.BIN"
     check "a copy named CONFIG.BIN: the same text" cmp -s "$T/cfg.txt" <("$CAT" "$T/c1/CONFIG.BIN")
     cp "$cb" "$T/other.bin"
-    expect_error "the same bytes under another name: read as an animation" "$T/other.bin"
+    check "the same bytes under another name: its text too" cmp -s "$T/cfg.txt" <("$CAT" "$T/other.bin")
     run --raw "$cb"
     check "--raw config.bin: its bytes" cmp -s "$T/out" "$cb"
     expect_error "a VIEW on a config" "$cb" header.txt &&

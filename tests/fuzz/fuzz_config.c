@@ -3,11 +3,18 @@
  * The input is read three ways: as a rapified file (rap_measure and
  * rap_read must agree, the model's text must read back as the same
  * model); as text preprocessed without files on disk, then parsed; and as
- * text without preprocessing, whose model also goes round its text.  Every failure must say why in one
- * line. */
+ * text without preprocessing, whose model also goes round its text.  The
+ * preprocessor runs twice, on the input alone and after a prelude of
+ * nested macros, so that #if and #elif expressions in the input meet
+ * macros to expand; the input's first line is also evaluated as an #if
+ * expression by itself (cfg_expr.h).  Work per input is bounded: at most
+ * 64 KiB of input is preprocessed, and the output (and with it all
+ * expansion, cfg_macro.h) stops at 256 KiB.  Every failure must say why in
+ * one line. */
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "cfg_expr.h"
 #include "cfg_pp.h"
 #include "config.h"
 
@@ -71,13 +78,18 @@ static int has_nul(const struct cfg *c)
     return 0;
 }
 
-static void as_text(const uint8_t *data, size_t size)
+enum { PP_INPUT_MAX = 64 << 10, PP_OUTPUT_MAX = 256 << 10 };
+
+/* Preprocessed, then parsed: both fail with one line, or not at all. */
+static void preprocessed(const char *text, size_t size)
 {
     struct rtm_error err = { .msg = "" };
     struct cfg_pp_result r;
-    struct cfg_pp_opts o = { .max_output = 1 << 20 };
+    struct cfg_pp_opts o = { .max_output = PP_OUTPUT_MAX };
     struct cfg *c = NULL;
-    if (cfg_pp_text((const char *)data, size, "fuzz.cpp", NULL, &o, &r, &err) == 0) {
+    if (cfg_pp_text(text, size, "fuzz.cpp", NULL, &o, &r, &err) == 0) {
+        if (r.text.len > PP_OUTPUT_MAX)
+            abort();
         if (cfg_parse_text(r.text.p ? r.text.p : "", r.text.len, "fuzz.cpp", &r.map, &c, &err))
             check_err(&err);
         cfg_free(c);
@@ -85,7 +97,36 @@ static void as_text(const uint8_t *data, size_t size)
     } else {
         check_err(&err);
     }
-    c = NULL;
+}
+
+/* Macros that call each other, for the input's #if lines and text. */
+static const char prelude[] =
+    "#define A 1\n#define B(x) (x + A)\n#define C(x, y) B(x) * y\n#define D(x) C(x, x)\n"
+    "#define L [1,2]\n#define Q(x) #x\n#define P(a,b) a##b\n#define E D(D(D(A)))\n";
+
+static void as_text(const uint8_t *data, size_t size)
+{
+    struct rtm_error err = { .msg = "" };
+    struct cfg *c = NULL;
+    if (size <= PP_INPUT_MAX) {
+        preprocessed((const char *)data, size);
+        char *both = malloc(sizeof prelude - 1 + size);
+        if (!both)
+            abort();
+        memcpy(both, prelude, sizeof prelude - 1);
+        memcpy(both + sizeof prelude - 1, data, size);
+        preprocessed(both, sizeof prelude - 1 + size);
+        free(both);
+        /* the first line as an expression: a value or one short line of why */
+        const uint8_t *nl = memchr(data, '\n', size);
+        size_t n = nl ? (size_t)(nl - data) : size;
+        int64_t v = 0, w = 1;
+        char why[160];
+        int rc = cfg_expr_eval((const char *)data, n, &v, why, sizeof why);
+        if (rc != cfg_expr_eval((const char *)data, n, &w, NULL, 0) || (rc && !why[0]) ||
+            (rc == 0 && v != w))
+            abort();    /* deterministic, and a failure says why */
+    }
     if (cfg_parse_text((const char *)data, size, "fuzz.cpp", NULL, &c, &err)) {
         check_err(&err);
         return;

@@ -58,6 +58,13 @@ static int put_configs(const char *dir)
     struct rtm_error err;
     struct rtm_buf b;
     put(dir, "text.cpp", -1, text, sizeof text - 1);
+    /* #if expressions, nested macros, built-ins, joined and single-quoted strings */
+    static const char cond[] =
+        "#define A 1\n#define B(x) (x + A)\n#define C(x, y) B(x) * y\n#define L [1,2]\n"
+        "#if C(2, 3) >= 9 && defined(A) || !defined B && __has_include(\"n.hpp\")\n"
+        "a = __COUNTER__;\n#elif (B(1) % 2) == 0 && 0x10 != -~16\nb = 'x//y';\n#else\n"
+        "c = \"p\" \\n \"q\";\n#endif\n#if __ARMA3__\nd[] = {C(L, 1), __FILE__};\n#endif\n";
+    put(dir, "cond.cpp", -1, cond, sizeof cond - 1);
     static const char plain[] =
         "enum { E1 = 1 };\nclass A : B { s = \"x\"; f = 1.5; i = 3; w = 3000000000;"
         " a[] = {1, {2.0}}; a[] += {\"y\"}; class E; delete D; class C {}; };\n";

@@ -88,6 +88,28 @@ static void test_numbers(void **state)
 /* Text reads a 64-bit integer that 32 bits hold back as a 32-bit one
  * (fuzz_config found one in a rapified file, subtype 6): not exact; one
  * past 32 bits is. */
+/* rtm(5): "quoted strings joined by \n outside the quotes read as one
+ * string with a newline byte (0x0A) where each \n stood", as CfgConvert
+ * reads text = "why" \n "is" \n "this"; */
+static void test_joined_strings(void **state)
+{
+    (void)state;
+    struct cfg *c = text_ok("text = \"why\" \\n \"is\"\\n\n  'this';\n"
+                            "arr[] = {\"a\" \\n \"b\", \"c\"};\nx = \"\" \\n \"\";\n");
+    assert_string_equal(at(c, "text")->v.u.s.p, "why\nis\nthis");
+    assert_int_equal(at(c, "text")->v.u.s.len, 11);
+    const struct cfg_entry *a = at(c, "arr");
+    assert_int_equal(a->v.n, 2);
+    assert_string_equal(c->v[a->v.u.first].u.s.p, "a\nb");
+    assert_string_equal(at(c, "x")->v.u.s.p, "\n");
+    round_trip(c);      /* the newline is written inside the quotes, read back */
+    cfg_free(c);
+    /* a \n with no string after it is not joined: the statement is bad */
+    struct rtm_error err;
+    assert_non_null(strstr(text_err("x = \"a\" \\n;\n", &err), "bad.cpp:1: expected ';'"));
+    assert_non_null(strstr(text_err("x = \"a\" \\n \"b;\n", &err), "string never closed"));
+}
+
 static void test_text_exact_int64(void **state)
 {
     (void)state;
@@ -210,8 +232,27 @@ static void test_rap_types(void **state)
     struct cfg *back = rap_ok(w.p, w.len);
     assert_true(cfg_equal(c, back, NULL, 0));
     cfg_free(back);
+    /* rtm(5): "an expression (subtype 4) is written __EVAL(EXPR), which text
+     * reads back as that expression" (HEMTT's config parser reads __EVAL(...)
+     * as one and its rapifier writes it as subtype 4) */
+    size_t n;
+    char *t = text_of(c, &n);
+    assert_non_null(strstr(t, "v = __EVAL(name);"));
+    free(t);
     buf_free(&w);
     buf_free(&b);
+    cfg_free(c);
+    c = text_ok("x = __EVAL(1 + (2 * 3)); y = __EVAL(1) + 2; a[] = {__EVAL(f(1, 2)), 3};\n"
+                "z = __EVAL();\n");
+    assert_int_equal(at(c, "x")->v.type, CFG_T_VARIABLE);
+    assert_string_equal(at(c, "x")->v.u.s.p, "1 + (2 * 3)");
+    assert_int_equal(at(c, "y")->v.type, CFG_T_STRING);     /* more than one __EVAL() */
+    el = &c->v[at(c, "a")->v.u.first];
+    assert_int_equal(el[0].type, CFG_T_VARIABLE);
+    assert_string_equal(el[0].u.s.p, "f(1, 2)");
+    assert_string_equal(at(c, "z")->v.u.s.p, "");
+    assert_int_equal(cfg_text_exact(c), 1);
+    round_trip(c);
     cfg_free(c);
 }
 
@@ -459,7 +500,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_entries),     cmocka_unit_test(test_numbers),
         cmocka_unit_test(test_text_form),   cmocka_unit_test(test_lookup),
-        cmocka_unit_test(test_text_exact_int64),
+        cmocka_unit_test(test_text_exact_int64), cmocka_unit_test(test_joined_strings),
         cmocka_unit_test(test_rap_types),   cmocka_unit_test(test_rap_enums_measured),
         cmocka_unit_test(test_rap_errors),
         cmocka_unit_test(test_rap_depth),   cmocka_unit_test(test_text_errors),

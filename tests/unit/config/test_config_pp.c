@@ -6,6 +6,7 @@
  * ../shared). */
 #include "cfg_testutil.h"
 
+#include <time.h>
 #include <unistd.h>
 
 #include "cfg_pp.h"
@@ -42,7 +43,7 @@ static void test_macros(void **state)
     (void)state;
     char *s = pp_ok("#define A 1\n#define F(x, y) x##_##y\n#define Q(x) #x\n"
                     "#define GVAR(v) F(PRE,v)\n#define PRE my \\\n    pre\n"
-                    "a = A; b = F(p, q); c = Q(hello world); d = GVAR(z); e = \"A\";\n"
+                    "a = A; b = F(p,q); c = Q(hello world); d = GVAR(z); e = \"A\";\n"
                     "#undef A\nf = A;\n", NULL, NULL);
     assert_non_null(strstr(s, "a = 1; b = p_q; c = \"hello world\"; d = my     pre_z; e = \"A\";"));
     assert_non_null(strstr(s, "f = A;"));
@@ -71,6 +72,127 @@ static void test_conditionals(void **state)
     assert_non_null(strstr(s, "c;"));
     assert_null(strstr(s, "d;"));
     assert_non_null(strstr(s, "x = X;"));
+    free(s);
+}
+
+/* rtm(5), Text syntax: "#if and #elif take an integer expression; the
+ * first branch whose value is not 0 is kept (#else when none is), and an
+ * expression inside a skipped block, or after a branch was taken, is not
+ * evaluated."  Operators as C's (||, &&, == !=, < <= > >=, + -, * / %,
+ * ! - ~, parentheses); defined(NAME) and defined NAME are 1 or 0. */
+static void test_if(void **state)
+{
+    (void)state;
+    char *s = pp_ok("#define A 1\n#define B 2\n#define Y -18\n"
+                    "#if B > A\na1;\n#endif\n"
+                    "#if 16 < Y\nno1;\n#else\na2;\n#endif\n"
+                    "#if 0\nno2;\n#elif A == 2\nno3;\n#elif B == 2 && !(A != 1)\na3;\n#elif 1\nno4;\n"
+                    "#else\nno5;\n#endif\n"
+                    "#if defined(A) && defined B && !defined(C) || 0\na4;\n#endif\n"
+                    "#if (1 + 2 * 3) % 4 == 3 && -1 < 0 && 0x10 == 16 && ~0 == -1\na5;\n#endif\n"
+                    "#if 0\n#if NOT_EVALUATED +\nno6;\n#elif ALSO_NOT\nno7;\n#endif\n#endif\n"
+                    "#if 1\na6;\n#elif NOT_EVALUATED\nno8;\n#endif\n"
+                    "#if __ARMA3__ && __ARMA__ == 1 && defined(__ARMA3__)\na7;\n#endif\n",
+                    NULL, NULL);
+    for (int i = 1; i <= 7; i++) {
+        char w[8];
+        snprintf(w, sizeof w, "a%d;", i);
+        if (!strstr(s, w))
+            fail_msg("%s missing from:\n%s", w, s);
+    }
+    assert_null(strstr(s, "no"));
+    free(s);
+    /* rtm(5): "an #if that cannot be evaluated is an error FILE:LINE"; a
+     * name left after expansion is one (as HEMTT's test pe8_if_undefined) */
+    pp_bad("\n#if arma\n#endif\n", NULL, "t.cpp:2: #if cannot be evaluated: arma is not a defined macro");
+    pp_bad("#define A 1\n#if A === 1\n#endif\n", NULL, "t.cpp:2: #if cannot be evaluated: unexpected");
+    pp_bad("#define A \"Hello\"\n#if A > 2\n#endif\n", NULL, "a string is not a number");
+    pp_bad("#if 1 / 0\n#endif\n", NULL, "division by zero");
+    pp_bad("#if 1.5 > 1\n#endif\n", NULL, "only integers");
+    pp_bad("#if\n#endif\n", NULL, "t.cpp:1: #if cannot be evaluated: no expression");
+    pp_bad("#if (1\n#endif\n", NULL, "'(' without ')'");
+    pp_bad("#if defined(\n#endif\n", NULL, "defined without a macro name");
+    pp_bad("#if 0\n#elif 9223372036854775808\n#endif\n", NULL, "does not fit 64 bits");
+    pp_bad("#if 0\n#else\n#elif 1\n#endif\n", NULL, "t.cpp:3: #elif without #ifdef");
+    char deep[300] = "#if ";
+    for (int i = 0; i < 70; i++)
+        strcat(deep, "(");
+    strcat(deep, "1\n#endif\n");
+    pp_bad(deep, NULL, "nested deeper than 64");
+    /* INT64_MIN / -1 and wrapping arithmetic stay defined */
+    pp_bad("#if (-9223372036854775807 - 1) / -1\n#endif\n", NULL, "overflows");
+    free(pp_ok("#if 9223372036854775807 + 1 < 0\nwrapped;\n#endif\n", NULL, NULL));
+}
+
+/* rtm(5): "__COUNTER__ is 0, 1, 2, ... in the order it is met in a file
+ * and the files it includes, #if lines included; __COUNTER_RESET__
+ * starts it again at 0 and is itself nothing"; __ARMA__ and __ARMA3__ are 1. */
+static void test_builtins(void **state)
+{
+    (void)state;
+    char *s = pp_ok("a = __COUNTER__;\nb = __COUNTER__;\n#if __COUNTER__ == 2\nc = __COUNTER__;\n"
+                    "#endif\n__COUNTER_RESET__\nd = __COUNTER__;\ne = __ARMA__ __ARMA3__;\n"
+                    "#undef __ARMA3__\n#ifndef __ARMA3__\nf = 1;\n#endif\n",
+                    NULL, NULL);
+    assert_non_null(strstr(s, "a = 0;\nb = 1;\n\nc = 3;\n\n\nd = 0;\ne = 1 1;\n"));
+    assert_non_null(strstr(s, "f = 1;"));
+    free(s);
+    /* rtm(5): "__TIMESTAMP_UTC__ is the UNIX time, fixed for the run:
+     * SOURCE_DATE_EPOCH when set" (the wiki: replaced by the current
+     * timestamp as a UNIX timestamp, Arma 3 2.06) */
+    setenv("SOURCE_DATE_EPOCH", "1622639059", 1);
+    s = pp_ok("t = __TIMESTAMP_UTC__;\n#if __TIMESTAMP_UTC__ > 1600000000\nok;\n#endif\n", NULL, NULL);
+    assert_non_null(strstr(s, "t = 1622639059;\n\nok;"));
+    free(s);
+    unsetenv("SOURCE_DATE_EPOCH");
+    long long before = (long long)time(NULL);
+    s = pp_ok("t = __TIMESTAMP_UTC__;\n", NULL, NULL);
+    long long t = atoll(strstr(s, "t = ") + 4);
+    assert_true(t >= before && t <= before + 5);
+    free(s);
+    /* every file preprocessed starts at 0 */
+    s = pp_ok("x = __COUNTER__;\n", NULL, NULL);
+    assert_non_null(strstr(s, "x = 0;"));
+    free(s);
+}
+
+/* rtm(5): "'single quoted' strings are kept from comment stripping as
+ * "double quoted" ones are (an assumption), but macros are expanded inside
+ * them, as the game does (HEMTT's test bootstrap/ignore_quoted expands
+ * 'PREFIX'; CBA's COMPILE_FILE_SYS relies on it)". */
+static void test_single_quotes(void **state)
+{
+    (void)state;
+    char *s = pp_ok("#define X 1\n#define P(v) \\x\\v.sqf\n#define C(v) call 'P(v)'\n"
+                    "url = 'https://x/*y*/'; // gone\n"
+                    "a = 'X \"X\"'; b = \"X 'X'\"; c = C(f); d = X;\n", NULL, NULL);
+    assert_non_null(strstr(s, "url = 'https://x/*y*/';"));
+    assert_null(strstr(s, "gone"));
+    assert_non_null(strstr(s, "a = '1 \"X\"'; b = \"X 'X'\"; c = call '\\x\\f.sqf'; d = 1;"));
+    struct cfg *c = text_ok(s);
+    assert_string_equal(c->e[cfg_find(c, "url", NULL)].v.u.s.p, "https://x/*y*/");
+    cfg_free(c);
+    free(s);
+}
+
+/* rtm(5): "a macro's arguments keep their padding (the blanks after a
+ * comma or around an argument are part of it)", as HEMTT's tests show the
+ * game doing (bootstrap/ignore_quoted, warnings/pw3_padded_arg); "in text
+ * that expansion produced, commas inside [...] do not split arguments"
+ * (HEMTT's reading never splits an argument's expansion again). */
+static void test_arguments(void **state)
+{
+    (void)state;
+    struct cfg_pp_counts k;
+    char *s = pp_ok("#define GREET(a, b) Hi a b!\n#define Q(x) #x\n#define CAT(a,b) a##b\n"
+                    "g = GREET(Ann, Bo);\nq = Q( x );\nc = CAT(p, q);\n"
+                    "#define L [1,2]\n#define PAIR(a,b) a|b\n#define ONE(x) PAIR(x,z)\n"
+                    "#define ARR2(a,b) a,b\n#define WRAP(x) Q(x)\n"
+                    "o = ONE(L);\nw = WRAP([ARR2(1, [ARR2(2, 3)])]);\n", NULL, &k);
+    assert_non_null(strstr(s, "g = Hi Ann  Bo!;\nq = \" x \";\nc = p q;\n"));
+    assert_non_null(strstr(s, "o = [1,2]|z;"));
+    assert_non_null(strstr(s, "w = \"[1, [2, 3]]\";"));
+    assert_int_equal(k.undefined_call, 0);
     free(s);
 }
 
@@ -164,7 +286,7 @@ static void test_includes(void **state)
 
     struct gamepath_project *pr = NULL;
     assert_int_equal(gamepath_project_open(path, &pr), 0);
-    struct cfg_pp_opts o = { gamepath_project_resolve, pr, gamepath_project_include(pr), 0 };
+    struct cfg_pp_opts o = { gamepath_project_resolve, pr, gamepath_project_include(pr), 0, NULL };
     struct cfg *c = NULL;
     struct rtm_error err = { .msg = "" };
     if (cfg_load_file(path, &o, &c, &err))
@@ -185,6 +307,45 @@ static void test_includes(void **state)
     snprintf(path, sizeof path, "%s/addons/anims/uses_bad.cpp", root);
     assert_int_equal(cfg_load_file(path, &o, &c, &err), -1);
     assert_non_null(strstr(err.msg, "bad.hpp:2: expected a class name"));
+    /* rtm(5): "__has_include(\"PATH\") is 1 when #include would find PATH
+     * (the same places, the same order), else 0" */
+    put_file(root, "addons/anims/has.cpp",
+             "#if __has_include(\"\\x\\cba\\main.hpp\") && !__has_include(\"nope.hpp\") && "
+             "__has_include(<sub\\part.hpp>) && __has_include(\"\\x\\mod\\addons\\main\\script_mod.hpp\")\n"
+             "yes = 1;\n#endif\n");
+    snprintf(path, sizeof path, "%s/addons/anims/has.cpp", root);
+    if (cfg_load_file(path, &o, &c, &err))
+        fail_msg("%s", err.msg);
+    assert_true(cfg_find(c, "yes", NULL) >= 0);
+    cfg_free(c);
+    assert_int_equal(cfg_load_file(path, NULL, &c, &err), 0);
+    assert_true(cfg_find(c, "yes", NULL) < 0);      /* no resolver: not found */
+    cfg_free(c);
+    /* rtm(5): "__FILE__ is the file's game path when it is known (given for
+     * the file itself, the path an include was found by as a game path or
+     * in include/, or relative to a file whose game path is known), else
+     * the file's name as it was opened" (an assumption) */
+    put_file(root, "addons/anims/file.cpp",
+             "a = __FILE__;\n#include \"sub\\fileinc.hpp\"\n#include \"\\x\\cba\\file2.hpp\"\n");
+    put_file(root, "addons/anims/sub/fileinc.hpp", "b = __FILE__;\n#include \"..\\.\\up.hpp\"\n");
+    put_file(root, "addons/anims/up.hpp", "c = __FILE__;\n");
+    put_file(root, "include/x/cba/file2.hpp", "d = __FILE__;\n");
+    snprintf(path, sizeof path, "%s/addons/anims/file.cpp", root);
+    assert_int_equal(gamepath_loose(path, gp, sizeof gp, NULL, 0), 0);
+    o.gamepath = gp;
+    if (cfg_load_file(path, &o, &c, &err))
+        fail_msg("%s", err.msg);
+    o.gamepath = NULL;
+    assert_string_equal(c->e[cfg_find(c, "a", NULL)].v.u.s.p, "x\\mod\\addons\\anims\\file.cpp");
+    assert_string_equal(c->e[cfg_find(c, "b", NULL)].v.u.s.p, "x\\mod\\addons\\anims\\sub\\fileinc.hpp");
+    assert_string_equal(c->e[cfg_find(c, "c", NULL)].v.u.s.p, "x\\mod\\addons\\anims\\up.hpp");
+    assert_string_equal(c->e[cfg_find(c, "d", NULL)].v.u.s.p, "x\\cba\\file2.hpp");
+    cfg_free(c);
+    assert_int_equal(cfg_load_file(path, &o, &c, &err), 0);
+    assert_string_equal(c->e[cfg_find(c, "a", NULL)].v.u.s.p, path);
+    assert_non_null(strstr(c->e[cfg_find(c, "b", NULL)].v.u.s.p, "/addons/anims/sub/fileinc.hpp"));
+    assert_string_equal(c->e[cfg_find(c, "d", NULL)].v.u.s.p, "x\\cba\\file2.hpp");
+    cfg_free(c);
     /* without the resolver and include/, those includes are left and counted */
     snprintf(path, sizeof path, "%s/addons/anims/config.cpp", root);
     assert_int_equal(cfg_load_file(path, NULL, &c, &err), 0);
@@ -251,7 +412,7 @@ static void test_shared_addons(void **state)
         snprintf(path, sizeof path, "%s/addons/%s", sh ? sh : "../shared", files[i]);
         struct gamepath_project *pr = NULL;
         assert_int_equal(gamepath_project_open(path, &pr), 0);
-        struct cfg_pp_opts o = { gamepath_project_resolve, pr, gamepath_project_include(pr), 0 };
+        struct cfg_pp_opts o = { gamepath_project_resolve, pr, gamepath_project_include(pr), 0, NULL };
         struct cfg *c = NULL;
         struct rtm_error err = { .msg = "" };
         if (cfg_load_file(path, &o, &c, &err))
@@ -271,6 +432,11 @@ static void test_shared_addons(void **state)
                 "\\x\\grad_captiveWalking\\addons\\functions\\rtms\\anim_cable_stand_end.rtm");
             k = cfg_find(c, "CfgGesturesMale/States/AnimCableStandEnd/looped", NULL);
             assert_true(k >= 0 && c->e[k].v.u.i == 0);   /* from its parent */
+            /* macros inside 'single quotes' are expanded (CBA's COMPILE_FILE_SYS) */
+            k = cfg_find(c, "Extended_PreStart_EventHandlers/grad_captiveWalking_functions/init", NULL);
+            assert_true(k >= 0);
+            assert_string_equal(c->e[k].v.u.s.p, "call compile preprocessFileLineNumbers "
+                                "'\\x\\grad_captiveWalking\\addons\\functions\\XEH_preStart.sqf'");
         } else if (i == 3) {
             assert_true(cfg_class(c, "CfgSkeletons/OFP2_ManSkeleton") >= 0);
         }
@@ -285,6 +451,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_macros),    cmocka_unit_test(test_conditionals),
+        cmocka_unit_test(test_if),        cmocka_unit_test(test_builtins),
+        cmocka_unit_test(test_single_quotes), cmocka_unit_test(test_arguments),
         cmocka_unit_test(test_left_as_written), cmocka_unit_test(test_errors),
         cmocka_unit_test(test_includes),  cmocka_unit_test(test_gamepaths),
         cmocka_unit_test(test_shared_addons),

@@ -155,7 +155,7 @@ static void text_include(void **state)
                           "#define UNDER(x, p) #x, #p\n", path);
     put_text("model.cfg", "#include \"bones.hpp\"\n"
                           "class CfgSkeletons { class Gun { skeletonInherit = \"\";\n"
-                          "  skeletonBones[] = { ROOT(zbran), UNDER(bolt, zbran) }; }; };\n",
+                          "  skeletonBones[] = { ROOT(zbran), UNDER(bolt,zbran) }; }; };\n",
              path);
     struct rtm_skeleton *s = open_ok(path);
     assert_int_equal(s->nbones, 2);
