@@ -116,8 +116,19 @@ static int get_name(struct parser *ps, struct cfg_str *out, const char *what)
     if (skip_space(ps))
         return -1;
     const char *s = ps->p;
-    while (ps->p < ps->end && is_name_byte((unsigned char)*ps->p))
+    while (ps->p < ps->end && is_name_byte((unsigned char)*ps->p) &&
+           (unsigned char)*ps->p < 0x80)
         ps->p++;
+    if (ps->p < ps->end && (unsigned char)*ps->p >= 0x80) {
+        /* CfgConvert's names are ASCII: say which byte is not, by name
+         * where an editor hides it */
+        int nbsp = ps->end - ps->p >= 2 && (unsigned char)ps->p[0] == 0xC2 &&
+                   (unsigned char)ps->p[1] == 0xA0;
+        char byte[16];
+        snprintf(byte, sizeof byte, "byte 0x%02X", (unsigned char)*ps->p);
+        return fail(ps, "%s holds %s, which is not ASCII", what,
+                    nbsp ? "a non-breaking space (0xC2 0xA0)" : byte);
+    }
     if (ps->p == s)
         return fail(ps, "expected %s", what);
     if ((size_t)(ps->p - s) > CFG_STR_MAX)

@@ -10,12 +10,14 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "cfg_pp.h"
 #include "config.h"
 #include "gamepath.h"
+#include "pbo.h"
 #include "rtmcat_config.h"
 #include "util.h"
 
@@ -107,37 +109,85 @@ static int text_config(const char *file, const uint8_t *data, size_t len, int pp
     return 0;
 }
 
+/* FILE as ARCHIVE.pbo/ENTRY, an entry of an archive on disk: 0 with its
+ * content in *data (the caller frees it) and *entry pointing into file;
+ * -1 when file names none, or one that cannot be read (the tree's way
+ * then says why, as the mount's error.txt does). */
+static int entry_bytes(const char *file, const char **entry, uint8_t **data, size_t *len)
+{
+    char archive[PATH_MAX];
+    struct stat st;
+    for (const char *p = file; (p = strchr(p, '/')); p++) {
+        size_t n = (size_t)(p - file);
+        if (n < 4 || n >= sizeof archive || strncasecmp(p - 4, ".pbo", 4))
+            continue;
+        memcpy(archive, file, n);
+        archive[n] = 0;
+        if (stat(archive, &st) || !S_ISREG(st.st_mode) ||
+            rtm_name_ends(p + 1, strlen(p + 1), ".rtm"))
+            return -1;                  /* animations go the tree's way, unread */
+        struct pbo *pb = NULL;
+        struct rtm_error err = { .msg = "" };
+        int fd = open(archive, O_RDONLY | O_CLOEXEC);
+        long i = -1;
+        int rc = fd < 0 || pbo_load_table(fd, &pb, &err) || (i = pbo_find(pb, p + 1)) < 0 ||
+                         pbo_load_entry(fd, pb, (size_t)i, data, len, &err)
+                     ? -1
+                     : 0;
+        if (fd >= 0)
+            close(fd);
+        pbo_free(pb);
+        *entry = p + 1;
+        return rc;
+    }
+    return -1;
+}
+
+/* file's bytes, from disk or from an archive's entry (the part of file
+ * that names it in *name): 0, 1 (said), or -1 when there is no such
+ * file. */
+static int config_bytes(const char *file, const char **name, uint8_t **data, size_t *len)
+{
+    struct stat st;
+    *name = file;
+    if (stat(file, &st) || !S_ISREG(st.st_mode))
+        return entry_bytes(file, name, data, len);
+    int fd = open(file, O_RDONLY | O_CLOEXEC);
+    int e = fd < 0 ? errno : rtmcat_read_fd(fd, data, len);
+    if (fd >= 0)
+        close(fd);
+    return e ? fail(file, strerror(e)) : 0;
+}
+
+/* Whether name is a text config's: config.cpp, model.cfg, *.hpp, *.ext,
+ * or a mission's *.sqm that is not rapified. */
+static int text_config_name(const char *name, int rapified)
+{
+    size_t n = strlen(name);
+    return text_name(name) || (!rapified && n > 4 && !strcasecmp(name + n - 4, ".sqm"));
+}
+
 int rtmcat_text(const char *file, const char *view, int pp_only, const char *const *inc,
                 int ninc)
 {
-    struct stat st;
-    if (stat(file, &st) || !S_ISREG(st.st_mode))
-        return pp_only ? fail(file, errno ? strerror(errno) : "not a file") : -1;
-    uint8_t magic[4];
-    int fd = open(file, O_RDONLY | O_CLOEXEC);
-    ssize_t got = fd >= 0 ? read(fd, magic, sizeof magic) : -1;
-    int rapified = got == (ssize_t)sizeof magic && rap_is_rapified(magic, sizeof magic);
-    if (fd < 0 || (!rapified && !text_name(file))) {
-        if (fd >= 0)
-            close(fd);
-        return pp_only ? fail(file, fd < 0 ? strerror(errno) : "not a text config") : -1;
-    }
-    if (view) {
-        close(fd);
-        fprintf(stderr, "rtmcat: %s: a %s config has no views; 'rtmcat %s' prints its text\n",
-                file, rapified ? "rapified" : "text", file);
-        return 1;
-    }
-    if (rapified && pp_only) {
-        close(fd);
-        return fail(file, "a rapified config has no preprocessed text (-E)");
-    }
+    const char *name;
     uint8_t *data = NULL;
     size_t len = 0;
-    int e = lseek(fd, 0, SEEK_SET) < 0 ? errno : rtmcat_read_fd(fd, &data, &len);
-    close(fd);
-    if (e)
-        return fail(file, strerror(e));
+    int rc = config_bytes(file, &name, &data, &len);
+    if (rc)
+        return rc > 0 ? 1 : pp_only ? fail(file, "no such file") : -1;
+    int rapified = rap_is_rapified(data, len);
+    if (!rapified && !text_config_name(name, rapified)) {
+        free(data);
+        return pp_only ? fail(file, "not a text config") : -1;
+    }
+    if (view || (rapified && pp_only)) {
+        free(data);
+        if (view)
+            fprintf(stderr, "rtmcat: %s: a %s config has no views; 'rtmcat %s' prints its "
+                            "text\n", file, rapified ? "rapified" : "text", file);
+        return view ? 1 : fail(file, "a rapified config has no preprocessed text (-E)");
+    }
     struct rtm_buf b;
     buf_init(&b);
     int status = 0;

@@ -269,8 +269,10 @@ expect_error "cut archive itself" "$T/cut.pbo" pbo.txt &&
 expect_error "cut archive" "$T/cut.pbo/anims/walk.rtm" &&
     check "cut archive: says where" grep -q "(at byte [0-9]*)" "$T/err" &&
     check "cut archive: names the archive, as its error.txt does" grep -qF "rtmcat: $T/cut.pbo: " "$T/err"
-expect_error "archive entry that is no animation" "$T/samples.pbo/config.cpp" &&
-    check "config.cpp: read as an animation, named" grep -qF "$T/samples.pbo/config.cpp: not an RTM" "$T/err"
+run "$T/samples.pbo/config.cpp"      # named on the command line: a text config
+check "ARCHIVE/config.cpp: printed as a config" grep -qx 'class CfgMovesMaleSdr : CfgMovesBasic {};' "$T/out"
+expect_error "archive entry that is no animation, asked a view" "$T/samples.pbo/config.cpp" header.txt &&
+    check "config.cpp with a view: a config has none" grep -q 'a text config has no views' "$T/err"
 
 # ---- a folder in an archive lists its entries, as the archive does ----
 section "archive folders"
@@ -460,6 +462,13 @@ expect_error "an #if that cannot be evaluated" "$T/tc/bad.hpp" &&
     check "an #if that cannot be evaluated: FILE:LINE" \
         grep -qx "rtmcat: $T/tc/bad.hpp:1: #if cannot be evaluated: NOPE is not a defined macro" "$T/err"
 expect_error "-E on an animation" -E "$T/s/walk.rtm"
+# a text config in an archive, named on the command line
+mkdir -p "$T/tc/cfgdir" && printf 'class A { x = 1; };\n' >"$T/tc/cfgdir/config.cpp"
+"$GEN" -a "$T/tc/cfgs.pbo" "$T/tc/cfgdir/config.cpp" >/dev/null 2>&1
+run "$T/tc/cfgs.pbo/cfgdir/config.cpp"
+check "ARCHIVE.pbo/DIR/config.cpp: its text as a config" grep -qx '    x = 1;' "$T/out"
+run -E "$T/tc/cfgs.pbo/cfgdir/config.cpp"
+check "-E ARCHIVE.pbo/DIR/config.cpp: its preprocessed text" grep -qx 'class A { x = 1; };' "$T/out"
 run --help
 check "--help tells of configs and --raw" grep -q 'rtmcat --raw FILE' "$T/out"
 if [ -f "$SHARED/configs/000_config.bin" ] && [ -f "$SHARED/archives/ace_goggles.pbo" ]; then

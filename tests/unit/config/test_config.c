@@ -349,6 +349,11 @@ static void test_text_errors(void **state)
     assert_non_null(strstr(text_err("a[] = {\"a\" \"b\"};", &err), "expected ',' or '}'"));
     assert_non_null(strstr(text_err("a[] = {1,", &err), "file ends inside an array"));
     assert_non_null(strstr(text_err("enum { A = x };", &err), "not an integer"));
+    /* a byte an editor hides is named: CfgConvert's names are ASCII */
+    assert_non_null(strstr(text_err("class A {\n x\xc2\xa0= 1;\n};", &err),
+                           "bad.cpp:2: a name holds a non-breaking space (0xC2 0xA0)"));
+    assert_non_null(strstr(text_err("class A\xe9 {};", &err),
+                           "bad.cpp:1: a class name holds byte 0xE9, which is not ASCII"));
     char deep[1024] = "";
     for (int i = 0; i < 66; i++)
         strcat(deep, "class A {");
