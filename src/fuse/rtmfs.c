@@ -431,6 +431,7 @@ static int fs_setup(struct fs *fs, const struct options *o, const char *mountpoi
     struct rtm_tree_config cfg = { .srcfd = fs->srcfd, .file = fs->file, .attrs = attrs,
                                    .cache = fs->cache, .show_other = o->show_other,
                                    .skeleton_explicit = o->skeleton != NULL,
+                                   .log = log_line,
                                    .gamepaths = o->gamepaths,
                                    .rapified_raw = o->rapified && !strcmp(o->rapified, "raw"),
                                    .configs_none = o->configs && !strcmp(o->configs, "none"),

@@ -75,6 +75,19 @@ static int fail(const char *file, const char *msg)
     return 1;
 }
 
+/* What the preprocessor left as written, on stderr once (cfg_pp.h). */
+static void say_left(const char *file, const struct cfg_pp_counts *counts)
+{
+    static const char lead[] = "// rtmfs: ";
+    struct rtm_buf note;
+    buf_init(&note);
+    cfg_pp_note(counts, &note);
+    if (note.len > sizeof lead - 1 && !memcmp(note.p, lead, sizeof lead - 1))
+        fprintf(stderr, "rtmcat: %s: %.*s", file, (int)(note.len - (sizeof lead - 1)),
+                note.p + sizeof lead - 1);
+    buf_free(&note);
+}
+
 /* The text of data, preprocessed then (unless pp_only) parsed, into b. */
 static int text_config(const char *file, const uint8_t *data, size_t len, int pp_only,
                        const char *const *inc, int ninc, struct rtm_buf *b)
@@ -94,10 +107,13 @@ static int text_config(const char *file, const uint8_t *data, size_t len, int pp
         return 1;
     }
     struct cfg *c = NULL;
+    say_left(file, &pp.counts);
     if (pp_only)
         buf_put(b, pp.text.p ? pp.text.p : "", pp.text.len);
     else if (cfg_parse_text(pp.text.p ? pp.text.p : "", pp.text.len, file, &pp.map, &c, &err))
         rc = 1;
+    else
+        c->pp = pp.counts;              /* the text's first line says it too */
     cfg_pp_free(&pp);
     if (rc) {
         fprintf(stderr, "rtmcat: %s\n", err.msg);

@@ -161,6 +161,10 @@ struct rtm_tree_config {
      * is told. */
     void (*stale)(void *ctx, uint64_t ino, uint64_t n);
     void *stale_ctx;
+    /* Told, once a mount, one line of what the preprocessor left as
+     * written in the text configs read (cfg_pp.h).  NULL: nobody. */
+    void (*log)(void *ctx, const char *line);
+    void *log_ctx;
 };
 
 /* How long the kernel may trust an answer: long where changes are

@@ -42,6 +42,7 @@ struct rtm_tree {
     char *file;                   /* cfg.file, copied */
     struct rtm_inodes *nodes;
     atomic_int unwatched;         /* a watch failed: short timeouts from now on */
+    atomic_int said_left;         /* the log was told what configs left as written */
     atomic_int plus_credit;       /* folders of views still to list with their
                                      attributes (rtm_tree_listed_entries) */
     pthread_mutex_t llock;        /* the last listings built */

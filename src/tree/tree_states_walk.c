@@ -55,6 +55,7 @@ struct walk {
     size_t ngen, capgen;
     int gen_lost;               /* memory ran out making it */
     int text_configs;           /* configs read that were text, not rapified */
+    struct cfg_pp_counts left;  /* what their preprocessing left as written */
 };
 
 static int push(char ***arr, size_t *n, size_t *cap, const char *s)
@@ -241,6 +242,9 @@ static void config_read(struct walk *w, struct rtm_states *s, struct cfg *c, con
                         int rapified)
 {
     w->text_configs += !rapified;       /* its includes may change without it */
+    w->left.eval += c->pp.eval, w->left.exec += c->pp.exec;
+    w->left.undefined_call += c->pp.undefined_call;
+    w->left.missing_include += c->pp.missing_include, w->left.other += c->pp.other;
     atomic_fetch_add(&w->t->states->parsed, 1);
     rtm_states_add(s, c, rel);
     rtmc_make_room(w->t->cfg.cache, rtm_states_config_bytes(s));  /* until it is made */
@@ -421,9 +425,26 @@ static int walk_configs(struct rtm_tree *t, struct walk *w)
     return 0;
 }
 
+/* Says, once a mount, what the configs' preprocessing left as written. */
+static void say_left(struct rtm_tree *t, const struct walk *w)
+{
+    struct rtm_buf note;
+    buf_init(&note);
+    cfg_pp_note(&w->left, &note);
+    if (note.len && t->cfg.log && !atomic_exchange(&t->said_left, 1)) {
+        buf_putc(&note, 0);
+        char line[512];
+        snprintf(line, sizeof line, "configs read for states.txt: %s", note.p + 10);
+        line[strcspn(line, "\n")] = 0;
+        t->cfg.log(t->cfg.log_ctx, line);
+    }
+    buf_free(&note);
+}
+
 /* Ends a walk: its folder and lists. */
 static void walk_end(struct rtm_tree *t, struct walk *w)
 {
+    say_left(t, w);
     if (w->rootfd >= 0 && w->rootfd != t->cfg.srcfd)
         close(w->rootfd);
     walk_free(w);
