@@ -90,6 +90,8 @@ static void entry_destroy(struct rtmc_entry *e)
     free(e->views);
     free(e->timed[0].gen);
     free(e->timed[1].gen);
+    free(e->classes);
+    free(e->classes_where);
     free(e->path);
     free(e);
 }
@@ -205,6 +207,19 @@ static struct rtmc_entry *entry_new(struct rtmc *c, const struct rtmc_src *s, ui
     if (!e || !(e->path = strdup(s->path))) {
         free(e);
         return NULL;
+    }
+    /* the model.cfg's classes it is asked with, for the deeper loads of
+     * the same version that the cache asks for itself (cache_sizes.c) */
+    if ((s->classes && !(e->classes = malloc(s->classes_len ? s->classes_len : 1))) ||
+        (s->classes_where && !(e->classes_where = strdup(s->classes_where)))) {
+        free(e->classes);
+        free(e->path);
+        free(e);
+        return NULL;
+    }
+    if (s->classes) {
+        memcpy(e->classes, s->classes, s->classes_len);
+        e->classes_len = s->classes_len;
     }
     e->hash = h;
     e->id = s->id;

@@ -32,6 +32,12 @@ struct rtmc_entry {
     enum rtmc_level level;      /* RTMC_ANIM: as loaded (requested while loading) */
     size_t archive_len;
     enum rtmc_kind kind;
+    /* RTMC_ANIM: the model.cfg's classes and where (cache.h's rtmc_src),
+     * copied, so that a load the cache asks for itself (a deeper level of
+     * the same version, to size a view) chooses the same skeleton */
+    uint8_t *classes;
+    size_t classes_len;
+    char *classes_where;
     int state, err, dead;
     struct rtm_anim *anim;      /* the object, by kind */
     struct pbo *pbo;

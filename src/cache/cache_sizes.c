@@ -19,7 +19,8 @@ enum rtmc_level rtmc_view_level(struct rtm_view v)
 static struct rtmc_src src_of(const struct rtmc_entry *h, enum rtmc_level level)
 {
     return (struct rtmc_src){ .path = h->path, .id = h->id, .level = level, .kind = h->kind,
-                              .archive_len = h->archive_len };
+                              .archive_len = h->archive_len, .classes = h->classes,
+                              .classes_len = h->classes_len, .classes_where = h->classes_where };
 }
 
 /* ---- the index's sizes ---- */
