@@ -89,7 +89,8 @@ UNIT_BIN := $(UNIT:%=$(BUILD)/tests/%)
 .PHONY: all tests check bench demo fuzz tsan stress valgrind install install-magic uninstall deb \
 	clean deps layers ofp2-table pow10-table corpus-mix float-exhaustive
 all: $(PROGS)
-tests: $(UNIT_BIN)
+# the unit tests, and the mount tests' own program (tests/lib/walk_check.c)
+tests: $(UNIT_BIN) $(BUILD)/tests/walk_check
 
 # Objects: one rule; the FUSE front end alone sees libfuse's headers.
 $(BUILD)/obj/%.o: src/%.c
@@ -130,8 +131,9 @@ $(BUILD)/rtmgen: $(call objs_of,$(call srcs_in,rtmgen)) $(LIBWRIT) $(LIBCORE)
 $(BUILD)/rtmfs: $(call objs_of,$(call srcs_in,fuse)) $(LIBTREE) $(LIBCORE)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(FUSE_LIBS) $(SQLITE_LIBS) $(LIBS) -lpthread
 
-# Test programs: tests/unit (cmocka), tests/fuzz (the seed writer) and
-# tests/bench (the core benchmark), each one file linked with the libraries.
+# Test programs: tests/unit (cmocka), tests/fuzz (the seed writer),
+# tests/bench (the core benchmark) and tests/lib (the mount tests' walker),
+# each one file linked with the libraries.
 TEST_CC = $(CC) $(ALL_CPPFLAGS) $(ALL_INC) -Itests/unit $(LZO_CFLAGS) $(CMOCKA_CFLAGS) $(ALL_CFLAGS) \
 	$(DEP_FLAGS) -o $@ $< $(LIBTREE) $(LIBWRIT) $(LIBCORE) $(ALL_LDFLAGS) $(CMOCKA_LIBS) \
 	$(SQLITE_LIBS) $(LIBS) -lpthread
@@ -144,6 +146,8 @@ $(foreach d,$(UNIT_DIRS),$(eval $(call unit_rule,$(d))))
 $(BUILD)/tests/%: tests/fuzz/%.c $(TEST_DEPS)
 	$(TEST_CC)
 $(BUILD)/tests/%: tests/bench/%.c $(TEST_DEPS)
+	$(TEST_CC)
+$(BUILD)/tests/%: tests/lib/%.c $(TEST_DEPS)
 	$(TEST_CC)
 
 -include $(wildcard $(BUILD)/obj/*/*.d $(BUILD)/tests/*.d)
