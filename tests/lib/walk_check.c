@@ -82,9 +82,9 @@ static long long read_all(int dfd, const char *name, uint64_t *h)
 }
 
 /* Stats entry name (listed as d_type) of dfd and reads it when a file:
- * 0, or -EIO when an answer was EIO (asked again by the caller, with
- * last_try), or on the last try -ENOENT when the name is gone (the
- * caller lists the folder again). */
+ * 0 (*st its stat), 1 when it printed a problem, -EIO when an answer was
+ * EIO (asked again by the caller, with last_try), or on the last try
+ * -ENOENT when the name is gone (the caller lists the folder again). */
 static int check_entry(int dfd, const char *path, const char *name, unsigned char d_type,
                        struct stat *st, int last_try)
 {
@@ -92,16 +92,16 @@ static int check_entry(int dfd, const char *path, const char *name, unsigned cha
         if ((errno == EIO && !last_try) || (errno == ENOENT && last_try))
             return -errno;
         problem(path, "listed, but lookup fails: ", strerror(errno));
-        return 0;
+        return 1;
     }
     if (!S_ISDIR(st->st_mode) && !S_ISREG(st->st_mode)) {
         problem(path, "neither a folder nor a regular file", NULL);
-        return 0;
+        return 1;
     }
     if (d_type != DT_UNKNOWN && (d_type == DT_DIR) != !!S_ISDIR(st->st_mode)) {
         problem(path, d_type == DT_DIR ? "listed as a folder, stat says a file"
                                        : "listed as a file, stat says a folder", NULL);
-        return 0;
+        return 1;
     }
     if (S_ISDIR(st->st_mode))
         return 0;
@@ -111,14 +111,14 @@ static int check_entry(int dfd, const char *path, const char *name, unsigned cha
         return -EIO;
     if (n < 0) {
         problem(path, "does not read: ", strerror((int)-n));
-        return 0;
+        return 1;
     }
     if (n != (long long)st->st_size) {
         char what[96];
         snprintf(what, sizeof what, "stat says %lld bytes, read gives %lld",
                  (long long)st->st_size, n);
         problem(path, what, NULL);
-        return 0;
+        return 1;
     }
     files++;
     bytes += (unsigned long long)n;
