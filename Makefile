@@ -86,10 +86,11 @@ UNIT_DIRS := $(sort $(dir $(wildcard tests/unit/*/test_*.c)))
 UNIT     := $(notdir $(basename $(wildcard tests/unit/*/test_*.c)))
 UNIT_BIN := $(UNIT:%=$(BUILD)/tests/%)
 
-.PHONY: all tests check bench demo fuzz tsan stress valgrind install install-magic uninstall deb \
+.PHONY: all tests check bench demo fuzz fuzz-long tsan stress valgrind install install-magic uninstall deb \
 	clean deps layers ofp2-table pow10-table corpus-mix float-exhaustive
 all: $(PROGS)
-tests: $(UNIT_BIN)
+# the unit tests, and the mount tests' own program (tests/lib/walk_check.c)
+tests: $(UNIT_BIN) $(BUILD)/tests/walk_check
 
 # Objects: one rule; the FUSE front end alone sees libfuse's headers.
 $(BUILD)/obj/%.o: src/%.c
@@ -130,8 +131,9 @@ $(BUILD)/rtmgen: $(call objs_of,$(call srcs_in,rtmgen)) $(LIBWRIT) $(LIBCORE)
 $(BUILD)/rtmfs: $(call objs_of,$(call srcs_in,fuse)) $(LIBTREE) $(LIBCORE)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(FUSE_LIBS) $(SQLITE_LIBS) $(LIBS) -lpthread
 
-# Test programs: tests/unit (cmocka), tests/fuzz (the seed writer) and
-# tests/bench (the core benchmark), each one file linked with the libraries.
+# Test programs: tests/unit (cmocka), tests/fuzz (the seed writer),
+# tests/bench (the core benchmark) and tests/lib (the mount tests' walker),
+# each one file linked with the libraries.
 TEST_CC = $(CC) $(ALL_CPPFLAGS) $(ALL_INC) -Itests/unit $(LZO_CFLAGS) $(CMOCKA_CFLAGS) $(ALL_CFLAGS) \
 	$(DEP_FLAGS) -o $@ $< $(LIBTREE) $(LIBWRIT) $(LIBCORE) $(ALL_LDFLAGS) $(CMOCKA_LIBS) \
 	$(SQLITE_LIBS) $(LIBS) -lpthread
@@ -144,6 +146,8 @@ $(foreach d,$(UNIT_DIRS),$(eval $(call unit_rule,$(d))))
 $(BUILD)/tests/%: tests/fuzz/%.c $(TEST_DEPS)
 	$(TEST_CC)
 $(BUILD)/tests/%: tests/bench/%.c $(TEST_DEPS)
+	$(TEST_CC)
+$(BUILD)/tests/%: tests/lib/%.c $(TEST_DEPS)
 	$(TEST_CC)
 
 -include $(wildcard $(BUILD)/obj/*/*.d $(BUILD)/tests/*.d)
@@ -184,7 +188,9 @@ bench: all $(BUILD)/tests/bench_core $(BUILD)/tests/bench_config $(BUILD)/tests/
 	@BUILD=$(BUILD) bash tests/bench/bench_binarise.sh
 
 # Fuzzing (clang's libFuzzer): make fuzz FUZZ_SECONDS=N runs each target for
-# N seconds, seeded with generated files and ../shared/corpus when present.
+# N seconds, seeded with generated files and ../shared/corpus when present,
+# and prints each one's rate (inputs a second; every target keeps above
+# 1,000 here); make fuzz-long runs each for ten minutes.
 # Crashes land in build-fuzz/crash-*; keep each as a regression test.
 FUZZ_SECONDS ?= 60
 FUZZ_DIR     := build-fuzz
@@ -192,15 +198,18 @@ FUZZ_CC      ?= clang
 FUZZ_FLAGS   := -g -O1 $(NEED_CPPFLAGS) $(ALL_INC) $(NEED_CFLAGS) \
                 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_SRC     := $(CORE_SRC)
-FUZZERS      := fuzz_rtm fuzz_skeleton fuzz_pbo fuzz_config fuzz_gamepath
+FUZZERS      := fuzz_rtm fuzz_rtm_head fuzz_skeleton fuzz_pbo fuzz_config fuzz_gamepath
 
-$(FUZZ_DIR)/%: tests/fuzz/%.c $(FUZZ_SRC) $(wildcard src/*/*.h) | $(FUZZ_DIR)
+$(FUZZ_DIR)/%: tests/fuzz/%.c $(FUZZ_SRC) $(wildcard src/*/*.h tests/fuzz/*.h) | $(FUZZ_DIR)
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(LZO_CFLAGS) -o $@ $< $(FUZZ_SRC) $(LIBS)
 $(FUZZ_DIR):
 	mkdir -p $@
 
 fuzz: $(FUZZERS:%=$(FUZZ_DIR)/%) $(BUILD)/tests/fuzz_seeds
 	@bash tests/fuzz/fuzz.sh $(FUZZ_DIR) $(BUILD) $(FUZZ_SECONDS)
+# Ten minutes each target.
+fuzz-long:
+	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=600
 
 # ThreadSanitizer over everything rtmfs runs on several threads: the cache,
 # the loader, the inode table and the tree (their unit tests).

@@ -101,6 +101,14 @@ int rtm_lzo_decode(const uint8_t *src, size_t src_len, uint8_t *out, size_t out_
     return 0;
 }
 
+int rtm_lzo_decode_exact(const uint8_t *src, size_t src_len, uint8_t *out, size_t out_len)
+{
+    int rc = try_len(src, src_len, out, out_len);
+    if (rc == TOO_LONG)
+        return LZO_E_INPUT_NOT_CONSUMED;
+    return rc == FITS ? 0 : rc == SHORT_OUTPUT ? RTM_LZO_SHORT : rc;
+}
+
 int rtm_lzo_encode(const uint8_t *src, size_t len, struct rtm_buf *out)
 {
     void *wrk = malloc(LZO1X_1_MEM_COMPRESS);

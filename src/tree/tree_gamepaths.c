@@ -438,8 +438,8 @@ int tree_gamepaths_resolve(struct rtm_tree *t, const char *path, const struct rt
     pthread_mutex_lock(&t->game->lock);
     int rc = game_to_normal(t, path, normal, &is_dir);
     pthread_mutex_unlock(&t->game->lock);
-    if (rc)
-        return rc;
+    if (rc)                             /* the root's missing.txt, as listed */
+        return tree_missing_resolve(t, path, tg, rc);
     if (is_dir)
         return made_up(t, TK_DIR, tg);
     return tree_resolve_source(t, normal, id, tg);

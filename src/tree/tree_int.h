@@ -429,8 +429,9 @@ int tree_list_add(struct rtm_tree *t, struct rtm_dirlist *d, const char *dir, co
 int tree_gamepaths_new(struct rtm_tree *t);
 void tree_gamepaths_free(struct rtm_tree *t);
 /* A game path into tg, as tree_resolve says: a made-up folder (TK_DIR of
- * SOURCE's root), conflicts.txt, or what the normal mount shows at the
- * source's path of it (tree_resolve_source). */
+ * SOURCE's root), conflicts.txt, the root's missing.txt (unless a source
+ * shows a file of that name there: tree_missing_resolve), or what the
+ * normal mount shows at the source's path of it (tree_resolve_source). */
 int tree_gamepaths_resolve(struct rtm_tree *t, const char *path, const struct rtm_fileid *id,
                            struct tree_target *tg);
 /* The listing of game folder path into d. */

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # fuzz.sh FUZZ_DIR BUILD SECONDS: runs every libFuzzer target for SECONDS,
 # seeded with generated files (and ../shared/corpus when present), then
-# prints the executions each target made.
+# prints the executions each target made and its rate (inputs a second:
+# libFuzzer's count over its time, seeds read included).
 set -euo pipefail
 dir=$1 build=$2 secs=$3
 shared=${RTMFS_SHARED:-../shared}
@@ -19,18 +20,22 @@ fi
 status=0
 config_extra=()
 [ -d "$shared/configs" ] && config_extra=("$shared/configs")   # the real rapified files
-for t in rtm skeleton pbo config gamepath; do
-    seeds=$dir/seeds-$t
+for t in rtm rtm_head skeleton pbo config gamepath; do
+    seeds=$dir/seeds-$t max_len=262144
     [ "$t" = gamepath ] && seeds=$dir/seeds-pbo     # archives, read for their prefix
+    [ "$t" = rtm_head ] && seeds=$dir/seeds-rtm max_len=256    # every prefix of each
+    mkdir -p "$dir/corpus-$t"
     more=()
-    [ "$t" = rtm ] && more=("${extra[@]}")
+    [ "$t" = rtm ] || [ "$t" = rtm_head ] && more=("${extra[@]}")
     [ "$t" = config ] && more=("${config_extra[@]}")
     log=$dir/fuzz_$t.log
-    if ! "$dir/fuzz_$t" -max_total_time="$secs" -max_len=262144 -rss_limit_mb=2048 \
+    if ! "$dir/fuzz_$t" -max_total_time="$secs" -max_len="$max_len" -rss_limit_mb=2048 \
             -artifact_prefix="$dir/" "$dir/corpus-$t" "$seeds" "${more[@]}" >"$log" 2>&1; then
         echo "fuzz_$t: FAILED, see $log"; tail -30 "$log"; status=1
     fi
-    execs=$(grep -Eo 'Done [0-9]+ runs' "$log" | grep -Eo '[0-9]+' || true)
-    echo "fuzz_$t: ${execs:-?} executions in ${secs}s"
+    done_line=$(grep -Eo 'Done [0-9]+ runs in [0-9]+ second' "$log" | tail -1 || true)
+    execs=$(awk '{print $2}' <<<"$done_line") took=$(awk '{print $5}' <<<"$done_line")
+    rate=$(awk -v n="${execs:-0}" -v s="${took:-0}" 'BEGIN { if (s > 0) printf "%d", n / s; else print "?" }')
+    echo "fuzz_$t: ${execs:-?} executions in ${took:-?}s: $rate inputs a second"
 done
 exit $status

@@ -240,6 +240,40 @@ static void garbage_is_an_error(void **state)
     assert_int_equal(used, 3);
 }
 
+/* rtm_lzo_decode_exact: a stream of known length (the index's records)
+ * in one pass: every kind of data round-trips, markers inside or not; a
+ * byte more or less of input, or another output length, is an error. */
+static void exact_length(void **state)
+{
+    (void)state;
+    static const size_t sizes[] = { 0, 1, 17, 1024, 100000 };
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        for (int k = DATA_RANDOM; k <= DATA_MARKERS; k++) {
+            size_t n = sizes[i];
+            uint8_t *d = make_data((enum data_kind)k, n, (uint32_t)(i + 7 * (size_t)k));
+            uint8_t *out = malloc(n + 1);
+            struct rtm_buf enc;
+            assert_non_null(out);
+            encode(d, n, &enc);
+            uint8_t *src = malloc(enc.len + 1);     /* exactly sized, and one more */
+            assert_non_null(src);
+            memcpy(src, enc.p, enc.len);
+            src[enc.len] = 0;
+            assert_int_equal(rtm_lzo_decode_exact(src, enc.len, out, n), 0);
+            if (n)
+                assert_memory_equal(out, d, n);
+            assert_true(rtm_lzo_decode_exact(src, enc.len - 1, out, n) < 0);
+            assert_true(rtm_lzo_decode_exact(src, enc.len + 1, out, n) < 0);
+            assert_true(rtm_lzo_decode_exact(src, enc.len, out, n + 1) < 0);
+            if (n)
+                assert_true(rtm_lzo_decode_exact(src, enc.len, out, n - 1) < 0);
+            free(src);
+            free(out);
+            buf_free(&enc);
+            free(d);
+        }
+}
+
 static void strerror_texts(void **state)
 {
     (void)state;
@@ -263,6 +297,7 @@ int main(void)
         cmocka_unit_test(every_cut_is_an_error),
         cmocka_unit_test(wrong_out_len),
         cmocka_unit_test(garbage_is_an_error),
+        cmocka_unit_test(exact_length),
         cmocka_unit_test(strerror_texts),
     };
     return run_test_cases(tests, setup, NULL);

@@ -3,7 +3,8 @@
  * folder at their game paths; an animation there reads the same bytes as
  * the normal tree's at its source path; the source whose path sorts last
  * is shown; conflicts.txt is sized exactly; listings and lookups agree on
- * numbers; rtm_tree_source_path maps a game path back. */
+ * numbers; every name the root lists (missing.txt too) is looked up and
+ * reads its size; rtm_tree_source_path maps a game path back. */
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -154,6 +155,40 @@ static void numbers_agree(void **state)
     assert_true(seen);
 }
 
+/* Every name the game's root lists is looked up, as the kind it is
+ * listed as, under its listed number, and a file reads as many bytes as
+ * stat says: missing.txt too (it was listed but not found), with and
+ * without show_other. */
+static void root_names_resolve(void **state)
+{
+    struct env *e = *state;
+    struct rtm_tree *other = rtm_tree_new(&(struct rtm_tree_config){
+        .srcfd = e->f.fd, .cache = e->f.c, .gamepaths = 1, .show_other = 1 });
+    assert_non_null(other);
+    struct rtm_tree *trees[] = { e->game, other };
+    for (size_t k = 0; k < 2; k++) {
+        struct rtm_tree_entry root, en;
+        struct rtm_dirlist *d;
+        int missing = 0;
+        assert_int_equal(tree_walk(trees[k], "", &root), 0);
+        assert_int_equal(rtm_tree_listing(trees[k], root.ino, 0, &d), 0);
+        for (size_t i = 2; i < d->n; i++) {
+            assert_int_equal(rtm_tree_lookup(trees[k], root.ino, d->e[i].name, &en), 0);
+            assert_int_equal(en.st.st_mode & S_IFMT, d->e[i].type);
+            assert_int_equal(en.ino, d->e[i].ino);
+            rtm_tree_forget(trees[k], en.ino, 1);
+            if (d->e[i].type != S_IFREG)
+                continue;
+            size_t len;
+            free(read_path(trees[k], d->e[i].name, &len));
+            missing += strcmp(d->e[i].name, "missing.txt") == 0;
+        }
+        rtm_tree_listing_put(trees[k], d);
+        assert_int_equal(missing, 1);
+    }
+    rtm_tree_free(other);
+}
+
 static void source_paths(void **state)
 {
     struct env *e = *state;
@@ -172,6 +207,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(game_tree, setup, teardown),
         cmocka_unit_test_setup_teardown(numbers_agree, setup, teardown),
+        cmocka_unit_test_setup_teardown(root_names_resolve, setup, teardown),
         cmocka_unit_test_setup_teardown(source_paths, setup, teardown),
     };
     return run_test_cases(tests, NULL, NULL);

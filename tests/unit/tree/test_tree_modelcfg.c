@@ -6,7 +6,8 @@
  * without a model.cfg, or with -o skeleton= given, the mount's; one that
  * does not read says so in the skeleton's name; in an archive, the
  * model.cfg beside the entry; and a model.cfg rewritten while mounted
- * makes the animations beside it new versions, told to the kernel. */
+ * makes the animations beside it new versions, told to the kernel; a
+ * later mount, its shapes from the persistent index, keeps the rule. */
 #include "testutil.h"
 #include "tree_testutil.h"
 
@@ -269,6 +270,32 @@ static void rewritten_while_mounted(void **state)
     expect_skeleton(e, "anims/walk.rtm", "ofp2 (");
 }
 
+/* A later mount, whose shapes (and sizes) come from the persistent index
+ * the first one wrote, still takes the model.cfg's skeleton: a view sized
+ * by a full load the cache asks for itself (header.txt at lookup) is
+ * loaded with the classes the shape was asked with, and reads its size. */
+static void a_later_mount_from_the_index(void **state)
+{
+    struct env *e = *state;
+    struct rtm_error err;
+    static const char *const names[] = { "Mine" }, *const extra[] = { "" };
+    static const uint32_t n[] = { 30 };
+    put_model_cfg(e, "anims/model.cfg", names, n, extra, 1);
+    for (int round = 0; round < 2; round++) {
+        tree_fixture_unmount(&e->f);
+        assert_int_equal(rtm_skeleton_builtin("ofp2", &e->f.skel, &err), 0);
+        assert_non_null(e->f.ix = rtm_index_open(e->f.index, 64u << 20, tree_quiet, NULL));
+        tree_fixture_mount(&e->f, 64u << 20);
+        e->f.l.render = "test";
+        e->f.l.log = tree_quiet;
+        tree_fixture_tree(&e->f, (struct rtm_tree_config){ .index = &e->f.ix });
+        struct rtm_tree_entry te;
+        assert_int_equal(tree_walk(e->f.t, "anims/walk.rtm", &te), 0);
+        expect_skeleton(e, "anims/walk.rtm", "Mine from anims/model.cfg");
+        expect_skeleton(e, "anims/pose.rtm", "Mine from anims/model.cfg");
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -279,6 +306,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(one_that_does_not_read, setup, teardown),
         cmocka_unit_test_setup_teardown(in_an_archive, setup, teardown),
         cmocka_unit_test_setup_teardown(rewritten_while_mounted, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_later_mount_from_the_index, setup, teardown),
     };
     return run_test_cases(tests, NULL, NULL);
 }
