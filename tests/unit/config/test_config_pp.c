@@ -447,6 +447,59 @@ static void test_shared_addons(void **state)
     }
 }
 
+/* Text and rapified forms agree: a config written as text with macros,
+ * an include, #if and #elif, single quotes and joined strings,
+ * preprocessed and parsed, reads back as the same tree from the text
+ * rtmcat prints (cfg_print_text) and from its rapified bytes (rap_write). */
+static void test_forms_agree(void **state)
+{
+    (void)state;
+    char root[] = "/tmp/rtmfs_cfgagree_XXXXXX", path[4200];
+    assert_non_null(mkdtemp(root));
+    put_file(root, "inc/defs.hpp", "#define SPEED(x) (x * 2)\n#define NAME(a,b) a##_##b\n"
+                                    "#define QUOTE(x) #x\n");
+    static const char text[] =
+        "#include \"inc\\defs.hpp\"\n"
+        "#define LEVEL 2\n"
+        "class CfgMovesMaleSdr {\n"
+        "  class States {\n"
+        "    class NAME(walk,fast) {\n"
+        "      file = QUOTE(\\x\\a\\walk.rtm);\n"
+        "#if LEVEL > 2\n"
+        "      speed = 9;\n"
+        "#elif defined(LEVEL) && __ARMA3__\n"
+        "      speed = SPEED(3);\n"
+        "#else\n"
+        "      speed = 0;\n"
+        "#endif\n"
+        "      url = 'https://example.org/a';\n"
+        "      text = \"line one\" \\n \"line two\";\n"
+        "      list[] = {1, 2.5, \"three\", {4}};\n"
+        "    };\n"
+        "  };\n"
+        "};\n";
+    snprintf(path, sizeof path, "%s/config.cpp", root);
+    put_file(root, "config.cpp", text);
+    struct cfg_pp_opts o = { 0 };
+    struct cfg *c = NULL;
+    struct rtm_error err = { .msg = "" };
+    if (cfg_load_file(path, &o, &c, &err))
+        fail_msg("%s", err.msg);
+    long cls = cfg_class(c, "CfgMovesMaleSdr/States/walk_fast");
+    assert_true(cls >= 0);
+    round_trip(c);
+    size_t n;
+    char *t = text_of(c, &n);
+    assert_non_null(strstr(t, "file = \"\\x\\a\\walk.rtm\";"));
+    assert_non_null(strstr(t, "url = \"https://example.org/a\";"));
+    assert_non_null(strstr(t, "speed = \"(3 * 2)\";"));      /* the #elif branch */
+    assert_non_null(strstr(t, "text = \"line one\nline two\";"));
+    free(t);
+    cfg_free(c);
+    snprintf(path, sizeof path, "rm -rf '%s'", root);
+    assert_int_equal(system(path), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -455,7 +508,7 @@ int main(void)
         cmocka_unit_test(test_single_quotes), cmocka_unit_test(test_arguments),
         cmocka_unit_test(test_left_as_written), cmocka_unit_test(test_errors),
         cmocka_unit_test(test_includes),  cmocka_unit_test(test_gamepaths),
-        cmocka_unit_test(test_shared_addons),
+        cmocka_unit_test(test_shared_addons), cmocka_unit_test(test_forms_agree),
     };
     return run_test_cases(tests, NULL, NULL);
 }
