@@ -10,6 +10,7 @@
 #include "cfg_macro.h"
 
 #include <stdlib.h>
+#include <time.h>
 
 enum { BUCKETS = 1024, PARAMS_MAX = 64 };
 
@@ -65,11 +66,53 @@ static struct macro *find(const struct cfg_macros *m, const char *name, size_t n
     return *slot(m, name, n);
 }
 
+/* The wiki's date and time built-ins (PreProcessor Commands, as quoted
+ * with its examples: __DATE_ARR__ 2020,10,28,15,17,42, __DATE_STR__
+ * "2020/10/28, 15:17:42", __DATE_STR_ISO8601__ "2020-10-28T14:17:42Z",
+ * __TIME__ 15:17:42, __TIME_UTC__ 14:17:42), of the run's time: local
+ * time but for the UTC ones; __DAY__, __MONTH__ and __YEAR__ are UTC's
+ * numbers (an assumption: the examples do not say).  1 when s (n bytes)
+ * is one, written to out. */
+static int put_date(const struct cfg_macro_expand *x, const char *s, size_t n,
+                    struct rtm_buf *out)
+{
+    static const char *const names[] = { "__DATE_ARR__", "__DATE_STR__",
+                                         "__DATE_STR_ISO8601__", "__TIME__", "__TIME_UTC__",
+                                         "__DAY__", "__MONTH__", "__YEAR__" };
+    size_t k = 0;
+    while (k < sizeof names / sizeof *names &&
+           (strlen(names[k]) != n || memcmp(names[k], s, n)))
+        k++;
+    if (k == sizeof names / sizeof *names)
+        return 0;
+    time_t t = (time_t)x->timestamp;
+    struct tm l, u;
+    localtime_r(&t, &l);
+    gmtime_r(&t, &u);
+    switch (k) {
+    case 0: buf_printf(out, "%d,%d,%d,%d,%d,%d", l.tm_year + 1900, l.tm_mon + 1, l.tm_mday,
+                       l.tm_hour, l.tm_min, l.tm_sec); break;
+    case 1: buf_printf(out, "\"%04d/%02d/%02d, %02d:%02d:%02d\"", l.tm_year + 1900,
+                       l.tm_mon + 1, l.tm_mday, l.tm_hour, l.tm_min, l.tm_sec); break;
+    case 2: buf_printf(out, "\"%04d-%02d-%02dT%02d:%02d:%02dZ\"", u.tm_year + 1900,
+                       u.tm_mon + 1, u.tm_mday, u.tm_hour, u.tm_min, u.tm_sec); break;
+    case 3: buf_printf(out, "%02d:%02d:%02d", l.tm_hour, l.tm_min, l.tm_sec); break;
+    case 4: buf_printf(out, "%02d:%02d:%02d", u.tm_hour, u.tm_min, u.tm_sec); break;
+    case 5: buf_printf(out, "%d", u.tm_mday); break;
+    case 6: buf_printf(out, "%d", u.tm_mon + 1); break;
+    default: buf_printf(out, "%d", u.tm_year + 1900); break;
+    }
+    return 1;
+}
+
 /* The built-ins the expander knows by name count as defined. */
 int cfg_macro_defined(const struct cfg_macros *m, const char *name, size_t n)
 {
-    static const char *const builtin[] = { "__LINE__", "__FILE__", "__COUNTER__",
-                                           "__COUNTER_RESET__", "__TIMESTAMP_UTC__" };
+    static const char *const builtin[] = {
+        "__LINE__", "__FILE__", "__COUNTER__", "__COUNTER_RESET__", "__TIMESTAMP_UTC__",
+        "__DATE_ARR__", "__DATE_STR__", "__DATE_STR_ISO8601__", "__TIME__", "__TIME_UTC__",
+        "__DAY__", "__MONTH__", "__YEAR__",
+    };
     for (size_t i = 0; i < sizeof builtin / sizeof builtin[0]; i++)
         if (strlen(builtin[i]) == n && memcmp(builtin[i], name, n) == 0)
             return 1;
@@ -325,6 +368,8 @@ static const char *identifier(struct cfg_macro_expand *x, const char *s, const c
         buf_printf(out, "%lld", x->timestamp);
         return p;
     }
+    if (!d && put_date(x, s, n, out))
+        return p;
     if (n == 17 && !memcmp(s, "__COUNTER_RESET__", 17) && !d) {
         x->counter = 0;
         return p;

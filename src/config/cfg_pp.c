@@ -528,7 +528,7 @@ static int process(struct pp *pp, const char *text, size_t len, struct src *f)
 
 /* __TIMESTAMP_UTC__'s value: SOURCE_DATE_EPOCH when it is a decimal
  * number (reproducible builds' convention), else the time now. */
-static long long run_time(void)
+long long cfg_pp_epoch(void)
 {
     const char *s = getenv("SOURCE_DATE_EPOCH");
     char *end;
@@ -545,7 +545,7 @@ int cfg_pp_text(const char *text, size_t len, const char *name, const char *dir,
     memset(r, 0, sizeof *r);
     buf_init(&r->text);
     pp.x.counts = &r->counts;
-    pp.x.timestamp = run_time();
+    pp.x.timestamp = pp.o->epoch ? pp.o->epoch : cfg_pp_epoch();
     pp.x.limit = pp.o->max_output ? pp.o->max_output : PP_OUTPUT_DEFAULT + 64 * len;
     pp.x.m = pp.m = cfg_macros_new();
     long id = add_file(&pp, name ? name : "<text>");

@@ -60,6 +60,9 @@ struct cfg_pp_opts {
     const char *include_dir;    /* the project's include/ folder, or NULL */
     size_t max_output;          /* bytes of text at most; 0: 64 MiB or 64 x input */
     const char *gamepath;       /* the file's own game path, or NULL: __FILE__ */
+    long long epoch;            /* the time the date and time built-ins say
+                                   (UNIX seconds), fixed for a run; 0: now,
+                                   or SOURCE_DATE_EPOCH when it is set */
 };
 
 struct cfg_pp_result {
@@ -81,6 +84,9 @@ int cfg_pp_file(const char *path, const struct cfg_pp_opts *o, struct cfg_pp_res
 int cfg_pp_text(const char *text, size_t len, const char *name, const char *dir,
                 const struct cfg_pp_opts *o, struct cfg_pp_result *r, struct rtm_error *err);
 void cfg_pp_free(struct cfg_pp_result *r);
+/* The time a run's date and time built-ins say: SOURCE_DATE_EPOCH when it
+ * is a decimal number (reproducible builds' convention), else now. */
+long long cfg_pp_epoch(void);
 
 /* "// rtmfs: left as written: 2 __EVAL, 1 missing #include" and a newline
  * into b, or nothing when nothing was left. */

@@ -97,7 +97,8 @@ static int text_config(const char *file, const uint8_t *data, size_t len, int pp
     struct rtm_error err = { .msg = "" };
     gamepath_project_open(file, &r.pr);
     struct cfg_pp_opts o = { resolve, &r, r.pr ? gamepath_project_include(r.pr) : NULL, 0,
-                             gamepath_loose(file, gp, sizeof gp, NULL, 0) == 0 ? gp : NULL };
+                             gamepath_loose(file, gp, sizeof gp, NULL, 0) == 0 ? gp : NULL,
+                             0 };
     struct cfg_pp_result pp;
     snprintf(dir, sizeof dir, "%s", file);
     int rc = cfg_pp_text((const char *)data, len, file, dirname(dir), &o, &pp, &err);

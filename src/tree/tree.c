@@ -2,6 +2,7 @@
  * attributes, lookups, and changes in SOURCE.  What a path shows is found in
  * tree_resolve.c, numbers inside an animation's folder in tree_family.c,
  * listings in tree_list.c, reads in tree_read.c. */
+#include "cfg_pp.h"
 #include "tree_int.h"
 
 #include <dirent.h>
@@ -27,6 +28,7 @@ struct rtm_tree *rtm_tree_new(const struct rtm_tree_config *cfg)
     if (!t)
         return NULL;
     t->cfg = *cfg;
+    t->epoch = cfg_pp_epoch();          /* the mount's time for the configs */
     t->nodes = rtm_inodes_new(cfg->hash);
     t->hidden = cfg->hidden ? strdup(cfg->hidden) : NULL;
     t->file = cfg->file ? strdup(cfg->file) : NULL;

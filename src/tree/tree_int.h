@@ -43,6 +43,8 @@ struct rtm_tree {
     struct rtm_inodes *nodes;
     atomic_int unwatched;         /* a watch failed: short timeouts from now on */
     atomic_int said_left;         /* the log was told what configs left as written */
+    long long epoch;              /* the configs' date and time built-ins: fixed
+                                     when the tree is made (cfg_pp.h) */
     atomic_int plus_credit;       /* folders of views still to list with their
                                      attributes (rtm_tree_listed_entries) */
     pthread_mutex_t llock;        /* the last listings built */

@@ -270,7 +270,8 @@ static void read_loose(struct walk *w, struct rtm_states *s, const char *rel)
         return;
     struct resolve r = { w, NULL };
     gamepath_project_open(path, &r.pr);
-    struct cfg_pp_opts o = { resolve_gp, &r, r.pr ? gamepath_project_include(r.pr) : NULL, 0, NULL };
+    struct cfg_pp_opts o = { resolve_gp, &r, r.pr ? gamepath_project_include(r.pr) : NULL, 0,
+                             NULL, w->t->epoch };
     if (cfg_load_file(path, &o, &c, &err) == 0)
         config_read(w, s, c, rel, rapified_file(path));
     gamepath_project_free(r.pr);
@@ -288,7 +289,7 @@ static struct cfg *entry_config(const struct walk *w, const uint8_t *data, size_
         return c;
     }
     struct resolve r = { w, NULL };
-    struct cfg_pp_opts o = { resolve_gp, &r, NULL, 0, NULL };
+    struct cfg_pp_opts o = { resolve_gp, &r, NULL, 0, NULL, w->t->epoch };
     struct cfg_pp_result pp;
     memset(&pp, 0, sizeof pp);
     if (cfg_pp_text((const char *)data, len, name, NULL, &o, &pp, &err) == 0)

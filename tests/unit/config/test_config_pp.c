@@ -154,6 +154,27 @@ static void test_builtins(void **state)
     s = pp_ok("x = __COUNTER__;\n", NULL, NULL);
     assert_non_null(strstr(s, "x = 0;"));
     free(s);
+    /* the wiki's date and time built-ins, by its examples' forms
+     * (__DATE_ARR__ 2020,10,28,15,17,42; __DATE_STR__ "2020/10/28,
+     * 15:17:42"; __DATE_STR_ISO8601__ "2020-10-28T14:17:42Z"; __TIME__
+     * 15:17:42; __TIME_UTC__ 14:17:42), of the run's time (opts.epoch) */
+    const char *tz = getenv("TZ");
+    char *saved = tz ? strdup(tz) : NULL;
+    setenv("TZ", "UTC", 1);
+    tzset();
+    struct cfg_pp_opts o = { .epoch = 1603898262 };   /* 2020-10-28 15:17:42 UTC */
+    s = pp_ok("a = __DATE_ARR__; b = __DATE_STR__; c = __DATE_STR_ISO8601__;\n"
+              "d = __TIME__; e = __TIME_UTC__; f = __DAY__ __MONTH__ __YEAR__;\n", &o, NULL);
+    assert_non_null(strstr(s, "a = 2020,10,28,15,17,42; b = \"2020/10/28, 15:17:42\"; "
+                              "c = \"2020-10-28T15:17:42Z\";\n"));
+    assert_non_null(strstr(s, "d = 15:17:42; e = 15:17:42; f = 28 10 2020;"));
+    free(s);
+    if (saved)
+        setenv("TZ", saved, 1);
+    else
+        unsetenv("TZ");
+    free(saved);
+    tzset();
 }
 
 /* rtm(5): "'single quoted' strings are kept from comment stripping as
@@ -286,7 +307,7 @@ static void test_includes(void **state)
 
     struct gamepath_project *pr = NULL;
     assert_int_equal(gamepath_project_open(path, &pr), 0);
-    struct cfg_pp_opts o = { gamepath_project_resolve, pr, gamepath_project_include(pr), 0, NULL };
+    struct cfg_pp_opts o = { gamepath_project_resolve, pr, gamepath_project_include(pr), 0, NULL, 0 };
     struct cfg *c = NULL;
     struct rtm_error err = { .msg = "" };
     if (cfg_load_file(path, &o, &c, &err))
@@ -412,7 +433,7 @@ static void test_shared_addons(void **state)
         snprintf(path, sizeof path, "%s/addons/%s", sh ? sh : "../shared", files[i]);
         struct gamepath_project *pr = NULL;
         assert_int_equal(gamepath_project_open(path, &pr), 0);
-        struct cfg_pp_opts o = { gamepath_project_resolve, pr, gamepath_project_include(pr), 0, NULL };
+        struct cfg_pp_opts o = { gamepath_project_resolve, pr, gamepath_project_include(pr), 0, NULL, 0 };
         struct cfg *c = NULL;
         struct rtm_error err = { .msg = "" };
         if (cfg_load_file(path, &o, &c, &err))
