@@ -449,7 +449,7 @@ int gamefs_list(const struct gamefs *g, const char *dir, gamefs_child_fn fn, voi
     struct children cs = { .g = g, .at = (size_t)l };
     each_related(g, f, (size_t)l, 1, child_of, &cs);
     int rc = cs.oom ? -1 : 0;
-    if (!rc)
+    if (!rc && cs.n)                    /* none: no array was made */
         qsort(cs.c, cs.n, sizeof *cs.c, child_cmp);
     for (size_t i = 0; !rc && i < cs.n; i++)
         if (i == 0 || name_cmp(&cs.c[i - 1], &cs.c[i]))
