@@ -171,8 +171,8 @@ static int plain_word(struct cfg_str s)
         return 0;
     for (uint32_t i = 0; i < s.len; i++) {
         unsigned char ch = (unsigned char)s.p[i];
-        if (ch <= ' ' || ch == 0x7f || ch == '#' || strchr(";:{}[]=,+\"'()/", ch))
-            return 0;
+        if (ch <= ' ' || ch >= 0x7f || ch == '#' || strchr(";:{}[]=,+\"'()/", ch))
+            return 0;                   /* the text reader's names are ASCII */
     }
     return 1;
 }
