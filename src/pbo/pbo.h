@@ -195,4 +195,24 @@ int pbo_load_entry(int fd, const struct pbo *p, size_t i, uint8_t **out, size_t 
 int pbo_load_entry_head(int fd, const struct pbo *p, size_t i, uint8_t *out, size_t len,
                         struct rtm_error *err);
 
+/* pbo_notes.c: what the table hid or changed, for pbo.txt.  Calls fn for
+ * each note, entries in table order, and stops at fn's first non-zero
+ * result, which it returns; else 0.  A clean archive has none. */
+enum pbo_note_kind {
+    PBO_NOTE_SKIPPED,       /* never found: cut, or no name left */
+    PBO_NOTE_RENAMED,       /* its path is not its stored name (why says what went) */
+    PBO_NOTE_ODD_NAME,      /* kept as it is, but odd (device name, control bytes) */
+    PBO_NOTE_METHOD,        /* an unknown (or encrypted) packing method */
+    PBO_NOTE_DUPLICATE,     /* another entry (other, the first) has its path and is shown */
+    PBO_NOTE_HIDDEN,        /* a folder of its name (holding entry other) is hidden */
+};
+struct pbo_note {
+    size_t entry;
+    enum pbo_note_kind kind;
+    long other;             /* the entry shown instead, or one below; else -1 */
+    const char *why;        /* static text */
+};
+typedef int (*pbo_note_fn)(void *arg, const struct pbo_note *n);
+int pbo_each_note(const struct pbo *p, pbo_note_fn fn, void *arg);
+
 #endif
