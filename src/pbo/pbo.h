@@ -62,6 +62,16 @@ struct pbo_entry {
     uint64_t offset;        /* of the entry's data in the archive */
     int cut;                /* its data goes past the end of the file */
     uint64_t header_offset; /* of the entry's header, for messages */
+    unsigned renamed;       /* PBO_RENAMED_*: why path is not the name's path */
+    uint32_t renamed_other; /* with DUP: the entry that keeps the name; with
+                               FOLDER: one entry in the folder */
+};
+
+/* Why an entry's path was renamed (pbo_name_entries(), rtm(5) PBO paths). */
+enum {
+    PBO_RENAMED_LONG   = 1, /* a part over 255 bytes: its first 200, ~HASH, extension */
+    PBO_RENAMED_DUP    = 2, /* a path an earlier entry has: STEM~N.EXT */
+    PBO_RENAMED_FOLDER = 4, /* a folder has its path: STEM~N.EXT */
 };
 
 struct pbo_index;
@@ -95,6 +105,8 @@ struct pbo {
     size_t nindex;
     char *pool;                     /* every string above */
     size_t pool_bytes;
+    char **owned;                   /* renamed paths */
+    size_t nowned, owned_cap, owned_bytes;
 };
 
 int pbo_read_table(const uint8_t *head, size_t len, uint64_t file_size,
@@ -112,13 +124,14 @@ long pbo_dir_prefix_len(const char *dir);
 
 /* The index of the first entry (table order) whose path equals path, ASCII
  * case-insensitively as Arma matches names; '\\' and '/' are the same and
- * path is normalised like the entries'.  -1 when there is none. */
+ * path is normalised like the entries'.  -1 when there is none.  Paths
+ * are unique once read (pbo_names.c renames what collides). */
 long pbo_find(const struct pbo *p, const char *path);
 
 /* The archive as a tree: entry paths split on '/', names matched like
- * pbo_find().  A name that is both an entry and a directory (an entry lies
- * below it) is the entry; the directory is hidden.  The root ("") is a
- * directory, even of an empty archive. */
+ * pbo_find().  No name is both an entry and a directory: the entry was
+ * renamed (pbo_names.c).  The root ("") is a directory, even of an empty
+ * archive. */
 enum pbo_node { PBO_NONE, PBO_FILE, PBO_DIR };
 /* What path is; for PBO_FILE *entry is its index (else -1). */
 enum pbo_node pbo_lookup(const struct pbo *p, const char *path, long *entry);
@@ -200,11 +213,12 @@ int pbo_load_entry_head(int fd, const struct pbo *p, size_t i, uint8_t *out, siz
  * result, which it returns; else 0.  A clean archive has none. */
 enum pbo_note_kind {
     PBO_NOTE_SKIPPED,       /* never found: cut, or no name left */
-    PBO_NOTE_RENAMED,       /* its path is not its stored name (why says what went) */
+    PBO_NOTE_RENAMED,       /* its path is not its stored name (why says what went,
+                               or a part over 255 bytes) */
     PBO_NOTE_ODD_NAME,      /* kept as it is, but odd (device name, control bytes) */
     PBO_NOTE_METHOD,        /* an unknown (or encrypted) packing method */
-    PBO_NOTE_DUPLICATE,     /* another entry (other, the first) has its path and is shown */
-    PBO_NOTE_HIDDEN,        /* a folder of its name (holding entry other) is hidden */
+    PBO_NOTE_DUPLICATE,     /* renamed: entry other, earlier, has its path */
+    PBO_NOTE_HIDDEN,        /* renamed: a folder (holding entry other) has its path */
 };
 struct pbo_note {
     size_t entry;

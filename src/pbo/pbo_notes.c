@@ -42,7 +42,6 @@ static int name_notes(const struct pbo_entry *e, size_t i, pbo_note_fn fn, void 
     const char *s = e->name;
     size_t n = e->name_len;
     int rc = 0, dots = 0, dot = 0, empty = 0, ctrl = 0, dev = 0;
-    size_t longest = 0;
     if (n && is_sep(s[0]) && (rc = emit(fn, arg, i, PBO_NOTE_RENAMED, -1,
                                         "a leading '\\' dropped")))
         return rc;
@@ -58,8 +57,6 @@ static int name_notes(const struct pbo_entry *e, size_t i, pbo_note_fn fn, void 
         else if (len == 1 && s[a] == '.')
             dot = 1;
         dev |= device_name(s + a, len);
-        if (len > longest)
-            longest = len;
         for (size_t k = a; k < b; k++)
             ctrl |= (unsigned char)s[k] < 0x20 || s[k] == 0x7f;
         a = b + 1;
@@ -74,15 +71,7 @@ static int name_notes(const struct pbo_entry *e, size_t i, pbo_note_fn fn, void 
         rc = emit(fn, arg, i, PBO_NOTE_ODD_NAME, -1, "a Windows device name");
     if (!rc && ctrl)
         rc = emit(fn, arg, i, PBO_NOTE_ODD_NAME, -1, "control bytes");
-    if (!rc && longest > 255)
-        rc = emit(fn, arg, i, PBO_NOTE_ODD_NAME, -1, "a name part longer than 255 bytes");
     return rc;
-}
-
-static int first_below(void *arg, long entry)
-{
-    *(long *)arg = entry;
-    return 1;
 }
 
 int pbo_each_note(const struct pbo *p, pbo_note_fn fn, void *arg)
@@ -104,18 +93,14 @@ int pbo_each_note(const struct pbo *p, pbo_note_fn fn, void *arg)
         if (!pbo_entry_compressed(e) && e->method != PBO_METHOD_STORED &&
             (rc = emit(fn, arg, i, PBO_NOTE_METHOD, -1, "")))
             break;
-        long shown = pbo_find(p, e->path);
-        if (shown >= 0 && (size_t)shown != i) {
-            const char *why = strcmp(p->entries[shown].path, e->path) ? "the same path but for case"
-                                                                      : "the same path";
-            rc = emit(fn, arg, i, PBO_NOTE_DUPLICATE, shown, why);
-            continue;
-        }
-        long below = -1;
-        pbo_each_below(p, e->path, first_below, &below);
-        if (below >= 0)
-            rc = emit(fn, arg, i, PBO_NOTE_HIDDEN, below,
-                      "a folder of the same name is hidden behind this entry");
+        if (e->renamed & PBO_RENAMED_LONG)
+            rc = emit(fn, arg, i, PBO_NOTE_RENAMED, -1, "a name part longer than 255 bytes");
+        if (!rc && (e->renamed & PBO_RENAMED_DUP))
+            rc = emit(fn, arg, i, PBO_NOTE_DUPLICATE, e->renamed_other,
+                      "the same path (ignoring case)");
+        if (!rc && (e->renamed & PBO_RENAMED_FOLDER))
+            rc = emit(fn, arg, i, PBO_NOTE_HIDDEN, e->renamed_other,
+                      "a folder has its path");
     }
     return rc;
 }

@@ -599,7 +599,7 @@ static int put_note(void *arg, const struct pbo_note *n)
     static const char *const kind[] = {
         [PBO_NOTE_SKIPPED] = "skipped", [PBO_NOTE_RENAMED] = "renamed",
         [PBO_NOTE_ODD_NAME] = "odd name", [PBO_NOTE_METHOD] = "unknown method",
-        [PBO_NOTE_DUPLICATE] = "duplicate", [PBO_NOTE_HIDDEN] = "collision",
+        [PBO_NOTE_DUPLICATE] = "duplicate", [PBO_NOTE_HIDDEN] = "renamed",
     };
     struct note_ctx *c = arg;
     struct rtm_buf *b = c->b;
@@ -613,15 +613,17 @@ static int put_note(void *arg, const struct pbo_note *n)
         buf_printf(b, " 0x%08x", e->method);
         break;
     case PBO_NOTE_RENAMED:
-        buf_printf(b, ": %s, shown as '", n->why);
-        put_pbo_text(b, e->path, 0);
-        buf_putc(b, '\'');
-        break;
+        buf_printf(b, ": %s", n->why);
+        goto shown;
     case PBO_NOTE_DUPLICATE:
-        buf_printf(b, ": %s as entry %ld, which is shown", n->why, n->other + 1);
-        break;
+        buf_printf(b, ": %s as entry %ld, which keeps it", n->why, n->other + 1);
+        goto shown;
     case PBO_NOTE_HIDDEN:
         buf_printf(b, ": %s (entry %ld lies in it)", n->why, n->other + 1);
+    shown:
+        buf_puts(b, ", shown as '");
+        put_pbo_text(b, e->path, 0);
+        buf_putc(b, '\'');
         break;
     default:
         buf_printf(b, ": %s", n->why);

@@ -59,10 +59,11 @@ static void duplicate(void **state)
     (void)state;
     const char *const same[] = { "a\\walk.rtm", "a\\walk.rtm", NULL };
     expect(same, "entry 2 at byte ");
-    expect(same, "'a\\walk.rtm': duplicate: the same path as entry 1, which is shown\n");
+    expect(same, "'a\\walk.rtm': duplicate: the same path (ignoring case) as entry 1, "
+                 "which keeps it, shown as 'a/walk~2.rtm'\n");
     const char *const cased[] = { "a\\walk.rtm", "A\\WALK.rtm", NULL };
-    expect(cased, "'A\\WALK.rtm': duplicate: the same path but for case as entry 1, "
-                  "which is shown\n");
+    expect(cased, "'A\\WALK.rtm': duplicate: the same path (ignoring case) as entry 1, "
+                  "which keeps it, shown as 'A/WALK~2.rtm'\n");
 }
 
 static void renamed(void **state)
@@ -89,7 +90,7 @@ static void odd_names(void **state)
     memset(longname, 'x', 290);
     memcpy(longname + 290, ".rtm", 5);
     const char *const lng[] = { longname, NULL };
-    expect(lng, "odd name: a name part longer than 255 bytes\n");
+    expect(lng, "renamed: a name part longer than 255 bytes, shown as 'xxxxxxxxxx");
 }
 
 static void skipped_and_collision(void **state)
@@ -98,8 +99,8 @@ static void skipped_and_collision(void **state)
     const char *const sep[] = { "\\..\\", "a.rtm", NULL };
     expect(sep, "'\\..\\': skipped: its name has no part left");
     const char *const both[] = { "anims", "anims\\walk.rtm", NULL };
-    expect(both, "'anims': collision: a folder of the same name is hidden behind this "
-                 "entry (entry 2 lies in it)\n");
+    expect(both, "'anims': renamed: a folder has its path (entry 2 lies in it), "
+                 "shown as 'anims~1'\n");
 }
 
 static void trailer_and_props(void **state)
