@@ -211,6 +211,8 @@ static int index_cmp(const void *va, const void *vb)
     int c = pbo_path_cmp(a->path, b->path);
     if (c)
         return c;
+    if (a->renamed != b->renamed)   /* a name of its own before a new name */
+        return a->renamed ? 1 : -1;
     return a->entry < b->entry ? -1 : a->entry > b->entry;  /* first entry first */
 }
 
@@ -224,7 +226,8 @@ int pbo_build_index(struct pbo *p)
     p->nindex = 0;
     for (size_t i = 0; i < p->nentries; i++)
         if (!p->entries[i].cut)
-            p->by_path[p->nindex++] = (struct pbo_index){ p->entries[i].path, (uint32_t)i };
+            p->by_path[p->nindex++] = (struct pbo_index){ p->entries[i].path, (uint32_t)i,
+                                                          p->entries[i].renamed != 0 };
     if (p->nindex > 1)
         qsort(p->by_path, p->nindex, sizeof *p->by_path, index_cmp);
     return 0;

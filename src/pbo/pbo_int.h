@@ -7,6 +7,7 @@
 struct pbo_index {
     const char *path;
     uint32_t entry;
+    int renamed;        /* its path is a new name (pbo_names.c) */
 };
 
 /* ASCII case-insensitive order of two paths. */

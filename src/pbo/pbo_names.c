@@ -13,7 +13,8 @@
  *     it) is the folder; the entry becomes STEM~N.EXT the same way.
  * The extension is kept, so an animation stays an animation; N comes from
  * the table, so names (and inode numbers) are the same at every mount.  A
- * new name that collides again is renamed again, a few rounds at most.
+ * new name that collides again is renamed again, a few rounds at most: a
+ * name of an entry's own beats a new one (the index sorts it first).
  * Each renamed entry records why (pbo_entry.renamed), for pbo.txt. */
 #include "pbo_int.h"
 

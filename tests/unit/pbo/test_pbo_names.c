@@ -102,6 +102,14 @@ static void new_name_taken(void **state)
     reachable(p, 2, "w~3~3.rtm");
     pbo_free(p);
     buf_free(&b);
+    /* an entry's own name beats a new one, even from an earlier entry */
+    const char *const m[] = { "anims", "anims\\walk.rtm", "anims~1", NULL };
+    p = archive(m, &b);
+    reachable(p, 0, "anims~1~1");
+    reachable(p, 1, "anims/walk.rtm");
+    reachable(p, 2, "anims~1");
+    pbo_free(p);
+    buf_free(&b);
 }
 
 static void long_parts(void **state)
