@@ -63,8 +63,8 @@ struct pbo_entry {
     int cut;                /* its data goes past the end of the file */
     uint64_t header_offset; /* of the entry's header, for messages */
     unsigned renamed;       /* PBO_RENAMED_*: why path is not the name's path */
-    uint32_t renamed_other; /* with DUP: the entry that keeps the name; with
-                               FOLDER: one entry in the folder */
+    uint32_t renamed_other; /* with DUP: the entry that keeps the name */
+    uint32_t renamed_below; /* with FOLDER: one entry in the folder */
 };
 
 /* Why an entry's path was renamed (pbo_name_entries(), rtm(5) PBO paths). */

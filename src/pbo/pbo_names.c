@@ -130,8 +130,11 @@ static int rename_entry(struct pbo *p, size_t i, unsigned why, uint32_t other)
     memcpy(d + dir + stem + nl, part + x, n - x);
     d[dir + stem + (size_t)nl + (n - x)] = 0;
     e->path = d;
+    if (why == PBO_RENAMED_DUP && !(e->renamed & PBO_RENAMED_DUP))
+        e->renamed_other = other;           /* the first collision: its own name's */
+    else if (why == PBO_RENAMED_FOLDER && !(e->renamed & PBO_RENAMED_FOLDER))
+        e->renamed_below = other;
     e->renamed |= why;
-    e->renamed_other = other;
     return 0;
 }
 

@@ -99,7 +99,7 @@ int pbo_each_note(const struct pbo *p, pbo_note_fn fn, void *arg)
             rc = emit(fn, arg, i, PBO_NOTE_DUPLICATE, e->renamed_other,
                       "the same path (ignoring case)");
         if (!rc && (e->renamed & PBO_RENAMED_FOLDER))
-            rc = emit(fn, arg, i, PBO_NOTE_HIDDEN, e->renamed_other,
+            rc = emit(fn, arg, i, PBO_NOTE_HIDDEN, e->renamed_below,
                       "a folder has its path");
     }
     return rc;
