@@ -419,7 +419,8 @@ int pbo_list(const struct pbo *p, const char *dir, pbo_child_fn fn, void *arg)
             last_file = path;
             i++;
         } else {
-            /* a directory that is also a file's name is hidden behind the file */
+            /* a directory that is also a file's name: cannot happen once
+             * pbo_names.c renamed the file, kept as a guard */
             memcpy(child, path, n + len + 1);
             child[n + len] = 0;
             if (pbo_find(p, child) < 0)

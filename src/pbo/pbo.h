@@ -144,8 +144,8 @@ typedef int (*pbo_child_fn)(void *arg, const char *name, size_t len, long entry)
 int pbo_list(const struct pbo *p, const char *dir, pbo_child_fn fn, void *arg);
 
 /* Calls fn for every entry (its index) at any depth below folder dir ("":
- * the whole archive), in the case-folded order of their paths; of entries
- * with one path, only the one pbo_find() finds.  Stops at fn's first non-zero result and
+ * the whole archive), in the case-folded order of their paths (each path
+ * is one entry's: pbo_names.c).  Stops at fn's first non-zero result and
  * returns it; else 0 (also when dir is no folder). */
 typedef int (*pbo_entry_fn)(void *arg, long entry);
 int pbo_each_below(const struct pbo *p, const char *dir, pbo_entry_fn fn, void *arg);
