@@ -89,8 +89,8 @@ UNIT_BIN := $(UNIT:%=$(BUILD)/tests/%)
 .PHONY: all tests check bench demo fuzz fuzz-long tsan stress valgrind install install-magic uninstall deb \
 	clean deps layers ofp2-table pow10-table corpus-mix float-exhaustive
 all: $(PROGS)
-# the unit tests, and the mount tests' own program (tests/lib/walk_check.c)
-tests: $(UNIT_BIN) $(BUILD)/tests/walk_check
+# the unit tests, and the mount tests' own programs (tests/lib/walk_check.c; fuzz_seeds for tests/mount/tricks.sh)
+tests: $(UNIT_BIN) $(BUILD)/tests/walk_check $(BUILD)/tests/fuzz_seeds
 
 # Objects: one rule; the FUSE front end alone sees libfuse's headers.
 $(BUILD)/obj/%.o: src/%.c

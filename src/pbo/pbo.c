@@ -30,14 +30,11 @@
  *   stored size is refused before allocating.
  */
 #include "pbo.h"
+#include "pbo_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
-struct pbo_index {
-    const char *path;
-    uint32_t entry;
-};
 
 /* One walk over the table.  Without p it validates and counts; with p it
  * fills p's arrays (sized by a counting walk over the same bytes). */
@@ -199,7 +196,7 @@ static void place_entries(struct pbo *p)
 /* ASCII case folding, as Arma matches file names. */
 static int fold(int c) { return c >= 'A' && c <= 'Z' ? c + 32 : c; }
 
-static int path_cmp(const char *a, const char *b)
+int pbo_path_cmp(const char *a, const char *b)
 {
     for (;; a++, b++) {
         int x = fold((unsigned char)*a), y = fold((unsigned char)*b);
@@ -211,22 +208,26 @@ static int path_cmp(const char *a, const char *b)
 static int index_cmp(const void *va, const void *vb)
 {
     const struct pbo_index *a = va, *b = vb;
-    int c = path_cmp(a->path, b->path);
+    int c = pbo_path_cmp(a->path, b->path);
     if (c)
         return c;
+    if (a->renamed != b->renamed)   /* a name of its own before a new name */
+        return a->renamed ? 1 : -1;
     return a->entry < b->entry ? -1 : a->entry > b->entry;  /* first entry first */
 }
 
 /* The index holds the entries that can be read: not the cut ones. */
-static int build_index(struct pbo *p)
+int pbo_build_index(struct pbo *p)
 {
+    free(p->by_path);
     p->by_path = malloc((p->nentries ? p->nentries : 1) * sizeof *p->by_path);
     if (!p->by_path)
         return -1;
     p->nindex = 0;
     for (size_t i = 0; i < p->nentries; i++)
         if (!p->entries[i].cut)
-            p->by_path[p->nindex++] = (struct pbo_index){ p->entries[i].path, (uint32_t)i };
+            p->by_path[p->nindex++] = (struct pbo_index){ p->entries[i].path, (uint32_t)i,
+                                                          p->entries[i].renamed != 0 };
     if (p->nindex > 1)
         qsort(p->by_path, p->nindex, sizeof *p->by_path, index_cmp);
     return 0;
@@ -267,7 +268,7 @@ int pbo_read_table(const uint8_t *head, size_t len, uint64_t file_size,
         goto fail;
     }
     place_entries(p);
-    if (build_index(p))
+    if (pbo_name_entries(p))
         goto oom;
     uint64_t after = file_size - p->data_end;
     uint64_t want = after < 21 ? after : 21;
@@ -292,6 +293,9 @@ void pbo_free(struct pbo *p)
     free(p->props);
     free(p->by_path);
     free(p->pool);
+    for (size_t i = 0; i < p->nowned; i++)
+        free(p->owned[i]);
+    free(p->owned);
     free(p);
 }
 
@@ -321,7 +325,7 @@ static size_t lower_bound(const struct pbo *p, const char *q)
     size_t lo = 0, hi = p->nindex;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (path_cmp(p->by_path[mid].path, q) < 0)
+        if (pbo_path_cmp(p->by_path[mid].path, q) < 0)
             lo = mid + 1;
         else
             hi = mid;
@@ -341,7 +345,7 @@ long pbo_find(const struct pbo *p, const char *path)
     if (!q[0])
         return -1;
     size_t lo = lower_bound(p, q);
-    if (lo < p->nindex && path_cmp(p->by_path[lo].path, q) == 0)
+    if (lo < p->nindex && pbo_path_cmp(p->by_path[lo].path, q) == 0)
         return (long)p->by_path[lo].entry;
     return -1;
 }
@@ -410,12 +414,13 @@ int pbo_list(const struct pbo *p, const char *dir, pbo_child_fn fn, void *arg)
             i++;
         } else if (!slash) {
             /* duplicates of one path are adjacent; the first is the one found */
-            if (!last_file || path_cmp(last_file, path))
+            if (!last_file || pbo_path_cmp(last_file, path))
                 rc = fn(arg, name, len, (long)p->by_path[i].entry);
             last_file = path;
             i++;
         } else {
-            /* a directory that is also a file's name is hidden behind the file */
+            /* a directory that is also a file's name: cannot happen once
+             * pbo_names.c renamed the file, kept as a guard */
             memcpy(child, path, n + len + 1);
             child[n + len] = 0;
             if (pbo_find(p, child) < 0)
@@ -442,7 +447,7 @@ int pbo_each_below(const struct pbo *p, const char *dir, pbo_entry_fn fn, void *
         if (!has_prefix(path, q, (size_t)n))
             break;
         /* duplicates of one path are adjacent; the first is the one found */
-        int rc = last && path_cmp(last, path) == 0 ? 0 : fn(arg, (long)p->by_path[i].entry);
+        int rc = last && pbo_path_cmp(last, path) == 0 ? 0 : fn(arg, (long)p->by_path[i].entry);
         if (rc)
             return rc;
         last = path;
@@ -466,7 +471,7 @@ uint64_t pbo_entry_content_size(const struct pbo_entry *e)
 size_t pbo_mem_bytes(const struct pbo *p)
 {
     return sizeof *p + p->nentries * (sizeof *p->entries + sizeof *p->by_path) +
-           p->nprops * sizeof *p->props + p->pool_bytes + 4 * 32;
+           p->nprops * sizeof *p->props + p->pool_bytes + p->owned_bytes + 4 * 32;
 }
 
 const char *pbo_prop(const struct pbo *p, const char *key)

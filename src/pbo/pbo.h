@@ -62,6 +62,16 @@ struct pbo_entry {
     uint64_t offset;        /* of the entry's data in the archive */
     int cut;                /* its data goes past the end of the file */
     uint64_t header_offset; /* of the entry's header, for messages */
+    unsigned renamed;       /* PBO_RENAMED_*: why path is not the name's path */
+    uint32_t renamed_other; /* with DUP: the entry that keeps the name */
+    uint32_t renamed_below; /* with FOLDER: one entry in the folder */
+};
+
+/* Why an entry's path was renamed (pbo_name_entries(), rtm(5) PBO paths). */
+enum {
+    PBO_RENAMED_LONG   = 1, /* a part over 255 bytes: its first 200, ~HASH, extension */
+    PBO_RENAMED_DUP    = 2, /* a path an earlier entry has: STEM~N.EXT */
+    PBO_RENAMED_FOLDER = 4, /* a folder has its path: STEM~N.EXT */
 };
 
 struct pbo_index;
@@ -95,6 +105,8 @@ struct pbo {
     size_t nindex;
     char *pool;                     /* every string above */
     size_t pool_bytes;
+    char **owned;                   /* renamed paths */
+    size_t nowned, owned_cap, owned_bytes;
 };
 
 int pbo_read_table(const uint8_t *head, size_t len, uint64_t file_size,
@@ -112,13 +124,14 @@ long pbo_dir_prefix_len(const char *dir);
 
 /* The index of the first entry (table order) whose path equals path, ASCII
  * case-insensitively as Arma matches names; '\\' and '/' are the same and
- * path is normalised like the entries'.  -1 when there is none. */
+ * path is normalised like the entries'.  -1 when there is none.  Paths
+ * are unique once read (pbo_names.c renames what collides). */
 long pbo_find(const struct pbo *p, const char *path);
 
 /* The archive as a tree: entry paths split on '/', names matched like
- * pbo_find().  A name that is both an entry and a directory (an entry lies
- * below it) is the entry; the directory is hidden.  The root ("") is a
- * directory, even of an empty archive. */
+ * pbo_find().  No name is both an entry and a directory: the entry was
+ * renamed (pbo_names.c).  The root ("") is a directory, even of an empty
+ * archive. */
 enum pbo_node { PBO_NONE, PBO_FILE, PBO_DIR };
 /* What path is; for PBO_FILE *entry is its index (else -1). */
 enum pbo_node pbo_lookup(const struct pbo *p, const char *path, long *entry);
@@ -131,8 +144,8 @@ typedef int (*pbo_child_fn)(void *arg, const char *name, size_t len, long entry)
 int pbo_list(const struct pbo *p, const char *dir, pbo_child_fn fn, void *arg);
 
 /* Calls fn for every entry (its index) at any depth below folder dir ("":
- * the whole archive), in the case-folded order of their paths; of entries
- * with one path, only the one pbo_find() finds.  Stops at fn's first non-zero result and
+ * the whole archive), in the case-folded order of their paths (each path
+ * is one entry's: pbo_names.c).  Stops at fn's first non-zero result and
  * returns it; else 0 (also when dir is no folder). */
 typedef int (*pbo_entry_fn)(void *arg, long entry);
 int pbo_each_below(const struct pbo *p, const char *dir, pbo_entry_fn fn, void *arg);
@@ -194,5 +207,26 @@ int pbo_load_entry(int fd, const struct pbo *p, size_t i, uint8_t **out, size_t 
  * pbo_load_entry(), checks it).  0, or -1 with err (as pbo_entry_data's). */
 int pbo_load_entry_head(int fd, const struct pbo *p, size_t i, uint8_t *out, size_t len,
                         struct rtm_error *err);
+
+/* pbo_notes.c: what the table hid or changed, for pbo.txt.  Calls fn for
+ * each note, entries in table order, and stops at fn's first non-zero
+ * result, which it returns; else 0.  A clean archive has none. */
+enum pbo_note_kind {
+    PBO_NOTE_SKIPPED,       /* never found: cut, or no name left */
+    PBO_NOTE_RENAMED,       /* its path is not its stored name (why says what went,
+                               or a part over 255 bytes) */
+    PBO_NOTE_ODD_NAME,      /* kept as it is, but odd (device name, control bytes) */
+    PBO_NOTE_METHOD,        /* an unknown (or encrypted) packing method */
+    PBO_NOTE_DUPLICATE,     /* renamed: entry other, earlier, has its path */
+    PBO_NOTE_HIDDEN,        /* renamed: a folder (holding entry other) has its path */
+};
+struct pbo_note {
+    size_t entry;
+    enum pbo_note_kind kind;
+    long other;             /* the entry shown instead, or one below; else -1 */
+    const char *why;        /* static text */
+};
+typedef int (*pbo_note_fn)(void *arg, const struct pbo_note *n);
+int pbo_each_note(const struct pbo *p, pbo_note_fn fn, void *arg);
 
 #endif

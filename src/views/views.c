@@ -587,6 +587,63 @@ static void put_trailer(const struct pbo *p, struct rtm_buf *b)
     }
 }
 
+struct note_ctx {
+    struct rtm_buf *b;
+    const struct pbo *p;
+};
+
+/* One line a note (pbo_each_note()): the entry's number in the table and
+ * its header's byte, its stored name, what happened. */
+static int put_note(void *arg, const struct pbo_note *n)
+{
+    static const char *const kind[] = {
+        [PBO_NOTE_SKIPPED] = "skipped", [PBO_NOTE_RENAMED] = "renamed",
+        [PBO_NOTE_ODD_NAME] = "odd name", [PBO_NOTE_METHOD] = "unknown method",
+        [PBO_NOTE_DUPLICATE] = "duplicate", [PBO_NOTE_HIDDEN] = "renamed",
+    };
+    struct note_ctx *c = arg;
+    struct rtm_buf *b = c->b;
+    const struct pbo_entry *e = &c->p->entries[n->entry];
+    buf_printf(b, "entry %zu at byte %llu '", n->entry + 1,
+               (unsigned long long)e->header_offset);
+    put_pbo_text(b, e->name, 0);
+    buf_printf(b, "': %s", kind[n->kind]);
+    switch (n->kind) {
+    case PBO_NOTE_METHOD:
+        buf_printf(b, " 0x%08x", e->method);
+        break;
+    case PBO_NOTE_RENAMED:
+        buf_printf(b, ": %s", n->why);
+        goto shown;
+    case PBO_NOTE_DUPLICATE:
+        buf_printf(b, ": %s as entry %ld, which keeps it", n->why, n->other + 1);
+        goto shown;
+    case PBO_NOTE_HIDDEN:
+        buf_printf(b, ": %s (entry %ld lies in it)", n->why, n->other + 1);
+    shown:
+        buf_puts(b, ", shown as '");
+        put_pbo_text(b, e->path, 0);
+        buf_putc(b, '\'');
+        break;
+    default:
+        buf_printf(b, ": %s", n->why);
+    }
+    buf_putc(b, '\n');
+    return 0;
+}
+
+/* What the archive hid or changed; nothing for a clean one. */
+static void put_pbo_notes(const struct pbo *p, struct rtm_buf *b)
+{
+    uint64_t after = p->file_size - p->data_end;
+    if (p->trailer == PBO_TRAILER_ODD && after > 21)
+        buf_printf(b, "data after the trailer: %llu bytes\n", (unsigned long long)(after - 21));
+    if (p->nprops > 100)
+        buf_printf(b, "many properties: %zu\n", p->nprops);
+    struct note_ctx c = { b, p };
+    pbo_each_note(p, put_note, &c);
+}
+
 int rtm_view_pbo_info(const struct pbo *p, struct rtm_buf *out)
 {
     size_t rtm = 0, compressed = 0;
@@ -609,5 +666,6 @@ int rtm_view_pbo_info(const struct pbo *p, struct rtm_buf *out)
         put_pbo_text(out, p->props[i].value, 0);
         buf_putc(out, '\n');
     }
+    put_pbo_notes(p, out);
     return out->oom ? -1 : 0;
 }

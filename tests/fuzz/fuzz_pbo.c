@@ -74,9 +74,11 @@ static void decode_entries(const struct pbo *p, const uint8_t *data)
             abort();    /* a failure must say why and leave nothing behind */
         }
         free(blob);
-        long k = pbo_find(p, e->name);
-        if (e->path[0] && (k < 0 || k > (long)i))
-            abort();    /* an entry is found, as itself or an earlier twin */
+        /* every entry has a path of its own (rtm(5) PBO paths), and one
+         * not renamed is found by its stored name too */
+        if (e->path[0] && !e->cut && (pbo_find(p, e->path) != (long)i ||
+                                      (!e->renamed && pbo_find(p, e->name) != (long)i)))
+            abort();
     }
     if (ncut != p->ncut || (ncut > 0) != (p->trailer == PBO_TRAILER_CUT))
         abort();

@@ -24,6 +24,37 @@ static void put(const char *dir, const char *name, int sel, const char *p, size_
     }
 }
 
+/* The table tricks of rtm(5) PBO paths, one archive each: the same path
+ * twice, twice but for case, a file that is also a folder, a part over 255
+ * bytes, '..' and a leading '\\', a device name and control bytes. */
+static int put_tricks(const char *dir, const uint8_t *rtm, size_t len)
+{
+    static char lng[300];
+    memset(lng, 'L', 290);
+    memcpy(lng + 290, "\\a.rtm", 7);
+    const char *const tricks[][3] = {
+        { "anims\\walk.rtm", "anims\\walk.rtm", "anims\\walk~2.rtm" },
+        { "Anims\\Walk.rtm", "anims\\WALK.RTM", NULL },
+        { "anims", "anims\\walk.rtm", "anims~1" },
+        { lng, "\\..\\a.rtm", "con\\w\x01.rtm" },
+    };
+    for (size_t t = 0; t < sizeof tricks / sizeof *tricks; t++) {
+        struct pbo_write_entry e[3];
+        size_t n = 0;
+        for (; n < 3 && tricks[t][n]; n++)
+            e[n] = (struct pbo_write_entry){ tricks[t][n], rtm, len, PBO_PACK_STORE, 0 };
+        struct rtm_buf b;
+        char name[32];
+        buf_init(&b);
+        if (pbo_write(e, n, NULL, 0, 0, &b))
+            return 1;
+        snprintf(name, sizeof name, "tricks%zu.pbo", t);
+        put(dir, name, -1, b.p, b.len);
+        buf_free(&b);
+    }
+    return 0;
+}
+
 /* The built-in skeleton as its writer gives it: a real hierarchy, and its
  * pivots once the built-in table has them. */
 static int put_ofp2(const char *dir)
@@ -133,6 +164,8 @@ int main(int argc, char **argv)
     if (pbo_write(e, 3, &prop, 1, 0, &pbo))
         return 1;
     put(argv[3], "addon.pbo", -1, pbo.p, pbo.len);
+    if (put_tricks(argv[3], (const uint8_t *)plain.p, plain.len))
+        return 1;
     buf_free(&plain);
     buf_free(&bmtr);
     buf_free(&pbo);

@@ -244,15 +244,25 @@ check_hostile() {
     check_broken "$S" hostile/bad_walk.pbo/anims/walk.rtm "$m/hostile/bad_walk.pbo/anims/walk.rtm"
     check_anim "$A/sample.pbo/anims/step_props.rtm" "$m/hostile/bad_walk.pbo/anims/step_props.rtm" quick
     local d=$m/hostile/names.pbo
-    [ "$(ls "$d" | tr '\n' '|')" = "DUP.txt|a|anims|both|escape.txt|new|line.txt|pbo.txt|" ] \
+    # rtm(5) PBO paths: the long name cut to 200 bytes and its hash, the
+    # second DUP and the file "both" renamed by their number in the table
+    [ "$(ls "$d" | sed 's/^L\{200\}~[0-9a-f]\{8\}\.txt$/LONG/' | tr '\n' '|')" = \
+        "DUP.txt|LONG|a|anims|both|both~7|dup~6.TXT|escape.txt|new|line.txt|pbo.txt|" ] \
         || fail "names.pbo lists: $(ls "$d" | tr '\n' '|')"
+    cmp -s "$d"/LLLL*.txt "$T/one" && cmp -s "$d/dup~6.TXT" "$T/two" && cmp -s "$d/both~7" "$T/one" \
+        && cmp -s "$d/both/hidden.txt" "$T/two" || fail "renamed entries' content"
+    grep -q "^entry 6 at byte [0-9]* 'dup.TXT': duplicate: .* as entry 5, which keeps it, shown as 'dup~6.TXT'$" "$d/pbo.txt" \
+        && grep -q "^entry 7 at byte [0-9]* 'both': renamed: a folder has its path (entry 8 lies in it), shown as 'both~7'$" "$d/pbo.txt" \
+        && grep -q "^entry 9 .*: renamed: a name part longer than 255 bytes, shown as 'L" "$d/pbo.txt" \
+        && grep -q "^entry 1 at byte [0-9]* '..\\\\..\\\\..\\\\escape.txt': renamed: a '..' part dropped" "$d/pbo.txt" \
+        || fail "pbo.txt names the tricks: $(grep '^entry' "$d/pbo.txt")"
     [ ! -e "$T/escape.txt" ] && [ ! -e "$S/escape.txt" ] && cmp -s "$d/escape.txt" "$T/one" \
         || fail "..\\ in a name"
     cmp -s "$d/a/b/c.txt" "$T/one" || fail "odd separators"
     cmp -s "$d/new"$'\n'"line.txt" "$T/one" || fail "newline in a name"
     grep -q '^format: PBO' "$d/pbo.txt" || fail "an entry named pbo.txt hides the archive's"
-    cmp -s "$d/dup.txt" "$T/one" || fail "duplicate names: the first wins"
-    [ -f "$d/both" ] || fail "a name that is file and folder: the file"
+    cmp -s "$d/dup.txt" "$T/one" || fail "duplicate names: the first keeps the name"
+    [ -d "$d/both" ] || fail "a name that is file and folder: the folder"
     check_broken "$S" hostile/names.pbo/anims/bad.rtm "$d/anims/bad.rtm"
     check_anim "$T/gen/walk.rtm" "$d/anims/good.rtm" quick
     find "$m/hostile" -type f -exec cat {} + >/dev/null 2>&1

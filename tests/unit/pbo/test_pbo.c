@@ -197,8 +197,8 @@ static void tree_lookup_and_list(void **state)
         { "ANIMS\\B\\d.rtm", x, 1, PBO_PACK_STORE, 0 },
         { "anims-x.txt", x, 1, PBO_PACK_STORE, 0 },     /* sorts between anims and anims/ */
         { "config.cpp", x, 1, PBO_PACK_STORE, 0 },
-        { "CONFIG.cpp", x, 1, PBO_PACK_STORE, 0 },      /* a duplicate: listed once */
-        { "both", x, 1, PBO_PACK_STORE, 0 },            /* a file and a folder: the file */
+        { "CONFIG.cpp", x, 1, PBO_PACK_STORE, 0 },      /* a duplicate: CONFIG~6.cpp */
+        { "both", x, 1, PBO_PACK_STORE, 0 },            /* a file and a folder: both~7 */
         { "both\\hidden.rtm", x, 1, PBO_PACK_STORE, 0 },
         { "\\\\", x, 1, PBO_PACK_STORE, 0 },            /* no name at all: not listed */
     };
@@ -208,12 +208,12 @@ static void tree_lookup_and_list(void **state)
     struct pbo *p = parse_full(&b);
     struct listing l;
     /* in path order; a folder is spelt as its first path in that order spells it */
-    assert_string_equal(list(p, "", &l), "anims-x.txt anims/ both config.cpp ");
+    assert_string_equal(list(p, "", &l), "anims-x.txt anims/ both/ both~7 config.cpp CONFIG~6.cpp ");
     assert_string_equal(list(p, "anims", &l), "b/ Walk.rtm ");
     assert_string_equal(list(p, "ANIMS\\B", &l), "c.rtm d.rtm ");
     assert_string_equal(list(p, "/anims//b/", &l), "c.rtm d.rtm ");
     assert_string_equal(list(p, "anims/walk.rtm", &l), "(not a dir)");
-    assert_string_equal(list(p, "both", &l), "(not a dir)");
+    assert_string_equal(list(p, "both", &l), "hidden.rtm ");
     assert_string_equal(list(p, "nope", &l), "(not a dir)");
     assert_string_equal(list(p, "anim", &l), "(not a dir)");
     long i;
@@ -225,8 +225,12 @@ static void tree_lookup_and_list(void **state)
     assert_int_equal(i, 2);
     assert_int_equal(pbo_lookup(p, "config.cpp", &i), PBO_FILE);
     assert_int_equal(i, 4);
-    assert_int_equal(pbo_lookup(p, "both", &i), PBO_FILE);
-    assert_int_equal(pbo_lookup(p, "both/hidden.rtm", &i), PBO_FILE);   /* by its full name */
+    assert_int_equal(pbo_lookup(p, "both", &i), PBO_DIR);
+    assert_int_equal(pbo_lookup(p, "both~7", &i), PBO_FILE);
+    assert_int_equal(i, 6);
+    assert_int_equal(pbo_lookup(p, "config~6.CPP", &i), PBO_FILE);
+    assert_int_equal(i, 5);
+    assert_int_equal(pbo_lookup(p, "both/hidden.rtm", &i), PBO_FILE);
     assert_int_equal(pbo_lookup(p, "anims/b/c", &i), PBO_NONE);
     assert_int_equal(pbo_lookup(p, "anim", &i), PBO_NONE);
     assert_int_equal(pbo_lookup(p, "anims/walk.rtm/x", &i), PBO_NONE);
