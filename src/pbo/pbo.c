@@ -233,8 +233,8 @@ int pbo_build_index(struct pbo *p)
     return 0;
 }
 
-int pbo_read_table(const uint8_t *head, size_t len, uint64_t file_size,
-                   struct pbo **out, struct rtm_error *err)
+int pbo_read_entries(const uint8_t *head, size_t len, uint64_t file_size,
+                     struct pbo **out, struct rtm_error *err)
 {
     *out = NULL;
     if (len > file_size) {
@@ -268,14 +268,6 @@ int pbo_read_table(const uint8_t *head, size_t len, uint64_t file_size,
         goto fail;
     }
     place_entries(p);
-    if (pbo_name_entries(p))
-        goto oom;
-    uint64_t after = file_size - p->data_end;
-    uint64_t want = after < 21 ? after : 21;
-    if (p->ncut || len >= p->data_end + want)
-        pbo_set_trailer(p, head + p->data_end, (size_t)want);
-    else
-        pbo_set_trailer(p, NULL, 0);
     *out = p;
     return 0;
 oom:

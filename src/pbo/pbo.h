@@ -67,7 +67,7 @@ struct pbo_entry {
     uint32_t renamed_below; /* with FOLDER: one entry in the folder */
 };
 
-/* Why an entry's path was renamed (pbo_name_entries(), rtm(5) PBO paths). */
+/* Why an entry's path was renamed (pbo_read_table() names them: pbo_names.c; rtm(5) PBO paths). */
 enum {
     PBO_RENAMED_LONG   = 1, /* a part over 255 bytes: its first 200, ~HASH, extension */
     PBO_RENAMED_DUP    = 2, /* a path an earlier entry has: STEM~N.EXT */

@@ -1,4 +1,6 @@
-/* pbo_int.h - shared by pbo.c and pbo_names.c only. */
+/* pbo_int.h - shared by pbo.c and pbo_names.c only.  pbo.c reads the
+ * table's entries; pbo_names.c, above it, gives each its name and ends
+ * pbo_read_table() (one way between the two files). */
 #ifndef RTM_PBO_INT_H
 #define RTM_PBO_INT_H
 
@@ -14,8 +16,9 @@ struct pbo_index {
 int pbo_path_cmp(const char *a, const char *b);
 /* (Re)builds p->by_path from the entries' paths: 0, or -1 out of memory. */
 int pbo_build_index(struct pbo *p);
-/* Renames entries whose path collides or cannot be shown (rtm(5) PBO
- * paths) and builds the index: 0, or -1 out of memory. */
-int pbo_name_entries(struct pbo *p);
+/* The table's entries as stored, placed in the file (pbo_read_table()
+ * less the naming and the trailer): 0 with *out, or -1 with err. */
+int pbo_read_entries(const uint8_t *head, size_t len, uint64_t file_size,
+                     struct pbo **out, struct rtm_error *err);
 
 #endif

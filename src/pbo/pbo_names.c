@@ -144,7 +144,7 @@ static int first_below(void *arg, long entry)
     return 1;
 }
 
-int pbo_name_entries(struct pbo *p)
+static int name_entries(struct pbo *p)
 {
     if (shorten_long(p))
         return -1;
@@ -176,4 +176,25 @@ int pbo_name_entries(struct pbo *p)
             return 0;
     }
     return pbo_build_index(p);
+}
+
+int pbo_read_table(const uint8_t *head, size_t len, uint64_t file_size,
+                   struct pbo **out, struct rtm_error *err)
+{
+    if (pbo_read_entries(head, len, file_size, out, err))
+        return -1;
+    struct pbo *p = *out;
+    if (name_entries(p)) {
+        pbo_free(p);
+        *out = NULL;
+        rtm_err_oom(err, "out of memory reading the PBO table");
+        return -1;
+    }
+    uint64_t after = file_size - p->data_end;
+    uint64_t want = after < 21 ? after : 21;
+    if (p->ncut || len >= p->data_end + want)
+        pbo_set_trailer(p, head + p->data_end, (size_t)want);
+    else
+        pbo_set_trailer(p, NULL, 0);
+    return 0;
 }
