@@ -181,8 +181,9 @@ static int name_entries(struct pbo *p)
 int pbo_read_table(const uint8_t *head, size_t len, uint64_t file_size,
                    struct pbo **out, struct rtm_error *err)
 {
-    if (pbo_read_entries(head, len, file_size, out, err))
-        return -1;
+    int rc = pbo_read_entries(head, len, file_size, out, err);
+    if (rc)
+        return rc;                      /* -1, or more bytes wanted (pbo.h) */
     struct pbo *p = *out;
     if (name_entries(p)) {
         pbo_free(p);
