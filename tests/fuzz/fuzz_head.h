@@ -9,7 +9,29 @@
 #include <string.h>
 
 #include "rtm.h"
+#include "skeleton_cfg.h"
 #include "views.h"
+
+/* The whole parse both targets start with: the first byte picks the
+ * skeleton (bit 0: ofp2 or none) and the flags (bit 1: without matrices),
+ * the rest is the file.  Aborts if a failure leaves an anim or no message;
+ * returns the anim (NULL on failure) and in *skel the skeleton used. */
+static struct rtm_anim *whole_parse(const uint8_t *data, size_t size,
+                                    const struct rtm_skeleton **skel)
+{
+    static struct rtm_skeleton *skels[2];
+    struct rtm_error err;
+    if (!skels[0] && (rtm_skeleton_open("ofp2", &skels[0], &err) ||
+                      rtm_skeleton_open("none", &skels[1], &err)))
+        abort();
+    struct rtm_anim *a = NULL;
+    unsigned flags = data[0] & 2 ? RTM_PARSE_NO_MATRICES : 0;
+    *skel = skels[data[0] & 1];
+    int rc = rtm_parse_flags(data + 1, size - 1, *skel, flags, &a, &err);
+    if (rc != 0 && (a || !err.msg[0]))
+        abort();                        /* a failure says why, leaves nothing */
+    return a;
+}
 
 /* The head parse of the first n of len bytes: aborts on a broken promise;
  * returns its anim (or NULL) and in *need what it asked for. */

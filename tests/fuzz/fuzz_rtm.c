@@ -103,22 +103,13 @@ static void check_binarised(const struct rtm_anim *a, const struct rtm_skeleton 
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static struct rtm_skeleton *skel[2];
-    struct rtm_error err;
-    if (!skel[0] && (rtm_skeleton_open("ofp2", &skel[0], &err) ||
-                     rtm_skeleton_open("none", &skel[1], &err)))
-        abort();
     if (size == 0)
         return 0;
-    struct rtm_anim *a = NULL;
-    unsigned flags = data[0] & 2 ? RTM_PARSE_NO_MATRICES : 0;
-    int rc = rtm_parse_flags(data + 1, size - 1, skel[data[0] & 1], flags, &a, &err);
-    check_heads(data + 1, size - 1, skel[data[0] & 1], a, 0);
-    if (rc != 0) {
-        if (a || !err.msg[0])
-            abort(); /* a failure must say why and leave nothing behind */
+    const struct rtm_skeleton *skel;
+    struct rtm_anim *a = whole_parse(data, size, &skel);
+    check_heads(data + 1, size - 1, skel, a, 0);
+    if (!a)
         return 0;
-    }
     int digits = (data[0] >> 2) & 15;
     a->digits = digits ? digits - 1 : RTM_DIGITS_EXACT;
     struct rtm_buf b;
@@ -146,7 +137,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     free(sizes);
     if (a->has_matrices)
-        check_binarised(a, skel[data[0] & 1], &b);
+        check_binarised(a, skel, &b);
     buf_free(&b);
     rtm_free(a);
     return 0;

@@ -20,19 +20,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static struct rtm_skeleton *skel[2];
-    struct rtm_error err;
-    if (!skel[0] && (rtm_skeleton_open("ofp2", &skel[0], &err) ||
-                     rtm_skeleton_open("none", &skel[1], &err)))
-        abort();
     if (size == 0)
         return 0;
-    struct rtm_anim *a = NULL;
-    unsigned flags = data[0] & 2 ? RTM_PARSE_NO_MATRICES : 0;
-    int rc = rtm_parse_flags(data + 1, size - 1, skel[data[0] & 1], flags, &a, &err);
-    if (rc != 0 && (a || !err.msg[0]))
-        abort();                        /* a failure says why, leaves nothing */
-    check_heads(data + 1, size - 1, skel[data[0] & 1], a, 1);
+    const struct rtm_skeleton *skel;
+    struct rtm_anim *a = whole_parse(data, size, &skel);
+    check_heads(data + 1, size - 1, skel, a, 1);
     rtm_free(a);
     return 0;
 }
