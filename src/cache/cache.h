@@ -163,6 +163,7 @@ struct rtmc_stats {
     uint64_t loads, renders, sizings, hits, evictions;
     uint64_t mismatches;     /* indexed sizes found wrong */
     uint64_t remembered;     /* loads the persistent index answered */
+    uint64_t ahead;          /* versions rtmc_size_ahead sized */
 };
 
 struct rtmc *rtmc_new(size_t budget, rtmc_load_fn load, void *ctx);
@@ -223,6 +224,13 @@ void rtmc_view_put(struct rtmc *c, struct rtmc_view *v);
 const char *rtmc_view_data(const struct rtmc_view *v, size_t *len);
 /* Size of view v in bytes (see the contract above). */
 int rtmc_view_size(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v, uint64_t *size);
+/* Sizes every view of h's version now, on its full entry (loaded for
+ * that; counted in sizings and in ahead), unless they are known, and keeps
+ * the sizes in h: what a walk that stats will ask next (tree_ahead.c).
+ * One thread sizes a version at a time; another that asks meanwhile, here
+ * or through rtmc_view_size, waits for its sizes.  0 or a negative errno
+ * (-EIO: the version does not parse full, or the index's sizes differ). */
+int rtmc_size_ahead(struct rtmc *c, struct rtmc_entry *h);
 /* The same when it is known without parsing or rendering; else -EAGAIN. */
 int rtmc_view_size_known(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v,
                          uint64_t *size);

@@ -40,6 +40,8 @@ struct rtmc_entry {
     char *error;
     size_t nviews;
     uint64_t *sizes;            /* UINT64_MAX: not known yet */
+    int sizing;                 /* a thread is sizing every view (size_all):
+                                   others wait on c->loaded for its sizes */
     uint64_t *indexed;          /* the index's sizes, to check, or NULL */
     struct rtmc_view **views;   /* cached views, or NULL */
     /* preview.svg and anim.bvh (RTMC_TIMED_*) under the last timing asked
@@ -77,7 +79,7 @@ struct rtmc {
     struct item lru;            /* lru.next is the most recent */
     struct rtmc_entry **table;  /* by path hash */
     size_t nbuckets;
-    uint64_t loads, renders, sizings, hits, evictions, mismatches, remembered;
+    uint64_t loads, renders, sizings, hits, evictions, mismatches, remembered, ahead;
 };
 
 /* Which slot of an entry's timed views view v takes under a timing that

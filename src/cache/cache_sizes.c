@@ -62,20 +62,53 @@ void cache_tell_store(struct rtmc *c, const struct rtmc_entry *h, const uint64_t
 
 /* ---- sizing ---- */
 
+/* Whether every size of entry h is known (lock held). */
+static int all_sized(const struct rtmc_entry *h)
+{
+    size_t i = 0;
+    while (i < h->nviews && h->sizes[i] != UINT64_MAX)
+        i++;
+    return i == h->nviews;
+}
+
+/* Waits while another thread sizes h (lock held); then whether h's sizes
+ * are all known, or else h is marked as being sized by this thread. */
+static int sized_or_mine(struct rtmc *c, struct rtmc_entry *h)
+{
+    while (h->sizing)
+        pthread_cond_wait(&c->loaded, &c->lock);
+    if (all_sized(h))
+        return 1;
+    h->sizing = 1;
+    return 0;
+}
+
 /* Every view's size of a full anim in one pass (rtm_view_sizes), kept in
  * the entry, outside the lock, and handed to the store hook unless the
- * index knew them all: 0, -ENOMEM, or -EIO when the index's differ. */
-static int size_all(struct rtmc *c, struct rtmc_entry *h)
+ * index knew them all: 0, -ENOMEM, or -EIO when the index's differ.  One
+ * thread at a time sizes h; another waits for its sizes.  ahead: counted
+ * as sized ahead (rtmc_size_ahead). */
+static int size_all(struct rtmc *c, struct rtmc_entry *h, int ahead)
 {
+    pthread_mutex_lock(&c->lock);
+    int done = sized_or_mine(c, h);
+    pthread_mutex_unlock(&c->lock);
+    if (done)
+        return 0;
     uint64_t *sizes = malloc((h->nviews + 1) * sizeof *sizes);
-    if (!sizes || rtm_view_sizes(h->anim, sizes)) {
+    int failed = !sizes || rtm_view_sizes(h->anim, sizes);
+    int wrong = 0, known = 1;
+    pthread_mutex_lock(&c->lock);
+    h->sizing = 0;
+    pthread_cond_broadcast(&c->loaded);
+    if (failed) {
+        pthread_mutex_unlock(&c->lock);
         free(sizes);
         return -ENOMEM;
     }
-    int wrong = 0, known = 1;
-    pthread_mutex_lock(&c->lock);
     memcpy(h->sizes, sizes, h->nviews * sizeof *sizes);
     c->sizings++;
+    c->ahead += ahead != 0;
     for (size_t i = 0; i < h->nviews; i++) {
         wrong |= differs(h, i, sizes[i]);
         known &= h->indexed && h->indexed[i] != UINT64_MAX;
@@ -134,11 +167,21 @@ static int size_on_full(struct rtmc *c, struct rtmc_entry *f, struct rtm_view v,
 {
     if (first)
         return size_by_render(c, f, v, size);
-    int rc = size_all(c, f);
+    int rc = size_all(c, f, 0);
     pthread_mutex_lock(&c->lock);
     *size = f->sizes[rtm_view_index(f->anim, v)];
     pthread_mutex_unlock(&c->lock);
     return rc;
+}
+
+/* What full entry f knows of the sizes h (its version's) does not. */
+static void keep_sizes(struct rtmc *c, struct rtmc_entry *h, const struct rtmc_entry *f)
+{
+    pthread_mutex_lock(&c->lock);
+    for (size_t i = 0; i < h->nviews; i++)
+        if (h->sizes[i] == UINT64_MAX)
+            h->sizes[i] = f->sizes[i];
+    pthread_mutex_unlock(&c->lock);
 }
 
 /* The size of view v of a shape or light entry h: a view without numbers
@@ -160,11 +203,7 @@ static int size_from_full(struct rtmc *c, struct rtmc_entry *h, struct rtm_view 
         rc = rtmc_view_size_known(c, f, v, size);
         if (rc == -EAGAIN)      /* the first of the version only if h knows none */
             rc = size_on_full(c, f, v, none_sized(c, h) && none_sized(c, f), size);
-        pthread_mutex_lock(&c->lock);
-        for (size_t i = 0; i < h->nviews; i++)
-            if (h->sizes[i] == UINT64_MAX)
-                h->sizes[i] = f->sizes[i];
-        pthread_mutex_unlock(&c->lock);
+        keep_sizes(c, h, f);
         rtmc_put(c, f);
         return rc;
     }
@@ -195,6 +234,25 @@ int rtmc_view_size(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v, uint
     return size_on_full(c, h, v, none_sized(c, h), size);
 }
 
+int rtmc_size_ahead(struct rtmc *c, struct rtmc_entry *h)
+{
+    pthread_mutex_lock(&c->lock);
+    int done = all_sized(h);
+    pthread_mutex_unlock(&c->lock);
+    if (!h->anim || done)
+        return h->anim ? 0 : -EIO;
+    struct rtmc_src s = src_of(h, RTMC_FULL);
+    struct rtmc_entry *f = h;
+    int rc = h->level == RTMC_FULL ? 0 : rtmc_get(c, &s, &f);
+    if (rc)
+        return rc;
+    rc = f->anim && f->nviews == h->nviews ? size_all(c, f, 1) : -EIO;
+    if (f != h) {
+        keep_sizes(c, h, f);
+        rtmc_put(c, f);
+    }
+    return rc;
+}
 
 /* ---- preview.svg and anim.bvh under a timing ---- */
 

@@ -60,6 +60,7 @@ struct options {
     char *rapified;                     /* text (default) or raw */
     char *configs;                      /* all (default) or none */
     char *timing;                       /* game (default) or frames */
+    char *ahead;                        /* threads sizing ahead of a walk */
     unsigned max_read;
 };
 
@@ -78,6 +79,7 @@ static const struct fuse_opt option_spec[] = {
     OPT("rapified=%s", rapified),
     OPT("configs=%s", configs),
     OPT("timing=%s", timing),
+    OPT("ahead=%s", ahead),
     OPT("uid=%s", uid),
     OPT("gid=%s", gid),
     OPT("umask=%s", umask),
@@ -181,6 +183,22 @@ static void usage(void)
 }
 
 /* -o uid=, gid=, umask=, dmask=, fmask= into what the tree shows. */
+/* -o ahead=N: threads that size ahead of a walk that stats (tree.h).  By
+ * default one a CPU beyond the first, which the requests keep: on 2 CPUs,
+ * one. */
+enum { AHEAD_MAX = 16 };
+static int ahead_threads(const char *s)
+{
+    if (!s) {
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        return cpus <= 1 ? 1 : cpus - 1 > AHEAD_MAX ? AHEAD_MAX : (int)(cpus - 1);
+    }
+    char *end;
+    errno = 0;
+    long n = strtol(s, &end, 10);
+    return errno || end == s || *end || n < 0 || n > AHEAD_MAX ? -1 : (int)n;
+}
+
 static int parse_attrs(const struct options *o, struct rtm_tree_attrs *a)
 {
     const unsigned long max_id = (uid_t)-2;     /* -1 means "no change" to chown */
@@ -402,6 +420,12 @@ static int fs_setup(struct fs *fs, const struct options *o, const char *mountpoi
         fprintf(stderr, "rtmfs: bad timing '%s' (game or frames)\n", o->timing);
         return -1;
     }
+    int ahead = ahead_threads(o->ahead);
+    if (ahead < 0) {
+        fprintf(stderr, "rtmfs: bad ahead '%s' (a number of threads, 0 to %d)\n", o->ahead,
+                AHEAD_MAX);
+        return -1;
+    }
     enum rtm_watch_mode mode = RTM_WATCH_AUTO;
     if (o->watch && rtm_watch_mode_parse(o->watch, &mode)) {
         fprintf(stderr, "rtmfs: bad watch '%s' (auto, inotify or poll)\n", o->watch);
@@ -436,6 +460,7 @@ static int fs_setup(struct fs *fs, const struct options *o, const char *mountpoi
                                    .rapified_raw = o->rapified && !strcmp(o->rapified, "raw"),
                                    .configs_none = o->configs && !strcmp(o->configs, "none"),
                                    .timing_frames = o->timing && !strcmp(o->timing, "frames"),
+                                   .ahead = ahead,
                                    .hidden = hidden, .index = &fs->index,
                                    .watch = rtm_watch_add,
                                    .watch_ctx = fs->watch, .fsmap = fs->fsmap,
@@ -468,12 +493,13 @@ static void write_stats(struct fs *fs)
         rtm_index_get_stats(fs->index, &ix);
     }
     fprintf(f, "loads %llu\nremembered %llu\nrenders %llu\nsizings %llu\nmismatches %llu\n"
-            "index_hits %llu\nindex_misses %llu\nindex_written %llu\nindex_bytes %llu\n",
+            "index_hits %llu\nindex_misses %llu\nindex_written %llu\nindex_bytes %llu\n"
+            "ahead %llu\n",
             (unsigned long long)c.loads, (unsigned long long)c.remembered,
             (unsigned long long)c.renders, (unsigned long long)c.sizings,
             (unsigned long long)c.mismatches, (unsigned long long)ix.hits,
             (unsigned long long)ix.misses, (unsigned long long)ix.written,
-            (unsigned long long)ix.file_bytes);
+            (unsigned long long)ix.file_bytes, (unsigned long long)c.ahead);
     fclose(f);
 }
 

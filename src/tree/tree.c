@@ -34,7 +34,7 @@ struct rtm_tree *rtm_tree_new(const struct rtm_tree_config *cfg)
     t->file = cfg->file ? strdup(cfg->file) : NULL;
     if (!t->nodes || (cfg->hidden && !t->hidden) || (cfg->file && !t->file) ||
         (t->file && strlen(t->file) > NAME_MAX) || tree_states_new(t) ||
-        tree_gamepaths_new(t)) {
+        tree_gamepaths_new(t) || tree_ahead_new(t)) {
         tree_states_free(t);
         rtm_inodes_free(t->nodes);
         free(t->hidden);
@@ -57,6 +57,7 @@ void rtm_tree_free(struct rtm_tree *t)
 {
     if (!t)
         return;
+    tree_ahead_free(t);                 /* first: its workers use the rest */
     tree_listings_free(t);
     tree_states_free(t);
     tree_gamepaths_free(t);

@@ -130,6 +130,10 @@ struct rtm_tree_config {
     int timing_frames;            /* preview.svg and anim.bvh keep 30 frames a
                                      second, whatever the configs (-o
                                      timing=frames) */
+    int ahead;                    /* threads that size the views of the next
+                                     animations of a folder once a walk asks
+                                     sizes that need a parse (tree_ahead.c,
+                                     -o ahead=N); 0: none */
     const char *configs_from;     /* read the configs in this folder or archive
                                      (a path on disk; config= is relative to
                                      it) instead of SOURCE's; NULL: SOURCE's;

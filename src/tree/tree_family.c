@@ -27,7 +27,7 @@ int tree_resolve_head(struct rtm_tree *t, uint64_t ino, char path[PATH_MAX],
     if (hi.srclen > n || hi.srclen >= sizeof tg->src)
         return -ESTALE;
     *tg = (struct tree_target){ .kind = TK_ANIM, .rest = "", .entry = -1, .id = id,
-                                .pinned = 1, .level = RTMC_SHAPE };
+                                .pinned = 1, .level = RTMC_SHAPE, .head = ino };
     memcpy(tg->src, path, hi.srclen);
     tg->src[hi.srclen] = 0;
     tg->st.st_mode = hi.mode;

@@ -13,6 +13,7 @@
  *   tree_states_walk.c  finding and reading the configs for that table
  *   tree_states_index.c the table in the persistent index
  *   tree_missing.c  missing.txt at the mount's root: where it shows
+ *   tree_ahead.c    sizing ahead of a walk that stats, on worker threads
  * A file cycle on purpose: the files are one module split by request
  * kind, and a path resolves through archives, configs and game paths
  * that each list, read and resolve again.
@@ -35,6 +36,7 @@
 
 struct rtm_states;
 struct rtm_gamepaths;
+struct tree_ahead;
 
 struct rtm_tree {
     struct rtm_tree_config cfg;
@@ -52,6 +54,7 @@ struct rtm_tree {
     unsigned lnext;
     struct tree_states *states;   /* the configs' states (tree_states.c) */
     struct tree_game *game;       /* -o gamepaths: its table, else NULL */
+    struct tree_ahead *ahead;     /* sizing ahead (tree_ahead.c), or NULL */
 };
 
 /* ---- what a path shows: the target tree_resolve.c fills in ---- */
@@ -95,6 +98,8 @@ struct tree_target {
     int gone;                     /* TK_GONE, its TK_ERROR: why (an errno) */
     uint64_t member;              /* below an animation's folder: its number in
                                      the folder's family (MEMBER_*), else 0 */
+    uint64_t head;                /* the family's head when resolved by it
+                                     (tree_resolve_head), else 0 */
     struct timespec newest;       /* TK_PBO, TK_PDIR: the newest time below */
 };
 
@@ -424,6 +429,22 @@ void tree_listings_free(struct rtm_tree *t);
  * holding its number (a family's head keeping head, when not NULL). */
 int tree_list_add(struct rtm_tree *t, struct rtm_dirlist *d, const char *dir, const char *name,
                   mode_t type, const struct rtm_fileid *id, const struct tree_head *head);
+
+/* ---- sizing ahead of a walk (tree_ahead.c) ---- */
+
+/* Its life: none without cfg.ahead threads, or when families are resolved
+ * by path (tree_by_path); -1 out of memory.  Free it before what its
+ * workers use (the states table, the inodes). */
+int tree_ahead_new(struct rtm_tree *t);
+void tree_ahead_free(struct rtm_tree *t);
+/* Folder dir (not an animation's) was listed as d: its animations are the
+ * ones to size ahead of a walk in it. */
+void tree_ahead_listed(struct rtm_tree *t, uint64_t dir, const struct rtm_dirlist *d);
+/* The folder of animation head was listed: a walk is there. */
+void tree_ahead_at(struct rtm_tree *t, uint64_t head);
+/* A view of animation head was asked a size that needs a parse: the
+ * animations listed after it are sized ahead. */
+void tree_ahead_want(struct rtm_tree *t, uint64_t head);
 
 /* ---- game paths (tree_gamepaths.c) ---- */
 

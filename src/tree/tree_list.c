@@ -91,8 +91,18 @@ static int dl_add(struct rtm_tree *t, struct rtm_dirlist *d, const char *dir,
     return ino ? dl_put(t, d, name, type, ino) : -ENOMEM;
 }
 
+static int by_name(const void *x, const void *y)
+{
+    return strcmp(((const struct rtm_dirent *)x)->name, ((const struct rtm_dirent *)y)->name);
+}
+
+/* A source folder's entries, in the order of their names (bytes), as ls
+ * shows them, rather than the file system's: a walk then goes in the order
+ * of the listing whether it sorts (ls -R) or not (du, find), which is the
+ * order sizing ahead follows (tree_ahead.c). */
 static int list_source_dir(struct rtm_tree *t, const char *rel, struct rtm_dirlist *d)
 {
+    size_t first = d->n;
     int dfd = openat(t->cfg.srcfd, *rel ? rel : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     DIR *dir = dfd < 0 ? NULL : fdopendir(dfd);
     if (!dir) {
@@ -126,6 +136,8 @@ static int list_source_dir(struct rtm_tree *t, const char *rel, struct rtm_dirli
                         &id, k == RTM_SRC_ANIM ? &hi : NULL);
     }
     closedir(dir);
+    if (rc == 0)
+        qsort(d->e + first, d->n - first, sizeof *d->e, by_name);
     return rc;
 }
 
@@ -337,6 +349,10 @@ int rtm_tree_listing(struct rtm_tree *t, uint64_t ino, off_t off, struct rtm_dir
     }
     listing_keep(t, ino, d);
     tree_account(t);
+    if (!(ino & RTM_INO_FAMILY))
+        tree_ahead_listed(t, ino, d);
+    else if (!rtm_ino_member(ino))
+        tree_ahead_at(t, ino);
     *out = d;
     return 0;
 }

@@ -156,6 +156,10 @@ int tree_view_size(struct rtm_tree *t, struct tree_target *tg, uint64_t *size,
                    struct timespec *when)
 {
     struct rtm_timing tm;
+    /* a size that needs a parse: a walk that stats may follow */
+    if (tg->head && rtmc_view_level(tg->view) != RTMC_SHAPE &&
+        rtmc_view_size_known(t->cfg.cache, tg->h, tg->view, size) == -EAGAIN)
+        tree_ahead_want(t, tg->head);
     int rc = tree_states_timing(t, tg, 0, &tm, when);
     return rc ? rc : rtmc_timed_view_size(t->cfg.cache, tg->h, tg->view, &tm, size);
 }

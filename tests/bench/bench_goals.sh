@@ -33,68 +33,15 @@ need_fuse "goals benchmark"
 . "$(dirname "$0")/bench_lib.sh"
 install_tree
 
-# A cold walk of a fresh mount of SRC (a new index each time: a first
-# mount): sets W to "ms read_bytes cpu_ms peak_kib".
-IXN=0
-first_walk() {
-    local src=$1 opts=$2; shift 2
-    IXN=$((IXN + 1))
-    drop
-    # shellcheck disable=SC2086
-    fg_mount "$src" "$M" -o "cache_size=$CACHE,index=$T/ix.$IXN.sqlite" $opts || exit 1
-    drop
-    local r0 c0 s t
-    r0=$(io read_bytes) c0=$(cpu_ms) s=$(now)
-    "$@" "$M" >/dev/null 2>&1 || true
-    t=$(ms "$s")
-    W="$t $(( $(io read_bytes) - r0 )) $(( $(cpu_ms) - c0 )) $(hwm)"
-    do_umount "$M"
-}
-native_walk() {
-    drop
-    local s; s=$(now)
-    "$@" >/dev/null 2>&1 || true
-    ms "$s"
-}
-
-# The native tree of the same shape as mods 00 and 01: folders and names as
-# the mount lists them, bones.txt with its content, every other file empty.
-NATIVE=$TREE.native2
-if [ ! -f "$NATIVE/.complete" ]; then
-    echo "building the native same-shape tree of 2 mods in $NATIVE..."
-    rm -rf "$NATIVE"
-    fg_mount "$TREE" "$M" -o "cache_size=$CACHE,noindex" || exit 1
-    for mod in @mod_00 @mod_01; do
-        (cd "$M" && find "$mod" -type d) | sed "s|^|$NATIVE/|" | xargs -d '\n' mkdir -p
-        (cd "$M" && find "$mod" -type f ! -name bones.txt) |
-            (cd "$NATIVE" && xargs -d '\n' touch)
-        (cd "$M" && find "$mod" -type f -name bones.txt -print0 | xargs -0 cp --parents -t "$NATIVE")
-    done
-    do_umount "$M"
-    touch "$NATIVE/.complete"
-fi
+native_tree
 # the scale: animations in the install over animations in the sample
 anims_all=$(awk '$1 == "rtm:" || $1 == "loose:" { n += $2 } END { print n }' "$TREE/.complete")
 anims_native=$(find "$NATIVE" -name bones.txt | wc -l)
 scale=$(awk -v a="$anims_all" -v s="$anims_native" 'BEGIN { printf "%.4f", s ? a / s : 0 }')
 
 # 200 copies of the corpus's files, and a native copy of their views.
-C200=
-if have_corpus; then
-    C200=$T/c200
-    mkdir -p "$C200"
-    mapfile -t files < <(find "$SHARED/corpus" -name '*.rtm' | LC_ALL=C sort)
-    i=0
-    for f in "${files[@]}" "${files[@]}"; do
-        [ $i -ge 200 ] && break
-        i=$((i + 1))
-        cp "$f" "$C200/$(printf %03d $i)_${f##*/}"
-    done
-    fg_mount "$C200" "$M" -o noindex || exit 1
-    cp -r "$M" "$T/c200_native" 2>/dev/null || true
-    do_umount "$M"
-fi
-
+C200=$T/c200
+corpus_copies "$C200" || C200=
 peak=0
 : > "$T/r.txt"
 for opts in "" "-o configs=none"; do
@@ -115,7 +62,7 @@ for opts in "" "-o configs=none"; do
         if [ -n "$C200" ] && [ "$key" = default ]; then
             first_walk "$C200" "$opts" ls -lR
             read -r t rb cpu _ <<< "$W"
-            nat=$(native_walk ls -lR "$T/c200_native")
+            nat=$(native_walk ls -lR "$C200.native")
             echo "lsR $t $rb $cpu $nat" >> "$T/r.txt"
         fi
     done

@@ -36,3 +36,70 @@ install_tree() {
     # shellcheck disable=SC2034  # for the scripts that source this
     bytes=$(awk '$1 == "bytes:" {print $2}' "$TREE/.complete")
 }
+
+# first_walk SRC OPTS CMD...: a cold CMD over a fresh mount of SRC at $M
+# (OPTS: more rtmfs options; the index is $IX when set, else a new one
+# each call: a first mount; CMD walks $M/$SUB when SUB is set); sets W to
+# "ms read_bytes cpu_ms peak_kib".
+IXN=0
+first_walk() {
+    local src=$1 opts=$2 ix=${IX:-}; shift 2
+    IXN=$((IXN + 1))
+    [ -n "$ix" ] || ix=$T/ix.$IXN.sqlite
+    drop
+    # shellcheck disable=SC2086
+    fg_mount "$src" "$M" -o "cache_size=$CACHE,index=$ix" $opts || exit 1
+    drop
+    local r0 c0 s t
+    r0=$(io read_bytes) c0=$(cpu_ms) s=$(now)
+    "$@" "$M${SUB:+/$SUB}" >/dev/null 2>&1 || true
+    t=$(ms "$s")
+    W="$t $(( $(io read_bytes) - r0 )) $(( $(cpu_ms) - c0 )) $(hwm)"
+    do_umount "$M"
+}
+# native_walk CMD...: its time on a dropped page cache.
+native_walk() {
+    drop
+    local s; s=$(now)
+    "$@" >/dev/null 2>&1 || true
+    ms "$s"
+}
+
+# native_tree: the native tree of the same shape as the install's mods 00
+# and 01 (after install_tree): folders and names as the mount lists them,
+# bones.txt with its content, every other file empty; built once, kept
+# beside the install tree.  Sets NATIVE.
+native_tree() {
+    NATIVE=$TREE.native2
+    [ -f "$NATIVE/.complete" ] && return 0
+    echo "building the native same-shape tree of 2 mods in $NATIVE..."
+    rm -rf "$NATIVE"
+    fg_mount "$TREE" "$M" -o "cache_size=${CACHE:-64M},noindex" || exit 1
+    local mod
+    for mod in @mod_00 @mod_01; do
+        (cd "$M" && find "$mod" -type d) | sed "s|^|$NATIVE/|" | xargs -d '\n' mkdir -p
+        (cd "$M" && find "$mod" -type f ! -name bones.txt) |
+            (cd "$NATIVE" && xargs -d '\n' touch)
+        (cd "$M" && find "$mod" -type f -name bones.txt -print0 | xargs -0 cp --parents -t "$NATIVE")
+    done
+    do_umount "$M"
+    touch "$NATIVE/.complete"
+}
+
+# corpus_copies DIR: 200 copies of the shared corpus's files in DIR (the
+# corpus read in name order, twice over), and a native copy of their views
+# in DIR.native; 1 when there is no corpus.
+corpus_copies() {
+    have_corpus || return 1
+    local dir=$1 i=0 f files
+    mkdir -p "$dir"
+    mapfile -t files < <(find "$SHARED/corpus" -name '*.rtm' | LC_ALL=C sort)
+    for f in "${files[@]}" "${files[@]}"; do
+        [ $i -ge 200 ] && break
+        i=$((i + 1))
+        cp "$f" "$dir/$(printf %03d $i)_${f##*/}"
+    done
+    fg_mount "$dir" "$M" -o noindex || exit 1
+    cp -r "$M" "$dir.native" 2>/dev/null || true
+    do_umount "$M"
+}

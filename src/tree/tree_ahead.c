@@ -1,0 +1,258 @@
+/* tree_ahead.c - sizing ahead of a walk that stats (du, ls -l, find -size,
+ * a file manager's folder sizes).  Part of the tree layer (tree_int.h).
+ *
+ * A first mount must parse an animation and measure its views before it
+ * can give their sizes, and a walk asks for them one name at a time, on
+ * one thread.  So once a view of an animation in a listed folder is asked
+ * a size that needs a parse (tree_ahead_want), the animations listed after
+ * it are sized on worker threads (cache.h's rtmc_size_ahead, then the
+ * timed views), at most AHEAD_WINDOW ahead of the animation whose folder
+ * the walk listed last (tree_ahead_at), so that its stats find the sizes
+ * known.  A walk that asks no size (grep -r reads bones.txt, whose size
+ * needs no parse) never starts it.
+ *
+ * What it keeps is small: the numbers of the animations of the last
+ * AHEAD_FOLDERS folders listed that hold more than one; what it sizes goes
+ * to the cache, within its budget.  The workers are started at the first
+ * want (after rtmfs has forked) and joined by tree_ahead_free.
+ */
+#include "tree_int.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* How many animations the workers may size beyond the walk: enough to keep
+ * them busy while the walk stats one animation's folders of views, few
+ * enough that a walk that stops (ls -l of one folder) wastes little. */
+enum { AHEAD_WINDOW = 8, AHEAD_FOLDERS = 4 };
+
+struct ahead_pos {
+    uint64_t ino;
+    size_t i;                     /* its place in the listing */
+};
+
+struct ahead_folder {
+    uint64_t dir;                 /* the folder's number; 0: a free slot */
+    size_t n;
+    uint64_t *heads;              /* its animations, in listing order */
+    struct ahead_pos *by_ino;     /* the same, sorted by number */
+    uint8_t *taken;               /* sized here, or reached by the walk */
+    size_t at;                    /* where the walk is */
+    int wanted;                   /* a size was asked: size ahead */
+    unsigned used;                /* when last listed or wanted */
+};
+
+struct tree_ahead {
+    pthread_mutex_t lock;
+    pthread_cond_t work;
+    struct ahead_folder f[AHEAD_FOLDERS];
+    unsigned clock;
+    pthread_t *threads;
+    int nthreads, started, stop;
+};
+
+static void folder_clear(struct ahead_folder *f)
+{
+    free(f->heads);
+    free(f->by_ino);
+    free(f->taken);
+    *f = (struct ahead_folder){ 0 };
+}
+
+int tree_ahead_new(struct rtm_tree *t)
+{
+    if (t->cfg.ahead <= 0 || tree_by_path(t))
+        return 0;                       /* heads are resolved by their nodes */
+    struct tree_ahead *a = calloc(1, sizeof *a);
+    if (!a || !(a->threads = calloc((size_t)t->cfg.ahead, sizeof *a->threads))) {
+        free(a);
+        return -1;
+    }
+    a->nthreads = t->cfg.ahead;
+    pthread_mutex_init(&a->lock, NULL);
+    pthread_cond_init(&a->work, NULL);
+    t->ahead = a;
+    return 0;
+}
+
+void tree_ahead_free(struct rtm_tree *t)
+{
+    struct tree_ahead *a = t->ahead;
+    if (!a)
+        return;
+    pthread_mutex_lock(&a->lock);
+    a->stop = 1;
+    pthread_cond_broadcast(&a->work);
+    pthread_mutex_unlock(&a->lock);
+    for (int i = 0; i < a->started; i++)
+        pthread_join(a->threads[i], NULL);
+    for (int i = 0; i < AHEAD_FOLDERS; i++)
+        folder_clear(&a->f[i]);
+    pthread_cond_destroy(&a->work);
+    pthread_mutex_destroy(&a->lock);
+    free(a->threads);
+    free(a);
+    t->ahead = NULL;
+}
+
+static int by_ino_order(const void *x, const void *y)
+{
+    uint64_t a = ((const struct ahead_pos *)x)->ino, b = ((const struct ahead_pos *)y)->ino;
+    return (a > b) - (a < b);
+}
+
+/* Whether number ino is an animation's folder (a family's head). */
+static int is_head(uint64_t ino)
+{
+    return (ino & RTM_INO_FAMILY) && !rtm_ino_member(ino);
+}
+
+void tree_ahead_listed(struct rtm_tree *t, uint64_t dir, const struct rtm_dirlist *d)
+{
+    struct tree_ahead *a = t->ahead;
+    size_t n = 0;
+    for (size_t i = 0; a && i < d->n; i++)
+        n += is_head(d->e[i].ino);
+    if (n < 2)
+        return;
+    struct ahead_folder nf = { .dir = dir, .n = n, .heads = malloc(n * sizeof *nf.heads),
+                               .by_ino = malloc(n * sizeof *nf.by_ino), .taken = calloc(n, 1) };
+    if (!nf.heads || !nf.by_ino || !nf.taken) {
+        folder_clear(&nf);
+        return;                         /* no sizing ahead: only slower */
+    }
+    for (size_t i = 0, k = 0; i < d->n; i++)
+        if (is_head(d->e[i].ino)) {
+            nf.heads[k] = d->e[i].ino;
+            nf.by_ino[k] = (struct ahead_pos){ d->e[i].ino, k };
+            k++;
+        }
+    qsort(nf.by_ino, n, sizeof *nf.by_ino, by_ino_order);
+    pthread_mutex_lock(&a->lock);
+    struct ahead_folder *slot = &a->f[0];
+    for (int i = 0; i < AHEAD_FOLDERS; i++)     /* the same folder again, or the oldest */
+        if (a->f[i].dir == dir || (slot->dir != dir && a->f[i].used < slot->used))
+            slot = &a->f[i];
+    folder_clear(slot);
+    nf.used = ++a->clock;
+    *slot = nf;
+    pthread_mutex_unlock(&a->lock);
+}
+
+/* The folder holding animation head, and its place there in *i (lock
+ * held); NULL when no folder kept holds it. */
+static struct ahead_folder *find(struct tree_ahead *a, uint64_t head, size_t *i)
+{
+    struct ahead_pos key = { head, 0 };
+    for (int k = 0; k < AHEAD_FOLDERS; k++) {
+        struct ahead_folder *f = &a->f[k];
+        const struct ahead_pos *p =
+            f->dir ? bsearch(&key, f->by_ino, f->n, sizeof key, by_ino_order) : NULL;
+        if (p) {
+            *i = p->i;
+            return f;
+        }
+    }
+    return NULL;
+}
+
+/* The next animation a worker may size (lock held), taken; 0: none. */
+static uint64_t next_job(struct tree_ahead *a)
+{
+    for (int k = 0; k < AHEAD_FOLDERS; k++) {
+        struct ahead_folder *f = &a->f[k];
+        for (size_t i = f->at + 1; f->wanted && i < f->n && i <= f->at + AHEAD_WINDOW; i++)
+            if (!f->taken[i]) {
+                f->taken[i] = 1;
+                return f->heads[i];
+            }
+    }
+    return 0;
+}
+
+/* The sizes of animation head's views, as the walk's stats will ask them:
+ * every view at once from a full parse, then preview.svg and anim.bvh
+ * under their timing (which may read the configs first). */
+static void size_one(struct rtm_tree *t, uint64_t head)
+{
+    char path[PATH_MAX];
+    struct tree_target tg;
+    if (tree_resolve_head(t, head, path, &tg))
+        return;
+    tg.full_if_parsed = 1;              /* one parse, not a shape and then a parse */
+    const struct rtm_anim *a = tree_load_anim(t, &tg) ? NULL : rtmc_anim(tg.h);
+    if (a && rtmc_size_ahead(t->cfg.cache, tg.h) == 0) {
+        static const enum rtm_view_kind timed[] = { RTM_VIEW_PREVIEW, RTM_VIEW_BVH };
+        for (size_t k = 0; k < sizeof timed / sizeof *timed; k++) {
+            size_t idx = rtm_view_index(a, (struct rtm_view){ .kind = timed[k] });
+            uint64_t size;
+            if (idx < rtm_view_count(a) && tree_aim_at_member(&tg, MEMBER_VIEWS + idx) == 0)
+                tree_view_size(t, &tg, &size, NULL);
+        }
+    }
+    tree_target_done(t, &tg);
+}
+
+static void *worker(void *arg)
+{
+    struct rtm_tree *t = arg;
+    struct tree_ahead *a = t->ahead;
+    pthread_mutex_lock(&a->lock);
+    while (!a->stop) {
+        uint64_t head = next_job(a);
+        if (!head) {
+            pthread_cond_wait(&a->work, &a->lock);
+            continue;
+        }
+        pthread_mutex_unlock(&a->lock);
+        size_one(t, head);
+        pthread_mutex_lock(&a->lock);
+    }
+    pthread_mutex_unlock(&a->lock);
+    return NULL;
+}
+
+/* The walk is at place i of folder f (lock held): the workers may go on
+ * from there. */
+static void walk_at(struct tree_ahead *a, struct ahead_folder *f, size_t i)
+{
+    f->taken[i] = 1;                    /* the walk sizes it itself */
+    f->at = i;
+    f->used = ++a->clock;
+    if (f->wanted)
+        pthread_cond_broadcast(&a->work);
+}
+
+void tree_ahead_at(struct rtm_tree *t, uint64_t head)
+{
+    struct tree_ahead *a = t->ahead;
+    size_t i;
+    if (!a)
+        return;
+    pthread_mutex_lock(&a->lock);
+    struct ahead_folder *f = find(a, head, &i);
+    if (f)
+        walk_at(a, f, i);
+    pthread_mutex_unlock(&a->lock);
+}
+
+void tree_ahead_want(struct rtm_tree *t, uint64_t head)
+{
+    struct tree_ahead *a = t->ahead;
+    size_t i;
+    if (!a || !head)
+        return;
+    pthread_mutex_lock(&a->lock);
+    struct ahead_folder *f = find(a, head, &i);
+    if (f) {
+        f->wanted = 1;
+        walk_at(a, f, i);
+        /* started at the first want: after rtmfs forked, and never for a
+         * walk that asks no size */
+        while (a->started < a->nthreads &&
+               pthread_create(&a->threads[a->started], NULL, worker, t) == 0)
+            a->started++;
+    }
+    pthread_mutex_unlock(&a->lock);
+}
