@@ -34,6 +34,7 @@ struct ahead_pos {
 
 struct ahead_folder {
     uint64_t dir;                 /* the folder's number; 0: a free slot */
+    struct rtm_dirlist *listing;  /* a reference: it holds the heads' numbers */
     size_t n;
     uint64_t *heads;              /* its animations, in listing order */
     struct ahead_pos *by_ino;     /* the same, sorted by number */
@@ -52,12 +53,16 @@ struct tree_ahead {
     int nthreads, started, stop;
 };
 
-static void folder_clear(struct ahead_folder *f)
+/* Empties slot f; its listing, which the caller puts (outside the lock:
+ * that may release thousands of numbers), is returned. */
+static struct rtm_dirlist *folder_clear(struct ahead_folder *f)
 {
+    struct rtm_dirlist *d = f->listing;
     free(f->heads);
     free(f->by_ino);
     free(f->taken);
     *f = (struct ahead_folder){ 0 };
+    return d;
 }
 
 int tree_ahead_new(struct rtm_tree *t)
@@ -88,7 +93,7 @@ void tree_ahead_free(struct rtm_tree *t)
     for (int i = 0; i < a->started; i++)
         pthread_join(a->threads[i], NULL);
     for (int i = 0; i < AHEAD_FOLDERS; i++)
-        folder_clear(&a->f[i]);
+        rtm_tree_listing_put(t, folder_clear(&a->f[i]));
     pthread_cond_destroy(&a->work);
     pthread_mutex_destroy(&a->lock);
     free(a->threads);
@@ -108,7 +113,7 @@ static int is_head(uint64_t ino)
     return (ino & RTM_INO_FAMILY) && !rtm_ino_member(ino);
 }
 
-void tree_ahead_listed(struct rtm_tree *t, uint64_t dir, const struct rtm_dirlist *d)
+void tree_ahead_listed(struct rtm_tree *t, uint64_t dir, struct rtm_dirlist *d)
 {
     struct tree_ahead *a = t->ahead;
     size_t n = 0;
@@ -122,6 +127,8 @@ void tree_ahead_listed(struct rtm_tree *t, uint64_t dir, const struct rtm_dirlis
         folder_clear(&nf);
         return;                         /* no sizing ahead: only slower */
     }
+    tree_listing_ref(t, d);             /* its numbers live while kept here */
+    nf.listing = d;
     for (size_t i = 0, k = 0; i < d->n; i++)
         if (is_head(d->e[i].ino)) {
             nf.heads[k] = d->e[i].ino;
@@ -134,10 +141,11 @@ void tree_ahead_listed(struct rtm_tree *t, uint64_t dir, const struct rtm_dirlis
     for (int i = 0; i < AHEAD_FOLDERS; i++)     /* the same folder again, or the oldest */
         if (a->f[i].dir == dir || (slot->dir != dir && a->f[i].used < slot->used))
             slot = &a->f[i];
-    folder_clear(slot);
+    struct rtm_dirlist *old = folder_clear(slot);
     nf.used = ++a->clock;
     *slot = nf;
     pthread_mutex_unlock(&a->lock);
+    rtm_tree_listing_put(t, old);
 }
 
 /* The folder holding animation head, and its place there in *i (lock

@@ -425,6 +425,8 @@ static inline int tree_by_path(const struct rtm_tree *t) { return t->file || t->
 
 /* Frees the listings kept for enumerations in progress. */
 void tree_listings_free(struct rtm_tree *t);
+/* One more reference on listing d (put it with rtm_tree_listing_put). */
+void tree_listing_ref(struct rtm_tree *t, struct rtm_dirlist *d);
 /* Appends name, an entry of folder dir of version id, to listing d,
  * holding its number (a family's head keeping head, when not NULL). */
 int tree_list_add(struct rtm_tree *t, struct rtm_dirlist *d, const char *dir, const char *name,
@@ -438,8 +440,9 @@ int tree_list_add(struct rtm_tree *t, struct rtm_dirlist *d, const char *dir, co
 int tree_ahead_new(struct rtm_tree *t);
 void tree_ahead_free(struct rtm_tree *t);
 /* Folder dir (not an animation's) was listed as d: its animations are the
- * ones to size ahead of a walk in it. */
-void tree_ahead_listed(struct rtm_tree *t, uint64_t dir, const struct rtm_dirlist *d);
+ * ones to size ahead of a walk in it (a reference on d is kept while it
+ * is one of the last folders listed: d holds their numbers). */
+void tree_ahead_listed(struct rtm_tree *t, uint64_t dir, struct rtm_dirlist *d);
 /* The folder of animation head was listed: a walk is there. */
 void tree_ahead_at(struct rtm_tree *t, uint64_t head);
 /* A view of animation head was asked a size that needs a parse: the

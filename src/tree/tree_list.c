@@ -299,6 +299,13 @@ void rtm_tree_listing_put(struct rtm_tree *t, struct rtm_dirlist *d)
     }
 }
 
+void tree_listing_ref(struct rtm_tree *t, struct rtm_dirlist *d)
+{
+    pthread_mutex_lock(&t->llock);
+    d->refs++;
+    pthread_mutex_unlock(&t->llock);
+}
+
 /* The kept listing of ino (a reference for the caller), or NULL. */
 static struct rtm_dirlist *listing_find(struct rtm_tree *t, uint64_t ino)
 {

@@ -1,0 +1,224 @@
+/* test_tree_ahead.c - sizing ahead of a walk (tree_ahead.c): two threads
+ * stat and read every file of a folder of animations while the workers
+ * size ahead, and every size equals the bytes read; a walk that reads
+ * bones.txt alone (grep -r) sizes nothing, ahead or not; a walk that stops
+ * after one animation has the workers size no more than their window
+ * beyond it; and without threads (-o ahead=0) nothing is sized ahead. */
+/* make tsan: this test runs under ThreadSanitizer (the Makefile looks for this line). */
+#include "testutil.h"
+#include "tree_testutil.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <time.h>
+
+#include "samples.h"
+
+enum { NANIMS = 24, WINDOW = 8 };
+
+struct env {
+    struct tree_fixture f;
+};
+
+/* SOURCE: anims/ with NANIMS animations of varied shapes, plain and BMTR. */
+static int setup(void **state)
+{
+    struct env *e = calloc(1, sizeof *e);
+    struct rtm_error err;
+    assert_non_null(e);
+    tree_fixture_open(&e->f, "ahead");
+    assert_int_equal(mkdirat(e->f.fd, "anims", 0755), 0);
+    for (uint32_t i = 0; i < NANIMS; i++) {
+        struct sample_opts o = { 3 + i % 5, 8 + i % 7, i, i % 3 };
+        struct rtm_buf b;
+        char name[64];
+        buf_init(&b);
+        assert_int_equal(i % 2 ? rtm_sample_bmtr(&o, 3 + i % 3, BMTR_COMPRESS_AUTO, &b)
+                               : rtm_sample_plain(&o, &b), 0);
+        snprintf(name, sizeof name, "anims/a%02u.rtm", i);
+        tree_fixture_write(&e->f, name, b.p, b.len);
+        buf_free(&b);
+    }
+    assert_int_equal(rtm_skeleton_builtin("ofp2", &e->f.skel, &err), 0);
+    tree_fixture_mount(&e->f, 64u << 20);
+    *state = e;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    struct env *e = *state;
+    tree_fixture_close(&e->f);
+    free(e);
+    return 0;
+}
+
+static struct rtm_tree *mount_with(struct env *e, int ahead)
+{
+    return tree_fixture_tree(&e->f, (struct rtm_tree_config){ .ahead = ahead });
+}
+
+/* The listing of folder ino, entries only (no "." or ".."), into names
+ * and inos (up to max); how many. */
+static size_t list(struct rtm_tree *t, uint64_t ino, char names[][64], uint64_t *inos,
+                   size_t max)
+{
+    struct rtm_dirlist *d;
+    size_t n = 0;
+    assert_int_equal(rtm_tree_listing(t, ino, 0, &d), 0);
+    for (size_t i = 0; i < d->n && n < max; i++)
+        if (strcmp(d->e[i].name, ".") && strcmp(d->e[i].name, "..")) {
+            snprintf(names[n], 64, "%s", d->e[i].name);
+            inos[n++] = d->e[i].ino;
+        }
+    rtm_tree_listing_put(t, d);
+    return n;
+}
+
+/* All the bytes of file ino: how many. */
+static uint64_t read_all(struct rtm_tree *t, uint64_t ino)
+{
+    static _Thread_local char buf[1 << 16];
+    uint64_t total = 0;
+    ssize_t n;
+    while ((n = rtm_tree_read(t, ino, buf, sizeof buf, (off_t)total)) > 0)
+        total += (uint64_t)n;
+    assert_true(n == 0);
+    return total;
+}
+
+/* Stats (and, with check, reads) everything below folder ino, as ls -lR
+ * or du does: each name looked up, sizes compared with the bytes; how
+ * many files. */
+static size_t walk(struct rtm_tree *t, uint64_t ino, int check)
+{
+    char (*names)[64] = malloc(4096 * sizeof *names);
+    uint64_t *inos = malloc(4096 * sizeof *inos);
+    size_t files = 0, n = list(t, ino, names, inos, 4096);
+    for (size_t i = 0; i < n; i++) {
+        struct rtm_tree_entry te;
+        assert_int_equal(rtm_tree_lookup(t, ino, names[i], &te), 0);
+        if (S_ISDIR(te.st.st_mode)) {
+            files += walk(t, te.ino, check);
+            continue;
+        }
+        files++;
+        if (check && (uint64_t)te.st.st_size != read_all(t, te.ino))
+            fail_msg("%s: size %lld, bytes read differ", names[i], (long long)te.st.st_size);
+    }
+    free(names);
+    free(inos);
+    return files;
+}
+
+static uint64_t anims_ino(struct rtm_tree *t)
+{
+    struct rtm_tree_entry te;
+    assert_int_equal(tree_walk(t, "anims", &te), 0);
+    return te.ino;
+}
+
+static void *walker(void *arg)
+{
+    struct rtm_tree *t = arg;
+    size_t files = walk(t, anims_ino(t), 1);
+    return (void *)files;
+}
+
+/* Two walkers stat and read everything while the workers size ahead. */
+static void sizes_exact_while_ahead(void **state)
+{
+    struct env *e = *state;
+    struct rtm_tree *t = mount_with(e, 2);
+    pthread_t th[2];
+    void *files[2];
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(pthread_create(&th[i], NULL, walker, t), 0);
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(pthread_join(th[i], &files[i]), 0);
+    assert_true((size_t)files[0] > NANIMS * 10);
+    assert_int_equal((size_t)files[0], (size_t)files[1]);
+    struct rtmc_stats st;
+    rtmc_get_stats(e->f.c, &st);
+    assert_true(st.ahead > 0);
+    assert_true(st.ahead < NANIMS);     /* the first was the walk's own */
+}
+
+/* grep -r lefthand --include=bones.txt: every folder listed, bones.txt
+ * looked up and read, nothing else. */
+static void grep_sizes_nothing(void **state)
+{
+    struct env *e = *state;
+    struct rtm_tree *t = mount_with(e, 2);
+    char names[NANIMS][64];
+    uint64_t inos[NANIMS];
+    uint64_t dir = anims_ino(t);
+    size_t n = list(t, dir, names, inos, NANIMS);
+    assert_int_equal(n, NANIMS);
+    for (size_t i = 0; i < n; i++) {
+        struct rtm_tree_entry a, b;
+        char inner[NANIMS][64];
+        uint64_t inner_inos[NANIMS];
+        assert_int_equal(rtm_tree_lookup(t, dir, names[i], &a), 0);
+        list(t, a.ino, inner, inner_inos, NANIMS);
+        assert_int_equal(rtm_tree_lookup(t, a.ino, "bones.txt", &b), 0);
+        assert_true(read_all(t, b.ino) > 0);
+    }
+    struct rtmc_stats st;
+    rtmc_get_stats(e->f.c, &st);
+    assert_int_equal(st.sizings, 0);
+    assert_int_equal(st.ahead, 0);
+}
+
+/* The cache's count of versions sized ahead, once it stops moving. */
+static uint64_t ahead_settled(struct env *e)
+{
+    struct rtmc_stats st;
+    uint64_t last = UINT64_MAX;
+    for (int i = 0; i < 100; i++) {    /* up to 5 s */
+        rtmc_get_stats(e->f.c, &st);
+        if (st.ahead == last)
+            return last;
+        last = st.ahead;
+        nanosleep(&(struct timespec){ 0, 50 * 1000 * 1000 }, NULL);
+    }
+    return last;
+}
+
+/* ls -l anims/a00.rtm: the workers size the next WINDOW, no more. */
+static void stops_at_window(void **state)
+{
+    struct env *e = *state;
+    struct rtm_tree *t = mount_with(e, 2);
+    char names[NANIMS][64];
+    uint64_t inos[NANIMS];
+    uint64_t dir = anims_ino(t);
+    list(t, dir, names, inos, NANIMS);
+    struct rtm_tree_entry a;
+    assert_int_equal(rtm_tree_lookup(t, dir, names[0], &a), 0);
+    assert_true(walk(t, a.ino, 0) > 10);
+    assert_int_equal(ahead_settled(e), WINDOW);
+}
+
+/* -o ahead=0: the same walk, nothing sized ahead. */
+static void no_threads_none_ahead(void **state)
+{
+    struct env *e = *state;
+    struct rtm_tree *t = mount_with(e, 0);
+    assert_true(walk(t, anims_ino(t), 1) > NANIMS * 10);
+    struct rtmc_stats st;
+    rtmc_get_stats(e->f.c, &st);
+    assert_int_equal(st.ahead, 0);
+    assert_int_equal(st.sizings, NANIMS);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(sizes_exact_while_ahead, setup, teardown),
+        cmocka_unit_test_setup_teardown(grep_sizes_nothing, setup, teardown),
+        cmocka_unit_test_setup_teardown(stops_at_window, setup, teardown),
+        cmocka_unit_test_setup_teardown(no_threads_none_ahead, setup, teardown),
+    };
+    return run_test_cases(tests, NULL, NULL);
+}
