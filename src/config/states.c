@@ -30,8 +30,22 @@ struct line {
     uint32_t entry;     /* the state's entry: file order */
 };
 
+/* parent_elsewhere's answers while rtm_states_finish makes the lines: a
+ * stuck class's parent is looked for in every other config (cfg_class in
+ * each), and a mod's states share a few parents, so each is looked for
+ * once.  An open-addressing table, kept at most half full. */
+struct parent_memo {
+    struct parent_answer {
+        uint64_t key;   /* (config << 32 | stuck class) + 1; 0: a free slot */
+        size_t cfg;
+        long cls;       /* -1: in no other config */
+    } *slot;
+    size_t n, cap;      /* cap: a power of two */
+};
+
 struct rtm_states {
     struct one_cfg *cfgs;
+    struct parent_memo *memo;   /* during rtm_states_finish, or NULL */
     size_t ncfgs, capcfgs;
     struct line *lines;
     size_t nlines, caplines;
@@ -218,10 +232,54 @@ struct found {
     const char *inherits;
 };
 
+/* The slot of key in memo m: its answer, or the free slot for it. */
+static struct parent_answer *memo_slot(const struct parent_memo *m, uint64_t key)
+{
+    size_t i = (size_t)((key * 0x9e3779b97f4a7c15u) >> 20) & (m->cap - 1);
+    while (m->slot[i].key && m->slot[i].key != key)
+        i = (i + 1) & (m->cap - 1);
+    return &m->slot[i];
+}
+
+/* Keeps an answer in m when there is room (else it is found again). */
+static void memo_put(struct parent_memo *m, uint64_t key, size_t cfg, long cls)
+{
+    if (2 * (m->n + 1) > m->cap) {
+        struct parent_memo bigger = { calloc(2 * m->cap, sizeof *m->slot), 0, 2 * m->cap };
+        if (!bigger.slot)
+            return;
+        for (size_t i = 0; i < m->cap; i++)
+            if (m->slot[i].key)
+                *memo_slot(&bigger, m->slot[i].key) = m->slot[i];
+        bigger.n = m->n;
+        free(m->slot);
+        *m = bigger;
+    }
+    *memo_slot(m, key) = (struct parent_answer){ key, cfg, cls };
+    m->n++;
+}
+
+static struct parent_memo *memo_new(void)
+{
+    struct parent_memo *m = calloc(1, sizeof *m);
+    if (m && !(m->slot = calloc(m->cap = 256, sizeof *m->slot))) {
+        free(m);
+        m = NULL;
+    }
+    return m;
+}
+
+static void memo_free(struct parent_memo *m)
+{
+    if (m)
+        free(m->slot);
+    free(m);
+}
+
 /* The class a stuck class's parent names in another config than ci: the
  * same scope path, the parent's name.  Configs are tried in path order. */
-static int parent_elsewhere(const struct rtm_states *s, size_t ci, uint32_t stuck, size_t *cj,
-                            long *cls)
+static int parent_search(const struct rtm_states *s, size_t ci, uint32_t stuck, size_t *cj,
+                         long *cls)
 {
     const struct cfg *c = s->cfgs[ci].c;
     char path[CLASS_PATH_MAX];
@@ -242,6 +300,24 @@ static int parent_elsewhere(const struct rtm_states *s, size_t ci, uint32_t stuc
         }
     }
     return -1;
+}
+
+/* parent_search, each answer once (s->memo). */
+static int parent_elsewhere(const struct rtm_states *s, size_t ci, uint32_t stuck, size_t *cj,
+                            long *cls)
+{
+    uint64_t key = ((uint64_t)ci << 32 | stuck) + 1;
+    const struct parent_answer *known = s->memo ? memo_slot(s->memo, key) : NULL;
+    if (known && known->key) {
+        *cj = known->cfg;
+        *cls = known->cls;
+        return known->cls < 0 ? -1 : 0;
+    }
+    *cls = -1;
+    int rc = parent_search(s, ci, stuck, cj, cls);
+    if (s->memo)
+        memo_put(s->memo, key, rc ? ci : *cj, rc ? -1 : *cls);
+    return rc;
 }
 
 static struct found lookup(const struct rtm_states *s, size_t ci, uint32_t cls, const char *name)
@@ -419,9 +495,14 @@ int rtm_states_finish(struct rtm_states *s)
 {
     if (s->ncfgs)
         qsort(s->cfgs, s->ncfgs, sizeof *s->cfgs, by_rel);
-    for (size_t i = 0; i < s->ncfgs; i++)
-        if (states_of(s, i))
-            return -1;
+    s->memo = memo_new();               /* without it, only slower */
+    int rc = 0;
+    for (size_t i = 0; !rc && i < s->ncfgs; i++)
+        rc = states_of(s, i);
+    memo_free(s->memo);
+    s->memo = NULL;
+    if (rc)
+        return -1;
     for (size_t i = 0; i < s->ncfgs; i++) {
         cfg_free(s->cfgs[i].c);         /* every line is made: they served */
         s->cfgs[i].c = NULL;
