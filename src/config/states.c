@@ -30,17 +30,20 @@ struct line {
     uint32_t entry;     /* the state's entry: file order */
 };
 
-/* parent_elsewhere's answers while rtm_states_finish makes the lines: a
- * stuck class's parent is looked for in every other config (cfg_class in
- * each), and a mod's states share a few parents, so each is looked for
- * once.  An open-addressing table, kept at most half full. */
+/* Where a class path is (parent_elsewhere): the first two configs, in path
+ * order, that have it.  rtm_states_finish keeps each path's answer while
+ * it makes the lines, as most of a mod's states share a few parents that
+ * no config of the mod has (class X: GestureGo), each of which would be
+ * looked for in every config, for every state.  An open-addressing table,
+ * at most half full, of paths in any case (the game's names are). */
 struct parent_memo {
     struct parent_answer {
-        uint64_t key;   /* (config << 32 | stuck class) + 1; 0: a free slot */
-        size_t cfg;
-        long cls;       /* -1: in no other config */
+        uint64_t hash;          /* of the path; 0: a free slot */
+        char *path;
+        size_t cfg[2];          /* SIZE_MAX: none */
+        long cls[2];
     } *slot;
-    size_t n, cap;      /* cap: a power of two */
+    size_t n, cap;              /* cap: a power of two */
 };
 
 struct rtm_states {
@@ -232,31 +235,38 @@ struct found {
     const char *inherits;
 };
 
-/* The slot of key in memo m: its answer, or the free slot for it. */
-static struct parent_answer *memo_slot(const struct parent_memo *m, uint64_t key)
+static uint64_t path_hash(const char *path)
 {
-    size_t i = (size_t)((key * 0x9e3779b97f4a7c15u) >> 20) & (m->cap - 1);
-    while (m->slot[i].key && m->slot[i].key != key)
-        i = (i + 1) & (m->cap - 1);
-    return &m->slot[i];
+    uint64_t h = rtm_hash_bytes(path, strlen(path), 1);
+    return h ? h : 1;
 }
 
-/* Keeps an answer in m when there is room (else it is found again). */
-static void memo_put(struct parent_memo *m, uint64_t key, size_t cfg, long cls)
+/* The slot of path (its hash h) in m: its answer, or the free slot for it. */
+static struct parent_answer *memo_slot(const struct parent_memo *m, uint64_t h, const char *path)
+{
+    for (size_t i = (size_t)(h >> 7) & (m->cap - 1);; i = (i + 1) & (m->cap - 1))
+        if (!m->slot[i].hash || (m->slot[i].hash == h && !strcasecmp(m->slot[i].path, path)))
+            return &m->slot[i];
+}
+
+/* Keeps answer a (its path m's from now on) when there is room: 0, or -1
+ * (then the caller frees the path). */
+static int memo_put(struct parent_memo *m, const struct parent_answer *a)
 {
     if (2 * (m->n + 1) > m->cap) {
         struct parent_memo bigger = { calloc(2 * m->cap, sizeof *m->slot), 0, 2 * m->cap };
         if (!bigger.slot)
-            return;
+            return -1;
         for (size_t i = 0; i < m->cap; i++)
-            if (m->slot[i].key)
-                *memo_slot(&bigger, m->slot[i].key) = m->slot[i];
+            if (m->slot[i].hash)
+                *memo_slot(&bigger, m->slot[i].hash, m->slot[i].path) = m->slot[i];
         bigger.n = m->n;
         free(m->slot);
         *m = bigger;
     }
-    *memo_slot(m, key) = (struct parent_answer){ key, cfg, cls };
+    *memo_slot(m, a->hash, a->path) = *a;
     m->n++;
+    return 0;
 }
 
 static struct parent_memo *memo_new(void)
@@ -271,53 +281,60 @@ static struct parent_memo *memo_new(void)
 
 static void memo_free(struct parent_memo *m)
 {
+    for (size_t i = 0; m && i < m->cap; i++)
+        free(m->slot[i].path);
     if (m)
         free(m->slot);
     free(m);
 }
 
-/* The class a stuck class's parent names in another config than ci: the
- * same scope path, the parent's name.  Configs are tried in path order. */
-static int parent_search(const struct rtm_states *s, size_t ci, uint32_t stuck, size_t *cj,
-                         long *cls)
+/* The path a stuck class's parent would have: the same scope path, the
+ * parent's name, into path: 0, or -1 when it does not fit. */
+static int parent_path(const struct cfg *c, uint32_t stuck, char path[CLASS_PATH_MAX])
 {
-    const struct cfg *c = s->cfgs[ci].c;
-    char path[CLASS_PATH_MAX];
-    if (class_path(c, c->e[stuck].up, path, sizeof path - 1))
+    if (class_path(c, c->e[stuck].up, path, CLASS_PATH_MAX - 1))
         return -1;
     size_t len = strlen(path);
-    if (snprintf(path + len, sizeof path - len, "%s%s", len ? "/" : "", c->e[stuck].parent.p) >=
-        (int)(sizeof path - len))
-        return -1;
-    for (size_t k = 0; k < s->ncfgs; k++) {
-        if (k == ci || !s->cfgs[k].c)
-            continue;               /* a line-only table's configs have no model */
-        long found = cfg_class(s->cfgs[k].c, path);
-        if (found >= 0) {
-            *cj = k;
-            *cls = found;
-            return 0;
-        }
-    }
-    return -1;
+    int w = snprintf(path + len, CLASS_PATH_MAX - len, "%s%s", len ? "/" : "",
+                     c->e[stuck].parent.p);
+    return w < 0 || (size_t)w >= CLASS_PATH_MAX - len ? -1 : 0;
 }
 
-/* parent_search, each answer once (s->memo). */
+/* The first two configs, in path order, with class path, into a. */
+static void search_two(const struct rtm_states *s, const char *path, struct parent_answer *a)
+{
+    size_t found = 0;
+    a->cfg[0] = a->cfg[1] = SIZE_MAX;
+    for (size_t k = 0; k < s->ncfgs && found < 2; k++) {
+        long cls = s->cfgs[k].c ? cfg_class(s->cfgs[k].c, path) : -1;
+        if (cls >= 0) {             /* (a line-only table's configs have no model) */
+            a->cfg[found] = k;
+            a->cls[found++] = cls;
+        }
+    }
+}
+
+/* The class a stuck class's parent names in another config than ci: the
+ * same scope path, the parent's name.  Configs are tried in path order. */
 static int parent_elsewhere(const struct rtm_states *s, size_t ci, uint32_t stuck, size_t *cj,
                             long *cls)
 {
-    uint64_t key = ((uint64_t)ci << 32 | stuck) + 1;
-    const struct parent_answer *known = s->memo ? memo_slot(s->memo, key) : NULL;
-    if (known && known->key) {
-        *cj = known->cfg;
-        *cls = known->cls;
-        return known->cls < 0 ? -1 : 0;
+    char path[CLASS_PATH_MAX];
+    if (parent_path(s->cfgs[ci].c, stuck, path))
+        return -1;
+    struct parent_answer q = { .hash = path_hash(path) }, *a = &q;
+    if (!s->memo || (a = memo_slot(s->memo, q.hash, path))->hash == 0) {
+        search_two(s, path, &q);
+        if (s->memo && (q.path = strdup(path)) && memo_put(s->memo, &q))
+            free(q.path);
+        a = &q;
     }
-    *cls = -1;
-    int rc = parent_search(s, ci, stuck, cj, cls);
-    if (s->memo)
-        memo_put(s->memo, key, rc ? ci : *cj, rc ? -1 : *cls);
-    return rc;
+    int i = a->cfg[0] == ci;            /* the first that is not ci's own */
+    if (a->cfg[i] == SIZE_MAX)
+        return -1;
+    *cj = a->cfg[i];
+    *cls = a->cls[i];
+    return 0;
 }
 
 static struct found lookup(const struct rtm_states *s, size_t ci, uint32_t cls, const char *name)

@@ -96,6 +96,28 @@ static void parents_across_configs(void **state)
           " inherits=Game\n");
 }
 
+/* A parent looked for elsewhere is the first config's in path order that
+ * has its path, never the asking config's own (a.pbo's Run extends the
+ * game's Run, which b.pbo gives), and two configs asking for one path
+ * (a.pbo, c.pbo) get each its own answer: the path's answer is kept while
+ * the lines are made. */
+static void parents_elsewhere_not_its_own(void **state)
+{
+    (void)state;
+    static const char *const cfgs[] = {
+        "class CfgMovesMaleSdr { class States {\n"
+        "  class Run : Run { file = \"x\\run.rtm\"; looped = 1; }; }; };\n", "a.pbo/config.bin",
+        "class CfgMovesMaleSdr { class States { class Run { speed = 0.25; }; }; };\n",
+        "b.pbo/config.bin",
+        "class CfgMovesMaleSdr { class States { class Run;\n"
+        "  class Sit : Run { file = \"x\\run.rtm\"; }; }; };\n", "c.pbo/config.bin",
+    };
+    check("x\\run.rtm", cfgs, 6,
+          "game_path: \\x\\run.rtm\n"
+          "CfgMovesMaleSdr/States/Run speed=0.25 duration_s=4 looped=1 config=a.pbo/config.bin\n"
+          "CfgMovesMaleSdr/States/Sit speed=0.25 duration_s=4 looped=1 config=c.pbo/config.bin\n");
+}
+
 static void duration_rule(void **state)
 {
     (void)state;
@@ -241,6 +263,7 @@ int main(void)
         cmocka_unit_test(resolves_through_parents),
         cmocka_unit_test(unknown_parent_is_a_question_mark),
         cmocka_unit_test(parents_across_configs),
+        cmocka_unit_test(parents_elsewhere_not_its_own),
         cmocka_unit_test(duration_rule),
         cmocka_unit_test(disagreeing_states_in_order),
         cmocka_unit_test(no_game_path_or_no_configs),
