@@ -184,14 +184,14 @@ static void usage(void)
 
 /* -o uid=, gid=, umask=, dmask=, fmask= into what the tree shows. */
 /* -o ahead=N: threads that size ahead of a walk that stats (tree.h).  By
- * default one a CPU beyond the first, which the requests keep: on 2 CPUs,
- * one. */
+ * default one a CPU: a walk's requests wait on the kernel and on the
+ * walker more than they compute, and the workers yield to them (nice). */
 enum { AHEAD_MAX = 16 };
 static int ahead_threads(const char *s)
 {
     if (!s) {
         long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-        return cpus <= 1 ? 1 : cpus - 1 > AHEAD_MAX ? AHEAD_MAX : (int)(cpus - 1);
+        return cpus <= 1 ? 1 : cpus > AHEAD_MAX ? AHEAD_MAX : (int)cpus;
     }
     char *end;
     errno = 0;

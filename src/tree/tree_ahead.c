@@ -4,12 +4,15 @@
  * A first mount must parse an animation and measure its views before it
  * can give their sizes, and a walk asks for them one name at a time, on
  * one thread.  So once a view of an animation in a listed folder is asked
- * a size that needs a parse (tree_ahead_want), the animations listed after
- * it are sized on worker threads (cache.h's rtmc_size_ahead, then the
- * timed views), at most AHEAD_WINDOW ahead of the animation whose folder
- * the walk listed last (tree_ahead_at), so that its stats find the sizes
- * known.  A walk that asks no size (grep -r reads bones.txt, whose size
- * needs no parse) never starts it.
+ * a size that needs a parse and is not known (tree_ahead_stat), the
+ * animations listed after it are sized on worker threads (cache.h's
+ * rtmc_size_ahead, then the timed views), at most AHEAD_WINDOW ahead of
+ * the animation whose folder the walk listed last (tree_ahead_at), so that
+ * its stats find the sizes known.  The next folder of animations the walk
+ * lists is sized from its first animation on, as long as the walk stats
+ * views in each (du goes from archive to archive).  A walk that asks no
+ * size (grep -r reads bones.txt, whose size needs no parse) never starts
+ * it, nor does one that finds every size known (a later mount: the index).
  *
  * What it keeps is small: the numbers of the animations of the last
  * AHEAD_FOLDERS folders listed that hold more than one; what it sizes goes
@@ -21,11 +24,17 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 /* How many animations the workers may size beyond the walk: enough to keep
  * them busy while the walk stats one animation's folders of views, few
  * enough that a walk that stops (ls -l of one folder) wastes little. */
 enum { AHEAD_WINDOW = 8, AHEAD_FOLDERS = 4 };
+#ifndef AHEAD_NICE
+#define AHEAD_NICE 10
+#endif
 
 struct ahead_pos {
     uint64_t ino;
@@ -39,9 +48,12 @@ struct ahead_folder {
     uint64_t *heads;              /* its animations, in listing order */
     struct ahead_pos *by_ino;     /* the same, sorted by number */
     uint8_t *taken;               /* sized here, or reached by the walk */
-    size_t at;                    /* where the walk is */
-    int wanted;                   /* a size was asked: size ahead */
-    unsigned used;                /* when last listed or wanted */
+    size_t from;                  /* the place after the walk's (0: none yet) */
+    enum { NOT_WANTED, CARRIED, WANTED } wanted;   /* size ahead: a size was
+                                     missed here, or in the folder the walk
+                                     came from (CARRIED until a view here is
+                                     stat'ed) */
+    unsigned used;                /* when last listed or walked in */
 };
 
 struct tree_ahead {
@@ -49,6 +61,8 @@ struct tree_ahead {
     pthread_cond_t work;
     struct ahead_folder f[AHEAD_FOLDERS];
     unsigned clock;
+    uint64_t walked;              /* the folder the walk listed an animation of last */
+    _Atomic uint64_t stat_head;   /* the animation a view was stat'ed of last */
     pthread_t *threads;
     int nthreads, started, stop;
 };
@@ -137,6 +151,9 @@ void tree_ahead_listed(struct rtm_tree *t, uint64_t dir, struct rtm_dirlist *d)
         }
     qsort(nf.by_ino, n, sizeof *nf.by_ino, by_ino_order);
     pthread_mutex_lock(&a->lock);
+    for (int i = 0; i < AHEAD_FOLDERS; i++)     /* a walk that stats, going on */
+        if (a->f[i].dir && a->f[i].dir == a->walked && a->f[i].wanted == WANTED)
+            nf.wanted = CARRIED;
     struct ahead_folder *slot = &a->f[0];
     for (int i = 0; i < AHEAD_FOLDERS; i++)     /* the same folder again, or the oldest */
         if (a->f[i].dir == dir || (slot->dir != dir && a->f[i].used < slot->used))
@@ -144,6 +161,8 @@ void tree_ahead_listed(struct rtm_tree *t, uint64_t dir, struct rtm_dirlist *d)
     struct rtm_dirlist *old = folder_clear(slot);
     nf.used = ++a->clock;
     *slot = nf;
+    if (nf.wanted)
+        pthread_cond_broadcast(&a->work);
     pthread_mutex_unlock(&a->lock);
     rtm_tree_listing_put(t, old);
 }
@@ -170,7 +189,7 @@ static uint64_t next_job(struct tree_ahead *a)
 {
     for (int k = 0; k < AHEAD_FOLDERS; k++) {
         struct ahead_folder *f = &a->f[k];
-        for (size_t i = f->at + 1; f->wanted && i < f->n && i <= f->at + AHEAD_WINDOW; i++)
+        for (size_t i = f->from; f->wanted && i < f->n && i < f->from + AHEAD_WINDOW; i++)
             if (!f->taken[i]) {
                 f->taken[i] = 1;
                 return f->heads[i];
@@ -206,6 +225,9 @@ static void *worker(void *arg)
 {
     struct rtm_tree *t = arg;
     struct tree_ahead *a = t->ahead;
+    /* below the requests: on a machine whose CPUs the workers fill, a
+     * request must not wait for their time slice (Linux nices a thread) */
+    setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), AHEAD_NICE);
     pthread_mutex_lock(&a->lock);
     while (!a->stop) {
         uint64_t head = next_job(a);
@@ -226,10 +248,19 @@ static void *worker(void *arg)
 static void walk_at(struct tree_ahead *a, struct ahead_folder *f, size_t i)
 {
     f->taken[i] = 1;                    /* the walk sizes it itself */
-    f->at = i;
+    f->from = i + 1;
     f->used = ++a->clock;
+    a->walked = f->dir;
     if (f->wanted)
         pthread_cond_broadcast(&a->work);
+}
+
+/* Starts the workers (lock held): at the first want, after rtmfs forked. */
+static void start(struct rtm_tree *t, struct tree_ahead *a)
+{
+    while (a->started < a->nthreads &&
+           pthread_create(&a->threads[a->started], NULL, worker, t) == 0)
+        a->started++;
 }
 
 void tree_ahead_at(struct rtm_tree *t, uint64_t head)
@@ -242,25 +273,25 @@ void tree_ahead_at(struct rtm_tree *t, uint64_t head)
     struct ahead_folder *f = find(a, head, &i);
     if (f)
         walk_at(a, f, i);
+    if (f && f->wanted)
+        start(t, a);
     pthread_mutex_unlock(&a->lock);
 }
 
-void tree_ahead_want(struct rtm_tree *t, uint64_t head)
+void tree_ahead_stat(struct rtm_tree *t, uint64_t head, int missed)
 {
     struct tree_ahead *a = t->ahead;
     size_t i;
-    if (!a || !head)
+    /* a walk stats many views of one animation in turn: the first tells */
+    if (!a || !head || (!missed && atomic_load(&a->stat_head) == head))
         return;
     pthread_mutex_lock(&a->lock);
+    atomic_store(&a->stat_head, head);
     struct ahead_folder *f = find(a, head, &i);
-    if (f) {
-        f->wanted = 1;
+    if (f && (missed || f->wanted == CARRIED)) {
+        f->wanted = WANTED;
         walk_at(a, f, i);
-        /* started at the first want: after rtmfs forked, and never for a
-         * walk that asks no size */
-        while (a->started < a->nthreads &&
-               pthread_create(&a->threads[a->started], NULL, worker, t) == 0)
-            a->started++;
+        start(t, a);
     }
     pthread_mutex_unlock(&a->lock);
 }

@@ -445,9 +445,10 @@ void tree_ahead_free(struct rtm_tree *t);
 void tree_ahead_listed(struct rtm_tree *t, uint64_t dir, struct rtm_dirlist *d);
 /* The folder of animation head was listed: a walk is there. */
 void tree_ahead_at(struct rtm_tree *t, uint64_t head);
-/* A view of animation head was asked a size that needs a parse: the
- * animations listed after it are sized ahead. */
-void tree_ahead_want(struct rtm_tree *t, uint64_t head);
+/* A view of animation head was asked a size that needs a parse, and
+ * missed (not known): the animations listed after it are sized ahead, and
+ * the next folder listed is too while the walk stats views there. */
+void tree_ahead_stat(struct rtm_tree *t, uint64_t head, int missed);
 
 /* ---- game paths (tree_gamepaths.c) ---- */
 
