@@ -48,6 +48,7 @@ struct rtm_index {
     uint64_t queued, done;              /* ops queued, ops written or dropped */
     size_t qbytes;                      /* what the queued ops hold */
     int stop;
+    int flushing;                       /* callers of rtm_index_flush waiting */
     pthread_t thread;
     int has_thread;
     unsigned said;
@@ -435,11 +436,29 @@ static void write_batch(struct rtm_index *ix, struct op *batch, uint64_t n)
     pthread_mutex_unlock(&ix->rlock);
     pthread_mutex_lock(&ix->qlock);
     ix->st.written += rc == SQLITE_OK ? written : 0;
+    ix->st.batches += rc == SQLITE_OK;
     ix->st.batches_lost += rc != SQLITE_OK;
     ix->st.dropped += rc != SQLITE_OK ? n : 0;
     ix->st.evicted += rc == SQLITE_OK ? evicted : 0;
     ix->st.file_bytes = bytes;
     pthread_mutex_unlock(&ix->qlock);
+}
+
+/* Lets a few records gather before a transaction (qlock held): a walk
+ * queues one an animation, and a transaction each cost the writer more
+ * than the records, and held the readers' lock as often.  Not while the
+ * queue is asked to be flushed or closed. */
+static void gather(struct rtm_index *ix)
+{
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_nsec += RTM_INDEX_GATHER_MS * 1000000L;
+    until.tv_sec += until.tv_nsec / 1000000000L;
+    until.tv_nsec %= 1000000000L;
+    while (!ix->stop && !ix->flushing && ix->queued - ix->done < RTM_INDEX_GATHER_OPS &&
+           ix->qbytes < RTM_INDEX_QUEUE_MAX / 2 &&
+           pthread_cond_timedwait(&ix->qcond, &ix->qlock, &until) == 0)
+        ;
 }
 
 /* Waits for work, takes the whole queue, writes it. */
@@ -452,6 +471,7 @@ static void *writer(void *arg)
             pthread_cond_wait(&ix->qcond, &ix->qlock);
         if (!ix->head && ix->stop)
             break;
+        gather(ix);
         struct op *batch = ix->head;
         uint64_t n = ix->queued - ix->done;
         ix->head = NULL;
@@ -476,8 +496,11 @@ void rtm_index_flush(struct rtm_index *ix)
 {
     pthread_mutex_lock(&ix->qlock);
     uint64_t want = ix->queued;
+    ix->flushing++;
+    pthread_cond_signal(&ix->qcond);    /* no gathering: write now */
     while (ix->has_thread && ix->done < want)
         pthread_cond_wait(&ix->qdone, &ix->qlock);
+    ix->flushing--;
     pthread_mutex_unlock(&ix->qlock);
 }
 

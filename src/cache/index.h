@@ -20,9 +20,11 @@
  *  - rtm_index_put() and rtm_index_drop() only queue: a thread of the
  *    index's own writes the queue in batches, one transaction each (WAL
  *    mode, so readers, and other mounts sharing the file, never wait for
- *    it).  A batch that cannot get the lock within RTM_INDEX_BUSY_MS is
- *    dropped (reported once).  rtm_index_flush() waits until everything
- *    queued before it is written or dropped.
+ *    it); a batch gathers what is queued within RTM_INDEX_GATHER_MS of
+ *    the first record, up to RTM_INDEX_GATHER_OPS records.  A batch that
+ *    cannot get the lock within RTM_INDEX_BUSY_MS is dropped (reported
+ *    once).  rtm_index_flush() waits until everything queued before it
+ *    is written or dropped, gathering nothing more.
  *  - Memory is bounded: SQLite's page cache to RTM_INDEX_PAGE_CACHE_KIB a
  *    connection (two), the queue to RTM_INDEX_QUEUE_MAX bytes of records.
  *  - The file stays within max_bytes: after a batch the least recently
@@ -44,6 +46,8 @@
 #define RTM_INDEX_PAGE_CACHE_KIB 1024   /* SQLite's page cache, each connection */
 #define RTM_INDEX_QUEUE_MAX (8 << 20)   /* bytes of records waiting to be written:
                                            beyond, puts are dropped (said once) */
+#define RTM_INDEX_GATHER_MS 50
+#define RTM_INDEX_GATHER_OPS 256
 #define RTM_INDEX_SCHEMA 1              /* the tables' layout; another is rebuilt */
 
 struct rtm_index;
@@ -81,6 +85,7 @@ struct rtm_index_stats {
     int readable, writable;
     uint64_t hits, misses;
     uint64_t written;                   /* records put */
+    uint64_t batches;                   /* transactions that wrote them */
     uint64_t dropped, batches_lost;     /* changes, and batches, not written */
     uint64_t evicted;                   /* records deleted to keep the bound */
     uint64_t file_bytes;                /* main file and WAL, after the last batch */

@@ -32,9 +32,9 @@
  * them busy while the walk stats one animation's folders of views, few
  * enough that a walk that stops (ls -l of one folder) wastes little. */
 enum { AHEAD_WINDOW = 8, AHEAD_FOLDERS = 4 };
-#ifndef AHEAD_NICE
-#define AHEAD_NICE 10
-#endif
+/* The workers' nice: below the requests, which must not wait for a
+ * worker's time slice when the workers fill the CPUs. */
+enum { AHEAD_NICE = 10 };
 
 struct ahead_pos {
     uint64_t ino;
@@ -225,8 +225,6 @@ static void *worker(void *arg)
 {
     struct rtm_tree *t = arg;
     struct tree_ahead *a = t->ahead;
-    /* below the requests: on a machine whose CPUs the workers fill, a
-     * request must not wait for their time slice (Linux nices a thread) */
     setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), AHEAD_NICE);
     pthread_mutex_lock(&a->lock);
     while (!a->stop) {

@@ -372,6 +372,39 @@ static void queue_is_bounded(void **state)
     remove_dir(&d);
 }
 
+/* Records queued a millisecond apart (a walk queues one an animation) are
+ * written in a few transactions, not one each; a flush does not wait for
+ * more to gather. */
+static void batches_gather(void **state)
+{
+    (void)state;
+    struct dir d;
+    struct said s = { 0 };
+    make_dir(&d);
+    struct rtm_index *ix = rtm_index_open(d.file, 64u << 20, note, &s);
+    enum { N = 20 };
+    for (int i = 0; i < N; i++) {
+        struct rtm_index_key ki = key(200 + (uint64_t)i, "r");
+        rtm_index_put(ix, &ki, "v", 1);
+        usleep(1000);
+    }
+    struct rtm_index_stats st;
+    for (int i = 0; i < 200; i++) {                  /* up to 2 s, unflushed */
+        rtm_index_get_stats(ix, &st);
+        if (st.written == N)
+            break;
+        usleep(10000);
+    }
+    assert_int_equal(st.written, N);
+    assert_true(st.batches <= 4);                   /* not one a record */
+    struct rtm_index_key k = key(1, "r");
+    rtm_index_put(ix, &k, "w", 1);
+    rtm_index_flush(ix);
+    assert_int_equal(has(ix, &k, "w"), 1);
+    rtm_index_close(ix);
+    remove_dir(&d);
+}
+
 /* Readers and writers on four threads at once (make tsan runs this too). */
 struct worker {
     struct rtm_index *ix;
@@ -434,6 +467,7 @@ int main(void)
         cmocka_unit_test(read_only),
         cmocka_unit_test(locked_by_another),
         cmocka_unit_test(queue_is_bounded),
+        cmocka_unit_test(batches_gather),
         cmocka_unit_test(threads),
     };
     return run_test_cases(tests, NULL, NULL);
