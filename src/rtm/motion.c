@@ -213,6 +213,52 @@ uint64_t rtm_rotations_bytes(const struct rtm_anim *a)
     return (uint64_t)a->nframes * a->nbones * (sizeof(double[3][3]) + 1);
 }
 
+/* A slot for a 3x3 part among SAME_SLOTS (a power of two). */
+enum { SAME_SLOTS = 256 };
+static inline unsigned rotation_slot(const float *m)
+{
+    uint64_t h = 0;
+    for (int k = 0; k < 9; k++) {
+        uint32_t bits;
+        memcpy(&bits, &m[k], 4);
+        h = (h + bits) * 0x9e3779b97f4a7c15u;
+    }
+    return (unsigned)(h >> 56) & (SAME_SLOTS - 1);
+}
+
+/* Whether all 12 floats are finite. */
+static inline int finite12(const float *m)
+{
+    uint32_t all = 0;
+    for (int k = 0; k < 12; k++) {
+        uint32_t bits;
+        memcpy(&bits, &m[k], 4);
+        all |= (bits & 0x7f800000u) == 0x7f800000u;
+    }
+    return !all;
+}
+
+/* The rotation of bone b in frame f (its place i in r), or the one of an
+ * earlier bone of the frame with the same 3x3 part (a rigid chain in model
+ * space: a fifth of real files' matrices), which the same floats give
+ * bit for bit; same[] holds, by rotation_slot, the last bone + 1 there. */
+static void rotation_of(const struct rtm_anim *a, uint32_t f, uint32_t b, size_t i,
+                        uint32_t *same, struct rtm_rotations *r)
+{
+    const float *m = rtm_matrix(a, f, b);
+    unsigned k = rotation_slot(m);
+    uint32_t j = same[k];
+    size_t at = i - b + (j - 1);
+    if (j && r->ok[at] && memcmp(rtm_matrix(a, f, j - 1), m, 9 * sizeof *m) == 0 &&
+        finite12(m)) {
+        memcpy(r->q[i], r->q[at], sizeof r->q[i]);
+        r->ok[i] = 1;
+        return;
+    }
+    r->ok[i] = rtm_nearest_rotation(m, r->q[i]) == 0;
+    same[k] = b + 1;
+}
+
 int rtm_rotations_make(const struct rtm_anim *a, struct rtm_rotations *r)
 {
     size_t n = (size_t)a->nframes * a->nbones;
@@ -224,7 +270,9 @@ int rtm_rotations_make(const struct rtm_anim *a, struct rtm_rotations *r)
     }
     /* a bone that holds still repeats its matrix bit for bit: its
      * rotation is the frame before's (one in seven in real files) */
-    for (uint32_t f = 0; f < a->nframes; f++)
+    uint32_t same[SAME_SLOTS];
+    for (uint32_t f = 0; f < a->nframes; f++) {
+        memset(same, 0, sizeof same);
         for (uint32_t b = 0; b < a->nbones; b++) {
             size_t i = (size_t)f * a->nbones + b, before = i - a->nbones;
             const float *m = rtm_matrix(a, f, b);
@@ -232,9 +280,10 @@ int rtm_rotations_make(const struct rtm_anim *a, struct rtm_rotations *r)
                 memcpy(r->q[i], r->q[before], sizeof r->q[i]);
                 r->ok[i] = r->ok[before];
             } else {
-                r->ok[i] = rtm_nearest_rotation(m, r->q[i]) == 0;
+                rotation_of(a, f, b, i, same, r);
             }
         }
+    }
     return 0;
 }
 

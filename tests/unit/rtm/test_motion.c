@@ -287,6 +287,47 @@ static void nearest_rotation(void **state)
     assert_false(rtm_matrix_usable(bad));
 }
 
+/* Pelvis turns; the others slide with it, so each frame's matrices share
+ * Pelvis's 3x3 part bit for bit (a rigid chain in model space). */
+static struct mat rigid(uint32_t b, double t, uint32_t f)
+{
+    (void)f;
+    return b == 0 ? turn_about(PIVOT[0], 1, 50 * t) : slide(0.01 * b * t);
+}
+
+/* C's translation is infinite in frame 2, its 3x3 part still Pelvis's. */
+static void infinite_slide(struct rtm_anim *a)
+{
+    a->matrices[(2 * NB + 3) * 12 + 9] = INFINITY;
+}
+
+/* rtm_rotations_make gives every matrix the rotation it has alone, where
+ * it reuses an earlier bone's with the same 3x3 part, and not where the
+ * matrix with that part is unusable. */
+static void rotations_as_alone(void **state)
+{
+    (void)state;
+    struct rtm_skeleton *s = body_skeleton(1);
+    struct rtm_anim *a = animate(rigid, s, infinite_slide);
+    struct rtm_rotations r;
+    assert_int_equal(rtm_rotations_make(a, &r), 0);
+    size_t reused = 0;
+    for (uint32_t f = 0; f < NF; f++)
+        for (uint32_t b = 0; b < NB; b++) {
+            double q[3][3] = { { 0 } };
+            size_t i = (size_t)f * NB + b;
+            int ok = rtm_nearest_rotation(rtm_matrix(a, f, b), q) == 0;
+            assert_int_equal(r.ok[i], ok);
+            assert_true(!ok || memcmp(r.q[i], q, sizeof q) == 0);
+            reused += b && f && !memcmp(rtm_matrix(a, f, b), rtm_matrix(a, f, 0), 9 * sizeof(float));
+        }
+    assert_int_equal(r.ok[2 * NB + 3], 0);
+    assert_true(reused > NF * (NB - 2));        /* the case is met */
+    rtm_rotations_free(&r);
+    rtm_free(a);
+    rtm_skeleton_free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -295,6 +336,7 @@ int main(void)
         cmocka_unit_test(still_and_full),
         cmocka_unit_test(unusable_left_out),
         cmocka_unit_test(nearest_rotation),
+        cmocka_unit_test(rotations_as_alone),
     };
     return run_test_cases(tests, NULL, NULL);
 }
