@@ -47,6 +47,8 @@ size_t rtm_num_len(float v, int digits);
 /* A double in fixed point the same way (digits clamped to 0..9), rounded
  * half to even from v · 10^digits; for a float v exactly rtm_fmt_num(). */
 size_t rtm_fmt_fixed(double v, int digits, char *buf);
+/* Its length alone, without writing the digits (what sizing needs). */
+size_t rtm_fixed_len(double v, int digits);
 /* The reference: the same by snprintf (slower; for tests). */
 size_t rtm_fmt_num_slow(float v, int digits, char *buf);
 void rtm_put_num(struct rtm_buf *b, float v, int digits);

@@ -67,6 +67,10 @@ void buf_init(struct rtm_buf *b);
  * a view's size needs, in bounded memory. */
 void buf_init_counting(struct rtm_buf *b, size_t window);
 static inline uint64_t buf_total(const struct rtm_buf *b) { return b->passed + b->len; }
+/* Whether b only counts, and n bytes written to it without their bytes
+ * (a renderer that knows a text's length without making it). */
+static inline int buf_counts(const struct rtm_buf *b) { return b->window != 0; }
+static inline void buf_count(struct rtm_buf *b, uint64_t n) { b->passed += n; }
 void buf_free(struct rtm_buf *b);
 int buf_reserve(struct rtm_buf *b, size_t extra);
 void buf_put(struct rtm_buf *b, const void *src, size_t n);

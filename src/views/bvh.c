@@ -254,6 +254,11 @@ static void put_frame(struct bvh *h, uint32_t f, struct rtm_buf *b)
         int32_t p = h->parent[bone];
         if (h->ok[bone] && (p < 0 || h->ok[p]))
             channels(h, f, bone, h->chan[bone]);
+        if (buf_counts(b)) {            /* sizing: the lengths alone */
+            for (int c = 0; c < 6; c++)
+                buf_count(b, 1 + rtm_fixed_len(h->chan[bone][c], 5));
+            continue;
+        }
         /* written in place: a frame is thousands of numbers */
         if (buf_reserve(b, 6 * (RTM_FLOAT_CHARS + 1)))
             return;

@@ -216,19 +216,27 @@ static int panel_left(int panel)
 static void put_xy(struct rtm_buf *b, const struct svg *h, char sep, uint32_t k, uint32_t bone,
                    int panel)
 {
+    float j[3];
+    double x = 0, y = 0;
+    if (!h->no_xy) {
+        int u = panel ? 2 : 0;
+        joint(h, k, bone, j);
+        x = panel_left(panel) + RTM_SVG_PANEL_W / 2.0 + h->scale * (j[u] - h->mid[u]);
+        y = picture_y(h, j[1]);
+    }
+    if (buf_counts(b)) {                /* sizing: the lengths alone */
+        buf_count(b, (sep != 0) + (h->no_xy ? 0 : rtm_fixed_len(x, 1) + 1 + rtm_fixed_len(y, 1)));
+        return;
+    }
     if (buf_reserve(b, 2 * RTM_FLOAT_CHARS + 2))
         return;
     char *o = b->p + b->len;
     *o = sep;
     o += sep != 0;
     if (!h->no_xy) {
-        float j[3];
-        joint(h, k, bone, j);
-        int u = panel ? 2 : 0;
-        double x = panel_left(panel) + RTM_SVG_PANEL_W / 2.0 + h->scale * (j[u] - h->mid[u]);
         o += rtm_fmt_fixed(x, 1, o);
         *o++ = ' ';
-        o += rtm_fmt_fixed(picture_y(h, j[1]), 1, o);
+        o += rtm_fmt_fixed(y, 1, o);
     }
     b->len = (size_t)(o - b->p);
 }

@@ -413,7 +413,8 @@ static void fixed_reference(double v, int d, char *out)
 
 /* rtm_fmt_fixed on doubles (preview.svg's and anim.bvh's numbers) follows
  * that rule: numbers of every size, and ties k / 2^m, which times 10^N
- * end in exactly .5; where the product is exact that is "%.*f" trimmed. */
+ * end in exactly .5; where the product is exact that is "%.*f" trimmed;
+ * rtm_fixed_len is always its length. */
 static void fixed_doubles(void **state)
 {
     (void)state;
@@ -426,6 +427,9 @@ static void fixed_doubles(void **state)
                    : i % 3 == 1 ? (double)(int32_t)(r >> 20) / (double)(1u << (r % 24))
                                 : ((double)r / 18446744073709551616.0 - 0.5) * 2000.0;
         size_t n = rtm_fmt_fixed(v, d, a);
+        if (rtm_fixed_len(v, d) != n)
+            fail_msg("%.17g with %d digits: '%s' but rtm_fixed_len %zu", v, d, a,
+                     rtm_fixed_len(v, d));
         if (fabs(v) * 1e9 >= 9e18)
             continue;                   /* beyond 63 bits: printf's own digits */
         fixed_reference(v, d, b);
