@@ -383,10 +383,17 @@ size_t rtm_fixed_len(double v, int digits)
     double x = fabs(v * pow10[digits]);
     if (!(x < 9.2e18))                  /* nan, inf, or past 63 bits */
         return rtm_fmt_fixed(v, digits, s);
+    static const uint64_t pow10u[] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
+                                       100000000, 1000000000, 10000000000ull,
+                                       100000000000ull, 1000000000000ull, 10000000000000ull,
+                                       100000000000000ull, 1000000000000000ull,
+                                       10000000000000000ull, 100000000000000000ull,
+                                       1000000000000000000ull };
     uint64_t q = (uint64_t)round_half_even(x), rest = q;
-    int n = 1, frac = digits;
-    for (uint64_t p = 10; n < 20 && q >= p; p *= 10)
-        n++;
+    int bits = 64 - __builtin_clzll(q | 1), frac = digits;
+    int n = (bits * 1233) >> 12;        /* floor(log10 2^bits), then one more if q reaches it */
+    n += q >= pow10u[n];
+    n += n == 0;
     while (frac > 0 && rest % 10 == 0) {  /* the last digits' zeros go */
         rest /= 10;
         frac--;
