@@ -185,6 +185,7 @@ bench: all $(BUILD)/tests/bench_core $(BUILD)/tests/bench_config $(BUILD)/tests/
 	@BUILD=$(BUILD) bash tests/bench/bench_gamepaths.sh
 	@BUILD=$(BUILD) bash tests/bench/bench_rtmcat.sh
 	@BUILD=$(BUILD) bash tests/bench/bench_goals.sh
+	@BUILD=$(BUILD) bash tests/bench/bench_walks.sh
 	@BUILD=$(BUILD) bash tests/bench/bench_binarise.sh
 
 # Fuzzing (clang's libFuzzer): make fuzz FUZZ_SECONDS=N runs each target for

@@ -164,6 +164,8 @@ static void usage(void)
            "                           $XDG_CACHE_HOME/rtmfs/index.sqlite, or ~/.cache/rtmfs/)\n"
            "    -o index_size=SIZE     its bound, least recently used dropped (default 64M)\n"
            "    -o noindex             no persistent index\n"
+           "    -o ahead=N             threads that size views ahead of a walk that stats\n"
+           "                           them (0-16; default: one a CPU; 0: none)\n"
            "    -o show_other          pass other files (and archive entries) through\n"
            "    -o rapified=MODE       with show_other: rapified configs as text (default;\n"
            "                           config.bin as config.cpp) or raw (their bytes)\n"

@@ -31,6 +31,12 @@
  * Contract:
  *  - Thread-safe.  Every function returns 0 (or a byte count) or a negative
  *    errno, as FUSE replies want it.
+ *  - With cfg.ahead, the tree owns that many worker threads that size the
+ *    views of the next animations of a folder while a walk stats them
+ *    (tree_ahead.c).  They start at the first size that needs a parse (so
+ *    after rtmfs forked, and never for a walk that asks none) and are
+ *    joined by rtm_tree_free.  Source folders list in the order of their
+ *    names (bytes), as ls shows them, which is the order they follow.
  *  - Paths are relative to SOURCE, "" being its root.  Inside archives,
  *    folders without an animation anywhere below are not shown (unless
  *    show_other), and times are the entries' own (a folder: the newest
