@@ -131,7 +131,9 @@ void tree_ahead_listed(struct rtm_tree *t, uint64_t dir, struct rtm_dirlist *d)
 {
     struct tree_ahead *a = t->ahead;
     size_t n = 0;
-    for (size_t i = 0; a && i < d->n; i++)
+    if (!a)
+        return;
+    for (size_t i = 0; i < d->n; i++)
         n += is_head(d->e[i].ino);
     if (n < 2)
         return;
@@ -200,7 +202,9 @@ static uint64_t next_job(struct tree_ahead *a)
 
 /* The sizes of animation head's views, as the walk's stats will ask them:
  * every view at once from a full parse, then preview.svg and anim.bvh
- * under their timing (which may read the configs first). */
+ * under their timing (which may read the configs first).  Sizes the index
+ * gave wrong are told to the kernel here, as a stat that found them would
+ * (cache.h: the call that finds them fails, once). */
 static void size_one(struct rtm_tree *t, uint64_t head)
 {
     char path[PATH_MAX];
@@ -209,7 +213,10 @@ static void size_one(struct rtm_tree *t, uint64_t head)
         return;
     tg.full_if_parsed = 1;              /* one parse, not a shape and then a parse */
     const struct rtm_anim *a = tree_load_anim(t, &tg) ? NULL : rtmc_anim(tg.h);
-    if (a && rtmc_size_ahead(t->cfg.cache, tg.h) == 0) {
+    int rc = a ? rtmc_size_ahead(t->cfg.cache, tg.h) : -1;
+    if (rc == -EIO)
+        tree_stale(t, &tg, rtm_ino_in_family(head, MEMBER_VIEWS));
+    if (rc == 0) {
         static const enum rtm_view_kind timed[] = { RTM_VIEW_PREVIEW, RTM_VIEW_BVH };
         for (size_t k = 0; k < sizeof timed / sizeof *timed; k++) {
             size_t idx = rtm_view_index(a, (struct rtm_view){ .kind = timed[k] });

@@ -27,13 +27,14 @@ struct mount {
     struct tree_fixture *f;
     char render[256];
     uint64_t stale[8], stale_n[8];    /* what the stale hook was told */
-    int nstale;
+    _Atomic int nstale;               /* (by a worker sizing ahead, too) */
 };
 
 struct env {
     struct tree_fixture f;        /* SOURCE, its index beside it, and the mount */
     struct rtm_buf walk, run;
     struct rtm_fsmap *fsmap;      /* the mounts' (NULL: none) */
+    int ahead;                    /* the mounts' -o ahead= */
 };
 
 static void write_file(struct env *e, const char *name, const struct rtm_buf *b)
@@ -44,9 +45,11 @@ static void write_file(struct env *e, const char *name, const struct rtm_buf *b)
 static void on_stale(void *ctx, uint64_t ino, uint64_t n)
 {
     struct mount *m = ctx;
-    if (m->nstale < 8) {
-        m->stale_n[m->nstale] = n;
-        m->stale[m->nstale++] = ino;
+    int k = m->nstale;
+    if (k < 8) {
+        m->stale_n[k] = n;
+        m->stale[k] = ino;
+        m->nstale = k + 1;
     }
 }
 
@@ -72,7 +75,8 @@ static struct mount *mount_with(struct env *e, const char *skel, int digits)
     f->l.fsmap = e->fsmap;
     rtmc_set_store(f->c, rtm_loader_store);
     rtmc_set_timed(f->c, rtm_loader_timed);     /* as rtmfs: timed sizes by generation */
-    tree_fixture_tree(f, (struct rtm_tree_config){ .stale = on_stale, .stale_ctx = m });
+    tree_fixture_tree(f, (struct rtm_tree_config){ .stale = on_stale, .stale_ctx = m,
+                                                   .ahead = e->ahead });
     return m;
 }
 
@@ -400,6 +404,41 @@ static void a_wrong_size_found_by_sizing(void **state)
     free(again);
 }
 
+/* A wrong size found by a worker sizing ahead (tree_ahead.c) is told to the
+ * kernel the same way, and the walk's own stat then finds the right one. */
+static void a_wrong_size_found_ahead(void **state)
+{
+    struct env *e = *state;
+    write_file(e, "a_run.rtm", &e->run);           /* listed before walk.rtm */
+    struct mount *m = mount_default(e);
+    struct rtm_tree_entry te;
+    char buf[256];
+    assert_true(read_file(m, ino_of(m, "walk.rtm/bones.txt", &te), buf, sizeof buf) > 0);
+    uint64_t right;
+    size_t n = remember_wrong(e, m, 1, &right);
+    unmount(m);
+
+    e->ahead = 1;
+    m = mount_default(e);
+    struct rtm_dirlist *d;
+    assert_int_equal(rtm_tree_listing(m->f->t, RTM_INO_ROOT, 0, &d), 0);
+    rtm_tree_listing_put(m->f->t, d);
+    /* a size of a_run.rtm missed: the worker sizes walk.rtm, next */
+    assert_int_equal(tree_walk(m->f->t, "a_run.rtm/header.txt", &te), 0);
+    for (int i = 0; i < 500 && m->nstale == 0; i++)
+        usleep(10000);
+    uint64_t walk = ino_of(m, "walk.rtm", &te);
+    assert_int_equal(m->nstale, 1);
+    assert_int_equal(m->stale[0], rtm_ino_in_family(walk, 5));
+    assert_int_equal(m->stale_n[0], (uint64_t)n);
+    uint64_t last = ino_of(m, "walk.rtm/header.txt", &te);
+    assert_int_equal(rtm_tree_getattr(m->f->t, rtm_ino_after(last, n - 1), &te), 0);
+    assert_int_equal(te.st.st_size, right);
+    struct rtmc_stats cs = unmount(m);
+    assert_int_equal(cs.mismatches, 1);
+    assert_true(cs.ahead >= 1);
+}
+
 /* Without an index (noindex, rtmcat) the tree shows exactly the same. */
 static void no_index_shows_the_same(void **state)
 {
@@ -429,6 +468,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(rendering_options_are_keys, setup, teardown),
         cmocka_unit_test_setup_teardown(a_wrong_size_fails_once, setup, teardown),
         cmocka_unit_test_setup_teardown(a_wrong_size_found_by_sizing, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_wrong_size_found_ahead, setup, teardown),
         cmocka_unit_test_setup_teardown(no_index_shows_the_same, setup, teardown),
     };
     return run_test_cases(tests, NULL, NULL);
