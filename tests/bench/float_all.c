@@ -1,7 +1,10 @@
 /* float_all - `make float-exhaustive`: rtm_fmt_float (numfmt.h) checked on
  * all 2^32 float32 bit patterns, one thread a core, against what the
  * contract says rather than against another implementation:
- *   - the length returned, and rtm_float_len's, is the text's;
+ *   - the length returned, and rtm_float_len's, is the text's; and in
+ *     fixed point (rtm_fmt_fixed, with the pattern's last decimal digit as
+ *     the number of decimals, so that each is checked on 2^32 / 10 floats)
+ *     rtm_fixed_len's is that text's;
  *   - nan, inf, -inf, 0 and -0 are the special strings;
  *   - a negative float is "-" and the text of its absolute value;
  *   - a positive float's text reads back with strtof as the same float;
@@ -179,6 +182,13 @@ static void check_one(uint32_t u, struct job *j)
     j->checked++;
     if (n != strlen(got) || rtm_float_len(v) != n) {
         report(u, got, "length returned (or rtm_float_len's) is not the text's");
+        j->failed++;
+        return;
+    }
+    int d = (int)(u % 10);
+    size_t nf = rtm_fmt_fixed((double)v, d, want);
+    if (nf != strlen(want) || rtm_fixed_len((double)v, d) != nf) {
+        report(u, want, "fixed point: length returned (or rtm_fixed_len's) is not the text's");
         j->failed++;
         return;
     }
