@@ -334,14 +334,8 @@ static int reserve_parse(void *ctx, uint64_t bytes, uint64_t full, struct rtm_er
  * says why the mount's was used (cache.h: classes_where). */
 static int say_model_cfg(const struct rtmc_src *src, struct rtm_anim *a)
 {
-    char *name;
-    if (src->classes || !src->classes_where)
-        return 0;
-    if (asprintf(&name, "%s (%s)", a->skeleton_name, src->classes_where) < 0)
-        return -1;
-    free(a->skeleton_name);
-    a->skeleton_name = name;
-    return 0;
+    return src->classes || !src->classes_where
+               ? 0 : rtm_model_cfg_say_unused(a, src->classes_where);
 }
 
 static int parsed(const struct rtm_loader *l, const struct rtmc_src *src, int rc,

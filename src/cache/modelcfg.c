@@ -6,14 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* "DIR/model.cfg" for path "DIR/NAME" ("model.cfg" for "NAME"), n bytes
- * of out; -1 when too long. */
-static int beside(const char *path, size_t len, char *out, size_t n)
-{
-    const char *slash = memrchr(path, '/', len);
-    int dl = slash ? (int)(slash - path + 1) : 0;
-    return snprintf(out, n, "%.*smodel.cfg", dl, path) >= (int)n ? -1 : 0;
-}
+#include "skeleton_cfg.h"
 
 /* The RTMC_SKELETONS entry of s into m, where naming it. */
 static int get(const struct rtm_loader *l, const struct rtmc_src *s, struct rtm_modelcfg *m)
@@ -26,8 +19,7 @@ static int get(const struct rtm_loader *l, const struct rtmc_src *s, struct rtm_
         snprintf(m->where, sizeof m->where, "%s", s->path);
         return 0;
     }
-    snprintf(m->where, sizeof m->where, "%.*s not used: %.1024s", RTM_KEY_MAX, s->path,
-             rtmc_error(m->h));
+    rtm_model_cfg_unused(m->where, sizeof m->where, s->path, rtmc_error(m->h));
     rtmc_put(l->cache, m->h);
     m->h = NULL;
     return 0;
@@ -38,7 +30,7 @@ static int loose(const struct rtm_loader *l, const struct rtmc_src *src, struct 
 {
     char key[PATH_MAX];
     struct stat st;
-    if (!src->id.salt || beside(src->path, strlen(src->path), key, sizeof key))
+    if (!src->id.salt || rtm_model_cfg_beside(src->path, strlen(src->path), key, sizeof key))
         return 0;
     if (fstatat(l->srcfd, key, &st, 0) || !S_ISREG(st.st_mode))
         return -ESTALE;                 /* removed since the version was taken */
@@ -55,7 +47,7 @@ static int in_archive(const struct rtm_loader *l, const struct rtmc_src *src,
 {
     const char *entry = src->path + src->archive_len + 1;
     char name[PBO_NAME_MAX + 16], key[RTM_KEY_MAX];
-    if (beside(entry, strlen(entry), name, sizeof name))
+    if (rtm_model_cfg_beside(entry, strlen(entry), name, sizeof name))
         return 0;
     char archive[PATH_MAX];
     snprintf(archive, sizeof archive, "%.*s", (int)src->archive_len, src->path);

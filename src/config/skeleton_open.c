@@ -4,6 +4,8 @@
  * reader needs nothing of the config layer. */
 #include "skeleton_cfg.h"
 
+#include "rtm.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,4 +63,26 @@ int rtm_skeleton_open(const char *spec, struct rtm_skeleton **out, struct rtm_er
     if (cfg >= 0)
         return cfg ? -1 : 0;
     return rtm_skeleton_load(spec, out, err);
+}
+
+int rtm_model_cfg_beside(const char *path, size_t len, char *out, size_t n)
+{
+    const char *slash = memrchr(path, '/', len);
+    int dir = slash ? (int)(slash - path + 1) : 0;
+    return snprintf(out, n, "%.*s" RTM_MODEL_CFG, dir, path) >= (int)n ? -1 : 0;
+}
+
+void rtm_model_cfg_unused(char *out, size_t n, const char *where, const char *why)
+{
+    snprintf(out, n, "%s not used: %s", where, why);
+}
+
+int rtm_model_cfg_say_unused(struct rtm_anim *a, const char *unused)
+{
+    char *name;
+    if (asprintf(&name, "%s (%s)", a->skeleton_name, unused) < 0)
+        return -1;
+    free(a->skeleton_name);
+    a->skeleton_name = name;
+    return 0;
 }

@@ -108,7 +108,7 @@ static void beside_bytes(struct beside *m, const char *name, uint8_t *cfg, size_
         snprintf(m->where, sizeof m->where, "%s", name);
     } else {
         buf_free(&b);
-        snprintf(m->where, sizeof m->where, "%s not used: %s", name, err.msg);
+        rtm_model_cfg_unused(m->where, sizeof m->where, name, err.msg);
     }
     free(cfg);
 }
@@ -123,13 +123,8 @@ static void check_bytes(struct run *r, const char *file, const uint8_t *data, si
                                 .choose_ctx = &pick };
     int rc = rtm_parse_opts(data, len, &o, &a, &err);
     rtm_skeleton_pick_done(&pick);
-    if (rc == 0 && !m->classes && m->where[0]) {
-        char *name;                     /* the mount's way: why it was not used */
-        if (asprintf(&name, "%s (%s)", a->skeleton_name, m->where) >= 0) {
-            free(a->skeleton_name);
-            a->skeleton_name = name;
-        }
-    }
+    if (rc == 0 && !m->classes && m->where[0])
+        rtm_model_cfg_say_unused(a, m->where);  /* the mount's way: why it was not used */
     if (rc) {
         cannot_read(r, file, err.msg);
         return;
@@ -167,11 +162,8 @@ static void check_loose(struct run *r, const char *path)
         cannot_read(r, path, strerror(errno ? errno : EIO));
         return;
     }
-    const char *slash = strrchr(path, '/');
     char name[PATH_MAX];
-    if (!r->skel_given &&
-        snprintf(name, sizeof name, "%.*smodel.cfg", slash ? (int)(slash - path + 1) : 0,
-                 path) < (int)sizeof name &&
+    if (!r->skel_given && rtm_model_cfg_beside(path, strlen(path), name, sizeof name) == 0 &&
         rtm_slurp(name, &cfg, &cfg_len) == 0)
         beside_bytes(&m, name, cfg, cfg_len);
     check_bytes(r, path, data, len, &m);
@@ -190,9 +182,9 @@ struct in_archive {
 static void entry_beside(struct in_archive *x, long i, struct beside *m)
 {
     char name[PBO_NAME_MAX + 16], *given;
-    const char *path = x->p->entries[i].path, *slash = strrchr(path, '/');
-    snprintf(name, sizeof name, "%.*smodel.cfg", slash ? (int)(slash - path + 1) : 0, path);
-    long k = x->r->skel_given ? -1 : pbo_find(x->p, name);
+    const char *path = x->p->entries[i].path;
+    long k = x->r->skel_given || rtm_model_cfg_beside(path, strlen(path), name, sizeof name)
+                 ? -1 : pbo_find(x->p, name);
     uint8_t *cfg = NULL;
     size_t len = 0;
     struct rtm_error err = { .msg = "" };
@@ -201,7 +193,7 @@ static void entry_beside(struct in_archive *x, long i, struct beside *m)
     if (pbo_load_entry(x->fd, x->p, (size_t)k, &cfg, &len, &err) == 0)
         beside_bytes(m, given, cfg, len);
     else
-        snprintf(m->where, sizeof m->where, "%s not used: %s", given, err.msg);
+        rtm_model_cfg_unused(m->where, sizeof m->where, given, err.msg);
     free(given);
 }
 

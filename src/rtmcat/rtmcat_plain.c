@@ -22,6 +22,7 @@
 
 #include "rtm.h"
 #include "rtmcat_config.h"
+#include "skeleton_cfg.h"
 #include "views.h"
 
 enum { CHUNK = 1 << 16 };
@@ -50,10 +51,8 @@ static int read_bmtr(int srcfd, const char *rel, uint8_t **data, size_t *len)
 static int model_cfg_beside(int srcfd, const char *rel)
 {
     char p[PATH_MAX];
-    const char *slash = strrchr(rel, '/');
-    int dl = slash ? (int)(slash - rel + 1) : 0;
     struct stat st;
-    return snprintf(p, sizeof p, "%.*smodel.cfg", dl, rel) < (int)sizeof p &&
+    return rtm_model_cfg_beside(rel, strlen(rel), p, sizeof p) == 0 &&
            fstatat(srcfd, p, &st, 0) == 0;
 }
 

@@ -10,18 +10,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "skeleton_cfg.h"
 #include "tree_int.h"
-
-#define MODEL_CFG "model.cfg"
-
-/* "DIR/model.cfg" for the file at path (DIR/NAME, or NAME: "model.cfg")
- * into out; -1 when too long. */
-static int beside(const char *path, char *out, size_t n)
-{
-    const char *slash = strrchr(path, '/');
-    int dl = slash ? (int)(slash - path + 1) : 0;
-    return snprintf(out, n, "%.*s" MODEL_CFG, dl, path) >= (int)n ? -1 : 0;
-}
 
 /* The version of the model.cfg beside name (relative to dfd): NONE when
  * there is none (or it is no regular file). */
@@ -29,7 +19,8 @@ static struct rtm_fileid model_cfg_id(int dfd, const char *name)
 {
     char p[PATH_MAX];
     struct stat st;
-    if (beside(name, p, sizeof p) || fstatat(dfd, p, &st, 0) || !S_ISREG(st.st_mode))
+    if (rtm_model_cfg_beside(name, strlen(name), p, sizeof p) || fstatat(dfd, p, &st, 0) ||
+        !S_ISREG(st.st_mode))
         return RTM_FILEID_NONE;
     return rtm_fileid_of(&st);
 }
@@ -83,5 +74,5 @@ void tree_modelcfg_changed(struct rtm_tree *t, const char *dir, uint64_t parent,
 
 int tree_is_model_cfg(const char *name)
 {
-    return name && strcmp(name, MODEL_CFG) == 0;
+    return name && strcmp(name, RTM_MODEL_CFG) == 0;
 }
