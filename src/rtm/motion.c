@@ -19,17 +19,23 @@ static inline void load3(const float *m, double x[3][3])
             x[r][c] = m[r * 3 + c];
 }
 
-/* Whether the 12 floats are finite (no exponent of all ones) and det R > 0,
- * in one pass: every parse asks it of every matrix. */
-static inline int usable(const float *m)
+/* Whether all 12 floats are finite: no exponent of all ones, looked at in
+ * one pass without a branch (every parse asks it of every matrix). */
+static inline int finite12(const float *m)
 {
     uint32_t all = 0;
     for (int k = 0; k < 12; k++) {
         uint32_t bits;
         memcpy(&bits, &m[k], 4);
-        all |= ((bits & 0x7f800000u) == 0x7f800000u);
+        all |= (bits & 0x7f800000u) == 0x7f800000u;
     }
-    if (all)
+    return !all;
+}
+
+/* Whether the 12 floats are finite and det R > 0. */
+static inline int usable(const float *m)
+{
+    if (!finite12(m))
         return 0;
     double x[3][3];
     load3(m, x);
@@ -224,18 +230,6 @@ static inline unsigned rotation_slot(const float *m)
         h = (h + bits) * 0x9e3779b97f4a7c15u;
     }
     return (unsigned)(h >> 56) & (SAME_SLOTS - 1);
-}
-
-/* Whether all 12 floats are finite. */
-static inline int finite12(const float *m)
-{
-    uint32_t all = 0;
-    for (int k = 0; k < 12; k++) {
-        uint32_t bits;
-        memcpy(&bits, &m[k], 4);
-        all |= (bits & 0x7f800000u) == 0x7f800000u;
-    }
-    return !all;
 }
 
 /* The rotation of bone b in frame f (its place i in r), or the one of an

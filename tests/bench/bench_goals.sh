@@ -34,10 +34,6 @@ need_fuse "goals benchmark"
 install_tree
 
 native_tree
-# the scale: animations in the install over animations in the sample
-anims_all=$(awk '$1 == "rtm:" || $1 == "loose:" { n += $2 } END { print n }' "$TREE/.complete")
-anims_native=$(find "$NATIVE" -name bones.txt | wc -l)
-scale=$(awk -v a="$anims_all" -v s="$anims_native" 'BEGIN { printf "%.4f", s ? a / s : 0 }')
 
 # 200 copies of the corpus's files, and a native copy of their views.
 C200=$T/c200

@@ -73,27 +73,16 @@ du_native=$(timed du -s "$T/native")
 total=$((N + loose))
 du_scaled=$(awk -v t="$du_native" -v s="$sample" -v n="$total" 'BEGIN { printf "%d", s ? t * n / s : 0 }')
 
-# 200 copies of the corpus's files.
-if have_corpus; then
-    mkdir -p "$T/c200"
-    i=0
-    mapfile -t files < <(find "$SHARED/corpus" -name '*.rtm' | LC_ALL=C sort)
-    for f in "${files[@]}" "${files[@]}"; do
-        [ $i -ge 200 ] && break
-        i=$((i + 1))
-        cp "$f" "$T/c200/$(printf %03d $i)_${f##*/}"
-    done
+# 200 copies of the corpus's files, and a native copy of their views.
+if corpus_copies "$T/c200"; then
     TREE_SAVE=$TREE TREE=$T/c200
-    mount_cold c200_copy -o noindex
-    cp -r "$M" "$T/c200_native" >/dev/null
-    do_umount "$M"
     for round in first next; do
         mount_cold "c200_mount_$round" -o index="$T/c200.sqlite"
         walk "lsR_$round" ls -lR "$M"
         do_umount "$M"
     done
     drop
-    lsr_native=$(timed ls -lR "$T/c200_native")
+    lsr_native=$(timed ls -lR "$T/c200.native")
     TREE=$TREE_SAVE
 else
     lsr_native=

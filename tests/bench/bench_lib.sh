@@ -54,6 +54,7 @@ first_walk() {
     r0=$(io read_bytes) c0=$(cpu_ms) s=$(now)
     "$@" "$M${SUB:+/$SUB}" >/dev/null 2>&1 || true
     t=$(ms "$s")
+    # shellcheck disable=SC2034  # for the scripts that source this
     W="$t $(( $(io read_bytes) - r0 )) $(( $(cpu_ms) - c0 )) $(hwm)"
     do_umount "$M"
 }
@@ -68,10 +69,17 @@ native_walk() {
 # native_tree: the native tree of the same shape as the install's mods 00
 # and 01 (after install_tree): folders and names as the mount lists them,
 # bones.txt with its content, every other file empty; built once, kept
-# beside the install tree.  Sets NATIVE.
+# beside the install tree.  Sets NATIVE, and anims_all, anims_native and
+# scale: the install's animations, the native tree's, and their ratio.
 native_tree() {
     NATIVE=$TREE.native2
-    [ -f "$NATIVE/.complete" ] && return 0
+    [ -f "$NATIVE/.complete" ] || native_build
+    anims_all=$(awk '$1 == "rtm:" || $1 == "loose:" { n += $2 } END { print n }' "$TREE/.complete")
+    anims_native=$(find "$NATIVE" -name bones.txt | wc -l)
+    # shellcheck disable=SC2034  # for the scripts that source this
+    scale=$(awk -v a="$anims_all" -v s="$anims_native" 'BEGIN { printf "%.4f", s ? a / s : 0 }')
+}
+native_build() {
     echo "building the native same-shape tree of 2 mods in $NATIVE..."
     rm -rf "$NATIVE"
     fg_mount "$TREE" "$M" -o "cache_size=${CACHE:-64M},noindex" || exit 1

@@ -32,22 +32,19 @@ need_fuse "size-walks benchmark"
 . "$(dirname "$0")/bench_lib.sh"
 install_tree
 native_tree
-anims_all=$(awk '$1 == "rtm:" || $1 == "loose:" { n += $2 } END { print n }' "$TREE/.complete")
-anims_native=$(find "$NATIVE" -name bones.txt | wc -l)
-scale=$(awk -v a="$anims_all" -v s="$anims_native" 'BEGIN { printf "%.4f", s ? a / s : 0 }')
 C200=$T/c200
 corpus_copies "$C200" || C200=
 
 peak=0
 : > "$T/r.txt"
-# walk_pair KEY SRC NATIVE_CMD... -- CMD...: a first and a later mount of
-# SRC under CMD (one index), then NATIVE_CMD; appends "KEY_first ..." and
-# "KEY_later ..." rows of "ms read_bytes cpu_ms native_ms".
+# record KEY NATIVE_MS: the walk W (first_walk's) as a row "KEY ms
+# read_bytes cpu_ms native_ms"; its peak RSS counts when it is the
+# install's (du, grep).
 record() {
     local key=$1 nat=$2 h
     read -r t rb cpu h <<< "$W"
     echo "$key $t $rb $cpu $nat" >> "$T/r.txt"
-    [ "$h" -gt "$peak" ] && [ "${key#du}" != "$key" -o "${key#grep}" != "$key" ] && peak=$h
+    case $key in du* | grep*) [ "$h" -gt "$peak" ] && peak=$h ;; esac
     return 0
 }
 for run in $(seq "$RUNS"); do
