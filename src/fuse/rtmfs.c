@@ -185,6 +185,16 @@ static void usage(void)
 }
 
 /* -o uid=, gid=, umask=, dmask=, fmask= into what the tree shows. */
+/* The strings fuse_opt_parse made. */
+static void options_free(struct options *o)
+{
+    char *all[] = { o->skeleton, o->cache_size, o->source, o->digits, o->index,
+                    o->index_size, o->uid, o->gid, o->umask, o->dmask, o->fmask, o->fsname,
+                    o->subtype, o->watch, o->rapified, o->configs, o->timing, o->ahead };
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+        free(all[i]);
+}
+
 /* -o ahead=N: threads that size ahead of a walk that stats (tree.h).  By
  * default one a CPU: a walk's requests wait on the kernel and on the
  * walker more than they compute, and the workers yield to them (nice). */
@@ -659,20 +669,7 @@ int main(int argc, char **argv)
     fs_teardown(&fs);
 out:
     free(c.mountpoint);
-    free(o.source);
-    free(o.skeleton);
-    free(o.digits);
-    free(o.cache_size);
-    free(o.index);
-    free(o.index_size);
-    free(o.uid);
-    free(o.gid);
-    free(o.umask);
-    free(o.dmask);
-    free(o.fmask);
-    free(o.fsname);
-    free(o.subtype);
-    free(o.watch);
+    options_free(&o);
     fuse_opt_free_args(&args);
     return rc;
 }
