@@ -283,12 +283,16 @@ void tree_ahead_at(struct rtm_tree *t, uint64_t head)
     pthread_mutex_unlock(&a->lock);
 }
 
+int tree_ahead_new_head(struct rtm_tree *t, uint64_t head)
+{
+    return t->ahead && atomic_load(&t->ahead->stat_head) != head;
+}
+
 void tree_ahead_stat(struct rtm_tree *t, uint64_t head, int missed)
 {
     struct tree_ahead *a = t->ahead;
     size_t i;
-    /* a walk stats many views of one animation in turn: the first tells */
-    if (!a || !head || (!missed && atomic_load(&a->stat_head) == head))
+    if (!a || !head)
         return;
     pthread_mutex_lock(&a->lock);
     atomic_store(&a->stat_head, head);

@@ -445,9 +445,14 @@ void tree_ahead_free(struct rtm_tree *t);
 void tree_ahead_listed(struct rtm_tree *t, uint64_t dir, struct rtm_dirlist *d);
 /* The folder of animation head was listed: a walk is there. */
 void tree_ahead_at(struct rtm_tree *t, uint64_t head);
-/* A view of animation head was asked a size that needs a parse, and
- * missed (not known): the animations listed after it are sized ahead, and
- * the next folder listed is too while the walk stats views there. */
+/* Whether a view of animation head is asked a size for the first time
+ * since another animation's was (a walk stats many views of one in turn:
+ * the first tells). */
+int tree_ahead_new_head(struct rtm_tree *t, uint64_t head);
+/* The first view of animation head was asked a size that needs a parse,
+ * and missed (not known) or not: on a miss the animations listed after it
+ * are sized ahead, and the next folder listed is too while the walk stats
+ * views there. */
 void tree_ahead_stat(struct rtm_tree *t, uint64_t head, int missed);
 
 /* ---- game paths (tree_gamepaths.c) ---- */

@@ -156,8 +156,9 @@ int tree_view_size(struct rtm_tree *t, struct tree_target *tg, uint64_t *size,
                    struct timespec *when)
 {
     struct rtm_timing tm;
-    /* a size that needs a parse: a walk that stats may follow */
-    if (tg->head && rtmc_view_level(tg->view) != RTMC_SHAPE)
+    /* the first size of an animation that needs a parse: a walk that
+     * stats may follow */
+    if (tg->head && rtmc_view_level(tg->view) != RTMC_SHAPE && tree_ahead_new_head(t, tg->head))
         tree_ahead_stat(t, tg->head,
                         rtmc_view_size_known(t->cfg.cache, tg->h, tg->view, size) == -EAGAIN);
     int rc = tree_states_timing(t, tg, 0, &tm, when);
