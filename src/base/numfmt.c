@@ -257,7 +257,7 @@ size_t rtm_fmt_float(float v, char *buf)
 }
 
 /* The same decisions as rtm_fmt_float, without writing the digits. */
-size_t rtm_float_len(float v)
+static inline size_t float_len(float v)
 {
     struct decimal d;
     if (!isfinite(v) || v == 0 || shortest_fast(v, &d)) {
@@ -267,6 +267,11 @@ size_t rtm_float_len(float v)
     int n, k;
     trim_decimal(d, &n, &k);
     return decimal_len(n, k, signbit(v) != 0);
+}
+
+size_t rtm_float_len(float v)
+{
+    return float_len(v);
 }
 
 size_t rtm_fmt_float_slow(float v, char *buf)
@@ -408,7 +413,19 @@ size_t rtm_fmt_num(float v, int digits, char *buf)
 
 size_t rtm_num_len(float v, int digits)
 {
-    return digits < 0 ? rtm_float_len(v) : rtm_fixed_len((double)v, digits);
+    return digits < 0 ? float_len(v) : rtm_fixed_len((double)v, digits);
+}
+
+uint64_t rtm_nums_len(const float *v, size_t n, int digits)
+{
+    uint64_t len = 0;
+    if (digits < 0)
+        for (size_t i = 0; i < n; i++)
+            len += float_len(v[i]);
+    else
+        for (size_t i = 0; i < n; i++)
+            len += rtm_fixed_len((double)v[i], digits);
+    return len;
 }
 
 size_t rtm_fmt_num_slow(float v, int digits, char *buf)

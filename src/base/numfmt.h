@@ -44,6 +44,8 @@ int rtm_digits_parse(const char *s);
 size_t rtm_fmt_num(float v, int digits, char *buf);
 /* Its length: rtm_float_len() for RTM_DIGITS_EXACT. */
 size_t rtm_num_len(float v, int digits);
+/* The lengths of n numbers, added (a matrix row in one call). */
+uint64_t rtm_nums_len(const float *v, size_t n, int digits);
 /* A double in fixed point the same way (digits clamped to 0..9), rounded
  * half to even from v · 10^digits; for a float v exactly rtm_fmt_num(). */
 size_t rtm_fmt_fixed(double v, int digits, char *buf);

@@ -22,6 +22,7 @@ struct bvh {
     uint32_t *order;            /* the joints in hierarchy order */
     double (*c)[3][3];          /* this frame's rotations, BVH space, column form */
     uint8_t *ok;
+    float (*joint)[3];          /* this frame's joints (pivot . M), each made once */
     double (*chan)[6];          /* each joint's channels, kept from frame to frame */
     const struct rtm_rotations *rot;    /* the nearest rotations made once, or NULL */
 };
@@ -35,6 +36,7 @@ static void bvh_free(struct bvh *h)
     free(h->order);
     free(h->c);
     free(h->ok);
+    free(h->joint);
     free(h->chan);
 }
 
@@ -70,10 +72,11 @@ static int build(struct bvh *h)
     h->order = malloc(nn * sizeof *h->order);
     h->c = malloc(nn * sizeof *h->c);
     h->ok = malloc(nn);
+    h->joint = malloc(nn * sizeof *h->joint);
     h->chan = calloc(nn, sizeof *h->chan);
     h->names = rtm_names_make(a->bones, n, &RTM_NAMES_BVH);
     if (!h->parent || !h->first_child || !h->next_sibling || !h->order || !h->c || !h->ok ||
-        !h->chan || !h->names)
+        !h->joint || !h->chan || !h->names)
         return -1;
     for (uint32_t b = 0; b <= n; b++)
         h->first_child[b] = -1;
@@ -221,15 +224,13 @@ static void euler_zxy(const double r[3][3], double deg[3])
     deg[2] = y * (180 / M_PI);
 }
 
-/* Joint b's channels in frame f, from its and its parent's matrices. */
-static void channels(const struct bvh *h, uint32_t f, uint32_t b, double out[6])
+/* Joint b's channels in this frame, from its and its parent's joints and
+ * rotations. */
+static void channels(const struct bvh *h, uint32_t b, double out[6])
 {
-    const struct rtm_anim *a = h->a;
     int32_t p = h->parent[b];
-    float jb[3], jp[3] = { 0, 0, 0 };
-    rtm_point_times(a->pivot[b], rtm_matrix(a, f, b), jb);
-    if (p >= 0)
-        rtm_point_times(a->pivot[p], rtm_matrix(a, f, (uint32_t)p), jp);
+    static const float origin[3] = { 0, 0, 0 };
+    const float *jb = h->joint[b], *jp = p >= 0 ? h->joint[p] : origin;
     double d[3], w[3] = { (double)jb[0] - jp[0], (double)jb[1] - jp[1], (double)jb[2] - jp[2] };
     to_bvh(w, d);
     double rel[3][3];
@@ -246,14 +247,16 @@ static void channels(const struct bvh *h, uint32_t f, uint32_t b, double out[6])
 static void put_frame(struct bvh *h, uint32_t f, struct rtm_buf *b)
 {
     const struct rtm_anim *a = h->a;
-    for (uint32_t i = 0; i < a->nbones; i++)
+    for (uint32_t i = 0; i < a->nbones; i++) {
         h->ok[i] = rotation(h, f, i, h->c[i]) == 0;
+        rtm_point_times(a->pivot[i], rtm_matrix(a, f, i), h->joint[i]);
+    }
     buf_puts(b, "0 0 0 0 0 0");
     for (uint32_t k = 0; k < a->nbones; k++) {
         uint32_t bone = h->order[k];
         int32_t p = h->parent[bone];
         if (h->ok[bone] && (p < 0 || h->ok[p]))
-            channels(h, f, bone, h->chan[bone]);
+            channels(h, bone, h->chan[bone]);
         if (buf_counts(b)) {            /* sizing: the lengths alone */
             for (int c = 0; c < 6; c++)
                 buf_count(b, 1 + rtm_fixed_len(h->chan[bone][c], 5));

@@ -476,8 +476,7 @@ static int size_frames_and_tracks(const struct rtm_anim *a, struct rtm_buf *scra
             if (f && memcmp(m, rtm_matrix(a, f - 1, b), 12 * sizeof *m) == 0)
                 row = last[b];                  /* a bone holding still */
             else
-                for (int k = 0; k < 12; k++)
-                    row += rtm_num_len(m[k], a->digits);
+                row += rtm_nums_len(m, 12, a->digits);
             last[b] = row;
             frame += name[b] + row;
             sizes[track0 + b] += lead + row;
@@ -490,7 +489,7 @@ static int size_frames_and_tracks(const struct rtm_anim *a, struct rtm_buf *scra
 }
 
 /* joints/ as render_joints writes it, each number's length measured
- * (rtm_num_len) instead of written. */
+ * (rtm_nums_len) instead of written. */
 static int size_joints(const struct rtm_anim *a, struct rtm_buf *scratch, uint64_t *sizes)
 {
     size_t joint0 = rtm_view_index(a, (struct rtm_view){ .kind = RTM_VIEW_JOINTS });
@@ -504,11 +503,8 @@ static int size_joints(const struct rtm_anim *a, struct rtm_buf *scratch, uint64
     for (uint32_t f = 0; !rc && f < a->nframes; f++) {
         rc = rtm_joints(a, f, j, known);
         uint64_t size = sizeof "bone,x,y,z\n" - 1 + names;
-        for (uint32_t b = 0; !rc && b < a->nbones; b++) {
-            size += 4;                          /* 3 commas and the line's end */
-            for (int k = 0; known[b] && k < 3; k++)
-                size += rtm_num_len(j[b][k], a->digits);
-        }
+        for (uint32_t b = 0; !rc && b < a->nbones; b++)
+            size += 4 + (known[b] ? rtm_nums_len(j[b], 3, a->digits) : 0);  /* 3 commas, line end */
         sizes[joint0 + f] = size;
     }
     free(j);

@@ -447,7 +447,8 @@ static void fixed_doubles(void **state)
     assert_string_equal(b, "120.5");
 }
 
-/* rtm_num_len is the length rtm_fmt_num writes, with any digits. */
+/* rtm_num_len is the length rtm_fmt_num writes, with any digits, and
+ * rtm_nums_len a row's. */
 static void num_len_is_fmt_len(void **state)
 {
     (void)state;
@@ -463,6 +464,16 @@ static void num_len_is_fmt_len(void **state)
         if (rtm_num_len(v, d) != n)
             fail_msg("0x%08x with %d digits: '%s' but rtm_num_len %zu", u, d, a,
                      rtm_num_len(v, d));
+    }
+    /* and rtm_nums_len, a row at a time, their sum */
+    for (int d = -1; d <= RTM_DIGITS_MAX; d++) {
+        float row[12];
+        uint64_t sum = 0;
+        for (int k = 0; k < 12; k++) {
+            row[k] = from_bits(lcg_next());
+            sum += rtm_fmt_num(row[k], d, a);
+        }
+        assert_int_equal(rtm_nums_len(row, 12, d), sum);
     }
 }
 
