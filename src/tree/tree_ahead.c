@@ -17,7 +17,7 @@
  * What it keeps is small: the numbers of the animations of the last
  * AHEAD_FOLDERS folders listed that hold more than one; what it sizes goes
  * to the cache, within its budget.  The workers are started at the first
- * want (after rtmfs has forked) and joined by tree_ahead_free.
+ * size missed (after rtmfs has forked) and joined by tree_ahead_free.
  */
 #include "tree_int.h"
 
@@ -260,7 +260,8 @@ static void walk_at(struct tree_ahead *a, struct ahead_folder *f, size_t i)
         pthread_cond_broadcast(&a->work);
 }
 
-/* Starts the workers (lock held): at the first want, after rtmfs forked. */
+/* Starts the workers (lock held): at the first size missed, after rtmfs
+ * forked. */
 static void start(struct rtm_tree *t, struct tree_ahead *a)
 {
     while (a->started < a->nthreads &&
