@@ -320,6 +320,10 @@ static size_t fixed_slow(float v, int digits, char *buf)
                            digits);
 }
 
+/* 10^digits, for fixed point's 0 to RTM_DIGITS_MAX decimals. */
+static const double POW10_DIGITS[RTM_DIGITS_MAX + 1] = { 1, 1e1, 1e2, 1e3, 1e4,
+                                                        1e5, 1e6, 1e7, 1e8, 1e9 };
+
 /* x >= 0 rounded to an integer, half to even as printf rounds: adding and
  * taking away 2^52 does it in the default rounding mode where doubles are
  * evaluated as doubles (nearbyint, a call, otherwise); from 2^52 on every
@@ -342,8 +346,7 @@ static double round_half_even(double x)
  * the text's end is scratch).  -1 when it does not fit 63 bits. */
 static int fixed_fast(double v, int digits, char *buf, size_t *len)
 {
-    static const double pow10[] = { 1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9 };
-    double x = fabs(v * pow10[digits]);
+    double x = fabs(v * POW10_DIGITS[digits]);
     if (!(x < 9.2e18))
         return -1;
     uint64_t q = (uint64_t)round_half_even(x);
@@ -382,10 +385,9 @@ size_t rtm_fmt_fixed(double v, int digits, char *buf)
 /* The decisions of fixed_fast, counted instead of written. */
 size_t rtm_fixed_len(double v, int digits)
 {
-    static const double pow10[] = { 1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9 };
     char s[RTM_FLOAT_CHARS];
     digits = digits < 0 ? 0 : digits > RTM_DIGITS_MAX ? RTM_DIGITS_MAX : digits;
-    double x = fabs(v * pow10[digits]);
+    double x = fabs(v * POW10_DIGITS[digits]);
     if (!(x < 9.2e18))                  /* nan, inf, or past 63 bits */
         return rtm_fmt_fixed(v, digits, s);
     static const uint64_t pow10u[] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,

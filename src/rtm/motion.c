@@ -223,13 +223,7 @@ uint64_t rtm_rotations_bytes(const struct rtm_anim *a)
 enum { SAME_SLOTS = 256 };
 static inline unsigned rotation_slot(const float *m)
 {
-    uint64_t h = 0;
-    for (int k = 0; k < 9; k++) {
-        uint32_t bits;
-        memcpy(&bits, &m[k], 4);
-        h = (h + bits) * 0x9e3779b97f4a7c15u;
-    }
-    return (unsigned)(h >> 56) & (SAME_SLOTS - 1);
+    return (unsigned)rtm_hash_bytes((const char *)m, 9 * sizeof *m, 0) & (SAME_SLOTS - 1);
 }
 
 /* The rotation of bone b in frame f (its place i in r), or the one of an

@@ -325,6 +325,20 @@ static size_t remember_wrong(struct env *e, struct mount *m, int only_last, uint
     return n;
 }
 
+/* A mount in which only walk.rtm's bones.txt is read (its shape has no
+ * sizes yet), then the last track's size remembered wrong (remember_wrong,
+ * only_last): its view count, and the true size in *right. */
+static size_t remember_last_wrong(struct env *e, uint64_t *right)
+{
+    struct mount *m = mount_default(e);
+    struct rtm_tree_entry te;
+    char buf[256];
+    assert_true(read_file(m, ino_of(m, "walk.rtm/bones.txt", &te), buf, sizeof buf) > 0);
+    size_t n = remember_wrong(e, m, 1, right);
+    unmount(m);
+    return n;
+}
+
 /* A remembered size that is wrong: the read fails once with EIO, the
  * kernel is told (the stale hook), the shape is forgotten, and from then
  * on stat and read agree. */
@@ -372,17 +386,12 @@ static void a_wrong_size_fails_once(void **state)
 static void a_wrong_size_found_by_sizing(void **state)
 {
     struct env *e = *state;
-    struct mount *m = mount_default(e);
     struct rtm_tree_entry te;
-    char buf[256];
-    /* only bones.txt read: the shape has no sizes yet */
-    assert_true(read_file(m, ino_of(m, "walk.rtm/bones.txt", &te), buf, sizeof buf) > 0);
     uint64_t right;
-    size_t n = remember_wrong(e, m, 1, &right);
-    unmount(m);
+    size_t n = remember_last_wrong(e, &right);
     assert_int_not_equal(right, 3);
 
-    m = mount_default(e);
+    struct mount *m = mount_default(e);
     uint64_t anim = ino_of(m, "walk.rtm", &te);
     /* sizing every view finds it: that lookup fails, the kernel is told to
      * forget every view of the animation (their sizes came from the shape) */
@@ -410,16 +419,12 @@ static void a_wrong_size_found_ahead(void **state)
 {
     struct env *e = *state;
     write_file(e, "a_run.rtm", &e->run);           /* listed before walk.rtm */
-    struct mount *m = mount_default(e);
     struct rtm_tree_entry te;
-    char buf[256];
-    assert_true(read_file(m, ino_of(m, "walk.rtm/bones.txt", &te), buf, sizeof buf) > 0);
     uint64_t right;
-    size_t n = remember_wrong(e, m, 1, &right);
-    unmount(m);
+    size_t n = remember_last_wrong(e, &right);
 
     e->ahead = 1;
-    m = mount_default(e);
+    struct mount *m = mount_default(e);
     struct rtm_dirlist *d;
     assert_int_equal(rtm_tree_listing(m->f->t, RTM_INO_ROOT, 0, &d), 0);
     rtm_tree_listing_put(m->f->t, d);
