@@ -174,9 +174,24 @@ static int size_on_full(struct rtmc *c, struct rtmc_entry *f, struct rtm_view v,
     return rc;
 }
 
-/* What full entry f knows of the sizes h (its version's) does not. */
+/* Whether full entry f, of h's version, can give h's views their sizes:
+ * it parsed, into the same frames and bones, so the same views.  A damaged
+ * file's head can read where its full parse fails (f then has no sizes at
+ * all) or counts otherwise (a head that promised more frames than the
+ * matrices hold), and then h's views past the head have no size. */
+static int full_serves(const struct rtmc_entry *h, const struct rtmc_entry *f)
+{
+    return f->anim && h->anim && f->nviews == h->nviews &&
+           f->anim->nframes == h->anim->nframes && f->anim->nbones == h->anim->nbones &&
+           f->anim->nprops == h->anim->nprops;
+}
+
+/* What full entry f knows of the sizes h (its version's) does not; nothing
+ * when f cannot serve h. */
 static void keep_sizes(struct rtmc *c, struct rtmc_entry *h, const struct rtmc_entry *f)
 {
+    if (h == f || !full_serves(h, f))
+        return;
     pthread_mutex_lock(&c->lock);
     for (size_t i = 0; i < h->nviews; i++)
         if (h->sizes[i] == UINT64_MAX)
@@ -199,7 +214,7 @@ static int size_from_full(struct rtmc *c, struct rtmc_entry *h, struct rtm_view 
     struct rtmc_src s = src_of(h, RTMC_FULL);
     struct rtmc_entry *f;
     int rc = rtmc_get(c, &s, &f);
-    if (rc == 0 && f->anim && f->nviews == h->nviews) {
+    if (rc == 0 && full_serves(h, f)) {
         rc = rtmc_view_size_known(c, f, v, size);
         if (rc == -EAGAIN)      /* the first of the version only if h knows none */
             rc = size_on_full(c, f, v, none_sized(c, h) && none_sized(c, f), size);
@@ -246,11 +261,10 @@ int rtmc_size_ahead(struct rtmc *c, struct rtmc_entry *h)
     int rc = h->level == RTMC_FULL ? 0 : rtmc_get(c, &s, &f);
     if (rc)
         return rc;
-    rc = f->anim && f->nviews == h->nviews ? size_all(c, f, 1) : -EIO;
-    if (f != h) {
-        keep_sizes(c, h, f);
+    rc = full_serves(h, f) ? size_all(c, f, 1) : -EIO;
+    keep_sizes(c, h, f);
+    if (f != h)
         rtmc_put(c, f);
-    }
     return rc;
 }
 
@@ -318,7 +332,7 @@ int rtmc_timed_view_size(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v
     struct rtmc_view *cv;
     if (h->level > s.level && (rc = rtmc_get(c, &s, &f)))
         return rc;
-    rc = f->anim && f->nviews == h->nviews ? size_from_untimed(c, h, f, v, tm, size) : -EIO;
+    rc = full_serves(h, f) ? size_from_untimed(c, h, f, v, tm, size) : -EIO;
     if (rc == -EAGAIN && (rc = rtmc_timed_view_get(c, f, v, tm, &cv)) == 0) {
         *size = cv->len;
         rtmc_view_put(c, cv);

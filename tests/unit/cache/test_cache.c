@@ -12,7 +12,9 @@
 #include "timing.h"
 
 /* A loader that makes plain samples: the key's size is the frame count,
- * paths starting "bad" fail to parse and "io" fail to read.  A table is an
+ * paths starting "bad" fail to parse and "io" fail to read; a damaged
+ * file's head can read where its full parse does not: "fullbad" fails to
+ * parse full only, and "fewer" parses full into two frames fewer.  A table is an
  * archive with one entry named like the key; data is the key's path.  An
  * anim in an archive first gets the archive's table from cache c, as rtmfs's
  * loader does. */
@@ -79,6 +81,10 @@ static int fake_load(void *ctx, const struct rtmc_src *s, struct rtmc_reservatio
         snprintf(msg, msglen, "%s: broken (at byte 8)", s->path);
         return 0;
     }
+    if (strncmp(s->path, "fullbad", 7) == 0 && s->level == RTMC_FULL) {
+        snprintf(msg, msglen, "%s: matrices broken (at byte 900)", s->path);
+        return 0;
+    }
     if (s->kind == RTMC_TABLE)
         return fake_table(s, &out->pbo);
     if (s->kind == RTMC_DATA) {
@@ -101,7 +107,8 @@ static int fake_anim(void *ctx, const struct rtmc_src *s, struct rtm_anim **anim
         assert_non_null(rtmc_pbo(h));
         rtmc_put(l->c, h);
     }
-    struct sample_opts o = { (uint32_t)s->id.size, 66, (uint32_t)s->id.mtime_ns, 0 };
+    int fewer = strncmp(s->path, "fewer", 5) == 0 && s->level == RTMC_FULL;
+    struct sample_opts o = { (uint32_t)s->id.size - 2 * fewer, 66, (uint32_t)s->id.mtime_ns, 0 };
     struct rtm_buf b;
     buf_init(&b);
     assert_int_equal(rtm_sample_plain(&o, &b), 0);
@@ -290,6 +297,39 @@ static void timed_sizes_match_render(void **state)
     rtmc_put(c2, hl);
     rtmc_free(c2);
     rtmc_put(c, h);
+    rtmc_free(c);
+}
+
+/* A worker sizes ahead from a light entry (what a listing loads) whose
+ * version's full parse fails, or gives fewer views than the head: each is
+ * -EIO, with the entry's sizes still unknown and its light views still
+ * sized; nothing is read from the full entry's missing or shorter sizes
+ * (the first crashed rtmfs; the second read past them, which only
+ * AddressSanitizer sees). */
+static void size_ahead_when_full_parse_differs(void **state)
+{
+    (void)state;
+    struct rtmc *c = rtmc_new(64u << 20, fake_load, &L);
+    static const char *const paths[] = { "fewer.rtm", "fullbad.rtm" };
+    for (int i = 0; i < 2; i++) {
+        struct rtmc_src light = key(paths[i], 10, 1);
+        light.level = RTMC_LIGHT;
+        struct rtmc_entry *h;
+        uint64_t size;
+        assert_int_equal(rtmc_get(c, &light, &h), 0);
+        assert_non_null(rtmc_anim(h));
+        assert_int_equal(rtmc_size_ahead(c, h), -EIO);
+        struct rtm_view frame = { .kind = RTM_VIEW_FRAME, .frame = 0 };
+        assert_int_equal(rtmc_view_size_known(c, h, frame, &size), -EAGAIN);
+        assert_int_equal(rtmc_view_size(c, h, frame, &size), -EIO);
+        assert_int_equal(rtmc_size_ahead(c, h), -EIO);          /* again: the same */
+        assert_int_equal(rtmc_view_size(c, h, (struct rtm_view){ .kind = RTM_VIEW_BONES }, &size), 0);
+        assert_true(size > 0);
+        rtmc_put(c, h);
+    }
+    struct rtmc_stats st;
+    rtmc_get_stats(c, &st);
+    assert_int_equal(st.ahead, 0);
     rtmc_free(c);
 }
 
@@ -605,6 +645,7 @@ int main(void)
         cmocka_unit_test_setup(parse_error_is_cached_io_error_is_not, setup),
         cmocka_unit_test_setup(views_match_render_and_are_cached, setup),
         cmocka_unit_test_setup(timed_sizes_match_render, setup),
+        cmocka_unit_test_setup(size_ahead_when_full_parse_differs, setup),
         cmocka_unit_test_setup(budget_evicts_least_recent, setup),
         cmocka_unit_test_setup(evictions_trim_the_heap, setup),
         cmocka_unit_test_setup(make_room_and_trim, setup),

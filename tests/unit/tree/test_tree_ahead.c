@@ -3,7 +3,10 @@
  * size ahead, and every size equals the bytes read; a walk that reads
  * bones.txt alone (grep -r) sizes nothing, ahead or not; a walk that stops
  * after one animation has the workers size no more than their window
- * beyond it; and without threads (-o ahead=0) nothing is sized ahead. */
+ * beyond it; without threads (-o ahead=0) nothing is sized ahead; and
+ * animations whose head reads and whose full parse fails, met by the
+ * workers after a listing loaded their heads, end as a request would leave
+ * them (EIO, then error.txt), with the rest sized exactly. */
 /* make tsan: this test runs under ThreadSanitizer (the Makefile looks for this line). */
 #include "testutil.h"
 #include "tree_testutil.h"
@@ -218,6 +221,92 @@ static void no_threads_none_ahead(void **state)
     assert_int_equal(st.sizings, NANIMS);
 }
 
+/* A BMTR file whose head reads and whose full parse fails: its arrays,
+ * LZO-compressed, overwritten past the head (checked with the parsers). */
+static void write_damaged(struct env *e, const char *name, uint32_t seed)
+{
+    struct sample_opts o = { 6, 12, seed, 0 };
+    struct rtm_buf b;
+    struct rtm_anim *a = NULL;
+    struct rtm_error err;
+    uint64_t need;
+    buf_init(&b);
+    assert_int_equal(rtm_sample_bmtr(&o, 5, BMTR_COMPRESS_ALL, &b), 0);
+    memset(b.p + b.len / 2, 0xA5, b.len / 4);
+    struct rtm_parse_opts po = { .skel = e->f.skel };
+    assert_int_equal(rtm_parse_head((uint8_t *)b.p, b.len, b.len, &po, &a, &need, &err), 0);
+    rtm_free(a);
+    assert_int_not_equal(rtm_parse((uint8_t *)b.p, b.len, e->f.skel, &a, &err), 0);
+    tree_fixture_write(&e->f, name, b.p, b.len);
+    buf_free(&b);
+}
+
+/* Files of folder ino whose lookup failed with EIO, or with ENOENT once
+ * their animation's folder turned to error.txt alone (the rest are
+ * checked: size equals the bytes read). */
+static size_t walk_eio(struct rtm_tree *t, uint64_t ino)
+{
+    char (*names)[64] = malloc(4096 * sizeof *names);
+    uint64_t *inos = malloc(4096 * sizeof *inos);
+    size_t eio = 0, n = list(t, ino, names, inos, 4096);
+    for (size_t i = 0; i < n; i++) {
+        struct rtm_tree_entry te;
+        int rc = rtm_tree_lookup(t, ino, names[i], &te);
+        if (rc == -EIO || rc == -ENOENT) {
+            eio++;
+            continue;
+        }
+        assert_int_equal(rc, 0);
+        if (S_ISDIR(te.st.st_mode))
+            eio += walk_eio(t, te.ino);
+        else if ((uint64_t)te.st.st_size != read_all(t, te.ino))
+            fail_msg("%s: size %lld, bytes read differ", names[i], (long long)te.st.st_size);
+    }
+    free(names);
+    free(inos);
+    return eio;
+}
+
+/* Damaged animations between good ones, their heads loaded by a listing
+ * (ls of every animation's folder), then a walk that stats: the workers
+ * meet each damaged one's failed full parse (rtmc_size_ahead on a head
+ * entry, which crashed rtmfs), and leave it as a request would: its views
+ * with numbers fail with EIO, and its folder then lists error.txt. */
+static void damaged_sized_ahead(void **state)
+{
+    struct env *e = *state;
+    char name[64];
+    for (uint32_t i = 0; i < NANIMS; i += 2) {
+        snprintf(name, sizeof name, "anims/a%02u.rtm", i);
+        write_damaged(e, name, i);
+    }
+    struct rtm_tree *t = mount_with(e, 2);
+    char names[NANIMS][64], inner[64][64];
+    uint64_t inos[NANIMS], inner_inos[64];
+    uint64_t dir = list_anims(t, names, inos);
+    for (size_t i = 0; i < NANIMS; i++) {   /* the heads, as ls of each loads them */
+        struct rtm_tree_entry a;
+        assert_int_equal(rtm_tree_lookup(t, dir, names[i], &a), 0);
+        assert_true(list(t, a.ino, inner, inner_inos, 64) > 5);
+    }
+    assert_true(walk_eio(t, dir) > 0);
+    ahead_settled(e);
+    for (size_t i = 0; i < NANIMS; i++) {
+        struct rtm_tree_entry a, err;
+        assert_int_equal(rtm_tree_lookup(t, dir, names[i], &a), 0);
+        size_t n = list(t, a.ino, inner, inner_inos, 64);
+        int broken = rtm_tree_lookup(t, a.ino, RTM_TREE_ERROR_NAME, &err) == 0;
+        assert_int_equal(broken, i % 2 == 0);
+        if (broken) {
+            assert_int_equal(n, 1);
+            assert_true(read_all(t, err.ino) > 0);
+        }
+    }
+    struct rtmc_stats st;
+    rtmc_get_stats(e->f.c, &st);
+    assert_true(st.ahead > 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -225,6 +314,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(grep_sizes_nothing, setup, teardown),
         cmocka_unit_test_setup_teardown(stops_at_window, setup, teardown),
         cmocka_unit_test_setup_teardown(no_threads_none_ahead, setup, teardown),
+        cmocka_unit_test_setup_teardown(damaged_sized_ahead, setup, teardown),
     };
     return run_test_cases(tests, NULL, NULL);
 }
