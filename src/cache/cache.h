@@ -63,6 +63,14 @@
  *    the hook is told, and it is kept in both entries.  A render
  *    whose size differs from the one the hook gave fails with -EIO once
  *    (the hook is told the right one), as a wrong indexed size does.
+ *  - Containment: nothing here aborts, whatever the files hold, however
+ *    they change, and whatever allocation fails.  A file's head can read
+ *    where its full parse fails or counts otherwise; a size is then taken
+ *    from the full entry only when it has the head's frames, bones and
+ *    views, and is otherwise not known (-EIO).  A worker (rtmc_size_ahead)
+ *    meets the same failures as a request and leaves the entry as a
+ *    request would: its error kept, its sizes unknown.  Out of memory is
+ *    -ENOMEM and never cached.
  *  - Sizes the index gave for a version (rtmc_loaded.indexed) are checked
  *    against every size computed for it.  The first difference kills the
  *    version's shape entries (what served the wrong size), tells the store

@@ -1,7 +1,6 @@
 /* inodes.c - (path, version) <-> inode number (see inodes.h). */
 #include "inodes.h"
 
-#include <assert.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -24,6 +23,7 @@ struct rtm_inodes {
     struct node **by_ino, **by_path;
     size_t size, count;
     size_t bytes;
+    uint64_t miscounts;           /* numbers taken back that were not counted */
 };
 
 uint64_t rtm_ino_hash(const char *path, const struct rtm_fileid *id)
@@ -185,7 +185,8 @@ static struct node *node_new(struct rtm_inodes *t, const char *path, const struc
 static uint64_t count(struct rtm_inodes *t, const char *path, const struct rtm_fileid *id,
                       int hold, const void *aux)
 {
-    assert(*path);
+    if (!*path)
+        return RTM_INO_ROOT;            /* never counted (inodes.h) */
     pthread_mutex_lock(&t->lock);
     struct node *n = find_key(t, path, id);
     if (!n)
@@ -234,9 +235,8 @@ int rtm_inodes_aux(struct rtm_inodes *t, uint64_t ino, void *aux)
 
 uint64_t rtm_inodes_ref_member(struct rtm_inodes *t, uint64_t head, uint64_t k)
 {
-    assert(k < RTM_INO_MEMBERS);
     pthread_mutex_lock(&t->lock);
-    struct node *n = find_ino(t, head);
+    struct node *n = k < RTM_INO_MEMBERS ? find_ino(t, head) : NULL;
     int ok = n && n->head;
     if (ok)
         n->nlookup++;
@@ -258,23 +258,31 @@ static void unlink_node(struct rtm_inodes *t, struct node *n)
     t->bytes -= node_bytes(n);
 }
 
-/* Takes back n lookups (or holds) of ino; frees it when none are left. */
+/* Takes back n lookups (or holds) of ino; frees it when none are left.
+ * The kernel forgets only numbers it was given, as often as it was given
+ * them (a lookup whose reply it did not take is taken back by the glue),
+ * and holds are the tree's own, so a number unknown or taken back too often
+ * is a miscount of rtmfs's.  That must not end the mount (inodes.h): it is
+ * counted and the count stops at 0; at worst the number is freed early,
+ * and a later request on it finds it unknown (ENOENT) and looks it up
+ * again. */
 static void uncount(struct rtm_inodes *t, uint64_t ino, uint64_t n, int hold)
 {
     if (ino == RTM_INO_ROOT)
         return;
-    assert(!(hold && rtm_ino_member(ino)) && "members are never held");
     pthread_mutex_lock(&t->lock);
     struct node *nd = find_ino(t, rtm_ino_head(ino));
-    assert(nd && "forget or release of a number never given");
-    assert((nd->ino == ino || nd->head) && "forget of a member of no family");
-    uint64_t *c = hold ? &nd->holds : &nd->nlookup;
-    assert(*c >= n && "forget or release of more than was counted");
-    *c -= n;
-    if (nd->nlookup == 0 && nd->holds == 0) {
-        unlink_node(t, nd);
-        free(nd->path);
-        free(nd);
+    int known = nd && (nd->ino == ino || nd->head) && !(hold && rtm_ino_member(ino));
+    uint64_t *c = !known ? NULL : hold ? &nd->holds : &nd->nlookup;
+    if (!c || *c < n)
+        t->miscounts++;
+    if (c) {
+        *c -= n < *c ? n : *c;
+        if (nd->nlookup == 0 && nd->holds == 0) {
+            unlink_node(t, nd);
+            free(nd->path);
+            free(nd);
+        }
     }
     pthread_mutex_unlock(&t->lock);
 }
@@ -357,4 +365,12 @@ size_t rtm_inodes_count(struct rtm_inodes *t)
     size_t c = t->count;
     pthread_mutex_unlock(&t->lock);
     return c;
+}
+
+uint64_t rtm_inodes_miscounts(struct rtm_inodes *t)
+{
+    pthread_mutex_lock(&t->lock);
+    uint64_t m = t->miscounts;
+    pthread_mutex_unlock(&t->lock);
+    return m;
 }

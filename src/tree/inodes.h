@@ -27,10 +27,14 @@
  * Contract:
  *  - Thread-safe: one mutex inside, never held while calling out.
  *  - rtm_inodes_ref() counts one lookup; rtm_inodes_forget() takes back as
- *    many as the kernel says.  Taking back more than were counted, or
- *    forgetting a number never given, is a caller's bug and asserts.
- *    rtm_inodes_hold() and rtm_inodes_release() count holds the same way.
- *    A number lives while it has lookups or holds.
+ *    many as the kernel says.  rtm_inodes_hold() and rtm_inodes_release()
+ *    count holds the same way.  A number lives while it has lookups or
+ *    holds.
+ *  - Nothing here aborts.  Taking back more than was counted, a number
+ *    never given, or a member's hold is a miscount of the caller's (the
+ *    kernel sends back only what it got): the table counts it
+ *    (rtm_inodes_miscounts, which tests keep at 0), takes back what there
+ *    is, and goes on; a path "" is the root, never counted.
  *  - RTM_INO_ROOT is the mount's root (path ""): always known, never
  *    counted, never in the table.
  *  - The table copies the paths it is given; callers own theirs.
@@ -117,6 +121,8 @@ int rtm_inodes_each(struct rtm_inodes *t,
                     void (*fn)(void *arg, uint64_t ino, const char *path,
                                const struct rtm_fileid *id),
                     void *arg);
+/* How many take-backs did not match a count (see the contract). */
+uint64_t rtm_inodes_miscounts(struct rtm_inodes *t);
 /* Memory the table holds (nodes, paths, arrays), and how many nodes. */
 size_t rtm_inodes_bytes(struct rtm_inodes *t);
 size_t rtm_inodes_count(struct rtm_inodes *t);

@@ -61,6 +61,14 @@ void rtm_tree_free(struct rtm_tree *t)
     tree_listings_free(t);
     tree_states_free(t);
     tree_gamepaths_free(t);
+    uint64_t miscounts = rtm_inodes_miscounts(t->nodes);
+    if (miscounts && t->cfg.log) {
+        char line[160];
+        snprintf(line, sizeof line, "%llu inode numbers were taken back more often than "
+                 "given (a bug of rtmfs's, survived; please report it)",
+                 (unsigned long long)miscounts);
+        t->cfg.log(t->cfg.log_ctx, line);
+    }
     rtm_inodes_free(t->nodes);
     pthread_mutex_destroy(&t->llock);
     free(t->hidden);

@@ -31,6 +31,14 @@
  * Contract:
  *  - Thread-safe.  Every function returns 0 (or a byte count) or a negative
  *    errno, as FUSE replies want it.
+ *  - The mount never dies: nothing reachable from SOURCE's bytes, its
+ *    changes or the kernel's requests aborts, asserts or exits.  A file
+ *    that does not read is a folder of error.txt; a view that cannot be
+ *    made fails with EIO and its folder then lists error.txt; a name gone
+ *    is ENOENT; an old version's number ESTALE; out of memory ENOMEM,
+ *    never remembered.  The workers sizing ahead meet the same bad input,
+ *    faults and changes as a request, leave what they meet as a request
+ *    would (error.txt, sizes unknown) and go on to the next animation.
  *  - With cfg.ahead, the tree owns that many worker threads that size the
  *    views of the next animations of a folder while a walk stats them
  *    (tree_ahead.c).  They start at the first size that needs a parse (so
@@ -171,8 +179,10 @@ struct rtm_tree_config {
      * is told. */
     void (*stale)(void *ctx, uint64_t ino, uint64_t n);
     void *stale_ctx;
-    /* Told, once a mount, one line of what the preprocessor left as
-     * written in the text configs read (cfg_pp.h).  NULL: nobody. */
+    /* Told lines for the user (rtmfs: stderr): once a mount, what the
+     * preprocessor left as written in the text configs read (cfg_pp.h);
+     * at rtm_tree_free, inode numbers taken back that were never counted
+     * (inodes.h: a miscount survived, which is a bug).  NULL: nobody. */
     void (*log)(void *ctx, const char *line);
     void *log_ctx;
 };

@@ -280,6 +280,34 @@ static void concurrent_lookups_and_forgets(void **state)
     rtm_inodes_free(t);
 }
 
+/* Miscounts (a number never given, forgotten too often, a member held)
+ * are counted and survived, never aborted on; the table goes on working. */
+static void miscounts_are_survived(void **state)
+{
+    (void)state;
+    struct rtm_inodes *t = rtm_inodes_new(NULL);
+    assert_non_null(t);
+    uint64_t a = rtm_inodes_ref(t, "walk.rtm", &V1);
+    rtm_inodes_forget(t, a + 12345, 1);                   /* never given */
+    assert_int_equal(rtm_inodes_miscounts(t), 1);
+    assert_int_equal(rtm_inodes_find(t, "walk.rtm", &V1), a);
+    rtm_inodes_forget(t, a, 3);                           /* once counted */
+    assert_int_equal(rtm_inodes_miscounts(t), 2);
+    assert_int_equal(rtm_inodes_find(t, "walk.rtm", &V1), 0);
+    char aux[RTM_INO_AUX] = { 0 };
+    uint64_t h = rtm_inodes_ref_head(t, "run.rtm", &V1, aux);
+    uint64_t m = rtm_inodes_ref_member(t, h, 5);
+    rtm_inodes_release(t, m);                             /* members are never held */
+    assert_int_equal(rtm_inodes_miscounts(t), 3);
+    assert_int_equal(rtm_inodes_ref_member(t, h, RTM_INO_MEMBERS), 0);
+    assert_int_equal(rtm_inodes_ref(t, "", &V1), RTM_INO_ROOT);
+    rtm_inodes_forget(t, m, 1);
+    rtm_inodes_forget(t, h, 1);
+    assert_int_equal(rtm_inodes_count(t), 0);
+    assert_int_equal(rtm_inodes_miscounts(t), 3);
+    rtm_inodes_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -292,6 +320,7 @@ int main(void)
         cmocka_unit_test(grows_past_its_first_size),
         cmocka_unit_test(each_visits_every_number),
         cmocka_unit_test(concurrent_lookups_and_forgets),
+        cmocka_unit_test(miscounts_are_survived),
     };
     return run_test_cases(tests, NULL, NULL);
 }
