@@ -89,8 +89,9 @@ UNIT_BIN := $(UNIT:%=$(BUILD)/tests/%)
 .PHONY: all tests check bench demo fuzz fuzz-long tsan stress valgrind install install-magic uninstall deb \
 	clean deps layers ofp2-table pow10-table corpus-mix float-exhaustive
 all: $(PROGS)
-# the unit tests, and the mount tests' own programs (tests/lib/walk_check.c; fuzz_seeds for tests/mount/tricks.sh)
-tests: $(UNIT_BIN) $(BUILD)/tests/walk_check $(BUILD)/tests/fuzz_seeds
+# the unit tests, and the mount tests' own programs (tests/lib/walk_check.c; fuzz_seeds for tests/mount/tricks.sh;
+# tests/lib/faultfs.c for tests/mount/faults.sh)
+tests: $(UNIT_BIN) $(BUILD)/tests/walk_check $(BUILD)/tests/fuzz_seeds $(BUILD)/tests/faultfs
 
 # Objects: one rule; the FUSE front end alone sees libfuse's headers.
 $(BUILD)/obj/%.o: src/%.c
@@ -149,6 +150,11 @@ $(BUILD)/tests/%: tests/bench/%.c $(TEST_DEPS)
 	$(TEST_CC)
 $(BUILD)/tests/%: tests/lib/%.c $(TEST_DEPS)
 	$(TEST_CC)
+# faultfs, a FUSE file system of its own, links libfuse alone; never
+# sanitized: it is the faulty source under a sanitized rtmfs, not under test
+$(BUILD)/tests/faultfs: tests/lib/faultfs.c | $(BUILD)/tests
+	$(CC) $(ALL_CPPFLAGS) $(FUSE_CFLAGS) $(DEF_CFLAGS) $(CFLAGS) $(NEED_CFLAGS) $(DEP_FLAGS) -o $@ $< \
+		$(LDFLAGS) $(FUSE_LIBS)
 
 -include $(wildcard $(BUILD)/obj/*/*.d $(BUILD)/tests/*.d)
 

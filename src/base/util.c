@@ -334,6 +334,9 @@ ssize_t rtm_pread_full(int fd, void *buf, size_t len, uint64_t off)
             break;
         got += (size_t)n;
     }
+    struct stat st;
+    if (got < len && fstat(fd, &st) == 0 && (uint64_t)st.st_size > off + got)
+        return -EIO;                    /* an end before the file's: a failed read */
     return (ssize_t)got;
 }
 

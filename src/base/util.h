@@ -106,7 +106,10 @@ int cur_asciiz(struct rtm_cursor *c, const uint8_t **s, uint32_t *len, uint32_t 
 /* ---- files and paths ---- */
 
 /* Reads len bytes at off, retrying on EINTR and short reads: the count
- * read (less than len only at the end of the file), or -errno. */
+ * read (less than len only at the end of the file), or -errno.  A read
+ * that ends before off + len while the file is still that long is the
+ * source's failure, not its end (a FUSE or network file system, a failing
+ * disk): -EIO, so that no caller takes it for the file's end. */
 ssize_t rtm_pread_full(int fd, void *buf, size_t len, uint64_t off);
 
 /* dir/name into out (n bytes; dir "" gives name alone; out may be dir,

@@ -221,7 +221,12 @@ struct rtm_tree_notify rtmfs_notify(struct rtmfs_ops_ctx *c)
 
 /* Told from inside a request: the kernel may hold a lock that request's
  * reply releases, so the notification waits for it on a thread of its own
- * (a wrong remembered size is rare: a thread each is cheap enough). */
+ * (a wrong remembered size, a listing that met a failed read: rare, so a
+ * thread each is cheap enough).  It waits STALE_AFTER_MS first: the kernel
+ * fills its caches (a listing's pages, from this readdir and the empty one
+ * that ends it) after the replies, and a notification before that would be
+ * undone by them. */
+enum { STALE_AFTER_MS = 50 };
 struct stale {
     struct rtmfs_ops_ctx *c;
     uint64_t ino, n;
@@ -230,6 +235,7 @@ struct stale {
 static void *stale_thread(void *arg)
 {
     struct stale *s = arg;
+    usleep(STALE_AFTER_MS * 1000);
     for (uint64_t i = 0; s->c->se && i < s->n; i++)     /* ENOENT: not held */
         fuse_lowlevel_notify_inval_inode(s->c->se, rtm_ino_after(s->ino, i), 0, 0);
     atomic_fetch_sub(&s->c->stale_threads, 1);

@@ -57,8 +57,12 @@ int pbo_load_table(int fd, struct pbo **out, struct rtm_error *err)
         uint8_t tail[21];
         size_t n = size - (*out)->data_end < sizeof tail ? (size_t)(size - (*out)->data_end)
                                                           : sizeof tail;
-        if (read_at(fd, tail, n, (*out)->data_end, err) == 0)
-            pbo_set_trailer(*out, tail, n);
+        if (read_at(fd, tail, n, (*out)->data_end, err)) {
+            pbo_free(*out);             /* err says why; a table without it is not kept */
+            *out = NULL;
+            return -1;
+        }
+        pbo_set_trailer(*out, tail, n);
     }
     return 0;
 }

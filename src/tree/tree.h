@@ -245,6 +245,9 @@ struct rtm_dirlist {
     struct rtm_dirent *e;
     size_t n, cap;
     int refs;
+    int unsure;                   /* an entry could not be told (a read of
+                                     SOURCE failed) and is left out: the kernel
+                                     is told not to keep this listing */
     struct tree_names *names;     /* where the names live (tree_list.c) */
 };
 /* The listing of folder ino for a readdir at offset off: built at offset 0,

@@ -110,11 +110,14 @@ int tree_config_related(const char *name, char out[3][NAME_MAX + 1])
 
 /* ---- the magic: the first four bytes of a candidate, nothing more ---- */
 
+/* 1 when the bytes at off start a rapified config, 0 when not, or a
+ * negative errno when they could not be read: then nothing may be decided
+ * (and kept) from them. */
 static int rapified_fd(int fd, uint64_t off)
 {
     uint8_t head[4];
     ssize_t n = rtm_pread_full(fd, head, sizeof head, off);
-    return n > 0 && rap_is_rapified(head, (size_t)n);
+    return n < 0 ? (int)n : n > 0 && rap_is_rapified(head, (size_t)n);
 }
 
 int tree_config_sniff_file(const struct rtm_tree *t, int dfd, const char *name)
@@ -140,7 +143,7 @@ static int sniff_entry(struct rtm_tree *t, const struct tree_target *tg, long en
     if (e->method == PBO_METHOD_STORED && !pbo_entry_compressed(e)) {
         int fd = openat(t->cfg.srcfd, tg->src, O_RDONLY | O_CLOEXEC);
         int r = fd >= 0 && rtm_fileid_check(fd, &tg->id) == 0 && e->data_size >= 4 &&
-                rapified_fd(fd, e->offset);
+                rapified_fd(fd, e->offset) > 0;
         if (fd >= 0)
             close(fd);
         return r;

@@ -252,7 +252,8 @@ struct tree_folder {
 /* The name a rapified config named name shows as in folder f. */
 void tree_config_shown(const struct tree_folder *f, const char *name, char out[NAME_MAX + 1]);
 /* Whether source file name of folder dfd shows as text: a candidate by its
- * name (the last part) whose first bytes are rapified. */
+ * name (the last part) whose first bytes are rapified (1), or not (0); a
+ * negative errno when those bytes could not be read. */
 int tree_config_sniff_file(const struct rtm_tree *t, int dfd, const char *name);
 /* After tree_classify_target of path gave rc: a config shown under
  * another name is -ENOENT under its own, and a missing path may be such

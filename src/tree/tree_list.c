@@ -130,6 +130,8 @@ static int list_source_dir(struct rtm_tree *t, const char *rel, struct rtm_dirli
             name = shown;
             id = RTM_FILEID_NONE;
         }
+        if (k < 0 && k != -ENOENT)
+            d->unsure = 1;              /* not gone, only unread: ask again */
         if (k > RTM_SRC_HIDDEN)
             rc = dl_add(t, d, rel, name, k == RTM_SRC_OTHER || k == RTM_SRC_CONFIG ? S_IFREG
                                                                                  : S_IFDIR,
@@ -356,6 +358,8 @@ int rtm_tree_listing(struct rtm_tree *t, uint64_t ino, off_t off, struct rtm_dir
     }
     listing_keep(t, ino, d);
     tree_account(t);
+    if (d->unsure && t->cfg.stale)      /* after this reply: no listing of a failed read sticks */
+        t->cfg.stale(t->cfg.stale_ctx, ino, 1);
     if (!(ino & RTM_INO_FAMILY))
         tree_ahead_listed(t, ino, d);
     else if (!rtm_ino_member(ino))

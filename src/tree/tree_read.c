@@ -41,7 +41,10 @@ static ssize_t read_stored(struct rtm_tree *t, const struct tree_target *tg,
     if (!rc) {
         uint64_t from = off < 0 ? e->data_size : (uint64_t)off;
         uint64_t left = from < e->data_size ? e->data_size - from : 0;
-        rc = rtm_pread_full(fd, buf, left < size ? (size_t)left : size, e->offset + from);
+        size_t want = left < size ? (size_t)left : size;
+        rc = rtm_pread_full(fd, buf, want, e->offset + from);
+        if (rc >= 0 && (size_t)rc < want)
+            rc = -ESTALE;               /* the archive ends before its entry: it changed */
     }
     close(fd);
     return rc;

@@ -56,7 +56,10 @@ int rtm_tree_classify(struct rtm_tree *t, int dfd, const char *name, const char 
         return RTM_SRC_HIDDEN;          /* devices, fifos, links to folders */
     if (!named && !t->cfg.show_other)
         return RTM_SRC_HIDDEN;
-    if (!named && !tree_config_sniff_file(t, dfd, name))
+    int config = named ? 0 : tree_config_sniff_file(t, dfd, name);
+    if (config < 0)
+        return config;                  /* unread: neither kind can be told */
+    if (!named && !config)
         return RTM_SRC_OTHER;
     *id = rtm_fileid_of(st);            /* a config's text is of one version */
     if (!named)
