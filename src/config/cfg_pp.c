@@ -553,6 +553,7 @@ int cfg_pp_text(const char *text, size_t len, const char *name, const char *dir,
     if (!pp.m || id < 0 || cfg_macro_define(pp.m, "__ARMA__ 1", 10) ||
         cfg_macro_define(pp.m, "__ARMA3__ 1", 11)) {
         cfg_macros_free(pp.m);
+        cfg_pp_free(r);         /* add_file's names */
         rtm_err_oom(err, "out of memory preprocessing");
         return -1;
     }
@@ -636,7 +637,7 @@ int cfg_load_file(const char *path, const struct cfg_pp_opts *o, struct cfg **ou
     free(data);
     if (rc)
         return -1;
-    rc = cfg_parse_text(r.text.p ? r.text.p : "", r.text.len, path, &r.map, out, err);
+    rc = cfg_parse_text(r.text.p, r.text.len, path, &r.map, out, err);
     if (rc == 0)
         (*out)->pp = r.counts;
     cfg_pp_free(&r);

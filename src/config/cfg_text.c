@@ -640,6 +640,8 @@ static int get_body(struct parser *ps, uint32_t *first, uint32_t *n, int depth, 
 int cfg_parse_text(const char *text, size_t len, const char *name,
                    const struct cfg_line_map *map, struct cfg **out, struct rtm_error *err)
 {
+    if (!text)
+        text = "";                      /* an empty buffer may have no bytes at all */
     struct parser ps = { .begin = text, .p = text, .end = text + len, .line = 1, .name = name, .map = map,
                          .err = err };
     *out = NULL;

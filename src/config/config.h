@@ -132,7 +132,8 @@ void cfg_line_where(const struct cfg_line_map *map, const char *name, uint32_t l
  * an expression (CFG_T_VARIABLE).  Quoted strings joined by \n outside the
  * quotes ("a" \n "b") are one string with a newline byte where each \n
  * stood.  A statement that is only a macro call
- * (NAME(...);), which the preprocessor left as written, is skipped. */
+ * (NAME(...);), which the preprocessor left as written, is skipped.
+ * text may be NULL when len is 0 (an empty preprocessed buffer). */
 int cfg_parse_text(const char *text, size_t len, const char *name,
                    const struct cfg_line_map *map, struct cfg **out, struct rtm_error *err);
 

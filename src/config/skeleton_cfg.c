@@ -556,7 +556,7 @@ int rtm_skeleton_cfg_classes_of(const uint8_t *data, size_t len, const char *whe
         struct cfg_pp_result pp;
         memset(&pp, 0, sizeof pp);
         rc = cfg_pp_text((const char *)data, len, where, NULL, &o, &pp, &e2) ||
-             cfg_parse_text(pp.text.p ? pp.text.p : "", pp.text.len, where, &pp.map, &c, &e2);
+             cfg_parse_text(pp.text.p, pp.text.len, where, &pp.map, &c, &e2);
         cfg_pp_free(&pp);
     }
     if (rc) {

@@ -3,6 +3,7 @@
 #include "gamepath.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -116,14 +117,17 @@ int gamepath_pboprefix(const char *text, size_t len, char *out, size_t n)
     return gamepath_norm(first, (size_t)(first_end - first), out, n) > 0 ? 0 : -1;
 }
 
+/* Folder dir's $PBOPREFIX$ into out: 0; -1 when it has none that reads;
+ * -2 when memory ran out reading it (which says nothing of the file). */
 static int read_prefix_file(const char *dir, char *out, size_t n)
 {
     char path[PATH_MAX];
     uint8_t *data;
     size_t len;
-    if (snprintf(path, sizeof path, "%s/$PBOPREFIX$", dir) >= (int)sizeof path ||
-        rtm_slurp_max(path, 64 * 1024, &data, &len))       /* a line or a few */
+    if (snprintf(path, sizeof path, "%s/$PBOPREFIX$", dir) >= (int)sizeof path)
         return -1;
+    if (rtm_slurp_max(path, 64 * 1024, &data, &len))       /* a line or a few */
+        return errno == ENOMEM ? -2 : -1;
     int rc = gamepath_pboprefix((const char *)data, len, out, n);
     free(data);
     return rc;
@@ -133,16 +137,23 @@ int gamepath_loose(const char *path, char *out, size_t n, char *root, size_t rn)
 {
     char real[PATH_MAX], dir[PATH_MAX], pre[PATH_MAX], joined[2 * PATH_MAX + 2];
     if (!realpath(path, real))
-        return -1;
+        return -1;                      /* errno says why */
     memcpy(dir, real, sizeof dir);
     for (;;) {
         struct stat st;
-        if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode) &&
-            read_prefix_file(dir, pre, sizeof pre) == 0)
+        int rc = stat(dir, &st) == 0 && S_ISDIR(st.st_mode) ? read_prefix_file(dir, pre, sizeof pre)
+                                                             : -1;
+        if (rc == 0)
             break;
-        char *slash = strrchr(dir, '/');
-        if (!slash || slash == dir)
+        if (rc == -2) {
+            errno = ENOMEM;             /* not "none": the caller must not say so */
             return -1;
+        }
+        char *slash = strrchr(dir, '/');
+        if (!slash || slash == dir) {
+            errno = ENOENT;
+            return -1;
+        }
         *slash = 0;
     }
     size_t d = strlen(dir);

@@ -47,7 +47,8 @@ int gamepath_head_prefix(const uint8_t *head, size_t len, const char **val, size
 int gamepath_pboprefix(const char *text, size_t len, char *out, size_t n);
 /* The game path of a file or folder on disk by the nearest $PBOPREFIX$
  * at or above it: 0 with out (prefix\relative path) and root (the folder
- * holding $PBOPREFIX$, when root is not NULL), or -1 when there is none. */
+ * holding $PBOPREFIX$, when root is not NULL), or -1 when there is none
+ * (errno ENOENT) or it cannot be told (errno ENOMEM: memory ran out). */
 int gamepath_loose(const char *path, char *out, size_t n, char *root, size_t rn);
 
 struct gamepath_project;

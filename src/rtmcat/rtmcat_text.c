@@ -111,7 +111,7 @@ static int text_config(const char *file, const uint8_t *data, size_t len, int pp
     say_left(file, &pp.counts);
     if (pp_only)
         buf_put(b, pp.text.p ? pp.text.p : "", pp.text.len);
-    else if (cfg_parse_text(pp.text.p ? pp.text.p : "", pp.text.len, file, &pp.map, &c, &err))
+    else if (cfg_parse_text(pp.text.p, pp.text.len, file, &pp.map, &c, &err))
         rc = 1;
     else
         c->pp = pp.counts;              /* the text's first line says it too */

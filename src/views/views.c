@@ -366,8 +366,8 @@ static int render(const struct rtm_anim *a, struct rtm_view v, const struct rtm_
     case RTM_VIEW_PLAIN:
         if (a->format == RTM_FORMAT_PLAIN)
             buf_put(out, a->source, a->source_bytes);
-        else
-            rtm_write_plain(a, out);
+        else if (rtm_write_plain(a, out))
+            out->oom = 1;
         break;
     case RTM_VIEW_BMTR:
         if (a->format == RTM_FORMAT_BMTR)

@@ -91,6 +91,19 @@ static void test_numbers(void **state)
 /* rtm(5): "quoted strings joined by \n outside the quotes read as one
  * string with a newline byte (0x0A) where each \n stood", as CfgConvert
  * reads text = "why" \n "is" \n "this"; */
+/* An empty config, as an empty buffer holds it (no bytes at all: an
+ * archive's empty config.bin, preprocessed), reads as no entries. */
+static void test_empty_text(void **state)
+{
+    (void)state;
+    struct cfg *c = NULL;
+    struct rtm_error err = { .msg = "" };
+    assert_int_equal(cfg_parse_text(NULL, 0, "config.bin", NULL, &c, &err), 0);
+    assert_non_null(c);
+    assert_int_equal(c->ne, 1);             /* the root class alone */
+    cfg_free(c);
+}
+
 static void test_joined_strings(void **state)
 {
     (void)state;
@@ -519,6 +532,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_entries),     cmocka_unit_test(test_numbers),
+        cmocka_unit_test(test_empty_text),
         cmocka_unit_test(test_text_form),   cmocka_unit_test(test_lookup),
         cmocka_unit_test(test_text_exact_int64), cmocka_unit_test(test_joined_strings),
         cmocka_unit_test(test_rap_types),   cmocka_unit_test(test_rap_enums_measured),
