@@ -144,6 +144,12 @@ $$(BUILD)/tests/%: $(1)%.c $$(TEST_DEPS)
 	$$(TEST_CC)
 endef
 $(foreach d,$(UNIT_DIRS),$(eval $(call unit_rule,$(d))))
+# test_alloc_fail fails the Nth allocation of rtmfs's own code: each libc
+# function that allocates which the archives call is wrapped
+# (tests/unit/alloc_fail.h); --wrap leaves the shared libraries' calls alone.
+ALLOC_WRAP := malloc calloc realloc free strdup strndup asprintf realpath open_memstream \
+              opendir fdopendir fopen
+$(BUILD)/tests/test_alloc_fail: private ALL_LDFLAGS += $(ALLOC_WRAP:%=-Wl,--wrap=%)
 $(BUILD)/tests/%: tests/fuzz/%.c $(TEST_DEPS)
 	$(TEST_CC)
 $(BUILD)/tests/%: tests/bench/%.c $(TEST_DEPS)

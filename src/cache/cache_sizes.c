@@ -182,8 +182,7 @@ static int size_on_full(struct rtmc *c, struct rtmc_entry *f, struct rtm_view v,
 static int full_serves(const struct rtmc_entry *h, const struct rtmc_entry *f)
 {
     return f->anim && h->anim && f->nviews == h->nviews &&
-           f->anim->nframes == h->anim->nframes && f->anim->nbones == h->anim->nbones &&
-           f->anim->nprops == h->anim->nprops;
+           f->anim->nframes == h->anim->nframes && f->anim->nbones == h->anim->nbones;
 }
 
 /* What full entry f knows of the sizes h (its version's) does not; nothing

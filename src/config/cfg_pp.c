@@ -509,13 +509,20 @@ static int process(struct pp *pp, const char *text, size_t len, struct src *f)
     while (s < e && rc == 0) {
         uint32_t lines;
         s = logical_line(s, e, &line, &lines);
-        rc = line.oom ? -1 : one_line(pp, f, c, line.p ? line.p : "", line.len);
+        if (line.oom) {
+            rtm_err_oom(pp->err, "out of memory preprocessing %s", f->name);
+            rc = -1;
+            break;
+        }
+        rc = one_line(pp, f, c, line.p ? line.p : "", line.len);
         for (uint32_t k = 1; k < lines && rc == 0; k++) {
             buf_putc(&pp->r->text, '\n');
             pp->out_line++;
         }
         f->line += lines;
-        if (rc == 0 && (pp->r->text.oom || pp->r->text.len > pp->x.limit))
+        if (rc == 0 && pp->r->text.oom)
+            rc = (rtm_err_oom(pp->err, "out of memory preprocessing %s", f->name), -1);
+        else if (rc == 0 && pp->r->text.len > pp->x.limit)
             rc = fail(pp, f, "preprocessed text larger than %zu bytes", pp->x.limit);
     }
     if (rc == 0 && c->n)

@@ -591,15 +591,14 @@ static void named_state(const struct line *l, struct named *n, struct rtm_timing
     *ts = (struct rtm_timing_state){ n->path, l->speed, l->speed_known, v };
 }
 
-void rtm_states_timing(const struct rtm_states *s, const char *gp, uint32_t nframes,
+int rtm_states_timing(const struct rtm_states *s, const char *gp, uint32_t nframes,
                        struct rtm_timing *out)
 {
     char key[GP_MAX];
     size_t first = 0, n = 0;
-    if (!s) {                           /* no configs read: the file alone */
-        rtm_timing_alone(out);
-        return;
-    }
+    rtm_timing_alone(out);              /* no configs read: the file alone */
+    if (!s)
+        return 0;
     if (gp && rtm_states_key(gp, strlen(gp), key) == 0)
         for (first = first_line(s, key);
              first + n < s->nlines && strcmp(s->lines[first + n].key, key) == 0;)
@@ -607,17 +606,15 @@ void rtm_states_timing(const struct rtm_states *s, const char *gp, uint32_t nfra
     struct named *names = NULL;
     struct rtm_timing_state *st = NULL;
     if (n && (!(names = calloc(n, sizeof *names)) || !(st = calloc(n, sizeof *st)))) {
-        free(names);                    /* the convention, and the sentence says why */
-        rtm_timing_alone(out);
-        snprintf(out->why, sizeof out->why,
-                 "Timing: 30 frames a second (the convention): out of memory.");
-        return;
+        free(names);
+        return -1;
     }
     for (size_t i = 0; i < n; i++)
         named_state(&s->lines[first + i], &names[i], &st[i]);
     rtm_timing_decide(st, n, nframes, out);
     free(names);
     free(st);
+    return 0;
 }
 
 /* ---- the lines, for missing.txt and the index ---- */

@@ -86,8 +86,10 @@ int rtm_states_add_line(struct rtm_states *s, const struct rtm_state_line *l);
  * nframes frames, from the states that name gp, in states.txt's order,
  * each with its class path and its speed as its line writes it: none
  * names gp (or gp is NULL) gives the convention and its sentence; s NULL
- * (no configs read) the empty generation. */
-void rtm_states_timing(const struct rtm_states *s, const char *gp, uint32_t nframes,
+ * (no configs read) the empty generation.  0, or -1 when memory ran out
+ * (out is then the empty generation, which no caller may take for the
+ * states' timing). */
+int rtm_states_timing(const struct rtm_states *s, const char *gp, uint32_t nframes,
                        struct rtm_timing *out);
 
 #endif

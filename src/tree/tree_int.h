@@ -389,7 +389,8 @@ int tree_states_follow(const struct rtm_tree *t, const struct tree_target *tg);
  * then the states that name its game path decide it (none without a game
  * path: no state plays it), and *when (if not NULL) becomes the table's
  * time if later.  Builds the table as tree_states_text does, or with
- * ready set returns -EAGAIN instead (tm then the empty generation). */
+ * ready set returns -EAGAIN instead (tm then the empty generation);
+ * -ENOMEM when memory ran out building it or finding the game path. */
 struct rtm_timing;
 int tree_states_timing(struct rtm_tree *t, const struct tree_target *tg, int ready,
                        struct rtm_timing *tm, struct timespec *when);

@@ -263,7 +263,9 @@ static int build_listing(struct rtm_tree *t, uint64_t ino, struct rtm_dirlist *d
     char path[PATH_MAX];
     struct tree_target tg;
     int rc = tree_resolve_ino(t, ino, path, &tg);
-    if (!rc && tg.kind != TK_DIR && tg.kind != TK_ANIM && tg.kind != TK_FRAMES &&
+    if (rc)
+        return rc;                      /* tg holds nothing to put back */
+    if (tg.kind != TK_DIR && tg.kind != TK_ANIM && tg.kind != TK_FRAMES &&
         tg.kind != TK_PBO && tg.kind != TK_PDIR && tg.kind != TK_GONE)
         rc = -ENOTDIR;
     if (!rc && tg.kind == TK_ANIM)

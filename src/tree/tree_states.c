@@ -58,7 +58,8 @@ void tree_states_changed(struct rtm_tree *t, const char *name)
 
 /* ---- states.txt ---- */
 
-/* The game path of animation tg into out: 0, or -1 when it has none. */
+/* The game path of animation tg into out: 0, -1 when it has none, or
+ * -ENOMEM when memory ran out finding it (which says nothing of it). */
 static int anim_gamepath(struct rtm_tree *t, const struct tree_target *tg, char *out, size_t n)
 {
     char path[PATH_MAX + 64], gp[GP_MAX];
@@ -71,7 +72,9 @@ static int anim_gamepath(struct rtm_tree *t, const struct tree_target *tg, char 
                    ? -1 : 0;
     }
     snprintf(path, sizeof path, "/proc/self/fd/%d/%s", t->cfg.srcfd, tg->src);
-    return gamepath_loose(path, out, n, NULL, 0);
+    if (gamepath_loose(path, out, n, NULL, 0) == 0)
+        return 0;
+    return errno == ENOMEM ? -ENOMEM : -1;
 }
 
 /* Builds the table (and the game paths present with it) when it is not,
@@ -98,7 +101,7 @@ static void table_up_to_date(struct rtm_tree *t, struct tree_states *ts)
 
 /* The table, built first when it is not (or no longer) up to date
  * (ts->lock held); NULL with -o configs=none.  ready: -EAGAIN instead of
- * a build (*rc). */
+ * a build (*rc); -ENOMEM when memory ran out building it. */
 static const struct rtm_states *table_locked(struct rtm_tree *t, int ready, int *rc)
 {
     struct tree_states *ts = t->states;
@@ -110,6 +113,8 @@ static const struct rtm_states *table_locked(struct rtm_tree *t, int ready, int 
         return NULL;
     }
     table_up_to_date(t, ts);
+    if (!ts->table)
+        *rc = -ENOMEM;                  /* nothing kept: built again next time */
     return ts->table;
 }
 
@@ -128,15 +133,21 @@ int tree_states_text(struct rtm_tree *t, const struct tree_target *tg, struct rt
                      struct timespec *when)
 {
     char gp[GP_MAX];
-    int has = anim_gamepath(t, tg, gp, sizeof gp) == 0, rc;
+    int found = anim_gamepath(t, tg, gp, sizeof gp), rc;
     struct tree_states *ts = t->states;
     buf_init(b);
     *when = tg->st.st_mtim;
+    if (found == -ENOMEM)
+        return -ENOMEM;
     pthread_mutex_lock(&ts->lock);
     const struct rtm_states *table = table_locked(t, 0, &rc);
     if (table)
         *when = tree_later(*when, ts->time);
-    rtm_states_render(table, has ? gp : NULL, b);
+    if (rc) {
+        pthread_mutex_unlock(&ts->lock);
+        return rc;
+    }
+    rtm_states_render(table, found == 0 ? gp : NULL, b);
     return text_done(ts, b);
 }
 
@@ -162,6 +173,10 @@ int tree_states_missing(struct rtm_tree *t, struct rtm_buf *b, struct timespec *
         ts->present = tree_states_build_present(t, &ts->present_time);
         ts->present_time = tree_later(tree_later(ts->present_time, now), ts->time);
     }
+    if (!t->cfg.configs_none && (!ts->table || !ts->present)) {
+        pthread_mutex_unlock(&ts->lock);
+        return -ENOMEM;                 /* nothing kept: built again next time */
+    }
     if (ts->table)
         *when = tree_later(*when, ts->present_time);
     if (!t->cfg.configs_none)
@@ -186,13 +201,19 @@ int tree_states_timing(struct rtm_tree *t, const struct tree_target *tg, int rea
     rtm_timing_alone(tm);               /* no configs read: the file alone */
     if (!tree_states_follow(t, tg) || !a)
         return 0;
-    if (anim_gamepath(t, tg, gp, sizeof gp)) {
+    int found = anim_gamepath(t, tg, gp, sizeof gp);
+    if (found) {
         rtm_timing_decide(NULL, 0, a->nframes, tm); /* no game path: no state plays it */
-        return 0;
+        return found == -ENOMEM ? -ENOMEM : 0;
     }
     pthread_mutex_lock(&t->states->lock);
     const struct rtm_states *table = table_locked(t, ready, &rc);
-    rtm_states_timing(table, gp, a->nframes, tm);
+    if (rc == -ENOMEM) {
+        pthread_mutex_unlock(&t->states->lock);
+        return rc;
+    }
+    if (rtm_states_timing(table, gp, a->nframes, tm))
+        rc = -ENOMEM;                   /* not the convention: a size would be wrong */
     if (when && table)
         *when = tree_later(*when, t->states->time);
     pthread_mutex_unlock(&t->states->lock);

@@ -54,6 +54,9 @@ struct walk {
                                    version: the generation (tree_states_index.c) */
     size_t ngen, capgen;
     int gen_lost;               /* memory ran out making it */
+    int oom;                    /* memory ran out walking or reading: what
+                                   was left out is not known to be absent,
+                                   so nothing made of the walk is kept */
     int text_configs;           /* configs read that were text, not rapified */
     struct cfg_pp_counts left;  /* what their preprocessing left as written */
 };
@@ -68,6 +71,26 @@ static int push(char ***arr, size_t *n, size_t *cap, const char *s)
         return -1;
     (*n)++;
     return 0;
+}
+
+/* What w was walking or reading failed; out of memory taints the walk. */
+static void walk_failed(struct walk *w, int oom)
+{
+    w->oom |= oom != 0;
+}
+
+/* push into w's lists, out of memory noted. */
+static void walk_push(struct walk *w, char ***arr, size_t *n, size_t *cap, const char *s)
+{
+    walk_failed(w, push(arr, n, cap, s));
+}
+
+/* A game path into w->present, out of memory noted. */
+static void walk_present(struct walk *w, int prefix, const char *gp, size_t len)
+{
+    if (w->present)
+        walk_failed(w, prefix ? rtm_gamepaths_add_prefix(w->present, gp, len)
+                              : rtm_gamepaths_add_file(w->present, gp, len));
 }
 
 static int is_config_name(const char *name)
@@ -88,17 +111,19 @@ static long add_prefix(struct walk *w, int dfd, const char *rel)
         rtm_path_join(dir, sizeof dir, w->root, rel))
         return -1;
     void *q = w->pre;
-    if (rtm_array_grow(&q, &w->cappre, w->npre + 1, sizeof *w->pre, 16))
-        return -1;                      /* its includes are not found: counted */
+    if (rtm_array_grow(&q, &w->cappre, w->npre + 1, sizeof *w->pre, 16)) {
+        walk_failed(w, 1);
+        return -1;
+    }
     w->pre = q;
     struct prefix p = { strdup(gp), strdup(dir), strlen(rel) };
     if (!p.gp || !p.dir) {
         free(p.gp);
         free(p.dir);
+        walk_failed(w, 1);
         return -1;
     }
-    if (w->present)
-        rtm_gamepaths_add_prefix(w->present, gp, strlen(gp));
+    walk_present(w, 1, gp, strlen(gp));
     w->pre[w->npre++] = p;
     return (long)w->npre - 1;
 }
@@ -113,7 +138,7 @@ static void add_loose_anim(struct walk *w, long pre, const char *path)
     const struct prefix *p = &w->pre[pre];
     int k = snprintf(gp, sizeof gp, "%s\\%s", p->gp, path + p->rel_len);
     if (k > 0 && (size_t)k < sizeof gp)
-        rtm_gamepaths_add_file(w->present, gp, (size_t)k);   /* '/' is '\\' there */
+        walk_present(w, 0, gp, (size_t)k);   /* '/' is '\\' there */
 }
 
 /* An archive or config met at path, of stat st: its time and version. */
@@ -150,6 +175,7 @@ static void walk_dir(struct walk *w, int dfd, const char *rel, int under, long p
 {
     DIR *d = fdopendir(dfd);
     if (!d) {
+        walk_failed(w, errno == ENOMEM);
         close(dfd);
         return;
     }
@@ -185,9 +211,9 @@ static void walk_dir(struct walk *w, int dfd, const char *rel, int under, long p
             walk_sub(w, dfd, de->d_name, path, under, pre, depth);
         } else if (S_ISREG(st.st_mode)) {
             if (pbo)
-                push(&w->pbos, &w->npbos, &w->cappbos, path);
+                walk_push(w, &w->pbos, &w->npbos, &w->cappbos, path);
             else if (cfg)
-                push(&w->loose, &w->nloose, &w->caploose, path);
+                walk_push(w, &w->loose, &w->nloose, &w->caploose, path);
             if (pbo || cfg)
                 walk_met(w, path, &st);
             if (under && tree_is_rtm_name(de->d_name, n))
@@ -246,7 +272,7 @@ static void config_read(struct walk *w, struct rtm_states *s, struct cfg *c, con
     w->left.undefined_call += c->pp.undefined_call;
     w->left.missing_include += c->pp.missing_include, w->left.other += c->pp.other;
     atomic_fetch_add(&w->t->states->parsed, 1);
-    rtm_states_add(s, c, rel);
+    walk_failed(w, rtm_states_add(s, c, rel));
     rtmc_make_room(w->t->cfg.cache, rtm_states_config_bytes(s));  /* until it is made */
 }
 
@@ -274,27 +300,31 @@ static void read_loose(struct walk *w, struct rtm_states *s, const char *rel)
                              NULL, w->t->epoch };
     if (cfg_load_file(path, &o, &c, &err) == 0)
         config_read(w, s, c, rel, rapified_file(path));
+    else
+        walk_failed(w, err.code == ENOMEM);
     gamepath_project_free(r.pr);
 }
 
 /* A config that is an archive's entry: rapified, or text preprocessed
  * without a folder (its includes are in the archive, out of reach). */
-static struct cfg *entry_config(const struct walk *w, const uint8_t *data, size_t len,
+static struct cfg *entry_config(struct walk *w, const uint8_t *data, size_t len,
                                 const char *name)
 {
     struct cfg *c = NULL;
     struct rtm_error err = { .msg = "" };
     if (rap_is_rapified(data, len)) {
         rap_read(data, len, &c, &err);
-        return c;
+    } else {
+        struct resolve r = { w, NULL };
+        struct cfg_pp_opts o = { resolve_gp, &r, NULL, 0, NULL, w->t->epoch };
+        struct cfg_pp_result pp;
+        memset(&pp, 0, sizeof pp);
+        if (cfg_pp_text((const char *)data, len, name, NULL, &o, &pp, &err) == 0)
+            cfg_parse_text(pp.text.p, pp.text.len, name, &pp.map, &c, &err);
+        cfg_pp_free(&pp);
     }
-    struct resolve r = { w, NULL };
-    struct cfg_pp_opts o = { resolve_gp, &r, NULL, 0, NULL, w->t->epoch };
-    struct cfg_pp_result pp;
-    memset(&pp, 0, sizeof pp);
-    if (cfg_pp_text((const char *)data, len, name, NULL, &o, &pp, &err) == 0)
-        cfg_parse_text(pp.text.p, pp.text.len, name, &pp.map, &c, &err);
-    cfg_pp_free(&pp);
+    if (!c)
+        walk_failed(w, err.code == ENOMEM);
     return c;
 }
 
@@ -305,13 +335,13 @@ static void archive_gamepaths(struct walk *w, const struct pbo *p, const char *r
     char pre[GP_MAX], gp[GP_MAX + PATH_MAX];
     if (!w->present || gamepath_archive(p, rel, pre, sizeof pre))
         return;
-    rtm_gamepaths_add_prefix(w->present, pre, strlen(pre));
+    walk_present(w, 1, pre, strlen(pre));
     for (size_t i = 0; i < p->nentries; i++) {
         const struct pbo_entry *e = &p->entries[i];
         int k = snprintf(gp, sizeof gp, "%s\\%s", pre, e->path);
         if (!e->cut && tree_is_rtm_name(e->path, strlen(e->path)) && k > 0 &&
             (size_t)k < sizeof gp)
-            rtm_gamepaths_add_file(w->present, gp, (size_t)k);
+            walk_present(w, 0, gp, (size_t)k);
     }
 }
 
@@ -323,6 +353,7 @@ static void read_archive(struct walk *w, struct rtm_states *s, const char *rel)
     struct rtm_error err = { .msg = "" };
     int fd = openat(w->rootfd, rel, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0 || pbo_load_table(fd, &p, &err)) {
+        walk_failed(w, err.code == ENOMEM);
         if (fd >= 0)
             close(fd);
         return;
@@ -336,9 +367,12 @@ static void read_archive(struct walk *w, struct rtm_states *s, const char *rel)
         uint8_t *data;
         size_t len;
         char where[PATH_MAX];
-        if (!is_config_name(base) || pbo_entry_content_size(e) > CFG_FILE_MAX ||
-            pbo_load_entry(fd, p, i, &data, &len, &err))
+        if (!is_config_name(base) || pbo_entry_content_size(e) > CFG_FILE_MAX)
             continue;
+        if (pbo_load_entry(fd, p, i, &data, &len, &err)) {
+            walk_failed(w, err.code == ENOMEM);
+            continue;
+        }
         struct cfg *c = entry_config(w, data, len, base);
         int rapified = rap_is_rapified(data, len);
         free(data);
@@ -415,7 +449,7 @@ static int walk_configs(struct rtm_tree *t, struct walk *w)
     if (file) {
         struct stat st;
         if (rtm_name_ends(file, strlen(file), ".pbo") && fstatat(w->rootfd, file, &st, 0) == 0) {
-            push(&w->pbos, &w->npbos, &w->cappbos, file);
+            walk_push(w, &w->pbos, &w->npbos, &w->cappbos, file);
             walk_met(w, file, &st);
         }
     } else {
@@ -464,12 +498,13 @@ static void remember(struct tree_states *ts, struct rtm_index *ix, char *gen,
 }
 
 /* Every config where config_root says, as a table; the newest of their
- * times into *newest; the game paths present into *present (NULL when
- * memory ran out: built again at its need). */
+ * times into *newest; the game paths present into *present.  Either is
+ * NULL when memory ran out while they were made (a config left out for
+ * want of memory would make a wrong table): built again at its need. */
 struct rtm_states *tree_states_build(struct rtm_tree *t, struct timespec *newest,
                                      struct rtm_gamepaths **present)
 {
-    struct walk w = { .t = t, .present = rtm_gamepaths_new() };
+    struct walk w = { .t = t, .rootfd = -1, .present = rtm_gamepaths_new() };
     struct rtm_states *s = NULL;
     struct rtm_index *ix = t->cfg.index ? *t->cfg.index : NULL;
     char *gen = NULL;
@@ -493,7 +528,7 @@ struct rtm_states *tree_states_build(struct rtm_tree *t, struct timespec *newest
             read_archive(&w, s, w.pbos[i]);
         for (size_t i = 0; i < w.nloose; i++)
             read_loose(&w, s, w.loose[i]);
-        int rc = rtm_states_finish(s);
+        int rc = rtm_states_finish(s) || w.oom;
         rtmc_trim(t->cfg.cache);        /* the configs read are freed, between live blocks */
         if (rc) {
             rtm_states_free(s);
@@ -506,22 +541,30 @@ struct rtm_states *tree_states_build(struct rtm_tree *t, struct timespec *newest
     free(gen);
     *newest = w.newest;
     walk_end(t, &w);
+    if (w.oom) {                        /* built again at the next need */
+        rtm_gamepaths_free(w.present);
+        w.present = NULL;
+    }
     if ((*present = w.present))
         rtm_gamepaths_finish(w.present);
     return s;
 }
 
 /* The game paths present where config_root says (missing.txt), without
- * reading a config; the newest time of the archives and configs met into
- * *newest. */
+ * reading a config, or NULL when memory ran out; the newest time of the
+ * archives and configs met into *newest. */
 struct rtm_gamepaths *tree_states_build_present(struct rtm_tree *t, struct timespec *newest)
 {
-    struct walk w = { .t = t, .present = rtm_gamepaths_new() };
+    struct walk w = { .t = t, .rootfd = -1, .present = rtm_gamepaths_new() };
     if (w.present && walk_configs(t, &w) == 0)
         for (size_t i = 0; i < w.npbos; i++)
             read_archive(&w, NULL, w.pbos[i]);
     *newest = w.newest;
     walk_end(t, &w);
+    if (w.oom) {                        /* built again at the next need */
+        rtm_gamepaths_free(w.present);
+        w.present = NULL;
+    }
     if (w.present)
         rtm_gamepaths_finish(w.present);
     return w.present;
