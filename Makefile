@@ -86,7 +86,7 @@ UNIT_DIRS := $(sort $(dir $(wildcard tests/unit/*/test_*.c)))
 UNIT     := $(notdir $(basename $(wildcard tests/unit/*/test_*.c)))
 UNIT_BIN := $(UNIT:%=$(BUILD)/tests/%)
 
-.PHONY: all tests check bench demo fuzz fuzz-long tsan stress valgrind install install-magic uninstall deb \
+.PHONY: all tests check bench demo fuzz fuzz-long tsan stress stress-long valgrind install install-magic uninstall deb \
 	clean deps layers ofp2-table pow10-table corpus-mix float-exhaustive
 all: $(PROGS)
 # the unit tests, and the mount tests' own programs (tests/lib/walk_check.c; fuzz_seeds for tests/mount/tricks.sh;
@@ -198,6 +198,7 @@ bench: all $(BUILD)/tests/bench_core $(BUILD)/tests/bench_config $(BUILD)/tests/
 	@BUILD=$(BUILD) bash tests/bench/bench_rtmcat.sh
 	@BUILD=$(BUILD) bash tests/bench/bench_goals.sh
 	@BUILD=$(BUILD) bash tests/bench/bench_walks.sh
+	@BUILD=$(BUILD) bash tests/bench/bench_damaged.sh
 	@BUILD=$(BUILD) bash tests/bench/bench_binarise.sh
 
 # Fuzzing (clang's libFuzzer): make fuzz FUZZ_SECONDS=N runs each target for
@@ -238,13 +239,29 @@ $$(TSAN_DIR)/%: $(1)%.c $$(TSAN_SRC) $$(wildcard src/*/*.h tests/unit/*.h)
 		$$(SQLITE_LIBS) $$(LIBS) -lpthread
 endef
 $(foreach d,$(UNIT_DIRS),$(eval $(call tsan_rule,$(d))))
-tsan: $(TSAN_TESTS:%=$(TSAN_DIR)/%)
-	@set -e; for t in $^; do echo "== $$t"; TSAN_OPTIONS=halt_on_error=1 $$t; done
+# And rtmfs itself built with ThreadSanitizer from the same sources as
+# $(BUILD)/rtmfs, run by a bounded stress over a damaged tree
+# (tests/mount/stress.sh damaged; it fails on any report in rtmfs's stderr).
+TSAN_STRESS_SECONDS ?= 60
+$(TSAN_DIR)/rtmfs: $(call srcs_in,fuse) $(CORE_SRC) $(TREE_SRC) $(wildcard src/*/*.h)
+	mkdir -p $(TSAN_DIR)
+	$(FUZZ_CC) -g -O1 $(NEED_CPPFLAGS) $(ALL_INC) $(NEED_CFLAGS) -fsanitize=thread $(LZO_CFLAGS) \
+		$(SQLITE_CFLAGS) $(FUSE_CFLAGS) -o $@ $(call srcs_in,fuse) $(CORE_SRC) $(TREE_SRC) \
+		$(FUSE_LIBS) $(SQLITE_LIBS) $(LIBS) -lpthread
+tsan: $(TSAN_TESTS:%=$(TSAN_DIR)/%) $(TSAN_DIR)/rtmfs all
+	@set -e; for t in $(TSAN_TESTS:%=$(TSAN_DIR)/%); do echo "== $$t"; TSAN_OPTIONS=halt_on_error=1 $$t; done
+	@echo "== $(TSAN_DIR)/rtmfs: stress over a damaged tree, $(TSAN_STRESS_SECONDS) s"
+	@BUILD=$(BUILD) RTMFS_BIN=$(TSAN_DIR)/rtmfs TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1" \
+		bash tests/mount/stress.sh $(TSAN_STRESS_SECONDS) damaged
 
-# Eight parallel readers against a mount whose source keeps changing.
+# Eight parallel readers against a mount whose source keeps changing, then
+# as long over a damaged tree (tests/mount/stress.sh); make stress-long:
+# 15 minutes each, 30 in all.
 STRESS_SECONDS ?= 60
 stress: all
 	@BUILD=$(BUILD) bash tests/mount/stress.sh $(STRESS_SECONDS)
+stress-long:
+	@$(MAKE) --no-print-directory stress STRESS_SECONDS=900
 
 # valgrind memcheck over rtmcat for every file of the corpus.
 valgrind: all $(BUILD)/rtmcat-memcheck

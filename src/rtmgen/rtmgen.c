@@ -20,6 +20,12 @@
  *                         textures, each with a rapified config.bin whose
  *                         states play them, and N/10 loose; the real
  *                         files' mix
+ *   rtmgen -D N[,SEED] DIR  a damaged tree: at least N damaged files (cut,
+ *                         flipped, counts rewritten, LZO broken, archives
+ *                         with table tricks and damaged entries, configs
+ *                         cut mid-class) beside good ones, and
+ *                         DIR/damaged.tsv, each file's kind as the parser
+ *                         finds it (rtmgen_damaged.c, damaged.h)
  *   rtmgen -F FRAMES DIR  DIR/figure.rtm, a figure standing upright that
  *                         moves a little, and DIR/figure.skel, its skeleton
  *                         with pivots (preview.svg's tests and demo)
@@ -253,7 +259,7 @@ static void usage(FILE *f)
 {
     fputs("usage: rtmgen DIR | rtmgen -t COUNT DIR | rtmgen -p FILE.pbo\n"
           "       rtmgen -a FILE.pbo FILE... | rtmgen -P MB DIR | rtmgen -s|-x MB FILE\n"
-          "       rtmgen -I N DIR | rtmgen -F FRAMES DIR\n"
+          "       rtmgen -I N DIR | rtmgen -F FRAMES DIR | rtmgen -D N[,SEED] DIR\n"
           "Writes sample Arma animations (.rtm) and PBO archives with rtmfs's own writers.\n"
           "  DIR              the small set in DIR (created if missing): walk.rtm (plain\n"
           "                   RTM_0101), step_props.rtm (plain with an RTM_MDAT block),\n"
@@ -279,6 +285,17 @@ static void usage(FILE *f)
           "  -s MB FILE       a plain animation whose parse takes about MB megabytes\n"
           "  -x MB FILE       a small BMTR v5 whose LZO arrays expand to a parse of about\n"
           "                   MB megabytes (-s and -x: for memory tests)\n"
+          "  -D N[,SEED] DIR  a damaged tree (for the tests of bad input): at least N\n"
+          "                   damaged files beside good ones, from the real files' mix:\n"
+          "                   animations cut in every part, with bytes flipped, counts\n"
+          "                   and array sizes rewritten or LZO streams broken; archives\n"
+          "                   with table tricks, damaged entries or damaged themselves;\n"
+          "                   configs and model.cfg cut mid-class.  DIR/damaged.tsv\n"
+          "                   lists PATH, KIND (as the parser finds it: good, parses,\n"
+          "                   head-fails, head-ok-full-fails, entry-fails, pbo-ok,\n"
+          "                   pbo-cut, pbo-fails, pbo-tricks, config-ok, config-fails,\n"
+          "                   modelcfg-ok, modelcfg-fails) and WHAT was done, one a\n"
+          "                   line; prints the count of each kind.  SEED: default 1\n"
           "  -F FRAMES DIR    DIR/figure.rtm, a figure standing upright that moves a\n"
           "                   little over FRAMES frames (1 to 10000), and DIR/figure.skel,\n"
           "                   its skeleton with pivots: rtmcat -s DIR/figure.skel\n"
@@ -295,8 +312,10 @@ int main(int argc, char **argv)
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
-    while ((c = getopt_long(argc, argv, "t:p:P:a:s:x:F:I:h", longopts, NULL)) != -1) {
-        if ((c == 's' || c == 'x') && optind + 1 == argc) {
+    while ((c = getopt_long(argc, argv, "t:p:P:a:s:x:F:I:D:h", longopts, NULL)) != -1) {
+        if (c == 'D' && optind + 1 == argc) {
+            return rtmgen_damaged(optarg, argv[optind]);
+        } else if ((c == 's' || c == 'x') && optind + 1 == argc) {
             return gen_sized(c == 'x', strtol(optarg, NULL, 10), argv[optind]);
         } else if (c == 'a') {
             return gen_packed(optarg, argv + optind, argc - optind);

@@ -2,7 +2,8 @@
  * small sets, files for the memory tests and the standing figure;
  * rtmgen_common.c: files, samples by kind, the install's names;
  * rtmgen_mods.c: trees shaped like mods and a whole install;
- * rtmgen_configs.c: the whole install's config.bin files).  Messages go
+ * rtmgen_configs.c: the whole install's config.bin files;
+ * rtmgen_damaged.c: damaged trees).  Messages go
  * to stderr, prefixed "rtmgen: "; functions return 0, or -1 (the rtmgen_*
  * ones 1, rtmgen's exit status) after saying why. */
 #ifndef RTM_RTMGEN_H
@@ -13,6 +14,7 @@
 
 #include "samples.h"
 #include "util.h"
+#include "xorshift.h"
 
 /* The sample formats rtmgen writes. */
 enum kind { K_PLAIN, K_MDAT, K_V3, K_V4, K_V5_RAW, K_V5_LZO, K_KINDS };
@@ -31,22 +33,9 @@ int rtmgen_mods(const char *dir, long mb);
 /* -I N DIR: a whole install of N animations in archives and N/10 loose;
  * a summary on stdout. */
 int rtmgen_install(const char *dir, long n);
-
-/* xorshift64: the same trees on every run and machine (never seed 0). */
-static inline uint64_t rng_next(uint64_t *s)
-{
-    uint64_t x = *s;
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    return *s = x;
-}
-
-/* A number in [lo, hi]. */
-static inline uint32_t rng_range(uint64_t *s, uint32_t lo, uint32_t hi)
-{
-    return lo + (uint32_t)(rng_next(s) % ((uint64_t)hi - lo + 1));
-}
+/* -D N[,SEED] DIR: at least N damaged files beside good ones (damaged.h)
+ * and DIR/damaged.tsv; a summary on stdout.  2 for a bad argument. */
+int rtmgen_damaged(const char *arg, const char *dir);
 
 /* The animations' names of the generated trees. */
 enum { RTMGEN_NANIMS = 10 };

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "pbo_tricks.h"
 #include "pbo_write.h"
 #include "samples.h"
 #include "skeleton_cfg.h"
@@ -24,31 +25,19 @@ static void put(const char *dir, const char *name, int sel, const char *p, size_
     }
 }
 
-/* The table tricks of rtm(5) PBO paths, one archive each: the same path
- * twice, twice but for case, a file that is also a folder, a part over 255
- * bytes, '..' and a leading '\\', a device name and control bytes. */
+/* The table tricks of rtm(5) PBO paths (pbo_tricks.h), one archive
+ * each, every entry the same animation. */
 static int put_tricks(const char *dir, const uint8_t *rtm, size_t len)
 {
-    static char lng[300];
-    memset(lng, 'L', 290);
-    memcpy(lng + 290, "\\a.rtm", 7);
-    const char *const tricks[][3] = {
-        { "anims\\walk.rtm", "anims\\walk.rtm", "anims\\walk~2.rtm" },
-        { "Anims\\Walk.rtm", "anims\\WALK.RTM", NULL },
-        { "anims", "anims\\walk.rtm", "anims~1" },
-        { lng, "\\..\\a.rtm", "con\\w\x01.rtm" },
-    };
-    for (size_t t = 0; t < sizeof tricks / sizeof *tricks; t++) {
-        struct pbo_write_entry e[3];
-        size_t n = 0;
-        for (; n < 3 && tricks[t][n]; n++)
-            e[n] = (struct pbo_write_entry){ tricks[t][n], rtm, len, PBO_PACK_STORE, 0 };
+    const uint8_t *data[PBO_TRICK_ENTRIES] = { rtm, rtm, rtm };
+    const size_t lens[PBO_TRICK_ENTRIES] = { len, len, len };
+    for (unsigned t = 0; t < PBO_TRICKS; t++) {
         struct rtm_buf b;
         char name[32];
         buf_init(&b);
-        if (pbo_write(e, n, NULL, 0, 0, &b))
+        if (pbo_write_trick(t, data, lens, &b))
             return 1;
-        snprintf(name, sizeof name, "tricks%zu.pbo", t);
+        snprintf(name, sizeof name, "tricks%u.pbo", t);
         put(dir, name, -1, b.p, b.len);
         buf_free(&b);
     }

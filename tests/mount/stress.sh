@@ -1,15 +1,76 @@
 #!/usr/bin/env bash
-# stress.sh [SECONDS] - eight parallel readers (cat, grep -r, ls -lR)
+# stress.sh [SECONDS [damaged]] - eight parallel readers (cat, grep -r, ls -lR)
 # against rtmfs while another process keeps rewriting, renaming and deleting
 # source files and PBO archives.  Fails on a crash, a hang, a read that mixes two versions of
 # a file, or file descriptors or memory that grow over the run.
+# Then as long again over rtmgen -D's damaged tree (RTMFS_DAMAGED_N damaged
+# files, default 500; tests/lib/damaged.sh): damaged.sh's four option sets
+# (ahead=0 and 8 and the default, cache_size=4M and the default, a fresh
+# index and a later mount) a quarter of the time each, its walks (du -a,
+# ls -lR, find | xargs cat, grep -r, 4 parallel readers) in turn while a
+# writer rewrites, truncates and renames files; fails when rtmfs dies or
+# hangs, on an undocumented error, or on a sanitizer's report in its
+# stderr.  With "damaged", that part alone (make tsan runs it against a
+# ThreadSanitizer rtmfs, RTMFS_BIN).
 NAME=stress
 # shellcheck source=tests/lib/mount.sh
 . "$(dirname "$0")/../lib/mount.sh"
+# shellcheck source=tests/lib/damaged.sh
+. "$(dirname "$0")/../lib/damaged.sh"
 SECS=${1:-60}
 CACHE=16M
 M=$T/mnt S=$T/src
 need_fuse "stress run"
+
+# The damaged tree's part: each option set walked for a quarter of SECS
+# (at least one walk), the walks in turn, the writer throughout.
+damaged_stress() {
+    local secs=$1 D=$T/dsrc DM=$T/dmnt s w n end pid label before san
+    local sets=("ahead=0,cache_size=4M" "" "ahead=8" "ahead=8,cache_size=4M") when=(fresh later fresh later)
+    local kinds=(du ls cat grep readers) walks=0 deaths=0 bad=0 eio=0 enoent=0 estale=0 refound=0
+    dmg_tree "$D" "${RTMFS_DAMAGED_N:-500}" "${RTMFS_DAMAGED_SEED:-1}" || return
+    echo "$DMG_SUMMARY"
+    for s in 0 1 2 3; do
+        label="${sets[$s]:-default options} (${when[$s]} index)"
+        before=$FAILS n=0
+        [ "${when[$s]}" = fresh ] && rm -rf "$XDG_CACHE_HOME/rtmfs"
+        fg_mount "$D" "$DM" -o "show_other${sets[$s]:+,${sets[$s]}}" || { fail "$label: no mount"; continue; }
+        pid=$RTMFS_PID end=$((SECONDS + secs / 4))
+        dmg_writer_start "$D"
+        while [ "$n" = 0 ] || [ $SECONDS -lt $end ]; do
+            w=${kinds[$((n % ${#kinds[@]}))]}
+            n=$((n + 1)) walks=$((walks + 1))
+            dmg_walk "$w" "$DM"
+            [ $? = 2 ] && fail "$label: $w hung (over ${DMG_TIMEOUT}s)"
+            if ! dmg_alive "$DM" "$pid"; then
+                deaths=$((deaths + 1))
+                fail "$label: rtmfs died during $w: $(tail -5 "$T/rtmfs.err" | tr '\n' ' ')"
+                break
+            fi
+            dmg_judge "$DM"
+            [ "$DMG_BAD" = 0 ] || fail "$label: $w: $DMG_BAD undocumented errors: $(head -5 "$T/walk.bad" | tr '\n' '|')"
+            eio=$((eio + DMG_EIO)) enoent=$((enoent + DMG_ENOENT)) estale=$((estale + DMG_ESTALE))
+            refound=$((refound + DMG_REFOUND)) bad=$((bad + DMG_BAD))
+        done
+        dmg_writer_stop
+        if dmg_alive "$DM" "$pid"; then
+            echo "  $label: $n walks; the last ($w) met $(dmg_met "$D" "$DM")"
+            do_umount "$DM"
+        else
+            RTMFS_PID=
+            fusermount3 -u "$DM" 2>/dev/null || umount -l "$DM" 2>/dev/null
+        fi
+        san=$(dmg_san "$T/rtmfs.err")
+        [ -z "$san" ] || { fail "$label: a sanitizer reported: $(echo "$san" | head -3 | tr '\n' '|')"; cat "$T/rtmfs.err"; }
+        block_ok "$before" "stress over the damaged tree, $label: $n walks, no death, hang, undocumented error or sanitizer report"
+    done
+    echo "stress, damaged tree: ${secs}s, $walks walks, $deaths deaths; errors: EIO $eio, ENOENT $enoent," \
+         "ESTALE $estale, failure forgotten and found again $refound, undocumented $bad"
+}
+if [ "${2:-}" = damaged ]; then
+    damaged_stress "$SECS"
+    finish stress
+fi
 "$RTMGEN" -t 300 "$S" >/dev/null
 "$RTMGEN" "$T/v" >/dev/null
 A=$T/v/walk.rtm B=$T/v/wave_v3.rtm
@@ -26,10 +87,10 @@ pA=$("$RTMCAT" "$A" plain.rtm | sha256sum | cut -d' ' -f1)
 pB=$("$RTMCAT" "$B" plain.rtm | sha256sum | cut -d' ' -f1)
 
 fg_mount "$S" "$M" -o cache_size=$CACHE || finish stress
-RTMFS=$RTMFS_PID
+PID=$RTMFS_PID
 ls -lR "$M" >/dev/null 2>&1        # warm up, then take the baseline
-fd0=$(ls /proc/$RTMFS/fd | wc -l)
-rss0=$(awk '/VmRSS/ {print $2}' /proc/$RTMFS/status)
+fd0=$(ls /proc/$PID/fd | wc -l)
+rss0=$(awk '/VmRSS/ {print $2}' /proc/$PID/status)
 
 end=$((SECONDS + SECS))
 writer() {
@@ -77,13 +138,13 @@ for _ in 1 2; do loop_reader ls ls -lR "$M" > "$T/r.$RANDOM$RANDOM" & PIDS+=($!)
 wait "${PIDS[@]}"
 PIDS=()
 
-kill -0 $RTMFS 2>/dev/null && grep -qs " $M fuse.rtmfs " /proc/mounts || fail "rtmfs died"
+kill -0 $PID 2>/dev/null && grep -qs " $M fuse.rtmfs " /proc/mounts || fail "rtmfs died"
 ls "$M/hot.rtm" >/dev/null 2>&1 || fail "rtmfs no longer answers"
 sleep 1
 ls -lR "$M" >/dev/null 2>&1
-fd1=$(ls /proc/$RTMFS/fd 2>/dev/null | wc -l)
-rss=$(awk '/VmRSS/ {print $2}' /proc/$RTMFS/status 2>/dev/null)
-hwm=$(awk '/VmHWM/ {print $2}' /proc/$RTMFS/status 2>/dev/null)
+fd1=$(ls /proc/$PID/fd 2>/dev/null | wc -l)
+rss=$(awk '/VmRSS/ {print $2}' /proc/$PID/status 2>/dev/null)
+hwm=$(awk '/VmHWM/ {print $2}' /proc/$PID/status 2>/dev/null)
 read -r cats mixed archs < <(awk '$1 == "cat" {n += $2; b += $3; a += $4} END {print n + 0, b + 0, a + 0}' "$T"/r.*)
 greps=$(awk '$1 == "grep" {n += $2} END {print n + 0}' "$T"/r.*)
 lss=$(awk '$1 == "ls" {n += $2} END {print n + 0}' "$T"/r.*)
@@ -96,4 +157,5 @@ echo "stress: ${SECS}s, 8 readers: $cats checked reads ($archs in an archive), $
 do_umount "$M"
 [ -s "$T/rtmfs.err" ] && { echo "rtmfs said:"; cat "$T/rtmfs.err"; }
 block_ok 0 "stress: no crash, hang, mixed read or growth"
+damaged_stress "$SECS"
 finish stress
