@@ -204,7 +204,8 @@ bench: all $(BUILD)/tests/bench_core $(BUILD)/tests/bench_config $(BUILD)/tests/
 # Fuzzing (clang's libFuzzer): make fuzz FUZZ_SECONDS=N runs each target for
 # N seconds, seeded with generated files and ../shared/corpus when present,
 # and prints each one's rate (inputs a second; every target keeps above
-# 1,000 here); make fuzz-long runs each for ten minutes.
+# 1,000 here, but fuzz_tree, which makes a SOURCE and mounts it an input:
+# 200); make fuzz-long runs each for ten minutes.
 # Crashes land in build-fuzz/crash-*; keep each as a regression test.
 FUZZ_SECONDS ?= 60
 FUZZ_DIR     := build-fuzz
@@ -212,14 +213,19 @@ FUZZ_CC      ?= clang
 FUZZ_FLAGS   := -g -O1 $(NEED_CPPFLAGS) $(ALL_INC) $(NEED_CFLAGS) \
                 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_SRC     := $(CORE_SRC)
-FUZZERS      := fuzz_rtm fuzz_rtm_head fuzz_skeleton fuzz_pbo fuzz_config fuzz_gamepath
+FUZZERS      := fuzz_rtm fuzz_rtm_head fuzz_skeleton fuzz_pbo fuzz_config fuzz_gamepath fuzz_tree
+# fuzz_tree drives the tree with its workers: the writers make its SOURCE,
+# and the cache, the loader and the index (SQLite) are under test too.
+FUZZ_TREE_SRC := $(FUZZ_SRC) $(WRIT_SRC) $(TREE_SRC)
 
 $(FUZZ_DIR)/%: tests/fuzz/%.c $(FUZZ_SRC) $(wildcard src/*/*.h tests/fuzz/*.h) | $(FUZZ_DIR)
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(LZO_CFLAGS) -o $@ $< $(FUZZ_SRC) $(LIBS)
+$(FUZZ_DIR)/fuzz_tree: tests/fuzz/fuzz_tree.c $(FUZZ_TREE_SRC) $(wildcard src/*/*.h tests/fuzz/*.h) | $(FUZZ_DIR)
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(LZO_CFLAGS) $(SQLITE_CFLAGS) -o $@ $< $(FUZZ_TREE_SRC) $(SQLITE_LIBS) $(LIBS) -lpthread
 $(FUZZ_DIR):
 	mkdir -p $@
 
-fuzz: $(FUZZERS:%=$(FUZZ_DIR)/%) $(BUILD)/tests/fuzz_seeds
+fuzz: $(FUZZERS:%=$(FUZZ_DIR)/%) $(BUILD)/tests/fuzz_seeds $(BUILD)/tests/fuzz_tree_seeds
 	@bash tests/fuzz/fuzz.sh $(FUZZ_DIR) $(BUILD) $(FUZZ_SECONDS)
 # Ten minutes each target.
 fuzz-long:

@@ -2,15 +2,18 @@
 # fuzz.sh FUZZ_DIR BUILD SECONDS: runs every libFuzzer target for SECONDS,
 # seeded with generated files (and ../shared/corpus when present), then
 # prints the executions each target made and its rate (inputs a second:
-# libFuzzer's count over its time, seeds read included).
+# libFuzzer's count over its time, seeds read included).  FUZZ_TARGETS="tree"
+# runs only those (fuzz_tree is the tree with its workers: fuzz_tree.h).
 set -euo pipefail
 dir=$1 build=$2 secs=$3
 shared=${RTMFS_SHARED:-../shared}
 seeds_rtm=$dir/seeds-rtm seeds_skel=$dir/seeds-skeleton seeds_pbo=$dir/seeds-pbo
-seeds_config=$dir/seeds-config
+seeds_config=$dir/seeds-config seeds_tree=$dir/seeds-tree
 mkdir -p "$seeds_rtm" "$seeds_skel" "$seeds_pbo" "$seeds_config" "$dir/corpus-rtm" \
          "$dir/corpus-skeleton" "$dir/corpus-pbo" "$dir/corpus-config" "$dir/corpus-gamepath"
 "$build/tests/fuzz_seeds" "$seeds_rtm" "$seeds_skel" "$seeds_pbo" "$seeds_config"
+mkdir -p "$seeds_tree"
+"$build/tests/fuzz_tree_seeds" "$seeds_tree"   # SOURCEs and scripts (fuzz_tree.h)
 extra=()
 if [ -d "$shared/corpus" ]; then
     extra=("$shared/corpus")   # read-only seeds: libFuzzer writes only to the first dir
@@ -20,10 +23,11 @@ fi
 status=0
 config_extra=()
 [ -d "$shared/configs" ] && config_extra=("$shared/configs")   # the real rapified files
-for t in rtm rtm_head skeleton pbo config gamepath; do
+for t in ${FUZZ_TARGETS:-rtm rtm_head skeleton pbo config gamepath tree}; do
     seeds=$dir/seeds-$t max_len=262144
     [ "$t" = gamepath ] && seeds=$dir/seeds-pbo     # archives, read for their prefix
     [ "$t" = rtm_head ] && seeds=$dir/seeds-rtm max_len=256    # every prefix of each
+    [ "$t" = tree ] && max_len=4096     # a SOURCE and a script, not one file
     mkdir -p "$dir/corpus-$t"
     more=()
     [ "$t" = rtm ] || [ "$t" = rtm_head ] && more=("${extra[@]}")
