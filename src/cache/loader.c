@@ -573,9 +573,15 @@ static int load_entry_whole(const struct rtm_loader *l, int fd, const struct pbo
     uint8_t *data = NULL;
     size_t len = 0;
     struct rtm_error err = { .msg = "" };
-    if (reserve(r, entry_bytes(&p->entries[i]), entry_bytes(&p->entries[i]), "to read", &err) ||
-        pbo_load_entry(fd, p, i, &data, &len, &err))
+    if (reserve(r, entry_bytes(&p->entries[i]), entry_bytes(&p->entries[i]), "to read", &err))
         return failed(msg, msglen, src->path, &err);
+    if (pbo_load_entry(fd, p, i, &data, &len, &err)) {
+        /* damage a head does not see (an LZSS checksum): remembered as a
+         * parse that fails is, so the folder stays error.txt alone */
+        if (!err.code && src->kind == RTMC_ANIM)
+            remember_error(l, src, &err);
+        return failed(msg, msglen, src->path, &err);
+    }
     if (src->kind == RTMC_ANIM)
         return parse(l, src, r, data, len, out, msg, msglen);
     if (src->kind == RTMC_CONFIG)

@@ -111,5 +111,9 @@ int tree_resolve_member(struct rtm_tree *t, struct tree_target *tg, uint64_t k)
         tg->member = k;
         return 0;
     }
-    return tree_aim_at_member(tg, k) ? -ESTALE : 0;   /* the kernel's number names nothing */
+    if (!rtmc_anim(tg->h))
+        return -ENOENT;                 /* turned broken: error.txt alone is left */
+    if (tree_aim_at_member(tg, k))      /* the kernel's number names nothing */
+        return k == MEMBER_ERROR ? -ENOENT : -ESTALE;   /* a damage forgotten: found again */
+    return 0;
 }

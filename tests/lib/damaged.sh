@@ -16,15 +16,16 @@
 #                            timeout of DMG_TIMEOUT s, default 120)
 #   dmg_judge MNT            every error of the last walk classified: EIO
 #                            where the animation's folder now lists only
-#                            error.txt, ENOENT for a name gone, ESTALE for a
-#                            views folder gone with its animation's views,
-#                            anything under churn/ (the writer's); the same
-#                            three where the folder lists its views again
+#                            error.txt, ENOENT for a name gone (a view or
+#                            views folder gone with its animation's views),
+#                            anything under churn/ (the writer's, where ESTALE
+#                            is documented too); the same two where the
+#                            folder lists its views again
 #                            (its failure forgotten) but fails its next full
 #                            read and then lists error.txt (DMG_REFOUND,
 #                            the lines in $T/walk.refound); any other is
 #                            undocumented.  Sets DMG_EIO DMG_ENOENT
-#                            DMG_ESTALE DMG_CHURN DMG_BAD (and DMG_DEAD, 1
+#                            DMG_CHURN DMG_BAD (and DMG_DEAD, 1
 #                            when "Transport endpoint is not connected"), the
 #                            bad ones in $T/walk.bad
 #   dmg_met SRC MNT          "kind N, ..." of the manifest's rows the walk met
@@ -174,7 +175,7 @@ dmg_refound() {
 
 dmg_judge() {
     local mnt=$1 line path msg rel owner
-    DMG_EIO=0 DMG_ENOENT=0 DMG_ESTALE=0 DMG_CHURN=0 DMG_REFOUND=0 DMG_BAD=0 DMG_DEAD=0
+    DMG_EIO=0 DMG_ENOENT=0 DMG_CHURN=0 DMG_REFOUND=0 DMG_BAD=0 DMG_DEAD=0
     : > "$T/walk.bad"
     while IFS= read -r line; do
         msg=${line##*: }
@@ -197,13 +198,9 @@ dmg_judge() {
                 fi ;;
             "No such file or directory")
                 if [ -n "$rel" ] && [ ! -e "$path" ]; then DMG_ENOENT=$((DMG_ENOENT + 1)); continue; fi ;;
-            "Stale file handle")
-                if [ -n "$owner" ] && [ "$rel" != "$owner" ] && dmg_error_only "$mnt/$owner"; then
-                    DMG_ESTALE=$((DMG_ESTALE + 1)); continue
-                fi ;;
         esac
         # the same three once the folder's failure, forgotten, is found again
-        case $msg in "Input/output error"|"No such file or directory"|"Stale file handle")
+        case $msg in "Input/output error"|"No such file or directory")
             if [ -n "$owner" ] && [ "$rel" != "$owner" ] && dmg_refound "$mnt/$owner"; then
                 DMG_REFOUND=$((DMG_REFOUND + 1)); echo "$line" >> "$T/walk.refound"; continue
             fi ;;

@@ -58,7 +58,7 @@ for s in "${!SETS[@]}"; do
         dmg_judge "$M"
         [ "$DMG_BAD" = 0 ] || fail "$label: $w: $DMG_BAD undocumented errors: $(head -5 "$T/walk.bad" | tr '\n' '|')"
         echo "  $label, $w ($((SECONDS - t0))s): met $(dmg_met "$S" "$M");" \
-             "errors: EIO $DMG_EIO, ENOENT $DMG_ENOENT, ESTALE $DMG_ESTALE, churn $DMG_CHURN," \
+             "errors: EIO $DMG_EIO, ENOENT $DMG_ENOENT, churn $DMG_CHURN," \
              "failure forgotten and found again $DMG_REFOUND, undocumented $DMG_BAD"
     done
     if dmg_alive "$M" "$pid"; then

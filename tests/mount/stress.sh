@@ -27,7 +27,7 @@ need_fuse "stress run"
 damaged_stress() {
     local secs=$1 D=$T/dsrc DM=$T/dmnt s w n end pid label before san
     local sets=("ahead=0,cache_size=4M" "" "ahead=8" "ahead=8,cache_size=4M") when=(fresh later fresh later)
-    local kinds=(du ls cat grep readers) walks=0 deaths=0 bad=0 eio=0 enoent=0 estale=0 refound=0
+    local kinds=(du ls cat grep readers) walks=0 deaths=0 bad=0 eio=0 enoent=0 refound=0
     dmg_tree "$D" "${RTMFS_DAMAGED_N:-500}" "${RTMFS_DAMAGED_SEED:-1}" || return
     echo "$DMG_SUMMARY"
     for s in 0 1 2 3; do
@@ -49,7 +49,7 @@ damaged_stress() {
             fi
             dmg_judge "$DM"
             [ "$DMG_BAD" = 0 ] || fail "$label: $w: $DMG_BAD undocumented errors: $(head -5 "$T/walk.bad" | tr '\n' '|')"
-            eio=$((eio + DMG_EIO)) enoent=$((enoent + DMG_ENOENT)) estale=$((estale + DMG_ESTALE))
+            eio=$((eio + DMG_EIO)) enoent=$((enoent + DMG_ENOENT))
             refound=$((refound + DMG_REFOUND)) bad=$((bad + DMG_BAD))
         done
         dmg_writer_stop
@@ -65,7 +65,7 @@ damaged_stress() {
         block_ok "$before" "stress over the damaged tree, $label: $n walks, no death, hang, undocumented error or sanitizer report"
     done
     echo "stress, damaged tree: ${secs}s, $walks walks, $deaths deaths; errors: EIO $eio, ENOENT $enoent," \
-         "ESTALE $estale, failure forgotten and found again $refound, undocumented $bad"
+         "failure forgotten and found again $refound, undocumented $bad"
 }
 if [ "${2:-}" = damaged ]; then
     damaged_stress "$SECS"
