@@ -380,6 +380,21 @@ static int keep_source(struct rtm_anim *a, const uint8_t *data, size_t len, int 
     return 0;
 }
 
+/* Whether h's frames can fit in the file_size bytes of its file: the
+ * phases are justified by the bytes after the names, as read_array will
+ * see.  The head parse checks it without the arrays, and the full parse
+ * first, so that both name the same damage (an animation's error.txt is
+ * one text whichever parse found it). */
+static int frames_fit(const struct bmtr_head *h, uint64_t file_size, struct rtm_error *err)
+{
+    uint64_t left = file_size > h->arrays_at ? file_size - h->arrays_at : 0;
+    if ((uint64_t)h->nframes * sizeof(float) <= left * LZO_MAX_RATIO + LZO_SLACK)
+        return 0;
+    rtm_err_set(err, 21, "%u frames cannot fit in the %llu bytes after the names",
+                h->nframes, (unsigned long long)left);
+    return -1;
+}
+
 int rtm_read_bmtr(const uint8_t *data, size_t len, const struct rtm_parse_opts *o,
                   struct rtm_anim **out, struct rtm_error *err)
 {
@@ -388,7 +403,7 @@ int rtm_read_bmtr(const uint8_t *data, size_t len, const struct rtm_parse_opts *
     struct bmtr_head h;
     memset(&h, 0, sizeof h);
     struct rtm_cursor c = { data, len, 0, err };
-    if (scan_layout(&c, &h))
+    if (scan_layout(&c, &h) || frames_fit(&h, len, err))
         return -1;
     /* a full parse keeps the source too: bmtr.rtm is its bytes */
     int full = !(flags & RTM_PARSE_NO_MATRICES);
@@ -446,14 +461,8 @@ int rtm_head_bmtr(const uint8_t *data, size_t len, uint64_t file_size,
     struct rtm_cursor c = { data, len, 0, err };
     if (scan_layout(&c, &h))
         return len < file_size ? RTM_PARSE_NEED_MORE : -1;
-    /* the phases are not read here, yet their count is justified by the
-     * bytes after the names, as the full parse's read_array does */
-    uint64_t left = file_size > h.arrays_at ? file_size - h.arrays_at : 0;
-    if ((uint64_t)h.nframes * sizeof(float) > left * LZO_MAX_RATIO + LZO_SLACK) {
-        rtm_err_set(err, 21, "%u frames cannot fit in the %llu bytes after the names",
-                    h.nframes, (unsigned long long)left);
+    if (frames_fit(&h, file_size, err))
         return -1;
-    }
     /* refused when a full load (the file's bytes, then the parse) never fits */
     if (rtm_reserve(o, parsed_bytes(&h, 0), parsed_bytes(&h, 1) + file_size, err))
         return -1;

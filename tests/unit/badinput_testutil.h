@@ -56,6 +56,25 @@ static inline double now(void)
 
 static inline void render_all(const struct rtm_anim *a, int skel);
 
+/* A failed parse of data[0..len): the head parse of the whole file
+ * fails as it does (the same message and byte), or reads (the damage lies
+ * past the head).  One text an animation's error.txt, whichever parse
+ * found the damage first. */
+static inline void head_agrees(const uint8_t *data, size_t len, int skel,
+                               const struct rtm_error *full)
+{
+    struct rtm_parse_opts o = { .skel = skels[skel] };
+    struct rtm_anim *h = NULL;
+    struct rtm_error err;
+    uint64_t need = 0;
+    memset(&err, 0, sizeof err);
+    int rc = rtm_parse_head(data, len, len, &o, &h, &need, &err);
+    rtm_free(h);
+    if (rc == -1 && (strcmp(err.msg, full->msg) || err.offset != full->offset))
+        fail_msg("head parse: '%s' (at byte %llu), full parse: '%s' (at byte %llu)", err.msg,
+                 (unsigned long long)err.offset, full->msg, (unsigned long long)full->offset);
+}
+
 /* Parses a private copy of data[0..len).  Checks the failure contract; a
  * success renders every view.  Returns 0 or -1 like rtm_parse(). */
 static inline int parse_check(const uint8_t *data, size_t len, int skel, struct rtm_error *err)
@@ -67,6 +86,8 @@ static inline int parse_check(const uint8_t *data, size_t len, int skel, struct 
     struct rtm_anim *a = (struct rtm_anim *)&skels; /* must be overwritten */
     memset(err, 0, sizeof *err);
     int rc = rtm_parse(copy, len, skels[skel], &a, err);
+    if (rc)
+        head_agrees(copy, len, skel, err);
     free(copy); /* the anim must not point into the source */
     if (rc) {
         assert_int_equal(rc, -1);
