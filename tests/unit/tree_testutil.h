@@ -2,7 +2,7 @@
  * a test's SOURCE and a mount of it without FUSE, wired as rtmfs wires
  * one (a fresh folder under /tmp, a loader over it, a cache that loads
  * through the loader, a tree over both); a lookup of a whole path the way
- * the kernel does it; and removing a folder.
+ * the kernel does it; a rapified config for SOURCE; and removing a folder.
  *
  * The fixture owns everything in it.  The SOURCE lives from
  * tree_fixture_open() to tree_fixture_close(); a mount of it (the loader,
@@ -22,8 +22,10 @@
 
 #include "testutil.h"
 #include "cache.h"
+#include "config.h"
 #include "index.h"
 #include "loader.h"
+#include "rap_write.h"
 #include "tree.h"
 
 struct tree_fixture {
@@ -104,6 +106,18 @@ static inline void tree_fixture_unmount(struct tree_fixture *f)
     f->c = NULL;
     f->ix = NULL;
     f->skel = NULL;
+}
+
+/* text, rapified with the project's writer, into b (initialised here):
+ * a SOURCE's rapified config. */
+static inline void rapify_text(const char *text, struct rtm_buf *b)
+{
+    struct cfg *c = NULL;
+    struct rtm_error err = { .msg = "" };
+    assert_int_equal(cfg_parse_text(text, strlen(text), "t.cpp", NULL, &c, &err), 0);
+    buf_init(b);
+    assert_int_equal(rap_write(c, b), 0);
+    cfg_free(c);
 }
 
 /* rm -rf dir: 0, or the shell's status. */

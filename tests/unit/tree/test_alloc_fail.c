@@ -147,24 +147,13 @@ static void put_animations(struct sweep *s, struct rtm_buf *plain, struct rtm_bu
     tree_fixture_write(&s->f, "a/$PBOPREFIX$", "a", 1);    /* their game paths: \a\... */
 }
 
-/* text rapified by the project's writer, into b (initialised here). */
-static void rapify(const char *text, struct rtm_buf *b)
-{
-    struct cfg *c = NULL;
-    struct rtm_error err = { .msg = "" };
-    assert_int_equal(cfg_parse_text(text, strlen(text), "t.cpp", NULL, &c, &err), 0);
-    buf_init(b);
-    assert_int_equal(rap_write(c, b), 0);
-    cfg_free(c);
-}
-
 static void put_configs(struct sweep *s)
 {
     struct rtm_buf b;
     assert_int_equal(mkdirat(s->f.fd, "cfg", 0755), 0);
     tree_fixture_write(&s->f, "cfg/config.cpp", CFG_TEXT, sizeof CFG_TEXT - 1);
     tree_fixture_write(&s->f, "cfg/$PBOPREFIX$", "cfg", 3);    /* loose configs count there */
-    rapify(BIN_TEXT, &b);
+    rapify_text(BIN_TEXT, &b);
     assert_int_equal(mkdirat(s->f.fd, "bin", 0755), 0);
     put_buf(s, "bin/config.bin", &b);
     tree_fixture_write(&s->f, "bin/$PBOPREFIX$", "bin", 3);
@@ -174,7 +163,7 @@ static void put_configs(struct sweep *s)
 static void put_archive(struct sweep *s, const struct rtm_buf *plain, const struct rtm_buf *bmtr)
 {
     struct rtm_buf cfg;
-    rapify(PBO_TEXT, &cfg);
+    rapify_text(PBO_TEXT, &cfg);
     const struct pbo_write_entry w[] = {
         { "config.bin", (const uint8_t *)cfg.p, cfg.len, PBO_PACK_STORE, 1000000000 },
         { "anims\\p.rtm", (const uint8_t *)plain->p, plain->len, PBO_PACK_STORE, 1000000000 },

@@ -32,17 +32,6 @@ static const char CFG_TEXT[] =
 static const char MAT_TEXT[] = "ambient[] = {1, 1, 1, 1}; class Stage1 { texture = \"x.paa\"; };\n";
 static const char SRC_TEXT[] = "// the source's own config.cpp\nclass CfgPatches {};\n";
 
-/* text, rapified with the project's writer, into b (initialised here). */
-static void rapify(const char *text, struct rtm_buf *b)
-{
-    struct cfg *c = NULL;
-    struct rtm_error err = { .msg = "" };
-    assert_int_equal(cfg_parse_text(text, strlen(text), "t.cpp", NULL, &c, &err), 0);
-    buf_init(b);
-    assert_int_equal(rap_write(c, b), 0);
-    cfg_free(c);
-}
-
 /* What rtmcat prints for rapified bytes: their text (malloc'd). */
 static char *text_of(const struct rtm_buf *raw, size_t *len)
 {
@@ -85,8 +74,8 @@ static void put_fixtures(int dfd)
 {
     struct rtm_buf cfg, mat;
     static const char paa[] = "\0raP but a texture";
-    rapify(CFG_TEXT, &cfg);
-    rapify(MAT_TEXT, &mat);
+    rapify_text(CFG_TEXT, &cfg);
+    rapify_text(MAT_TEXT, &mat);
     put_file(dfd, "config.bin", cfg.p, cfg.len);
     put_file(dfd, "mat.rvmat", mat.p, mat.len);
     put_file(dfd, "plain.rvmat", MAT_TEXT, sizeof MAT_TEXT - 1);
@@ -114,7 +103,7 @@ static int setup(void **state)
     tree_fixture_open(&e->f, "tcfg");
     tree_fixture_mount(&e->f, 64u << 20);
     put_fixtures(e->f.fd);
-    rapify(CFG_TEXT, &e->cfg);
+    rapify_text(CFG_TEXT, &e->cfg);
     e->text = text_of(&e->cfg, &e->text_len);
     tree_fixture_tree(&e->f, (struct rtm_tree_config){ .show_other = 1 });
     *state = e;
@@ -265,7 +254,7 @@ static void configs_are_bounded_by_the_cache(void **state)
     for (int i = 0; i < 4000; i++)
         buf_printf(&text, "value_%d = \"a string long enough to count\";\n", i);
     buf_putc(&text, 0);
-    rapify(text.p, &big);
+    rapify_text(text.p, &big);
     put_file(e->f.fd, "big.sqm", big.p, big.len);
     tree_fixture_unmount(&e->f);
     tree_fixture_mount(&e->f, big.len + 4096);
