@@ -51,8 +51,10 @@ BELOW_config  := base rtm pbo
 BELOW_views   := base rtm pbo config
 BELOW_writers := base rtm pbo config
 BELOW_cache   := base rtm pbo config views
-BELOW_tree    := $(BELOW_cache) cache
-BELOW_fuse    := $(BELOW_tree) tree
+BELOW_loader  := $(BELOW_cache) cache
+BELOW_tree    := $(BELOW_loader) loader
+BELOW_index   := base
+BELOW_fuse    := $(BELOW_tree) tree index
 BELOW_rtmcat  := $(BELOW_tree) tree
 BELOW_rtmgen  := base rtm pbo config writers
 # The format core: RTM animations, PBO archives, configs and the views
@@ -60,10 +62,14 @@ BELOW_rtmgen  := base rtm pbo config writers
 CORE_DIRS := base rtm pbo config views
 # The fixture writers (librtmwrite.a): samples, archives, rapified configs.
 WRIT_DIRS := writers
-# The mount without FUSE (librtmtree.a): the cache, the loader, the index
-# and the tree (what the mount shows); threads, no libfuse.
-TREE_DIRS := cache tree
-LAYER_DIRS := $(CORE_DIRS) $(WRIT_DIRS) $(TREE_DIRS) fuse rtmcat rtmgen
+# The mount without FUSE (librtmtree.a): the cache (an LRU), the loader
+# (reading SOURCE, and what to recall from and remember in a store) and
+# the tree (what the mount shows); threads, no libfuse, no SQLite.
+TREE_DIRS := cache loader tree
+# The persistent index in SQLite (librtmindex.a), a store (store.h) that
+# only rtmfs makes: only rtmfs, the tests, tsan and fuzz_tree link SQLite.
+INDEX_DIRS := index
+LAYER_DIRS := $(CORE_DIRS) $(WRIT_DIRS) $(TREE_DIRS) $(INDEX_DIRS) fuse rtmcat rtmgen
 # Tests, fuzz targets and benchmarks see every layer.
 ALL_INC  := $(LAYER_DIRS:%=-Isrc/%)
 layer_inc = $(addprefix -Isrc/,$(BELOW_$(firstword $(subst /, ,$(1)))))
@@ -72,12 +78,15 @@ objs_of   = $(patsubst src/%.c,$(BUILD)/obj/%.o,$(1))
 CORE_SRC := $(call srcs_in,$(CORE_DIRS))
 WRIT_SRC := $(call srcs_in,$(WRIT_DIRS))
 TREE_SRC := $(call srcs_in,$(TREE_DIRS))
+INDEX_SRC := $(call srcs_in,$(INDEX_DIRS))
 CORE_OBJ := $(call objs_of,$(CORE_SRC))
 WRIT_OBJ := $(call objs_of,$(WRIT_SRC))
 FS_OBJ   := $(call objs_of,$(TREE_SRC))
+INDEX_OBJ := $(call objs_of,$(INDEX_SRC))
 LIBCORE  := $(BUILD)/librtmcore.a
 LIBWRIT  := $(BUILD)/librtmwrite.a
 LIBTREE  := $(BUILD)/librtmtree.a
+LIBINDEX := $(BUILD)/librtmindex.a
 LIBS     := $(LZO_LIBS) -lm
 
 PROGS    := $(BUILD)/rtmcat $(BUILD)/rtmgen $(BUILD)/rtmfs
@@ -87,7 +96,7 @@ UNIT     := $(notdir $(basename $(wildcard tests/unit/*/test_*.c)))
 UNIT_BIN := $(UNIT:%=$(BUILD)/tests/%)
 
 .PHONY: all tests check bench demo fuzz fuzz-long tsan stress stress-long valgrind install install-magic uninstall deb \
-	clean deps layers ofp2-table pow10-table corpus-mix float-exhaustive
+	clean deps layers view-hashes ofp2-table pow10-table corpus-mix float-exhaustive
 all: $(PROGS)
 # the unit tests, and the mount tests' own programs (tests/lib/walk_check.c; fuzz_seeds for tests/mount/tricks.sh;
 # tests/lib/faultfs.c for tests/mount/faults.sh)
@@ -98,7 +107,7 @@ $(BUILD)/obj/%.o: src/%.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(call layer_inc,$*) $(LZO_CFLAGS) $(XCFLAGS) $(ALL_CFLAGS) $(DEP_FLAGS) -c $< -o $@
 $(BUILD)/obj/fuse/%.o: XCFLAGS = $(FUSE_CFLAGS)
-$(BUILD)/obj/cache/index.o: XCFLAGS = $(SQLITE_CFLAGS)
+$(BUILD)/obj/index/%.o: XCFLAGS = $(SQLITE_CFLAGS)
 
 $(BUILD)/tests:
 	mkdir -p $@
@@ -113,32 +122,50 @@ $(LIBWRIT): $(WRIT_OBJ)
 	rm -f $@ && ar rcs $@ $^
 $(LIBTREE): $(FS_OBJ)
 	rm -f $@ && ar rcs $@ $^
+$(LIBINDEX): $(INDEX_OBJ)
+	rm -f $@ && ar rcs $@ $^
 
-# rtmcat is run once a file, so its start-up counts.  It opens
-# no index, so rtmcat_noindex.c stands in for index.c and SQLite is not
-# linked; and it is a static PIE (glibc, LZO and libm inside), which leaves
+# rtmcat is run once a file, so its start-up counts.  It gives the
+# loader and the tree no store (store.h), so nothing of it calls the index
+# and SQLite is not linked; and it is a static PIE (glibc, LZO and libm inside), which leaves
 # the dynamic linker nothing to load or relocate: 0.3 ms a run less.  Not
 # under SANITIZE: the sanitizers' runtimes need a dynamic program, as
 # valgrind's memcheck does to watch the heap, so make valgrind runs
 # rtmcat-memcheck, the same objects linked dynamically.
 RTMCAT_OBJ := $(patsubst %,$(BUILD)/obj/rtmcat/rtmcat%.o,_estimate _config _check _usage _states \
-                _missing _gamepath _plain _text _noindex) $(BUILD)/obj/rtmcat/rtmcat.o
+                _missing _gamepath _plain _text) $(BUILD)/obj/rtmcat/rtmcat.o
 $(BUILD)/rtmcat: $(RTMCAT_OBJ) $(LIBTREE) $(LIBCORE)
 	$(CC) $(ALL_LDFLAGS) $(if $(SANITIZE),,-static-pie) -o $@ $^ $(LIBS) -lpthread
 $(BUILD)/rtmcat-memcheck: $(RTMCAT_OBJ) $(LIBTREE) $(LIBCORE)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS) -lpthread
 $(BUILD)/rtmgen: $(call objs_of,$(call srcs_in,rtmgen)) $(LIBWRIT) $(LIBCORE)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
-$(BUILD)/rtmfs: $(call objs_of,$(call srcs_in,fuse)) $(LIBTREE) $(LIBCORE)
+$(BUILD)/rtmfs: $(call objs_of,$(call srcs_in,fuse)) $(LIBINDEX) $(LIBTREE) $(LIBCORE)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(FUSE_LIBS) $(SQLITE_LIBS) $(LIBS) -lpthread
 
-# Test programs: tests/unit (cmocka), tests/fuzz (the seed writer),
+# The helpers the unit tests share, declared in tests/unit/*.h and defined
+# in tests/unit/lib/*.c, compiled once into librtmtest.a (cmocka's asserts
+# inside: a program that links it links cmocka).  alloc_fail.c is not in
+# it: its __wrap_ functions call __real_ ones that only -Wl,--wrap defines,
+# so test_alloc_fail alone links its object.
+TLIB_SRC := $(filter-out tests/unit/lib/alloc_fail.c,$(sort $(wildcard tests/unit/lib/*.c)))
+LIBTEST  := $(BUILD)/librtmtest.a
+TEST_OBJ_CC = $(CC) $(ALL_CPPFLAGS) $(ALL_INC) -Itests/unit $(LZO_CFLAGS) $(CMOCKA_CFLAGS) \
+	$(ALL_CFLAGS) $(DEP_FLAGS) -c $< -o $@
+$(BUILD)/testobj/%.o: tests/%.c
+	@mkdir -p $(@D)
+	$(TEST_OBJ_CC)
+$(LIBTEST): $(TLIB_SRC:tests/%.c=$(BUILD)/testobj/%.o)
+	rm -f $@ && ar rcs $@ $^
+
+# Test programs: tests/unit (cmocka), tests/fuzz (the seed writers),
 # tests/bench (the core benchmark) and tests/lib (the mount tests' walker),
-# each one file linked with the libraries.
+# each one file linked with the libraries (and the objects a program's own
+# rule adds as prerequisites: $(filter %.o,$^)).
 TEST_CC = $(CC) $(ALL_CPPFLAGS) $(ALL_INC) -Itests/unit $(LZO_CFLAGS) $(CMOCKA_CFLAGS) $(ALL_CFLAGS) \
-	$(DEP_FLAGS) -o $@ $< $(LIBTREE) $(LIBWRIT) $(LIBCORE) $(ALL_LDFLAGS) $(CMOCKA_LIBS) \
-	$(SQLITE_LIBS) $(LIBS) -lpthread
-TEST_DEPS = $(LIBTREE) $(LIBWRIT) $(LIBCORE) | $(BUILD)/tests
+	$(DEP_FLAGS) -o $@ $< $(filter %.o,$^) $(LIBTEST) $(LIBINDEX) $(LIBTREE) $(LIBWRIT) $(LIBCORE) $(ALL_LDFLAGS) \
+	$(CMOCKA_LIBS) $(SQLITE_LIBS) $(LIBS) -lpthread
+TEST_DEPS = $(LIBTEST) $(LIBINDEX) $(LIBTREE) $(LIBWRIT) $(LIBCORE) | $(BUILD)/tests
 define unit_rule
 $$(BUILD)/tests/%: $(1)%.c $$(TEST_DEPS)
 	$$(TEST_CC)
@@ -146,10 +173,15 @@ endef
 $(foreach d,$(UNIT_DIRS),$(eval $(call unit_rule,$(d))))
 # test_alloc_fail fails the Nth allocation of rtmfs's own code: each libc
 # function that allocates which the archives call is wrapped
-# (tests/unit/alloc_fail.h); --wrap leaves the shared libraries' calls alone.
+# (tests/unit/alloc_fail.h, defined in tests/unit/lib/alloc_fail.c, linked
+# here only); --wrap leaves the shared libraries' calls alone.
 ALLOC_WRAP := malloc calloc realloc free strdup strndup asprintf realpath open_memstream \
               opendir fdopendir fopen
 $(BUILD)/tests/test_alloc_fail: private ALL_LDFLAGS += $(ALLOC_WRAP:%=-Wl,--wrap=%)
+$(BUILD)/tests/test_alloc_fail: $(BUILD)/testobj/unit/lib/alloc_fail.o
+# fuzz_tree_seeds writes fuzz_tree's inputs with fuzz_tree's own sample
+# choice (fz_sample_opts, tests/fuzz/fuzz_tree_source.c).
+$(BUILD)/tests/fuzz_tree_seeds: $(BUILD)/testobj/fuzz/fuzz_tree_source.o
 $(BUILD)/tests/%: tests/fuzz/%.c $(TEST_DEPS)
 	$(TEST_CC)
 $(BUILD)/tests/%: tests/bench/%.c $(TEST_DEPS)
@@ -162,7 +194,7 @@ $(BUILD)/tests/faultfs: tests/lib/faultfs.c | $(BUILD)/tests
 	$(CC) $(ALL_CPPFLAGS) $(FUSE_CFLAGS) $(DEF_CFLAGS) $(CFLAGS) $(NEED_CFLAGS) $(DEP_FLAGS) -o $@ $< \
 		$(LDFLAGS) $(FUSE_LIBS)
 
--include $(wildcard $(BUILD)/obj/*/*.d $(BUILD)/tests/*.d)
+-include $(wildcard $(BUILD)/obj/*/*.d $(BUILD)/tests/*.d $(BUILD)/testobj/*/*.d $(BUILD)/testobj/*/*/*.d)
 
 # The build dependencies first (a fresh machine has none), then the build in
 # a make of its own (which reads pkg-config's answers anew), then the tests.
@@ -201,6 +233,12 @@ bench: all $(BUILD)/tests/bench_core $(BUILD)/tests/bench_config $(BUILD)/tests/
 	@BUILD=$(BUILD) bash tests/bench/bench_damaged.sh
 	@BUILD=$(BUILD) bash tests/bench/bench_binarise.sh
 
+# Every file the mount shows over ../shared, with its size and SHA-256
+# (tests/bench/view_hashes.sh): a change that must not change behaviour
+# leaves build/view-hashes.txt as it was (cmp before and after).
+view-hashes: all
+	@BUILD=$(BUILD) bash tests/bench/view_hashes.sh $(BUILD)/view-hashes.txt
+
 # Fuzzing (clang's libFuzzer): make fuzz FUZZ_SECONDS=N runs each target for
 # N seconds, seeded with generated files and ../shared/corpus when present,
 # and prints each one's rate (inputs a second: 800 to 40,000 here, and
@@ -216,12 +254,20 @@ FUZZ_SRC     := $(CORE_SRC)
 FUZZERS      := fuzz_rtm fuzz_rtm_head fuzz_skeleton fuzz_pbo fuzz_config fuzz_gamepath fuzz_tree
 # fuzz_tree drives the tree with its workers: the writers make its SOURCE,
 # and the cache, the loader and the index (SQLite) are under test too.
-FUZZ_TREE_SRC := $(FUZZ_SRC) $(WRIT_SRC) $(TREE_SRC)
+FUZZ_TREE_SRC := $(FUZZ_SRC) $(WRIT_SRC) $(TREE_SRC) $(INDEX_SRC)
+
+# The code targets share, in tests/fuzz/*.c beside them, compiled with each
+# target that uses it (FUZZ_OWN_target).
+FUZZ_OWN_fuzz_rtm      := tests/fuzz/fuzz_head.c
+FUZZ_OWN_fuzz_rtm_head := tests/fuzz/fuzz_head.c
+FUZZ_OWN_fuzz_tree     := tests/fuzz/fuzz_tree_source.c tests/fuzz/fuzz_tree_kernel.c
+$(foreach f,$(FUZZERS),$(eval $(FUZZ_DIR)/$(f): $(FUZZ_OWN_$(f))))
 
 $(FUZZ_DIR)/%: tests/fuzz/%.c $(FUZZ_SRC) $(wildcard src/*/*.h tests/fuzz/*.h) | $(FUZZ_DIR)
-	$(FUZZ_CC) $(FUZZ_FLAGS) $(LZO_CFLAGS) -o $@ $< $(FUZZ_SRC) $(LIBS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(LZO_CFLAGS) -o $@ $< $(FUZZ_OWN_$(@F)) $(FUZZ_SRC) $(LIBS)
 $(FUZZ_DIR)/fuzz_tree: tests/fuzz/fuzz_tree.c $(FUZZ_TREE_SRC) $(wildcard src/*/*.h tests/fuzz/*.h) | $(FUZZ_DIR)
-	$(FUZZ_CC) $(FUZZ_FLAGS) $(LZO_CFLAGS) $(SQLITE_CFLAGS) -o $@ $< $(FUZZ_TREE_SRC) $(SQLITE_LIBS) $(LIBS) -lpthread
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(LZO_CFLAGS) $(SQLITE_CFLAGS) -o $@ $< $(FUZZ_OWN_fuzz_tree) $(FUZZ_TREE_SRC) \
+		$(SQLITE_LIBS) $(LIBS) -lpthread
 $(FUZZ_DIR):
 	mkdir -p $@
 
@@ -234,25 +280,40 @@ fuzz-long:
 # ThreadSanitizer over everything rtmfs runs on several threads: the cache,
 # the loader, the inode table and the tree (their unit tests).
 TSAN_DIR   := build-tsan
-TSAN_SRC   := $(CORE_SRC) $(WRIT_SRC) $(TREE_SRC)
-# The tests that say so in a line of their own (the threaded layers').
-TSAN_TESTS := $(notdir $(basename $(shell grep -l '^/\* make tsan: this test runs under ThreadSanitizer' tests/unit/*/test_*.c)))
+TSAN_SRC   := $(CORE_SRC) $(WRIT_SRC) $(TREE_SRC) $(INDEX_SRC)
+# The tests run: those of the threaded layers' code, the cache layer's
+# (the cache, the loader, the index: test_cache, test_loader, test_index,
+# test_remember) and the tree layer's (the inode table and the tree with
+# its sizing-ahead workers: test_inodes, test_tree, test_tree_ahead,
+# test_tree_changes).  The others test single-threaded code, which
+# ThreadSanitizer has nothing to say about; a new test of a threaded
+# layer's code joins this list.
+TSAN_TESTS := test_cache test_index test_loader test_remember \
+              test_inodes test_tree test_tree_ahead test_tree_changes
+# The unit tests' helpers (tests/unit/lib, as librtmtest.a above), built
+# once with ThreadSanitizer.
+TSAN_CC  = $(FUZZ_CC) -g -O1 $(NEED_CPPFLAGS) $(ALL_INC) $(NEED_CFLAGS) -Itests/unit -fsanitize=thread \
+	$(LZO_CFLAGS) $(SQLITE_CFLAGS) $(CMOCKA_CFLAGS)
+TSAN_LIB := $(TSAN_DIR)/librtmtest.a
+$(TSAN_DIR)/testobj/%.o: tests/unit/lib/%.c $(wildcard src/*/*.h tests/unit/*.h)
+	@mkdir -p $(@D)
+	$(TSAN_CC) -c $< -o $@
+$(TSAN_LIB): $(TLIB_SRC:tests/unit/lib/%.c=$(TSAN_DIR)/testobj/%.o)
+	rm -f $@ && ar rcs $@ $^
 define tsan_rule
-$$(TSAN_DIR)/%: $(1)%.c $$(TSAN_SRC) $$(wildcard src/*/*.h tests/unit/*.h)
+$$(TSAN_DIR)/%: $(1)%.c $$(TSAN_SRC) $$(TSAN_LIB) $$(wildcard src/*/*.h tests/unit/*.h)
 	mkdir -p $$(TSAN_DIR)
-	$$(FUZZ_CC) -g -O1 $$(NEED_CPPFLAGS) $$(ALL_INC) $$(NEED_CFLAGS) -Itests/unit -fsanitize=thread \
-		$$(LZO_CFLAGS) $$(SQLITE_CFLAGS) $$(CMOCKA_CFLAGS) -o $$@ $$< $$(TSAN_SRC) $$(CMOCKA_LIBS) \
-		$$(SQLITE_LIBS) $$(LIBS) -lpthread
+	$$(TSAN_CC) -o $$@ $$< $$(TSAN_LIB) $$(TSAN_SRC) $$(CMOCKA_LIBS) $$(SQLITE_LIBS) $$(LIBS) -lpthread
 endef
 $(foreach d,$(UNIT_DIRS),$(eval $(call tsan_rule,$(d))))
 # And rtmfs itself built with ThreadSanitizer from the same sources as
 # $(BUILD)/rtmfs, run by a bounded stress over a damaged tree
 # (tests/mount/stress.sh damaged; it fails on any report in rtmfs's stderr).
 TSAN_STRESS_SECONDS ?= 60
-$(TSAN_DIR)/rtmfs: $(call srcs_in,fuse) $(CORE_SRC) $(TREE_SRC) $(wildcard src/*/*.h)
+$(TSAN_DIR)/rtmfs: $(call srcs_in,fuse) $(CORE_SRC) $(TREE_SRC) $(INDEX_SRC) $(wildcard src/*/*.h)
 	mkdir -p $(TSAN_DIR)
 	$(FUZZ_CC) -g -O1 $(NEED_CPPFLAGS) $(ALL_INC) $(NEED_CFLAGS) -fsanitize=thread $(LZO_CFLAGS) \
-		$(SQLITE_CFLAGS) $(FUSE_CFLAGS) -o $@ $(call srcs_in,fuse) $(CORE_SRC) $(TREE_SRC) \
+		$(SQLITE_CFLAGS) $(FUSE_CFLAGS) -o $@ $(call srcs_in,fuse) $(CORE_SRC) $(TREE_SRC) $(INDEX_SRC) \
 		$(FUSE_LIBS) $(SQLITE_LIBS) $(LIBS) -lpthread
 tsan: $(TSAN_TESTS:%=$(TSAN_DIR)/%) $(TSAN_DIR)/rtmfs all
 	@set -e; for t in $(TSAN_TESTS:%=$(TSAN_DIR)/%); do echo "== $$t"; TSAN_OPTIONS=halt_on_error=1 $$t; done

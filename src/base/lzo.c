@@ -113,7 +113,7 @@ int rtm_lzo_encode(const uint8_t *src, size_t len, struct rtm_buf *out)
 {
     void *wrk = malloc(LZO1X_1_MEM_COMPRESS);
     size_t bound = len + len / 16 + 64 + 3;
-    if (!wrk || buf_reserve(out, bound)) {
+    if (!wrk || rtm_buf_reserve(out, bound)) {
         free(wrk);
         return -1;
     }

@@ -287,7 +287,7 @@ size_t rtm_fmt_float_slow(float v, char *buf)
 void rtm_put_float(struct rtm_buf *b, float v)
 {
     char s[RTM_FLOAT_CHARS];
-    buf_put(b, s, rtm_fmt_float(v, s));
+    rtm_buf_put(b, s, rtm_fmt_float(v, s));
 }
 
 int rtm_digits_parse(const char *s)
@@ -440,7 +440,7 @@ size_t rtm_fmt_num_slow(float v, int digits, char *buf)
 void rtm_put_num(struct rtm_buf *b, float v, int digits)
 {
     char s[RTM_FLOAT_CHARS];
-    buf_put(b, s, rtm_fmt_num(v, digits, s));
+    rtm_buf_put(b, s, rtm_fmt_num(v, digits, s));
 }
 
 void rtm_put_json_num(struct rtm_buf *b, float v, int digits)
@@ -448,7 +448,7 @@ void rtm_put_json_num(struct rtm_buf *b, float v, int digits)
     if (isfinite(v))
         rtm_put_num(b, v, digits);
     else
-        buf_puts(b, "null");
+        rtm_buf_puts(b, "null");
 }
 
 static int plain_byte(unsigned char c) { return c >= 0x20 && c < 0x7f && c != '\\'; }
@@ -458,7 +458,7 @@ static void put_hex_escape(struct rtm_buf *b, unsigned char c, int json)
 {
     static const char hex[] = "0123456789abcdef";
     char e[5] = { '\\', '\\', 'x', hex[c >> 4], hex[c & 15] };
-    buf_put(b, json ? e : e + 1, json ? 5 : 4);
+    rtm_buf_put(b, json ? e : e + 1, json ? 5 : 4);
 }
 
 /* Runs of plain bytes go in whole: names are mostly plain. */
@@ -468,7 +468,7 @@ static void put_escaped(struct rtm_buf *b, struct rtm_str s, int space)
         unsigned char c = i < s.len ? (unsigned char)s.s[i] : 0;
         if (i < s.len && plain_byte(c) && !(space && c == ' '))
             continue;
-        buf_put(b, s.s + run, i - run);
+        rtm_buf_put(b, s.s + run, i - run);
         if (i < s.len)
             put_hex_escape(b, c, 0);
         run = i + 1;
@@ -484,28 +484,28 @@ void rtm_put_csv_name(struct rtm_buf *b, struct rtm_str s)
         rtm_put_name(b, s);
         return;
     }
-    buf_putc(b, '"');
+    rtm_buf_putc(b, '"');
     for (uint32_t i = 0; i < s.len; i++) {
         if (s.s[i] == '"')
-            buf_putc(b, '"');
+            rtm_buf_putc(b, '"');
         rtm_put_name(b, (struct rtm_str){ s.s + i, 1 });
     }
-    buf_putc(b, '"');
+    rtm_buf_putc(b, '"');
 }
 
 void rtm_put_json_name(struct rtm_buf *b, struct rtm_str s)
 {
-    buf_putc(b, '"');
+    rtm_buf_putc(b, '"');
     for (uint32_t i = 0; i < s.len; i++) {
         unsigned char c = (unsigned char)s.s[i];
         if (c == '"')
-            buf_put(b, "\\\"", 2);
+            rtm_buf_put(b, "\\\"", 2);
         else if (plain_byte(c))
-            buf_putc(b, (char)c);
+            rtm_buf_putc(b, (char)c);
         else
             put_hex_escape(b, c, 1);
     }
-    buf_putc(b, '"');
+    rtm_buf_putc(b, '"');
 }
 
 void rtm_put_xml_name(struct rtm_buf *b, struct rtm_str s)
@@ -513,11 +513,11 @@ void rtm_put_xml_name(struct rtm_buf *b, struct rtm_str s)
     for (uint32_t i = 0; i < s.len; i++) {
         char c = s.s[i];
         if (c == '&')
-            buf_puts(b, "&amp;");
+            rtm_buf_puts(b, "&amp;");
         else if (c == '<')
-            buf_puts(b, "&lt;");
+            rtm_buf_puts(b, "&lt;");
         else if (c == '>')
-            buf_puts(b, "&gt;");
+            rtm_buf_puts(b, "&gt;");
         else
             rtm_put_name(b, (struct rtm_str){ s.s + i, 1 });
     }

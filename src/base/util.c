@@ -64,11 +64,11 @@ void rtm_err_format(const struct rtm_error *err, char *out, size_t n)
         snprintf(out, n, "%s", err->msg);
 }
 
-void buf_init(struct rtm_buf *b) { memset(b, 0, sizeof *b); }
+void rtm_buf_init(struct rtm_buf *b) { memset(b, 0, sizeof *b); }
 
-void buf_init_counting(struct rtm_buf *b, size_t window)
+void rtm_buf_init_counting(struct rtm_buf *b, size_t window)
 {
-    buf_init(b);
+    rtm_buf_init(b);
     b->window = window;
 }
 
@@ -82,13 +82,13 @@ static void pass_on(struct rtm_buf *b, size_t extra)
     }
 }
 
-void buf_free(struct rtm_buf *b)
+void rtm_buf_free(struct rtm_buf *b)
 {
     free(b->p);
-    buf_init(b);
+    rtm_buf_init(b);
 }
 
-int buf_reserve(struct rtm_buf *b, size_t extra)
+int rtm_buf_reserve(struct rtm_buf *b, size_t extra)
 {
     if (b->oom)
         return -1;
@@ -109,35 +109,35 @@ int buf_reserve(struct rtm_buf *b, size_t extra)
     return 0;
 }
 
-void buf_put(struct rtm_buf *b, const void *src, size_t n)
+void rtm_buf_put(struct rtm_buf *b, const void *src, size_t n)
 {
     if (b->window && n > b->window && !b->oom) {  /* counted, never held */
         b->passed += b->len + n;
         b->len = 0;
         return;
     }
-    if (n == 0 || buf_reserve(b, n))
+    if (n == 0 || rtm_buf_reserve(b, n))
         return;
     memcpy(b->p + b->len, src, n);
     b->len += n;
 }
 
-void buf_puts(struct rtm_buf *b, const char *s) { buf_put(b, s, strlen(s)); }
+void rtm_buf_puts(struct rtm_buf *b, const char *s) { rtm_buf_put(b, s, strlen(s)); }
 
-void buf_putc(struct rtm_buf *b, char c)
+void rtm_buf_putc(struct rtm_buf *b, char c)
 {
-    if (buf_reserve(b, 1))
+    if (rtm_buf_reserve(b, 1))
         return;
     b->p[b->len++] = c;
 }
 
-void buf_printf(struct rtm_buf *b, const char *fmt, ...)
+void rtm_buf_printf(struct rtm_buf *b, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
     int n = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
-    if (n < 0 || buf_reserve(b, (size_t)n + 1))
+    if (n < 0 || rtm_buf_reserve(b, (size_t)n + 1))
         return;
     va_start(ap, fmt);
     vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
@@ -145,59 +145,59 @@ void buf_printf(struct rtm_buf *b, const char *fmt, ...)
     b->len += (size_t)n;
 }
 
-void buf_put_u32(struct rtm_buf *b, uint32_t v) { buf_put(b, &v, 4); }
-void buf_put_f32(struct rtm_buf *b, float v) { buf_put(b, &v, 4); }
+void rtm_buf_put_u32(struct rtm_buf *b, uint32_t v) { rtm_buf_put(b, &v, 4); }
+void rtm_buf_put_f32(struct rtm_buf *b, float v) { rtm_buf_put(b, &v, 4); }
 
-char *buf_take(struct rtm_buf *b, size_t *len)
+char *rtm_buf_take(struct rtm_buf *b, size_t *len)
 {
     char *p = b->p;
     if (len)
         *len = b->len;
-    buf_init(b);
+    rtm_buf_init(b);
     return p;
 }
 
-int cur_need(struct rtm_cursor *c, uint64_t n, const char *what)
+int rtm_cur_need(struct rtm_cursor *c, uint64_t n, const char *what)
 {
-    if (n <= cur_left(c))
+    if (n <= rtm_cur_left(c))
         return 0;
     rtm_err_set(c->err, c->pos,
                 "file ends inside %s: %llu bytes needed, %llu left", what,
-                (unsigned long long)n, (unsigned long long)cur_left(c));
+                (unsigned long long)n, (unsigned long long)rtm_cur_left(c));
     return -1;
 }
 
-int cur_u8(struct rtm_cursor *c, uint8_t *v, const char *what)
+int rtm_cur_u8(struct rtm_cursor *c, uint8_t *v, const char *what)
 {
-    if (cur_need(c, 1, what))
+    if (rtm_cur_need(c, 1, what))
         return -1;
     *v = c->data[c->pos++];
     return 0;
 }
 
-int cur_u32(struct rtm_cursor *c, uint32_t *v, const char *what)
+int rtm_cur_u32(struct rtm_cursor *c, uint32_t *v, const char *what)
 {
-    if (cur_need(c, 4, what))
+    if (rtm_cur_need(c, 4, what))
         return -1;
     *v = le_u32(c->data + c->pos);
     c->pos += 4;
     return 0;
 }
 
-int cur_f32(struct rtm_cursor *c, float *v, const char *what)
+int rtm_cur_f32(struct rtm_cursor *c, float *v, const char *what)
 {
-    if (cur_need(c, 4, what))
+    if (rtm_cur_need(c, 4, what))
         return -1;
     *v = le_f32(c->data + c->pos);
     c->pos += 4;
     return 0;
 }
 
-int cur_asciiz(struct rtm_cursor *c, const uint8_t **s, uint32_t *len,
-               uint32_t max, const char *what)
+int rtm_cur_asciiz(struct rtm_cursor *c, const uint8_t **s, uint32_t *len,
+                   uint32_t max, const char *what)
 {
     const uint8_t *start = c->data + c->pos;
-    size_t left = cur_left(c);
+    size_t left = rtm_cur_left(c);
     size_t scan = left < (size_t)max + 1 ? left : (size_t)max + 1;
     const uint8_t *nul = memchr(start, 0, scan);
     if (!nul) {
@@ -223,16 +223,16 @@ static int slurp_fd(int fd, size_t max, uint8_t **data, size_t *len)
 {
     struct stat st;
     struct rtm_buf b;
-    buf_init(&b);
+    rtm_buf_init(&b);
     if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
         (uint64_t)st.st_size < max)
-        buf_reserve(&b, (size_t)st.st_size + 1);
+        rtm_buf_reserve(&b, (size_t)st.st_size + 1);
     for (;;) {
         if (b.len > max) {
             errno = EFBIG;
             break;
         }
-        if (b.len == b.cap && buf_reserve(&b, 65536)) {
+        if (b.len == b.cap && rtm_buf_reserve(&b, 65536)) {
             errno = ENOMEM;
             break;
         }
@@ -241,14 +241,14 @@ static int slurp_fd(int fd, size_t max, uint8_t **data, size_t *len)
             continue;
         if (n <= 0) {
             if (n == 0) {
-                *data = (uint8_t *)buf_take(&b, len);
+                *data = (uint8_t *)rtm_buf_take(&b, len);
                 return 0;
             }
             break;
         }
         b.len += (size_t)n;
     }
-    buf_free(&b);
+    rtm_buf_free(&b);
     return -1;
 }
 

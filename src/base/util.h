@@ -57,31 +57,31 @@ struct rtm_buf {
     size_t len, cap;
     int oom;
     size_t window;              /* 0: keeps every byte.  Else a counting buffer */
-    uint64_t passed;            /* (buf_init_counting): bytes dropped so far */
+    uint64_t passed;            /* (rtm_buf_init_counting): bytes dropped so far */
 };
 
-void buf_init(struct rtm_buf *b);
+void rtm_buf_init(struct rtm_buf *b);
 /* A buffer that only counts: it keeps about the last window bytes written
  * (every write lands whole in p, so code that writes in place still
- * works) and drops the rest; buf_total() is how many were written.  What
+ * works) and drops the rest; rtm_buf_total() is how many were written.  What
  * a view's size needs, in bounded memory. */
-void buf_init_counting(struct rtm_buf *b, size_t window);
-static inline uint64_t buf_total(const struct rtm_buf *b) { return b->passed + b->len; }
+void rtm_buf_init_counting(struct rtm_buf *b, size_t window);
+static inline uint64_t rtm_buf_total(const struct rtm_buf *b) { return b->passed + b->len; }
 /* Whether b only counts, and n bytes written to it without their bytes
  * (a renderer that knows a text's length without making it). */
-static inline int buf_counts(const struct rtm_buf *b) { return b->window != 0; }
-static inline void buf_count(struct rtm_buf *b, uint64_t n) { b->passed += n; }
-void buf_free(struct rtm_buf *b);
-int buf_reserve(struct rtm_buf *b, size_t extra);
-void buf_put(struct rtm_buf *b, const void *src, size_t n);
-void buf_puts(struct rtm_buf *b, const char *s);
-void buf_putc(struct rtm_buf *b, char c);
-void buf_printf(struct rtm_buf *b, const char *fmt, ...)
+static inline int rtm_buf_counts(const struct rtm_buf *b) { return b->window != 0; }
+static inline void rtm_buf_count(struct rtm_buf *b, uint64_t n) { b->passed += n; }
+void rtm_buf_free(struct rtm_buf *b);
+int rtm_buf_reserve(struct rtm_buf *b, size_t extra);
+void rtm_buf_put(struct rtm_buf *b, const void *src, size_t n);
+void rtm_buf_puts(struct rtm_buf *b, const char *s);
+void rtm_buf_putc(struct rtm_buf *b, char c);
+void rtm_buf_printf(struct rtm_buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-void buf_put_u32(struct rtm_buf *b, uint32_t v);
-void buf_put_f32(struct rtm_buf *b, float v);
+void rtm_buf_put_u32(struct rtm_buf *b, uint32_t v);
+void rtm_buf_put_f32(struct rtm_buf *b, float v);
 /* Hands the bytes to the caller (who frees them) and empties b. */
-char *buf_take(struct rtm_buf *b, size_t *len);
+char *rtm_buf_take(struct rtm_buf *b, size_t *len);
 
 static inline uint16_t le_u16(const uint8_t *p) { uint16_t v; memcpy(&v, p, 2); return v; }
 static inline uint32_t le_u32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
@@ -95,13 +95,14 @@ struct rtm_cursor {
     struct rtm_error *err;
 };
 
-static inline size_t cur_left(const struct rtm_cursor *c) { return c->len - c->pos; }
-int cur_need(struct rtm_cursor *c, uint64_t n, const char *what);
-int cur_u8(struct rtm_cursor *c, uint8_t *v, const char *what);
-int cur_u32(struct rtm_cursor *c, uint32_t *v, const char *what);
-int cur_f32(struct rtm_cursor *c, float *v, const char *what);
+static inline size_t rtm_cur_left(const struct rtm_cursor *c) { return c->len - c->pos; }
+int rtm_cur_need(struct rtm_cursor *c, uint64_t n, const char *what);
+int rtm_cur_u8(struct rtm_cursor *c, uint8_t *v, const char *what);
+int rtm_cur_u32(struct rtm_cursor *c, uint32_t *v, const char *what);
+int rtm_cur_f32(struct rtm_cursor *c, float *v, const char *what);
 /* NUL-terminated string of at most max bytes (without the NUL). */
-int cur_asciiz(struct rtm_cursor *c, const uint8_t **s, uint32_t *len, uint32_t max, const char *what);
+int rtm_cur_asciiz(struct rtm_cursor *c, const uint8_t **s, uint32_t *len, uint32_t max,
+                  const char *what);
 
 /* ---- files and paths ---- */
 

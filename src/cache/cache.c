@@ -88,8 +88,8 @@ static void entry_destroy(struct rtmc_entry *e)
     free(e->sizes);
     free(e->indexed);
     free(e->views);
-    free(e->timed[0].gen);
-    free(e->timed[1].gen);
+    for (size_t k = 0; k < RTM_NTIMED_VIEWS; k++)
+        free(e->timed[k].gen);
     free(e->path);
     free(e);
 }
@@ -144,8 +144,8 @@ void cache_entry_kill(struct rtmc *c, struct rtmc_entry *e)
     e->it.refs++;                       /* keep e alive while its views go */
     for (size_t i = 0; e->views && i < e->nviews; i++)
         view_let_go(c, e->views[i]);
-    view_let_go(c, e->timed[0].view);
-    view_let_go(c, e->timed[1].view);
+    for (size_t k = 0; k < RTM_NTIMED_VIEWS; k++)
+        view_let_go(c, e->timed[k].view);
     entry_unref(c, e);
 }
 
@@ -244,9 +244,9 @@ static int entry_setup(struct rtmc_entry *e, const struct rtmc_loaded *l, const 
         e->level = RTMC_FULL;           /* an error: no deeper load would mend it */
         return 0;
     }
-    e->level = l->shape ? RTMC_SHAPE : a->has_matrices ? RTMC_FULL : RTMC_LIGHT;
+    e->level = rtmc_depth_level(a->depth);
     e->nviews = rtm_view_count(a);
-    if (l->shape && l->indexed)
+    if (a->depth == RTM_DEPTH_SHAPE && l->indexed)
         e->sizes = l->indexed;          /* what a shape knows is the index's */
     else
         e->indexed = l->indexed;        /* checked against what is computed */
@@ -415,12 +415,12 @@ static int render(const struct rtmc_entry *h, struct rtm_view v, const struct rt
                   char **data, size_t *len)
 {
     struct rtm_buf b;
-    buf_init(&b);
+    rtm_buf_init(&b);
     if (rtm_view_render_timed(h->anim, v, tm, &b) || b.oom) {
-        buf_free(&b);
+        rtm_buf_free(&b);
         return -ENOMEM;
     }
-    *data = buf_take(&b, len);
+    *data = rtm_buf_take(&b, len);
     char *tight = *len ? realloc(*data, *len) : NULL;   /* budget counts len */
     if (tight)
         *data = tight;

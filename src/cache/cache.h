@@ -104,6 +104,8 @@ enum rtmc_kind {
                                 rtm_skeleton_cfg_classes), in data and len */
 };
 
+/* An anim entry's depth (rtm.h: enum rtm_depth, one level each), deepest
+ * first: an entry of a level serves it and every larger one. */
 enum rtmc_level {
     RTMC_FULL,               /* parsed with matrices */
     RTMC_LIGHT,              /* parsed without (RTM_PARSE_NO_MATRICES) */
@@ -123,13 +125,6 @@ struct rtmc_src {
                                 parse the file for it (no shape in the index),
                                 it parses it full, as the caller will need the
                                 matrices next (one parse, not two) */
-    /* The loader's own, which callers leave NULL: for an RTMC_ANIM load,
-     * the classes of the model.cfg beside it (an RTMC_SKELETONS entry's
-     * bytes) that give its skeleton, and where that is, as the skeleton's
-     * name says it (loader.h). */
-    const uint8_t *classes;
-    size_t classes_len;
-    const char *classes_where;
 };
 
 /* What a loader hands over: the object of the kind asked for (anim, pbo, or
@@ -139,7 +134,6 @@ struct rtmc_loaded {
     struct pbo *pbo;
     uint8_t *data;
     size_t len;
-    int shape;               /* anim is a shape (shape.h), not a parse */
     int remembered;          /* the object came from the persistent index */
     uint64_t *indexed;       /* or NULL: the sizes the persistent index gave
                                 for this version, rtm_view_count(anim) of them

@@ -44,14 +44,16 @@ struct rtmc_entry {
                                    others wait on c->loaded for its sizes */
     uint64_t *indexed;          /* the index's sizes, to check, or NULL */
     struct rtmc_view **views;   /* cached views, or NULL */
-    /* preview.svg and anim.bvh (RTMC_TIMED_*) under the last timing asked
-     * that is not the empty generation (cache.h): its key, size, bytes */
+    /* the timed views (views.h: rtm_view_timed_slot) under the last
+     * timing asked that is not the empty generation (cache.h): its key,
+     * size, bytes */
     struct rtmc_timed {
         char *gen;              /* the timing's sentence, or NULL */
         uint64_t size;          /* UINT64_MAX: not known */
         struct rtmc_view *view; /* or NULL */
-    } timed[2];
+    } timed[RTM_NTIMED_VIEWS];
 };
+/* cache.c frees and lets go of timed[0] and timed[1] by name. */
 
 struct rtmc_view {
     struct item it;
@@ -83,10 +85,11 @@ struct rtmc {
 };
 
 /* Which slot of an entry's timed views view v takes under a timing that
- * is not the empty generation: 0 (preview.svg), 1 (anim.bvh), or -1. */
+ * is not the empty generation: the view table's (views.h), or -1 for a
+ * view no timing changes. */
 static inline int cache_timed_slot(struct rtm_view v)
 {
-    return v.kind == RTM_VIEW_PREVIEW ? 0 : v.kind == RTM_VIEW_BVH ? 1 : -1;
+    return rtm_view_timed_slot(v.kind);
 }
 /* cache.c: entry h's slot k now holds the timing gen and size (its view,
  * of another timing, let go), with its view cv (NULL: none, as on a
@@ -97,6 +100,11 @@ int cache_timed_set(struct rtmc *c, struct rtmc_entry *h, int k, const char *gen
 /* cache.c: takes e out of the index, frees its unreferenced views, and
  * frees e when nothing refers to it any more (lock held). */
 void cache_entry_kill(struct rtmc *c, struct rtmc_entry *e);
+
+/* cache_sizes.c: the level of an anim of depth (rtm.h): the levels are the
+ * depths, numbered deepest first so that a smaller level serves more.  An
+ * entry's level is its anim's, as the anim's maker set it. */
+enum rtmc_level rtmc_depth_level(enum rtm_depth depth);
 
 /* cache_sizes.c: whether size, of view idx computed from h, differs from
  * the size the index gave; if so, the index's sizes of h's version are

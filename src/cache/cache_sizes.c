@@ -8,11 +8,20 @@
 #include "cache_int.h"
 #include "timing.h"
 
+enum rtmc_level rtmc_depth_level(enum rtm_depth depth)
+{
+    switch (depth) {
+    case RTM_DEPTH_SHAPE: return RTMC_SHAPE;
+    case RTM_DEPTH_LIGHT: return RTMC_LIGHT;
+    case RTM_DEPTH_FULL: break;
+    }
+    return RTMC_FULL;
+}
+
+/* The cache's level for each depth the view table gives a view. */
 enum rtmc_level rtmc_view_level(struct rtm_view v)
 {
-    return rtm_view_needs_matrices(v) ? RTMC_FULL
-           : v.kind == RTM_VIEW_BONES ? RTMC_SHAPE
-                                      : RTMC_LIGHT;
+    return rtmc_depth_level(rtm_view_depth(v.kind));
 }
 
 /* The source of entry h, as a get at level asks for it. */

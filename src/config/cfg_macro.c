@@ -90,17 +90,17 @@ static int put_date(const struct cfg_macro_expand *x, const char *s, size_t n,
     localtime_r(&t, &l);
     gmtime_r(&t, &u);
     switch (k) {
-    case 0: buf_printf(out, "%d,%d,%d,%d,%d,%d", l.tm_year + 1900, l.tm_mon + 1, l.tm_mday,
-                       l.tm_hour, l.tm_min, l.tm_sec); break;
-    case 1: buf_printf(out, "\"%04d/%02d/%02d, %02d:%02d:%02d\"", l.tm_year + 1900,
-                       l.tm_mon + 1, l.tm_mday, l.tm_hour, l.tm_min, l.tm_sec); break;
-    case 2: buf_printf(out, "\"%04d-%02d-%02dT%02d:%02d:%02dZ\"", u.tm_year + 1900,
-                       u.tm_mon + 1, u.tm_mday, u.tm_hour, u.tm_min, u.tm_sec); break;
-    case 3: buf_printf(out, "%02d:%02d:%02d", l.tm_hour, l.tm_min, l.tm_sec); break;
-    case 4: buf_printf(out, "%02d:%02d:%02d", u.tm_hour, u.tm_min, u.tm_sec); break;
-    case 5: buf_printf(out, "%d", u.tm_mday); break;
-    case 6: buf_printf(out, "%d", u.tm_mon + 1); break;
-    default: buf_printf(out, "%d", u.tm_year + 1900); break;
+    case 0: rtm_buf_printf(out, "%d,%d,%d,%d,%d,%d", l.tm_year + 1900, l.tm_mon + 1, l.tm_mday,
+                           l.tm_hour, l.tm_min, l.tm_sec); break;
+    case 1: rtm_buf_printf(out, "\"%04d/%02d/%02d, %02d:%02d:%02d\"", l.tm_year + 1900,
+                           l.tm_mon + 1, l.tm_mday, l.tm_hour, l.tm_min, l.tm_sec); break;
+    case 2: rtm_buf_printf(out, "\"%04d-%02d-%02dT%02d:%02d:%02dZ\"", u.tm_year + 1900,
+                           u.tm_mon + 1, u.tm_mday, u.tm_hour, u.tm_min, u.tm_sec); break;
+    case 3: rtm_buf_printf(out, "%02d:%02d:%02d", l.tm_hour, l.tm_min, l.tm_sec); break;
+    case 4: rtm_buf_printf(out, "%02d:%02d:%02d", u.tm_hour, u.tm_min, u.tm_sec); break;
+    case 5: rtm_buf_printf(out, "%d", u.tm_mday); break;
+    case 6: rtm_buf_printf(out, "%d", u.tm_mon + 1); break;
+    default: rtm_buf_printf(out, "%d", u.tm_year + 1900); break;
     }
     return 1;
 }
@@ -267,7 +267,7 @@ static void substitute(const struct macro *d, struct rtm_buf *args, struct rtm_b
         }
         if (is_quote(*s)) {
             const char *q = skip_string(s, e);
-            buf_put(out, s, (size_t)(q - s));
+            rtm_buf_put(out, s, (size_t)(q - s));
             s = q;
             continue;
         }
@@ -278,16 +278,16 @@ static void substitute(const struct macro *d, struct rtm_buf *args, struct rtm_b
         int k = p > b && cfg_macro_ident_start((unsigned char)*b) ? param_index(d, b, (size_t)(p - b)) : -1;
         if (k >= 0) {
             if (quote)
-                buf_putc(out, '"');
-            buf_put(out, args[k].p, args[k].len);
+                rtm_buf_putc(out, '"');
+            rtm_buf_put(out, args[k].p, args[k].len);
             if (quote)
-                buf_putc(out, '"');
+                rtm_buf_putc(out, '"');
             s = p;
         } else if (p > b && !quote) {
-            buf_put(out, b, (size_t)(p - b));
+            rtm_buf_put(out, b, (size_t)(p - b));
             s = p;
         } else {
-            buf_putc(out, *s++);
+            rtm_buf_putc(out, *s++);
         }
     }
 }
@@ -309,9 +309,9 @@ static int call(struct cfg_macro_expand *x, struct macro *d, const char **a, int
 {
     struct rtm_buf args[PARAMS_MAX], body;
     int rc = 0, i;
-    buf_init(&body);
+    rtm_buf_init(&body);
     for (i = 0; i < d->nparams; i++)
-        buf_init(&args[i]);
+        rtm_buf_init(&args[i]);
     for (i = 0; i < na && rc == 0; i++)     /* padding kept, as the game keeps it */
         rc = expand(x, a[i], (size_t)(a[i + 1] - 1 - a[i]), &args[i], depth + 1);
     if (rc == 0) {
@@ -324,8 +324,8 @@ static int call(struct cfg_macro_expand *x, struct macro *d, const char **a, int
         d->active = 0;
     }
     for (i = 0; i < d->nparams; i++)
-        buf_free(&args[i]);
-    buf_free(&body);
+        rtm_buf_free(&args[i]);
+    rtm_buf_free(&body);
     return rc;
 }
 
@@ -352,20 +352,20 @@ static const char *identifier(struct cfg_macro_expand *x, const char *s, const c
             x->counts->eval++;
         else
             x->counts->exec++;
-        buf_put(out, s, (size_t)(end - s));
+        rtm_buf_put(out, s, (size_t)(end - s));
         *rc = spend(x, (size_t)(end - s));
         return end;
     }
     if (n == 8 && !memcmp(s, "__LINE__", 8) && !d) {
-        buf_printf(out, "%u", x->line);
+        rtm_buf_printf(out, "%u", x->line);
         return p;
     }
     if (n == 11 && !memcmp(s, "__COUNTER__", 11) && !d) {
-        buf_printf(out, "%u", x->counter++);
+        rtm_buf_printf(out, "%u", x->counter++);
         return p;
     }
     if (n == 17 && !memcmp(s, "__TIMESTAMP_UTC__", 17) && !d) {
-        buf_printf(out, "%lld", x->timestamp);
+        rtm_buf_printf(out, "%lld", x->timestamp);
         return p;
     }
     if (!d && put_date(x, s, n, out))
@@ -375,7 +375,7 @@ static const char *identifier(struct cfg_macro_expand *x, const char *s, const c
         return p;
     }
     if (n == 8 && !memcmp(s, "__FILE__", 8) && !d) {
-        buf_printf(out, "\"%s\"", x->file ? x->file : "");
+        rtm_buf_printf(out, "\"%s\"", x->file ? x->file : "");
         return p;
     }
     if (d && !d->active && d->nparams < 0) {
@@ -391,7 +391,7 @@ static const char *identifier(struct cfg_macro_expand *x, const char *s, const c
     }
     if (paren && (!d || !d->active) && n > 1 && !has_lower(s, n))
         x->counts->undefined_call++;
-    buf_put(out, s, n);
+    rtm_buf_put(out, s, n);
     *rc = spend(x, n);
     return p;
 }
@@ -426,7 +426,7 @@ static int expand(struct cfg_macro_expand *x, const char *s, size_t n, struct rt
         } else {
             p++;
         }
-        buf_put(out, s, (size_t)(p - s));
+        rtm_buf_put(out, s, (size_t)(p - s));
         if (spend(x, (size_t)(p - s)))
             return -1;
         s = p;

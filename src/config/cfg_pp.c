@@ -93,7 +93,7 @@ static void strip_comments(const char *s, size_t n, struct rtm_buf *out)
         const char *p = s;
         while (p < e && *p != '"' && *p != '\'' && *p != '/')
             p++;
-        buf_put(out, s, (size_t)(p - s));
+        rtm_buf_put(out, s, (size_t)(p - s));
         if (p >= e)
             break;
         if (*p == '"' || *p == '\'') {
@@ -101,19 +101,19 @@ static void strip_comments(const char *s, size_t n, struct rtm_buf *out)
             while (q < e && *q != *p && *q != '\n')
                 q++;
             q += q < e && *q == *p;
-            buf_put(out, p, (size_t)(q - p));
+            rtm_buf_put(out, p, (size_t)(q - p));
             s = q;
         } else if (e - p >= 2 && p[1] == '/') {
             for (s = p; s < e && *s != '\n'; s++)
                 ;
         } else if (e - p >= 2 && p[1] == '*') {
-            buf_putc(out, ' ');
+            rtm_buf_putc(out, ' ');
             for (s = p + 2; s < e && !(*s == '*' && e - s >= 2 && s[1] == '/'); s++)
                 if (*s == '\n')
-                    buf_putc(out, '\n');
+                    rtm_buf_putc(out, '\n');
             s = s < e ? s + 2 : e;
         } else {
-            buf_putc(out, '/');
+            rtm_buf_putc(out, '/');
             s = p + 1;
         }
     }
@@ -132,12 +132,12 @@ static const char *logical_line(const char *s, const char *e, struct rtm_buf *li
         if (t > s && t[-1] == '\r')
             t--;
         if (nl && t > s && t[-1] == '\\') {
-            buf_put(line, s, (size_t)(t - 1 - s));
+            rtm_buf_put(line, s, (size_t)(t - 1 - s));
             s = nl + 1;
             (*lines)++;
             continue;
         }
-        buf_put(line, s, (size_t)(t - s));
+        rtm_buf_put(line, s, (size_t)(t - s));
         return nl ? nl + 1 : e;
     }
 }
@@ -265,8 +265,8 @@ static int do_include_at(struct pp *pp, struct src *f, const char *s, const char
     inc[q - s - 1] = 0;
     if (resolve(pp, f, inc, path, PATH_MAX, game, PATH_MAX)) {
         pp->r->counts.missing_include++;
-        buf_put(&pp->r->text, line, line_len);     /* left as written */
-        buf_putc(&pp->r->text, '\n');
+        rtm_buf_put(&pp->r->text, line, line_len);     /* left as written */
+        rtm_buf_putc(&pp->r->text, '\n');
         pp->out_line++;
         return 0;
     }
@@ -315,7 +315,7 @@ static int if_builtin(struct pp *pp, struct src *f, const char *q, const char *e
             ;
         if (z == a)
             return fail(pp, f, "#if: defined without a macro name");
-        buf_putc(b, cfg_macro_defined(pp->m, a, (size_t)(z - a)) ? '1' : '0');
+        rtm_buf_putc(b, cfg_macro_defined(pp->m, a, (size_t)(z - a)) ? '1' : '0');
         z = skip_blanks(z, e);
         if (paren && (z >= e || *z != ')'))
             return fail(pp, f, "#if: defined( without ')'");
@@ -331,7 +331,7 @@ static int if_builtin(struct pp *pp, struct src *f, const char *q, const char *e
     z = skip_blanks(z + 1, e);
     if (z >= e || *z != ')')
         return fail(pp, f, "#if: __has_include( without ')'");
-    buf_putc(b, resolve(pp, f, inc, path, sizeof path, NULL, 0) == 0 ? '1' : '0');
+    rtm_buf_putc(b, resolve(pp, f, inc, path, sizeof path, NULL, 0) == 0 ? '1' : '0');
     *end = z + 1;
     return 0;
 }
@@ -344,8 +344,8 @@ static int if_value(struct pp *pp, struct src *f, const char *s, const char *e, 
     struct rtm_buf pre, out;
     char why[160];
     int rc = 0;
-    buf_init(&pre);
-    buf_init(&out);
+    rtm_buf_init(&pre);
+    rtm_buf_init(&out);
     for (const char *p = s; p < e && rc == 0;) {
         const char *q = p;
         if (*p == '"' || *p == '\'') {
@@ -366,7 +366,7 @@ static int if_value(struct pp *pp, struct src *f, const char *s, const char *e, 
         } else {
             q++;
         }
-        buf_put(&pre, p, (size_t)(q - p));
+        rtm_buf_put(&pre, p, (size_t)(q - p));
         p = q;
     }
     if (rc == 0) {
@@ -380,8 +380,8 @@ static int if_value(struct pp *pp, struct src *f, const char *s, const char *e, 
     if (rc == 0 && cfg_expr_eval(out.p ? out.p : "", out.len, &v, why, sizeof why))
         rc = fail(pp, f, "#if cannot be evaluated: %s", why);
     *yes = v != 0;
-    buf_free(&pre);
-    buf_free(&out);
+    rtm_buf_free(&pre);
+    rtm_buf_free(&out);
     return rc;
 }
 
@@ -457,7 +457,7 @@ static int emit_line(struct pp *pp, const struct src *f, const char *s, size_t n
     if (cfg_macro_expand_line(&pp->x, s, n, &pp->r->text))
         return pp->r->text.oom ? (rtm_err_oom(pp->err, "out of memory preprocessing"), -1)
                                : fail(pp, f, "%s", pp->x.why);
-    buf_putc(&pp->r->text, '\n');
+    rtm_buf_putc(&pp->r->text, '\n');
     pp->out_line++;
     return 0;
 }
@@ -478,13 +478,13 @@ static int one_line(struct pp *pp, struct src *f, struct cond *c, const char *s,
             return do_include(pp, f, w + 7, e, s, n);
         }
         if (echo)
-            buf_put(&pp->r->text, s, n);
-        buf_putc(&pp->r->text, '\n');
+            rtm_buf_put(&pp->r->text, s, n);
+        rtm_buf_putc(&pp->r->text, '\n');
         pp->out_line++;
         return 0;
     }
     if (!cond_active(c)) {
-        buf_putc(&pp->r->text, '\n');
+        rtm_buf_putc(&pp->r->text, '\n');
         pp->out_line++;
         return 0;
     }
@@ -496,12 +496,12 @@ static int process(struct pp *pp, const char *text, size_t len, struct src *f)
     struct rtm_buf clean, line;
     struct cond *c = calloc(1, sizeof *c);
     int rc = 0;
-    buf_init(&clean);
-    buf_init(&line);
+    rtm_buf_init(&clean);
+    rtm_buf_init(&line);
     strip_comments(text, len, &clean);
     if (!c || clean.oom || add_seg(pp, f->id, 1)) {
         free(c);
-        buf_free(&clean);
+        rtm_buf_free(&clean);
         rtm_err_oom(pp->err, "out of memory preprocessing %s", f->name);
         return -1;
     }
@@ -516,7 +516,7 @@ static int process(struct pp *pp, const char *text, size_t len, struct src *f)
         }
         rc = one_line(pp, f, c, line.p ? line.p : "", line.len);
         for (uint32_t k = 1; k < lines && rc == 0; k++) {
-            buf_putc(&pp->r->text, '\n');
+            rtm_buf_putc(&pp->r->text, '\n');
             pp->out_line++;
         }
         f->line += lines;
@@ -528,8 +528,8 @@ static int process(struct pp *pp, const char *text, size_t len, struct src *f)
     if (rc == 0 && c->n)
         rc = fail(pp, f, "#ifdef never closed (%d open at the end)", c->n);
     free(c);
-    buf_free(&clean);
-    buf_free(&line);
+    rtm_buf_free(&clean);
+    rtm_buf_free(&line);
     return rc;
 }
 
@@ -550,7 +550,7 @@ int cfg_pp_text(const char *text, size_t len, const char *name, const char *dir,
     static const struct cfg_pp_opts none;
     struct pp pp = { .o = o ? o : &none, .r = r, .out_line = 1, .err = err };
     memset(r, 0, sizeof *r);
-    buf_init(&r->text);
+    rtm_buf_init(&r->text);
     pp.x.counts = &r->counts;
     pp.x.timestamp = pp.o->epoch ? pp.o->epoch : cfg_pp_epoch();
     pp.x.limit = pp.o->max_output ? pp.o->max_output : PP_OUTPUT_DEFAULT + 64 * len;
@@ -597,7 +597,7 @@ int cfg_pp_file(const char *path, const struct cfg_pp_opts *o, struct cfg_pp_res
 
 void cfg_pp_free(struct cfg_pp_result *r)
 {
-    buf_free(&r->text);
+    rtm_buf_free(&r->text);
     for (size_t i = 0; i < r->nfiles; i++)
         free(r->files[i]);
     free(r->files);
@@ -615,11 +615,11 @@ void cfg_pp_note(const struct cfg_pp_counts *pp, struct rtm_buf *b)
     const char *sep = "// rtmfs: left as written: ";
     for (size_t i = 0; i < sizeof k / sizeof k[0]; i++)
         if (k[i].n) {
-            buf_printf(b, "%s%u %s", sep, k[i].n, k[i].what);
+            rtm_buf_printf(b, "%s%u %s", sep, k[i].n, k[i].what);
             sep = ", ";
         }
     if (sep[0] == ',')
-        buf_putc(b, '\n');
+        rtm_buf_putc(b, '\n');
 }
 
 int cfg_load_file(const char *path, const struct cfg_pp_opts *o, struct cfg **out,

@@ -11,24 +11,24 @@
 static void indent(struct rtm_buf *b, int depth)
 {
     for (int i = 0; i < depth; i++)
-        buf_put(b, "    ", 4);
+        rtm_buf_put(b, "    ", 4);
 }
 
 static void put_string(struct rtm_buf *b, struct cfg_str s)
 {
-    buf_putc(b, '"');
+    rtm_buf_putc(b, '"');
     const char *p = s.p, *end = s.p + s.len;
     while (p < end) {
         const char *q = memchr(p, '"', (size_t)(end - p));
         if (!q) {
-            buf_put(b, p, (size_t)(end - p));
+            rtm_buf_put(b, p, (size_t)(end - p));
             break;
         }
-        buf_put(b, p, (size_t)(q - p + 1));
-        buf_putc(b, '"');       /* the only escape config syntax has */
+        rtm_buf_put(b, p, (size_t)(q - p + 1));
+        rtm_buf_putc(b, '"');       /* the only escape config syntax has */
         p = q + 1;
     }
-    buf_putc(b, '"');
+    rtm_buf_putc(b, '"');
 }
 
 /* The shortest float32 decimal, with a point so that it reads as a float;
@@ -39,24 +39,24 @@ static void put_float(struct rtm_buf *b, float f)
     if (isnan(f)) {
         uint32_t bits;
         memcpy(&bits, &f, 4);
-        buf_printf(b, "1.#QNAN(0x%08X)", bits);
+        rtm_buf_printf(b, "1.#QNAN(0x%08X)", bits);
         return;
     }
     if (isinf(f)) {
-        buf_puts(b, f < 0 ? "-1.#INF" : "1.#INF");
+        rtm_buf_puts(b, f < 0 ? "-1.#INF" : "1.#INF");
         return;
     }
     size_t n = rtm_fmt_float(f, s);
     char *e = memchr(s, 'e', n);
     if (memchr(s, '.', n)) {
-        buf_put(b, s, n);
+        rtm_buf_put(b, s, n);
     } else if (e) {
-        buf_put(b, s, (size_t)(e - s));
-        buf_puts(b, ".0");
-        buf_put(b, e, n - (size_t)(e - s));
+        rtm_buf_put(b, s, (size_t)(e - s));
+        rtm_buf_puts(b, ".0");
+        rtm_buf_put(b, e, n - (size_t)(e - s));
     } else {
-        buf_put(b, s, n);
-        buf_puts(b, ".0");
+        rtm_buf_put(b, s, n);
+        rtm_buf_puts(b, ".0");
     }
 }
 
@@ -67,25 +67,25 @@ static void put_value(struct rtm_buf *b, const struct cfg *c, const struct cfg_v
         put_string(b, v->u.s);
         break;
     case CFG_T_VARIABLE:       /* an expression: as the text that rapifies to one */
-        buf_puts(b, "__EVAL(");
-        buf_put(b, v->u.s.p, v->u.s.len);
-        buf_putc(b, ')');
+        rtm_buf_puts(b, "__EVAL(");
+        rtm_buf_put(b, v->u.s.p, v->u.s.len);
+        rtm_buf_putc(b, ')');
         break;
     case CFG_T_FLOAT:
         put_float(b, v->u.f);
         break;
     case CFG_T_INT:
     case CFG_T_INT64:
-        buf_printf(b, "%lld", (long long)v->u.i);
+        rtm_buf_printf(b, "%lld", (long long)v->u.i);
         break;
     default:
-        buf_putc(b, '{');
+        rtm_buf_putc(b, '{');
         for (uint32_t i = 0; i < v->n; i++) {
             if (i)
-                buf_put(b, ", ", 2);
+                rtm_buf_put(b, ", ", 2);
             put_value(b, c, &c->v[v->u.first + i]);
         }
-        buf_putc(b, '}');
+        rtm_buf_putc(b, '}');
     }
 }
 
@@ -97,39 +97,39 @@ static void put_entry(struct rtm_buf *b, const struct cfg *c, const struct cfg_e
     indent(b, depth);
     switch (e->kind) {
     case CFG_CLASS:
-        buf_puts(b, "class ");
-        buf_put(b, e->name.p, e->name.len);
+        rtm_buf_puts(b, "class ");
+        rtm_buf_put(b, e->name.p, e->name.len);
         if (e->has_parent) {
-            buf_puts(b, " : ");
-            buf_put(b, e->parent.p, e->parent.len);
+            rtm_buf_puts(b, " : ");
+            rtm_buf_put(b, e->parent.p, e->parent.len);
         }
         if (e->n == 0) {
-            buf_puts(b, " {};\n");
+            rtm_buf_puts(b, " {};\n");
             return;
         }
-        buf_putc(b, '\n');
+        rtm_buf_putc(b, '\n');
         indent(b, depth);
-        buf_puts(b, "{\n");
+        rtm_buf_puts(b, "{\n");
         put_class(b, c, at, depth + 1);
         indent(b, depth);
-        buf_puts(b, "};\n");
+        rtm_buf_puts(b, "};\n");
         return;
     case CFG_EXTERN:
     case CFG_DELETE:
-        buf_puts(b, e->kind == CFG_EXTERN ? "class " : "delete ");
-        buf_put(b, e->name.p, e->name.len);
-        buf_puts(b, ";\n");
+        rtm_buf_puts(b, e->kind == CFG_EXTERN ? "class " : "delete ");
+        rtm_buf_put(b, e->name.p, e->name.len);
+        rtm_buf_puts(b, ";\n");
         return;
     case CFG_ARRAY:
-        buf_put(b, e->name.p, e->name.len);
-        buf_puts(b, e->append ? "[] += " : "[] = ");
+        rtm_buf_put(b, e->name.p, e->name.len);
+        rtm_buf_puts(b, e->append ? "[] += " : "[] = ");
         break;
     default:
-        buf_put(b, e->name.p, e->name.len);
-        buf_puts(b, " = ");
+        rtm_buf_put(b, e->name.p, e->name.len);
+        rtm_buf_puts(b, " = ");
     }
     put_value(b, c, &e->v);
-    buf_puts(b, ";\n");
+    rtm_buf_puts(b, ";\n");
 }
 
 static void put_class(struct rtm_buf *b, const struct cfg *c, uint32_t cls, int depth)
@@ -143,13 +143,13 @@ void cfg_print_text(const struct cfg *c, struct rtm_buf *b)
 {
     cfg_pp_note(&c->pp, b);
     if (c->nenums) {
-        buf_puts(b, "enum\n{\n");
+        rtm_buf_puts(b, "enum\n{\n");
         for (uint32_t i = 0; i < c->nenums; i++) {
             indent(b, 1);
-            buf_put(b, c->enums[i].name.p, c->enums[i].name.len);
-            buf_printf(b, " = %d%s\n", c->enums[i].value, i + 1 < c->nenums ? "," : "");
+            rtm_buf_put(b, c->enums[i].name.p, c->enums[i].name.len);
+            rtm_buf_printf(b, " = %d%s\n", c->enums[i].value, i + 1 < c->nenums ? "," : "");
         }
-        buf_puts(b, "};\n");
+        rtm_buf_puts(b, "};\n");
     }
     put_class(b, c, 0, 0);
 }
@@ -157,10 +157,10 @@ void cfg_print_text(const struct cfg *c, struct rtm_buf *b)
 uint64_t cfg_text_size(const struct cfg *c)
 {
     struct rtm_buf b;
-    buf_init_counting(&b, 4096);
+    rtm_buf_init_counting(&b, 4096);
     cfg_print_text(c, &b);
-    uint64_t n = buf_total(&b);
-    buf_free(&b);
+    uint64_t n = rtm_buf_total(&b);
+    rtm_buf_free(&b);
     return n;
 }
 

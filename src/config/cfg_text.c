@@ -191,14 +191,14 @@ static int quoted_into(struct parser *ps, struct rtm_buf *b)
         const char *s = ps->p;
         while (ps->p < ps->end && *ps->p != q)
             ps->line += *ps->p++ == '\n';
-        buf_put(b, s, (size_t)(ps->p - s));
+        rtm_buf_put(b, s, (size_t)(ps->p - s));
         if (ps->p >= ps->end) {
             ps->line = at;
             return fail(ps, "string never closed");
         }
         ps->p++;
         if (ps->p < ps->end && *ps->p == q) {
-            buf_putc(b, q);
+            rtm_buf_putc(b, q);
             ps->p++;
             continue;
         }
@@ -214,7 +214,7 @@ static int quoted_into(struct parser *ps, struct rtm_buf *b)
 static int get_quoted(struct parser *ps, struct cfg_value *v)
 {
     struct rtm_buf b;
-    buf_init(&b);
+    rtm_buf_init(&b);
     int rc = quoted_into(ps, &b);
     while (rc == 0 && b.len <= CFG_STR_MAX) {
         const char *at = ps->p, *q = ps->p;
@@ -231,13 +231,13 @@ static int get_quoted(struct parser *ps, struct cfg_value *v)
             rc = ch == -1 ? -1 : 0;
             break;
         }
-        buf_putc(&b, '\n');
+        rtm_buf_putc(&b, '\n');
         rc = quoted_into(ps, &b);
     }
     const char *d = rc || b.oom ? NULL : cfg_strdup(ps->c, b.p ? b.p : "", b.len);
     size_t n = b.len;
     int was_oom = b.oom;
-    buf_free(&b);
+    rtm_buf_free(&b);
     if (rc)
         return -1;
     if (!d || was_oom)

@@ -150,7 +150,7 @@ int cfg_read(const uint8_t *data, size_t len, const char *name, struct cfg **out
  * decimal that reads back as the same float32 (with a point: 8.0), and
  * non-finite floats as 1.#INF, -1.#INF and 1.#QNAN(0xXXXXXXXX) (its bits).
  * An expression is written __EVAL(EXPR), which reads back as it.  Appends to b; the exact size of the text is
- * buf_total() of a counting buffer (buf_init_counting). */
+ * rtm_buf_total() of a counting buffer (rtm_buf_init_counting). */
 void cfg_print_text(const struct cfg *c, struct rtm_buf *b);
 /* Whether the text reads back as exactly this model: every name (and
  * parent) is a plain word (no blank, control byte, # or one of ;:{}[]=,+"'()/,

@@ -311,15 +311,15 @@ static void place(struct emit *em, const struct pair *p, float xyz[3], int *plac
 
 static void write_bone(struct emit *em, const struct pair *p)
 {
-    buf_puts(em->out, p->bone);
-    buf_putc(em->out, ' ');
-    buf_puts(em->out, *p->parent ? find_bone(em->b, p->parent)->bone : "-");
+    rtm_buf_puts(em->out, p->bone);
+    rtm_buf_putc(em->out, ' ');
+    rtm_buf_puts(em->out, *p->parent ? find_bone(em->b, p->parent)->bone : "-");
     if (em->pivots) {
         int placed;
         place(em, p, em->pivot[p->at], &placed);
         rtm_skeleton_put_pivot(em->out, em->pivot[p->at], placed);
     }
-    buf_putc(em->out, '\n');
+    rtm_buf_putc(em->out, '\n');
 }
 
 /* Writes pair i after its unwritten ancestors (parents first). */
@@ -452,7 +452,7 @@ static int build(struct ctx *x, const char *path, const char *cls, struct rtm_sk
     long m = choose(x, cls, &cover);
     struct bones b = { 0 };
     struct rtm_buf text;
-    buf_init(&text);
+    rtm_buf_init(&text);
     char *name = NULL, *id = NULL;
     int rc = m < 0 || class_bones(x, (uint32_t)m, &b) ||
              skeleton_text(x, (uint32_t)m, &b, &text) ||
@@ -467,7 +467,7 @@ static int build(struct ctx *x, const char *path, const char *cls, struct rtm_sk
     else
         free(id);
     free(name);
-    buf_free(&text);
+    rtm_buf_free(&text);
     bones_free(&b);
     return rc ? -1 : 0;
 }
@@ -520,18 +520,18 @@ int rtm_skeleton_cfg_classes(const struct cfg *c, const char *where, struct rtm_
             continue;
         struct bones b = { 0 };
         struct rtm_buf text;
-        buf_init(&text);
+        rtm_buf_init(&text);
         rc = class_bones(&x, m, &b) || skeleton_text(&x, m, &b, &text) ? -1 : 0;
         const char *name = class_name(&x, m);
         if (rc == 0) {
-            buf_put_u32(out, (uint32_t)strlen(name));
-            buf_put(out, name, strlen(name));
-            buf_put_u32(out, ofp2_cover(&x, &b));
-            buf_put_u32(out, (uint32_t)text.len);
-            buf_put(out, text.p, text.len);
+            rtm_buf_put_u32(out, (uint32_t)strlen(name));
+            rtm_buf_put(out, name, strlen(name));
+            rtm_buf_put_u32(out, ofp2_cover(&x, &b));
+            rtm_buf_put_u32(out, (uint32_t)text.len);
+            rtm_buf_put(out, text.p, text.len);
         }
         bones_free(&b);
-        buf_free(&text);
+        rtm_buf_free(&text);
     }
     if (rc == 0 && out->len == 0) {
         rtm_err_nooff(err, "skeleton '%s': CfgSkeletons holds no class", where);

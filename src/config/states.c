@@ -370,26 +370,26 @@ static int put_value(struct rtm_buf *b, const struct cfg_value *v, double *num)
 {
     char tmp[32];
     if (!v) {
-        buf_putc(b, '?');
+        rtm_buf_putc(b, '?');
         return -1;
     }
     switch (v->type) {
     case CFG_T_FLOAT:
         tmp[rtm_fmt_float(v->u.f, tmp)] = 0;
-        buf_puts(b, tmp);
+        rtm_buf_puts(b, tmp);
         *num = v->u.f;
         return 0;
     case CFG_T_INT:
     case CFG_T_INT64:
-        buf_printf(b, "%lld", (long long)v->u.i);
+        rtm_buf_printf(b, "%lld", (long long)v->u.i);
         *num = (double)v->u.i;
         return 0;
     case CFG_T_STRING:
     case CFG_T_VARIABLE:
-        buf_put(b, v->u.s.p, v->u.s.len);
+        rtm_buf_put(b, v->u.s.p, v->u.s.len);
         return -1;
     default:
-        buf_putc(b, '?');
+        rtm_buf_putc(b, '?');
         return -1;
     }
 }
@@ -402,16 +402,16 @@ static void state_line(const struct rtm_states *s, size_t ci, uint32_t cls, stru
     double speed = NAN, looped = 0;
     if (class_path(s->cfgs[ci].c, cls, path, sizeof path))
         snprintf(path, sizeof path, "?");
-    buf_printf(b, "%s speed=", path);
+    rtm_buf_printf(b, "%s speed=", path);
     if (put_value(b, value_of(s, sp), &speed) == 0)
         rtm_timing_duration(speed, dur, sizeof dur);
-    buf_printf(b, " duration_s=%s looped=", dur);
+    rtm_buf_printf(b, " duration_s=%s looped=", dur);
     put_value(b, value_of(s, lo), &looped);
-    buf_printf(b, " config=%s", s->cfgs[ci].rel);
+    rtm_buf_printf(b, " config=%s", s->cfgs[ci].rel);
     const char *inh = sp.inherits ? sp.inherits : lo.inherits;
     if (inh)
-        buf_printf(b, " inherits=%s", inh);
-    buf_putc(b, '\n');
+        rtm_buf_printf(b, " inherits=%s", inh);
+    rtm_buf_putc(b, '\n');
 }
 
 int rtm_states_key(const char *gp, size_t len, char out[RTM_STATES_KEY_MAX])
@@ -451,17 +451,17 @@ static int add_line(struct rtm_states *s, size_t ci, uint32_t cls, const char *k
 {
     struct rtm_buf b, sp;
     double speed = NAN;
-    buf_init(&b);
-    buf_init(&sp);
+    rtm_buf_init(&b);
+    rtm_buf_init(&sp);
     state_line(s, ci, cls, &b);
     int known = put_value(&sp, value_of(s, lookup(s, ci, cls, "speed")), &speed) == 0 &&
                 isfinite(speed);
-    buf_putc(&b, 0);                    /* taken as C strings */
-    buf_putc(&sp, 0);
+    rtm_buf_putc(&b, 0);                    /* taken as C strings */
+    rtm_buf_putc(&sp, 0);
     int rc = b.oom || sp.oom ? -1 : put_line(s, key, b.p, file->u.s.p, file->u.s.len, sp.p,
                                              known, ci, cls);
-    buf_free(&b);
-    buf_free(&sp);
+    rtm_buf_free(&b);
+    rtm_buf_free(&sp);
     return rc;
 }
 
@@ -548,14 +548,14 @@ void rtm_states_render(const struct rtm_states *s, const char *gp, struct rtm_bu
     char key[GP_MAX], shown[GP_MAX];
     if (!gp || gamepath_norm(gp, strlen(gp), shown, sizeof shown) <= 0 ||
         rtm_states_key(gp, strlen(gp), key)) {
-        buf_puts(b, "game_path: none (not in an archive and no $PBOPREFIX$ above it)\n");
+        rtm_buf_puts(b, "game_path: none (not in an archive and no $PBOPREFIX$ above it)\n");
         return;
     }
-    buf_printf(b, "game_path: \\%s\n", shown);
+    rtm_buf_printf(b, "game_path: \\%s\n", shown);
     if (!s || !s->nlines)
         return;
     for (size_t i = first_line(s, key); i < s->nlines && strcmp(s->lines[i].key, key) == 0; i++)
-        buf_puts(b, s->lines[i].text);
+        rtm_buf_puts(b, s->lines[i].text);
 }
 
 /* ---- the states that name a game path, for timing.h ---- */

@@ -142,20 +142,20 @@ static void put_reason(const struct rtm_gamepaths *g, const char *key, const cha
     if (!cover && !least && parts)
         least = (size_t)(strrchr(key, '\\') - key);  /* every part is led to: the folder */
     if (cover)
-        buf_printf(b, "(prefix \\%.*s is under SOURCE, no animation at that path in it)\n",
-                   (int)cover, shown);
+        rtm_buf_printf(b, "(prefix \\%.*s is under SOURCE, no animation at that path in it)\n",
+                       (int)cover, shown);
     else if (least)
-        buf_printf(b, "(no archive or $PBOPREFIX$ folder under SOURCE has prefix \\%.*s)\n",
-                   (int)least, shown);
+        rtm_buf_printf(b, "(no archive or $PBOPREFIX$ folder under SOURCE has prefix \\%.*s)\n",
+                       (int)least, shown);
     else
-        buf_puts(b, "(no animation at that game path under SOURCE)\n");
+        rtm_buf_puts(b, "(no animation at that game path under SOURCE)\n");
 }
 
 /* Writes s's characters, control characters as '?': one line stays one. */
 static void put_clean(struct rtm_buf *b, const char *s, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        buf_putc(b, (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i]);
+        rtm_buf_putc(b, (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i]);
 }
 
 static void missing_line(const struct rtm_states *s, const struct rtm_gamepaths *g,
@@ -166,13 +166,13 @@ static void missing_line(const struct rtm_states *s, const struct rtm_gamepaths 
     size_t cls = sp ? (size_t)(sp - l->text) : strcspn(l->text, "\n");
     if (gamepath_norm(l->file, strlen(l->file), shown, sizeof shown) < 0)
         snprintf(shown, sizeof shown, "%s", l->key);    /* cannot be: the key came from it */
-    buf_put(b, l->text, cls);           /* the class path: a line's first field */
-    buf_puts(b, " file=");
+    rtm_buf_put(b, l->text, cls);           /* the class path: a line's first field */
+    rtm_buf_puts(b, " file=");
     put_clean(b, l->file, strlen(l->file));
-    buf_puts(b, " config=");
+    rtm_buf_puts(b, " config=");
     const char *rel = rtm_states_config(s, l->cfg);
     put_clean(b, rel ? rel : "?", strlen(rel ? rel : "?"));
-    buf_putc(b, ' ');
+    rtm_buf_putc(b, ' ');
     put_reason(g, l->key, shown, b);
 }
 

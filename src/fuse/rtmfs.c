@@ -25,6 +25,7 @@
 
 #include "cache.h"
 #include "fstype.h"
+#include "index.h"
 #include "loader.h"
 #include "numfmt.h"
 #include "skeleton_cfg.h"
@@ -39,6 +40,8 @@ struct fs {
     char *source;                 /* absolute path of SOURCE */
     struct rtm_skeleton *skel;
     struct rtm_index *index;      /* opened by run(), in the daemon */
+    const struct rtm_store *store;  /* the index as the loader's and the tree's
+                                       store (rtm_index_store), or NULL */
     char *index_path;             /* where, or NULL: no index */
     size_t index_bound;
     char render[PATH_MAX + 128];    /* the index's rendering key */
@@ -395,7 +398,7 @@ static void index_open(struct fs *fs)
     if (fs->index_path && !(fs->index = rtm_index_open(fs->index_path, fs->index_bound,
                                                         log_line, NULL)))
         log_line(NULL, "index: out of memory; going on without it");
-    fs->loader.index = fs->index;
+    fs->store = fs->loader.store = rtm_index_store(fs->index);
 }
 
 /* Evictions leave free holes between live entries that malloc keeps
@@ -452,7 +455,7 @@ static int fs_setup(struct fs *fs, const struct options *o, const char *mountpoi
     if (open_source(fs, o->source))
         return -1;
     fs->loader = (struct rtm_loader){ .srcfd = fs->srcfd, .skel = fs->skel, .digits = digits,
-                                      .render = fs->render,   /* .index: index_open */
+                                      .render = fs->render,   /* .store: index_open */
                                       .log = log_line, .model_cfg = o->skeleton == NULL };
     fs->cache = fs->loader.cache = rtmc_new(budget, rtm_loader_load, &fs->loader);
     if (fs->cache) {
@@ -473,7 +476,7 @@ static int fs_setup(struct fs *fs, const struct options *o, const char *mountpoi
                                    .configs_none = o->configs && !strcmp(o->configs, "none"),
                                    .timing_frames = o->timing && !strcmp(o->timing, "frames"),
                                    .ahead = ahead,
-                                   .hidden = hidden, .index = &fs->index,
+                                   .hidden = hidden, .store = &fs->store,
                                    .watch = rtm_watch_add,
                                    .watch_ctx = fs->watch, .fsmap = fs->fsmap,
                                    .stale = rtmfs_stale,

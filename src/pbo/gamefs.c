@@ -476,10 +476,10 @@ static int claim_cmp(const void *a, const void *b)
 
 static void put_gamepath(struct rtm_buf *b, const struct gf_src *s, const struct gf_ent *e)
 {
-    buf_puts(b, s->bs);
-    buf_putc(b, '\\');
+    rtm_buf_puts(b, s->bs);
+    rtm_buf_putc(b, '\\');
     for (const char *c = e->path; *c; c++)
-        buf_putc(b, *c == '/' ? '\\' : *c);
+        rtm_buf_putc(b, *c == '/' ? '\\' : *c);
 }
 
 int gamefs_conflicts(const struct gamefs *g, struct rtm_buf *b)
@@ -517,10 +517,10 @@ int gamefs_conflicts(const struct gamefs *g, struct rtm_buf *b)
             continue;
         put_gamepath(b, c[i].s, c[i].e);
         for (size_t k = i; k < j; k++) {
-            buf_putc(b, '\t');
-            buf_puts(b, c[k].s->name);
+            rtm_buf_putc(b, '\t');
+            rtm_buf_puts(b, c[k].s->name);
         }
-        buf_putc(b, '\n');
+        rtm_buf_putc(b, '\n');
     }
     free(c);
     free(pool);

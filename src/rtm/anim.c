@@ -9,7 +9,7 @@
 
 struct rtm_anim *rtm_anim_alloc(enum rtm_format fmt, uint32_t nframes,
                                 uint32_t nbones, uint32_t nprops,
-                                size_t string_bytes, int with_matrices)
+                                size_t string_bytes, enum rtm_depth depth)
 {
     struct rtm_anim *a = calloc(1, sizeof *a);
     if (!a)
@@ -18,8 +18,8 @@ struct rtm_anim *rtm_anim_alloc(enum rtm_format fmt, uint32_t nframes,
     a->nframes = nframes;
     a->nbones = nbones;
     a->nprops = nprops;
-    size_t nmat = with_matrices ? (size_t)nframes * nbones * 12 : 0;
-    a->has_matrices = with_matrices;
+    a->depth = depth;
+    size_t nmat = depth == RTM_DEPTH_FULL ? (size_t)nframes * nbones * 12 : 0;
     a->digits = RTM_DIGITS_EXACT;
     a->bones = calloc(nbones ? nbones : 1, sizeof *a->bones);
     a->phases = calloc(nframes ? nframes : 1, sizeof *a->phases);
@@ -139,7 +139,8 @@ size_t rtm_anim_mem_bytes(const struct rtm_anim *a)
     size_t n = rtm_heap_bytes(sizeof *a) + rtm_heap_bytes(a->arena_cap) +
                rtm_heap_bytes(nb * sizeof *a->bones) + rtm_heap_bytes(nf * sizeof(float)) +
                rtm_heap_bytes(a->nprops * sizeof *a->props) +
-               rtm_heap_bytes(a->has_matrices ? nf * nb * 12 * sizeof(float) : sizeof(float)) +
+               rtm_heap_bytes(a->depth == RTM_DEPTH_FULL ? nf * nb * 12 * sizeof(float)
+                                                         : sizeof(float)) +
                4 * rtm_heap_bytes(0) + nb * RTM_SKEL_BYTES_PER_BONE +  /* skeleton's arrays */
                rtm_names_mem_bytes(a->tracks);
     if (a->source)

@@ -165,7 +165,7 @@ static char *lower_names(const struct rtm_anim *a, const char **names)
 
 int rtm_binarise(const struct rtm_anim *a, struct rtm_buf *out)
 {
-    if (!a->has_matrices)
+    if (a->depth < RTM_DEPTH_FULL)
         return -1;
     const char **names = malloc((a->nbones ? a->nbones : 1) * sizeof *names);
     struct bmtr_keystone *props = malloc((a->nprops ? a->nprops : 1) * sizeof *props);

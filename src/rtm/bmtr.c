@@ -35,27 +35,27 @@ static int read_header(struct rtm_cursor *c, struct bmtr_head *h)
 {
     uint32_t nb2;
     c->pos = 4;
-    if (cur_u32(c, &h->version, "the BMTR version"))
+    if (rtm_cur_u32(c, &h->version, "the BMTR version"))
         return -1;
     if (h->version < 3 || h->version > 5) {
         rtm_err_set(c->err, 4, "unsupported BMTR version %u (known: 3, 4, 5)", h->version);
         return -1;
     }
-    if (cur_u8(c, &h->byte8, "the BMTR header") ||
-        cur_f32(c, &h->motion[0], "the motion vector") ||
-        cur_f32(c, &h->motion[1], "the motion vector") ||
-        cur_f32(c, &h->motion[2], "the motion vector") ||
-        cur_u32(c, &h->nframes, "the frame count") ||
-        cur_u32(c, &h->preload, "the BMTR header") ||
-        cur_u32(c, &h->nbones, "the bone count") || cur_u32(c, &nb2, "the bone count"))
+    if (rtm_cur_u8(c, &h->byte8, "the BMTR header") ||
+        rtm_cur_f32(c, &h->motion[0], "the motion vector") ||
+        rtm_cur_f32(c, &h->motion[1], "the motion vector") ||
+        rtm_cur_f32(c, &h->motion[2], "the motion vector") ||
+        rtm_cur_u32(c, &h->nframes, "the frame count") ||
+        rtm_cur_u32(c, &h->preload, "the BMTR header") ||
+        rtm_cur_u32(c, &h->nbones, "the bone count") || rtm_cur_u32(c, &nb2, "the bone count"))
         return -1;
     if (h->nbones != nb2) {
         rtm_err_set(c->err, 33, "the two bone counts differ (%u and %u)", h->nbones, nb2);
         return -1;
     }
-    if (h->nbones > cur_left(c)) {
+    if (h->nbones > rtm_cur_left(c)) {
         rtm_err_set(c->err, 29, "header claims %u bones, more names than the %zu "
-                    "bytes left can hold", h->nbones, cur_left(c));
+                    "bytes left can hold", h->nbones, rtm_cur_left(c));
         return -1;
     }
     return 0;
@@ -66,7 +66,7 @@ static int skip_strings(struct rtm_cursor *c, uint32_t n, const char *what, size
     for (uint32_t i = 0; i < n; i++) {
         const uint8_t *s;
         uint32_t len;
-        if (cur_asciiz(c, &s, &len, NAME_MAX_BYTES, what))
+        if (rtm_cur_asciiz(c, &s, &len, NAME_MAX_BYTES, what))
             return -1;
         *bytes += (size_t)len + 1;
     }
@@ -77,28 +77,28 @@ static int skip_strings(struct rtm_cursor *c, uint32_t n, const char *what, size
 static int read_props_block(struct rtm_cursor *c, struct bmtr_head *h)
 {
     size_t meta_bytes = 0;
-    if (cur_u32(c, &h->nmeta, "the metadata count"))
+    if (rtm_cur_u32(c, &h->nmeta, "the metadata count"))
         return -1;
-    if (h->nmeta > cur_left(c)) {
+    if (h->nmeta > rtm_cur_left(c)) {
         rtm_err_set(c->err, c->pos - 4, "metadata count %u is larger than the %zu "
-                    "bytes left", h->nmeta, cur_left(c));
+                    "bytes left", h->nmeta, rtm_cur_left(c));
         return -1;
     }
     if (skip_strings(c, h->nmeta, "a metadata string", &meta_bytes) ||
-        cur_u32(c, &h->nprops, "the property count"))
+        rtm_cur_u32(c, &h->nprops, "the property count"))
         return -1;
-    if ((uint64_t)h->nprops * 10 > cur_left(c)) {
+    if ((uint64_t)h->nprops * 10 > rtm_cur_left(c)) {
         rtm_err_set(c->err, c->pos - 4, "property count %u is larger than the %zu "
-                    "bytes left can hold", h->nprops, cur_left(c));
+                    "bytes left can hold", h->nprops, rtm_cur_left(c));
         return -1;
     }
     h->props_at = c->pos;
     for (uint32_t i = 0; i < h->nprops; i++) {
-        if (cur_need(c, 4, "a property type") )
+        if (rtm_cur_need(c, 4, "a property type") )
             return -1;
         c->pos += 4;
         if (skip_strings(c, 1, "a property name", &h->string_bytes) ||
-            cur_need(c, 4, "a property phase"))
+            rtm_cur_need(c, 4, "a property phase"))
             return -1;
         c->pos += 4;
         if (skip_strings(c, 1, "a property value", &h->string_bytes))
@@ -152,7 +152,7 @@ static int read_array(struct rtm_cursor *c, const struct bmtr_head *h,
 {
     size_t at = c->pos;
     uint32_t count;
-    if (cur_u32(c, &count, what))
+    if (rtm_cur_u32(c, &count, what))
         return -1;
     if (count != expect) {
         rtm_err_set(c->err, at, "%s holds %u entries, expected %u", what, count, expect);
@@ -162,16 +162,16 @@ static int read_array(struct rtm_cursor *c, const struct bmtr_head *h,
     int lzo;
     if (h->version >= 5 || rd->flag_bytes) {
         uint8_t flag = 0;
-        if ((size > 0 || rd->empty_flag) && cur_u8(c, &flag, what))
+        if ((size > 0 || rd->empty_flag) && rtm_cur_u8(c, &flag, what))
             return -1;
         lzo = flag != 0 && size > 0;
     } else {
         lzo = size >= 1024;
     }
-    uint64_t limit = lzo ? (uint64_t)cur_left(c) * LZO_MAX_RATIO + LZO_SLACK : cur_left(c);
+    uint64_t limit = lzo ? (uint64_t)rtm_cur_left(c) * LZO_MAX_RATIO + LZO_SLACK : rtm_cur_left(c);
     if (size > limit) {
         rtm_err_set(c->err, at, "%s of %u entries (%llu bytes) cannot fit in the "
-                    "%zu bytes left", what, count, (unsigned long long)size, cur_left(c));
+                    "%zu bytes left", what, count, (unsigned long long)size, rtm_cur_left(c));
         return -1;
     }
     if (size > *cap) {
@@ -190,7 +190,7 @@ static int read_array(struct rtm_cursor *c, const struct bmtr_head *h,
         return 0;
     }
     size_t used = 0;
-    int rc = rtm_lzo_decode(c->data + c->pos, cur_left(c), *buf, size, &used);
+    int rc = rtm_lzo_decode(c->data + c->pos, rtm_cur_left(c), *buf, size, &used);
     if (rc) {
         rtm_err_set(c->err, c->pos, "%s: %s", what, rtm_lzo_strerror(rc));
         return -1;
@@ -289,8 +289,8 @@ static int read_frames(struct rtm_cursor *c, const struct bmtr_head *h,
             t->scaled[b] |= k == RTM_MATRIX_SCALED;
         }
     }
-    if (cur_left(c)) {
-        rtm_err_set(c->err, c->pos, "%zu bytes follow the last frame", cur_left(c));
+    if (rtm_cur_left(c)) {
+        rtm_err_set(c->err, c->pos, "%zu bytes follow the last frame", rtm_cur_left(c));
         return -1;
     }
     return 0;
@@ -299,10 +299,10 @@ static int read_frames(struct rtm_cursor *c, const struct bmtr_head *h,
 static struct rtm_anim *build_anim(const uint8_t *data, size_t len,
                                    const struct bmtr_head *h, const struct rtm_plan *plan,
                                    const struct rtm_skeleton *skel, struct attempt *t,
-                                   const struct reading *rd)
+                                   const struct reading *rd, enum rtm_depth depth)
 {
     struct rtm_anim *a = rtm_anim_alloc(RTM_FORMAT_BMTR, 0, h->nbones, h->nprops,
-                                        h->string_bytes, t->keep);
+                                        h->string_bytes, depth);
     if (!a || !(a->skeleton_name = strdup(skel ? skel->name : "none"))) {
         rtm_free(a);
         return NULL;
@@ -432,7 +432,8 @@ int rtm_read_bmtr(const uint8_t *data, size_t len, const struct rtm_parse_opts *
         t.keep = full;
         t.tally = !(flags & RTM_PARSE_NO_TALLIES);
         if (read_frames(&ac, &h, &rd[i], &plan, &t) == 0) {
-            *out = build_anim(data, len, &h, &plan, skel, &t, &rd[i]);
+            *out = build_anim(data, len, &h, &plan, skel, &t, &rd[i],
+                              full ? RTM_DEPTH_FULL : RTM_DEPTH_LIGHT);
             attempt_free(&t);
             rtm_plan_free(&plan);
             if (*out && full && keep_source(*out, data, len, o->give_source)) {
@@ -476,7 +477,9 @@ int rtm_head_bmtr(const uint8_t *data, size_t len, uint64_t file_size,
     struct attempt t;
     memset(&t, 0, sizeof t);
     t.phases = calloc(h.nframes ? h.nframes : 1, sizeof *t.phases);
-    *out = t.phases ? build_anim(data, len, &h, &plan, skel, &t, &unread) : NULL;
+    /* phases of 0, the arrays unread: only a shape */
+    *out = t.phases ? build_anim(data, len, &h, &plan, skel, &t, &unread, RTM_DEPTH_SHAPE)
+                    : NULL;
     attempt_free(&t);
     rtm_plan_free(&plan);
     if (!*out) {

@@ -41,25 +41,25 @@ void rtm_pack_transform(uint8_t out[14], const float q[4], const float t[3])
     }
 }
 
-static void put_asciiz(struct rtm_buf *b, const char *s) { buf_put(b, s, strlen(s) + 1); }
+static void put_asciiz(struct rtm_buf *b, const char *s) { rtm_buf_put(b, s, strlen(s) + 1); }
 
 static int put_array(struct rtm_buf *b, const struct bmtr_spec *s, const void *data,
                      uint32_t count, size_t elem)
 {
     size_t size = (size_t)count * elem;
-    buf_put_u32(b, count);
+    rtm_buf_put_u32(b, count);
     int flags = s->version >= 5 || (s->version == 4 && s->v4_flags);
     int lzo;
     if (flags) {
         lzo = size > 0 && (s->compress == BMTR_COMPRESS_ALL ||
                            (s->compress == BMTR_COMPRESS_AUTO && size >= 1024));
         if (size > 0 || s->empty_flag)
-            buf_putc(b, lzo ? 2 : 0);
+            rtm_buf_putc(b, lzo ? 2 : 0);
     } else {
         lzo = size >= 1024;
     }
     if (!lzo) {
-        buf_put(b, data, size);
+        rtm_buf_put(b, data, size);
         return 0;
     }
     return rtm_lzo_encode(data, size, b);
@@ -69,25 +69,25 @@ int rtm_write_bmtr(const struct bmtr_spec *s, struct rtm_buf *out)
 {
     if (rtm_lzo_init())
         return -1;
-    buf_put(out, "BMTR", 4);
-    buf_put_u32(out, s->version);
-    buf_putc(out, (char)s->byte8);
-    buf_put(out, s->motion, sizeof s->motion);
-    buf_put_u32(out, s->nframes);
-    buf_put_u32(out, s->preload);
-    buf_put_u32(out, s->nbones);
-    buf_put_u32(out, s->nbones);
+    rtm_buf_put(out, "BMTR", 4);
+    rtm_buf_put_u32(out, s->version);
+    rtm_buf_putc(out, (char)s->byte8);
+    rtm_buf_put(out, s->motion, sizeof s->motion);
+    rtm_buf_put_u32(out, s->nframes);
+    rtm_buf_put_u32(out, s->preload);
+    rtm_buf_put_u32(out, s->nbones);
+    rtm_buf_put_u32(out, s->nbones);
     for (uint32_t i = 0; i < s->nbones; i++)
         put_asciiz(out, s->names[i]);
     if (s->version >= 4) {
-        buf_put_u32(out, s->nmeta);
+        rtm_buf_put_u32(out, s->nmeta);
         for (uint32_t i = 0; i < s->nmeta; i++)
             put_asciiz(out, s->meta[i]);
-        buf_put_u32(out, s->nprops);
+        rtm_buf_put_u32(out, s->nprops);
         for (uint32_t i = 0; i < s->nprops; i++) {
-            buf_put(out, &s->props[i].type_id, 4);
+            rtm_buf_put(out, &s->props[i].type_id, 4);
             put_asciiz(out, s->props[i].name);
-            buf_put_f32(out, s->props[i].phase);
+            rtm_buf_put_f32(out, s->props[i].phase);
             put_asciiz(out, s->props[i].value);
         }
     }

@@ -183,7 +183,7 @@ static void measure_bone(struct measure *ms, uint32_t f, uint32_t b, struct rtm_
 int rtm_motion_measure_with(const struct rtm_anim *a, const struct rtm_rotations *r,
                             struct rtm_bone_motion *out)
 {
-    if (!a->has_matrices)
+    if (a->depth < RTM_DEPTH_FULL)
         return -1;
     size_t n = a->nbones ? a->nbones : 1;
     struct measure ms = { a, r ? NULL : malloc(n * sizeof *ms.q), r ? NULL : malloc(n),
@@ -250,7 +250,7 @@ static void rotation_of(const struct rtm_anim *a, uint32_t f, uint32_t b, size_t
 int rtm_rotations_make(const struct rtm_anim *a, struct rtm_rotations *r)
 {
     size_t n = (size_t)a->nframes * a->nbones;
-    r->q = a->has_matrices ? malloc((n ? n : 1) * sizeof *r->q) : NULL;
+    r->q = a->depth == RTM_DEPTH_FULL ? malloc((n ? n : 1) * sizeof *r->q) : NULL;
     r->ok = r->q ? malloc(n ? n : 1) : NULL;
     if (!r->ok) {
         rtm_rotations_free(r);

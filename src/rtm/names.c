@@ -100,16 +100,16 @@ static int put_base(struct build *b, const struct rtm_str *name)
     static const char hex[] = "0123456789abcdef";
     size_t start = b->s.len;
     if (name->len == 0)
-        buf_puts(&b->s, "\\x00");
+        rtm_buf_puts(&b->s, "\\x00");
     const unsigned char *p = (const unsigned char *)name->s;
     for (uint32_t i = 0, end; i < name->len; i = end) {
         for (end = i; end < name->len && !must_escape(b, p[end], end);)
             end++;
-        buf_put(&b->s, name->s + i, end - i);   /* what needs no escape, in one put */
+        rtm_buf_put(&b->s, name->s + i, end - i);   /* what needs no escape, in one put */
         if (end < name->len) {
             unsigned char c = p[end++];
             char e[4] = { '\\', 'x', hex[c >> 4], hex[c & 15] };
-            buf_put(&b->s, e, 4);
+            rtm_buf_put(&b->s, e, 4);
         }
     }
     if (b->s.oom || b->s.len - start <= b->rule->max)
@@ -182,12 +182,12 @@ static int add_suffix(struct build *b, size_t *off, uint32_t *len, uint32_t i)
         *base = (struct slot){ off[i], blen, 2 };
     for (uint32_t k = base->next_k;; k++) {
         size_t at = b->s.len;
-        if (buf_reserve(&b->s, (size_t)blen + SUFFIX_ROOM + 1))
+        if (rtm_buf_reserve(&b->s, (size_t)blen + SUFFIX_ROOM + 1))
             return -1;
         /* copied after the buffer has grown: the form lives in it too */
         memcpy(b->s.p + at, b->s.p + off[i], blen);
         b->s.len += blen;
-        buf_printf(&b->s, "~%u", k);
+        rtm_buf_printf(&b->s, "~%u", k);
         if (b->s.oom)
             return -1;
         uint32_t n = (uint32_t)(b->s.len - at);
@@ -206,7 +206,7 @@ struct rtm_names *rtm_names_make(const struct rtm_str *names, uint32_t n,
 {
     struct build b = { .rule = rule };
     escapes_of(&b);
-    buf_init(&b.s);
+    rtm_buf_init(&b.s);
     size_t cap = 16;
     while (cap < 4 * (size_t)n + 4)
         cap *= 2;
@@ -221,7 +221,7 @@ struct rtm_names *rtm_names_make(const struct rtm_str *names, uint32_t n,
     for (size_t i = 0; i < cap; i++)
         b.table[i].off = SIZE_MAX;
     if (rule->reserved) {
-        buf_puts(&b.s, rule->reserved);
+        rtm_buf_puts(&b.s, rule->reserved);
         if (b.s.oom)
             goto out;
         claim(&b, 0, (uint32_t)b.s.len);
@@ -245,7 +245,7 @@ out:
     free(len);
     free(taken);
     free(b.table);
-    buf_free(&b.s);
+    rtm_buf_free(&b.s);
     return r;
 }
 

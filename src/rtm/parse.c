@@ -26,7 +26,7 @@ int rtm_parse_flags(const uint8_t *data, size_t len, const struct rtm_skeleton *
  * check.txt reads: a full anim renders it, so a light one goes without. */
 static int take_skeleton_bones(struct rtm_anim *a, const struct rtm_skeleton *s)
 {
-    if (!s || !a->has_matrices || !s->nbones)
+    if (!s || a->depth < RTM_DEPTH_FULL || !s->nbones)
         return 0;
     size_t len = 0;
     for (uint32_t k = 0; k < s->nbones; k++)

@@ -75,8 +75,9 @@ static int push(struct joint *j, const float *mb, const float *mp)
 int rtm_pivots_add(struct rtm_pivots *e, const struct rtm_anim *a, struct rtm_error *err)
 {
     const struct rtm_skeleton *s = e->s;
-    int32_t *map = a->has_matrices ? rtm_skeleton_first_bones(s, a->bones, a->nbones) : NULL;
-    int rc = a->has_matrices && !map ? -1 : 0;
+    int full = a->depth == RTM_DEPTH_FULL;
+    int32_t *map = full ? rtm_skeleton_first_bones(s, a->bones, a->nbones) : NULL;
+    int rc = full && !map ? -1 : 0;
     for (uint32_t k = 0; !rc && map && k < s->nbones; k++) {
         int32_t p = s->parent[k];
         if (map[k] < 0 || p < 0 || map[p] < 0)
@@ -415,7 +416,7 @@ void rtm_point_times(const float p[3], const float *m, float out[3])
 
 int rtm_joints(const struct rtm_anim *a, uint32_t f, float (*out)[3], uint8_t *known)
 {
-    if (!a->pivot || !a->has_matrices || f >= a->nframes)
+    if (!a->pivot || a->depth < RTM_DEPTH_FULL || f >= a->nframes)
         return -1;
     for (uint32_t b = 0; b < a->nbones; b++) {
         known[b] = a->in_skeleton[b];

@@ -25,7 +25,7 @@ struct mdat {
 static int lascii(struct rtm_cursor *c, const char *what)
 {
     uint8_t n;
-    if (cur_u8(c, &n, what) || cur_need(c, n, what))
+    if (rtm_cur_u8(c, &n, what) || rtm_cur_need(c, n, what))
         return -1;
     c->pos += n;
     return n;
@@ -36,17 +36,18 @@ static int scan_mdat(struct rtm_cursor *c, struct mdat *m)
 {
     uint32_t reserved;
     c->pos = 8;
-    if (cur_u32(c, &reserved, "RTM_MDAT header") || cur_u32(c, &m->count, "RTM_MDAT header"))
+    if (rtm_cur_u32(c, &reserved, "RTM_MDAT header") ||
+        rtm_cur_u32(c, &m->count, "RTM_MDAT header"))
         return -1;
-    if ((uint64_t)m->count * 6 > cur_left(c)) {
+    if ((uint64_t)m->count * 6 > rtm_cur_left(c)) {
         rtm_err_set(c->err, c->pos - 4, "RTM_MDAT claims %u properties, more than "
-                    "the %zu bytes left can hold", m->count, cur_left(c));
+                    "the %zu bytes left can hold", m->count, rtm_cur_left(c));
         return -1;
     }
     m->start = c->pos;
     for (uint32_t i = 0; i < m->count; i++) {
         int n1, n2;
-        if (cur_need(c, 4, "a property phase"))
+        if (rtm_cur_need(c, 4, "a property phase"))
             return -1;
         c->pos += 4;
         if ((n1 = lascii(c, "a property name")) < 0 ||
@@ -77,7 +78,7 @@ static int check_sizes(struct rtm_cursor *c, uint32_t nf, uint32_t nb)
 {
     uint64_t names = (uint64_t)NAME_FIELD * nb;
     uint64_t frame = 4 + (uint64_t)BONE_BYTES * nb;
-    uint64_t left = cur_left(c);
+    uint64_t left = rtm_cur_left(c);
     if (names > left) {
         rtm_err_set(c->err, c->pos - 4, "header claims %u bones, but the %llu bytes "
                     "left cannot hold their names", nb, (unsigned long long)left);
@@ -102,7 +103,7 @@ static void read_frames(const uint8_t *p, struct rtm_anim *a, int tally, uint8_t
     for (uint32_t f = 0; f < a->nframes; f++, p += frame_bytes) {
         a->phases[f] = le_f32(p);
         float *m = a->matrices + (size_t)f * a->nbones * 12;
-        for (uint32_t b = 0; a->has_matrices && b < a->nbones; b++, m += 12) {
+        for (uint32_t b = 0; a->depth == RTM_DEPTH_FULL && b < a->nbones; b++, m += 12) {
             memcpy(m, p + 4 + (size_t)b * BONE_BYTES + NAME_FIELD, MATRIX_BYTES);
             if (!tally)
                 continue;
@@ -140,17 +141,18 @@ static int read_head(struct rtm_cursor *c, struct plain_head *h)
     h->has_mdat = memcmp(data, "RTM_MDAT", 8) == 0;
     if (h->has_mdat && scan_mdat(c, &h->m))
         return -1;
-    if (cur_need(c, 8, "the RTM_0101 signature"))
+    if (rtm_cur_need(c, 8, "the RTM_0101 signature"))
         return -1;
     if (memcmp(data + c->pos, "RTM_0101", 8) != 0) {
         rtm_err_set(c->err, c->pos, "RTM_MDAT block is not followed by RTM_0101");
         return -1;
     }
     c->pos += 8;
-    return cur_f32(c, &h->motion[0], "the motion vector") ||
-                   cur_f32(c, &h->motion[1], "the motion vector") ||
-                   cur_f32(c, &h->motion[2], "the motion vector") ||
-                   cur_u32(c, &h->nf, "the frame count") || cur_u32(c, &h->nb, "the bone count")
+    return rtm_cur_f32(c, &h->motion[0], "the motion vector") ||
+                   rtm_cur_f32(c, &h->motion[1], "the motion vector") ||
+                   rtm_cur_f32(c, &h->motion[2], "the motion vector") ||
+                   rtm_cur_u32(c, &h->nf, "the frame count") ||
+                   rtm_cur_u32(c, &h->nb, "the bone count")
                ? -1
                : 0;
 }
@@ -160,13 +162,13 @@ static size_t string_bytes(const struct plain_head *h)
     return (size_t)h->nb * (NAME_FIELD + 1) + (size_t)h->m.string_bytes;
 }
 
-/* A new anim with the head's fields and the names at data + names_at;
- * NULL when out of memory. */
+/* A new anim of depth with the head's fields and the names at data +
+ * names_at; NULL when out of memory. */
 static struct rtm_anim *head_anim(const uint8_t *data, const struct plain_head *h,
-                                  size_t names_at, int full)
+                                  size_t names_at, enum rtm_depth depth)
 {
     struct rtm_anim *a = rtm_anim_alloc(RTM_FORMAT_PLAIN, h->nf, h->nb, h->m.count,
-                                        string_bytes(h), full);
+                                        string_bytes(h), depth);
     if (!a)
         return NULL;
     a->has_mdat = h->has_mdat;
@@ -190,7 +192,7 @@ int rtm_read_plain(const uint8_t *data, size_t len, const struct rtm_parse_opts 
     uint64_t need = parsed_bytes(nf, nb, h.m.count, string_bytes(&h), full) + (full ? copy : 0);
     if (rtm_reserve(o, need, parsed_bytes(nf, nb, h.m.count, string_bytes(&h), 1) + copy, err))
         return -1;
-    struct rtm_anim *a = head_anim(data, &h, c.pos, full);
+    struct rtm_anim *a = head_anim(data, &h, c.pos, full ? RTM_DEPTH_FULL : RTM_DEPTH_LIGHT);
     uint8_t *source = !full ? NULL : adopt ? (uint8_t *)data : malloc(len ? len : 1);
     uint8_t *scaled = malloc(nb ? nb : 1);
     if (!a || (full && !source) || !scaled) {
@@ -209,7 +211,7 @@ int rtm_read_plain(const uint8_t *data, size_t len, const struct rtm_parse_opts 
     read_frames(data + c.pos, a, !(o->flags & RTM_PARSE_NO_TALLIES), scaled);
     free(scaled);
     c.pos += (size_t)nf * (4 + (size_t)BONE_BYTES * nb);
-    a->trailing_bytes = cur_left(&c);
+    a->trailing_bytes = rtm_cur_left(&c);
     *out = a;
     return 0;
 }
@@ -236,7 +238,8 @@ int rtm_head_plain(const uint8_t *data, size_t len, uint64_t file_size,
     if (rtm_reserve(o, parsed_bytes(h.nf, h.nb, h.m.count, string_bytes(&h), 0),
                     parsed_bytes(h.nf, h.nb, h.m.count, string_bytes(&h), 1) + file_size, err))
         return -1;
-    struct rtm_anim *a = head_anim(data, &h, c.pos, 0);
+    /* the frames are not read: phases stay 0, so this is only a shape */
+    struct rtm_anim *a = head_anim(data, &h, c.pos, RTM_DEPTH_SHAPE);
     if (!a) {
         rtm_err_oom(err, "out of memory for %u bones", h.nb);
         return -1;
@@ -251,8 +254,8 @@ int rtm_head_plain(const uint8_t *data, size_t len, uint64_t file_size,
 static void put_lascii(struct rtm_buf *out, struct rtm_str s)
 {
     uint8_t n = s.len > 255 ? 255 : (uint8_t)s.len;
-    buf_putc(out, (char)n);
-    buf_put(out, s.s, n);
+    rtm_buf_putc(out, (char)n);
+    rtm_buf_put(out, s.s, n);
 }
 
 static int write_mdat(const struct rtm_anim *a, struct rtm_buf *out)
@@ -260,12 +263,12 @@ static int write_mdat(const struct rtm_anim *a, struct rtm_buf *out)
     uint32_t *k = rtm_prop_order(a);
     if (!k)
         return -1;
-    buf_put(out, "RTM_MDAT", 8);
-    buf_put_u32(out, 0);
-    buf_put_u32(out, a->nprops);
+    rtm_buf_put(out, "RTM_MDAT", 8);
+    rtm_buf_put_u32(out, 0);
+    rtm_buf_put_u32(out, a->nprops);
     for (uint32_t i = 0; i < a->nprops; i++) {
         const struct rtm_prop *p = &a->props[k[i]];
-        buf_put_f32(out, p->phase);
+        rtm_buf_put_f32(out, p->phase);
         put_lascii(out, p->name);
         put_lascii(out, p->value);
     }
@@ -308,15 +311,15 @@ static int write_frames(const struct rtm_anim *a, const uint32_t *order, const u
 {
     size_t frame_bytes = 4 + (size_t)BONE_BYTES * a->nbones;
     uint64_t total = 28 + (uint64_t)NAME_FIELD * a->nbones + (uint64_t)a->nframes * frame_bytes;
-    if (!flush && !out->window && (total > SIZE_MAX || buf_reserve(out, (size_t)total)))
+    if (!flush && !out->window && (total > SIZE_MAX || rtm_buf_reserve(out, (size_t)total)))
         return -1;
-    buf_put(out, "RTM_0101", 8);
-    buf_put(out, a->motion, sizeof a->motion);
-    buf_put_u32(out, a->nframes);
-    buf_put_u32(out, a->nbones);
-    buf_put(out, names, (size_t)NAME_FIELD * a->nbones);
+    rtm_buf_put(out, "RTM_0101", 8);
+    rtm_buf_put(out, a->motion, sizeof a->motion);
+    rtm_buf_put_u32(out, a->nframes);
+    rtm_buf_put_u32(out, a->nbones);
+    rtm_buf_put(out, names, (size_t)NAME_FIELD * a->nbones);
     for (uint32_t i = 0; i < a->nframes; i++) {
-        if (buf_reserve(out, frame_bytes))
+        if (rtm_buf_reserve(out, frame_bytes))
             return -1;
         put_frame(a, order[i], names, out);
         if (flush && out->len >= chunk && flush(ctx, out))

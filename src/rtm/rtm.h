@@ -35,8 +35,50 @@ struct rtm_prop {
     int32_t type_id;            /* BMTR keystone type; -1 for plain MDAT */
 };
 
+/* How deep an anim was made: which of its fields hold the file's values.
+ * Each depth holds all that the one before holds, and more:
+ *
+ *  SHAPE  what the persistent index remembers of a file (shape.h): format,
+ *         nframes, nbones, bones, tracks, and whether pivot is NULL
+ *         (its values are not kept).  Enough for the views' names and
+ *         bones.txt.  Every other field is 0 or NULL in a decoded shape;
+ *         a head parse (rtm_parse_head) fills some more of them from the
+ *         head (version, props, the skeleton's links, pivots,
+ *         source_bytes) but its phases are 0, so it too is only a shape.
+ *  LIGHT  a parse with RTM_PARSE_NO_MATRICES: also version, motion,
+ *         phases, props, source_bytes, the format's own fields,
+ *         skeleton_name and the skeleton's copy per bone (skel_parent ...
+ *         pivot_placed).  matrices is a placeholder of one float; source,
+ *         skel_names, skel_parents, unusable and scaled_bones are NULL
+ *         and 0.
+ *  FULL   a parse without it: also matrices, source (the file's bytes),
+ *         the skeleton's own bones (skel_nbones ... skel_parents) and the
+ *         tallies (unusable, scaled_bones).
+ *
+ * The maker of an anim sets it, through rtm_anim_alloc(), which
+ * allocates matrices only for FULL: rtm_parse*() make FULL, or LIGHT with
+ * RTM_PARSE_NO_MATRICES; rtm_parse_head() and rtm_shape_decode() (shape.h)
+ * make SHAPE; a writer or a test that fills an anim by hand says how much
+ * it filled.  It is the one thing asked to know what an anim holds: a view
+ * renders only from an anim at least as deep as its row says (views.h,
+ * rtm_view_depth), and the cache loads an anim to the depth a view asks
+ * (cache.h: enum rtmc_level, one level a depth).
+ *
+ * RTM_PARSE_NO_TALLIES is no depth but a flag of a FULL parse: it leaves
+ * out one number of one view (header.txt's tallies), not a field that a
+ * kind of views needs, and its only caller (rtmcat) streams plain.rtm and
+ * caches nothing; a depth between LIGHT and FULL for it would move every
+ * other full view's row for nothing.  Such an anim is FULL with unusable
+ * and scaled_bones 0, and its maker must not render header.txt from it.
+ *
+ * tracks is no sign of depth: every maker above makes it, at every depth;
+ * it is NULL only in an anim filled by hand (rtm_anim_alloc alone), which
+ * then shows no tracks/ and cannot be sized (views.h: rtm_view_sizes). */
+enum rtm_depth { RTM_DEPTH_SHAPE, RTM_DEPTH_LIGHT, RTM_DEPTH_FULL };
+
 struct rtm_anim {
     enum rtm_format format;
+    enum rtm_depth depth;       /* what the fields below hold: see above */
     uint32_t version;           /* BMTR 3..5; 0 for plain (RTM_0101) */
     float motion[3];
     uint32_t nframes, nbones, nprops;
@@ -45,7 +87,6 @@ struct rtm_anim {
     float *matrices;            /* nframes * nbones * 12, file order */
     struct rtm_prop *props;     /* nprops, file order */
     uint64_t source_bytes;
-    int has_matrices;           /* 0 after RTM_PARSE_NO_MATRICES */
     uint8_t *source;            /* with matrices, the file's bytes: plain.rtm of
                                    a plain file, bmtr.rtm of a BMTR one */
 
@@ -198,10 +239,12 @@ uint32_t *rtm_phase_order(const struct rtm_anim *a);
 uint32_t *rtm_prop_order(const struct rtm_anim *a);
 
 /* Internal allocation helper shared by the readers: allocates the anim's
- * arrays after the counts have been checked against the source size. */
+ * arrays after the counts have been checked against the source size, the
+ * matrices only at RTM_DEPTH_FULL, and records depth: the caller promises
+ * to fill what that depth holds (struct rtm_anim). */
 struct rtm_anim *rtm_anim_alloc(enum rtm_format fmt, uint32_t nframes,
                                 uint32_t nbones, uint32_t nprops,
-                                size_t string_bytes, int with_matrices);
+                                size_t string_bytes, enum rtm_depth depth);
 /* Copies len bytes into the anim's string arena. */
 struct rtm_str rtm_anim_str(struct rtm_anim *a, const void *s, uint32_t len);
 

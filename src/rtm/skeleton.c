@@ -387,8 +387,8 @@ static void put_coord(struct rtm_buf *out, float v)
 {
     char t[64]; /* FLT_MAX is 39 digits; with sign, point and 4 decimals 45 */
     snprintf(t, sizeof t, "%.4f", (double)v);
-    buf_putc(out, ' ');
-    buf_puts(out, strcmp(t, "-0.0000") == 0 ? t + 1 : t);
+    rtm_buf_putc(out, ' ');
+    rtm_buf_puts(out, strcmp(t, "-0.0000") == 0 ? t + 1 : t);
 }
 
 void rtm_skeleton_put_pivot(struct rtm_buf *out, const float xyz[3], int placed)
@@ -396,7 +396,7 @@ void rtm_skeleton_put_pivot(struct rtm_buf *out, const float xyz[3], int placed)
     for (int k = 0; k < 3; k++)
         put_coord(out, xyz[k]);
     if (placed)
-        buf_puts(out, " placed");
+        rtm_buf_puts(out, " placed");
 }
 
 /* Names are written as they are: every skeleton comes from the reader (or
@@ -407,12 +407,12 @@ void rtm_skeleton_put_pivot(struct rtm_buf *out, const float xyz[3], int placed)
 int rtm_skeleton_write(const struct rtm_skeleton *s, struct rtm_buf *out)
 {
     for (uint32_t i = 0; i < s->nbones; i++) {
-        buf_puts(out, s->bone[i]);
-        buf_putc(out, ' ');
-        buf_puts(out, s->parent[i] < 0 ? "-" : s->bone[s->parent[i]]);
+        rtm_buf_puts(out, s->bone[i]);
+        rtm_buf_putc(out, ' ');
+        rtm_buf_puts(out, s->parent[i] < 0 ? "-" : s->bone[s->parent[i]]);
         if (s->pivot)
             rtm_skeleton_put_pivot(out, s->pivot[i], s->placed[i]);
-        buf_putc(out, '\n');
+        rtm_buf_putc(out, '\n');
     }
     return out->oom ? -1 : 0;
 }
@@ -427,19 +427,19 @@ static int read_file(const char *path, char **text, size_t *len, struct rtm_erro
         return -1;
     }
     struct rtm_buf b;
-    buf_init(&b);
+    rtm_buf_init(&b);
     char chunk[8192];
     size_t n;
     while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-        buf_put(&b, chunk, n);
+        rtm_buf_put(&b, chunk, n);
     int bad = ferror(f);
     fclose(f);
     if (bad || b.oom) {
         rtm_err_nooff(err, "skeleton '%s': %s", path, bad ? "read error" : "out of memory");
-        buf_free(&b);
+        rtm_buf_free(&b);
         return -1;
     }
-    *text = buf_take(&b, len);
+    *text = rtm_buf_take(&b, len);
     return 0;
 }
 

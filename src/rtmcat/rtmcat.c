@@ -99,7 +99,7 @@ static int flush(const struct cat *c, struct rtm_buf *out)
     int status = out->oom ? fail(c, "out of memory") : 0;
     if (!status)
         status = rtmcat_write_out(out->p ? out->p : "", out->len);
-    buf_free(out);
+    rtm_buf_free(out);
     return status;
 }
 
@@ -251,7 +251,7 @@ static int walk(struct cat *c, struct walk *w)
 static int read_all(struct cat *c, uint64_t ino, struct rtm_buf *b)
 {
     for (;;) {
-        if (buf_reserve(b, 1u << 16))
+        if (rtm_buf_reserve(b, 1u << 16))
             return -ENOMEM;
         ssize_t n = rtm_tree_read(c->tree, ino, b->p + b->len, b->cap - b->len, (off_t)b->len);
         if (n <= 0)
@@ -287,13 +287,13 @@ static int report_error_txt(struct cat *c, uint64_t ino)
     int rc = rtm_tree_lookup(c->tree, ino, RTM_TREE_ERROR_NAME, &e);
     if (rc)
         return rc == -ENOENT ? -1 : fail_errno(c, rc);
-    buf_init(&b);
+    rtm_buf_init(&b);
     rc = read_all(c, e.ino, &b);
     if (rc)
         fail_errno(c, rc);
     else
         fail_loaded(c, b.p ? b.p : "", b.len);
-    buf_free(&b);
+    rtm_buf_free(&b);
     return 1;
 }
 
@@ -325,7 +325,7 @@ static int list_dir(struct cat *c, uint64_t ino, const char *prefix, struct rtm_
         if (rc)
             break;
         if (!S_ISDIR(e.st.st_mode))
-            buf_printf(out, "%10zu %s%s\n", (size_t)e.st.st_size, prefix, name);
+            rtm_buf_printf(out, "%10zu %s%s\n", (size_t)e.st.st_size, prefix, name);
         else if (snprintf(sub, sizeof sub, "%s%s/", prefix, name) >= (int)sizeof sub)
             rc = -ENAMETOOLONG;
         else
@@ -351,10 +351,10 @@ static int cat_anim(struct cat *c, const struct walk *w, const char *view)
     if (view)
         return fail_no_view(c, view);
     struct rtm_buf out;
-    buf_init(&out);
+    rtm_buf_init(&out);
     rc = list_dir(c, w->ino, "", &out);
     if (rc) {
-        buf_free(&out);
+        rtm_buf_free(&out);
         return fail_errno(c, rc);
     }
     return flush(c, &out);
@@ -376,7 +376,7 @@ static int cat_unlisted(struct cat *c, const char *key, size_t archive_len,
         return fail_errno(c, rc);
     const struct rtm_anim *a = rtmc_anim(h);
     struct rtm_buf out;
-    buf_init(&out);
+    rtm_buf_init(&out);
     int status;
     if (!a)
         status = fail_loaded(c, rtmc_error(h), strlen(rtmc_error(h)));
@@ -386,7 +386,7 @@ static int cat_unlisted(struct cat *c, const char *key, size_t archive_len,
         status = fail_errno(c, rc);
     else
         status = flush(c, &out);
-    buf_free(&out);
+    rtm_buf_free(&out);
     rtmc_put(c->cache, h);
     return status;
 }
@@ -424,9 +424,9 @@ static int list_entry(void *arg, long i)
     const char *name = e->path + l->prefix;   /* below the folder: longer */
     if (!*name)
         return 0;
-    buf_printf(l->out, "%10llu ", (unsigned long long)pbo_entry_content_size(e));
+    rtm_buf_printf(l->out, "%10llu ", (unsigned long long)pbo_entry_content_size(e));
     rtm_put_name(l->out, (struct rtm_str){ name, (uint32_t)strlen(name) });
-    buf_putc(l->out, '\n');
+    rtm_buf_putc(l->out, '\n');
     l->lines++;
     return 0;
 }
@@ -451,15 +451,15 @@ static int list_archive(struct cat *c, const struct walk *w, const char *folder,
         return 1;
     }
     struct rtm_buf out;
-    buf_init(&out);
+    rtm_buf_init(&out);
     long prefix = pbo_dir_prefix_len(folder);
     struct listing l = { p, prefix < 0 ? 0 : (size_t)prefix, 0, &out };
     if (info)
-        buf_printf(&out, "%10zu %s\n", (size_t)info->st_size, RTM_PBO_INFO_NAME);
+        rtm_buf_printf(&out, "%10zu %s\n", (size_t)info->st_size, RTM_PBO_INFO_NAME);
     pbo_each_below(p, folder, list_entry, &l);
     rtmc_put(c->cache, h);
     if (*folder && !l.lines) {    /* not a folder after all: never an empty answer */
-        buf_free(&out);
+        rtm_buf_free(&out);
         return fail(c, "no entry or folder '%s' in the archive", folder);
     }
     return flush(c, &out);

@@ -101,13 +101,13 @@ static void beside_bytes(struct beside *m, const char *name, uint8_t *cfg, size_
 {
     struct rtm_buf b;
     struct rtm_error err = { .msg = "" };
-    buf_init(&b);
+    rtm_buf_init(&b);
     if (rtm_skeleton_cfg_classes_of(cfg, len, name, &b, &err) == 0) {
         m->len = b.len;
-        m->classes = (uint8_t *)buf_take(&b, NULL);
+        m->classes = (uint8_t *)rtm_buf_take(&b, NULL);
         snprintf(m->where, sizeof m->where, "%s", name);
     } else {
-        buf_free(&b);
+        rtm_buf_free(&b);
         rtm_model_cfg_unused(m->where, sizeof m->where, name, err.msg);
     }
     free(cfg);
@@ -131,7 +131,7 @@ static void check_bytes(struct run *r, const char *file, const uint8_t *data, si
     }
     a->digits = r->digits;
     struct rtm_buf b;
-    buf_init(&b);
+    rtm_buf_init(&b);
     if (rtm_check_render(a, &b)) {
         cannot_read(r, file, "out of memory");
     } else {
@@ -149,7 +149,7 @@ static void check_bytes(struct run *r, const char *file, const uint8_t *data, si
         if (r->flags & RTMCAT_CHECK_JSON)
             printf("]}\n");
     }
-    buf_free(&b);
+    rtm_buf_free(&b);
     rtm_free(a);
 }
 

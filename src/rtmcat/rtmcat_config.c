@@ -67,11 +67,11 @@ static int show(const char *file, const char *view, const uint8_t *data, size_t 
         return fail(file, msg);
     }
     struct rtm_buf b;
-    buf_init(&b);
+    rtm_buf_init(&b);
     cfg_print_text(c, &b);
     cfg_free(c);
     int status = b.oom ? fail(file, "out of memory") : rtmcat_write_out(b.p ? b.p : "", b.len);
-    buf_free(&b);
+    rtm_buf_free(&b);
     return status;
 }
 

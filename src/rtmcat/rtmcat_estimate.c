@@ -39,21 +39,21 @@ static int add_file(struct rtm_pivots *e, const struct rtm_skeleton *s, const ch
 static void put_report(struct rtm_buf *b, const struct rtm_skeleton *s,
                        const struct rtm_pivot_fit *fit, int files, uint64_t frames)
 {
-    buf_printf(b, "# Skeleton %s with pivots: where each bone meets its parent in the rest\n"
-               "# pose, in metres (+x left, +y up, the character faces -z), estimated by\n"
-               "#   rtmcat --estimate-pivots from %d files, %llu frames.\n"
-               "# Per joint: frames with equations, frames kept by the trimmed fit, RMS\n"
-               "# residual (mm), smallest singular value of the kept rows, and how the\n"
-               "# pivot was found.  measured: well determined (singular value >= %.1f,\n"
-               "# residual < %.0f mm); every other pivot is placed (pivots.h) and marked\n"
-               "# 'placed' on its line below.\n"
-               "# %-24s %8s %8s %8s %8s  %s\n", s->name, files, (unsigned long long)frames,
-               RTM_PIVOT_MIN_SIGMA, RTM_PIVOT_MAX_RESIDUAL * 1000, "bone", "frames", "kept",
-               "res_mm", "sigma", "how");
+    rtm_buf_printf(b, "# Skeleton %s with pivots: where each bone meets its parent in the rest\n"
+                   "# pose, in metres (+x left, +y up, the character faces -z), estimated by\n"
+                   "#   rtmcat --estimate-pivots from %d files, %llu frames.\n"
+                   "# Per joint: frames with equations, frames kept by the trimmed fit, RMS\n"
+                   "# residual (mm), smallest singular value of the kept rows, and how the\n"
+                   "# pivot was found.  measured: well determined (singular value >= %.1f,\n"
+                   "# residual < %.0f mm); every other pivot is placed (pivots.h) and marked\n"
+                   "# 'placed' on its line below.\n"
+                   "# %-24s %8s %8s %8s %8s  %s\n", s->name, files, (unsigned long long)frames,
+                   RTM_PIVOT_MIN_SIGMA, RTM_PIVOT_MAX_RESIDUAL * 1000, "bone", "frames", "kept",
+                   "res_mm", "sigma", "how");
     for (uint32_t k = 0; k < s->nbones; k++)
-        buf_printf(b, "# %-24s %8llu %8llu %8.2f %8.2f  %s\n", s->bone[k],
-                   (unsigned long long)fit[k].frames, (unsigned long long)fit[k].kept,
-                   fit[k].residual * 1000, fit[k].sigma, rtm_pivot_how_name(fit[k].how));
+        rtm_buf_printf(b, "# %-24s %8llu %8llu %8.2f %8.2f  %s\n", s->bone[k],
+                       (unsigned long long)fit[k].frames, (unsigned long long)fit[k].kept,
+                       fit[k].residual * 1000, fit[k].sigma, rtm_pivot_how_name(fit[k].how));
 }
 
 /* The skeleton s with the fitted pivots, written after the report. */
@@ -92,7 +92,7 @@ int rtmcat_estimate(const char *skel_spec, char *const *files, int nfiles)
     for (int i = 0; e && fit && i < nfiles; i++)
         skipped += add_file(e, s, files[i], &frames);
     struct rtm_buf b;
-    buf_init(&b);
+    rtm_buf_init(&b);
     if (!e || !fit || rtm_pivots_solve(e, fit, &err)) {
         fprintf(stderr, "rtmcat: out of memory\n");
     } else if (skipped == nfiles) {
@@ -106,7 +106,7 @@ int rtmcat_estimate(const char *skel_spec, char *const *files, int nfiles)
         else
             status = skipped ? 1 : 0;   /* an estimate, but not from every file */
     }
-    buf_free(&b);
+    rtm_buf_free(&b);
     free(fit);
     rtm_pivots_free(e);
     rtm_skeleton_free(s);

@@ -4,9 +4,10 @@
  * this one view takes a shorter way than the tree's: the file is parsed
  * without classifying its matrices (RTM_PARSE_NO_TALLIES: only header.txt
  * shows those tallies) and the view is written out in pieces of CHUNK
- * bytes as it is made (rtm_write_plain_each), never whole in memory.  The
- * bytes are the view's by construction: the same parse, the same writer
- * that views.c renders plain.rtm of a BMTR anim with.  Anything else (a
+ * bytes as it is made (rtm_view_stream: the views that can be, which
+ * plain.rtm is), never whole in memory.  The bytes are the view's by
+ * construction: the same parse, and the view table's stream function
+ * uses the writer its renderer does.  Anything else (a
  * file that does not parse, a plain RTM, an archive entry) goes the
  * tree's way, which also makes every message. */
 #include "rtmcat_plain.h"
@@ -70,7 +71,7 @@ int rtmcat_plain(int srcfd, const char *rel, const char *view,
 {
     uint8_t *data;
     size_t len;
-    if (strcmp(view, "plain.rtm") || (!skel_given && model_cfg_beside(srcfd, rel)) ||
+    if (!rtm_view_streams(view) || (!skel_given && model_cfg_beside(srcfd, rel)) ||
         read_bmtr(srcfd, rel, &data, &len))
         return -1;
     struct rtm_parse_opts o = { .skel = skel, .flags = RTM_PARSE_NO_TALLIES };
@@ -79,18 +80,18 @@ int rtmcat_plain(int srcfd, const char *rel, const char *view,
     struct rtm_view v;
     int rc = rtm_parse_opts(data, len, &o, &a, &err);
     free(data);
-    if (rc || rtm_view_lookup(a, view, &v) || v.kind != RTM_VIEW_PLAIN) {
+    if (rc || rtm_view_lookup(a, view, &v)) {
         rtm_free(a);
         return -1;
     }
     struct rtm_buf out;
-    buf_init(&out);
+    rtm_buf_init(&out);
     int status = 0;
-    if (rtm_write_plain_each(a, &out, CHUNK, flush_out, &status) && !status) {
+    if (rtm_view_stream(a, v, &out, CHUNK, flush_out, &status) && !status) {
         fprintf(stderr, "rtmcat: %s: out of memory\n", file);
         status = 1;
     }
-    buf_free(&out);
+    rtm_buf_free(&out);
     rtm_free(a);
     return status;
 }

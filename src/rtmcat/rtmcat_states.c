@@ -66,7 +66,7 @@ int rtmcat_render_unlisted(struct rtmc *cache, struct rtmc_entry *h, const struc
         int rc = rtmc_timed_view_get(cache, h, *v, &tm, &cv);
         if (rc == 0) {
             const char *data = rtmc_view_data(cv, &len);
-            buf_put(out, data, len);
+            rtm_buf_put(out, data, len);
             rtmc_view_put(cache, cv);
         }
         return rc;
@@ -78,7 +78,7 @@ int rtmcat_render_unlisted(struct rtmc *cache, struct rtmc_entry *h, const struc
         if (rc)
             return rc;
         rtm_view_path(a, rtm_view_at(a, i), path);
-        buf_printf(out, "%10zu %s\n", (size_t)size, path);
+        rtm_buf_printf(out, "%10zu %s\n", (size_t)size, path);
     }
     return 0;
 }

@@ -80,12 +80,12 @@ static void say_left(const char *file, const struct cfg_pp_counts *counts)
 {
     static const char lead[] = "// rtmfs: ";
     struct rtm_buf note;
-    buf_init(&note);
+    rtm_buf_init(&note);
     cfg_pp_note(counts, &note);
     if (note.len > sizeof lead - 1 && !memcmp(note.p, lead, sizeof lead - 1))
         fprintf(stderr, "rtmcat: %s: %.*s", file, (int)(note.len - (sizeof lead - 1)),
                 note.p + sizeof lead - 1);
-    buf_free(&note);
+    rtm_buf_free(&note);
 }
 
 /* The text of data, preprocessed then (unless pp_only) parsed, into b. */
@@ -110,7 +110,7 @@ static int text_config(const char *file, const uint8_t *data, size_t len, int pp
     struct cfg *c = NULL;
     say_left(file, &pp.counts);
     if (pp_only)
-        buf_put(b, pp.text.p ? pp.text.p : "", pp.text.len);
+        rtm_buf_put(b, pp.text.p ? pp.text.p : "", pp.text.len);
     else if (cfg_parse_text(pp.text.p, pp.text.len, file, &pp.map, &c, &err))
         rc = 1;
     else
@@ -206,7 +206,7 @@ int rtmcat_text(const char *file, const char *view, int pp_only, const char *con
         return view ? 1 : fail(file, "a rapified config has no preprocessed text (-E)");
     }
     struct rtm_buf b;
-    buf_init(&b);
+    rtm_buf_init(&b);
     int status = 0;
     if (rapified) {
         struct rtm_error err = { .msg = "" };
@@ -225,6 +225,6 @@ int rtmcat_text(const char *file, const char *view, int pp_only, const char *con
     free(data);
     if (!status)
         status = b.oom ? fail(file, "out of memory") : rtmcat_write_out(b.p ? b.p : "", b.len);
-    buf_free(&b);
+    rtm_buf_free(&b);
     return status;
 }

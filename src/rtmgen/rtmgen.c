@@ -51,14 +51,14 @@ static int gen_one(const char *dir, const char *name, enum kind k,
 {
     struct rtm_buf b;
     char path[4096];
-    buf_init(&b);
+    rtm_buf_init(&b);
     int rc = rtmgen_sample(k, o, &b);
     snprintf(path, sizeof path, "%s/%s", dir, name);
     if (!rc)
         rc = rtmgen_write_file(path, &b, cut && cut < b.len ? cut : b.len);
     else
         fprintf(stderr, "rtmgen: out of memory\n");
-    buf_free(&b);
+    rtm_buf_free(&b);
     return rc;
 }
 
@@ -111,9 +111,9 @@ static int gen_pbo(const char *path)
     struct pbo_write_entry e[NSET + 2];
     size_t n = 0;
     int rc = 0;
-    buf_init(&out);
+    rtm_buf_init(&out);
     for (size_t i = 0; i < NSET; i++) {
-        buf_init(&b[i]);
+        rtm_buf_init(&b[i]);
         if (!SET[i].in_pbo)
             continue;
         rc |= rtmgen_sample(SET[i].kind, &SET[i].opts, &b[i]);
@@ -135,8 +135,8 @@ static int gen_pbo(const char *path)
     else
         fprintf(stderr, "rtmgen: out of memory\n");
     for (size_t i = 0; i < NSET; i++)
-        buf_free(&b[i]);
-    buf_free(&out);
+        rtm_buf_free(&b[i]);
+    rtm_buf_free(&out);
     return rc ? 1 : 0;
 }
 
@@ -171,14 +171,14 @@ static int gen_packed(const char *out_path, char **files, int n)
     }
     struct pbo_write_prop prop = { "prefix", "rtmfs\\packed" };
     struct rtm_buf out;
-    buf_init(&out);
+    rtm_buf_init(&out);
     if (!rc && pbo_write(e, (size_t)n, &prop, 1, 0, &out)) {
         fprintf(stderr, "rtmgen: out of memory\n");
         rc = -1;
     }
     if (!rc)
         rc = rtmgen_write_file(out_path, &out, out.len);
-    buf_free(&out);
+    rtm_buf_free(&out);
     for (int i = 0; data && i < n; i++)
         free(data[i]);
     free(data);
@@ -194,7 +194,7 @@ static int gen_packed(const char *out_path, char **files, int n)
 static int gen_sized(int expanding, long mb, const char *path)
 {
     struct rtm_buf b;
-    buf_init(&b);
+    rtm_buf_init(&b);
     uint64_t bytes = (uint64_t)mb * 1000000;
     int rc;
     if (!expanding) {
@@ -229,19 +229,19 @@ static int gen_sized(int expanding, long mb, const char *path)
     }
     if (rc || b.oom) {
         fprintf(stderr, "rtmgen: out of memory\n");
-        buf_free(&b);
+        rtm_buf_free(&b);
         return 1;
     }
     rc = rtmgen_write_file(path, &b, b.len) ? 1 : 0;
-    buf_free(&b);
+    rtm_buf_free(&b);
     return rc;
 }
 
 static int gen_figure(const char *dir, long nframes)
 {
     struct rtm_buf rtm, skel;
-    buf_init(&rtm);
-    buf_init(&skel);
+    rtm_buf_init(&rtm);
+    rtm_buf_init(&skel);
     char path[4096];
     int rc = rtm_sample_figure((uint32_t)nframes, &rtm, &skel) ? -1 : 0;
     if (rc)
@@ -250,8 +250,8 @@ static int gen_figure(const char *dir, long nframes)
     rc = rc || rtmgen_write_file(path, &rtm, rtm.len);
     snprintf(path, sizeof path, "%s/figure.skel", dir);
     rc = rc || rtmgen_write_file(path, &skel, skel.len);
-    buf_free(&rtm);
-    buf_free(&skel);
+    rtm_buf_free(&rtm);
+    rtm_buf_free(&skel);
     return rc ? 1 : 0;
 }
 

@@ -115,19 +115,19 @@ static void put_speed(struct gen *g)
                                            "0.45", "0.5", "0.75", "1", "1.2", "1.5" };
     uint32_t r = rng_range(&g->rng, 0, 99), x;
     if (r < 40) {
-        buf_printf(g->t, "speed = %s;\n",
-                   TYPICAL[rng_range(&g->rng, 0, sizeof TYPICAL / sizeof *TYPICAL - 1)]);
+        rtm_buf_printf(g->t, "speed = %s;\n",
+                       TYPICAL[rng_range(&g->rng, 0, sizeof TYPICAL / sizeof *TYPICAL - 1)]);
     } else if (r < 70) {
         x = rng_range(&g->rng, 20, 1999);   /* written exactly: no double rounding */
-        buf_printf(g->t, "speed = %u.%03u;\n", x / 1000, x % 1000);
+        rtm_buf_printf(g->t, "speed = %u.%03u;\n", x / 1000, x % 1000);
     } else if (r < 84) {
-        buf_printf(g->t, "speed = -%u;\n", rng_range(&g->rng, 1, 12));
+        rtm_buf_printf(g->t, "speed = -%u;\n", rng_range(&g->rng, 1, 12));
     } else if (r < 87) {
-        buf_printf(g->t, "speed = -%u.5;\n", rng_range(&g->rng, 0, 6));
+        rtm_buf_printf(g->t, "speed = -%u.5;\n", rng_range(&g->rng, 0, 6));
     } else if (r < 91) {
-        buf_puts(g->t, "speed = 0;\n");
+        rtm_buf_puts(g->t, "speed = 0;\n");
     } else if (r < 93) {
-        buf_puts(g->t, "speed = 100000;\n");
+        rtm_buf_puts(g->t, "speed = 100000;\n");
     }
 }
 
@@ -138,31 +138,31 @@ static void put_state_extras(struct gen *g, int gesture, const char *prev)
     if (gesture) {
         static const char *const MASKS[] = { "handsWeapon", "leftHand", "rightHand",
                                              "BodyFullReal", "upperTorso" };
-        buf_printf(t, "mask = \"%s\";\nheadBobStrength = 0;\n",
-                   MASKS[rng_range(&g->rng, 0, 4)]);
+        rtm_buf_printf(t, "mask = \"%s\";\nheadBobStrength = 0;\n",
+                       MASKS[rng_range(&g->rng, 0, 4)]);
         if (rng_range(&g->rng, 0, 1))
-            buf_puts(t, "rightHandIKCurve[] = {1};\nleftHandIKCurve[] = {0, 1, 0.1, 0};\n");
+            rtm_buf_puts(t, "rightHandIKCurve[] = {1};\nleftHandIKCurve[] = {0, 1, 0.1, 0};\n");
         return;
     }
     static const char *const ACTIONS[] = { "RifleStandActions", "CivilStandActions",
                                            "RifleKneelActions", "RifleProneActions" };
     uint32_t r = rng_range(&g->rng, 0, 5);
     if (r < 4)
-        buf_printf(t, "actions = \"%s\";\n", ACTIONS[r]);
+        rtm_buf_printf(t, "actions = \"%s\";\n", ACTIONS[r]);
     static const char *const DUTY[] = { "-1", "-0.5", "-0.3", "0", "0.1", "0.3", "0.5", "1" };
     /* one draw a statement: the order of a call's arguments is the compiler's */
     const char *duty = DUTY[rng_range(&g->rng, 0, 7)];
     uint32_t noweapons = rng_range(&g->rng, 0, 1);
-    buf_printf(t, "duty = %s;\ndisableWeapons = %u;\ncanPullTrigger = %u;\n", duty, noweapons,
-               rng_range(&g->rng, 0, 1));
+    rtm_buf_printf(t, "duty = %s;\ndisableWeapons = %u;\ncanPullTrigger = %u;\n", duty, noweapons,
+                   rng_range(&g->rng, 0, 1));
     if (prev && rng_range(&g->rng, 0, 1))
-        buf_printf(t, "ConnectTo[] = {\"%s\", 0.02};\n", prev);
-    buf_printf(t, "InterpolateTo[] = {\"AmovPercMstpSnonWnonDnon\", 0.02, \"%s_Base\", 0.1};\n",
-               g->tag);
+        rtm_buf_printf(t, "ConnectTo[] = {\"%s\", 0.02};\n", prev);
+    rtm_buf_printf(t, "InterpolateTo[] = {\"AmovPercMstpSnonWnonDnon\", 0.02, \"%s_Base\", 0.1};\n",
+                   g->tag);
     if (rng_range(&g->rng, 0, 3) == 0)
-        buf_printf(t, "variantsPlayer[] = {};\nvariantsAI[] = {\"%s_Base\", 0.9, \"%s\", 0.1};\n"
-                   "minPlayTime = 0.%u;\n", g->tag, prev ? prev : "AmovPercMstpSnonWnonDnon",
-                   rng_range(&g->rng, 1, 9));  /* the call's only draw */
+        rtm_buf_printf(t, "variantsPlayer[] = {};\nvariantsAI[] = {\"%s_Base\", 0.9, \"%s\", 0.1};\n"
+                       "minPlayTime = 0.%u;\n", g->tag, prev ? prev : "AmovPercMstpSnonWnonDnon",
+                       rng_range(&g->rng, 1, 9));  /* the call's only draw */
 }
 
 /* One state: its own file unless it plays its parent's (same_file). */
@@ -171,15 +171,15 @@ static void put_state(struct gen *g, unsigned m, const char *parent, int gesture
 {
     char name[CFG_NAME], file[CFG_PATH];
     state_name(g->i, m, name, sizeof name);
-    buf_printf(g->t, "class %s%s%s\n{\n", name, parent ? " : " : "", parent ? parent : "");
+    rtm_buf_printf(g->t, "class %s%s%s\n{\n", name, parent ? " : " : "", parent ? parent : "");
     if (!same_file) {
         state_file(g, m, file, sizeof file);
-        buf_printf(g->t, "file = \"%s\";\n", file);
+        rtm_buf_printf(g->t, "file = \"%s\";\n", file);
     }
     put_speed(g);
-    buf_printf(g->t, "looped = %u;\n", rng_range(&g->rng, 0, 1));
+    rtm_buf_printf(g->t, "looped = %u;\n", rng_range(&g->rng, 0, 1));
     put_state_extras(g, gesture, prev);
-    buf_puts(g->t, "};\n");
+    rtm_buf_puts(g->t, "};\n");
 }
 
 /* The first state of the dep archive of this kind, declared extern, or ""
@@ -190,7 +190,7 @@ static void dep_parent(const struct gen *g, int gestures, char *out, size_t n)
     for (unsigned k = 0; g->dep >= 0 && k < nrtm_of(g, (unsigned)g->dep); k++)
         if (!unused((unsigned)g->dep, k) &&
             state_name((unsigned)g->dep, k, out, n) == gestures) {
-            buf_printf(g->t, "class %s;\n", out);
+            rtm_buf_printf(g->t, "class %s;\n", out);
             return;
         }
     *out = 0;
@@ -223,18 +223,18 @@ static void put_states(struct gen *g, int gestures)
 {
     char base[CFG_NAME], dep[CFG_NAME], prev[CFG_NAME] = "", name[CFG_NAME];
     snprintf(base, sizeof base, "%s_%s", g->tag, gestures ? "GestureBase" : "Base");
-    buf_puts(g->t, gestures ? "class States\n{\nclass GestureFreezeStand;\nclass GestureNod;\n"
+    rtm_buf_puts(g->t, gestures ? "class States\n{\nclass GestureFreezeStand;\nclass GestureNod;\n"
                               "class GestureGo;\n"
                             : "class States\n{\nclass AmovPercMstpSnonWnonDnon;\n"
                               "class AmovPercMstpSrasWrflDnon;\nclass CutSceneAnimationBase;\n");
     dep_parent(g, gestures, dep, sizeof dep);
     if (gestures)
-        buf_printf(g->t, "class %s : GestureFreezeStand\n{\nmask = \"handsWeapon\";\n"
-                   "interpolationSpeed = 3;\n};\n", base);
+        rtm_buf_printf(g->t, "class %s : GestureFreezeStand\n{\nmask = \"handsWeapon\";\n"
+                       "interpolationSpeed = 3;\n};\n", base);
     else
-        buf_printf(g->t, "class %s : AmovPercMstpSrasWrflDnon\n{\nactions = \"%s_Actions\";\n"
-                   "duty = 0.3;\nInterpolateTo[] = {\"AmovPercMstpSnonWnonDnon\", 0.02};\n};\n",
-                   base, g->tag);
+        rtm_buf_printf(g->t, "class %s : AmovPercMstpSrasWrflDnon\n{\nactions = \"%s_Actions\";\n"
+                       "duty = 0.3;\nInterpolateTo[] = {\"AmovPercMstpSnonWnonDnon\", 0.02};\n};\n",
+                       base, g->tag);
     for (unsigned m = 0; m < nrtm_of(g, g->i); m++) {
         if (unused(g->i, m) || state_name(g->i, m, name, sizeof name) != gestures)
             continue;
@@ -243,68 +243,68 @@ static void put_states(struct gen *g, int gestures)
         put_state(g, m, parent, gestures, same_file, *prev ? prev : NULL);
         memcpy(prev, name, sizeof prev);
     }
-    buf_puts(g->t, "};\n");
+    rtm_buf_puts(g->t, "};\n");
 }
 
 static void put_moves(struct gen *g)
 {
     char name[CFG_NAME];
-    buf_printf(g->t, "class CfgMovesBasic\n{\nclass ManActions\n{\n");
+    rtm_buf_printf(g->t, "class CfgMovesBasic\n{\nclass ManActions\n{\n");
     for (unsigned m = 0; m < nrtm_of(g, g->i) && m < 8; m++)
         if (!unused(g->i, m) && state_name(g->i, m, name, sizeof name))
-            buf_printf(g->t, "%s = \"%s\";\n", name, name);
-    buf_printf(g->t, "};\nclass Actions\n{\nclass NoActions;\nclass %s_Actions : NoActions\n{\n"
-               "stop = \"%s_Base\";\ndefault = \"%s_Base\";\nturnL = \"\";\nturnR = \"\";\n"
-               "upDegree = \"ManPosStand\";\nstance = \"ManStanceStand\";\n};\n};\n};\n"
-               "class CfgMovesMaleSdr : CfgMovesBasic\n{\n", g->tag, g->tag, g->tag);
+            rtm_buf_printf(g->t, "%s = \"%s\";\n", name, name);
+    rtm_buf_printf(g->t, "};\nclass Actions\n{\nclass NoActions;\nclass %s_Actions : NoActions\n{\n"
+                   "stop = \"%s_Base\";\ndefault = \"%s_Base\";\nturnL = \"\";\nturnR = \"\";\n"
+                   "upDegree = \"ManPosStand\";\nstance = \"ManStanceStand\";\n};\n};\n};\n"
+                   "class CfgMovesMaleSdr : CfgMovesBasic\n{\n", g->tag, g->tag, g->tag);
     put_states(g, 0);
-    buf_puts(g->t, "};\nclass CfgGesturesMale\n{\n");
+    rtm_buf_puts(g->t, "};\nclass CfgGesturesMale\n{\n");
     put_states(g, 1);
-    buf_puts(g->t, "};\n");
+    rtm_buf_puts(g->t, "};\n");
 }
 
 /* A list of "TAG_WHAT_k" names for CfgPatches. */
 static void put_names(struct gen *g, const char *what, unsigned n)
 {
     for (unsigned k = 0; k < n; k++)
-        buf_printf(g->t, "%s\"%s_%s_%u\"", k ? ", " : "", g->tag, what, k);
+        rtm_buf_printf(g->t, "%s\"%s_%s_%u\"", k ? ", " : "", g->tag, what, k);
 }
 
 static void put_patches(struct gen *g)
 {
-    buf_printf(g->t, "class CfgPatches\n{\nclass %s\n{\nname = \"Mod %02u: %s\";\n"
-               "author = \"rtmgen\";\nurl = \"https://example.org/mod_%02u\";\nunits[] = {",
-               g->tag, g->i % INSTALL_MODS, g->tag, g->i % INSTALL_MODS);
+    rtm_buf_printf(g->t, "class CfgPatches\n{\nclass %s\n{\nname = \"Mod %02u: %s\";\n"
+                   "author = \"rtmgen\";\nurl = \"https://example.org/mod_%02u\";\nunits[] = {",
+                   g->tag, g->i % INSTALL_MODS, g->tag, g->i % INSTALL_MODS);
     put_names(g, "unit", g->nunits);
-    buf_puts(g->t, "};\nweapons[] = {");
+    rtm_buf_puts(g->t, "};\nweapons[] = {");
     put_names(g, "rifle", g->nrifles);
-    buf_puts(g->t, "};\nrequiredVersion = 2.14;\nrequiredAddons[] = {\"A3_Anims_F\", "
-             "\"A3_Characters_F\"");
+    rtm_buf_puts(g->t, "};\nrequiredVersion = 2.14;\nrequiredAddons[] = {\"A3_Anims_F\", "
+                 "\"A3_Characters_F\"");
     if (g->dep >= 0) {
         char tag[80], prefix[128];
         tag_of((unsigned)g->dep, tag, sizeof tag, prefix, sizeof prefix);
-        buf_printf(g->t, ", \"%s\"", tag);
+        rtm_buf_printf(g->t, ", \"%s\"", tag);
     }
-    buf_printf(g->t, "};\nversion = \"1.%u.%u\";\nversionAr[] = {1, %u, %u};\n};\n};\n",
-               g->i % 7, g->i % 31, g->i % 7, g->i % 31);
+    rtm_buf_printf(g->t, "};\nversion = \"1.%u.%u\";\nversionAr[] = {1, %u, %u};\n};\n};\n",
+                   g->i % 7, g->i % 31, g->i % 7, g->i % 31);
 }
 
 static void put_unit(struct gen *g, unsigned k)
 {
     uint32_t camo = rng_range(&g->rng, 0, 9), armor = rng_range(&g->rng, 2, 9);
     unsigned rifle = k % (g->nrifles ? g->nrifles : 1);
-    buf_printf(g->t, "class %s_unit_%u : B_Soldier_base_F\n{\nauthor = \"rtmgen\";\nscope = 2;\n"
-               "scopeCurator = 2;\ndisplayName = \"Rifleman %u (%s)\";\n"
-               "editorSubcategory = \"EdSubcat_Personnel\";\nmodel = \"\\%s\\data\\unit_%u.p3d\";\n"
-               "uniformClass = \"%s_uniform_%u\";\nhiddenSelections[] = {\"camo\", \"insignia\"};\n"
-               "hiddenSelectionsTextures[] = {\"\\%s\\data\\tex_%03u.paa\"};\n"
-               "weapons[] = {\"%s_rifle_%u\", \"Throw\", \"Put\"};\n"
-               "respawnWeapons[] = {\"%s_rifle_%u\", \"Throw\", \"Put\"};\n"
-               "linkedItems[] = {\"ItemMap\", \"ItemCompass\", \"ItemWatch\", \"ItemRadio\"};\n"
-               "camouflage = 1.%u;\narmor = %u;\ncost = %u;\n"
-               "class EventHandlers\n{\ninit = \"params ['_unit']; [_unit] call %s_fnc_init;\";\n};\n"
-               "};\n", g->tag, k, k, g->tag, g->prefix, k, g->tag, k, g->prefix, k % 3, g->tag,
-               rifle, g->tag, rifle, camo, armor, rng_range(&g->rng, 40000, 250000), g->tag);
+    rtm_buf_printf(g->t, "class %s_unit_%u : B_Soldier_base_F\n{\nauthor = \"rtmgen\";\nscope = 2;\n"
+                   "scopeCurator = 2;\ndisplayName = \"Rifleman %u (%s)\";\n"
+                   "editorSubcategory = \"EdSubcat_Personnel\";\nmodel = \"\\%s\\data\\unit_%u.p3d\";\n"
+                   "uniformClass = \"%s_uniform_%u\";\nhiddenSelections[] = {\"camo\", \"insignia\"};\n"
+                   "hiddenSelectionsTextures[] = {\"\\%s\\data\\tex_%03u.paa\"};\n"
+                   "weapons[] = {\"%s_rifle_%u\", \"Throw\", \"Put\"};\n"
+                   "respawnWeapons[] = {\"%s_rifle_%u\", \"Throw\", \"Put\"};\n"
+                   "linkedItems[] = {\"ItemMap\", \"ItemCompass\", \"ItemWatch\", \"ItemRadio\"};\n"
+                   "camouflage = 1.%u;\narmor = %u;\ncost = %u;\n"
+                   "class EventHandlers\n{\ninit = \"params ['_unit']; [_unit] call %s_fnc_init;\";\n};\n"
+                   "};\n", g->tag, k, k, g->tag, g->prefix, k, g->tag, k, g->prefix, k % 3, g->tag,
+                   rifle, g->tag, rifle, camo, armor, rng_range(&g->rng, 40000, 250000), g->tag);
 }
 
 /* A rifle whose handAnim names an animation of the archive: the other way
@@ -315,39 +315,39 @@ static void put_rifle(struct gen *g, unsigned k)
     rtmgen_install_rtm(g->i, k % nrtm_of(g, g->i), path, sizeof path);
     uint32_t t1 = rng_range(&g->rng, 60, 99), d1 = rng_range(&g->rng, 500, 999);
     uint32_t t2 = rng_range(&g->rng, 60, 99);
-    buf_printf(g->t, "class %s_rifle_%u : Rifle_Base_F\n{\nauthor = \"rtmgen\";\nscope = 2;\n"
-               "displayName = \"Rifle %u (%s)\";\nmodel = \"\\%s\\data\\rifle_%u.p3d\";\n"
-               "picture = \"\\%s\\data\\ui\\rifle_%u_ca.paa\";\n"
-               "magazines[] = {\"30Rnd_65x39_caseless_mag\", \"30Rnd_65x39_caseless_mag_Tracer\"};\n"
-               "handAnim[] = {\"OFP2_ManSkeleton\", \"\\%s\\%s\"};\n"
-               "reloadAction = \"GestureReloadMX\";\nmodes[] = {\"Single\", \"FullAuto\"};\n"
-               "class Single : Mode_SemiAuto\n{\nreloadTime = 0.0%u;\ndispersion = 0.000%u;\n"
-               "sounds[] = {\"StandardSound\"};\nminRange = 2;\nmidRange = 250;\nmaxRange = 600;\n};\n"
-               "class FullAuto : Mode_FullAuto\n{\nreloadTime = 0.0%u;\ndispersion = 0.000%u;\n"
-               "sounds[] = {\"StandardSound\"};\n};\n};\n", g->tag, k, k, g->tag, g->prefix, k,
-               g->prefix, k, g->prefix, path, t1, d1, t2, rng_range(&g->rng, 500, 999));
+    rtm_buf_printf(g->t, "class %s_rifle_%u : Rifle_Base_F\n{\nauthor = \"rtmgen\";\nscope = 2;\n"
+                   "displayName = \"Rifle %u (%s)\";\nmodel = \"\\%s\\data\\rifle_%u.p3d\";\n"
+                   "picture = \"\\%s\\data\\ui\\rifle_%u_ca.paa\";\n"
+                   "magazines[] = {\"30Rnd_65x39_caseless_mag\", \"30Rnd_65x39_caseless_mag_Tracer\"};\n"
+                   "handAnim[] = {\"OFP2_ManSkeleton\", \"\\%s\\%s\"};\n"
+                   "reloadAction = \"GestureReloadMX\";\nmodes[] = {\"Single\", \"FullAuto\"};\n"
+                   "class Single : Mode_SemiAuto\n{\nreloadTime = 0.0%u;\ndispersion = 0.000%u;\n"
+                   "sounds[] = {\"StandardSound\"};\nminRange = 2;\nmidRange = 250;\nmaxRange = 600;\n};\n"
+                   "class FullAuto : Mode_FullAuto\n{\nreloadTime = 0.0%u;\ndispersion = 0.000%u;\n"
+                   "sounds[] = {\"StandardSound\"};\n};\n};\n", g->tag, k, k, g->tag, g->prefix, k,
+                   g->prefix, k, g->prefix, path, t1, d1, t2, rng_range(&g->rng, 500, 999));
 }
 
 static void put_filler(struct gen *g)
 {
-    buf_puts(g->t, "class Mode_SemiAuto;\nclass Mode_FullAuto;\n"
-             "class CfgVehicles\n{\nclass B_Soldier_base_F;\n");
+    rtm_buf_puts(g->t, "class Mode_SemiAuto;\nclass Mode_FullAuto;\n"
+                 "class CfgVehicles\n{\nclass B_Soldier_base_F;\n");
     for (unsigned k = 0; k < g->nunits; k++)
         put_unit(g, k);
-    buf_puts(g->t, "};\nclass CfgWeapons\n{\nclass Rifle_Base_F;\n");
+    rtm_buf_puts(g->t, "};\nclass CfgWeapons\n{\nclass Rifle_Base_F;\n");
     for (unsigned k = 0; k < g->nrifles; k++)
         put_rifle(g, k);
-    buf_puts(g->t, "};\n");
+    rtm_buf_puts(g->t, "};\n");
 }
 
 /* The enum table BI's binariser writes from the game's defines. */
 static void put_enum(struct gen *g)
 {
-    buf_puts(g->t, "enum\n{\ndestructengine = 2,\ndestructdefault = 6,\ndestructwreck = 7,\n"
-             "destructtree = 3,\ndestructtent = 4,\nstabilizedinaxisx = 1,\n"
-             "stabilizedinaxesxyz = 4,\nstabilizedinaxisy = 2,\nstabilizedinaxesboth = 3,\n"
-             "destructno = 0,\nstabilizedinaxesnone = 0,\ndestructman = 5,\ndestructbuilding = 1\n"
-             "};\n");
+    rtm_buf_puts(g->t, "enum\n{\ndestructengine = 2,\ndestructdefault = 6,\ndestructwreck = 7,\n"
+                 "destructtree = 3,\ndestructtent = 4,\nstabilizedinaxisx = 1,\n"
+                 "stabilizedinaxesxyz = 4,\nstabilizedinaxisy = 2,\nstabilizedinaxesboth = 3,\n"
+                 "destructno = 0,\nstabilizedinaxesnone = 0,\ndestructman = 5,\ndestructbuilding = 1\n"
+                 "};\n");
 }
 
 /* How many units and rifles (0.7 kB each, rapified): a third of configs
@@ -385,7 +385,7 @@ static int rapify(struct rtm_buf *text, unsigned i, struct rtm_buf *out)
 int rtmgen_config(unsigned i, long total, struct rtm_buf *out)
 {
     struct rtm_buf text;
-    buf_init(&text);
+    rtm_buf_init(&text);
     struct gen g = { &text, (0xC0F16B1Du ^ mix(i)) | 1, i, (unsigned)((total + INSTALL_RTM - 1) / INSTALL_RTM),
                      total, "", "", 0, 0, -1 };
     tag_of(i, g.tag, sizeof g.tag, g.prefix, sizeof g.prefix);
@@ -398,6 +398,6 @@ int rtmgen_config(unsigned i, long total, struct rtm_buf *out)
     if (rng_range(&g.rng, 0, 2) == 0)
         put_enum(&g);
     int rc = rapify(&text, i, out);
-    buf_free(&text);
+    rtm_buf_free(&text);
     return rc;
 }

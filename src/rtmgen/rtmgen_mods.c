@@ -39,7 +39,7 @@ struct big_archive {
 static void big_free(struct big_archive *a)
 {
     for (size_t i = 0; i < a->n; i++)
-        buf_free(&a->data[i]);
+        rtm_buf_free(&a->data[i]);
     free(a);
 }
 
@@ -64,7 +64,7 @@ static struct rtm_buf *big_entry(struct big_archive *a, enum pbo_pack pack, cons
     vsnprintf(a->name[a->n], BIG_NAME, fmt, ap);
     va_end(ap);
     a->pack[a->n] = pack;
-    buf_init(&a->data[a->n]);
+    rtm_buf_init(&a->data[a->n]);
     return &a->data[a->n++];
 }
 
@@ -133,7 +133,7 @@ static int big_textures(struct big_archive *a, uint64_t *rng, uint64_t budget)
         struct rtm_buf *b = big_entry(a, PBO_PACK_STORE, "data\\tex_%03u.paa", ntex++);
         if (!b)
             return -1;
-        if (buf_reserve(b, len)) {
+        if (rtm_buf_reserve(b, len)) {
             fprintf(stderr, "rtmgen: out of memory\n");
             return -1;
         }
@@ -153,24 +153,24 @@ static int big_config(struct big_archive *a, unsigned mod, const char *addon,
                       const char *prefix)
 {
     struct rtm_buf *b = &a->data[0];
-    buf_printf(b, "class CfgPatches\n{\n    class mod_%02u_%s\n    {\n        units[] = {};\n"
-               "        weapons[] = {};\n        requiredVersion = 0.1;\n"
-               "        requiredAddons[] = {\"A3_Data_F\"};\n    };\n};\n"
-               "class CfgMovesBasic;\nclass CfgMovesMaleSdr: CfgMovesBasic\n{\n"
-               "    class States\n    {\n", mod, addon);
+    rtm_buf_printf(b, "class CfgPatches\n{\n    class mod_%02u_%s\n    {\n        units[] = {};\n"
+                   "        weapons[] = {};\n        requiredVersion = 0.1;\n"
+                   "        requiredAddons[] = {\"A3_Data_F\"};\n    };\n};\n"
+                   "class CfgMovesBasic;\nclass CfgMovesMaleSdr: CfgMovesBasic\n{\n"
+                   "    class States\n    {\n", mod, addon);
     for (size_t i = 1; i < a->n; i++) {
         const char *e = a->name[i], *base = strrchr(e, '\\');
         size_t len = strlen(e);
         if (!rtm_name_ends(e, len, ".rtm"))
             continue;
         base = base ? base + 1 : e;
-        buf_printf(b, "        class %.*s\n        {\n            file = \"\\%s\\%s\";\n"
-                   "            speed = %.3f;\n            looped = %d;\n"
-                   "            interpolateTo[] = {\"AmovPercMstpSnonWnonDnon\", 0.02};\n"
-                   "        };\n", (int)(len - 4 - (size_t)(base - e)), base, prefix, e,
-                   0.25 + (double)(i % 7) / 8, (int)(i % 2));
+        rtm_buf_printf(b, "        class %.*s\n        {\n            file = \"\\%s\\%s\";\n"
+                       "            speed = %.3f;\n            looped = %d;\n"
+                       "            interpolateTo[] = {\"AmovPercMstpSnonWnonDnon\", 0.02};\n"
+                       "        };\n", (int)(len - 4 - (size_t)(base - e)), base, prefix, e,
+                       0.25 + (double)(i % 7) / 8, (int)(i % 2));
     }
-    buf_puts(b, "    };\n};\n");
+    rtm_buf_puts(b, "    };\n};\n");
     if (b->oom) {
         fprintf(stderr, "rtmgen: out of memory\n");
         return -1;
@@ -209,7 +209,7 @@ static int big_write(const struct big_archive *a, const char *path, const char *
                                          a->data[i].len, a->pack[i], BIG_TIME + (uint32_t)i };
     struct pbo_write_prop prop = { "prefix", prefix };
     struct rtm_buf out;
-    buf_init(&out);
+    rtm_buf_init(&out);
     int rc = pbo_write(e, a->n, &prop, 1, 0, &out);
     if (rc)
         fprintf(stderr, "rtmgen: %s: out of memory\n", path);
@@ -222,7 +222,7 @@ static int big_write(const struct big_archive *a, const char *path, const char *
         st->archives++;
         st->entries += (long)a->n;
     }
-    buf_free(&out);
+    rtm_buf_free(&out);
     return rc;
 }
 
@@ -306,16 +306,16 @@ int rtmgen_install(const char *dir, long n)
     char path[4096];
     for (long i = 0; i < n / 10; i++) {
         struct rtm_buf b;
-        buf_init(&b);
+        rtm_buf_init(&b);
         int lefthand;
         snprintf(path, sizeof path, "%s/loose/mod_%02ld/anim_%05ld.rtm", dir, i % INSTALL_MODS, i);
         if (mix_rtm(&rng, (uint32_t)i, &b, &lefthand) || rtmgen_write_file(path, &b, b.len)) {
-            buf_free(&b);
+            rtm_buf_free(&b);
             return 1;
         }
         loose_bytes += b.len;
         st.lefthand += lefthand;
-        buf_free(&b);
+        rtm_buf_free(&b);
     }
     printf("mods: %d\narchives: %ld\nentries: %ld\nrtm: %ld\nloose: %ld\n"
            "rtm_lefthand: %ld\nrtm_bytes: %llu\nloose_bytes: %llu\nconfig_bytes: %llu\n"

@@ -1,7 +1,8 @@
-/* tree.c - the mount's tree without FUSE (see tree.h): its life,
- * attributes, lookups, and changes in SOURCE.  What a path shows is found in
- * tree_resolve.c, numbers inside an animation's folder in tree_family.c,
- * listings in tree_list.c, reads in tree_read.c. */
+/* tree.c - the mount's tree without FUSE (see tree.h): its life, the
+ * requests (lookup, getattr, read, readdir) and changes in SOURCE.  Each
+ * request resolves its path or number (tree_resolve.c) and asks the kind
+ * table (tree_kinds.c) what the target's kind does; tree_int.h maps the
+ * rest of the layer. */
 #include "cfg_pp.h"
 #include "tree_int.h"
 
@@ -76,12 +77,6 @@ void rtm_tree_free(struct rtm_tree *t)
     free(t);
 }
 
-/* The inode table counts against the cache's budget. */
-void tree_account(struct rtm_tree *t)
-{
-    rtmc_set_outside(t->cfg.cache, rtm_inodes_bytes(t->nodes));
-}
-
 /* Asks for a folder to be watched; a failure means short timeouts. */
 static void watch(struct rtm_tree *t, const char *dir)
 {
@@ -103,215 +98,11 @@ static double timeout(struct rtm_tree *t, const struct tree_target *tg)
      * configs anywhere under SOURCE, and conflicts.txt with any archive,
      * not with their version: the kernel asks again, and a new time drops
      * their pages */
-    if (tg->kind == TK_STATES || tg->kind == TK_MISSING || tg->kind == TK_CONFLICTS ||
-        tree_states_follow(t, tg) || atomic_load(&t->unwatched) ||
+    if (tree_kind_follows_source(t, tg) || atomic_load(&t->unwatched) ||
         (!tg->pinned && t->cfg.fsmap &&
          rtm_fsmap_check(t->cfg.fsmap, t->cfg.srcfd, tg->src, (uint64_t)tg->st.st_dev)))
         return RTM_TREE_TIMEOUT_UNWATCHED;
     return RTM_TREE_TIMEOUT_WATCHED;
-}
-/* ---- attributes ---- */
-
-/* Folders we make up are readable and searchable where the source file is
- * readable; nothing is writable. */
-static mode_t dir_mode(mode_t m)
-{
-    return S_IFDIR | (m & 0444) | ((m & 0444) >> 2);
-}
-
-/* pbo.txt of tg's archive into b; -ENOMEM. */
-int tree_render_info(const struct tree_target *tg, struct rtm_buf *b)
-{
-    buf_init(b);
-    if (rtm_view_pbo_info(rtmc_pbo(tg->table), b) == 0)
-        return 0;
-    buf_free(b);
-    return -ENOMEM;
-}
-
-const char *tree_error_text(const struct rtm_tree *t, const struct tree_target *tg, char *tmp,
-                            size_t n)
-{
-    if (tg->h)
-        return rtmc_error(tg->h);       /* the animation or archive is broken */
-    if (tg->gone) {
-        snprintf(tmp, n, "%s: %s; the mount shows it again when it is back", t->file,
-                 tg->gone == EISDIR ? "no longer a file" : strerror(tg->gone));
-    } else {
-        char cut[160];
-        pbo_describe_cut(rtmc_pbo(tg->table), cut, sizeof cut);
-        snprintf(tmp, n, "%s: %s", tg->src, cut);
-    }
-    return tmp;
-}
-
-static int file_size(struct rtm_tree *t, struct tree_target *tg, uint64_t *size,
-                     struct timespec *when)
-{
-    struct rtm_buf b;
-    switch (tg->kind) {
-    case TK_PFILE:
-        *size = pbo_entry_content_size(&rtmc_pbo(tg->table)->entries[tg->entry]);
-        return 0;
-    case TK_PINFO:
-        if (tree_render_info(tg, &b))
-            return -ENOMEM;
-        *size = b.len;
-        buf_free(&b);
-        return 0;
-    case TK_ERROR: {
-        char tmp[PATH_MAX + 256];
-        *size = strlen(tree_error_text(t, tg, tmp, sizeof tmp)) + 1;
-        return 0;
-    }
-    case TK_CONFIG:
-    case TK_PCONFIG: {
-        struct tree_config_text ct;
-        int rc = tree_config_text(t, tg, &ct);
-        if (rc == 0) {
-            *size = ct.len;
-            tree_config_text_put(t, &ct);
-        }
-        return rc;
-    }
-    case TK_CONFLICTS: {
-        int rc = tree_gamepaths_conflicts(t, &b);
-        *size = rc ? 0 : b.len;
-        if (!rc)
-            buf_free(&b);
-        return rc;
-    }
-    default:
-        return tree_view_size(t, tg, size, when);
-    }
-}
-
-/* The time a path inside an archive shows: its entry's, or for a folder the
- * newest below it (the archive's own folder also holds pbo.txt, of the
- * archive's time). */
-static struct timespec archive_time(struct rtm_tree *t, struct tree_target *tg)
-{
-    switch (tg->kind) {
-    case TK_PBO:
-        tree_archive_below(t, tg, "", &tg->newest);
-        return tree_later(tg->newest, tg->st.st_mtim);   /* pbo.txt: the archive's */
-    case TK_PDIR:
-        return tg->newest;              /* found when it was resolved */
-    default:
-        return tg->entry >= 0 ? tree_entry_time(tg, tg->entry) : tg->st.st_mtim;
-    }
-}
-
-/* Whether tg's version turned out broken when read full: damage a
- * listing does not see (loader.h), after which its folder shows error.txt.
- * The full entry was just made (or is kept), so this loads nothing. */
-static int turned_broken(struct rtm_tree *t, const struct tree_target *tg)
-{
-    char key[RTM_KEY_MAX];
-    int entry = tg->entry >= 0 && tg->table;
-    if (entry)
-        tree_member_key(tg, key);
-    else
-        snprintf(key, sizeof key, "%s", tg->src);
-    struct rtmc_src s = { .path = key, .id = tg->id, .kind = RTMC_ANIM, .level = RTMC_FULL,
-                          .archive_len = entry ? strlen(tg->src) : 0 };
-    struct rtmc_entry *h;
-    if (rtmc_get(t->cfg.cache, &s, &h))
-        return 0;
-    int broken = !rtmc_anim(h);
-    rtmc_put(t->cfg.cache, h);
-    return broken;
-}
-
-void tree_stale(struct rtm_tree *t, const struct tree_target *tg, uint64_t ino)
-{
-    const struct rtm_anim *a = tg->h ? rtmc_anim(tg->h) : NULL;
-    if (!t->cfg.stale)
-        return;
-    if (rtm_ino_member(ino) && a) {
-        t->cfg.stale(t->cfg.stale_ctx, rtm_ino_in_family(rtm_ino_head(ino), MEMBER_VIEWS),
-                     rtm_view_count(a));
-        if (turned_broken(t, tg))   /* its listing too: error.txt now */
-            t->cfg.stale(t->cfg.stale_ctx, rtm_ino_head(ino), 1);
-    } else
-        t->cfg.stale(t->cfg.stale_ctx, ino, 1);
-}
-
-/* -o uid=, gid=, umask=, dmask=, fmask= */
-static void apply_attrs(const struct rtm_tree_attrs *a, struct stat *st)
-{
-    int dir = S_ISDIR(st->st_mode);
-    if (a->set & RTM_ATTR_UID)
-        st->st_uid = a->uid;
-    if (a->set & RTM_ATTR_GID)
-        st->st_gid = a->gid;
-    if (a->set & (dir ? RTM_ATTR_DMASK : RTM_ATTR_FMASK))
-        st->st_mode = (st->st_mode & S_IFMT) | (0777 & ~(dir ? a->dmask : a->fmask));
-}
-
-static int fill_attr(struct rtm_tree *t, struct tree_target *tg, uint64_t ino, struct stat *st)
-{
-    uint64_t size = 0;
-    *st = tg->st;
-    st->st_ino = (ino_t)ino;
-    st->st_mode &= ~(mode_t)07222;      /* read-only, no set-id bits */
-    switch (tg->kind) {
-    case TK_DIR: st->st_nlink = 1; break;   /* 1: "count unknown" for find */
-    case TK_OTHER: break;
-    case TK_ANIM:
-    case TK_PBO:
-    case TK_PDIR:
-    case TK_GONE:
-    case TK_FRAMES:
-        st->st_mode = dir_mode(tg->st.st_mode);
-        st->st_nlink = tg->kind == TK_FRAMES ? 2 : 1;
-        st->st_size = 0;
-        break;
-    case TK_STATES:
-    case TK_MISSING: {
-        struct rtm_buf b;
-        int rc = tree_configs_text(t, tg, &b, &st->st_mtim);
-        if (rc)
-            return rc;
-        st->st_mode = S_IFREG | (tg->st.st_mode & 0555);
-        st->st_nlink = 1;
-        st->st_size = (off_t)b.len;
-        st->st_ctim = st->st_mtim;
-        buf_free(&b);
-        break;
-    }
-    case TK_VIEW:
-    case TK_ERROR:
-    case TK_PINFO:
-    case TK_PFILE:
-    case TK_CONFIG:
-    case TK_PCONFIG:
-    case TK_CONFLICTS: {
-        int rc = file_size(t, tg, &size, &st->st_mtim);
-        if (rc == -EIO)
-            tree_stale(t, tg, ino);
-        if (rc)
-            return rc;
-        st->st_mode = S_IFREG | (tg->st.st_mode & 0555);
-        st->st_nlink = 1;
-        st->st_size = (off_t)size;
-    }
-    }
-    st->st_blocks = (st->st_size + 511) / 512;
-    st->st_blksize = 4096;
-    if (tg->kind == TK_PBO && !tg->table)
-        tree_resolve_archive(t, tg, "");    /* its time needs the table (cached) */
-    if (tg->table && rtmc_pbo(tg->table)) {
-        /* what the configs give (states.txt, a timed view) keeps their time
-         * when it is later: a config rewritten must move it */
-        int configs = st->st_mtim.tv_sec != tg->st.st_mtim.tv_sec ||
-                      st->st_mtim.tv_nsec != tg->st.st_mtim.tv_nsec;
-        struct timespec at = archive_time(t, tg);
-        st->st_atim = at;
-        st->st_mtim = configs ? tree_later(at, st->st_mtim) : at;
-    }
-    apply_attrs(&t->cfg.attrs, st);
-    return 0;
 }
 /* ---- lookup, forget, getattr ---- */
 
@@ -330,11 +121,11 @@ enum { PLUS_CREDIT = 64 };
 static uint64_t child_number(struct rtm_tree *t, uint64_t parent, const char *path,
                              const struct tree_target *tg)
 {
-    struct rtm_fileid id = tree_versioned(tg->kind) ? tg->id : RTM_FILEID_NONE;
+    struct rtm_fileid id = tree_kind_versioned(tg->kind) ? tg->id : RTM_FILEID_NONE;
     struct tree_head hi;
     if (parent & RTM_INO_FAMILY)
         return tg->member ? rtm_inodes_ref_member(t->nodes, rtm_ino_head(parent), tg->member) : 0;
-    if (tg->kind != TK_ANIM)
+    if (!tree_kind_is_head(tg->kind))
         return rtm_inodes_ref(t->nodes, path, &id);
     tree_head_info(tg->src, &tg->st, tg->entry, &hi);
     return rtm_inodes_ref_head(t->nodes, path, &id, &hi);
@@ -361,10 +152,10 @@ int rtm_tree_lookup(struct rtm_tree *t, uint64_t parent, const char *name,
     if (rtm_ino_member(parent))         /* in a folder of views: a walker that stats */
         atomic_store(&t->plus_credit, PLUS_CREDIT);
     out->ino = child_number(t, parent, path, &tg);
-    rc = out->ino ? fill_attr(t, &tg, out->ino, &out->st) : -ENOMEM;
+    rc = out->ino ? tree_kind_attr(t, &tg, out->ino, &out->st) : -ENOMEM;
     if (rc && out->ino)
         rtm_inodes_forget(t->nodes, out->ino, 1);
-    if (rc == 0 && tg.kind == TK_DIR && !t->game)     /* game folders are made up */
+    if (rc == 0 && tree_kind_watched(&tg) && !t->game)    /* game folders are made up */
         watch(t, path);
     out->timeout = timeout(t, &tg);
     tree_target_done(t, &tg);
@@ -397,7 +188,7 @@ static void listed_entry(struct rtm_tree *t, struct tree_target *tg, uint64_t in
     uint64_t k = rtm_ino_member(ino);
     if (!(o->ino = rtm_inodes_ref_member(t->nodes, rtm_ino_head(ino), k)))
         return;
-    if (fill_attr(t, tg, o->ino, &o->st)) {
+    if (tree_kind_attr(t, tg, o->ino, &o->st)) {
         rtm_inodes_forget(t->nodes, o->ino, 1);
         o->ino = 0;
     }
@@ -429,7 +220,7 @@ void rtm_tree_listed_entries(struct rtm_tree *t, uint64_t dir, const struct rtm_
 {
     char path[PATH_MAX];
     struct tree_target tg;
-    uint64_t head = rtm_ino_head(dir), size;
+    uint64_t head = rtm_ino_head(dir);
     for (size_t i = from; i < to; i++)
         out[i - from].ino = 0;
     if (!(dir & RTM_INO_FAMILY) && !tree_by_path(t))
@@ -437,7 +228,7 @@ void rtm_tree_listed_entries(struct rtm_tree *t, uint64_t dir, const struct rtm_
     if (!(dir & RTM_INO_FAMILY) || t->file || (rtm_ino_member(dir) && !plus_for_views(t, from)) ||
         tree_resolve_ino(t, dir, path, &tg))
         return;
-    if ((tg.kind == TK_ANIM && tree_load_anim(t, &tg)) || !tg.h || !rtmc_anim(tg.h)) {
+    if ((!tg.h && tree_load_anim(t, &tg)) || !tg.h || !rtmc_anim(tg.h)) {
         tree_target_done(t, &tg);
         return;
     }
@@ -446,9 +237,7 @@ void rtm_tree_listed_entries(struct rtm_tree *t, uint64_t dir, const struct rtm_
         /* a view of the shape alone (bones.txt) renders from what the
          * listing loaded: a walk that reads it would look it up for that */
         if (rtm_ino_head(d->e[i].ino) != head || tree_aim_at_member(&tg, k) ||
-            tg.kind == TK_STATES ||     /* its size needs the configs read */
-            (tg.kind == TK_VIEW && rtmc_view_level(tg.view) != RTMC_SHAPE &&
-             tree_view_size_known(t, &tg, &size)))
+            !tree_kind_size_known(t, &tg))
             continue;
         listed_entry(t, &tg, d->e[i].ino, &out[i - from]);
     }
@@ -464,10 +253,62 @@ int rtm_tree_getattr(struct rtm_tree *t, uint64_t ino, struct rtm_tree_entry *ou
         return rc;
     out->ino = ino;
     out->timeout = timeout(t, &tg);
-    rc = fill_attr(t, &tg, ino, &out->st);
+    rc = tree_kind_attr(t, &tg, ino, &out->st);
     tree_target_done(t, &tg);
     return rc;
 }
+/* ---- read and readdir ---- */
+
+ssize_t rtm_tree_read(struct rtm_tree *t, uint64_t ino, char *buf, size_t size, off_t off)
+{
+    char path[PATH_MAX];
+    struct tree_target tg;
+    int rc = tree_resolve_ino(t, ino, path, &tg);
+    if (rc)
+        return rc;
+    ssize_t n = tree_kind_read(t, &tg, ino, buf, size, off);
+    tree_target_done(t, &tg);
+    return n;
+}
+
+static int build_listing(struct rtm_tree *t, uint64_t ino, struct rtm_dirlist *d)
+{
+    char path[PATH_MAX];
+    struct tree_target tg;
+    int rc = tree_resolve_ino(t, ino, path, &tg);
+    if (rc)
+        return rc;                      /* tg holds nothing to put back */
+    rc = tree_kind_list(t, ino, &tg, path, d);
+    tree_target_done(t, &tg);
+    return rc;
+}
+
+int rtm_tree_listing(struct rtm_tree *t, uint64_t ino, off_t off, struct rtm_dirlist **out)
+{
+    struct rtm_dirlist *d = off > 0 ? tree_listing_find(t, ino) : NULL;
+    *out = NULL;
+    if (d) {
+        *out = d;
+        return 0;
+    }
+    if (!(d = tree_listing_new()))
+        return -ENOMEM;
+    int rc = build_listing(t, ino, d);
+    if (rc) {
+        rtm_tree_listing_put(t, d);
+        return rc;
+    }
+    tree_listing_keep(t, ino, d);
+    tree_account(t);
+    if (tree_listing_unsure(d) && t->cfg.stale)     /* after this reply: no listing of a
+                                                       failed read sticks */
+        t->cfg.stale(t->cfg.stale_ctx, ino, 1);
+    if (t->walk)                        /* sizing ahead of a walk (tree_ahead.c) */
+        t->walk->listed(t, ino, d);
+    *out = d;
+    return 0;
+}
+
 /* ---- changes in SOURCE ---- */
 
 /* Forgets what is known of entry name of source folder dir (parent's
@@ -490,7 +331,8 @@ void rtm_tree_changed(struct rtm_tree *t, const char *dir, const char *name,
                       const struct rtm_tree_notify *n)
 {
     if (t->game) {
-        tree_gamepaths_changed(t, n);
+        tree_gamepaths_changed(t);      /* any source may have come, gone or moved */
+        rtm_tree_changed_all(t, n);
         return;
     }
     tree_states_changed(t, name);

@@ -2,25 +2,32 @@
  *
  * Where a request goes: `cat mod.pbo/anims/walk.rtm/frames/003.csv` reads
  * an inode number that names frame 3 in walk.rtm's family (inodes.h), down
- * the layers of src/ (fuse/ -> tree/ -> cache/ -> views/ -> rtm/, pbo/):
- *   fuse/fuse_ops.c      op_read -> rtm_tree_read (tree_read.c)
+ * the layers of src/ (fuse/ -> tree/ -> loader/ -> cache/ -> views/ -> rtm/,
+ * pbo/):
+ *   fuse/fuse_ops.c      op_read -> rtm_tree_read (tree.c)
+ *   tree/tree.c          every request: resolve, then ask the kind table
  *   tree/tree_resolve.c  tree_resolve_ino -> tree_resolve_head (tree_family.c):
  *                        the archive's path, entry and version from the
  *                        family head's node; the archive's table from the
- *                        cache (cache/cache.c rtmc_get; cache/loader.c loads
+ *                        cache (cache/cache.c rtmc_get; loader/loader.c loads
  *                        it from the index or the archive's header,
  *                        pbo/pbo_file.c)
  *   tree/tree_family.c   tree_resolve_member: member -> the view
  *                        frames/003.csv, named from the animation's shape
- *                        (cache/shape.c)
+ *                        (loader/shape.c): a target of kind TK_VIEW
+ *   tree/tree_kinds.c    the kind table: TK_VIEW's row reads with
+ *                        tree_read_view (tree/tree_read.c)
  *   tree/tree_read.c     frames need a full parse (cache/cache_sizes.c
  *                        rtmc_view_level): the cache's full entry
- *                        "mod.pbo/anims/walk.rtm", which cache/loader.c reads
+ *                        "mod.pbo/anims/walk.rtm", which loader/loader.c reads
  *                        from the entry's own bytes and parses (rtm/parse.c:
  *                        rtm/plain.c or rtm/bmtr.c + rtm/convert.c)
  *   cache/cache.c        rtmc_view_get renders the view once (views/views.c)
  *                        and keeps it
  *   tree/tree_read.c     copies the bytes asked for; fuse_ops.c replies.
+ * stat and readdir go the same way: tree.c resolves, and the target's row
+ * of the kind table gives its attributes (tree_kind_attr) or its listing
+ * (tree_kind_list).  tree_int.h maps the layer's files, in tiers.
  *
  * This layer decides which source entries appear and as what, the inode
  * number and attributes of every path, the listings of folders, the bytes
@@ -66,7 +73,7 @@
  *    those states: timing.h), depend on more than the file: on the
  *    configs under SOURCE, read into one table per tree when a
  *    states.txt is first stat'ed or read, and again after SOURCE changed;
- *    never cached, and given short timeouts.  The persistent index (cfg.index)
+ *    never cached, and given short timeouts.  The persistent store (cfg.store)
  *    remembers the table by the versions of the configs read
  *    (tree_states_index.c).  The root also holds missing.txt (tree_missing.c),
  *    of the same table and of every animation's game path.
@@ -90,7 +97,7 @@
 #include "inodes.h"
 
 struct rtm_tree;
-struct rtm_index;
+struct rtm_store;
 
 /* What a broken animation's or archive's folder holds, saying why (and
  * the root, while a SOURCE file is missing). */
@@ -153,8 +160,9 @@ struct rtm_tree_config {
                                      it) instead of SOURCE's; NULL: SOURCE's;
                                      "": none (no state plays any file).
                                      The caller keeps it for the tree's life */
-    struct rtm_index *const *index;  /* where the persistent index is (it may be
-                                     opened after the tree, after a fork), to
+    const struct rtm_store *const *store;  /* where the persistent store is
+                                     (store.h; it may be opened after the
+                                     tree, after a fork), to
                                      remember the states table by the versions
                                      of the configs read, and with gamepaths
                                      archives' prefixes; NULL: none */
@@ -242,13 +250,9 @@ struct rtm_dirent {
     mode_t type;
 };
 struct rtm_dirlist {
-    struct rtm_dirent *e;
-    size_t n, cap;
-    int refs;
-    int unsure;                   /* an entry could not be told (a read of
-                                     SOURCE failed) and is left out: the kernel
-                                     is told not to keep this listing */
-    struct tree_names *names;     /* where the names live (tree_list.c) */
+    struct rtm_dirent *e;         /* n entries, owned by the listing: read
+                                     them, never change them */
+    size_t n;
 };
 /* The listing of folder ino for a readdir at offset off: built at offset 0,
  * and kept for the rest of that enumeration (a large folder is read in many

@@ -1,13 +1,15 @@
 /* tree_ahead.c - sizing ahead of a walk that stats (du, ls -l, find -size,
- * a file manager's folder sizes).  Part of the tree layer (tree_int.h).
+ * a file manager's folder sizes).  The top tier of the tree (tree_int.h):
+ * nothing calls it but through the hooks it sets (t->walk), which a
+ * listing and a view's first size call.
  *
  * A first mount must parse an animation and measure its views before it
  * can give their sizes, and a walk asks for them one name at a time, on
  * one thread.  So once a view of an animation in a listed folder is asked
- * a size that needs a parse and is not known (tree_ahead_stat), the
+ * a size that needs a parse and is not known (head_stat), the
  * animations listed after it are sized on worker threads (cache.h's
  * rtmc_size_ahead, then the timed views), at most AHEAD_WINDOW ahead of
- * the animation whose folder the walk listed last (tree_ahead_at), so that
+ * the animation whose folder the walk listed last (head_listed), so that
  * its stats find the sizes known.  The next folder of animations the walk
  * lists is sized from its first animation on, as long as the walk stats
  * views in each (du goes from archive to archive).  A walk that asks no
@@ -27,6 +29,8 @@
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+static const struct tree_walk_hooks hooks;
 
 /* How many animations the workers may size beyond the walk: enough to keep
  * them busy while the walk stats one animation's folders of views, few
@@ -86,12 +90,13 @@ int tree_ahead_new(struct rtm_tree *t)
     struct tree_ahead *a = calloc(1, sizeof *a);
     if (!a || !(a->threads = calloc((size_t)t->cfg.ahead, sizeof *a->threads))) {
         free(a);
-        return -1;
+        return -ENOMEM;
     }
     a->nthreads = t->cfg.ahead;
     pthread_mutex_init(&a->lock, NULL);
     pthread_cond_init(&a->work, NULL);
     t->ahead = a;
+    t->walk = &hooks;
     return 0;
 }
 
@@ -106,6 +111,7 @@ void tree_ahead_free(struct rtm_tree *t)
     pthread_mutex_unlock(&a->lock);
     for (int i = 0; i < a->started; i++)
         pthread_join(a->threads[i], NULL);
+    t->walk = NULL;                     /* the workers, which read it, are gone */
     for (int i = 0; i < AHEAD_FOLDERS; i++)
         rtm_tree_listing_put(t, folder_clear(&a->f[i]));
     pthread_cond_destroy(&a->work);
@@ -127,7 +133,7 @@ static int is_head(uint64_t ino)
     return (ino & RTM_INO_FAMILY) && !rtm_ino_member(ino);
 }
 
-void tree_ahead_listed(struct rtm_tree *t, uint64_t dir, struct rtm_dirlist *d)
+static void folder_listed(struct rtm_tree *t, uint64_t dir, struct rtm_dirlist *d)
 {
     struct tree_ahead *a = t->ahead;
     size_t n = 0;
@@ -217,9 +223,8 @@ static void size_one(struct rtm_tree *t, uint64_t head)
     if (rc == -EIO)
         tree_stale(t, &tg, rtm_ino_in_family(head, MEMBER_VIEWS));
     if (rc == 0) {
-        static const enum rtm_view_kind timed[] = { RTM_VIEW_PREVIEW, RTM_VIEW_BVH };
-        for (size_t k = 0; k < sizeof timed / sizeof *timed; k++) {
-            size_t idx = rtm_view_index(a, (struct rtm_view){ .kind = timed[k] });
+        for (size_t k = 0; k < RTM_NTIMED_VIEWS; k++) {     /* the timed views too */
+            size_t idx = rtm_view_index(a, (struct rtm_view){ .kind = rtm_view_timed_kind(k) });
             uint64_t size;
             if (idx < rtm_view_count(a) && tree_aim_at_member(&tg, MEMBER_VIEWS + idx) == 0)
                 tree_view_size(t, &tg, &size, NULL);
@@ -269,7 +274,7 @@ static void start(struct rtm_tree *t, struct tree_ahead *a)
         a->started++;
 }
 
-void tree_ahead_at(struct rtm_tree *t, uint64_t head)
+static void head_listed(struct rtm_tree *t, uint64_t head)
 {
     struct tree_ahead *a = t->ahead;
     size_t i;
@@ -284,12 +289,12 @@ void tree_ahead_at(struct rtm_tree *t, uint64_t head)
     pthread_mutex_unlock(&a->lock);
 }
 
-int tree_ahead_new_head(struct rtm_tree *t, uint64_t head)
+static int new_head(struct rtm_tree *t, uint64_t head)
 {
     return t->ahead && atomic_load(&t->ahead->stat_head) != head;
 }
 
-void tree_ahead_stat(struct rtm_tree *t, uint64_t head, int missed)
+static void head_stat(struct rtm_tree *t, uint64_t head, int missed)
 {
     struct tree_ahead *a = t->ahead;
     size_t i;
@@ -305,3 +310,15 @@ void tree_ahead_stat(struct rtm_tree *t, uint64_t head, int missed)
     }
     pthread_mutex_unlock(&a->lock);
 }
+
+/* Folder ino was listed as d: a folder's animations are the ones to size
+ * ahead of a walk in it; an animation's folder says where the walk is. */
+static void listed(struct rtm_tree *t, uint64_t ino, struct rtm_dirlist *d)
+{
+    if (!(ino & RTM_INO_FAMILY))
+        folder_listed(t, ino, d);
+    else if (!rtm_ino_member(ino))
+        head_listed(t, ino);
+}
+
+static const struct tree_walk_hooks hooks = { listed, new_head, head_stat };

@@ -2,7 +2,7 @@
  * archive entries show as their text, under which name, and their size
  * and bytes.  The text itself is made by the loader (an RTMC_CONFIG cache
  * entry: loader.h), so it is made once, on demand, within cache_size. */
-#include "tree_int.h"
+#include "tree_states.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -175,20 +175,22 @@ static const char *split(const char *rel, char dir[PATH_MAX])
     return slash ? slash + 1 : rel;
 }
 
-int tree_config_loose(struct rtm_tree *t, const char *path, struct tree_target *tg, int rc)
+int tree_config_alias(const struct rtm_tree *t, const char *path, char src[PATH_MAX])
 {
-    char dir[PATH_MAX], src[NAME_MAX + 1];
+    char dir[PATH_MAX], name[NAME_MAX + 1];
+    const char *base = split(path, dir);
+    if (!tree_config_on(t) || !alias_sources(base, name) ||
+        rtm_path_join(src, PATH_MAX, dir, name))
+        return -ENOENT;
+    return 0;
+}
+
+int tree_config_shown_as(const struct rtm_tree *t, const char *src, const char *path)
+{
+    char dir[PATH_MAX], srcdir[PATH_MAX];
     const char *base = split(path, dir);
     struct tree_folder f = { .dfd = t->cfg.srcfd, .dir = dir };
-    if (rc == 0)
-        return tg->kind != TK_CONFIG || shown_as(&f, base, base) ? 0 : -ENOENT;
-    if (rc != -ENOENT || !tree_config_on(t) || !alias_sources(base, src) ||
-        rtm_path_join(tg->src, PATH_MAX, dir, src))
-        return rc;
-    rc = tree_classify_target(t, tg);
-    if (rc == 0 && (tg->kind != TK_CONFIG || !shown_as(&f, src, base)))
-        rc = -ENOENT;
-    return rc;
+    return shown_as(&f, split(src, srcdir), base);
 }
 
 int tree_config_entry(struct rtm_tree *t, struct tree_target *tg, const char *inner,

@@ -1,7 +1,8 @@
-/* tree_family.c - an animation's folder as a family of inode numbers
+/* tree_family.c - an animation's folder: the names inside it
+ * (tree_resolve_inner), and the folder as a family of inode numbers
  * (inodes.h): what its head keeps, and resolving the head, its members by
  * number, and names inside it, without looking at SOURCE (the version is
- * pinned).  Part of the tree layer (tree.h, tree_int.h). */
+ * pinned).  A leaf of the resolver, tier 3 of the tree (tree_int.h). */
 #include "tree_int.h"
 
 #include <errno.h>
@@ -14,6 +15,8 @@ void tree_head_info(const char *src, const struct stat *st, long entry, struct t
                               .uid = st->st_uid, .gid = st->st_gid,
                               .atime_sec = st->st_atim.tv_sec, .atime_nsec = st->st_atim.tv_nsec };
 }
+
+static int member_needs_full(uint64_t k);
 
 int tree_resolve_head(struct rtm_tree *t, uint64_t ino, char path[PATH_MAX],
                       struct tree_target *tg)
@@ -89,7 +92,7 @@ int tree_aim_at_member(struct tree_target *tg, uint64_t k)
         return 0;
     }
     if (!a || tree_member_folder(k, &kind))
-        return -1;
+        return -ENOENT;
     for (size_t i = 0; rtm_view_folder(a, i, &has); i++)
         if (has == kind) {
             tg->kind = TK_FRAMES;
@@ -97,11 +100,12 @@ int tree_aim_at_member(struct tree_target *tg, uint64_t k)
             tg->member = k;
             return 0;
         }
-    return -1;
+    return -ENOENT;
 }
 
 int tree_resolve_member(struct rtm_tree *t, struct tree_target *tg, uint64_t k)
 {
+    tg->full_if_parsed = member_needs_full(k);  /* as tree_resolve_inner */
     int rc = tree_load_anim(t, tg);     /* a shape names every view */
     if (rc)
         return rc;
@@ -115,5 +119,67 @@ int tree_resolve_member(struct rtm_tree *t, struct tree_target *tg, uint64_t k)
         return -ENOENT;                 /* turned broken: error.txt alone is left */
     if (tree_aim_at_member(tg, k))      /* the kernel's number names nothing */
         return k == MEMBER_ERROR ? -ENOENT : -ESTALE;   /* a damage forgotten: found again */
+    return 0;
+}
+
+/* Whether name, inside an animation's folder, can only be or lead to a
+ * view that needs matrices: a fixed name of such a view, or a folder of
+ * views (frames/, joints/, tracks/: all theirs need them) or a file in one.
+ * Decided from the name alone, before anything is loaded.  A walk (grep
+ * -r, find) lists the animation's folder before it enters frames/, so the
+ * light entry that listing loaded names frames/ and nothing is parsed. */
+static int name_needs_full(const char *name)
+{
+    enum rtm_view_kind kind;
+    return rtm_view_name_kind(name, &kind) == 0 &&
+           rtmc_view_level((struct rtm_view){ .kind = kind }) == RTMC_FULL;
+}
+
+/* The same for member k of an animation's family: views come in
+ * rtm_view_at() order, the fixed ones first by kind, then the folders'
+ * files, which all need matrices. */
+static int member_needs_full(uint64_t k)
+{
+    if (k < MEMBER_VIEWS || k >= RTM_INO_MEMBERS - 1)
+        return 0;                       /* the last number is states.txt's */
+    uint64_t i = k - MEMBER_VIEWS;
+    return i >= RTM_NFIXED_VIEWS ||
+           rtmc_view_level((struct rtm_view){ .kind = (enum rtm_view_kind)i }) == RTMC_FULL;
+}
+
+/* Resolves what is inside an animation folder (tg->rest).  A name that
+ * can only be a view with numbers loads, when the file must be parsed at
+ * all, the full parse its size and bytes will need: a cold file is parsed
+ * once, not light for its names and then full for its view.  A shape the
+ * index gives, or any entry already cached, still serves the names. */
+int tree_resolve_inner(struct rtm_tree *t, struct tree_target *tg)
+{
+    tg->full_if_parsed = name_needs_full(tg->rest);
+    int rc = tree_load_anim(t, tg);
+    if (rc)
+        return rc;
+    const struct rtm_anim *a = rtmc_anim(tg->h);
+    int found = 1;
+    if (!a) {
+        tg->kind = TK_ERROR;
+        tg->member = MEMBER_ERROR;
+    } else if (rtm_view_folder_lookup(a, tg->rest, &tg->view.kind) == 0) {
+        tg->kind = TK_FRAMES;
+        tg->member = tree_folder_member(tg->view.kind);
+    } else if (rtm_view_lookup(a, tg->rest, &tg->view) == 0) {
+        tg->kind = TK_VIEW;
+        /* below RTM_INO_MEMBERS: an anim of 2^40 views would not fit in memory */
+        tg->member = MEMBER_VIEWS + rtm_view_index(a, tg->view);
+    } else if (strcmp(tg->rest, RTM_TREE_STATES_NAME) == 0) {
+        tg->kind = TK_STATES;
+        tg->member = MEMBER_STATES;
+    } else {
+        found = 0;
+    }
+    if (!found || (!a && strcmp(tg->rest, RTM_TREE_ERROR_NAME))) {
+        rtmc_put(t->cfg.cache, tg->h);
+        tg->h = NULL;
+        return -ENOENT;
+    }
     return 0;
 }

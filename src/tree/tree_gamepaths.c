@@ -1,10 +1,12 @@
 /* tree_gamepaths.c - -o gamepaths: the mount's tree is the game's file
  * system (gamefs.h), every archive and loose $PBOPREFIX$ folder under
- * SOURCE at its prefix.  Part of the tree layer (tree_int.h).
+ * SOURCE at its prefix.  A leaf of the resolver, tier 3 of the tree
+ * (tree_int.h): it translates, and never resolves.
  *
  * Every folder of the game's tree is made up here; a file of it is a
- * source's file, resolved by the normal mount's rules at the path it has
- * there ("ace_goggles.pbo/anim/WipeGlasses.rtm/header.txt"): the same
+ * source's file, which tree_resolve.c resolves by the normal mount's rules
+ * at the path this file translates it to
+ * ("ace_goggles.pbo/anim/WipeGlasses.rtm/header.txt"): the same
  * target (archive, entry, version), so the cache, the index and the views
  * are the normal mount's.  Inode numbers are keyed by game paths, and an
  * animation's family is resolved by its game path (tree_by_path), as
@@ -31,7 +33,6 @@
 #include "array.h"
 #include "gamefs.h"
 #include "gamepath.h"
-#include "index.h"
 
 #define PBOPREFIX_NAME "$PBOPREFIX$"
 #define SCAN_DEPTH_MAX 64                 /* folders below SOURCE, against loops */
@@ -42,11 +43,11 @@ struct tree_game {
     struct timespec built;                /* when g was (CLOCK_MONOTONIC) */
 };
 
-/* The persistent index, when there is one (opened after the tree: cfg.index
+/* The persistent store, when there is one (opened after the tree: cfg.store
  * says where it is). */
-static struct rtm_index *index_of(const struct rtm_tree *t)
+static const struct rtm_store *index_of(const struct rtm_tree *t)
 {
-    return t->cfg.index ? *t->cfg.index : NULL;
+    return t->cfg.store ? *t->cfg.store : NULL;
 }
 
 int tree_gamepaths_new(struct rtm_tree *t)
@@ -54,7 +55,7 @@ int tree_gamepaths_new(struct rtm_tree *t)
     if (!t->cfg.gamepaths)
         return 0;
     if (!(t->game = calloc(1, sizeof *t->game)))
-        return -1;
+        return -ENOMEM;
     pthread_mutex_init(&t->game->lock, NULL);
     return 0;
 }
@@ -79,18 +80,17 @@ static const char *normal_base(const struct rtm_tree *t, const char *src)
 
 /* The persistent index's record of one version of an archive: its
  * prefix property as stored, empty when it has none.  A kind of record
- * of its own (loader.h's are small numbers), so that a later mount lists
+ * of its own (RTM_STORE_PREFIX, store.h), so that a later mount lists
  * the game's root without decoding a table. */
-#define INDEX_PREFIX 0x58465047u          /* "GPFX" */
 
 /* The index key of archive version st: 0, or -1 when there is no index or
  * the version has no times to be told from another by. */
-static int prefix_key(const struct rtm_tree *t, const struct stat *st, struct rtm_index_key *k)
+static int prefix_key(const struct rtm_tree *t, const struct stat *st, struct rtm_store_key *k)
 {
     struct rtm_fileid id = rtm_fileid_of(st);
-    *k = (struct rtm_index_key){ .dev = id.dev, .ino = id.ino, .size = id.size,
+    *k = (struct rtm_store_key){ .dev = id.dev, .ino = id.ino, .size = id.size,
                                  .mtime_ns = id.mtime_ns, .ctime_ns = id.ctime_ns,
-                                 .kind = INDEX_PREFIX, .render = "" };
+                                 .kind = RTM_STORE_PREFIX, .render = "" };
     return index_of(t) && id.mtime_ns && id.ctime_ns ? 0 : -1;
 }
 
@@ -132,12 +132,12 @@ static int head_prefix(struct rtm_tree *t, const char *rel, const struct stat *s
 static int add_archive(struct rtm_tree *t, struct gamefs *g, const char *rel,
                        const struct stat *st)
 {
-    struct rtm_index_key k;
+    struct rtm_store_key k;
     void *val;
     size_t len;
     char pre_head[PBO_NAME_MAX + 1];
     int keyed = prefix_key(t, st, &k) == 0, same = 0;
-    if (keyed && rtm_index_get(index_of(t), &k, &val, &len) == 0) {
+    if (keyed && rtm_store_get(index_of(t), &k, &val, &len) == 0) {
         long i = gamefs_add(g, rel, len ? val : NULL, len);
         free(val);
         return i < 0 ? -ENOMEM : 0;
@@ -146,7 +146,7 @@ static int add_archive(struct rtm_tree *t, struct gamefs *g, const char *rel,
         len = strlen(pre_head);
         long i = gamefs_add(g, rel, len ? pre_head : NULL, len);
         if (keyed && same)
-            rtm_index_put(index_of(t), &k, pre_head, len);
+            rtm_store_put(index_of(t), &k, pre_head, len);
         return i < 0 ? -ENOMEM : 0;
     }
     struct tree_target tg = { .entry = -1, .id = rtm_fileid_of(st), .st = *st };
@@ -157,7 +157,7 @@ static int add_archive(struct rtm_tree *t, struct gamefs *g, const char *rel,
     const char *pre = p ? pbo_prop(p, "prefix") : NULL;
     long i = gamefs_add(g, rel, pre, pre ? strlen(pre) : 0);
     if (keyed && p)
-        rtm_index_put(index_of(t), &k, pre ? pre : "", pre ? strlen(pre) : 0);
+        rtm_store_put(index_of(t), &k, pre ? pre : "", pre ? strlen(pre) : 0);
     tree_target_done(t, &tg);
     return i < 0 ? -ENOMEM : 0;         /* (or a path past PATH_MAX: none is) */
 }
@@ -211,7 +211,7 @@ static void walk_loose(struct rtm_tree *t, int dfd, const char *rel, int depth,
         if (k == RTM_SRC_CONFIG)
             tree_config_shown(&(struct tree_folder){ .dfd = dirfd(d), .dir = "" }, name, shown);
         if (rtm_path_join(path, PATH_MAX, rel, shown) == 0) {
-            buf_put(&lf->pool, path, strlen(path) + 1);
+            rtm_buf_put(&lf->pool, path, strlen(path) + 1);
             lf->n++;
         }
     }
@@ -229,7 +229,7 @@ static int add_loose(struct rtm_tree *t, struct gamefs *g, int dfd, const char *
         close(fd);
     int has = len >= 0 && gamepath_pboprefix(buf, (size_t)len, pre, sizeof pre) == 0;
     struct loose_files lf = { .base = rel };
-    buf_init(&lf.pool);
+    rtm_buf_init(&lf.pool);
     walk_loose(t, dfd, "", 0, &lf);
     const char **paths = lf.pool.oom ? NULL : calloc(lf.n ? lf.n : 1, sizeof *paths);
     long i = paths ? gamefs_add(g, rel, has ? pre : NULL, has ? strlen(pre) : 0) : -1;
@@ -238,7 +238,7 @@ static int add_loose(struct rtm_tree *t, struct gamefs *g, int dfd, const char *
         paths[k++] = at;
     int rc = i < 0 || gamefs_set_entries(g, (size_t)i, paths, lf.n) ? -ENOMEM : 0;
     free(paths);
-    buf_free(&lf.pool);
+    rtm_buf_free(&lf.pool);
     return rc;
 }
 
@@ -338,7 +338,7 @@ static int load_entries(void *arg, size_t src)
     const struct pbo *p = rc ? NULL : rtmc_pbo(tg.table);
     size_t n = p ? p->nentries : 0;
     struct rtm_buf pool;
-    buf_init(&pool);
+    rtm_buf_init(&pool);
     size_t *off = calloc(n ? n : 1, sizeof *off);
     for (size_t i = 0; off && i < n; i++) {
         const struct pbo_entry *e = &p->entries[i];
@@ -347,15 +347,15 @@ static int load_entries(void *arg, size_t src)
         off[i] = pool.len;
         if (e->cut || (!tree_is_rtm_name(base, strlen(base)) && !t->cfg.show_other) ||
             strlen(e->path) >= sizeof dir) {
-            buf_putc(&pool, 0);
+            rtm_buf_putc(&pool, 0);
             continue;
         }
         memcpy(dir, e->path, (size_t)(base - e->path));
         dir[base - e->path - (slash != NULL)] = 0;
         tg.rest = dir;
         tree_config_entry_name(t, &tg, (long)i, base, shown);
-        buf_put(&pool, e->path, (size_t)(base - e->path));
-        buf_put(&pool, shown, strlen(shown) + 1);
+        rtm_buf_put(&pool, e->path, (size_t)(base - e->path));
+        rtm_buf_put(&pool, shown, strlen(shown) + 1);
     }
     const char **paths = off && !pool.oom ? calloc(n ? n : 1, sizeof *paths) : NULL;
     for (size_t i = 0; paths && i < n; i++)
@@ -363,7 +363,7 @@ static int load_entries(void *arg, size_t src)
     rc = paths ? gamefs_set_entries(g, src, paths, n) : -1;
     free(paths);
     free(off);
-    buf_free(&pool);
+    rtm_buf_free(&pool);
     tree_target_done(t, &tg);
     return rc ? -ENOMEM : 0;
 }
@@ -414,59 +414,29 @@ static int game_to_normal(struct rtm_tree *t, const char *path, char normal[PATH
     return rc;
 }
 
-/* A folder the game's tree makes up, or conflicts.txt: of SOURCE's root. */
-static int made_up(struct rtm_tree *t, enum tree_kind kind, struct tree_target *tg)
+int tree_gamepaths_translate(struct rtm_tree *t, const char *path, char normal[PATH_MAX])
 {
-    if (fstat(t->cfg.srcfd, &tg->st))
-        return -errno;
-    tg->kind = kind;
-    if (kind == TK_CONFLICTS)
-        tg->st.st_mode = S_IFREG | (tg->st.st_mode & 0444);
-    return 0;
-}
-
-int tree_gamepaths_resolve(struct rtm_tree *t, const char *path, const struct rtm_fileid *id,
-                           struct tree_target *tg)
-{
-    char normal[PATH_MAX];
     int is_dir;
-    memset(tg, 0, sizeof *tg);
-    tg->entry = -1;
-    tg->rest = "";
-    if (strcmp(path, RTM_TREE_CONFLICTS_NAME) == 0)
-        return made_up(t, TK_CONFLICTS, tg);
     pthread_mutex_lock(&t->game->lock);
     int rc = game_to_normal(t, path, normal, &is_dir);
     pthread_mutex_unlock(&t->game->lock);
-    if (rc)                             /* the root's missing.txt, as listed */
-        return tree_missing_resolve(t, path, tg, rc);
-    if (is_dir)
-        return made_up(t, TK_DIR, tg);
-    return tree_resolve_source(t, normal, id, tg);
+    return rc ? rc : is_dir;
 }
 
 int rtm_tree_source_path(struct rtm_tree *t, const char *path, char *out)
 {
-    int is_dir;
     if (!t->game)
         return -EINVAL;
-    pthread_mutex_lock(&t->game->lock);
-    int rc = game_to_normal(t, path, out, &is_dir);
-    pthread_mutex_unlock(&t->game->lock);
-    if (!rc && is_dir)
+    int rc = tree_gamepaths_translate(t, path, out);
+    if (rc == 1)
         *out = 0;
-    return rc ? rc : is_dir;
+    return rc;
 }
 
-/* ---- listings ---- */
-
-struct game_child {
-    char name[NAME_MAX + 1];
-    int dir;
-};
+/* ---- a folder's children, for its listing (tree_list.c) ---- */
 
 struct game_children {
-    struct game_child *c;
+    struct tree_game_child *c;
     size_t n, cap;
 };
 
@@ -485,27 +455,8 @@ static int collect(void *arg, const char *name, size_t len, const struct gamefs_
     return 0;
 }
 
-/* A file of the game's tree as the listing shows it: resolved as lookup
- * resolves it, so that the two give it one number. */
-static int list_file(struct rtm_tree *t, struct rtm_dirlist *d, const char *dir,
-                     const char *name)
-{
-    char path[PATH_MAX];
-    struct tree_target tg;
-    struct tree_head hi;
-    if (rtm_path_join(path, PATH_MAX, dir, name) ||
-        tree_gamepaths_resolve(t, path, &RTM_FILEID_NONE, &tg))
-        return 0;                       /* gone meanwhile, or unreadable: not shown */
-    struct rtm_fileid id = tree_versioned(tg.kind) ? tg.id : RTM_FILEID_NONE;
-    if (tg.kind == TK_ANIM)
-        tree_head_info(tg.src, &tg.st, tg.entry, &hi);
-    int rc = tree_list_add(t, d, dir, name, tg.kind == TK_ANIM ? S_IFDIR : S_IFREG, &id,
-                           tg.kind == TK_ANIM ? &hi : NULL);
-    tree_target_done(t, &tg);
-    return rc;
-}
-
-int tree_gamepaths_list(struct rtm_tree *t, const char *path, struct rtm_dirlist *d)
+int tree_gamepaths_children(struct rtm_tree *t, const char *path, struct tree_game_child **out,
+                            size_t *n)
 {
     struct game_children gc = { 0 };
     pthread_mutex_lock(&t->game->lock);
@@ -515,13 +466,12 @@ int tree_gamepaths_list(struct rtm_tree *t, const char *path, struct rtm_dirlist
     if (!rc)
         rc = gamefs_list(t->game->g, path, collect, &gc) == -1 ? -ENOENT : 0;
     pthread_mutex_unlock(&t->game->lock);
-    if (!rc && !*path)
-        rc = tree_list_add(t, d, "", RTM_TREE_CONFLICTS_NAME, S_IFREG, &RTM_FILEID_NONE, NULL);
-    for (size_t i = 0; !rc && i < gc.n; i++)
-        rc = gc.c[i].dir ? tree_list_add(t, d, path, gc.c[i].name, S_IFDIR, &RTM_FILEID_NONE,
-                                         NULL)
-                         : list_file(t, d, path, gc.c[i].name);
-    free(gc.c);
+    if (rc) {
+        free(gc.c);
+        gc = (struct game_children){ 0 };
+    }
+    *out = gc.c;
+    *n = gc.n;
     return rc;
 }
 
@@ -529,7 +479,7 @@ int tree_gamepaths_list(struct rtm_tree *t, const char *path, struct rtm_dirlist
 
 int tree_gamepaths_conflicts(struct rtm_tree *t, struct rtm_buf *b)
 {
-    buf_init(b);
+    rtm_buf_init(b);
     pthread_mutex_lock(&t->game->lock);
     int rc = ensure_table(t);
     if (!rc)
@@ -538,15 +488,14 @@ int tree_gamepaths_conflicts(struct rtm_tree *t, struct rtm_buf *b)
         rc = -ENOMEM;
     pthread_mutex_unlock(&t->game->lock);
     if (rc)
-        buf_free(b);
+        rtm_buf_free(b);
     return rc;
 }
 
-void tree_gamepaths_changed(struct rtm_tree *t, const struct rtm_tree_notify *n)
+void tree_gamepaths_changed(struct rtm_tree *t)
 {
     pthread_mutex_lock(&t->game->lock);
     gamefs_free(t->game->g);            /* any source may have come, gone or moved */
     t->game->g = NULL;
     pthread_mutex_unlock(&t->game->lock);
-    rtm_tree_changed_all(t, n);
 }

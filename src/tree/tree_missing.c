@@ -1,26 +1,30 @@
-/* tree_missing.c - missing.txt at the mount's root (rtmfs-views(7)): where
- * it shows and what it is; its text is made in tree_states.c, with the
- * table of states it comes from.  Part of the tree layer (tree_int.h). */
+/* tree_missing.c - missing.txt at the mount's root (rtmfs-views(7)):
+ * where it shows, and the target it is.  A leaf of the resolver
+ * (tree_resolve.c), tier 3 of the tree (tree_int.h); its text is made in
+ * tree_states.c, with the table of states it comes from. */
 #include "tree_int.h"
 
 #include <errno.h>
 #include <string.h>
 
-int tree_missing_at_root(const struct tree_target *root)
+int tree_missing_shown(struct rtm_tree *t)
 {
-    return root->kind == TK_DIR || root->kind == TK_PBO;
+    if (t->game)
+        return 1;                       /* the game's root: a folder made up */
+    struct tree_target root = { .entry = -1, .rest = "", .level = RTMC_SHAPE };
+    strcpy(root.src, t->file ? t->file : "");   /* its length was checked */
+    int k = tree_classify_target(t, &root);
+    int shown = k == RTM_SRC_DIR && !t->file;
+    if (k == RTM_SRC_PBO && t->file)    /* an archive whose table reads */
+        shown = tree_resolve_archive(t, &root, "") == 0;
+    tree_target_done(t, &root);
+    return shown;
 }
 
 int tree_missing_resolve(struct rtm_tree *t, const char *path, struct tree_target *tg, int rc)
 {
-    struct tree_target root;
-    if (rc != -ENOENT || strcmp(path, RTM_TREE_MISSING_NAME) != 0 ||
-        tree_resolve(t, "", &RTM_FILEID_NONE, &root))
+    if (rc != -ENOENT || strcmp(path, RTM_TREE_MISSING_NAME) != 0 || !tree_missing_shown(t))
         return rc;                      /* SOURCE's own entry of that name wins */
-    int shown = tree_missing_at_root(&root);
-    tree_target_done(t, &root);
-    if (!shown)
-        return rc;
     struct stat dir;
     if (fstat(t->cfg.srcfd, &dir))
         return -errno;
@@ -35,11 +39,9 @@ int tree_missing_resolve(struct rtm_tree *t, const char *path, struct tree_targe
     return 0;
 }
 
-int tree_configs_text(struct rtm_tree *t, const struct tree_target *tg, struct rtm_buf *b,
+int tree_missing_text(struct rtm_tree *t, struct tree_target *tg, struct rtm_buf *b,
                       struct timespec *when)
 {
-    if (tg->kind == TK_STATES)
-        return tree_states_text(t, tg, b, when);
     *when = tg->st.st_mtim;
     return tree_states_missing(t, b, when);
 }

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 
 #include "skeleton_cfg.h"
-#include "tree_int.h"
+#include "tree_target.h"
 
 /* The version of the model.cfg beside name (relative to dfd): NONE when
  * there is none (or it is no regular file). */

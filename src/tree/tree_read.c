@@ -1,17 +1,20 @@
-/* tree_read.c - the bytes of the mount's files (see tree.h), and the sizes
- * of an animation's views under their timing (timing.h: preview.svg and
- * anim.bvh follow the configs that name the file). */
+/* tree_read.c - the bytes of the files that are not made whole (tier 4 of
+ * the tree, tree_int.h): a source file shown as it is, an archive entry
+ * shown as it is, and an animation's views, with the views' sizes under
+ * their timing (timing.h: preview.svg and anim.bvh follow the configs that
+ * name the file).  The kind table (tree_kinds.c) says which kind reads how. */
 #include "tree_int.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "timing.h"
 
-static ssize_t slice(char *buf, size_t size, const char *data, size_t len, off_t off)
+ssize_t tree_slice(char *buf, size_t size, const char *data, size_t len, off_t off)
 {
     if (off < 0 || (uint64_t)off >= len)
         return 0;
@@ -67,7 +70,7 @@ static ssize_t read_member(struct rtm_tree *t, struct tree_target *tg, char *buf
         return rc;
     size_t len;
     const uint8_t *data = rtmc_data(h, &len);
-    ssize_t n = data ? slice(buf, size, (const char *)data, len, off) : -EIO;
+    ssize_t n = data ? tree_slice(buf, size, (const char *)data, len, off) : -EIO;
     rtmc_put(t->cfg.cache, h);
     return n;
 }
@@ -87,70 +90,48 @@ static int view_entry(struct rtm_tree *t, struct tree_target *tg)
     return rc ? rc : rtmc_anim(tg->h) ? 0 : -EIO;
 }
 
-static ssize_t read_target(struct rtm_tree *t, struct tree_target *tg, char *buf, size_t size,
-                           off_t off)
+ssize_t tree_read_other(struct rtm_tree *t, struct tree_target *tg, uint64_t ino, char *buf,
+                        size_t size, off_t off)
 {
-    struct rtm_buf b;
+    (void)ino;
+    return read_other(t, tg->src, buf, size, off);
+}
+
+ssize_t tree_read_member(struct rtm_tree *t, struct tree_target *tg, uint64_t ino, char *buf,
+                         size_t size, off_t off)
+{
+    (void)ino;
+    return read_member(t, tg, buf, size, off);
+}
+
+int tree_size_member(struct rtm_tree *t, struct tree_target *tg, uint64_t *size,
+                     struct timespec *when)
+{
+    (void)t;
+    (void)when;
+    *size = pbo_entry_content_size(&rtmc_pbo(tg->table)->entries[tg->entry]);
+    return 0;
+}
+
+/* A view's bytes, rendered once into the cache under its timing; a view
+ * that turns out broken tells the stale hook (its size was wrong). */
+ssize_t tree_read_view(struct rtm_tree *t, struct tree_target *tg, uint64_t ino, char *buf,
+                       size_t size, off_t off)
+{
+    struct rtm_timing tm;
     struct rtmc_view *v;
     ssize_t n;
     size_t len;
-    switch (tg->kind) {
-    case TK_OTHER:
-        return read_other(t, tg->src, buf, size, off);
-    case TK_PFILE:
-        return read_member(t, tg, buf, size, off);
-    case TK_CONFIG:
-    case TK_PCONFIG: {
-        struct tree_config_text ct;
-        if ((n = tree_config_text(t, tg, &ct)))
-            return n;
-        n = slice(buf, size, ct.text, ct.len, off);
-        tree_config_text_put(t, &ct);
+    if ((n = view_entry(t, tg)) || (n = tree_states_timing(t, tg, 0, &tm, NULL)) ||
+        (n = rtmc_timed_view_get(t->cfg.cache, tg->h, tg->view, &tm, &v))) {
+        if (n == -EIO)
+            tree_stale(t, tg, ino);
         return n;
     }
-    case TK_PINFO:
-        if (tree_render_info(tg, &b))
-            return -ENOMEM;
-        n = slice(buf, size, b.p, b.len, off);
-        buf_free(&b);
-        return n;
-    case TK_ERROR: {
-        char tmp[PATH_MAX + 256];
-        const char *msg = tree_error_text(t, tg, tmp, sizeof tmp);
-        len = strlen(msg);
-        n = slice(buf, size, msg, len, off);
-        if (n >= 0 && (size_t)n < size && (uint64_t)off + (uint64_t)n == len)
-            buf[n++] = '\n';            /* the message's line end */
-        return n;
-    }
-    case TK_CONFLICTS:
-        if ((n = tree_gamepaths_conflicts(t, &b)))
-            return n;
-        n = slice(buf, size, b.p, b.len, off);
-        buf_free(&b);
-        return n;
-    case TK_STATES:
-    case TK_MISSING: {
-        struct timespec when;
-        if ((n = tree_configs_text(t, tg, &b, &when)))
-            return n;
-        n = slice(buf, size, b.p, b.len, off);
-        buf_free(&b);
-        return n;
-    }
-    case TK_VIEW: {
-        struct rtm_timing tm;
-        if ((n = view_entry(t, tg)) || (n = tree_states_timing(t, tg, 0, &tm, NULL)) ||
-            (n = rtmc_timed_view_get(t->cfg.cache, tg->h, tg->view, &tm, &v)))
-            return n;
-        const char *data = rtmc_view_data(v, &len);
-        n = slice(buf, size, data, len, off);
-        rtmc_view_put(t->cfg.cache, v);
-        return n;
-    }
-    default:
-        return -EISDIR;
-    }
+    const char *data = rtmc_view_data(v, &len);
+    n = tree_slice(buf, size, data, len, off);
+    rtmc_view_put(t->cfg.cache, v);
+    return n;
 }
 
 /* ---- views' sizes ---- */
@@ -161,9 +142,10 @@ int tree_view_size(struct rtm_tree *t, struct tree_target *tg, uint64_t *size,
     struct rtm_timing tm;
     /* the first size of an animation that needs a parse: a walk that
      * stats may follow */
-    if (tg->head && rtmc_view_level(tg->view) != RTMC_SHAPE && tree_ahead_new_head(t, tg->head))
-        tree_ahead_stat(t, tg->head,
-                        rtmc_view_size_known(t->cfg.cache, tg->h, tg->view, size) == -EAGAIN);
+    const struct tree_walk_hooks *w = t->walk;
+    if (w && tg->head && rtmc_view_level(tg->view) != RTMC_SHAPE && w->new_head(t, tg->head))
+        w->stat(t, tg->head,
+                rtmc_view_size_known(t->cfg.cache, tg->h, tg->view, size) == -EAGAIN);
     int rc = tree_states_timing(t, tg, 0, &tm, when);
     return rc ? rc : rtmc_timed_view_size(t->cfg.cache, tg->h, tg->view, &tm, size);
 }
@@ -175,16 +157,38 @@ int tree_view_size_known(struct rtm_tree *t, struct tree_target *tg, uint64_t *s
     return rc ? rc : rtmc_timed_view_size_known(t->cfg.cache, tg->h, tg->view, &tm, size);
 }
 
-ssize_t rtm_tree_read(struct rtm_tree *t, uint64_t ino, char *buf, size_t size, off_t off)
+
+/* Whether tg's version turned out broken when read full: damage a
+ * listing does not see (loader.h), after which its folder shows error.txt.
+ * The full entry was just made (or is kept), so this loads nothing. */
+static int turned_broken(struct rtm_tree *t, const struct tree_target *tg)
 {
-    char path[PATH_MAX];
-    struct tree_target tg;
-    int rc = tree_resolve_ino(t, ino, path, &tg);
-    if (rc)
-        return rc;
-    ssize_t n = read_target(t, &tg, buf, size, off);
-    if (n == -EIO && tg.kind == TK_VIEW)
-        tree_stale(t, &tg, ino);
-    tree_target_done(t, &tg);
-    return n;
+    char key[RTM_KEY_MAX];
+    int entry = tg->entry >= 0 && tg->table;
+    if (entry)
+        tree_member_key(tg, key);
+    else
+        snprintf(key, sizeof key, "%s", tg->src);
+    struct rtmc_src s = { .path = key, .id = tg->id, .kind = RTMC_ANIM, .level = RTMC_FULL,
+                          .archive_len = entry ? strlen(tg->src) : 0 };
+    struct rtmc_entry *h;
+    if (rtmc_get(t->cfg.cache, &s, &h))
+        return 0;
+    int broken = !rtmc_anim(h);
+    rtmc_put(t->cfg.cache, h);
+    return broken;
+}
+
+void tree_stale(struct rtm_tree *t, const struct tree_target *tg, uint64_t ino)
+{
+    const struct rtm_anim *a = tg->h ? rtmc_anim(tg->h) : NULL;
+    if (!t->cfg.stale)
+        return;
+    if (rtm_ino_member(ino) && a) {
+        t->cfg.stale(t->cfg.stale_ctx, rtm_ino_in_family(rtm_ino_head(ino), MEMBER_VIEWS),
+                     rtm_view_count(a));
+        if (turned_broken(t, tg))   /* its listing too: error.txt now */
+            t->cfg.stale(t->cfg.stale_ctx, rtm_ino_head(ino), 1);
+    } else
+        t->cfg.stale(t->cfg.stale_ctx, ino, 1);
 }

@@ -1,8 +1,8 @@
 /* tree_states.c - the mount's table of config states (states.h) and what
  * is made of it: each animation's states.txt, the root's missing.txt and
  * the timing of preview.svg and anim.bvh; when the configs are read, and
- * the game path of an animation.  Part of the tree layer (tree.h,
- * tree_int.h); the configs are found and read in tree_states_walk.c.
+ * the game path of an animation.  Tier 2 of the tree (tree_states.h);
+ * the configs are found and read in tree_states_walk.c.
  *
  * The table is built the first time a
  * states.txt is asked for (stat or read), never at mount time, and built
@@ -10,7 +10,7 @@
  * (rtm_tree_changed): the text is never kept anywhere else, so nothing
  * older than the table is ever served.  preview.svg and anim.bvh take
  * their timing (timing.h) from the same table, at the same times. */
-#include "tree_int.h"
+#include "tree_states.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -28,7 +28,7 @@ enum { GP_MAX = RTM_STATES_KEY_MAX };
 int tree_states_new(struct rtm_tree *t)
 {
     if (!(t->states = calloc(1, sizeof *t->states)))
-        return -1;
+        return -ENOMEM;
     pthread_mutex_init(&t->states->lock, NULL);
     return 0;
 }
@@ -58,7 +58,7 @@ void tree_states_changed(struct rtm_tree *t, const char *name)
 
 /* ---- states.txt ---- */
 
-/* The game path of animation tg into out: 0, -1 when it has none, or
+/* The game path of animation tg into out: 0, -ENOENT when it has none, or
  * -ENOMEM when memory ran out finding it (which says nothing of it). */
 static int anim_gamepath(struct rtm_tree *t, const struct tree_target *tg, char *out, size_t n)
 {
@@ -66,15 +66,15 @@ static int anim_gamepath(struct rtm_tree *t, const struct tree_target *tg, char 
     if (tg->entry >= 0) {
         const struct pbo *p = rtmc_pbo(tg->table);
         if (!p || gamepath_archive(p, tg->src, gp, sizeof gp))
-            return -1;
+            return -ENOENT;
         int k = snprintf(path, sizeof path, "%s\\%s", gp, p->entries[tg->entry].path);
         return k < 0 || (size_t)k >= sizeof path || gamepath_norm(path, (size_t)k, out, n) < 0
-                   ? -1 : 0;
+                   ? -ENOENT : 0;
     }
     snprintf(path, sizeof path, "/proc/self/fd/%d/%s", t->cfg.srcfd, tg->src);
     if (gamepath_loose(path, out, n, NULL, 0) == 0)
         return 0;
-    return errno == ENOMEM ? -ENOMEM : -1;
+    return errno == ENOMEM ? -ENOMEM : -ENOENT;
 }
 
 /* Builds the table (and the game paths present with it) when it is not,
@@ -123,7 +123,7 @@ static int text_done(struct tree_states *ts, struct rtm_buf *b)
 {
     pthread_mutex_unlock(&ts->lock);
     if (b->oom) {
-        buf_free(b);
+        rtm_buf_free(b);
         return -ENOMEM;
     }
     return 0;
@@ -135,7 +135,7 @@ int tree_states_text(struct rtm_tree *t, const struct tree_target *tg, struct rt
     char gp[GP_MAX];
     int found = anim_gamepath(t, tg, gp, sizeof gp), rc;
     struct tree_states *ts = t->states;
-    buf_init(b);
+    rtm_buf_init(b);
     *when = tg->st.st_mtim;
     if (found == -ENOMEM)
         return -ENOMEM;
@@ -162,7 +162,7 @@ void tree_states_counts(struct rtm_tree *t, uint64_t *parsed, uint64_t *remember
 int tree_states_missing(struct rtm_tree *t, struct rtm_buf *b, struct timespec *when)
 {
     struct tree_states *ts = t->states;
-    buf_init(b);
+    rtm_buf_init(b);
     pthread_mutex_lock(&ts->lock);
     table_up_to_date(t, ts);
     if (!t->cfg.configs_none && (!ts->present || atomic_exchange(&ts->present_dirty, 0))) {
@@ -186,10 +186,9 @@ int tree_states_missing(struct rtm_tree *t, struct rtm_buf *b, struct timespec *
 
 /* ---- timing of preview.svg and anim.bvh ---- */
 
-int tree_states_follow(const struct rtm_tree *t, const struct tree_target *tg)
+int tree_states_follow(const struct rtm_tree *t, struct rtm_view v)
 {
-    return tg->kind == TK_VIEW && rtm_view_timed(tg->view.kind) && !t->cfg.configs_none &&
-           !t->cfg.timing_frames;
+    return rtm_view_timed(v.kind) && !t->cfg.configs_none && !t->cfg.timing_frames;
 }
 
 int tree_states_timing(struct rtm_tree *t, const struct tree_target *tg, int ready,
@@ -199,7 +198,7 @@ int tree_states_timing(struct rtm_tree *t, const struct tree_target *tg, int rea
     const struct rtm_anim *a = tg->h ? rtmc_anim(tg->h) : NULL;
     int rc = 0;
     rtm_timing_alone(tm);               /* no configs read: the file alone */
-    if (!tree_states_follow(t, tg) || !a)
+    if (!tree_states_follow(t, tg->view) || !a)
         return 0;
     int found = anim_gamepath(t, tg, gp, sizeof gp);
     if (found) {

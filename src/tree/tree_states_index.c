@@ -10,14 +10,14 @@
  * layer (tree_int.h).
  *
  * The record: the key is no file's (device, inode and times 0), of kind
- * INDEX_STATES, its rendering key "states:" + the generation's hash + the
+ * RTM_STORE_STATES, its rendering key "states:" + the generation's hash + the
  * line format's version; the value, LZO-compressed (lzo.h: the lines
  * repeat their config's path; 21,000 states of rtmgen -I's install took
  * 5.8 MB plain) after its plain length, holds the whole generation
  * (checked byte for byte: a hash that collides reads as not known), the
  * configs' paths in path order, then each line's key, text, file, config
  * and entry, in key order (read back without a sort). */
-#include "tree_int.h"
+#include "tree_states.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -27,8 +27,6 @@
 #include "lzo.h"
 #include "states.h"
 
-/* rtm_index_key.kind of a states table: far from loader.h's small kinds. */
-enum { INDEX_STATES = 0x53544154 };     /* "STAT" */
 /* The lines' format: states.c's text (RTM_RENDER_VERSION) and this file's. */
 #define STORE_VERSION 4
 /* A plain value longer is not believed (a damaged record). */
@@ -54,43 +52,43 @@ char *tree_states_gen(const char *root, char **entries, size_t n)
 {
     struct rtm_buf b;
     size_t len;
-    buf_init(&b);
+    rtm_buf_init(&b);
     if (n)
         qsort(entries, n, sizeof *entries, by_str);   /* readdir's order is no order */
-    buf_printf(&b, "%zu:%s\n", strlen(root), root);
+    rtm_buf_printf(&b, "%zu:%s\n", strlen(root), root);
     for (size_t i = 0; i < n; i++)
-        buf_puts(&b, entries[i]);
-    buf_putc(&b, 0);
+        rtm_buf_puts(&b, entries[i]);
+    rtm_buf_putc(&b, 0);
     if (b.oom) {
-        buf_free(&b);
+        rtm_buf_free(&b);
         return NULL;
     }
-    return buf_take(&b, &len);
+    return rtm_buf_take(&b, &len);
 }
 
-static void index_key(const char *gen, char render[64], struct rtm_index_key *k)
+static void index_key(const char *gen, char render[64], struct rtm_store_key *k)
 {
     snprintf(render, 64, "states:%016" PRIx64 ":%d:%d", rtm_hash_str(gen), STORE_VERSION,
              RTM_RENDER_VERSION);
-    *k = (struct rtm_index_key){ .kind = INDEX_STATES, .render = render };
+    *k = (struct rtm_store_key){ .kind = RTM_STORE_STATES, .render = render };
 }
 
 /* ---- the value ---- */
 
-static void put_str(struct rtm_buf *b, const char *s) { buf_put(b, s, strlen(s) + 1); }
+static void put_str(struct rtm_buf *b, const char *s) { rtm_buf_put(b, s, strlen(s) + 1); }
 
 int tree_states_pack(const char *gen, const struct rtm_states *s, struct rtm_buf *out)
 {
     struct rtm_buf b;
     size_t n = rtm_states_nlines(s), ncfg = 0;
-    buf_init(&b);
+    rtm_buf_init(&b);
     put_str(&b, gen);
     while (rtm_states_config(s, ncfg))
         ncfg++;
-    buf_put_u32(&b, (uint32_t)ncfg);
+    rtm_buf_put_u32(&b, (uint32_t)ncfg);
     for (size_t i = 0; i < ncfg; i++)
         put_str(&b, rtm_states_config(s, i));
-    buf_put_u32(&b, (uint32_t)n);
+    rtm_buf_put_u32(&b, (uint32_t)n);
     for (size_t i = 0; i < n; i++) {
         struct rtm_state_line l;
         rtm_states_line(s, i, &l);
@@ -98,40 +96,40 @@ int tree_states_pack(const char *gen, const struct rtm_states *s, struct rtm_buf
         put_str(&b, l.text);
         put_str(&b, l.file);
         put_str(&b, l.speed);
-        buf_put_u32(&b, (uint32_t)l.speed_known);
-        buf_put_u32(&b, (uint32_t)l.cfg);
-        buf_put_u32(&b, l.entry);
+        rtm_buf_put_u32(&b, (uint32_t)l.speed_known);
+        rtm_buf_put_u32(&b, (uint32_t)l.cfg);
+        rtm_buf_put_u32(&b, l.entry);
     }
     uint64_t plain = b.len;
     int rc = -1;
-    buf_init(out);
-    buf_put(out, &plain, sizeof plain);
+    rtm_buf_init(out);
+    rtm_buf_put(out, &plain, sizeof plain);
     if (!b.oom && plain <= PLAIN_MAX && ncfg <= UINT32_MAX && n <= UINT32_MAX &&
         rtm_lzo_init() == 0 && rtm_lzo_encode((const uint8_t *)b.p, b.len, out) == 0 && !out->oom)
         rc = 0;
-    buf_free(&b);
+    rtm_buf_free(&b);
     if (rc)
-        buf_free(out);
+        rtm_buf_free(out);
     return rc;
 }
 
-void tree_states_remember(struct rtm_index *ix, const char *gen, const struct rtm_states *s)
+void tree_states_remember(const struct rtm_store *ix, const char *gen, const struct rtm_states *s)
 {
     struct rtm_buf z;
     char render[64];
-    struct rtm_index_key k;
+    struct rtm_store_key k;
     index_key(gen, render, &k);
     if (tree_states_pack(gen, s, &z) == 0)
-        rtm_index_put(ix, &k, z.p, z.len);
-    buf_free(&z);
+        rtm_store_put(ix, &k, z.p, z.len);
+    rtm_buf_free(&z);
 }
 
-void tree_states_forget(struct rtm_index *ix, const char *gen)
+void tree_states_forget(const struct rtm_store *ix, const char *gen)
 {
     char render[64];
-    struct rtm_index_key k;
+    struct rtm_store_key k;
     index_key(gen, render, &k);
-    rtm_index_drop(ix, &k);
+    rtm_store_drop(ix, &k);
 }
 
 /* A reader of a value: each get checks the bytes that justify it. */
@@ -208,15 +206,15 @@ static char *unpack(const void *val, size_t len, size_t *plain_len)
     return out;
 }
 
-int tree_states_recall(struct rtm_index *ix, const char *gen, struct rtm_states **out)
+int tree_states_recall(const struct rtm_store *ix, const char *gen, struct rtm_states **out)
 {
     char render[64];
-    struct rtm_index_key k;
+    struct rtm_store_key k;
     void *val;
     size_t len;
     index_key(gen, render, &k);
     *out = NULL;
-    if (rtm_index_get(ix, &k, &val, &len))
+    if (rtm_store_get(ix, &k, &val, &len))
         return -1;
     int rc = tree_states_unpack(val, len, gen, out);
     free(val);

@@ -2,14 +2,14 @@
  * the mount's table of config states (tree_states.c): the walk, the
  * configs of archives and of $PBOPREFIX$ folders, the index's table when
  * it has this generation, and the game paths present (missing.txt).
- * Part of the tree layer (tree.h, tree_int.h).
+ * Tier 2 of the tree (tree_states.h).
  *
  * Configs read: every config.bin or config.cpp (any case), at any depth of
  * an archive under SOURCE, or of a folder below a $PBOPREFIX$; a text one
  * preprocessed, its game-path includes found through the $PBOPREFIX$
  * folders under SOURCE, then through the project around it (gamepath.h:
  * its addons/ and include/ folders). */
-#include "tree_int.h"
+#include "tree_states.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -65,10 +65,10 @@ static int push(char ***arr, size_t *n, size_t *cap, const char *s)
 {
     void *q = *arr;
     if (rtm_array_grow(&q, cap, *n + 1, sizeof **arr, 16))
-        return -1;
+        return -ENOMEM;
     *arr = q;
     if (!((*arr)[*n] = strdup(s)))
-        return -1;
+        return -ENOMEM;
     (*n)++;
     return 0;
 }
@@ -464,16 +464,16 @@ static int walk_configs(struct rtm_tree *t, struct walk *w)
 static void say_left(struct rtm_tree *t, const struct walk *w)
 {
     struct rtm_buf note;
-    buf_init(&note);
+    rtm_buf_init(&note);
     cfg_pp_note(&w->left, &note);
     if (note.len && t->cfg.log && !atomic_exchange(&t->said_left, 1)) {
-        buf_putc(&note, 0);
+        rtm_buf_putc(&note, 0);
         char line[512];
         snprintf(line, sizeof line, "configs read for states.txt: %s", note.p + 10);
         line[strcspn(line, "\n")] = 0;
         t->cfg.log(t->cfg.log_ctx, line);
     }
-    buf_free(&note);
+    rtm_buf_free(&note);
 }
 
 /* Ends a walk: its folder and lists. */
@@ -487,7 +487,7 @@ static void walk_end(struct rtm_tree *t, struct walk *w)
 
 /* Remembers table s of generation gen (the tree's from now on); a
  * generation this mount remembered before is dropped: SOURCE left it. */
-static void remember(struct tree_states *ts, struct rtm_index *ix, char *gen,
+static void remember(struct tree_states *ts, const struct rtm_store *ix, char *gen,
                      const struct rtm_states *s)
 {
     if (ts->gen && strcmp(ts->gen, gen))
@@ -506,7 +506,7 @@ struct rtm_states *tree_states_build(struct rtm_tree *t, struct timespec *newest
 {
     struct walk w = { .t = t, .rootfd = -1, .present = rtm_gamepaths_new() };
     struct rtm_states *s = NULL;
-    struct rtm_index *ix = t->cfg.index ? *t->cfg.index : NULL;
+    const struct rtm_store *ix = t->cfg.store ? *t->cfg.store : NULL;
     char *gen = NULL;
     *present = NULL;
     if (walk_configs(t, &w)) {

@@ -108,24 +108,24 @@ static int build(struct bvh *h)
 static void put_num(struct rtm_buf *b, double v, int digits)
 {
     char s[RTM_FLOAT_CHARS];
-    buf_put(b, s, rtm_fmt_fixed(v, digits, s));
+    rtm_buf_put(b, s, rtm_fmt_fixed(v, digits, s));
 }
 
 static void indent(struct rtm_buf *b, uint32_t depth)
 {
     for (uint32_t i = 0; i < depth && i < MAX_INDENT; i++)
-        buf_putc(b, '\t');
+        rtm_buf_putc(b, '\t');
 }
 
 static void put_offset(struct rtm_buf *b, uint32_t depth, const double o[3])
 {
     indent(b, depth);
-    buf_puts(b, "OFFSET");
+    rtm_buf_puts(b, "OFFSET");
     for (int k = 0; k < 3; k++) {
-        buf_putc(b, ' ');
+        rtm_buf_putc(b, ' ');
         put_num(b, o[k], 5);
     }
-    buf_putc(b, '\n');
+    rtm_buf_putc(b, '\n');
 }
 
 /* A leaf's end: 5 cm on along the way from its parent, or up. */
@@ -136,12 +136,12 @@ static void put_end_site(struct rtm_buf *b, uint32_t depth, const double offset[
     for (int k = 0; len > 1e-9 && k < 3; k++)
         e[k] = offset[k] / len * 0.05;
     indent(b, depth);
-    buf_puts(b, "End Site\n");
+    rtm_buf_puts(b, "End Site\n");
     indent(b, depth);
-    buf_puts(b, "{\n");
+    rtm_buf_puts(b, "{\n");
     put_offset(b, depth + 1, e);
     indent(b, depth);
-    buf_puts(b, "}\n");
+    rtm_buf_puts(b, "}\n");
 }
 
 static void put_joint_head(const struct bvh *h, struct rtm_buf *b, uint32_t bone,
@@ -150,14 +150,14 @@ static void put_joint_head(const struct bvh *h, struct rtm_buf *b, uint32_t bone
     double o[3];
     rest_offset(h, bone, o);
     indent(b, depth);
-    buf_puts(b, "JOINT ");
-    buf_put(b, h->names->form[bone], h->names->len[bone]);
-    buf_putc(b, '\n');
+    rtm_buf_puts(b, "JOINT ");
+    rtm_buf_put(b, h->names->form[bone], h->names->len[bone]);
+    rtm_buf_putc(b, '\n');
     indent(b, depth);
-    buf_puts(b, "{\n");
+    rtm_buf_puts(b, "{\n");
     put_offset(b, depth + 1, o);
     indent(b, depth + 1);
-    buf_puts(b, CHANNELS);
+    rtm_buf_puts(b, CHANNELS);
     if (h->first_child[bone] < 0)
         put_end_site(b, depth + 1, o);
 }
@@ -166,9 +166,9 @@ static void put_hierarchy(const struct bvh *h, struct rtm_buf *b)
 {
     static const double zero[3] = { 0, 0, 0 };
     uint32_t n = h->a->nbones, depth = 1;
-    buf_puts(b, "HIERARCHY\nROOT " RTM_BVH_ROOT "\n{\n");
+    rtm_buf_puts(b, "HIERARCHY\nROOT " RTM_BVH_ROOT "\n{\n");
     put_offset(b, 1, zero);
-    buf_puts(b, "\t" CHANNELS);
+    rtm_buf_puts(b, "\t" CHANNELS);
     if (h->first_child[n] < 0)
         put_end_site(b, 1, zero);
     /* walk the preorder, closing braces as the walk climbs */
@@ -181,13 +181,13 @@ static void put_hierarchy(const struct bvh *h, struct rtm_buf *b)
         }
         for (int32_t up = (int32_t)bone; up >= 0; up = h->parent[up]) {
             indent(b, depth);
-            buf_puts(b, "}\n");
+            rtm_buf_puts(b, "}\n");
             if (h->next_sibling[up] >= 0)
                 break;
             depth--;
         }
     }
-    buf_puts(b, "}\n");
+    rtm_buf_puts(b, "}\n");
 }
 
 /* The rotation of frame f's matrix of bone b in BVH space, column form:
@@ -251,19 +251,19 @@ static void put_frame(struct bvh *h, uint32_t f, struct rtm_buf *b)
         h->ok[i] = rotation(h, f, i, h->c[i]) == 0;
         rtm_point_times(a->pivot[i], rtm_matrix(a, f, i), h->joint[i]);
     }
-    buf_puts(b, "0 0 0 0 0 0");
+    rtm_buf_puts(b, "0 0 0 0 0 0");
     for (uint32_t k = 0; k < a->nbones; k++) {
         uint32_t bone = h->order[k];
         int32_t p = h->parent[bone];
         if (h->ok[bone] && (p < 0 || h->ok[p]))
             channels(h, bone, h->chan[bone]);
-        if (buf_counts(b)) {            /* sizing: the lengths alone */
+        if (rtm_buf_counts(b)) {            /* sizing: the lengths alone */
             for (int c = 0; c < 6; c++)
-                buf_count(b, 1 + rtm_fixed_len(h->chan[bone][c], 5));
+                rtm_buf_count(b, 1 + rtm_fixed_len(h->chan[bone][c], 5));
             continue;
         }
         /* written in place: a frame is thousands of numbers */
-        if (buf_reserve(b, 6 * (RTM_FLOAT_CHARS + 1)))
+        if (rtm_buf_reserve(b, 6 * (RTM_FLOAT_CHARS + 1)))
             return;
         char *o = b->p + b->len;
         for (int c = 0; c < 6; c++) {
@@ -272,7 +272,7 @@ static void put_frame(struct bvh *h, uint32_t f, struct rtm_buf *b)
         }
         b->len = (size_t)(o - b->p);
     }
-    buf_putc(b, '\n');
+    rtm_buf_putc(b, '\n');
 }
 
 int rtm_write_bvh(const struct rtm_anim *a, struct rtm_buf *out)
@@ -291,37 +291,37 @@ static void put_frame_time(const struct rtm_anim *a, const struct rtm_timing *tm
                            struct rtm_buf *out)
 {
     if (tm && tm->seconds > 0 && a->nframes >= 2)
-        buf_printf(out, "Frame Time: %.6g\n", tm->seconds / (a->nframes - 1));
+        rtm_buf_printf(out, "Frame Time: %.6g\n", tm->seconds / (a->nframes - 1));
     else
-        buf_puts(out, "Frame Time: " RTM_BVH_FRAME_TIME "\n");
+        rtm_buf_puts(out, "Frame Time: " RTM_BVH_FRAME_TIME "\n");
 }
 
 int rtm_bvh_timed_size(const struct rtm_anim *a, const struct rtm_timing *tm, uint64_t untimed,
                        uint64_t *size)
 {
     struct rtm_buf plain, timed;
-    buf_init(&plain);
-    buf_init(&timed);
+    rtm_buf_init(&plain);
+    rtm_buf_init(&timed);
     put_frame_time(a, NULL, &plain);
     put_frame_time(a, tm, &timed);
     *size = untimed - plain.len + timed.len;
     int rc = plain.oom || timed.oom ? -1 : 0;
-    buf_free(&plain);
-    buf_free(&timed);
+    rtm_buf_free(&plain);
+    rtm_buf_free(&timed);
     return rc;
 }
 
 int rtm_write_bvh_with(const struct rtm_anim *a, const struct rtm_rotations *rot,
                        const struct rtm_timing *tm, struct rtm_buf *out)
 {
-    if (!a->pivot || !a->has_matrices)
+    if (!a->pivot || a->depth < RTM_DEPTH_FULL)
         return -1;
     struct bvh h = { .a = a, .rot = rot };
     uint32_t *by_phase = NULL;
     int rc = build(&h) || !(by_phase = rtm_phase_order(a)) ? -1 : 0;
     if (!rc) {
         put_hierarchy(&h, out);
-        buf_printf(out, "MOTION\nFrames: %u\n", a->nframes);
+        rtm_buf_printf(out, "MOTION\nFrames: %u\n", a->nframes);
         put_frame_time(a, tm, out);
         for (uint32_t i = 0; i < a->nframes; i++)
             put_frame(&h, by_phase[i], out);

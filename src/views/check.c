@@ -42,14 +42,14 @@ static int line(struct emit *e)
         return 0;
     }
     e->lines++;
-    buf_printf(e->b, "%s %s: ", e->level, e->code);
+    rtm_buf_printf(e->b, "%s %s: ", e->level, e->code);
     return 1;
 }
 
 static void end(struct emit *e)
 {
     if (e->more)
-        buf_printf(e->b, "%s %s: and %u more like these\n", e->level, e->code, e->more);
+        rtm_buf_printf(e->b, "%s %s: and %u more like these\n", e->level, e->code, e->more);
 }
 
 static void put_bone(struct emit *e, uint32_t b)
@@ -117,11 +117,11 @@ static void check_not_in_skeleton(struct emit *e)
     for (uint32_t b = 0; e->match && b < e->a->nbones; b++) {
         if (e->match[b] >= 0 || !line(e))
             continue;
-        buf_puts(e->b, "Bone ");
+        rtm_buf_puts(e->b, "Bone ");
         put_bone(e, b);
-        buf_puts(e->b, " doesn't exist in skeleton ");
+        rtm_buf_puts(e->b, " doesn't exist in skeleton ");
         put_skel(e);
-        buf_puts(e->b, " (the game logs this and leaves the bone still)\n");
+        rtm_buf_puts(e->b, " (the game logs this and leaves the bone still)\n");
     }
     end(e);
 }
@@ -137,19 +137,19 @@ static void check_binarise(struct emit *e)
         n += e->match[b] < 0;
     if (!n || e->a->format != RTM_FORMAT_PLAIN || !line(e))
         return;
-    buf_puts(e->b, "binarise would refuse the file (There was no skeleton that could be used): "
+    rtm_buf_puts(e->b, "binarise would refuse the file (There was no skeleton that could be used): "
                    "skeleton ");
     put_skel(e);
-    buf_printf(e->b, " lacks %u of its bones: ", n);
+    rtm_buf_printf(e->b, " lacks %u of its bones: ", n);
     uint32_t named = 0;
     for (uint32_t b = 0; b < e->a->nbones && named < RTM_CHECK_MAX_LINES; b++)
         if (e->match[b] < 0) {
-            buf_puts(e->b, named++ ? ", " : "");
+            rtm_buf_puts(e->b, named++ ? ", " : "");
             put_bone(e, b);
         }
     if (n > named)
-        buf_printf(e->b, " and %u more", n - named);
-    buf_puts(e->b, " (bmtr.rtm stores each as a root)\n");
+        rtm_buf_printf(e->b, " and %u more", n - named);
+    rtm_buf_puts(e->b, " (bmtr.rtm stores each as a root)\n");
 }
 
 /* Exporters end each chain with a tip bone, "NAME_end" (Blender's and
@@ -160,10 +160,10 @@ static void check_helpers(struct emit *e)
     for (uint32_t b = 0; e->match && b < e->a->nbones; b++) {
         if (e->match[b] >= 0 || !ends_with_nocase(e->a->bones[b], "_end") || !line(e))
             continue;
-        buf_puts(e->b, "Bone ");
+        rtm_buf_puts(e->b, "Bone ");
         put_bone(e, b);
-        buf_puts(e->b, " is an exporter's helper, the tip of a chain: leave it out of "
-                 "the export\n");
+        rtm_buf_puts(e->b, " is an exporter's helper, the tip of a chain: leave it out of "
+                     "the export\n");
     }
     end(e);
 }
@@ -177,13 +177,13 @@ static void check_case(struct emit *e)
         int32_t k = e->match[b];
         if (k < 0 || strcmp(e->a->bones[b].s, e->sk[k]) == 0 || !line(e))
             continue;
-        buf_puts(e->b, "case mismatch '");
+        rtm_buf_puts(e->b, "case mismatch '");
         put_bone(e, b);
-        buf_puts(e->b, "' in rtm vs '");
+        rtm_buf_puts(e->b, "' in rtm vs '");
         rtm_put_name(e->b, (struct rtm_str){ e->sk[k], (uint32_t)strlen(e->sk[k]) });
-        buf_puts(e->b, "' in skeleton ");
+        rtm_buf_puts(e->b, "' in skeleton ");
         put_skel(e);
-        buf_puts(e->b, " (pboProject stops on it; the game matches bones without case)\n");
+        rtm_buf_puts(e->b, " (pboProject stops on it; the game matches bones without case)\n");
     }
     end(e);
 }
@@ -226,10 +226,10 @@ static int check_duplicates(struct emit *e)
     for (uint32_t b = 0; b < a->nbones; b++) {
         if (dup_of[b] == UINT32_MAX || !line(e))
             continue;
-        buf_puts(e->b, "Bone ");
+        rtm_buf_puts(e->b, "Bone ");
         put_bone(e, b);
-        buf_printf(e->b, " (bone %u) repeats the name of bone %u: the game moves the "
-                   "skeleton's bone with only one of them\n", b, dup_of[b]);
+        rtm_buf_printf(e->b, " (bone %u) repeats the name of bone %u: the game moves the "
+                       "skeleton's bone with only one of them\n", b, dup_of[b]);
     }
     end(e);
     free(dup_of);
@@ -245,22 +245,22 @@ static void check_name_length(struct emit *e)
     for (uint32_t b = 0; b < a->nbones; b++) {
         if (a->bones[b].len <= PLAIN_NAME_BYTES || !line(e))
             continue;
-        buf_puts(e->b, "Bone ");
+        rtm_buf_puts(e->b, "Bone ");
         put_bone(e, b);
-        buf_printf(e->b, " is %u bytes, longer than the plain format's %d-byte name field: "
-                   "a plain file keeps only its first %d\n", a->bones[b].len,
-                   PLAIN_NAME_BYTES, PLAIN_NAME_BYTES);
+        rtm_buf_printf(e->b, " is %u bytes, longer than the plain format's %d-byte name field: "
+                       "a plain file keeps only its first %d\n", a->bones[b].len,
+                       PLAIN_NAME_BYTES, PLAIN_NAME_BYTES);
     }
     for (uint32_t i = 0; i < a->nprops; i++) {
         const struct rtm_prop *p = &a->props[i];
         if ((p->name.len <= MDAT_STRING_BYTES && p->value.len <= MDAT_STRING_BYTES) ||
             !line(e))
             continue;
-        buf_printf(e->b, "property %u's %s is %u bytes, longer than the %d a plain file's "
-                   "MDAT block holds: it is cut there\n", i,
-                   p->name.len > MDAT_STRING_BYTES ? "name" : "value",
-                   p->name.len > MDAT_STRING_BYTES ? p->name.len : p->value.len,
-                   MDAT_STRING_BYTES);
+        rtm_buf_printf(e->b, "property %u's %s is %u bytes, longer than the %d a plain file's "
+                       "MDAT block holds: it is cut there\n", i,
+                       p->name.len > MDAT_STRING_BYTES ? "name" : "value",
+                       p->name.len > MDAT_STRING_BYTES ? p->name.len : p->value.len,
+                       MDAT_STRING_BYTES);
     }
     end(e);
 }
@@ -296,17 +296,17 @@ static int check_left_out(struct emit *e)
         left += !has[k] && !in_face_rig(e, k);
     begin(e, "note", "skeleton-bones-left-out");
     if (left && line(e)) {
-        buf_printf(e->b, "%u of the %u bones of skeleton ", left, nsk);
+        rtm_buf_printf(e->b, "%u of the %u bones of skeleton ", left, nsk);
         put_skel(e);
-        buf_puts(e->b, " are not in the animation, so it does not move them (the face "
-                 "rig below Face_Hub not counted):");
+        rtm_buf_puts(e->b, " are not in the animation, so it does not move them (the face "
+                     "rig below Face_Hub not counted):");
         for (uint32_t k = 0; k < nsk; k++) {
             if (has[k] || in_face_rig(e, k))
                 continue;
-            buf_putc(e->b, ' ');
+            rtm_buf_putc(e->b, ' ');
             rtm_put_name(e->b, (struct rtm_str){ e->sk[k], (uint32_t)strlen(e->sk[k]) });
         }
-        buf_putc(e->b, '\n');
+        rtm_buf_putc(e->b, '\n');
     }
     end(e);
     free(has);
@@ -327,9 +327,9 @@ static void check_phase_range(struct emit *e)
         float v = e->a->phases[f];
         if (!isfinite(v) || (v >= 0.0f && v <= 1.0f) || !line(e))
             continue;
-        buf_printf(e->b, "frame %u has phase ", f);
+        rtm_buf_printf(e->b, "frame %u has phase ", f);
         put_phase(e, v);
-        buf_puts(e->b, ", outside 0 to 1, the span the game plays\n");
+        rtm_buf_puts(e->b, ", outside 0 to 1, the span the game plays\n");
     }
     end(e);
 }
@@ -344,11 +344,11 @@ static void check_phase_order(struct emit *e)
         if (!isfinite(v))
             continue;
         if (last >= 0 && v < e->a->phases[last] && line(e)) {
-            buf_printf(e->b, "frame %u has phase ", f);
+            rtm_buf_printf(e->b, "frame %u has phase ", f);
             put_phase(e, v);
-            buf_printf(e->b, ", below frame %lld's ", (long long)last);
+            rtm_buf_printf(e->b, ", below frame %lld's ", (long long)last);
             put_phase(e, e->a->phases[last]);
-            buf_puts(e->b, ": the game plays frames by phase, not in the file's order\n");
+            rtm_buf_puts(e->b, ": the game plays frames by phase, not in the file's order\n");
         }
         last = f;
     }
@@ -380,9 +380,9 @@ static int check_phase_repeat(struct emit *e)
     for (uint32_t f = 0; f < a->nframes; f++) {
         if (same[f] == UINT32_MAX || !line(e))
             continue;
-        buf_printf(e->b, "frame %u repeats frame %u's phase ", f, same[f]);
+        rtm_buf_printf(e->b, "frame %u repeats frame %u's phase ", f, same[f]);
         put_phase(e, a->phases[f]);
-        buf_puts(e->b, ": the game, which finds frames by phase, shows only one of them\n");
+        rtm_buf_puts(e->b, ": the game, which finds frames by phase, shows only one of them\n");
     }
     end(e);
     free(order);
@@ -423,25 +423,25 @@ static void check_nan(struct emit *e)
     for (uint32_t f = 0; f < a->nframes; f++) {
         if (isfinite(a->phases[f]) || !line(e))
             continue;
-        buf_printf(e->b, "frame %u's phase is ", f);
+        rtm_buf_printf(e->b, "frame %u's phase is ", f);
         put_phase(e, a->phases[f]);
-        buf_puts(e->b, ": the game cannot place the frame\n");
+        rtm_buf_puts(e->b, ": the game cannot place the frame\n");
     }
     for (uint32_t b = 0; b < a->nbones; b++) {
         uint32_t first = 0, n = count_frames(a, b, 0, &first);
         if (!n || !line(e))
             continue;
-        buf_puts(e->b, "Bone ");
+        rtm_buf_puts(e->b, "Bone ");
         put_bone(e, b);
-        buf_printf(e->b, " has NaN or infinite numbers in %u of %u frames, the first "
-                   "frame %u: the game cannot place the bone there\n", n, a->nframes, first);
+        rtm_buf_printf(e->b, " has NaN or infinite numbers in %u of %u frames, the first "
+                       "frame %u: the game cannot place the bone there\n", n, a->nframes, first);
     }
     for (uint32_t i = 0; i < a->nprops; i++) {
         if (isfinite(a->props[i].phase) || !line(e))
             continue;
-        buf_printf(e->b, "property %u's phase is ", i);
+        rtm_buf_printf(e->b, "property %u's phase is ", i);
         put_phase(e, a->props[i].phase);
-        buf_puts(e->b, ": it never fires\n");
+        rtm_buf_puts(e->b, ": it never fires\n");
     }
     end(e);
 }
@@ -454,11 +454,11 @@ static void check_scaled(struct emit *e)
         uint32_t first = 0, n = count_frames(a, b, 1, &first);
         if (!n || !line(e))
             continue;
-        buf_puts(e->b, "Bone ");
+        rtm_buf_puts(e->b, "Bone ");
         put_bone(e, b);
-        buf_printf(e->b, "'s matrix is not a rotation (it scales, mirrors or flattens) in "
-                   "%u of %u frames, the first frame %u: the game deforms the model "
-                   "with it\n", n, a->nframes, first);
+        rtm_buf_printf(e->b, "'s matrix is not a rotation (it scales, mirrors or flattens) in "
+                       "%u of %u frames, the first frame %u: the game deforms the model "
+                       "with it\n", n, a->nframes, first);
     }
     end(e);
 }
@@ -470,11 +470,11 @@ static void check_empty_property(struct emit *e)
     for (uint32_t i = 0; i < a->nprops; i++) {
         if (a->props[i].name.len || !line(e))
             continue;
-        buf_printf(e->b, "property %u (phase ", i);
+        rtm_buf_printf(e->b, "property %u (phase ", i);
         put_phase(e, a->props[i].phase);
-        buf_puts(e->b, ", value ");
+        rtm_buf_puts(e->b, ", value ");
         rtm_put_json_name(e->b, a->props[i].value);
-        buf_puts(e->b, ") has an empty name: nothing in the game reacts to it\n");
+        rtm_buf_puts(e->b, ") has an empty name: nothing in the game reacts to it\n");
     }
     end(e);
 }
@@ -488,7 +488,7 @@ static const char *game_skeleton_name(const struct rtm_anim *a)
 
 int rtm_check_render(const struct rtm_anim *a, struct rtm_buf *out)
 {
-    if (!a->has_matrices)
+    if (a->depth < RTM_DEPTH_FULL)
         return -1;
     struct emit e = { .a = a, .b = out, .skel = game_skeleton_name(a) };
     int rc = match_skeleton(&e);

@@ -32,7 +32,7 @@ static void svg_free(struct svg *h)
     free(h->drawn);
     for (int c = 0; c < NCOLOURS; c++)
         free(h->path[c]);
-    buf_free(&h->anim);
+    rtm_buf_free(&h->anim);
 }
 
 static int contains_word(struct rtm_str s, const char *w)
@@ -55,7 +55,7 @@ static enum colour colour_of(struct rtm_str name)
 
 static void put_fixed(struct rtm_buf *b, double v, int digits)
 {
-    if (buf_reserve(b, RTM_FLOAT_CHARS))
+    if (rtm_buf_reserve(b, RTM_FLOAT_CHARS))
         return;
     b->len += rtm_fmt_fixed(v, digits, b->p + b->len);
 }
@@ -63,11 +63,11 @@ static void put_fixed(struct rtm_buf *b, double v, int digits)
 static void put_format_line(const struct rtm_anim *a, struct rtm_buf *b)
 {
     if (a->format == RTM_FORMAT_PLAIN)
-        buf_puts(b, "RTM_0101");
+        rtm_buf_puts(b, "RTM_0101");
     else
-        buf_printf(b, "BMTR v%u", a->version);
-    buf_printf(b, ", %u frame%s, %u bone%s", a->nframes, a->nframes == 1 ? "" : "s", a->nbones,
-               a->nbones == 1 ? "" : "s");
+        rtm_buf_printf(b, "BMTR v%u", a->version);
+    rtm_buf_printf(b, ", %u frame%s, %u bone%s", a->nframes, a->nframes == 1 ? "" : "s", a->nbones,
+                   a->nbones == 1 ? "" : "s");
 }
 
 /* The frames with a finite phase, in phase order; when none has, the
@@ -193,17 +193,17 @@ static void plan_animation(struct svg *h)
     if (!(span > 0))
         return;
     struct rtm_buf *b = &h->anim;
-    buf_puts(b, " dur=\"");
+    rtm_buf_puts(b, " dur=\"");
     put_fixed(b, h->tm && h->tm->seconds > 0 ? h->tm->seconds : fmax(1.0, h->nf / 30.0), 3);
-    buf_puts(b, "s\" repeatCount=\"indefinite\" calcMode=\"linear\"");
+    rtm_buf_puts(b, "s\" repeatCount=\"indefinite\" calcMode=\"linear\"");
     if (even_steps(h, span))
         return;
-    buf_puts(b, " keyTimes=\"0");
+    rtm_buf_puts(b, " keyTimes=\"0");
     for (uint32_t k = 1; k + 1 < h->nf; k++) {
-        buf_putc(b, ';');
+        rtm_buf_putc(b, ';');
         put_fixed(b, ((double)ph[h->frames[k]] - first) / span, 4);
     }
-    buf_puts(b, ";1\"");
+    rtm_buf_puts(b, ";1\"");
 }
 
 static int panel_left(int panel)
@@ -224,11 +224,11 @@ static void put_xy(struct rtm_buf *b, const struct svg *h, char sep, uint32_t k,
         x = panel_left(panel) + RTM_SVG_PANEL_W / 2.0 + h->scale * (j[u] - h->mid[u]);
         y = picture_y(h, j[1]);
     }
-    if (buf_counts(b)) {                /* sizing: the lengths alone */
-        buf_count(b, (sep != 0) + (h->no_xy ? 0 : rtm_fixed_len(x, 1) + 1 + rtm_fixed_len(y, 1)));
+    if (rtm_buf_counts(b)) {                /* sizing: the lengths alone */
+        rtm_buf_count(b, (sep != 0) + (h->no_xy ? 0 : rtm_fixed_len(x, 1) + 1 + rtm_fixed_len(y, 1)));
         return;
     }
-    if (buf_reserve(b, 2 * RTM_FLOAT_CHARS + 2))
+    if (rtm_buf_reserve(b, 2 * RTM_FLOAT_CHARS + 2))
         return;
     char *o = b->p + b->len;
     *o = sep;
@@ -249,72 +249,72 @@ static void put_d(struct rtm_buf *b, const struct svg *h, enum colour c, uint32_
 
 static void put_lines(struct rtm_buf *b, const struct svg *h, int panel)
 {
-    buf_puts(b, "<g fill=\"none\" stroke-width=\"2\" stroke-linecap=\"round\" "
+    rtm_buf_puts(b, "<g fill=\"none\" stroke-width=\"2\" stroke-linecap=\"round\" "
                 "stroke-linejoin=\"round\">\n");
     for (int c = 0; c < NCOLOURS; c++) {
         if (!h->npath[c])
             continue;
-        buf_printf(b, "<path stroke=\"%s\" d=\"", COLOUR[c]);
+        rtm_buf_printf(b, "<path stroke=\"%s\" d=\"", COLOUR[c]);
         put_d(b, h, (enum colour)c, 0, panel);
-        buf_putc(b, '"');
+        rtm_buf_putc(b, '"');
         if (h->anim.len) {
-            buf_puts(b, "><animate attributeName=\"d\" values=\"");
+            rtm_buf_puts(b, "><animate attributeName=\"d\" values=\"");
             for (uint32_t k = 0; k < h->nf; k++) {
                 if (k)
-                    buf_putc(b, ';');
+                    rtm_buf_putc(b, ';');
                 put_d(b, h, (enum colour)c, k, panel);
             }
-            buf_putc(b, '"');
-            buf_put(b, h->anim.p, h->anim.len);
-            buf_puts(b, "/></path>\n");
+            rtm_buf_putc(b, '"');
+            rtm_buf_put(b, h->anim.p, h->anim.len);
+            rtm_buf_puts(b, "/></path>\n");
         } else {
-            buf_puts(b, "/>\n");
+            rtm_buf_puts(b, "/>\n");
         }
     }
-    buf_puts(b, "</g>\n");
+    rtm_buf_puts(b, "</g>\n");
 }
 
 static void put_dot(struct rtm_buf *b, const struct svg *h, uint32_t bone, int panel)
 {
-    buf_puts(b, "<circle r=\"2.5\" transform=\"translate(");
+    rtm_buf_puts(b, "<circle r=\"2.5\" transform=\"translate(");
     put_xy(b, h, 0, 0, bone, panel);
-    buf_puts(b, ")\"><title>");
+    rtm_buf_puts(b, ")\"><title>");
     rtm_put_xml_name(b, h->a->bones[bone]);
-    buf_puts(b, "</title>");
+    rtm_buf_puts(b, "</title>");
     if (h->anim.len) {
-        buf_puts(b, "<animateTransform attributeName=\"transform\" type=\"translate\" values=\"");
+        rtm_buf_puts(b, "<animateTransform attributeName=\"transform\" type=\"translate\" values=\"");
         for (uint32_t k = 0; k < h->nf; k++)
             put_xy(b, h, k ? ';' : 0, k, bone, panel);
-        buf_putc(b, '"');
-        buf_put(b, h->anim.p, h->anim.len);
-        buf_puts(b, "/>");
+        rtm_buf_putc(b, '"');
+        rtm_buf_put(b, h->anim.p, h->anim.len);
+        rtm_buf_puts(b, "/>");
     }
-    buf_puts(b, "</circle>\n");
+    rtm_buf_puts(b, "</circle>\n");
 }
 
 static void put_dots(struct rtm_buf *b, const struct svg *h, int panel)
 {
     for (int c = 0; c < NCOLOURS; c++) {
-        buf_printf(b, "<g fill=\"%s\">\n", COLOUR[c]);
+        rtm_buf_printf(b, "<g fill=\"%s\">\n", COLOUR[c]);
         for (uint32_t bone = 0; bone < h->a->nbones; bone++)
             if (h->drawn[bone] && colour_of(h->a->bones[bone]) == (enum colour)c)
                 put_dot(b, h, bone, panel);
-        buf_puts(b, "</g>\n");
+        rtm_buf_puts(b, "</g>\n");
     }
 }
 
 static void put_panel(struct rtm_buf *b, const struct svg *h, int panel)
 {
     int left = panel_left(panel);
-    buf_printf(b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "
-               "stroke=\"#ddd\"/>\n<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" "
-               "fill=\"#555\">%s</text>\n", left, RTM_SVG_TOP, RTM_SVG_PANEL_W, RTM_SVG_PANEL_H,
-               left + RTM_SVG_PANEL_W / 2, RTM_SVG_TOP + RTM_SVG_PANEL_H + 17, CAPTION[panel]);
+    rtm_buf_printf(b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "
+                   "stroke=\"#ddd\"/>\n<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" "
+                   "fill=\"#555\">%s</text>\n", left, RTM_SVG_TOP, RTM_SVG_PANEL_W, RTM_SVG_PANEL_H,
+                   left + RTM_SVG_PANEL_W / 2, RTM_SVG_TOP + RTM_SVG_PANEL_H + 17, CAPTION[panel]);
     if (!h->ndrawn)
         return;
-    buf_printf(b, "<path stroke=\"#ccc\" d=\"M%d ", left + RTM_SVG_PAD / 2);
+    rtm_buf_printf(b, "<path stroke=\"#ccc\" d=\"M%d ", left + RTM_SVG_PAD / 2);
     put_fixed(b, picture_y(h, h->ymin), 1);
-    buf_printf(b, "h%d\"/>\n", RTM_SVG_PANEL_W - RTM_SVG_PAD);
+    rtm_buf_printf(b, "h%d\"/>\n", RTM_SVG_PANEL_W - RTM_SVG_PAD);
     put_lines(b, h, panel);
     put_dots(b, h, panel);
 }
@@ -325,7 +325,7 @@ static void put_count(struct rtm_buf *b, int *first, uint32_t n, const char *thi
 {
     if (!n)
         return;
-    buf_printf(b, "%s%u %s%s %s", *first ? "" : "; ", n, thing, n == 1 ? "" : "s", why);
+    rtm_buf_printf(b, "%s%u %s%s %s", *first ? "" : "; ", n, thing, n == 1 ? "" : "s", why);
     *first = 0;
 }
 
@@ -334,13 +334,13 @@ static void put_timing(struct rtm_buf *b, const char *why)
 {
     for (const char *c = why; *c; c++) {
         if (*c == '<')
-            buf_puts(b, "&lt;");
+            rtm_buf_puts(b, "&lt;");
         else if (*c == '>')
-            buf_puts(b, "&gt;");
+            rtm_buf_puts(b, "&gt;");
         else if (*c == '&')
-            buf_puts(b, "&amp;");
+            rtm_buf_puts(b, "&amp;");
         else
-            buf_putc(b, *c >= ' ' && *c < 0x7f ? *c : '?');
+            rtm_buf_putc(b, *c >= ' ' && *c < 0x7f ? *c : '?');
     }
 }
 
@@ -353,44 +353,44 @@ static void put_desc(struct rtm_buf *b, const struct svg *h)
     if (!left_out && rtm_timing_empty(h->tm))
         return;
     int first = 1;
-    buf_puts(b, "<desc>");
+    rtm_buf_puts(b, "<desc>");
     put_count(b, &first, h->bad, "joint", "left out (NaN or infinite in a frame)");
     put_count(b, &first, h->lacking, "bone", "without a joint (not in the skeleton)");
     put_count(b, &first, h->guessed, "joint", "not drawn (pivot placed by a rule: skeleton.txt)");
     put_count(b, &first, h->phase_left_out, "frame", "left out (phase NaN or infinite)");
     if (left_out)
-        buf_putc(b, '.');
+        rtm_buf_putc(b, '.');
     if (!rtm_timing_empty(h->tm)) {
-        buf_puts(b, left_out ? " " : "");
+        rtm_buf_puts(b, left_out ? " " : "");
         put_timing(b, h->tm->why);
     }
-    buf_puts(b, "</desc>\n");
+    rtm_buf_puts(b, "</desc>\n");
 }
 
 static void put_open(struct rtm_buf *b, const struct rtm_anim *a, int height)
 {
-    buf_printf(b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-               "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"13\">\n<title>",
-               RTM_SVG_WIDTH, height, RTM_SVG_WIDTH, height);
+    rtm_buf_printf(b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+                   "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"13\">\n<title>",
+                   RTM_SVG_WIDTH, height, RTM_SVG_WIDTH, height);
     put_format_line(a, b);
-    buf_puts(b, "</title>\n");
+    rtm_buf_puts(b, "</title>\n");
 }
 
 static void put_title_text(struct rtm_buf *b, const struct rtm_anim *a, int x, int y,
                            const char *anchor)
 {
-    buf_printf(b, "<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n"
-               "<text x=\"%d\" y=\"%d\" text-anchor=\"%s\">", x, y, anchor);
+    rtm_buf_printf(b, "<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n"
+                   "<text x=\"%d\" y=\"%d\" text-anchor=\"%s\">", x, y, anchor);
     put_format_line(a, b);
-    buf_puts(b, "</text>\n");
+    rtm_buf_puts(b, "</text>\n");
 }
 
 static void write_no_rest_pose(const struct rtm_anim *a, struct rtm_buf *b)
 {
     put_open(b, a, 56);
     put_title_text(b, a, RTM_SVG_MARGIN, 20, "start");
-    buf_printf(b, "<text x=\"%d\" y=\"42\" fill=\"#555\">" RTM_SVG_NO_REST_POSE "</text>\n"
-               "</svg>\n", RTM_SVG_MARGIN);
+    rtm_buf_printf(b, "<text x=\"%d\" y=\"42\" fill=\"#555\">" RTM_SVG_NO_REST_POSE "</text>\n"
+                   "</svg>\n", RTM_SVG_MARGIN);
 }
 
 static void write_figure(const struct svg *h, struct rtm_buf *b)
@@ -401,10 +401,10 @@ static void write_figure(const struct svg *h, struct rtm_buf *b)
     for (int panel = 0; panel < 2; panel++)
         put_panel(b, h, panel);
     if (!h->ndrawn)
-        buf_printf(b, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" fill=\"#555\">%s</text>\n",
-                   RTM_SVG_WIDTH / 2, RTM_SVG_TOP + RTM_SVG_PANEL_H / 2,
-                   h->nf ? "no joint to draw" : "no frames");
-    buf_puts(b, "</svg>\n");
+        rtm_buf_printf(b, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" fill=\"#555\">%s</text>\n",
+                       RTM_SVG_WIDTH / 2, RTM_SVG_TOP + RTM_SVG_PANEL_H / 2,
+                       h->nf ? "no joint to draw" : "no frames");
+    rtm_buf_puts(b, "</svg>\n");
 }
 
 int rtm_write_svg(const struct rtm_anim *a, struct rtm_buf *out)
@@ -417,7 +417,7 @@ int rtm_write_svg(const struct rtm_anim *a, struct rtm_buf *out)
 static int plan_figure(struct svg *h)
 {
     double lo[3], hi[3];
-    buf_init(&h->anim);
+    rtm_buf_init(&h->anim);
     if (pick_frames(h) || place_joints(h, lo, hi) || plan_paths(h))
         return -1;
     fit(h, lo, hi);
@@ -439,7 +439,7 @@ static int write_timed_figure(struct svg *h, const struct rtm_timing *tm, struct
 int rtm_write_svg_timed(const struct rtm_anim *a, const struct rtm_timing *tm,
                         struct rtm_buf *out)
 {
-    if (!a->has_matrices)
+    if (a->depth < RTM_DEPTH_FULL)
         return -1;
     if (!a->pivot) {
         write_no_rest_pose(a, out);
@@ -457,19 +457,19 @@ int rtm_svg_timed_size(const struct rtm_anim *a, const struct rtm_timing *tm, ui
                        uint64_t *size)
 {
     *size = untimed;
-    if (!a->has_matrices)
+    if (a->depth < RTM_DEPTH_FULL)
         return -1;
     if (!a->pivot || rtm_timing_empty(tm))
         return 0;
     struct svg h = { .a = a, .no_xy = 1 };
     struct rtm_buf plain, timed;
-    buf_init_counting(&plain, 4096);
-    buf_init_counting(&timed, 4096);
+    rtm_buf_init_counting(&plain, 4096);
+    rtm_buf_init_counting(&timed, 4096);
     int rc = plan_figure(&h) || write_timed_figure(&h, NULL, &plain) ||
                      write_timed_figure(&h, tm, &timed) ? -1 : 0;
-    *size = untimed - buf_total(&plain) + buf_total(&timed);
-    buf_free(&plain);
-    buf_free(&timed);
+    *size = untimed - rtm_buf_total(&plain) + rtm_buf_total(&timed);
+    rtm_buf_free(&plain);
+    rtm_buf_free(&timed);
     svg_free(&h);
     return rc;
 }

@@ -17,6 +17,10 @@
  *    out of memory.  Rendering reads the anim and never changes it, so
  *    threads may render views of one anim at once.
  *  - rtm_view_pbo_info() is the same for an archive's table (pbo.h).
+ *  - What each view is - its name, the parse it needs, whether a timing
+ *    changes it, how it is rendered and sized - is one row of the view
+ *    table, view_table.c: read that first.  The queries below answer from
+ *    it, so that other layers need not name a particular view.
  */
 #ifndef RTM_VIEWS_H
 #define RTM_VIEWS_H
@@ -50,7 +54,10 @@ enum rtm_view_kind {
 };
 
 enum {
+    RTM_NVIEW_KINDS = RTM_VIEW_TRACK + 1,
     RTM_NFIXED_VIEWS = 11,              /* the most: anim.bvh needs pivots */
+    RTM_NFOLDER_KINDS = 3,              /* frames/, joints/, tracks/ */
+    RTM_NTIMED_VIEWS = 2,               /* preview.svg, anim.bvh */
     RTM_VIEW_NAME_MAX = 256,            /* a folder entry's name, with its NUL */
     RTM_VIEW_PATH_MAX = 8 + RTM_VIEW_NAME_MAX,
 };
@@ -63,15 +70,30 @@ struct rtm_view {
     };
 };
 
+/* The least depth of anim (rtm.h: enum rtm_depth) that renders a view of
+ * kind: names and counts (a shape, shape.h), a parse without matrices
+ * (RTM_PARSE_NO_MATRICES), or a full one. */
+enum rtm_depth rtm_view_depth(enum rtm_view_kind kind);
+
 /* "header.txt" ... "check.txt", "anim.bvh" for the fixed views; NULL for the others. */
 const char *rtm_view_fixed_name(enum rtm_view_kind kind);
+/* The kind of view name (a path in an animation's folder) is or leads to:
+ * a fixed view's name, a folder's, or a path in a folder.  Decided from
+ * the name alone, for any anim (anim.bvh and joints/ match even where
+ * there are no pivots): 0 and *kind, else -1. */
+int rtm_view_name_kind(const char *name, enum rtm_view_kind *kind);
 /* How many fixed views a has: the first that many kinds. */
 size_t rtm_view_nfixed(const struct rtm_anim *a);
 /* The folders of an animation: "frames", "joints" when it has pivots, and
  * "tracks".  The i-th folder's name and kind, or NULL past the last. */
 const char *rtm_view_folder(const struct rtm_anim *a, size_t i, enum rtm_view_kind *kind);
-/* The name of the folder of kind (RTM_VIEW_FRAME, _JOINTS or _TRACK). */
+/* The name of the folder of kind (RTM_VIEW_FRAME, _JOINTS or _TRACK);
+ * NULL for a kind that is no folder. */
 const char *rtm_view_folder_name(enum rtm_view_kind kind);
+/* The folder kinds numbered 0 .. RTM_NFOLDER_KINDS - 1 in enum order:
+ * kind's number (-1 for a kind that is no folder), and the inverse. */
+int rtm_view_folder_ordinal(enum rtm_view_kind kind);
+enum rtm_view_kind rtm_view_folder_kind(size_t ordinal);
 /* Whether name is one of a's folders (0, with its kind), else -1. */
 int rtm_view_folder_lookup(const struct rtm_anim *a, const char *name, enum rtm_view_kind *kind);
 /* The files of a's folder of kind, and the i-th one's name (buf needs
@@ -96,17 +118,20 @@ int rtm_view_lookup(const struct rtm_anim *a, const char *path, struct rtm_view 
 
 /* Whether v needs what RTM_PARSE_NO_MATRICES leaves out. */
 int rtm_view_needs_matrices(struct rtm_view v);
-/* -1 when out of memory, or when v needs matrices the anim does not have. */
+/* -1 when out of memory, or when v's depth (rtm_view_depth) is more than
+ * a->depth: a view never renders from fields its anim's maker left empty. */
 int rtm_view_render(const struct rtm_anim *a, struct rtm_view v, struct rtm_buf *out);
 /* The same timed by tm (timing.h; NULL: the empty generation, as above):
  * only preview.svg and anim.bvh depend on it (rtm_view_timed). */
 struct rtm_timing;
 int rtm_view_render_timed(const struct rtm_anim *a, struct rtm_view v,
                           const struct rtm_timing *tm, struct rtm_buf *out);
-static inline int rtm_view_timed(enum rtm_view_kind k)
-{
-    return k == RTM_VIEW_PREVIEW || k == RTM_VIEW_BVH;
-}
+int rtm_view_timed(enum rtm_view_kind k);
+/* The timed kinds numbered 0 .. RTM_NTIMED_VIEWS - 1 in enum order (a
+ * cache's slots for them): kind's number (-1 for an untimed kind), and
+ * the inverse. */
+int rtm_view_timed_slot(enum rtm_view_kind kind);
+enum rtm_view_kind rtm_view_timed_kind(size_t slot);
 
 /* The size of v timed by tm, in *size, from untimed, its size in the empty
  * generation (rtm_view_sizes'): the same number as rendering it timed,
@@ -115,6 +140,16 @@ static inline int rtm_view_timed(enum rtm_view_kind k)
 int rtm_view_timed_size(const struct rtm_anim *a, struct rtm_view v, const struct rtm_timing *tm,
                         uint64_t untimed, uint64_t *size);
 
+/* Whether the view named name can be written a piece at a time as it is
+ * made, never whole in memory (plain.rtm); decided from the name alone. */
+int rtm_view_streams(const char *name);
+/* Such a view of a handed to flush in pieces (rtm.h: rtm_plain_flush_fn):
+ * whenever out holds chunk bytes or more, and at the end; the same bytes
+ * as rtm_view_render().  -1 when out of memory, when flush stops, or when
+ * v is not streamed or is deeper than a (as rtm_view_render). */
+int rtm_view_stream(const struct rtm_anim *a, struct rtm_view v, struct rtm_buf *out,
+                    size_t chunk, rtm_plain_flush_fn flush, void *ctx);
+
 /* Every view's size, sizes[i] for rtm_view_at(a, i) (rtm_view_count(a) of
  * them), in one pass: the rows frames/ and tracks/ share are measured
  * once, joints/ measured too, the other views rendered into a counting
@@ -122,7 +157,7 @@ int rtm_view_timed_size(const struct rtm_anim *a, struct rtm_view v, const struc
  * memory it takes beyond the anim's is bounded (64 KiB, and arrays of a
  * view's bones or frames), whatever the views' sizes.
  * The same numbers as rendering each view.  -1 when out of memory, or when
- * a has no matrices or no track names (an anim rtm_parse did not make). */
+ * a is not RTM_DEPTH_FULL or has no track names (filled by hand: rtm.h). */
 int rtm_view_sizes(const struct rtm_anim *a, uint64_t *sizes);
 
 /* An archive's folder holds, besides its entries, one file of its own:

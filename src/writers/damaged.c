@@ -110,7 +110,7 @@ static int loose(struct dmg_gen *g, struct sched *s, const char *dir, unsigned i
 {
     struct rtm_buf b;
     char what[WHAT], tag[16], path[1024];
-    buf_init(&b);
+    rtm_buf_init(&b);
     int rc = make_anim(g, s, good, &b, what);
     tag_of(what, tag, sizeof tag);
     snprintf(name, 32, "a%04u_%s.rtm", i, good ? "good" : tag);
@@ -119,7 +119,7 @@ static int loose(struct dmg_gen *g, struct sched *s, const char *dir, unsigned i
         rc = dmg_file(g, path, b.p, b.len) || note_anim(g, path, (const uint8_t *)b.p, b.len, what);
     else
         rtm_err_oom(g->err, "out of memory");
-    buf_free(&b);
+    rtm_buf_free(&b);
     return rc ? -1 : 0;
 }
 
@@ -131,31 +131,31 @@ typedef char anim_names[LOOSE][32];
 /* A config.cpp whose states play the folder's first animations. */
 static void config_text(unsigned folder, const anim_names names, struct rtm_buf *b)
 {
-    buf_printf(b, "// the states of @dmg_%02u's animations\n"
+    rtm_buf_printf(b, "// the states of @dmg_%02u's animations\n"
                   "class CfgPatches { class dmg_%02u { units[] = {}; requiredAddons[] = {}; }; };\n"
                   "class CfgMovesBasic { class Default; };\n"
                   "class CfgMovesMaleSdr : CfgMovesBasic {\n"
                   "    skeletonName = \"OFP2_ManSkeleton\";\n    class States {\n", folder, folder);
     for (unsigned i = 0; i < 8; i++)
-        buf_printf(b, "        class dmg_%02u_%u : Default { file = \"\\dmg_%02u\\anims\\%s\";"
+        rtm_buf_printf(b, "        class dmg_%02u_%u : Default { file = \"\\dmg_%02u\\anims\\%s\";"
                       " speed = %u.5; looped = %u; actions[] = {\"NoActions\", 0.5}; };\n",
                    folder, i, folder, names[i], i % 3, i & 1);
-    buf_puts(b, "    };\n};\n");
+    rtm_buf_puts(b, "    };\n};\n");
 }
 
 /* A model.cfg of the built-in skeleton's first bones. */
 static void model_cfg_text(const struct rtm_skeleton *sk, struct rtm_buf *b)
 {
     uint32_t n = sk->nbones < 24 ? sk->nbones : 24;
-    buf_puts(b, "class CfgSkeletons {\n    class Default { isDiscrete = 1; skeletonInherit = \"\";"
+    rtm_buf_puts(b, "class CfgSkeletons {\n    class Default { isDiscrete = 1; skeletonInherit = \"\";"
                 " skeletonBones[] = {}; };\n    class DmgSkeleton : Default {\n"
                 "        isDiscrete = 0;\n        skeletonBones[] = {\n");
     for (uint32_t i = 0; i < n; i++) {
         int32_t p = sk->parent[i];
-        buf_printf(b, "            \"%s\", \"%s\"%s\n", sk->bone[i],
-                   p >= 0 && (uint32_t)p < n ? sk->bone[p] : "", i + 1 < n ? "," : "");
+        rtm_buf_printf(b, "            \"%s\", \"%s\"%s\n", sk->bone[i],
+                       p >= 0 && (uint32_t)p < n ? sk->bone[p] : "", i + 1 < n ? "," : "");
     }
-    buf_puts(b, "        };\n    };\n};\nclass CfgModels { class Default { skeletonName = \"\"; };"
+    rtm_buf_puts(b, "        };\n    };\n};\nclass CfgModels { class Default { skeletonName = \"\"; };"
                 " class dmg : Default { skeletonName = \"DmgSkeleton\"; }; };\n");
 }
 
@@ -177,9 +177,9 @@ static enum damaged_kind config_kind(const uint8_t *p, size_t len, int model, ch
     int rc;
     if (model) {
         struct rtm_buf out;
-        buf_init(&out);
+        rtm_buf_init(&out);
         rc = rtm_skeleton_cfg_classes_of(p, len, "model.cfg", &out, &err);
-        buf_free(&out);
+        rtm_buf_free(&out);
     } else {
         struct cfg *c = NULL;
         struct cfg_pp_opts o = { NULL, NULL, NULL, 0, NULL, 1 };
@@ -226,12 +226,12 @@ static int make_config_bin(struct dmg_gen *g, unsigned folder, const anim_names 
     struct rtm_buf text;
     struct cfg *c = NULL;
     struct rtm_error err;
-    buf_init(&text);
+    rtm_buf_init(&text);
     config_text(folder, names, &text);
     int rc = text.oom || cfg_parse_text(text.p, text.len, "config.cpp", NULL, &c, &err) ||
              rap_write(c, b) ? -1 : 0;
     cfg_free(c);
-    buf_free(&text);
+    rtm_buf_free(&text);
     snprintf(what, WHAT, "none: a rapified config of %zu bytes", b->len);
     if (rc || !damaged || b->len < 16)
         return rc;
@@ -252,7 +252,7 @@ static int loose_config(struct dmg_gen *g, const char *path, int kind, unsigned 
     struct rtm_buf b;
     char what[WHAT];
     int rc = 0;
-    buf_init(&b);
+    rtm_buf_init(&b);
     if (kind == 0) {
         make_config(g, folder, names, damaged, &b, what);
     } else if (kind == 1) {
@@ -269,7 +269,7 @@ static int loose_config(struct dmg_gen *g, const char *path, int kind, unsigned 
     else
         rc = dmg_file(g, path, b.p, b.len) ||
              note_config(g, path, (const uint8_t *)b.p, b.len, kind == 2, what) ? -1 : 0;
-    buf_free(&b);
+    rtm_buf_free(&b);
     return rc;
 }
 
@@ -286,7 +286,7 @@ struct arc {
 static void arc_free(struct arc *a)
 {
     for (size_t i = 0; i < a->n; i++)
-        buf_free(&a->data[i]);
+        rtm_buf_free(&a->data[i]);
 }
 
 /* Entry i's content noted at ARCHIVE/PATH by what its name says it is. */
@@ -352,7 +352,7 @@ static int arc_anim(struct dmg_gen *g, struct sched *s, struct arc *a, int good,
 {
     size_t i = a->n++;
     char tag[16];
-    buf_init(&a->data[i]);
+    rtm_buf_init(&a->data[i]);
     if (make_anim(g, s, good, &a->data[i], a->what[i]))
         return -1;
     tag_of(a->what[i], tag, sizeof tag);
@@ -367,7 +367,7 @@ static int arc_config(struct dmg_gen *g, struct arc *a, int kind, unsigned folde
                       const anim_names names, int damaged)
 {
     size_t i = a->n++;
-    buf_init(&a->data[i]);
+    rtm_buf_init(&a->data[i]);
     if (kind == 1) {
         if (make_config_bin(g, folder, names, damaged, &a->data[i], a->what[i]))
             return -1;
@@ -392,7 +392,7 @@ static int arc_write(struct dmg_gen *g, struct arc *a, const char *path, int op,
     char prefix[32];
     snprintf(prefix, sizeof prefix, "dmg_%02u", folder);
     struct pbo_write_prop prop = { "prefix", prefix };
-    buf_init(&b);
+    rtm_buf_init(&b);
     int rc = pbo_write(a->e, a->n, &prop, 1, 0, &b) || b.oom ? -1 : 0;
     snprintf(what, sizeof what, "none: %zu entries, LZSS and stored", a->n);
     struct pbo *p = NULL;
@@ -428,7 +428,7 @@ static int arc_write(struct dmg_gen *g, struct arc *a, const char *path, int op,
         rc = put_archive(g, path, &b, DMG_PBO_OK, what, a->what, a->n);
     else
         rtm_err_oom(g->err, "out of memory");
-    buf_free(&b);
+    rtm_buf_free(&b);
     return rc;
 }
 
@@ -468,7 +468,7 @@ static int tricks(struct dmg_gen *g, struct sched *s)
             rc = arc_anim(g, s, &a, i == 0, "x");
             data[i] = a.e[i].data, len[i] = a.e[i].len;
         }
-        buf_init(&b);
+        rtm_buf_init(&b);
         snprintf(path, sizeof path, "@dmg_tricks/addons/tricks%u.pbo", t);
         rc = rc || pbo_write_trick(t, data, len, &b) || b.oom ? -1 : 0;
         if (!rc)
@@ -476,7 +476,7 @@ static int tricks(struct dmg_gen *g, struct sched *s)
                              a.what, a.n);
         else
             rtm_err_oom(g->err, "out of memory");
-        buf_free(&b);
+        rtm_buf_free(&b);
         arc_free(&a);
     }
     return rc;

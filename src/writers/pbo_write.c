@@ -73,15 +73,15 @@ int pbo_lzss_encode(const uint8_t *src, size_t len, struct rtm_buf *out)
     while (pos < len) {
         size_t flag_at = out->len;
         uint8_t flags = 0;
-        buf_putc(out, 0);
+        rtm_buf_putc(out, 0);
         for (int bit = 0; bit < 8 && pos < len; bit++) {
             size_t dist = 0, m = lz_match(src, len, pos, head, prev, &dist);
             if (m) {
-                buf_putc(out, (char)(dist & 0xFF));
-                buf_putc(out, (char)(((dist >> 4) & 0xF0) | (m - LZ_MIN)));
+                rtm_buf_putc(out, (char)(dist & 0xFF));
+                rtm_buf_putc(out, (char)(((dist >> 4) & 0xF0) | (m - LZ_MIN)));
             } else {
                 flags |= (uint8_t)(1u << bit);
-                buf_putc(out, (char)src[pos]);
+                rtm_buf_putc(out, (char)src[pos]);
                 m = 1;
             }
             for (size_t k = 0; k < m; k++, pos++) {
@@ -92,7 +92,7 @@ int pbo_lzss_encode(const uint8_t *src, size_t len, struct rtm_buf *out)
         if (!out->oom)
             out->p[flag_at] = (char)flags;
     }
-    buf_put_u32(out, sum);
+    rtm_buf_put_u32(out, sum);
     free(head);
     free(prev);
     return out->oom ? -1 : 0;
@@ -174,12 +174,12 @@ void pbo_sha1(const uint8_t *data, size_t len, uint8_t digest[20])
 static void put_header(struct rtm_buf *b, const char *name, uint32_t method,
                        uint32_t original, uint32_t timestamp, uint32_t size)
 {
-    buf_put(b, name, strlen(name) + 1);
-    buf_put_u32(b, method);
-    buf_put_u32(b, original);
-    buf_put_u32(b, 0);
-    buf_put_u32(b, timestamp);
-    buf_put_u32(b, size);
+    rtm_buf_put(b, name, strlen(name) + 1);
+    rtm_buf_put_u32(b, method);
+    rtm_buf_put_u32(b, original);
+    rtm_buf_put_u32(b, 0);
+    rtm_buf_put_u32(b, timestamp);
+    rtm_buf_put_u32(b, size);
 }
 
 /* Method 0 with an original size is LZSS only when the sizes differ, so an
@@ -206,7 +206,7 @@ int pbo_write(const struct pbo_write_entry *entries, size_t n,
         const struct pbo_write_entry *e = &entries[i];
         if (!str_ok(e->name) || !e->name[0] || e->len > UINT32_MAX)
             goto done;
-        buf_init(&packed[i]);
+        rtm_buf_init(&packed[i]);
         if (e->pack != PBO_PACK_STORE &&
             (pbo_lzss_encode(e->data, e->len, &packed[i]) || packed[i].len > UINT32_MAX))
             goto done;
@@ -216,10 +216,10 @@ int pbo_write(const struct pbo_write_entry *entries, size_t n,
         for (size_t i = 0; i < nprops; i++) {
             if (!str_ok(props[i].key) || !props[i].key[0] || !str_ok(props[i].value))
                 goto done;
-            buf_put(out, props[i].key, strlen(props[i].key) + 1);
-            buf_put(out, props[i].value, strlen(props[i].value) + 1);
+            rtm_buf_put(out, props[i].key, strlen(props[i].key) + 1);
+            rtm_buf_put(out, props[i].value, strlen(props[i].value) + 1);
         }
-        buf_putc(out, 0);
+        rtm_buf_putc(out, 0);
     }
     for (size_t i = 0; i < n; i++) {
         const struct pbo_write_entry *e = &entries[i];
@@ -233,20 +233,20 @@ int pbo_write(const struct pbo_write_entry *entries, size_t n,
     put_header(out, "", 0, 0, 0, 0);
     for (size_t i = 0; i < n; i++) {
         if (stored(&entries[i], &packed[i]))
-            buf_put(out, entries[i].data, entries[i].len);
+            rtm_buf_put(out, entries[i].data, entries[i].len);
         else
-            buf_put(out, packed[i].p, packed[i].len);
+            rtm_buf_put(out, packed[i].p, packed[i].len);
     }
     if (!(flags & PBO_WRITE_NO_TRAILER) && !out->oom) {
         uint8_t d[20];
         pbo_sha1((const uint8_t *)out->p + start, out->len - start, d);
-        buf_putc(out, 0);
-        buf_put(out, d, sizeof d);
+        rtm_buf_putc(out, 0);
+        rtm_buf_put(out, d, sizeof d);
     }
     rc = out->oom ? -1 : 0;
 done:
     for (size_t i = 0; i < n; i++)
-        buf_free(&packed[i]);
+        rtm_buf_free(&packed[i]);
     free(packed);
     return rc;
 }

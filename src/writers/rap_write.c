@@ -6,18 +6,18 @@
 void rap_put_count(struct rtm_buf *b, uint32_t n)
 {
     while (n >= 0x80) {
-        buf_putc(b, (char)(0x80 | (n & 0x7f)));
+        rtm_buf_putc(b, (char)(0x80 | (n & 0x7f)));
         n >>= 7;
     }
-    buf_putc(b, (char)n);
+    rtm_buf_putc(b, (char)n);
 }
 
 static int put_asciiz(struct rtm_buf *b, struct cfg_str s)
 {
     if (memchr(s.p, 0, s.len))
         return -1;
-    buf_put(b, s.p, s.len);
-    buf_putc(b, 0);
+    rtm_buf_put(b, s.p, s.len);
+    rtm_buf_putc(b, 0);
     return 0;
 }
 
@@ -47,7 +47,7 @@ static int put_array(struct rtm_buf *b, const struct cfg *c, const struct cfg_va
     rap_put_count(b, v->n);
     for (uint32_t i = 0; i < v->n; i++) {
         const struct cfg_value *x = &c->v[v->u.first + i];
-        buf_putc(b, subtype(x));
+        rtm_buf_putc(b, subtype(x));
         if (put_bare(b, c, x, depth + 1))
             return -1;
     }
@@ -64,13 +64,13 @@ static int put_bare(struct rtm_buf *b, const struct cfg *c, const struct cfg_val
     case CFG_T_VARIABLE:
         return put_asciiz(b, v->u.s);
     case CFG_T_FLOAT:
-        buf_put_f32(b, v->u.f);
+        rtm_buf_put_f32(b, v->u.f);
         return 0;
     case CFG_T_INT:
-        buf_put_u32(b, (uint32_t)(int32_t)i);
+        rtm_buf_put_u32(b, (uint32_t)(int32_t)i);
         return 0;
     case CFG_T_INT64:
-        buf_put(b, &i, 8);
+        rtm_buf_put(b, &i, 8);
         return 0;
     default:
         return put_array(b, c, v, depth);
@@ -82,25 +82,25 @@ static int put_entry(struct rtm_buf *b, const struct cfg *c, const struct cfg_en
 {
     switch (e->kind) {
     case CFG_CLASS:
-        buf_putc(b, 0);
+        rtm_buf_putc(b, 0);
         if (put_asciiz(b, e->name))
             return -1;
         *slot = b->len;
-        buf_put_u32(b, 0);
+        rtm_buf_put_u32(b, 0);
         return 0;
     case CFG_VALUE:
         if (e->v.type == CFG_T_ARRAY)
             return -1;
-        buf_putc(b, 1);
-        buf_putc(b, subtype(&e->v));
+        rtm_buf_putc(b, 1);
+        rtm_buf_putc(b, subtype(&e->v));
         return put_asciiz(b, e->name) || put_bare(b, c, &e->v, 0);
     case CFG_ARRAY:
-        buf_putc(b, e->append ? 5 : 2);
+        rtm_buf_putc(b, e->append ? 5 : 2);
         if (e->append)
-            buf_put_u32(b, 1);
+            rtm_buf_put_u32(b, 1);
         return put_asciiz(b, e->name) || put_array(b, c, &e->v, 1);
     default:
-        buf_putc(b, e->kind == CFG_EXTERN ? 3 : 4);
+        rtm_buf_putc(b, e->kind == CFG_EXTERN ? 3 : 4);
         return put_asciiz(b, e->name);
     }
 }
@@ -123,7 +123,7 @@ static int put_body(struct rtm_buf *b, const struct cfg *c, uint32_t cls, int de
     for (uint32_t i = 0; i < k->n && rc == 0; i++)
         rc = put_entry(b, c, &c->e[k->first + i], &slots[i]);
     *end_slot = b->len;
-    buf_put_u32(b, 0);
+    rtm_buf_put_u32(b, 0);
     for (uint32_t i = 0; i < k->n && rc == 0; i++) {
         if (c->e[k->first + i].kind != CFG_CLASS)
             continue;
@@ -142,16 +142,16 @@ int rap_write(const struct cfg *c, struct rtm_buf *b)
     size_t root_end;
     if (b->len != 0)
         return -1;
-    buf_put(b, "\0raP\0\0\0\0\x08\0\0\0\0\0\0\0", 16);
+    rtm_buf_put(b, "\0raP\0\0\0\0\x08\0\0\0\0\0\0\0", 16);
     if (put_body(b, c, 0, 0, &root_end))
         return -1;
     patch_u32(b, 12, b->len);
     patch_u32(b, root_end, b->len);
-    buf_put_u32(b, c->nenums);
+    rtm_buf_put_u32(b, c->nenums);
     for (uint32_t i = 0; i < c->nenums; i++) {
         if (put_asciiz(b, c->enums[i].name))
             return -1;
-        buf_put_u32(b, (uint32_t)c->enums[i].value);
+        rtm_buf_put_u32(b, (uint32_t)c->enums[i].value);
     }
     return b->oom || b->len > UINT32_MAX ? -1 : 0;
 }

@@ -146,8 +146,9 @@ int rtm_sample_plain(const struct sample_opts *o, struct rtm_buf *out)
     struct sample s;
     int rc = -1;
     if (make_sample(o, 0, &s) == 0) {
-        struct rtm_anim *a = rtm_anim_alloc(RTM_FORMAT_PLAIN, s.nframes, s.nbones,
-                                            s.nprops, (size_t)s.nbones * 33 + s.nprops * 64, 1);
+        struct rtm_anim *a = rtm_anim_alloc(RTM_FORMAT_PLAIN, s.nframes, s.nbones, s.nprops,
+                                            (size_t)s.nbones * 33 + s.nprops * 64,
+                                            RTM_DEPTH_FULL);
         if (a) {
             a->motion[2] = 1.25f;
             if (fill_plain(&s, a) == 0)
@@ -234,7 +235,8 @@ int rtm_sample_posed(const char *const *names, const int32_t *parent, const floa
     size_t strings = 0;
     for (uint32_t b = 0; b < nbones; b++)
         strings += strlen(names[b]) + 1;
-    struct rtm_anim *a = rtm_anim_alloc(RTM_FORMAT_PLAIN, o->nframes, nbones, 0, strings, 1);
+    struct rtm_anim *a = rtm_anim_alloc(RTM_FORMAT_PLAIN, o->nframes, nbones, 0, strings,
+                                        RTM_DEPTH_FULL);
     if (!a)
         return -1;
     for (uint32_t b = 0; b < nbones; b++)
@@ -273,9 +275,9 @@ int rtm_sample_figure(uint32_t nframes, struct rtm_buf *rtm, struct rtm_buf *ske
     const struct posed_opts o = { nframes, 5, 10.0f, 0, 0, NULL };
     for (uint32_t b = 0; b < RTM_FIGURE_BONES; b++) {
         int32_t p = FIGURE_PARENT[b];
-        buf_printf(skeleton, "%s %s", FIGURE_NAME[b], p < 0 ? "-" : FIGURE_NAME[p]);
+        rtm_buf_printf(skeleton, "%s %s", FIGURE_NAME[b], p < 0 ? "-" : FIGURE_NAME[p]);
         rtm_skeleton_put_pivot(skeleton, FIGURE_PIVOT[b], 0);
-        buf_putc(skeleton, '\n');
+        rtm_buf_putc(skeleton, '\n');
     }
     return rtm_sample_posed(FIGURE_NAME, FIGURE_PARENT, FIGURE_PIVOT, RTM_FIGURE_BONES, &o, rtm) ||
                    skeleton->oom ? -1 : 0;

@@ -60,19 +60,19 @@ static size_t generate(struct file *f)
     struct rtm_buf t, b;
     struct cfg *c = NULL;
     struct rtm_error err;
-    buf_init(&t);
-    buf_puts(&t, "class CfgMovesMaleSdr { class States {\n");
+    rtm_buf_init(&t);
+    rtm_buf_puts(&t, "class CfgMovesMaleSdr { class States {\n");
     for (int i = 0; i < 3000; i++)
-        buf_printf(&t, "class S%d : Base { file = \"\\a3\\anims_f\\s%d.rtm\"; speed = %d.25; "
-                   "looped = 1; interpolateTo[] = {\"S%d\", 0.02, \"S%d\", 0.1}; };\n",
-                   i, i, i % 7, i + 1, i + 2);
-    buf_puts(&t, "}; };\n");
-    buf_init(&b);
+        rtm_buf_printf(&t, "class S%d : Base { file = \"\\a3\\anims_f\\s%d.rtm\"; speed = %d.25; "
+                       "looped = 1; interpolateTo[] = {\"S%d\", 0.02, \"S%d\", 0.1}; };\n",
+                       i, i, i % 7, i + 1, i + 2);
+    rtm_buf_puts(&t, "}; };\n");
+    rtm_buf_init(&b);
     if (cfg_parse_text(t.p, t.len, "gen", NULL, &c, &err) || rap_write(c, &b))
         abort();
     cfg_free(c);
-    buf_free(&t);
-    f->data = (uint8_t *)buf_take(&b, &f->len);
+    rtm_buf_free(&t);
+    f->data = (uint8_t *)rtm_buf_take(&b, &f->len);
     return 1;
 }
 
@@ -82,7 +82,7 @@ static double run(const struct file *f, size_t n, int reps, int mode, size_t *te
 {
     double best = 1e30;
     struct rtm_buf out;
-    buf_init(&out);
+    rtm_buf_init(&out);
     for (int r = 0; r < ROUNDS; r++) {
         double t0 = cpu_now();
         *text_bytes = 0;
@@ -102,7 +102,7 @@ static double run(const struct file *f, size_t n, int reps, int mode, size_t *te
         double t = cpu_now() - t0;
         best = t < best ? t : best;
     }
-    buf_free(&out);
+    rtm_buf_free(&out);
     return best;
 }
 

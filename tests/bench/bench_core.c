@@ -77,7 +77,7 @@ static void generate(struct set *s)
     for (uint32_t i = 0; i < GENERATED_FILES; i++) {
         struct sample_opts o = { 20 + i % 60, 60 + i % 70, i, i % 3 };
         struct rtm_buf b;
-        buf_init(&b);
+        rtm_buf_init(&b);
         int rc = i % 3 == 0 ? rtm_sample_plain(&o, &b)
                             : rtm_sample_bmtr(&o, i % 3 == 1 ? 3 : 5, BMTR_COMPRESS_AUTO, &b);
         if (rc)
@@ -85,7 +85,7 @@ static void generate(struct set *s)
         char name[32];
         snprintf(name, sizeof name, "gen%03u.rtm", i);
         size_t len;
-        uint8_t *data = (uint8_t *)buf_take(&b, &len);
+        uint8_t *data = (uint8_t *)rtm_buf_take(&b, &len);
         add(s, name, data, len);
     }
 }
@@ -112,7 +112,7 @@ static size_t render_all(const struct set *s, const struct rtm_skeleton *sk, int
 {
     size_t bytes = 0;
     struct rtm_buf b;
-    buf_init(&b);
+    rtm_buf_init(&b);
     *nviews = 0;
     for (int k = 0; k < NKINDS; k++)
         free(cost[k].each);
@@ -141,7 +141,7 @@ static size_t render_all(const struct set *s, const struct rtm_skeleton *sk, int
         }
         rtm_free(a);
     }
-    buf_free(&b);
+    rtm_buf_free(&b);
     return bytes;
 }
 
@@ -201,7 +201,7 @@ static size_t convert_bmtr(const struct set *s, const struct rtm_skeleton *sk)
 {
     size_t src = 0;
     struct rtm_buf b;
-    buf_init(&b);
+    rtm_buf_init(&b);
     for (size_t i = 0; i < s->n; i++) {
         if (s->f[i].len < 4 || memcmp(s->f[i].data, "BMTR", 4) != 0)
             continue;
@@ -214,7 +214,7 @@ static size_t convert_bmtr(const struct set *s, const struct rtm_skeleton *sk)
         src += s->f[i].len;
         rtm_free(a);
     }
-    buf_free(&b);
+    rtm_buf_free(&b);
     return src;
 }
 

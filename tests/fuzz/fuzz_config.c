@@ -33,7 +33,7 @@ static void round_trip(const struct cfg *c)
     struct rtm_buf b;
     struct rtm_error err = { .msg = "" };
     struct cfg *back = NULL;
-    buf_init(&b);
+    rtm_buf_init(&b);
     cfg_print_text(c, &b);
     if (b.oom || cfg_text_size(c) != b.len)
         abort();
@@ -41,7 +41,7 @@ static void round_trip(const struct cfg *c)
         !cfg_equal(c, back, NULL, 0))
         abort();
     cfg_free(back);
-    buf_free(&b);
+    rtm_buf_free(&b);
 }
 
 static void as_rapified(const uint8_t *data, size_t size)

@@ -122,10 +122,10 @@ static void walk_tree(const struct pbo *p)
     struct rtm_buf b;
     if (walk_dir(&w))
         abort();
-    buf_init(&b);
+    rtm_buf_init(&b);
     if (rtm_view_pbo_info(p, &b) || !b.len || b.p[b.len - 1] != '\n')
         abort();
-    buf_free(&b);
+    rtm_buf_free(&b);
 }
 
 /* The table of the first len bytes as a whole file, checked and walked;

@@ -113,11 +113,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int digits = (data[0] >> 2) & 15;
     a->digits = digits ? digits - 1 : RTM_DIGITS_EXACT;
     struct rtm_buf b;
-    buf_init(&b);
+    rtm_buf_init(&b);
     char path[RTM_VIEW_PATH_MAX];
     size_t n = rtm_view_count(a);
     uint64_t *sizes = malloc((n ? n : 1) * sizeof *sizes);
-    if (!sizes || (a->has_matrices && rtm_view_sizes(a, sizes)))
+    if (!sizes || (a->depth == RTM_DEPTH_FULL && rtm_view_sizes(a, sizes)))
         abort();
     for (size_t i = 0; i < n; i++) {
         b.len = 0;
@@ -127,18 +127,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             abort();
         if (!view_tried(a, v))
             continue;
-        int skip = !a->has_matrices && rtm_view_needs_matrices(v);
+        int skip = rtm_view_depth(v.kind) > a->depth;
         if (rtm_view_render(a, v, &b) != (skip ? -1 : 0))
             abort();
         if (v.kind == RTM_VIEW_PREVIEW && !skip && !svg_shaped(&b))
             abort();
-        if (a->has_matrices)
+        if (a->depth == RTM_DEPTH_FULL)
             check_size(a, v, sizes, i, 0.05 + (double)(data[size - 1]) * 2.3, &b);
     }
     free(sizes);
-    if (a->has_matrices)
+    if (a->depth == RTM_DEPTH_FULL)
         check_binarised(a, skel, &b);
-    buf_free(&b);
+    rtm_buf_free(&b);
     rtm_free(a);
     return 0;
 }

@@ -34,12 +34,12 @@ static int put_tricks(const char *dir, const uint8_t *rtm, size_t len)
     for (unsigned t = 0; t < PBO_TRICKS; t++) {
         struct rtm_buf b;
         char name[32];
-        buf_init(&b);
+        rtm_buf_init(&b);
         if (pbo_write_trick(t, data, lens, &b))
             return 1;
         snprintf(name, sizeof name, "tricks%u.pbo", t);
         put(dir, name, -1, b.p, b.len);
-        buf_free(&b);
+        rtm_buf_free(&b);
     }
     return 0;
 }
@@ -51,15 +51,15 @@ static int put_ofp2(const char *dir)
     struct rtm_skeleton *s = NULL;
     struct rtm_error err;
     struct rtm_buf b;
-    buf_init(&b);
+    rtm_buf_init(&b);
     if (rtm_skeleton_open("ofp2", &s, &err) || rtm_skeleton_write(s, &b)) {
         rtm_skeleton_free(s);
-        buf_free(&b);
+        rtm_buf_free(&b);
         return -1;
     }
     put(dir, "ofp2", -1, b.p, b.len);
     rtm_skeleton_free(s);
-    buf_free(&b);
+    rtm_buf_free(&b);
     return 0;
 }
 
@@ -90,13 +90,13 @@ static int put_configs(const char *dir)
         " a[] = {1, {2.0}}; a[] += {\"y\"}; class E; delete D; class C {}; };\n";
     if (cfg_parse_text(plain, sizeof plain - 1, "seed", NULL, &c, &err))
         return -1;
-    buf_init(&b);
+    rtm_buf_init(&b);
     if (rap_write(c, &b)) {
         cfg_free(c);
         return -1;
     }
     put(dir, "config.bin", -1, b.p, b.len);
-    buf_free(&b);
+    rtm_buf_free(&b);
     cfg_free(c);
     return 0;
 }
@@ -117,13 +117,13 @@ int main(int argc, char **argv)
     };
     for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
         struct rtm_buf b;
-        buf_init(&b);
+        rtm_buf_init(&b);
         int rc = k[i].version ? rtm_sample_bmtr(&o, (uint32_t)k[i].version, k[i].c, &b)
                               : rtm_sample_plain(&o, &b);
         if (rc)
             return 1;
         put(argv[1], k[i].name, (int)(i & 1), b.p, b.len);
-        buf_free(&b);
+        rtm_buf_free(&b);
     }
     static const char skel[] = "# bone parent\nPelvis -\nSpine Pelvis\nSpine1 Spine\n"
                                "LeftArm Spine1\nRightArm Spine1\n";
@@ -139,9 +139,9 @@ int main(int argc, char **argv)
 
     /* A PBO with a prefix, a stored and a compressed RTM in a subfolder. */
     struct rtm_buf plain, bmtr, pbo;
-    buf_init(&plain);
-    buf_init(&bmtr);
-    buf_init(&pbo);
+    rtm_buf_init(&plain);
+    rtm_buf_init(&bmtr);
+    rtm_buf_init(&pbo);
     if (rtm_sample_plain(&o, &plain) || rtm_sample_bmtr(&o, 5, BMTR_COMPRESS_ALL, &bmtr))
         return 1;
     struct pbo_write_entry e[] = {
@@ -155,8 +155,8 @@ int main(int argc, char **argv)
     put(argv[3], "addon.pbo", -1, pbo.p, pbo.len);
     if (put_tricks(argv[3], (const uint8_t *)plain.p, plain.len))
         return 1;
-    buf_free(&plain);
-    buf_free(&bmtr);
-    buf_free(&pbo);
+    rtm_buf_free(&plain);
+    rtm_buf_free(&bmtr);
+    rtm_buf_free(&pbo);
     return 0;
 }

@@ -50,8 +50,8 @@ static void check_same(const struct rtm_skeleton *a, const struct rtm_skeleton *
 static void check_round_trip(const struct rtm_skeleton *s)
 {
     struct rtm_buf t1, t2;
-    buf_init(&t1);
-    buf_init(&t2);
+    rtm_buf_init(&t1);
+    rtm_buf_init(&t2);
     struct rtm_skeleton *back = NULL;
     struct rtm_error err;
     if (rtm_skeleton_write(s, &t1) == 0) {
@@ -63,8 +63,8 @@ static void check_round_trip(const struct rtm_skeleton *s)
             abort();
     }
     rtm_skeleton_free(back);
-    buf_free(&t1);
-    buf_free(&t2);
+    rtm_buf_free(&t1);
+    rtm_buf_free(&t2);
 }
 
 static void check_plan(const struct rtm_skeleton *s)

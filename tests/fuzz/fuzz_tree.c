@@ -336,12 +336,12 @@ static void op_rewrite(struct fz_in *in, uint8_t slotb, uint8_t how)
 {
     int slot = slotb % FZ_NSLOTS;
     struct rtm_buf b;
-    buf_init(&b);
+    rtm_buf_init(&b);
     if (fz_spec(in, z.skel, slot, &b))
         unlinkat(z.fd, fz_slot_path[slot], 0);
     else
         fz_write(z.fd, fz_slot_path[slot], &b, how & 1);
-    buf_free(&b);
+    rtm_buf_free(&b);
     z.changes++;
     if (how & 2)
         fz_report(slot);
@@ -404,7 +404,7 @@ static void op_notify(uint8_t what)
 static void fz_mount(void)
 {
     z.l = (struct rtm_loader){ .srcfd = z.fd, .skel = z.skel, .digits = z.digits,
-                               .index = z.ix, .render = z.render, .log = fz_quiet,
+                               .store = z.store, .render = z.render, .log = fz_quiet,
                                .model_cfg = !z.cfg.skeleton_explicit };
     z.c = z.l.cache = rtmc_new(z.budget, rtm_loader_load, &z.l);
     if (!z.c)
@@ -432,6 +432,7 @@ static void fz_index_open(void)
 {
     if (!(z.ix = rtm_index_open(z.index, 4u << 20, fz_quiet, NULL)))
         abort();
+    z.store = rtm_index_store(z.ix);
 }
 
 /* A later mount: the index written out and read back, an empty cache. */
@@ -457,7 +458,7 @@ static void fz_options(uint8_t o, uint8_t c)
         .ahead = o & FZ_OPT_AHEAD2 ? 2 : 1, .show_other = !!(o & FZ_OPT_SHOW_OTHER),
         .skeleton_explicit = !!(o & FZ_OPT_SKELETON),
         .configs_none = !!(o & FZ_OPT_CONFIGS_NONE),
-        .rapified_raw = !!(o & FZ_OPT_RAPIFIED_RAW), .index = &z.ix,
+        .rapified_raw = !!(o & FZ_OPT_RAPIFIED_RAW), .store = &z.store,
         .watch = o & FZ_OPT_UNWATCHED ? fz_nowatch : fz_watch, .stale = fz_stale,
         .log = fz_log };
     rtm_loader_render_key(z.render, sizeof z.render, "ofp2", NULL, z.digits);
@@ -475,10 +476,10 @@ static void fz_source(struct fz_in *in)
         abort();
     for (int s = 0; s < FZ_NSLOTS; s++) {
         struct rtm_buf b;
-        buf_init(&b);
+        rtm_buf_init(&b);
         if (fz_spec(in, z.skel, s, &b) == 0)
             fz_write(z.fd, fz_slot_path[s], &b, 1);
-        buf_free(&b);
+        rtm_buf_free(&b);
     }
 }
 
@@ -528,6 +529,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fz_unmount();
     rtm_index_close(z.ix);
     z.ix = NULL;
+    z.store = NULL;
     close(z.fd);
     fz_rm_rf(z.dir);
     char index_dir[96];

@@ -61,11 +61,8 @@ enum {
 };
 
 /* The sample an animation's param gives (fuzz_tree_source.h): 0 to 7
- * frames, 1 to 6 bones, its motion, and with FZ_GEN_PROPS properties. */
-static inline struct sample_opts fz_sample_opts(int gen, uint8_t param)
-{
-    return (struct sample_opts){ param % 8u, 1 + (param >> 3) % 6u, param >> 6,
-                                 gen == FZ_GEN_PROPS ? 2 : 0 };
-}
+ * frames, 1 to 6 bones, its motion, and with FZ_GEN_PROPS properties.
+ * Defined in fuzz_tree_source.c, which the seed writer links too. */
+struct sample_opts fz_sample_opts(int gen, uint8_t param);
 
 #endif

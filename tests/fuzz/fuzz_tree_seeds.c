@@ -41,12 +41,12 @@ static void cut_bmtr(struct seed *s, uint8_t param)
 {
     struct sample_opts o = fz_sample_opts(FZ_GEN_V5LZO, param);
     struct rtm_buf b;
-    buf_init(&b);
+    rtm_buf_init(&b);
     if (rtm_sample_bmtr(&o, 5, BMTR_COMPRESS_ALL, &b))
         abort();
     size_t pos = b.len - 3;             /* inside the last frame's stream */
     ADD(s, FZ_GEN_V5LZO, param, 1, FZ_MUT_CUT, (uint8_t)pos, (uint8_t)(pos >> 8), 0);
-    buf_free(&b);
+    rtm_buf_free(&b);
 }
 
 /* A SOURCE of every slot: good animations but b.rtm (cut), a model.cfg,

@@ -36,131 +36,49 @@ struct tree_fixture {
     int fd;                     /* SOURCE, open O_DIRECTORY */
     struct rtm_skeleton *skel;  /* the loader's (NULL: none); freed at unmount */
     struct rtm_index *ix;       /* the loader's (NULL: none); closed at unmount */
+    const struct rtm_store *store;  /* ix's store (rtm_index_store), set at mount */
     struct rtm_loader l;
     struct rtmc *c;             /* NULL while not mounted */
     struct rtm_tree *t;         /* NULL until tree_fixture_tree() */
 };
 
 /* Makes SOURCE, /tmp/rtmfs-TAG.XXXXXX, empty and open; nothing mounted. */
-static inline void tree_fixture_open(struct tree_fixture *f, const char *tag)
-{
-    memset(f, 0, sizeof *f);
-    snprintf(f->dir, sizeof f->dir, "/tmp/rtmfs-%s.XXXXXX", tag);
-    assert_non_null(mkdtemp(f->dir));
-    snprintf(f->index, sizeof f->index, "%s.index/index.sqlite", f->dir);
-    f->fd = open(f->dir, O_RDONLY | O_DIRECTORY);
-    assert_true(f->fd >= 0);
-}
+void tree_fixture_open(struct tree_fixture *f, const char *tag);
 
 /* Writes n bytes as file name (a path) in folder dfd. */
-static inline void put_file(int dfd, const char *name, const void *p, size_t n)
-{
-    int fd = openat(dfd, name, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    assert_true(fd >= 0);
-    assert_int_equal(write(fd, p, n), (ssize_t)n);
-    close(fd);
-}
+void put_file(int dfd, const char *name, const void *p, size_t n);
 
 /* Writes n bytes as file name (a path) in SOURCE. */
-static inline void tree_fixture_write(struct tree_fixture *f, const char *name, const void *p,
-                                      size_t n)
-{
-    put_file(f->fd, name, p, n);
-}
+void tree_fixture_write(struct tree_fixture *f, const char *name, const void *p,
+                        size_t n);
 
 /* A loader over SOURCE (f->skel, f->ix, exact numbers) and a cache of
  * budget bytes that loads through it.  The test may set more of f->l (its
  * rendering key, log, fsmap, digits) before anything is loaded. */
-static inline void tree_fixture_mount(struct tree_fixture *f, size_t budget)
-{
-    f->l = (struct rtm_loader){ .srcfd = f->fd, .skel = f->skel, .index = f->ix,
-                                .digits = RTM_DIGITS_EXACT, .model_cfg = 1 };
-    f->c = f->l.cache = rtmc_new(budget, rtm_loader_load, &f->l);
-    assert_non_null(f->c);
-}
+void tree_fixture_mount(struct tree_fixture *f, size_t budget);
 
 /* A tree over SOURCE and the cache with cfg's choices (srcfd and cache
  * are filled in), in place of the one there: that one is freed and the
  * cache emptied first, as a new mount would find it.  Returns f->t. */
-static inline struct rtm_tree *tree_fixture_tree(struct tree_fixture *f,
-                                                 struct rtm_tree_config cfg)
-{
-    rtm_tree_free(f->t);
-    rtmc_invalidate(f->c, "");
-    cfg.srcfd = f->fd;
-    cfg.cache = f->c;
-    f->t = rtm_tree_new(&cfg);
-    assert_non_null(f->t);
-    return f->t;
-}
+struct rtm_tree *tree_fixture_tree(struct tree_fixture *f,
+                                   struct rtm_tree_config cfg);
 
 /* Frees the tree, the cache, the index (writing what it has queued) and
  * the skeleton; SOURCE stays. */
-static inline void tree_fixture_unmount(struct tree_fixture *f)
-{
-    rtm_tree_free(f->t);
-    rtmc_free(f->c);
-    rtm_index_close(f->ix);
-    rtm_skeleton_free(f->skel);
-    f->t = NULL;
-    f->c = NULL;
-    f->ix = NULL;
-    f->skel = NULL;
-}
+void tree_fixture_unmount(struct tree_fixture *f);
 
 /* text, rapified with the project's writer, into b (initialised here):
  * a SOURCE's rapified config. */
-static inline void rapify_text(const char *text, struct rtm_buf *b)
-{
-    struct cfg *c = NULL;
-    struct rtm_error err = { .msg = "" };
-    assert_int_equal(cfg_parse_text(text, strlen(text), "t.cpp", NULL, &c, &err), 0);
-    buf_init(b);
-    assert_int_equal(rap_write(c, b), 0);
-    cfg_free(c);
-}
-
-/* rm -rf dir: 0, or the shell's status. */
-static inline int remove_tree(const char *dir)
-{
-    char cmd[4200];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    return system(cmd);
-}
+void rapify_text(const char *text, struct rtm_buf *b);
 
 /* Unmounts, and removes SOURCE and the index beside it. */
-static inline void tree_fixture_close(struct tree_fixture *f)
-{
-    char index_dir[96];
-    tree_fixture_unmount(f);
-    close(f->fd);
-    assert_int_equal(remove_tree(f->dir), 0);
-    snprintf(index_dir, sizeof index_dir, "%s.index", f->dir);
-    assert_int_equal(remove_tree(index_dir), 0);
-}
+void tree_fixture_close(struct tree_fixture *f);
 
 /* A log that says nothing (rtm_index_log_fn), for the index and loader. */
-static inline void tree_quiet(void *ctx, const char *msg)
-{
-    (void)ctx;
-    (void)msg;
-}
+void tree_quiet(void *ctx, const char *msg);
 
 /* Looks path up one name at a time from the root, as the kernel does; the
  * last name's entry in *out (each lookup counted).  0 or -errno. */
-static inline int tree_walk(struct rtm_tree *t, const char *path, struct rtm_tree_entry *out)
-{
-    char buf[512], *save = NULL;
-    snprintf(buf, sizeof buf, "%s", path);
-    uint64_t ino = RTM_INO_ROOT;
-    out->ino = RTM_INO_ROOT;
-    for (char *c = strtok_r(buf, "/", &save); c; c = strtok_r(NULL, "/", &save)) {
-        int rc = rtm_tree_lookup(t, ino, c, out);
-        if (rc)
-            return rc;
-        ino = out->ino;
-    }
-    return 0;
-}
+int tree_walk(struct rtm_tree *t, const char *path, struct rtm_tree_entry *out);
 
 #endif

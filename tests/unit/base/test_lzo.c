@@ -48,7 +48,7 @@ static uint8_t *make_data(enum data_kind kind, size_t n, uint32_t seed)
 
 static void encode(const uint8_t *d, size_t n, struct rtm_buf *b)
 {
-    buf_init(b);
+    rtm_buf_init(b);
     assert_int_equal(rtm_lzo_encode(d, n, b), 0);
     assert_false(b->oom);
     assert_true(b->len >= 3);
@@ -108,8 +108,8 @@ static void round_trip_one(enum data_kind kind, size_t n, uint32_t seed)
             assert_memory_equal(out, d, n);
         free(out);
     }
-    buf_free(&second);
-    buf_free(&enc);
+    rtm_buf_free(&second);
+    rtm_buf_free(&enc);
     free(d);
 }
 
@@ -133,7 +133,7 @@ static void markers_inside_stream(void **state)
         struct rtm_buf enc;
         encode(d, n, &enc);
         assert_true(inner_markers(&enc) >= (n >= 320 ? 5u : 1u));
-        buf_free(&enc);
+        rtm_buf_free(&enc);
         free(d);
         round_trip_one(DATA_MARKERS, n, (uint32_t)n);
     }
@@ -168,7 +168,7 @@ static void every_cut_is_an_error(void **state)
             free(src);
         }
         free(out);
-        buf_free(&enc);
+        rtm_buf_free(&enc);
         free(d);
     }
 }
@@ -197,7 +197,7 @@ static void wrong_out_len(void **state)
                 assert_int_equal(rc, RTM_LZO_SHORT);
             free(out);
         }
-        buf_free(&enc);
+        rtm_buf_free(&enc);
         free(d);
     }
 }
@@ -269,7 +269,7 @@ static void exact_length(void **state)
                 assert_true(rtm_lzo_decode_exact(src, enc.len, out, n - 1) < 0);
             free(src);
             free(out);
-            buf_free(&enc);
+            rtm_buf_free(&enc);
             free(d);
         }
 }

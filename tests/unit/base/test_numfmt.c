@@ -270,28 +270,28 @@ static void nearest_of_shortest(void **state)
 
 static char *take_str(struct rtm_buf *b)
 {
-    buf_putc(b, 0);
+    rtm_buf_putc(b, 0);
     assert_false(b->oom);
-    return buf_take(b, NULL);
+    return rtm_buf_take(b, NULL);
 }
 
 static void put_float_and_json_float(void **state)
 {
     (void)state;
     struct rtm_buf b;
-    buf_init(&b);
+    rtm_buf_init(&b);
     rtm_put_float(&b, 0.25f);
-    buf_putc(&b, ' ');
+    rtm_buf_putc(&b, ' ');
     rtm_put_float(&b, NAN);
-    buf_putc(&b, ' ');
+    rtm_buf_putc(&b, ' ');
     rtm_put_json_num(&b, -1.5f, RTM_DIGITS_EXACT);
-    buf_putc(&b, ' ');
+    rtm_buf_putc(&b, ' ');
     rtm_put_json_num(&b, NAN, RTM_DIGITS_EXACT);
-    buf_putc(&b, ' ');
+    rtm_buf_putc(&b, ' ');
     rtm_put_json_num(&b, (float)INFINITY, RTM_DIGITS_EXACT);
-    buf_putc(&b, ' ');
+    rtm_buf_putc(&b, ' ');
     rtm_put_json_num(&b, -(float)INFINITY, RTM_DIGITS_EXACT);
-    buf_putc(&b, ' ');
+    rtm_buf_putc(&b, ' ');
     rtm_put_json_num(&b, -0.0f, RTM_DIGITS_EXACT);
     char *s = take_str(&b);
     assert_string_equal(s, "0.25 nan -1.5 null null null -0");
@@ -495,7 +495,7 @@ static void digits_option(void **state)
 static char *name_with(void (*put)(struct rtm_buf *, struct rtm_str), const char *s, size_t n)
 {
     struct rtm_buf b;
-    buf_init(&b);
+    rtm_buf_init(&b);
     put(&b, (struct rtm_str){ s, (uint32_t)n });
     return take_str(&b);
 }

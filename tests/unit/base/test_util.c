@@ -15,12 +15,12 @@ static void buf_grows_and_keeps_bytes(void **state)
 {
     (void)state;
     struct rtm_buf b;
-    buf_init(&b);
+    rtm_buf_init(&b);
     assert_null(b.p);
     assert_int_equal(b.len, 0);
     size_t last_cap = 0, cap_changes = 0;
     for (int i = 0; i < 100000; i++) {
-        buf_putc(&b, (char)(i * 7));
+        rtm_buf_putc(&b, (char)(i * 7));
         assert_true(b.cap >= b.len);
         cap_changes += b.cap != last_cap;
         last_cap = b.cap;
@@ -34,12 +34,12 @@ static void buf_grows_and_keeps_bytes(void **state)
     /* one big append beyond the doubling step */
     static char big[300000];
     memset(big, 'z', sizeof big);
-    buf_put(&b, big, sizeof big);
+    rtm_buf_put(&b, big, sizeof big);
     assert_int_equal(b.len, 400000);
     assert_true(b.cap >= 400000);
     assert_int_equal(b.p[399999], 'z');
     assert_int_equal((unsigned char)b.p[99999], (unsigned char)(99999 * 7));
-    buf_free(&b);
+    rtm_buf_free(&b);
     assert_null(b.p);
     assert_int_equal(b.len, 0);
     assert_int_equal(b.cap, 0);
@@ -50,48 +50,48 @@ static void buf_reserve_and_empty_put(void **state)
 {
     (void)state;
     struct rtm_buf b;
-    buf_init(&b);
-    buf_put(&b, "x", 0);
+    rtm_buf_init(&b);
+    rtm_buf_put(&b, "x", 0);
     assert_int_equal(b.len, 0);
-    assert_int_equal(buf_reserve(&b, 5000), 0);
+    assert_int_equal(rtm_buf_reserve(&b, 5000), 0);
     assert_int_equal(b.len, 0);
     assert_true(b.cap >= 5000);
     char *before = b.p;
-    buf_put(&b, "abc", 3);
+    rtm_buf_put(&b, "abc", 3);
     assert_ptr_equal(b.p, before); /* no realloc needed within the reservation */
     assert_memory_equal(b.p, "abc", 3);
     /* an impossible reservation sets oom and later appends are ignored */
-    assert_int_equal(buf_reserve(&b, SIZE_MAX), -1);
+    assert_int_equal(rtm_buf_reserve(&b, SIZE_MAX), -1);
     assert_true(b.oom);
-    buf_puts(&b, "more");
-    buf_putc(&b, 'q');
+    rtm_buf_puts(&b, "more");
+    rtm_buf_putc(&b, 'q');
     assert_int_equal(b.len, 3);
-    buf_free(&b);
+    rtm_buf_free(&b);
 }
 
-/* buf_take hands over the bytes and leaves an empty buffer behind. */
+/* rtm_buf_take hands over the bytes and leaves an empty buffer behind. */
 static void buf_take_empties(void **state)
 {
     (void)state;
     struct rtm_buf b;
-    buf_init(&b);
-    buf_puts(&b, "hello");
-    buf_putc(&b, 0);
+    rtm_buf_init(&b);
+    rtm_buf_puts(&b, "hello");
+    rtm_buf_putc(&b, 0);
     size_t len = 0;
-    char *p = buf_take(&b, &len);
+    char *p = rtm_buf_take(&b, &len);
     assert_int_equal(len, 6);
     assert_string_equal(p, "hello");
     assert_null(b.p);
     assert_int_equal(b.len, 0);
     assert_int_equal(b.cap, 0);
     /* the buffer is reusable after the take */
-    buf_puts(&b, "again");
+    rtm_buf_puts(&b, "again");
     assert_int_equal(b.len, 5);
     assert_memory_equal(b.p, "again", 5);
     free(p);
-    buf_free(&b);
+    rtm_buf_free(&b);
     /* len may be NULL; an empty buffer gives NULL */
-    assert_null(buf_take(&b, NULL));
+    assert_null(rtm_buf_take(&b, NULL));
 }
 
 /* printf appends (never overwrites) and handles output longer than any
@@ -100,21 +100,21 @@ static void buf_printf_appends(void **state)
 {
     (void)state;
     struct rtm_buf b;
-    buf_init(&b);
-    buf_puts(&b, "a=");
-    buf_printf(&b, "%d,%s,%u", -42, "xy", 7u);
+    rtm_buf_init(&b);
+    rtm_buf_puts(&b, "a=");
+    rtm_buf_printf(&b, "%d,%s,%u", -42, "xy", 7u);
     assert_int_equal(b.len, strlen("a=-42,xy,7"));
     assert_memory_equal(b.p, "a=-42,xy,7", b.len);
-    buf_printf(&b, "%s", "");
+    rtm_buf_printf(&b, "%s", "");
     assert_int_equal(b.len, strlen("a=-42,xy,7"));
-    buf_printf(&b, "%0999d", 5);
+    rtm_buf_printf(&b, "%0999d", 5);
     assert_int_equal(b.len, 10 + 999);
     assert_int_equal(b.p[10], '0');
     assert_int_equal(b.p[10 + 998], '5');
-    buf_put_u32(&b, 0x04030201u);
-    buf_put_f32(&b, -0.0f);
+    rtm_buf_put_u32(&b, 0x04030201u);
+    rtm_buf_put_f32(&b, -0.0f);
     assert_memory_equal(b.p + 1009, "\x01\x02\x03\x04\x00\x00\x00\x80", 8);
-    buf_free(&b);
+    rtm_buf_free(&b);
 }
 
 /* ---- cursor ----------------------------------------------------------- */
@@ -132,19 +132,19 @@ static void cursor_reads_at_bounds(void **state)
     uint8_t u8;
     uint32_t u32;
     float f;
-    assert_int_equal(cur_u8(&c, &u8, "a byte"), 0);
+    assert_int_equal(rtm_cur_u8(&c, &u8, "a byte"), 0);
     assert_int_equal(u8, 1);
-    assert_int_equal(cur_u32(&c, &u32, "a word"), 0);
+    assert_int_equal(rtm_cur_u32(&c, &u32, "a word"), 0);
     assert_int_equal(u32, 0x05040302u);
     assert_int_equal(c.pos, 5);
     /* exactly 4 bytes left: the f32 read fits */
-    assert_int_equal(cur_left(&c), 4);
-    assert_int_equal(cur_f32(&c, &f, "a float"), 0);
+    assert_int_equal(rtm_cur_left(&c), 4);
+    assert_int_equal(rtm_cur_f32(&c, &f, "a float"), 0);
     assert_true(f == 1.0f);
-    assert_int_equal(cur_left(&c), 0);
-    assert_int_equal(cur_need(&c, 0, "nothing"), 0);
+    assert_int_equal(rtm_cur_left(&c), 0);
+    assert_int_equal(rtm_cur_need(&c, 0, "nothing"), 0);
     /* at the end: every read fails with the offset of the end */
-    assert_int_equal(cur_u8(&c, &u8, "the last byte"), -1);
+    assert_int_equal(rtm_cur_u8(&c, &u8, "the last byte"), -1);
     assert_true(err.has_offset);
     assert_int_equal(err.offset, 9);
     assert_non_null(strstr(err.msg, "the last byte"));
@@ -160,19 +160,19 @@ static void cursor_overrun_reports_offset(void **state)
     uint32_t u32;
     float f;
     /* 3 bytes left, 4 needed */
-    assert_int_equal(cur_u32(&c, &u32, "the frame count"), -1);
+    assert_int_equal(rtm_cur_u32(&c, &u32, "the frame count"), -1);
     assert_int_equal(err.offset, 6);
     assert_true(err.has_offset);
     assert_non_null(strstr(err.msg, "the frame count"));
     assert_non_null(strstr(err.msg, "4 bytes needed, 3 left"));
     assert_int_equal(c.pos, 6);
-    assert_int_equal(cur_f32(&c, &f, "x"), -1);
+    assert_int_equal(rtm_cur_f32(&c, &f, "x"), -1);
     /* huge requests must not wrap around */
-    assert_int_equal(cur_need(&c, UINT64_MAX, "everything"), -1);
-    assert_int_equal(cur_need(&c, 3, "the rest"), 0);
+    assert_int_equal(rtm_cur_need(&c, UINT64_MAX, "everything"), -1);
+    assert_int_equal(rtm_cur_need(&c, 3, "the rest"), 0);
     /* a NULL err is allowed */
     struct rtm_cursor c2 = { CUR_DATA, 2, 0, NULL };
-    assert_int_equal(cur_u32(&c2, &u32, "x"), -1);
+    assert_int_equal(rtm_cur_u32(&c2, &u32, "x"), -1);
 }
 
 static void cursor_asciiz(void **state)
@@ -184,38 +184,38 @@ static void cursor_asciiz(void **state)
     struct rtm_cursor c = { d, sizeof d - 1, 0, &err };
     const uint8_t *s;
     uint32_t len;
-    assert_int_equal(cur_asciiz(&c, &s, &len, 10, "a name"), 0);
+    assert_int_equal(rtm_cur_asciiz(&c, &s, &len, 10, "a name"), 0);
     assert_int_equal(len, 2);
     assert_memory_equal(s, "ab", 2);
     assert_int_equal(c.pos, 3);
     /* "cdef" is 4 bytes: a max of 4 is enough, 3 is too small */
     size_t save = c.pos;
-    assert_int_equal(cur_asciiz(&c, &s, &len, 3, "a name"), -1);
+    assert_int_equal(rtm_cur_asciiz(&c, &s, &len, 3, "a name"), -1);
     assert_non_null(strstr(err.msg, "longer than 3"));
     assert_int_equal(err.offset, 3);
     assert_int_equal(c.pos, save);
-    assert_int_equal(cur_asciiz(&c, &s, &len, 4, "a name"), 0);
+    assert_int_equal(rtm_cur_asciiz(&c, &s, &len, 4, "a name"), 0);
     assert_int_equal(len, 4);
     assert_int_equal(c.pos, 8);
     /* "ghij" runs to the end with no NUL: an unterminated string, not a
      * long one, also when exactly max bytes remain */
-    assert_int_equal(cur_asciiz(&c, &s, &len, 100, "a bone name"), -1);
+    assert_int_equal(rtm_cur_asciiz(&c, &s, &len, 100, "a bone name"), -1);
     assert_non_null(strstr(err.msg, "no NUL"));
     assert_non_null(strstr(err.msg, "a bone name"));
     assert_int_equal(err.offset, 8);
-    assert_int_equal(cur_asciiz(&c, &s, &len, 4, "a bone name"), -1);
+    assert_int_equal(rtm_cur_asciiz(&c, &s, &len, 4, "a bone name"), -1);
     assert_non_null(strstr(err.msg, "no NUL"));
-    assert_int_equal(cur_asciiz(&c, &s, &len, 3, "a bone name"), -1);
+    assert_int_equal(rtm_cur_asciiz(&c, &s, &len, 3, "a bone name"), -1);
     assert_non_null(strstr(err.msg, "longer than 3"));
     assert_int_equal(c.pos, 8);
     /* at the very end: nothing left at all */
     c.pos = c.len;
-    assert_int_equal(cur_asciiz(&c, &s, &len, 100, "x"), -1);
+    assert_int_equal(rtm_cur_asciiz(&c, &s, &len, 100, "x"), -1);
     assert_non_null(strstr(err.msg, "no NUL"));
     /* an empty string is fine */
     static const uint8_t e[] = { 0 };
     struct rtm_cursor c3 = { e, 1, 0, &err };
-    assert_int_equal(cur_asciiz(&c3, &s, &len, 0, "x"), 0);
+    assert_int_equal(rtm_cur_asciiz(&c3, &s, &len, 0, "x"), 0);
     assert_int_equal(len, 0);
     assert_int_equal(c3.pos, 1);
 }
@@ -366,25 +366,25 @@ static void counting_buffer(void **state)
 {
     (void)state;
     struct rtm_buf b;
-    buf_init_counting(&b, 1024);
+    rtm_buf_init_counting(&b, 1024);
     uint64_t want = 0;
     char chunk[300];
     memset(chunk, 'x', sizeof chunk);
     for (int i = 0; i < 10000; i++) {
         size_t n = (size_t)(i * 7919) % sizeof chunk;
-        buf_put(&b, chunk, n);
-        buf_putc(&b, 'y');
-        buf_printf(&b, "%d,", i);
+        rtm_buf_put(&b, chunk, n);
+        rtm_buf_putc(&b, 'y');
+        rtm_buf_printf(&b, "%d,", i);
         want += n + 1 + (size_t)snprintf(NULL, 0, "%d,", i);
         assert_true(b.len <= 1024 + sizeof chunk);
     }
     static char big[100000];
-    buf_put(&b, big, sizeof big);               /* over the window: counted only */
+    rtm_buf_put(&b, big, sizeof big);               /* over the window: counted only */
     want += sizeof big;
-    assert_int_equal(buf_total(&b), want);
+    assert_int_equal(rtm_buf_total(&b), want);
     assert_true(b.cap <= 4096);
     assert_false(b.oom);
-    buf_free(&b);
+    rtm_buf_free(&b);
 }
 
 static void sizes_parse(void **state)

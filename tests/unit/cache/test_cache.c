@@ -1,6 +1,5 @@
 /* test_cache.c - the LRU of parsed animations, views, archive tables and
  * entries' content (cache.h). */
-/* make tsan: this test runs under ThreadSanitizer (the Makefile looks for this line). */
 #include <errno.h>
 #include <pthread.h>
 #include <unistd.h>
@@ -33,10 +32,10 @@ static int fake_table(const struct rtmc_src *s, struct pbo **out)
     struct pbo_write_entry e = { s->path, x, 1, PBO_PACK_STORE, 0 };
     struct rtm_buf b;
     struct rtm_error err;
-    buf_init(&b);
+    rtm_buf_init(&b);
     assert_int_equal(pbo_write(&e, 1, NULL, 0, 0, &b), 0);
     assert_int_equal(pbo_read_table((uint8_t *)b.p, b.len, b.len, out, &err), 0);
-    buf_free(&b);
+    rtm_buf_free(&b);
     return 0;
 }
 
@@ -110,12 +109,12 @@ static int fake_anim(void *ctx, const struct rtmc_src *s, struct rtm_anim **anim
     int fewer = strncmp(s->path, "fewer", 5) == 0 && s->level == RTMC_FULL;
     struct sample_opts o = { (uint32_t)s->id.size - 2 * fewer, 66, (uint32_t)s->id.mtime_ns, 0 };
     struct rtm_buf b;
-    buf_init(&b);
+    rtm_buf_init(&b);
     assert_int_equal(rtm_sample_plain(&o, &b), 0);
     struct rtm_error err;
     assert_int_equal(rtm_parse_flags((uint8_t *)b.p, b.len, NULL,
                                      s->level != RTMC_FULL ? RTM_PARSE_NO_MATRICES : 0, anim, &err), 0);
-    buf_free(&b);
+    rtm_buf_free(&b);
     return 0;
 }
 
@@ -269,7 +268,7 @@ static void timed_sizes_match_render(void **state)
     for (int i = 0; i < 2; i++) {
         struct rtmc_stats before, after;
         struct rtm_buf b;
-        buf_init(&b);
+        rtm_buf_init(&b);
         assert_int_equal(rtm_view_render_timed(a, views[i], &tm, &b), 0);
         rtmc_get_stats(c, &before);
         assert_int_equal(rtmc_timed_view_size(c, h, views[i], &tm, &size), 0);
@@ -277,7 +276,7 @@ static void timed_sizes_match_render(void **state)
         assert_int_equal(size, b.len);
         assert_int_equal(after.renders - before.renders, 0);
         assert_int_equal(after.sizings - before.sizings, i == 0);
-        buf_free(&b);
+        rtm_buf_free(&b);
     }
     /* A view no timing changes, asked under a timing of an entry too light
      * for it (rtmcat asks every view so), is sized untimed: such a view
@@ -288,12 +287,12 @@ static void timed_sizes_match_render(void **state)
     struct rtmc_entry *hl;
     struct rtm_view frame = { .kind = RTM_VIEW_FRAME, .frame = 0 };
     struct rtm_buf b;
-    buf_init(&b);
+    rtm_buf_init(&b);
     assert_int_equal(rtm_view_render(a, frame, &b), 0);
     assert_int_equal(rtmc_get(c2, &light, &hl), 0);
     assert_int_equal(rtmc_timed_view_size(c2, hl, frame, &tm, &size), 0);
     assert_int_equal(size, b.len);
-    buf_free(&b);
+    rtm_buf_free(&b);
     rtmc_put(c2, hl);
     rtmc_free(c2);
     rtmc_put(c, h);

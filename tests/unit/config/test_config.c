@@ -46,7 +46,7 @@ static void test_entries(void **state)
     assert_int_equal(at(c, "A/Inner")->n, 0);
     assert_int_equal(c->nenums, 3);
     assert_int_equal(c->enums[2].value, 6);
-    round_trip(c);
+    cfg_round_trip(c);
     cfg_free(c);
 }
 
@@ -81,7 +81,7 @@ static void test_numbers(void **state)
     assert_string_equal(at(c, "o")->v.u.s.p, "0x");
     assert_string_equal(at(c, "p")->v.u.s.p, "QPATHTOF(a\\b.rtm)");
     assert_true(signbit(at(c, "r")->v.u.f));
-    round_trip(c);
+    cfg_round_trip(c);
     cfg_free(c);
 }
 
@@ -115,7 +115,7 @@ static void test_joined_strings(void **state)
     assert_int_equal(a->v.n, 2);
     assert_string_equal(c->v[a->v.u.first].u.s.p, "a\nb");
     assert_string_equal(at(c, "x")->v.u.s.p, "\n");
-    round_trip(c);      /* the newline is written inside the quotes, read back */
+    cfg_round_trip(c);      /* the newline is written inside the quotes, read back */
     cfg_free(c);
     /* a \n with no string after it is not joined: the statement is bad */
     struct rtm_error err;
@@ -180,15 +180,15 @@ static void test_lookup(void **state)
     cfg_free(c);
 }
 
-static void put_u32(struct rtm_buf *b, uint32_t v) { buf_put_u32(b, v); }
+static void put_u32(struct rtm_buf *b, uint32_t v) { rtm_buf_put_u32(b, v); }
 
 /* A rapified file by hand: header, a root body of the given bytes. */
 static void rap_by_hand(struct rtm_buf *b, const void *body, size_t n, uint32_t enums)
 {
-    buf_init(b);
-    buf_put(b, "\0raP\0\0\0\0\x08\0\0\0", 12);
+    rtm_buf_init(b);
+    rtm_buf_put(b, "\0raP\0\0\0\0\x08\0\0\0", 12);
     put_u32(b, enums ? enums : (uint32_t)(16 + n));
-    buf_put(b, body, n);
+    rtm_buf_put(b, body, n);
     if (!enums)
         put_u32(b, 0);
 }
@@ -206,14 +206,14 @@ static void test_rap_enums_measured(void **state)
     put_u32(&b, N);
     for (uint32_t i = 0; i < N; i++) {
         char name[16];
-        buf_put(&b, name, (size_t)snprintf(name, sizeof name, "E%u", i) + 1);
+        rtm_buf_put(&b, name, (size_t)snprintf(name, sizeof name, "E%u", i) + 1);
         put_u32(&b, i);
     }
     struct cfg *c = rap_ok(b.p, b.len);
     assert_int_equal(c->nenums, N);
     assert_string_equal(c->enums[N - 1].name.p, "E19999");
     cfg_free(c);
-    buf_free(&b);
+    rtm_buf_free(&b);
 }
 
 static void test_rap_types(void **state)
@@ -240,7 +240,7 @@ static void test_rap_types(void **state)
     assert_int_equal(el[1].type, CFG_T_VARIABLE);
     assert_int_equal(at(c, "d")->kind, CFG_DELETE);
     struct rtm_buf w;
-    buf_init(&w);
+    rtm_buf_init(&w);
     assert_int_equal(rap_write(c, &w), 0);
     struct cfg *back = rap_ok(w.p, w.len);
     assert_true(cfg_equal(c, back, NULL, 0));
@@ -252,8 +252,8 @@ static void test_rap_types(void **state)
     char *t = text_of(c, &n);
     assert_non_null(strstr(t, "v = __EVAL(name);"));
     free(t);
-    buf_free(&w);
-    buf_free(&b);
+    rtm_buf_free(&w);
+    rtm_buf_free(&b);
     cfg_free(c);
     c = text_ok("x = __EVAL(1 + (2 * 3)); y = __EVAL(1) + 2; a[] = {__EVAL(f(1, 2)), 3};\n"
                 "z = __EVAL();\n");
@@ -265,7 +265,7 @@ static void test_rap_types(void **state)
     assert_string_equal(el[0].u.s.p, "f(1, 2)");
     assert_string_equal(at(c, "z")->v.u.s.p, "");
     assert_int_equal(cfg_text_exact(c), 1);
-    round_trip(c);
+    cfg_round_trip(c);
     cfg_free(c);
 }
 
@@ -292,39 +292,39 @@ static void test_rap_errors(void **state)
     static const uint8_t outside[] = { 0, 1, 0, 'A', 0, 0xff, 0xff, 0, 0, 0, 0, 0, 0 };
     rap_by_hand(&b, outside, sizeof outside, 0);
     rap_bad(b.p, b.len, "outside the file", 18);
-    buf_free(&b);
+    rtm_buf_free(&b);
     static const uint8_t loop[] = { 0, 1, 0, 'A', 0, 16, 0, 0, 0, 0, 0, 0, 0 };
     rap_by_hand(&b, loop, sizeof loop, 0);
     rap_bad(b.p, b.len, "loops back", 18);
-    buf_free(&b);
+    rtm_buf_free(&b);
     static const uint8_t count[] = { 0, 0xff, 0x7f, 0, 0, 0, 0 };
     rap_by_hand(&b, count, sizeof count, 0);
     rap_bad(b.p, b.len, "needs more bytes than the file has left", 17);
-    buf_free(&b);
+    rtm_buf_free(&b);
     static const uint8_t huge[] = { 0, 0xff, 0xff, 0xff, 0xff, 0x7f, 0, 0, 0, 0 };
     rap_by_hand(&b, huge, sizeof huge, 0);
     rap_bad(b.p, b.len, "longer than 32 bits", 17);
-    buf_free(&b);
+    rtm_buf_free(&b);
     static const uint8_t type[] = { 0, 1, 9, 'x', 0, 0, 0, 0, 0 };
     rap_by_hand(&b, type, sizeof type, 0);
     rap_bad(b.p, b.len, "unknown entry type 9", 18);
-    buf_free(&b);
+    rtm_buf_free(&b);
     static const uint8_t vtype[] = { 0, 1, 1, 7, 'x', 0, 0, 0, 0, 0 };
     rap_by_hand(&b, vtype, sizeof vtype, 0);
     rap_bad(b.p, b.len, "unknown value type 7", 19);
-    buf_free(&b);
+    rtm_buf_free(&b);
     static const uint8_t nonul[] = { 0, 1, 3, 'x', 'y' };
     rap_by_hand(&b, nonul, sizeof nonul, 20);
     rap_bad(b.p, b.len, "ends inside an extern name", 19);
-    buf_free(&b);
+    rtm_buf_free(&b);
     static const uint8_t enums[] = { 0, 0, 0, 0, 0, 0 };
     rap_by_hand(&b, enums, sizeof enums, 9999);
     rap_bad(b.p, b.len, "enum table offset", 12);
-    buf_free(&b);
+    rtm_buf_free(&b);
     static const uint8_t deep_arr[] = { 0, 1, 2, 'a', 0, 1, 3, 1, 3, 1 };
     rap_by_hand(&b, deep_arr, sizeof deep_arr, 100);
     rap_bad(b.p, b.len, "needs more bytes", 25);
-    buf_free(&b);
+    rtm_buf_free(&b);
 }
 
 /* Classes nested 65 deep, each body right after the one before. */
@@ -332,21 +332,21 @@ static void test_rap_depth(void **state)
 {
     (void)state;
     struct rtm_buf b;
-    buf_init(&b);
-    buf_put(&b, "\0raP\0\0\0\0\x08\0\0\0\0\0\0\0", 16);
+    rtm_buf_init(&b);
+    rtm_buf_put(&b, "\0raP\0\0\0\0\x08\0\0\0\0\0\0\0", 16);
     for (int d = 0; d < 66; d++) {
         size_t body = b.len;
-        buf_put(&b, "\0\x01\0C\0", 5);
+        rtm_buf_put(&b, "\0\x01\0C\0", 5);
         put_u32(&b, (uint32_t)(body + 13));
         put_u32(&b, 0);
     }
-    buf_put(&b, "\0\0", 2);
+    rtm_buf_put(&b, "\0\0", 2);
     put_u32(&b, 0);
     uint32_t end = (uint32_t)b.len;
     memcpy(b.p + 12, &end, 4);
     put_u32(&b, 0);
     rap_bad(b.p, b.len, "nested deeper than 64", (uint64_t)-1);
-    buf_free(&b);
+    rtm_buf_free(&b);
 }
 
 static void test_text_errors(void **state)
@@ -367,7 +367,7 @@ static void test_text_errors(void **state)
      * a round trip that failed) */
     struct cfg *ok = text_ok("class AB {};");
     struct rtm_buf rb;
-    buf_init(&rb);
+    rtm_buf_init(&rb);
     assert_int_equal(rap_write(ok, &rb), 0);
     cfg_free(ok);
     char *at = memmem(rb.p, rb.len, "AB", 3);
@@ -376,7 +376,7 @@ static void test_text_errors(void **state)
     struct cfg *odd = rap_ok(rb.p, rb.len);
     assert_int_equal(cfg_text_exact(odd), 0);
     cfg_free(odd);
-    buf_free(&rb);
+    rtm_buf_free(&rb);
     /* a byte an editor hides is named: CfgConvert's names are ASCII */
     assert_non_null(strstr(text_err("class A {\n x\xc2\xa0= 1;\n};", &err),
                            "bad.cpp:2: a name holds a non-breaking space (0xC2 0xA0)"));
@@ -485,7 +485,7 @@ static void test_property(void **state)
         cfg_link(c);
         /* model -> rapify -> read -> text -> read */
         struct rtm_buf b;
-        buf_init(&b);
+        rtm_buf_init(&b);
         assert_int_equal(rap_write(c, &b), 0);
         struct cfg *r = rap_ok(b.p, b.len), *t = NULL;
         size_t n;
@@ -496,7 +496,7 @@ static void test_property(void **state)
         if (!cfg_equal(c, r, why, sizeof why) || !cfg_equal(c, t, why, sizeof why))
             fail_msg("round %d: %s\n%s", round, why, text);
         free(text);
-        buf_free(&b);
+        rtm_buf_free(&b);
         cfg_free(r);
         cfg_free(t);
         cfg_free(c);

@@ -20,7 +20,7 @@ static char *pp_ok(const char *text, const struct cfg_pp_opts *o, struct cfg_pp_
     struct rtm_error err = { .msg = "" };
     if (cfg_pp_text(text, strlen(text), "t.cpp", NULL, o, &r, &err))
         fail_msg("preprocess: %s", err.msg);
-    buf_putc(&r.text, 0);
+    rtm_buf_putc(&r.text, 0);
     char *s = strdup(r.text.p);
     if (counts)
         *counts = r.counts;
@@ -231,12 +231,12 @@ static void test_left_as_written(void **state)
     assert_int_equal(k.missing_include, 1);
     assert_int_equal(k.other, 1);
     struct rtm_buf b;
-    buf_init(&b);
+    rtm_buf_init(&b);
     cfg_pp_note(&k, &b);
-    buf_putc(&b, 0);
+    rtm_buf_putc(&b, 0);
     assert_string_equal(b.p, "// rtmfs: left as written: 1 __EVAL, 1 __EXEC, 1 undefined macro call, "
                              "1 missing #include, 1 other directive\n");
-    buf_free(&b);
+    rtm_buf_free(&b);
     /* and the text still parses */
     struct cfg *c = text_ok(s);
     assert_string_equal(c->e[cfg_find(c, "c", NULL)].v.u.s.p, "UNDEF(x)");
@@ -404,13 +404,13 @@ static void test_gamepaths(void **state)
         struct rtm_buf b;
         struct pbo *p = NULL;
         struct rtm_error err;
-        buf_init(&b);
+        rtm_buf_init(&b);
         assert_int_equal(pbo_write(&e, 1, &prop, (size_t)with, 0, &b), 0);
         assert_int_equal(pbo_read_table((const uint8_t *)b.p, b.len, b.len, &p, &err), 0);
         assert_int_equal(gamepath_archive(p, "/mods/@ace/addons/Ace_Goggles.PBO", out, sizeof out), 0);
         assert_string_equal(out, with ? "z\\ace\\addons\\goggles" : "Ace_Goggles");
         pbo_free(p);
-        buf_free(&b);
+        rtm_buf_free(&b);
     }
 }
 
@@ -439,7 +439,7 @@ static void test_shared_addons(void **state)
         if (cfg_load_file(path, &o, &c, &err))
             fail_msg("%s: %s", files[i], err.msg);
         assert_int_equal(c->pp.missing_include, 0);
-        round_trip(c);
+        cfg_round_trip(c);
         long k;
         if (i == 0) {
             k = cfg_find(c, "CfgMovesMaleSdr/States/AUR_01_Aim_Idling/speed", NULL);
@@ -508,7 +508,7 @@ static void test_forms_agree(void **state)
         fail_msg("%s", err.msg);
     long cls = cfg_class(c, "CfgMovesMaleSdr/States/walk_fast");
     assert_true(cls >= 0);
-    round_trip(c);
+    cfg_round_trip(c);
     size_t n;
     char *t = text_of(c, &n);
     assert_non_null(strstr(t, "file = \"\\x\\a\\walk.rtm\";"));

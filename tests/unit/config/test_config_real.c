@@ -34,7 +34,7 @@ static void test_shared_configs(void **state)
             fail_msg("%s: text does not read back: %s", names[i], err.msg);
         if (!json_entry_eq(back, 0, j, why, sizeof why))
             fail_msg("%s from its text: %s", names[i], why);
-        round_trip(c);
+        cfg_round_trip(c);
         cfg_free(back);
         cfg_free(c);
         free(t);

@@ -40,12 +40,12 @@ static struct rtm_gamepaths *present(void)
 static char *missing_of(const struct rtm_states *s, const struct rtm_gamepaths *g)
 {
     struct rtm_buf b;
-    buf_init(&b);
+    rtm_buf_init(&b);
     rtm_missing_render(s, g, &b);
-    buf_putc(&b, 0);
+    rtm_buf_putc(&b, 0);
     assert_false(b.oom);
     size_t len;
-    return buf_take(&b, &len);
+    return rtm_buf_take(&b, &len);
 }
 
 static const char *const want =
@@ -145,14 +145,14 @@ static void a_table_of_lines_says_the_same(void **state)
     assert_string_equal(got, want);
     free(got);
     struct rtm_buf b1, b2;
-    buf_init(&b1);
-    buf_init(&b2);
+    rtm_buf_init(&b1);
+    rtm_buf_init(&b2);
     rtm_states_render(s, "m\\anims\\walk.rtm", &b1);
     rtm_states_render(r, "m\\anims\\walk.rtm", &b2);
     assert_int_equal(b1.len, b2.len);
     assert_memory_equal(b1.p, b2.p, b1.len);
-    buf_free(&b1);
-    buf_free(&b2);
+    rtm_buf_free(&b1);
+    rtm_buf_free(&b2);
     static const char *const timed[] = { "m\\anims\\walk.rtm",       /* speed = 1 */
                                          "z\\ace\\addons\\goggles\\anim\\wipe.rtm" }; /* ? */
     for (size_t i = 0; i < 2; i++) {

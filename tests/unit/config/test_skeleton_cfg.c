@@ -200,12 +200,12 @@ static void rapified(void **state)
     struct rtm_error err;
     assert_int_equal(cfg_read((const uint8_t *)MAN, sizeof MAN - 1, "MAN", &c, &err), 0);
     struct rtm_buf b;
-    buf_init(&b);
+    rtm_buf_init(&b);
     assert_int_equal(rap_write(c, &b), 0);
     cfg_free(c);
     char path[PATH_MAX], text[PATH_MAX], spec[PATH_MAX + 8];
     put_file("model.bin", b.p, b.len, path);
-    buf_free(&b);
+    rtm_buf_free(&b);
     put_text("model.cfg", MAN, text);
     snprintf(spec, sizeof spec, "%s:man", path);
     struct rtm_skeleton *r = open_ok(spec), *t = NULL;
@@ -310,14 +310,14 @@ static void too_many_bones(void **state)
     (void)state;
     mk_dir();
     struct rtm_buf b;
-    buf_init(&b);
-    buf_puts(&b, "class CfgSkeletons { class A { skeletonBones[] = {\"b0\", \"\"");
+    rtm_buf_init(&b);
+    rtm_buf_puts(&b, "class CfgSkeletons { class A { skeletonBones[] = {\"b0\", \"\"");
     for (int i = 1; i <= 4096; i++)
-        buf_printf(&b, ", \"b%d\", \"b0\"", i);
-    buf_puts(&b, "}; }; };\n");
+        rtm_buf_printf(&b, ", \"b%d\", \"b0\"", i);
+    rtm_buf_puts(&b, "}; }; };\n");
     char path[PATH_MAX];
     put_file("model.cfg", b.p, b.len, path);
-    buf_free(&b);
+    rtm_buf_free(&b);
     open_fails(path, "more than 4096 bones");
     rm_dir();
 }

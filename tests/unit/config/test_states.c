@@ -22,12 +22,12 @@ static char *states_of(const char *gp, const char *const *cfgs, size_t n)
         assert_int_equal(rtm_states_add(s, text_ok(cfgs[i]), cfgs[i + 1]), 0);
     assert_int_equal(rtm_states_finish(s), 0);
     struct rtm_buf b;
-    buf_init(&b);
+    rtm_buf_init(&b);
     rtm_states_render(s, gp, &b);
-    buf_putc(&b, 0);
+    rtm_buf_putc(&b, 0);
     rtm_states_free(s);
     size_t len;
-    return buf_take(&b, &len);
+    return rtm_buf_take(&b, &len);
 }
 
 static void check(const char *gp, const char *const *cfgs, size_t n, const char *want)
@@ -179,13 +179,13 @@ static void no_game_path_or_no_configs(void **state)
 {
     (void)state;
     struct rtm_buf b;
-    buf_init(&b);
+    rtm_buf_init(&b);
     rtm_states_render(NULL, NULL, &b);
     rtm_states_render(NULL, "\\a\\b.rtm", &b);
-    buf_putc(&b, 0);
+    rtm_buf_putc(&b, 0);
     assert_string_equal(b.p, "game_path: none (not in an archive and no $PBOPREFIX$ above it)\n"
                              "game_path: \\a\\b.rtm\n");
-    buf_free(&b);
+    rtm_buf_free(&b);
 }
 
 /* The real archive: its config.bin's GestureWipeFace plays
@@ -218,12 +218,12 @@ static void real_ace_goggles(void **state)
     }
     assert_int_equal(rtm_states_finish(s), 0);
     struct rtm_buf b;
-    buf_init(&b);
+    rtm_buf_init(&b);
     rtm_states_render(s, "z\\ace\\addons\\goggles\\anim\\wipeglasses.rtm", &b);
-    buf_putc(&b, 0);
+    rtm_buf_putc(&b, 0);
     assert_non_null(strstr(b.p, "\nCfgGesturesMale/States/GestureWipeFace speed=? duration_s=? "
                                 "looped=? config=ace_goggles.pbo/config.bin inherits="));
-    buf_free(&b);
+    rtm_buf_free(&b);
     rtm_states_free(s);
     pbo_free(p);
     close(fd);

@@ -117,12 +117,12 @@ static void overlaps_and_order(void **state)
     assert_int_equal(h.src, a);
     assert_string_equal(list(g, "z/ace/gestures", &l), "ANIM/ x ");
     struct rtm_buf t;
-    buf_init(&t);
+    rtm_buf_init(&t);
     assert_int_equal(gamefs_conflicts(g, &t), 0);
-    buf_putc(&t, 0);
+    rtm_buf_putc(&t, 0);
     assert_string_equal(t.p, "Z\\ace\\gestures\\ANIM\\Walk.rtm\t@zz_override/gestures.pbo"
                              "\t@ace/addons/gestures.pbo\t0ld/gestures.pbo\n");
-    buf_free(&t);
+    rtm_buf_free(&t);
     (void)b;
     gamefs_free(g);
 }
@@ -187,10 +187,10 @@ static void hostile_paths(void **state)
     assert_int_equal(gamefs_lookup(g, "../z/./evil//escape.rtm", &h), GAMEFS_FILE);
     assert_int_equal(gamefs_lookup(g, "escape.rtm", &h), GAMEFS_NONE);
     struct rtm_buf t;
-    buf_init(&t);
+    rtm_buf_init(&t);
     assert_int_equal(gamefs_conflicts(g, &t), 0);
     assert_int_equal(t.len, 0);         /* two paths of one source contest nothing */
-    buf_free(&t);
+    rtm_buf_free(&t);
     gamefs_free(g);
 }
 
@@ -296,7 +296,7 @@ static void head_prefix(void **state)
         struct rtm_error err;
         const char *v;
         size_t vl;
-        buf_init(&b);
+        rtm_buf_init(&b);
         assert_int_equal(pbo_write(&e, cases[c].nentries, cases[c].props, cases[c].n,
                                    cases[c].flags, &b), 0);
         assert_int_equal(pbo_read_table((const uint8_t *)b.p, b.len, b.len, &p, &err), 0);
@@ -316,7 +316,7 @@ static void head_prefix(void **state)
             assert_int_equal(gamepath_head_prefix((const uint8_t *)b.p, strlen(e.name) + 1, &v, &vl),
                              0);
         pbo_free(p);
-        buf_free(&b);
+        rtm_buf_free(&b);
     }
 }
 

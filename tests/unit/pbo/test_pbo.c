@@ -36,7 +36,7 @@ static void archive_round_trip(void **state)
 {
     (void)state;
     struct fixture f;
-    fixture_build(&f, 0);
+    pbo_fixture_build(&f, 0);
     struct pbo *p = parse_full(&f.pbo);
     assert_int_equal(p->nprops, 3);
     assert_string_equal(pbo_prop(p, "prefix"), "x\\walkmod\\addons\\anims");
@@ -88,7 +88,7 @@ static void archive_round_trip(void **state)
     }
     /* the writer's other shapes */
     struct rtm_buf b;
-    buf_init(&b);
+    rtm_buf_init(&b);
     const struct pbo_write_entry one = { "x.rtm", (const uint8_t *)f.plain.p, f.plain.len,
                                          PBO_PACK_STORE, 0 };
     assert_int_equal(pbo_write(&one, 1, NULL, 0, PBO_WRITE_NO_VERS | PBO_WRITE_NO_TRAILER, &b), 0);
@@ -98,27 +98,27 @@ static void archive_round_trip(void **state)
     assert_int_equal(q->trailer, PBO_TRAILER_NONE);
     assert_int_equal(q->table_bytes, 6 + 20 + 1 + 20);
     pbo_free(q);
-    buf_free(&b);
+    rtm_buf_free(&b);
     assert_int_equal(pbo_write(NULL, 0, NULL, 0, 0, &b), 0);
     q = parse_full(&b);
     assert_int_equal(q->nentries, 0);
     assert_int_equal(q->trailer, PBO_TRAILER_SHA1);
     assert_int_equal(pbo_find(q, "x"), -1);
     pbo_free(q);
-    buf_free(&b);
+    rtm_buf_free(&b);
     /* names the writer refuses */
     const struct pbo_write_entry noname = { "", NULL, 0, PBO_PACK_STORE, 0 };
     assert_int_equal(pbo_write(&noname, 1, NULL, 0, 0, &b), -1);
-    buf_free(&b);
+    rtm_buf_free(&b);
     pbo_free(p);
-    fixture_free(&f);
+    pbo_fixture_free(&f);
 }
 
 static void lookup_case_insensitive(void **state)
 {
     (void)state;
     struct fixture f;
-    fixture_build(&f, 0);
+    pbo_fixture_build(&f, 0);
     struct pbo *p = parse_full(&f.pbo);
     assert_int_equal(pbo_find(p, "anims/walk.rtm"), 1);
     assert_int_equal(pbo_find(p, "ANIMS\\WALK.RTM"), 1);
@@ -132,7 +132,7 @@ static void lookup_case_insensitive(void **state)
     assert_int_equal(pbo_find(p, ""), -1);
     assert_int_equal(pbo_find(p, "zzz"), -1);
     pbo_free(p);
-    fixture_free(&f);
+    pbo_fixture_free(&f);
 
     /* duplicates (any case) give the first; odd names are normalised */
     static const uint8_t x[] = "x";
@@ -144,7 +144,7 @@ static void lookup_case_insensitive(void **state)
         { "m/ixed\\seps", x, 1, PBO_PACK_STORE, 0 },
     };
     struct rtm_buf b;
-    buf_init(&b);
+    rtm_buf_init(&b);
     assert_int_equal(pbo_write(e, 5, NULL, 0, 0, &b), 0);
     p = parse_full(&b);
     assert_int_equal(pbo_find(p, "DUP.rtm"), 0);
@@ -158,7 +158,7 @@ static void lookup_case_insensitive(void **state)
     big[sizeof big - 1] = 0;
     assert_int_equal(pbo_find(p, big), -1);
     pbo_free(p);
-    buf_free(&b);
+    rtm_buf_free(&b);
 }
 
 /* ---- the archive as a tree ---------------------------------------------- */
@@ -203,7 +203,7 @@ static void tree_lookup_and_list(void **state)
         { "\\\\", x, 1, PBO_PACK_STORE, 0 },            /* no name at all: not listed */
     };
     struct rtm_buf b;
-    buf_init(&b);
+    rtm_buf_init(&b);
     assert_int_equal(pbo_write(e, sizeof e / sizeof e[0], NULL, 0, 0, &b), 0);
     struct pbo *p = parse_full(&b);
     struct listing l;
@@ -246,7 +246,7 @@ static void tree_lookup_and_list(void **state)
     assert_string_equal(list(p, "", &l), "");
     assert_int_equal(pbo_lookup(p, "x", &i), PBO_NONE);
     pbo_free(p);
-    buf_free(&b);
+    rtm_buf_free(&b);
 }
 
 /* A caller that reads the head of a big archive: every prefix shorter than
@@ -255,7 +255,7 @@ static void table_from_head(void **state)
 {
     (void)state;
     struct fixture f;
-    fixture_build(&f, 0);
+    pbo_fixture_build(&f, 0);
     struct pbo *full = parse_full(&f.pbo);
     for (size_t len = 0; len <= f.pbo.len; len++) {
         struct pbo *p = NULL;
@@ -290,7 +290,7 @@ static void table_from_head(void **state)
     assert_int_equal(pbo_read_table((const uint8_t *)f.pbo.p, f.pbo.len, f.pbo.len - 1,
                                     &p, &err), -1);
     pbo_free(full);
-    fixture_free(&f);
+    pbo_fixture_free(&f);
 }
 
 /* Real animations inside archives, when the corpus is present. */
@@ -338,7 +338,7 @@ static void corpus_inside(void **state)
     assert_true(n > 0);
     static const struct pbo_write_prop pr[] = { { "prefix", "corpus" } };
     struct rtm_buf b;
-    buf_init(&b);
+    rtm_buf_init(&b);
     assert_int_equal(pbo_write(e, n, pr, 1, 0, &b), 0);
     struct pbo *p = parse_full(&b);
     assert_int_equal(p->nentries, n);
@@ -359,9 +359,9 @@ static void corpus_inside(void **state)
     }
     fprintf(stderr, "corpus_inside: %zu real files in a %zu-byte archive\n", n, b.len);
     pbo_free(p);
-    buf_free(&b);
+    rtm_buf_free(&b);
     for (size_t i = 0; i < n; i++) {
-        buf_free(&files[i]);
+        rtm_buf_free(&files[i]);
         free(names[i]);
     }
     free(text);

@@ -78,7 +78,7 @@ static void truncation_every_byte(void **state)
     (void)state;
     for (unsigned flags = 0; flags < 2; flags++) {
         struct fixture f;
-        fixture_build(&f, flags ? PBO_WRITE_NO_VERS : 0);
+        pbo_fixture_build(&f, flags ? PBO_WRITE_NO_VERS : 0);
         size_t ok = 0, failed = 0;
         for (size_t len = 0; len <= f.pbo.len; len++) {
             /* a file cut at len bytes, read whole */
@@ -95,7 +95,7 @@ static void truncation_every_byte(void **state)
         assert_int_equal(failed, full->table_bytes);
         assert_int_equal(ok, f.pbo.len + 1 - full->table_bytes);
         pbo_free(full);
-        fixture_free(&f);
+        pbo_fixture_free(&f);
     }
 }
 
@@ -105,7 +105,7 @@ static void random_flips(void **state)
     const char *env = getenv("RTMFS_MUTANTS");
     long mutants = env ? atol(env) : 2000;
     struct fixture f;
-    fixture_build(&f, 0);
+    pbo_fixture_build(&f, 0);
     uint8_t *m = malloc(f.pbo.len);
     uint32_t seed = 12345;
     size_t parsed = 0;
@@ -127,7 +127,7 @@ static void random_flips(void **state)
     }
     fprintf(stderr, "random_flips: %ld mutants, %zu parsed\n", mutants, parsed);
     free(m);
-    fixture_free(&f);
+    pbo_fixture_free(&f);
 }
 
 /* The offset of entry i's five u32 in a writer's archive. */
@@ -140,7 +140,7 @@ static void bad_sizes(void **state)
 {
     (void)state;
     struct fixture f;
-    fixture_build(&f, 0);
+    pbo_fixture_build(&f, 0);
     struct pbo *p = parse_full(&f.pbo);
     struct rtm_error err;
     struct pbo *q = NULL;
@@ -223,7 +223,7 @@ static void bad_sizes(void **state)
     }
     free(m);
     pbo_free(p);
-    fixture_free(&f);
+    pbo_fixture_free(&f);
 }
 
 static void bad_names(void **state)
@@ -255,37 +255,37 @@ static void bad_names(void **state)
 
     /* a property list without its end, and a key over the cap */
     struct rtm_buf b;
-    buf_init(&b);
-    buf_put(&b, "", 1);
-    buf_put_u32(&b, PBO_METHOD_VERS);
+    rtm_buf_init(&b);
+    rtm_buf_put(&b, "", 1);
+    rtm_buf_put_u32(&b, PBO_METHOD_VERS);
     for (int i = 0; i < 4; i++)
-        buf_put_u32(&b, 0);
-    buf_put(&b, "prefix\0abc", 11);
+        rtm_buf_put_u32(&b, 0);
+    rtm_buf_put(&b, "prefix\0abc", 11);
     assert_int_equal(pbo_read_table((uint8_t *)b.p, b.len, b.len, &p, &err), -1);
     for (int i = 0; i < 2000; i++)
-        buf_putc(&b, 'k');
+        rtm_buf_putc(&b, 'k');
     assert_int_equal(pbo_read_table((uint8_t *)b.p, b.len, b.len, &p, &err), -1);
     assert_non_null(strstr(err.msg, "property key longer"));
-    buf_free(&b);
+    rtm_buf_free(&b);
 
     /* many tiny entries: counts come from the bytes, parsing stays linear */
-    buf_init(&b);
+    rtm_buf_init(&b);
     for (int i = 0; i < 100000; i++) {
         char name[16];
         snprintf(name, sizeof name, "f%d", i);
-        buf_put(&b, name, strlen(name) + 1);
+        rtm_buf_put(&b, name, strlen(name) + 1);
         for (int k = 0; k < 5; k++)
-            buf_put_u32(&b, 0);
+            rtm_buf_put_u32(&b, 0);
     }
-    buf_put(&b, "", 1);
+    rtm_buf_put(&b, "", 1);
     for (int k = 0; k < 5; k++)
-        buf_put_u32(&b, 0);
+        rtm_buf_put_u32(&b, 0);
     assert_int_equal(pbo_read_table((uint8_t *)b.p, b.len, b.len, &p, &err), 0);
     assert_int_equal(p->nentries, 100000);
     assert_int_equal(pbo_find(p, "F99999"), 99999);
     assert_int_equal(pbo_find(p, "f0"), 0);
     pbo_free(p);
-    buf_free(&b);
+    rtm_buf_free(&b);
 
     /* an archive that is only the Vers header, with no end entry */
     static const uint8_t vers[] = { 0, 's', 'r', 'e', 'V', 0, 0, 0, 0, 0, 0, 0, 0,

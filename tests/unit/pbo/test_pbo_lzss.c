@@ -81,7 +81,7 @@ static void lzss_round_trips(void **state)
                          : kind == 1 ? random_bytes(n, (uint32_t)n) : calloc(n ? n : 1, 1);
             assert_non_null(src);
             struct rtm_buf b;
-            buf_init(&b);
+            rtm_buf_init(&b);
             assert_int_equal(pbo_lzss_encode(src, n, &b), 0);
             if ((kind == 2 && n >= 64) || (kind == 0 && n >= 4096))
                 assert_true(b.len < n / 2);    /* back-references were used */
@@ -93,7 +93,7 @@ static void lzss_round_trips(void **state)
                 assert_memory_equal(out, src, n);
             free(out);
             free(src);
-            buf_free(&b);
+            rtm_buf_free(&b);
         }
     }
 }

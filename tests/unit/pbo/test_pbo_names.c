@@ -13,7 +13,7 @@ static struct pbo *archive(const char *const *names, struct rtm_buf *b)
     size_t n = 0;
     for (; names[n]; n++)
         e[n] = (struct pbo_write_entry){ names[n], data, sizeof data - 1, PBO_PACK_STORE, 0 };
-    buf_init(b);
+    rtm_buf_init(b);
     assert_int_equal(pbo_write(e, n, NULL, 0, 0, b), 0);
     return parse_full(b);
 }
@@ -59,7 +59,7 @@ static void same_path_twice(void **state)
     assert_int_equal(p->entries[1].renamed, PBO_RENAMED_DUP);
     assert_int_equal(p->entries[1].renamed_other, 0);
     pbo_free(p);
-    buf_free(&b);
+    rtm_buf_free(&b);
 }
 
 static void differ_in_case(void **state)
@@ -71,7 +71,7 @@ static void differ_in_case(void **state)
     reachable(p, 0, "Anims/Walk.RTM");
     reachable(p, 1, "anims/walk~2.rtm");
     pbo_free(p);
-    buf_free(&b);
+    rtm_buf_free(&b);
 }
 
 static void file_and_folder(void **state)
@@ -88,7 +88,7 @@ static void file_and_folder(void **state)
     reachable(p, 3, "x~4.rtm");
     assert_int_equal(p->entries[0].renamed, PBO_RENAMED_FOLDER);
     pbo_free(p);
-    buf_free(&b);
+    rtm_buf_free(&b);
 }
 
 static void new_name_taken(void **state)
@@ -101,7 +101,7 @@ static void new_name_taken(void **state)
     reachable(p, 1, "w~3.rtm");
     reachable(p, 2, "w~3~3.rtm");
     pbo_free(p);
-    buf_free(&b);
+    rtm_buf_free(&b);
     /* an entry's own name beats a new one, even from an earlier entry */
     const char *const m[] = { "anims", "anims\\walk.rtm", "anims~1", NULL };
     p = archive(m, &b);
@@ -109,7 +109,7 @@ static void new_name_taken(void **state)
     reachable(p, 1, "anims/walk.rtm");
     reachable(p, 2, "anims~1");
     pbo_free(p);
-    buf_free(&b);
+    rtm_buf_free(&b);
 }
 
 static void long_parts(void **state)
@@ -143,9 +143,9 @@ static void long_parts(void **state)
     assert_string_equal(q->entries[0].path + len - 4, ".rtm");
     reachable(q, 0, q->entries[0].path);
     pbo_free(q);
-    buf_free(&b2);
+    rtm_buf_free(&b2);
     pbo_free(p);
-    buf_free(&b);
+    rtm_buf_free(&b);
 }
 
 static void stable(void **state)
@@ -162,8 +162,8 @@ static void stable(void **state)
     reachable(p, 3, "a/b~4.rtm");
     pbo_free(p);
     pbo_free(q);
-    buf_free(&b1);
-    buf_free(&b2);
+    rtm_buf_free(&b1);
+    rtm_buf_free(&b2);
 }
 
 int main(void)

@@ -39,14 +39,14 @@ static struct rtm_buf *add_input(struct inputs *in, const char *name)
     assert_true(in->n < sizeof in->v / sizeof in->v[0]);
     struct input *i = &in->v[in->n++];
     snprintf(i->name, sizeof i->name, "%s", name);
-    buf_init(&i->b);
+    rtm_buf_init(&i->b);
     return &i->b;
 }
 
 static void free_inputs(struct inputs *in)
 {
     for (size_t i = 0; i < in->n; i++)
-        buf_free(&in->v[i].b);
+        rtm_buf_free(&in->v[i].b);
     in->n = 0;
 }
 
@@ -105,7 +105,7 @@ static void corpus_inputs(struct inputs *in)
             printf("note: %s not found\n", path);
             continue;
         }
-        buf_put(add_input(in, files[i]), d, len);
+        rtm_buf_put(add_input(in, files[i]), d, len);
         free(d);
     }
 }

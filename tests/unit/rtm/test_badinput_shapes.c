@@ -21,7 +21,7 @@ static void plain_names_without_nul(void **state)
 {
     (void)state;
     struct rtm_buf b;
-    buf_init(&b);
+    rtm_buf_init(&b);
     struct gen_plain g = { 3, 40, 0, 1, 0, 21 };
     make_plain(&g, &b);
     struct rtm_anim *a = parse_must((const uint8_t *)b.p, b.len, 0);
@@ -34,16 +34,16 @@ static void plain_names_without_nul(void **state)
     render_all(a, 0);
     /* plain.rtm keeps all 32 bytes: the same file comes back */
     struct rtm_buf p;
-    buf_init(&p);
+    rtm_buf_init(&p);
     assert_int_equal(rtm_view_render(a, (struct rtm_view){ .kind = RTM_VIEW_PLAIN, .frame = 0 }, &p), 0);
     struct rtm_anim *again = parse_must((const uint8_t *)p.p, p.len, 0);
     for (uint32_t i = 0; i < a->nbones; i++)
         assert_memory_equal(again->bones[i].s, a->bones[i].s, 32);
     rtm_free(again);
-    buf_free(&p);
+    rtm_buf_free(&p);
     rtm_free(a);
     /* 32 bytes without NUL in the frames only, and one name of 31 + NUL */
-    buf_free(&b);
+    rtm_buf_free(&b);
     struct gen_plain g2 = { 2, 3, 0, 0, 0, 22 };
     make_plain(&g2, &b);
     memset(b.p + 28 + 64, 'x', 31);
@@ -53,7 +53,7 @@ static void plain_names_without_nul(void **state)
     assert_int_equal(a->bones[2].len, 31);
     render_all(a, 1);
     rtm_free(a);
-    buf_free(&b);
+    rtm_buf_free(&b);
 }
 
 static void zero_frames_and_bones(void **state)
@@ -64,7 +64,7 @@ static void zero_frames_and_bones(void **state)
         uint32_t nf = shapes[s][0], nb = shapes[s][1];
         for (uint32_t props = 0; props <= 2; props += 2) {
             struct rtm_buf b;
-            buf_init(&b);
+            rtm_buf_init(&b);
             struct gen_plain g = { nf, nb, props, 0, 0, 30 };
             make_plain(&g, &b);
             struct rtm_anim *a = parse_must((const uint8_t *)b.p, b.len, 0);
@@ -74,7 +74,7 @@ static void zero_frames_and_bones(void **state)
             assert_int_equal(a->trailing_bytes, 0);
             render_all(a, 0);
             rtm_free(a);
-            buf_free(&b);
+            rtm_buf_free(&b);
         }
         static const struct { uint32_t v; int v4_flags, empty_flag; enum bmtr_compress c; }
             layouts[] = {
@@ -85,7 +85,7 @@ static void zero_frames_and_bones(void **state)
             };
         for (size_t l = 0; l < sizeof layouts / sizeof layouts[0]; l++) {
             struct rtm_buf b;
-            buf_init(&b);
+            rtm_buf_init(&b);
             struct gen_bmtr g = { layouts[l].v, nf, nb, 1, 2, layouts[l].c,
                                   layouts[l].v4_flags, layouts[l].empty_flag, 31 };
             make_bmtr(&g, &b);
@@ -113,7 +113,7 @@ static void zero_frames_and_bones(void **state)
                     fail_msg("cut BMTR: '%s' has no offset in the file", err.msg);
                 }
             }
-            buf_free(&b);
+            rtm_buf_free(&b);
         }
     }
 }
@@ -122,25 +122,25 @@ static void zero_frames_and_bones(void **state)
 static void v5_one_frame(struct rtm_buf *b, uint32_t nbones, const uint8_t *payload,
                          size_t n)
 {
-    buf_put(b, "BMTR", 4);
-    buf_put_u32(b, 5);
-    buf_putc(b, 1);
+    rtm_buf_put(b, "BMTR", 4);
+    rtm_buf_put_u32(b, 5);
+    rtm_buf_putc(b, 1);
     float motion[3] = { 0, 0, 0 };
-    buf_put(b, motion, sizeof motion);
-    buf_put_u32(b, 1);
-    buf_put_u32(b, 0);
-    buf_put_u32(b, nbones);
-    buf_put_u32(b, nbones);
+    rtm_buf_put(b, motion, sizeof motion);
+    rtm_buf_put_u32(b, 1);
+    rtm_buf_put_u32(b, 0);
+    rtm_buf_put_u32(b, nbones);
+    rtm_buf_put_u32(b, nbones);
     for (uint32_t i = 0; i < nbones; i++)
-        buf_put(b, "b", 2);
-    buf_put_u32(b, 0);  /* metadata */
-    buf_put_u32(b, 0);  /* properties */
-    buf_put_u32(b, 1);  /* phases: raw */
-    buf_putc(b, 0);
-    buf_put_f32(b, 0);
-    buf_put_u32(b, nbones);
-    buf_putc(b, 2);
-    buf_put(b, payload, n);
+        rtm_buf_put(b, "b", 2);
+    rtm_buf_put_u32(b, 0);  /* metadata */
+    rtm_buf_put_u32(b, 0);  /* properties */
+    rtm_buf_put_u32(b, 1);  /* phases: raw */
+    rtm_buf_putc(b, 0);
+    rtm_buf_put_f32(b, 0);
+    rtm_buf_put_u32(b, nbones);
+    rtm_buf_putc(b, 2);
+    rtm_buf_put(b, payload, n);
 }
 
 static void lzo_hostile(void **state)
@@ -153,26 +153,26 @@ static void lzo_hostile(void **state)
     /* nothing but end markers: each try is a short stream */
     for (size_t i = 0; i + 3 <= BIG; i += 3)
         memcpy(p + i, "\x11\x00\x00", 3);
-    buf_init(&b);
+    rtm_buf_init(&b);
     v5_one_frame(&b, 1000, p, BIG / 3 * 3);
     double t0 = now();
     parse_fail((const uint8_t *)b.p, b.len, "LZO markers only");
-    buf_free(&b);
+    rtm_buf_free(&b);
     /* a literal run, then markers: a valid stream decodes to too few bytes */
     p[0] = 17 + 4;
     memcpy(p + 1, "abcd", 4);
-    buf_init(&b);
+    rtm_buf_init(&b);
     v5_one_frame(&b, 1, p, BIG / 3 * 3);
     parse_fail((const uint8_t *)b.p, b.len, "LZO short output");
-    buf_free(&b);
+    rtm_buf_free(&b);
     /* a long run of zero length bytes (extended lengths), no end */
     memset(p, 0, BIG);
     p[0] = 17 + 3;
     memcpy(p + 1, "abc", 3);
-    buf_init(&b);
+    rtm_buf_init(&b);
     v5_one_frame(&b, 3000, p, BIG);
     parse_fail((const uint8_t *)b.p, b.len, "LZO zero run");
-    buf_free(&b);
+    rtm_buf_free(&b);
     /* random bytes with markers sprinkled in */
     rng_state = 77;
     for (size_t i = 0; i < BIG; i++)
@@ -180,38 +180,38 @@ static void lzo_hostile(void **state)
     for (size_t i = 0; i + 3 < BIG; i += 1 + rng() % 200)
         memcpy(p + i, "\x11\x00\x00", 3);
     for (uint32_t nb = 1; nb < 5000; nb = nb * 3 + 1) {
-        buf_init(&b);
+        rtm_buf_init(&b);
         v5_one_frame(&b, nb, p, BIG);
         struct rtm_error err;
         parse_check((const uint8_t *)b.p, b.len, 0, &err);
-        buf_free(&b);
+        rtm_buf_free(&b);
     }
     /* an empty stream where 14 bytes are due, and a cut one */
-    buf_init(&b);
+    rtm_buf_init(&b);
     v5_one_frame(&b, 1, (const uint8_t *)"\x11\x00\x00", 3);
     parse_fail((const uint8_t *)b.p, b.len, "empty LZO stream");
-    buf_free(&b);
+    rtm_buf_free(&b);
     /* a real stream with its end marker cut off, more bytes following */
     uint8_t raw[14 * 100];
     for (size_t i = 0; i < sizeof raw; i++)
         raw[i] = (uint8_t)(i % 37);
     struct rtm_buf z;
-    buf_init(&z);
+    rtm_buf_init(&z);
     assert_int_equal(rtm_lzo_encode(raw, sizeof raw, &z), 0);
     assert_true(z.len > 3);
     memcpy(p, z.p, z.len - 3);
     memset(p + z.len - 3, 0xAA, 64);
-    buf_init(&b);
+    rtm_buf_init(&b);
     v5_one_frame(&b, 100, p, z.len - 3 + 64);
     parse_fail((const uint8_t *)b.p, b.len, "LZO end marker replaced");
-    buf_free(&b);
-    buf_init(&b); /* and the intact stream parses */
+    rtm_buf_free(&b);
+    rtm_buf_init(&b); /* and the intact stream parses */
     v5_one_frame(&b, 100, (const uint8_t *)z.p, z.len);
     struct rtm_anim *a = parse_must((const uint8_t *)b.p, b.len, 0);
     render_all(a, 0);
     rtm_free(a);
-    buf_free(&b);
-    buf_free(&z);
+    rtm_buf_free(&b);
+    rtm_buf_free(&z);
     free(p);
     double dt = now() - t0;
     printf("hostile LZO: %.3f s\n", dt);
@@ -232,18 +232,18 @@ static void odd_headers(void **state)
     struct sample_opts o = { 2, 10, 5, 1 };
     static const uint32_t versions[] = { 0, 1, 2, 6, 0xFFFFFFFFu };
     for (size_t i = 0; i < sizeof versions / sizeof versions[0]; i++) {
-        buf_init(&b);
+        rtm_buf_init(&b);
         assert_int_equal(rtm_sample_bmtr(&o, 5, BMTR_COMPRESS_NONE, &b), 0);
         put_u32_at((uint8_t *)b.p, 4, versions[i]);
         parse_fail((const uint8_t *)b.p, b.len, "unknown version");
-        buf_free(&b);
+        rtm_buf_free(&b);
     }
     /* the two bone counts differ */
-    buf_init(&b);
+    rtm_buf_init(&b);
     assert_int_equal(rtm_sample_bmtr(&o, 3, BMTR_COMPRESS_AUTO, &b), 0);
     put_u32_at((uint8_t *)b.p, 33, 9);
     parse_fail((const uint8_t *)b.p, b.len, "bone counts differ");
-    buf_free(&b);
+    rtm_buf_free(&b);
     /* a bone name of 1024 bytes is taken, 1025 is refused */
     for (size_t n = 1024; n <= 1025; n++) {
         char *name = malloc(n + 1);
@@ -255,12 +255,12 @@ static void odd_headers(void **state)
         uint8_t tr[28] = { 0 };
         struct bmtr_spec s = { .version = 3, .byte8 = 1, .nbones = 2, .names = names,
                                .nframes = 1, .phases = phases, .transforms = tr };
-        buf_init(&b);
+        rtm_buf_init(&b);
         assert_int_equal(rtm_write_bmtr(&s, &b), 0);
         struct rtm_error err;
         int rc = parse_check((const uint8_t *)b.p, b.len, 0, &err);
         assert_int_equal(rc, n == 1024 ? 0 : -1);
-        buf_free(&b);
+        rtm_buf_free(&b);
         free(name);
     }
     /* NaN, infinities and extreme values everywhere */
@@ -278,24 +278,24 @@ static void odd_headers(void **state)
                                .nframes = 3, .phases = phases, .transforms = tr,
                                .nmeta = 1, .meta = meta, .nprops = 2, .props = props,
                                .compress = BMTR_COMPRESS_ALL };
-        buf_init(&b);
+        rtm_buf_init(&b);
         assert_int_equal(rtm_write_bmtr(&s, &b), 0);
         for (int k = 0; k < 2; k++) {
             struct rtm_anim *a = parse_must((const uint8_t *)b.p, b.len, k);
             render_all(a, k);
             rtm_free(a);
         }
-        buf_free(&b);
+        rtm_buf_free(&b);
     }
     /* a plain file with trailing junk parses; its plain.rtm is the source */
-    buf_init(&b);
+    rtm_buf_init(&b);
     struct gen_plain g = { 3, 4, 1, 0, 100, 40 };
     make_plain(&g, &b);
     struct rtm_anim *a = parse_must((const uint8_t *)b.p, b.len, 0);
     assert_int_equal(a->trailing_bytes, 100);
     render_all(a, 0);
     rtm_free(a);
-    buf_free(&b);
+    rtm_buf_free(&b);
 }
 
 int main(void)

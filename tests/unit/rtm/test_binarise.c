@@ -23,7 +23,7 @@ static void read_raw(const uint8_t *d, size_t len, struct bmtr_raw *r)
 static struct rtm_buf plain_sample_with_props(void)
 {
     struct rtm_buf b;
-    buf_init(&b);
+    rtm_buf_init(&b);
     struct sample_opts o = { .nframes = 8, .nbones = 30, .seed = 3, .nprops = 2 };
     assert_int_equal(rtm_sample_plain(&o, &b), 0);
     return b;
@@ -33,7 +33,7 @@ static struct rtm_buf plain_sample_with_props(void)
 static struct rtm_buf binarised(const struct rtm_anim *a)
 {
     struct rtm_buf b;
-    buf_init(&b);
+    rtm_buf_init(&b);
     assert_int_equal(rtm_binarise(a, &b), 0);
     assert_int_equal(b.len, rtm_binarise_size(a));
     return b;
@@ -213,8 +213,8 @@ static void round_trip(void **state)
     bmtr_raw_free(&r);
     rtm_free(back);
     rtm_free(a);
-    buf_free(&b);
-    buf_free(&src);
+    rtm_buf_free(&b);
+    rtm_buf_free(&src);
 }
 
 /* A skeleton that lacks a bone of the animation: that bone is stored as a
@@ -237,8 +237,8 @@ static void bones_the_skeleton_lacks(void **state)
     assert_true(worst < 2e-3);
     rtm_free(back);
     rtm_free(a);
-    buf_free(&b);
-    buf_free(&src);
+    rtm_buf_free(&b);
+    rtm_buf_free(&src);
 }
 
 /* ---- binarise's own output ---- */
@@ -314,7 +314,7 @@ static void pair(const char *dir, const char *name, struct tally *tl)
     bmtr_raw_free(&ours);
     bmtr_raw_free(&bi);
     rtm_free(a);
-    buf_free(&b);
+    rtm_buf_free(&b);
     free(plain);
     free(theirs);
 }
@@ -362,7 +362,7 @@ static void corpus_round_trip(void **state)
         }
         struct rtm_anim *a = corpus_anim(c.path[i], sk), *p;
         struct rtm_buf plain, bin;
-        buf_init(&plain);
+        rtm_buf_init(&plain);
         assert_int_equal(rtm_write_plain(a, &plain), 0);
         assert_int_equal(rtm_parse((const uint8_t *)plain.p, plain.len, sk, &p, &err), 0);
         bin = binarised(p);
@@ -384,8 +384,8 @@ static void corpus_round_trip(void **state)
         q_max_unit = fmax(q_max_unit, d.q_max_unit);
         bmtr_raw_free(&ours);
         bmtr_raw_free(&orig);
-        buf_free(&bin);
-        buf_free(&plain);
+        rtm_buf_free(&bin);
+        rtm_buf_free(&plain);
         rtm_free(p);
         rtm_free(a);
         free(data);

@@ -58,13 +58,13 @@ static void v3_size_rule(void **state)
     assert_memory_equal(dec, fx.phases, 1024);
     /* the same file with the 1024 phase bytes stored raw is refused */
     struct rtm_buf raw;
-    buf_init(&raw);
-    buf_put(&raw, b.p, at + 4);
-    buf_put(&raw, fx.phases, 1024);
-    buf_put(&raw, stream + used, b.len - (at + 4 + used));
+    rtm_buf_init(&raw);
+    rtm_buf_put(&raw, b.p, at + 4);
+    rtm_buf_put(&raw, fx.phases, 1024);
+    rtm_buf_put(&raw, stream + used, b.len - (at + 4 + used));
     assert_int_equal(parse_with(&raw, "none", &a, &err), -1);
-    buf_free(&raw);
-    buf_free(&b);
+    rtm_buf_free(&raw);
+    rtm_buf_free(&b);
     fixture_free(&fx);
 
     /* 73 bones = 1022-byte frames: raw, so the file is the plain layout */
@@ -78,15 +78,15 @@ static void v3_size_rule(void **state)
     assert_memory_equal(b.p + at + 12 + 4, fx.tr, 1022);
     assert_memory_equal(b.p + b.len - 1022, fx.tr + 1022, 1022);
     /* the same frames LZO-compressed are refused: 1022 bytes must be raw */
-    buf_init(&raw);
-    buf_put(&raw, b.p, at + 12);
+    rtm_buf_init(&raw);
+    rtm_buf_put(&raw, b.p, at + 12);
     for (int f = 0; f < 2; f++) {
-        buf_put_u32(&raw, 73);
+        rtm_buf_put_u32(&raw, 73);
         assert_int_equal(rtm_lzo_encode(fx.tr + f * 1022, 1022, &raw), 0);
     }
     assert_int_equal(parse_with(&raw, "none", &a, &err), -1);
-    buf_free(&raw);
-    buf_free(&b);
+    rtm_buf_free(&raw);
+    rtm_buf_free(&b);
     fixture_free(&fx);
 
     /* 80 bones = 1120 bytes: LZO frames, and 128 bones (the Arma 2 size) */
@@ -102,7 +102,7 @@ static void v3_size_rule(void **state)
         assert_int_equal(rtm_lzo_decode((const uint8_t *)b.p + at + 4, b.len - at - 4,
                                         frame, nb * 14, &used), 0);
         assert_memory_equal(frame, fx.tr, nb * 14);
-        buf_free(&b);
+        rtm_buf_free(&b);
         fixture_free(&fx);
     }
 }
@@ -129,7 +129,7 @@ static void v4_without_flags(void **state)
     assert_true(signbit(a->props[1].phase));
     assert_memory_equal(a->props[2].name.s, "odd\x01\xff\"", 6);
     rtm_free(a);
-    buf_free(&b);
+    rtm_buf_free(&b);
     fixture_free(&fx);
 }
 
@@ -153,7 +153,7 @@ static void v4_with_flags(void **state)
         uint8_t flag = (uint8_t)b.p[arrays_at(&s) + 4];
         assert_int_equal(flag, modes[m] == BMTR_COMPRESS_ALL ? 2 : 0);
         rtm_free(a);
-        buf_free(&b);
+        rtm_buf_free(&b);
         fixture_free(&fx);
     }
 }
@@ -186,7 +186,7 @@ static void v5_raw_lzo_mixed(void **state)
         if (modes[m] == BMTR_COMPRESS_NONE)
             assert_int_equal(b.len, at + 5 + 16 + 4 * (5 + 1120));
         rtm_free(a);
-        buf_free(&b);
+        rtm_buf_free(&b);
         fixture_free(&fx);
     }
     /* small arrays compressed (the corpus has LZO arrays below 1024 bytes) */
@@ -196,7 +196,7 @@ static void v5_raw_lzo_mixed(void **state)
     s.compress = BMTR_COMPRESS_ALL;
     struct rtm_buf b;
     rtm_free(round_trip(&s, &fx, &b));
-    buf_free(&b);
+    rtm_buf_free(&b);
     fixture_free(&fx);
 }
 
@@ -221,7 +221,7 @@ static void empty_arrays(void **state)
                     assert_int_equal(a->nframes, shapes[sh][0]);
                     assert_int_equal(a->nbones, shapes[sh][1]);
                     rtm_free(a);
-                    buf_free(&b);
+                    rtm_buf_free(&b);
                     fixture_free(&fx);
                 }
     /* and v3 with no frames / no bones */
@@ -231,7 +231,7 @@ static void empty_arrays(void **state)
         struct bmtr_spec s = spec_of(&fx, 3);
         struct rtm_buf b;
         rtm_free(round_trip(&s, &fx, &b));
-        buf_free(&b);
+        rtm_buf_free(&b);
         fixture_free(&fx);
     }
 }
@@ -287,17 +287,17 @@ static void header_errors(void **state)
     patch_u32(&b, 29, 0x7fffffff);
     patch_u32(&b, 33, 0x7fffffff);
     expect_error(&b, "bones", 29);
-    buf_free(&b);
+    rtm_buf_free(&b);
 
     /* a header cut short */
-    buf_init(&b);
-    buf_put(&b, "BMTR\x05\0\0\0\x01", 9);
+    rtm_buf_init(&b);
+    rtm_buf_put(&b, "BMTR\x05\0\0\0\x01", 9);
     expect_error(&b, "motion", 9);
-    buf_free(&b);
-    buf_init(&b);
-    buf_put(&b, "BMTR\x05\0", 6);
+    rtm_buf_free(&b);
+    rtm_buf_init(&b);
+    rtm_buf_put(&b, "BMTR\x05\0", 6);
     expect_error(&b, "version", 4);
-    buf_free(&b);
+    rtm_buf_free(&b);
     fixture_free(&fx);
 }
 
@@ -306,19 +306,19 @@ static void name_without_nul(void **state)
 {
     (void)state;
     struct rtm_buf b;
-    buf_init(&b);
-    buf_put(&b, "BMTR", 4);
-    buf_put_u32(&b, 3);
-    buf_putc(&b, 1);
+    rtm_buf_init(&b);
+    rtm_buf_put(&b, "BMTR", 4);
+    rtm_buf_put_u32(&b, 3);
+    rtm_buf_putc(&b, 1);
     for (int i = 0; i < 3; i++)
-        buf_put_f32(&b, 0.0f);
-    buf_put_u32(&b, 1);
-    buf_put_u32(&b, 0);
-    buf_put_u32(&b, 2);
-    buf_put_u32(&b, 2);
-    buf_put(&b, "pelvis\0spine", 12);
+        rtm_buf_put_f32(&b, 0.0f);
+    rtm_buf_put_u32(&b, 1);
+    rtm_buf_put_u32(&b, 0);
+    rtm_buf_put_u32(&b, 2);
+    rtm_buf_put_u32(&b, 2);
+    rtm_buf_put(&b, "pelvis\0spine", 12);
     expect_error(&b, "no NUL", 37 + 7);
-    buf_free(&b);
+    rtm_buf_free(&b);
 }
 
 /* Count mismatches, trailing bytes and a truncated LZO stream, for each
@@ -353,7 +353,7 @@ static void array_errors(void **state)
         expect_error(&b, "frame 0 holds 79", (long long)frames_at);
         patch_u32(&b, frames_at, 80);
         /* trailing bytes */
-        buf_put(&b, "\0\0\0", 3);
+        rtm_buf_put(&b, "\0\0\0", 3);
         expect_error(&b, "3 bytes follow the last frame", (long long)(b.len - 3));
         b.len -= 3;
         /* truncated LZO stream in the last frame */
@@ -366,7 +366,7 @@ static void array_errors(void **state)
         struct rtm_error err;
         assert_int_equal(parse_with(&b, "none", &a, &err), 0);
         rtm_free(a);
-        buf_free(&b);
+        rtm_buf_free(&b);
         fixture_free(&fx);
     }
 }
@@ -381,9 +381,9 @@ static void v4_unparseable(void **state)
     struct bmtr_spec s = spec_of(&fx, 4);
     struct rtm_buf b;
     write_spec(&s, &b);
-    buf_put(&b, "junk", 4);
+    rtm_buf_put(&b, "junk", 4);
     expect_error(&b, "follow the last frame", (long long)(b.len - 4));
-    buf_free(&b);
+    rtm_buf_free(&b);
     fixture_free(&fx);
 }
 
@@ -411,7 +411,7 @@ static void every_cut_fails(void **state)
             free(p);
         }
         rtm_skeleton_free(none);
-        buf_free(&b);
+        rtm_buf_free(&b);
         fixture_free(&fx);
     }
 }

@@ -94,7 +94,7 @@ static void problem(struct report *r, const char *file, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    buf_printf(&r->why, "  %s: %s\n", file, msg);
+    rtm_buf_printf(&r->why, "  %s: %s\n", file, msg);
 }
 
 static int str_eq(const struct jm_value *j, struct rtm_str s)
@@ -191,7 +191,7 @@ static size_t check_views(struct report *r, const char *file, const struct rtm_a
                           const char *want_sha, const char *skel)
 {
     struct rtm_buf b;
-    buf_init(&b);
+    rtm_buf_init(&b);
     size_t total = 0;
     char path[RTM_VIEW_PATH_MAX];
     for (size_t i = 0; i < rtm_view_count(a); i++) {
@@ -215,7 +215,7 @@ static size_t check_views(struct report *r, const char *file, const struct rtm_a
                         skel, hex, want_sha ? want_sha : "(missing)");
         }
     }
-    buf_free(&b);
+    rtm_buf_free(&b);
     return total;
 }
 
@@ -237,11 +237,11 @@ static void frame_rows(const struct rtm_anim *a, struct frame_rows *fr)
                                                                .frame = f }, NULL);
         for (uint32_t b = 0; b < a->nbones; b++) {
             struct rtm_buf name;
-            buf_init(&name);
+            rtm_buf_init(&name);
             rtm_put_csv_name(&name, a->bones[b]);
             t = strchr(t, '\n') + 1;
             fr->rows[(size_t)f * a->nbones + b] = t + name.len;
-            buf_free(&name);
+            rtm_buf_free(&name);
         }
     }
 }
@@ -344,10 +344,10 @@ static void check_moving(struct report *r, const char *file, const struct rtm_an
         uint32_t b = 0;
         for (; b < a->nbones; b++) {
             struct rtm_buf tok;
-            buf_init(&tok);
+            rtm_buf_init(&tok);
             rtm_put_token(&tok, a->bones[b]);
             int same = sp && tok.len == (size_t)(sp - line) && !memcmp(tok.p, line, tok.len);
-            buf_free(&tok);
+            rtm_buf_free(&tok);
             if (same)
                 break;
         }
@@ -452,7 +452,7 @@ static void corpus_matches(void **state)
     char *manifest = slurp_text(path, &mlen);
     assert_non_null(manifest);
     struct report r;
-    buf_init(&r.why);
+    rtm_buf_init(&r.why);
     unsigned files = 0, good = 0;
     struct lefthand lh = { 0, 0, 0, 0 };
     char *save = NULL;
@@ -470,7 +470,7 @@ static void corpus_matches(void **state)
         r.problems = 0;
         check_file(&r, dir, line, &lh);
         if (r.problems)
-            buf_printf(&r.why, "MISMATCH %s (%d problems)\n", line, r.problems);
+            rtm_buf_printf(&r.why, "MISMATCH %s (%d problems)\n", line, r.problems);
         else
             good++;
     }
@@ -480,13 +480,13 @@ static void corpus_matches(void **state)
            "than 0.1 degrees relative to its parent in %u (%u by Gram-Schmidt)\n",
            lh.listed, lh.moving, lh.turned, lh.turned_check);
     if (lh.turned != lh.turned_check)
-        buf_printf(&r.why, "LeftHand turns in %u files by moving.txt, %u by Gram-Schmidt\n",
-                   lh.turned, lh.turned_check), good = 0;
+        rtm_buf_printf(&r.why, "LeftHand turns in %u files by moving.txt, %u by Gram-Schmidt\n",
+                       lh.turned, lh.turned_check), good = 0;
     if (good != files || files == 0) {
-        buf_putc(&r.why, 0);
+        rtm_buf_putc(&r.why, 0);
         fail_msg("corpus mismatches:\n%s", r.why.p ? r.why.p : "(no files)");
     }
-    buf_free(&r.why);
+    rtm_buf_free(&r.why);
 }
 
 int main(void)

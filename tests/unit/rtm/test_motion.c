@@ -92,18 +92,18 @@ enum { NB = sizeof NAMES / sizeof NAMES[0], NF = 11 };
 static struct rtm_skeleton *body_skeleton(int pivots)
 {
     struct rtm_buf b;
-    buf_init(&b);
+    rtm_buf_init(&b);
     for (int k = 0; k < NB; k++) {
-        buf_printf(&b, "%s %s", NAMES[k], PARENT[k] < 0 ? "-" : NAMES[PARENT[k]]);
+        rtm_buf_printf(&b, "%s %s", NAMES[k], PARENT[k] < 0 ? "-" : NAMES[PARENT[k]]);
         if (pivots)
-            buf_printf(&b, " %g %g %g", (double)PIVOT[k][0], (double)PIVOT[k][1],
-                       (double)PIVOT[k][2]);
-        buf_putc(&b, '\n');
+            rtm_buf_printf(&b, " %g %g %g", (double)PIVOT[k][0], (double)PIVOT[k][1],
+                           (double)PIVOT[k][2]);
+        rtm_buf_putc(&b, '\n');
     }
     struct rtm_skeleton *s;
     struct rtm_error err;
     assert_int_equal(rtm_skeleton_parse(b.p, b.len, "body", &s, &err), 0);
-    buf_free(&b);
+    rtm_buf_free(&b);
     return s;
 }
 
@@ -114,7 +114,7 @@ typedef struct mat (*local_fn)(uint32_t bone, double t, uint32_t frame);
 static struct rtm_anim *animate(local_fn local, const struct rtm_skeleton *s,
                                 void (*touch)(struct rtm_anim *))
 {
-    struct rtm_anim *a = rtm_anim_alloc(RTM_FORMAT_PLAIN, NF, NB, 0, NB * 8, 1);
+    struct rtm_anim *a = rtm_anim_alloc(RTM_FORMAT_PLAIN, NF, NB, 0, NB * 8, RTM_DEPTH_FULL);
     assert_non_null(a);
     for (uint32_t b = 0; b < NB; b++)
         a->bones[b] = rtm_anim_str(a, NAMES[b], (uint32_t)strlen(NAMES[b]));
@@ -130,13 +130,13 @@ static struct rtm_anim *animate(local_fn local, const struct rtm_skeleton *s,
     if (touch)
         touch(a);
     struct rtm_buf out;
-    buf_init(&out);
+    rtm_buf_init(&out);
     assert_int_equal(rtm_write_plain(a, &out), 0);
     rtm_free(a);
     struct rtm_anim *r = NULL;
     struct rtm_error err;
     assert_int_equal(rtm_parse((const uint8_t *)out.p, out.len, s, &r, &err), 0);
-    buf_free(&out);
+    rtm_buf_free(&out);
     return r;
 }
 
@@ -223,12 +223,12 @@ static void still_and_full(void **state)
     (void)state;
     expect_moving(still, NULL, 1, "");
     struct rtm_buf want;
-    buf_init(&want);
+    rtm_buf_init(&want);
     for (int b = 0; b < NB; b++)
-        buf_printf(&want, "%s 5.000 0.00000\n", NAMES[b]);
-    buf_putc(&want, 0);
+        rtm_buf_printf(&want, "%s 5.000 0.00000\n", NAMES[b]);
+    rtm_buf_putc(&want, 0);
     expect_moving(everything_turns, NULL, 1, want.p);
-    buf_free(&want);
+    rtm_buf_free(&want);
 }
 
 /* A NaN, a mirror (det < 0) and a zero matrix are left out and counted;

@@ -23,13 +23,13 @@ enum { N = sizeof NAMES / sizeof NAMES[0] };
 static struct rtm_skeleton *small_skeleton(void)
 {
     struct rtm_buf b;
-    buf_init(&b);
+    rtm_buf_init(&b);
     for (int k = 0; k < N; k++)
-        buf_printf(&b, "%s %s\n", NAMES[k], PARENT[k] < 0 ? "-" : NAMES[PARENT[k]]);
+        rtm_buf_printf(&b, "%s %s\n", NAMES[k], PARENT[k] < 0 ? "-" : NAMES[PARENT[k]]);
     struct rtm_skeleton *s;
     struct rtm_error err;
     assert_int_equal(rtm_skeleton_parse(b.p, b.len, "small", &s, &err), 0);
-    buf_free(&b);
+    rtm_buf_free(&b);
     return s;
 }
 
@@ -44,12 +44,12 @@ static void estimate(const struct rtm_skeleton *s, const struct posed_opts *opts
         struct posed_opts o = *opts;
         o.seed = (uint32_t)i + 1;
         struct rtm_buf b;
-        buf_init(&b);
+        rtm_buf_init(&b);
         assert_int_equal(rtm_sample_posed(NAMES, PARENT, PIVOT, N, &o, &b), 0);
         struct rtm_anim *a = parse_ok(&b, "none");
         assert_int_equal(rtm_pivots_add(e, a, &err), 0);
         rtm_free(a);
-        buf_free(&b);
+        rtm_buf_free(&b);
     }
     assert_int_equal(rtm_pivots_solve(e, fit, &err), 0);
     rtm_pivots_free(e);
@@ -148,11 +148,11 @@ static void joints_hold_together(void **state)
 {
     (void)state;
     struct rtm_buf text, b;
-    buf_init(&text);
-    buf_init(&b);
+    rtm_buf_init(&text);
+    rtm_buf_init(&b);
     for (int k = 0; k < N; k++)
-        buf_printf(&text, "%s %s %.6f %.6f %.6f\n", NAMES[k], PARENT[k] < 0 ? "-" : NAMES[PARENT[k]],
-                   PIVOT[k][0], PIVOT[k][1], PIVOT[k][2]);
+        rtm_buf_printf(&text, "%s %s %.6f %.6f %.6f\n", NAMES[k], PARENT[k] < 0 ? "-" : NAMES[PARENT[k]],
+                       PIVOT[k][0], PIVOT[k][1], PIVOT[k][2]);
     struct rtm_skeleton *s;
     struct rtm_error err;
     assert_int_equal(rtm_skeleton_parse(text.p, text.len, "small", &s, &err), 0);
@@ -173,8 +173,8 @@ static void joints_hold_together(void **state)
     assert_int_equal(rtm_joints(a, a->nframes, j, known), -1);
     rtm_free(a);
     rtm_skeleton_free(s);
-    buf_free(&text);
-    buf_free(&b);
+    rtm_buf_free(&text);
+    rtm_buf_free(&b);
 }
 
 int main(void)

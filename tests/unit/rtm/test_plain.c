@@ -15,23 +15,23 @@ static void put_field(struct rtm_buf *b, const char *raw, size_t n)
     char f[32] = { 0 };
     assert_true(n <= 32);
     memcpy(f, raw, n);
-    buf_put(b, f, 32);
+    rtm_buf_put(b, f, 32);
 }
 
 static void put_header(struct rtm_buf *b, const float motion[3], uint32_t nf, uint32_t nb)
 {
-    buf_put(b, "RTM_0101", 8);
+    rtm_buf_put(b, "RTM_0101", 8);
     for (int i = 0; i < 3; i++)
-        buf_put_f32(b, motion[i]);
-    buf_put_u32(b, nf);
-    buf_put_u32(b, nb);
+        rtm_buf_put_f32(b, motion[i]);
+    rtm_buf_put_u32(b, nf);
+    rtm_buf_put_u32(b, nb);
 }
 
 static void put_lascii(struct rtm_buf *b, const char *s, size_t n)
 {
     assert_true(n <= 255);
-    buf_putc(b, (char)n);
-    buf_put(b, s, n);
+    rtm_buf_putc(b, (char)n);
+    rtm_buf_put(b, s, n);
 }
 
 static float bits_f(uint32_t u)
@@ -82,7 +82,7 @@ static void build_three_bones(struct rtm_buf *b, uint32_t nf, int junk)
         put_field(b, "Head", 4);
     put_field(b, FULL_FIELD, 32);
     for (uint32_t f = 0; f < nf; f++) {
-        buf_put_f32(b, (float)f / 4.0f);
+        rtm_buf_put_f32(b, (float)f / 4.0f);
         for (uint32_t bone = 0; bone < 3; bone++) {
             if (bone == 0)
                 put_field(b, junk ? "Pelvis\0xyz" : "Pelvis", junk ? 10 : 6);
@@ -92,7 +92,7 @@ static void build_three_bones(struct rtm_buf *b, uint32_t nf, int junk)
                 put_field(b, FULL_FIELD, 32);
             float m[12];
             fill_matrix(m, f, bone);
-            buf_put(b, m, sizeof m);
+            rtm_buf_put(b, m, sizeof m);
         }
     }
 }
@@ -113,7 +113,7 @@ static void reads_model(void **state)
 {
     (void)state;
     struct rtm_buf b;
-    buf_init(&b);
+    rtm_buf_init(&b);
     build_three_bones(&b, 4, 1);
     struct rtm_anim *a = parse_ok(&b, "none");
     assert_int_equal(a->format, RTM_FORMAT_PLAIN);
@@ -140,14 +140,14 @@ static void reads_model(void **state)
     rtm_free(a);
 
     /* bytes after the last frame are tolerated and counted */
-    buf_put(&b, "\0\1\2\3\4", 5);
+    rtm_buf_put(&b, "\0\1\2\3\4", 5);
     a = parse_ok(&b, "none");
     assert_int_equal(a->trailing_bytes, 5);
     assert_int_equal(a->nframes, 4);
     assert_int_equal(a->source_bytes, b.len);
     check_matrices(a);
     rtm_free(a);
-    buf_free(&b);
+    rtm_buf_free(&b);
 }
 
 static void zero_frames_and_zero_bones(void **state)
@@ -155,35 +155,35 @@ static void zero_frames_and_zero_bones(void **state)
     (void)state;
     struct rtm_buf b;
     /* no frames, three bones */
-    buf_init(&b);
+    rtm_buf_init(&b);
     build_three_bones(&b, 0, 0);
     struct rtm_anim *a = parse_ok(&b, "none");
     assert_int_equal(a->nframes, 0);
     assert_int_equal(a->nbones, 3);
     assert_string_equal(a->bones[1].s, "Head");
     rtm_free(a);
-    buf_free(&b);
+    rtm_buf_free(&b);
     /* frames of no bones: each frame is just its phase */
-    buf_init(&b);
+    rtm_buf_init(&b);
     put_header(&b, MOTION, 2, 0);
-    buf_put_f32(&b, 0.0f);
-    buf_put_f32(&b, 1.0f);
+    rtm_buf_put_f32(&b, 0.0f);
+    rtm_buf_put_f32(&b, 1.0f);
     a = parse_ok(&b, "none");
     assert_int_equal(a->nframes, 2);
     assert_int_equal(a->nbones, 0);
     assert_true(a->phases[1] == 1.0f);
     assert_int_equal(a->trailing_bytes, 0);
     rtm_free(a);
-    buf_free(&b);
+    rtm_buf_free(&b);
     /* nothing at all */
-    buf_init(&b);
+    rtm_buf_init(&b);
     put_header(&b, MOTION, 0, 0);
     a = parse_ok(&b, "none");
     assert_int_equal(a->nframes, 0);
     assert_int_equal(a->nbones, 0);
     assert_int_equal(a->source_bytes, 28);
     rtm_free(a);
-    buf_free(&b);
+    rtm_buf_free(&b);
 }
 
 /* A cut anywhere before the end of the last frame is an error whose offset
@@ -192,21 +192,21 @@ static void every_cut_fails(void **state)
 {
     (void)state;
     struct rtm_buf b;
-    buf_init(&b);
+    rtm_buf_init(&b);
     build_three_bones(&b, 2, 1);
     size_t full = b.len;
     for (size_t cut = 0; cut < full; cut++) {
         struct rtm_buf c;
-        buf_init(&c);
-        buf_put(&c, b.p, cut);
+        rtm_buf_init(&c);
+        rtm_buf_put(&c, b.p, cut);
         struct rtm_error err;
         if (parse_err(&c, &err) != -1)
             fail_msg("cut at %zu of %zu parsed", cut, full);
         assert_true(err.offset <= cut);
         assert_true(err.msg[0] != 0);
-        buf_free(&c);
+        rtm_buf_free(&c);
     }
-    buf_free(&b);
+    rtm_buf_free(&b);
 }
 
 /* Absurd counts fail before any allocation (ASan would report a huge one). */
@@ -219,15 +219,15 @@ static void huge_counts_fail(void **state)
     };
     for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
         struct rtm_buf b;
-        buf_init(&b);
+        rtm_buf_init(&b);
         put_header(&b, MOTION, counts[i][0], counts[i][1]);
         put_field(&b, "Pelvis", 6);
-        buf_put_f32(&b, 0.0f); /* not enough for even one frame of one bone */
+        rtm_buf_put_f32(&b, 0.0f); /* not enough for even one frame of one bone */
         struct rtm_error err;
         assert_int_equal(parse_err(&b, &err), -1);
         assert_true(err.has_offset);
         assert_true(strstr(err.msg, "claims") != NULL);
-        buf_free(&b);
+        rtm_buf_free(&b);
     }
 }
 
@@ -241,17 +241,17 @@ static void mdat_properties(void **state)
         long_value[i] = (char)('a' + i % 26);
     static const char odd[] = "a\0b\"c\\d\xff\x01";
     struct rtm_buf b;
-    buf_init(&b);
-    buf_put(&b, "RTM_MDAT", 8);
-    buf_put_u32(&b, 0);
-    buf_put_u32(&b, 3);
-    buf_put_f32(&b, 0.2105f);
+    rtm_buf_init(&b);
+    rtm_buf_put(&b, "RTM_MDAT", 8);
+    rtm_buf_put_u32(&b, 0);
+    rtm_buf_put_u32(&b, 3);
+    rtm_buf_put_f32(&b, 0.2105f);
     put_lascii(&b, "Step", 4);
     put_lascii(&b, "Sound", 5);
-    buf_put_f32(&b, -0.0f);
+    rtm_buf_put_f32(&b, -0.0f);
     put_lascii(&b, "", 0);
     put_lascii(&b, odd, sizeof odd - 1);
-    buf_put_f32(&b, 0.4737f);
+    rtm_buf_put_f32(&b, 0.4737f);
     put_lascii(&b, odd, sizeof odd - 1);
     put_lascii(&b, long_value, 255);
     size_t mdat_len = b.len;
@@ -282,25 +282,25 @@ static void mdat_properties(void **state)
     /* MDAT followed by anything but RTM_0101: the offset is where the
      * second signature should be */
     struct rtm_buf c;
-    buf_init(&c);
-    buf_put(&c, b.p, mdat_len);
-    buf_put(&c, "RTM_0102", 8);
-    buf_put(&c, b.p + mdat_len + 8, b.len - mdat_len - 8);
+    rtm_buf_init(&c);
+    rtm_buf_put(&c, b.p, mdat_len);
+    rtm_buf_put(&c, "RTM_0102", 8);
+    rtm_buf_put(&c, b.p + mdat_len + 8, b.len - mdat_len - 8);
     struct rtm_error err;
     assert_int_equal(parse_err(&c, &err), -1);
     assert_true(err.has_offset);
     assert_int_equal(err.offset, mdat_len);
     assert_int_equal(err.offset, 8 + 4 + 4 + (4 + 5 + 6) + (4 + 1 + 10) + (4 + 10 + 256));
     assert_non_null(strstr(err.msg, "RTM_0101"));
-    buf_free(&c);
+    rtm_buf_free(&c);
 
     /* MDAT ending right after its properties */
-    buf_init(&c);
-    buf_put(&c, b.p, mdat_len);
+    rtm_buf_init(&c);
+    rtm_buf_put(&c, b.p, mdat_len);
     assert_int_equal(parse_err(&c, &err), -1);
     assert_int_equal(err.offset, mdat_len);
-    buf_free(&c);
-    buf_free(&b);
+    rtm_buf_free(&c);
+    rtm_buf_free(&b);
 }
 
 static void mdat_errors(void **state)
@@ -309,34 +309,34 @@ static void mdat_errors(void **state)
     struct rtm_error err;
     struct rtm_buf b;
     /* more properties than bytes */
-    buf_init(&b);
-    buf_put(&b, "RTM_MDAT", 8);
-    buf_put_u32(&b, 0);
-    buf_put_u32(&b, 0x40000000u);
+    rtm_buf_init(&b);
+    rtm_buf_put(&b, "RTM_MDAT", 8);
+    rtm_buf_put_u32(&b, 0);
+    rtm_buf_put_u32(&b, 0x40000000u);
     build_three_bones(&b, 1, 0);
     assert_int_equal(parse_err(&b, &err), -1);
     assert_int_equal(err.offset, 12);
     assert_non_null(strstr(err.msg, "properties"));
-    buf_free(&b);
+    rtm_buf_free(&b);
     /* a string length past the end of the file */
-    buf_init(&b);
-    buf_put(&b, "RTM_MDAT", 8);
-    buf_put_u32(&b, 0);
-    buf_put_u32(&b, 1);
-    buf_put_f32(&b, 0.5f);
+    rtm_buf_init(&b);
+    rtm_buf_put(&b, "RTM_MDAT", 8);
+    rtm_buf_put_u32(&b, 0);
+    rtm_buf_put_u32(&b, 1);
+    rtm_buf_put_f32(&b, 0.5f);
     put_lascii(&b, "Step", 4);
-    buf_putc(&b, (char)200);
-    buf_put(&b, "short", 5);
+    rtm_buf_putc(&b, (char)200);
+    rtm_buf_put(&b, "short", 5);
     assert_int_equal(parse_err(&b, &err), -1);
     assert_non_null(strstr(err.msg, "property value"));
     assert_int_equal(err.offset, 8 + 4 + 4 + 4 + 5 + 1);
-    buf_free(&b);
+    rtm_buf_free(&b);
     /* a header cut inside MDAT */
-    buf_init(&b);
-    buf_put(&b, "RTM_MDAT\0\0", 10);
+    rtm_buf_init(&b);
+    rtm_buf_put(&b, "RTM_MDAT\0\0", 10);
     assert_int_equal(parse_err(&b, &err), -1);
     assert_int_equal(err.offset, 8);
-    buf_free(&b);
+    rtm_buf_free(&b);
 }
 
 static void not_rtm(void **state)
@@ -344,21 +344,21 @@ static void not_rtm(void **state)
     (void)state;
     struct rtm_error err;
     struct rtm_buf b;
-    buf_init(&b);
+    rtm_buf_init(&b);
     assert_int_equal(parse_err(&b, &err), -1);
     assert_non_null(strstr(err.msg, "empty"));
-    buf_puts(&b, "RTM_0100 and more bytes than a header has");
+    rtm_buf_puts(&b, "RTM_0100 and more bytes than a header has");
     assert_int_equal(parse_err(&b, &err), -1);
     assert_non_null(strstr(err.msg, "not an RTM"));
     assert_int_equal(err.offset, 0);
-    buf_free(&b);
+    rtm_buf_free(&b);
 }
 
 /* ---- writer ----------------------------------------------------------- */
 
 static void write_of(const struct rtm_anim *a, struct rtm_buf *out)
 {
-    buf_init(out);
+    rtm_buf_init(out);
     assert_int_equal(rtm_write_plain(a, out), 0);
     assert_false(out->oom);
 }
@@ -370,11 +370,11 @@ static void write_reproduces_source(void **state)
     (void)state;
     for (int junk = 0; junk <= 1; junk++) {
         struct rtm_buf src, out, expect;
-        buf_init(&src);
+        rtm_buf_init(&src);
         build_three_bones(&src, 3, junk);
         struct rtm_anim *a = parse_ok(&src, "none");
         write_of(a, &out);
-        buf_init(&expect);
+        rtm_buf_init(&expect);
         build_three_bones(&expect, 3, 0);
         assert_int_equal(out.len, expect.len);
         assert_memory_equal(out.p, expect.p, expect.len);
@@ -391,9 +391,9 @@ static void write_reproduces_source(void **state)
         check_matrices(a2);
         rtm_free(a2);
         rtm_free(a);
-        buf_free(&expect);
-        buf_free(&out);
-        buf_free(&src);
+        rtm_buf_free(&expect);
+        rtm_buf_free(&out);
+        rtm_buf_free(&src);
     }
 }
 
@@ -403,14 +403,14 @@ static void write_reproduces_mdat(void **state)
 {
     (void)state;
     struct rtm_buf src, out;
-    buf_init(&src);
-    buf_put(&src, "RTM_MDAT", 8);
-    buf_put_u32(&src, 0);
-    buf_put_u32(&src, 2);
-    buf_put_f32(&src, 0.25f);
+    rtm_buf_init(&src);
+    rtm_buf_put(&src, "RTM_MDAT", 8);
+    rtm_buf_put_u32(&src, 0);
+    rtm_buf_put_u32(&src, 2);
+    rtm_buf_put_f32(&src, 0.25f);
     put_lascii(&src, "Step", 4);
     put_lascii(&src, "So\xffund", 6);
-    buf_put_f32(&src, 0.5f);
+    rtm_buf_put_f32(&src, 0.5f);
     put_lascii(&src, "Test", 4);
     put_lascii(&src, "", 0);
     build_three_bones(&src, 2, 0);
@@ -419,8 +419,8 @@ static void write_reproduces_mdat(void **state)
     assert_int_equal(out.len, src.len);
     assert_memory_equal(out.p, src.p, src.len);
     rtm_free(a);
-    buf_free(&out);
-    buf_free(&src);
+    rtm_buf_free(&out);
+    rtm_buf_free(&src);
 }
 
 /* Frames and properties come out stably sorted by phase: equal phases
@@ -434,13 +434,13 @@ static void write_sorts_stably(void **state)
     static const float pphase[] = { 0.9f, 0.1f, 0.9f, 0.1f };
     static const uint32_t porder[] = { 1, 3, 0, 2 };
     struct rtm_buf src;
-    buf_init(&src);
-    buf_put(&src, "RTM_MDAT", 8);
-    buf_put_u32(&src, 0);
-    buf_put_u32(&src, 4);
+    rtm_buf_init(&src);
+    rtm_buf_put(&src, "RTM_MDAT", 8);
+    rtm_buf_put_u32(&src, 0);
+    rtm_buf_put_u32(&src, 4);
     for (int i = 0; i < 4; i++) {
         char name[2] = { (char)('A' + i), 0 };
-        buf_put_f32(&src, pphase[i]);
+        rtm_buf_put_f32(&src, pphase[i]);
         put_lascii(&src, name, 1);
         put_lascii(&src, "v", 1);
     }
@@ -448,12 +448,12 @@ static void write_sorts_stably(void **state)
     put_field(&src, "a", 1);
     put_field(&src, "b", 1);
     for (uint32_t f = 0; f < NF; f++) {
-        buf_put_f32(&src, phases[f]);
+        rtm_buf_put_f32(&src, phases[f]);
         for (uint32_t bone = 0; bone < 2; bone++) {
             put_field(&src, bone ? "b" : "a", 1);
             float m[12];
             fill_matrix(m, f, bone);
-            buf_put(&src, m, sizeof m);
+            rtm_buf_put(&src, m, sizeof m);
         }
     }
     struct rtm_anim *a = parse_ok(&src, "none");
@@ -479,8 +479,8 @@ static void write_sorts_stably(void **state)
     }
     rtm_free(w);
     rtm_free(a);
-    buf_free(&out);
-    buf_free(&src);
+    rtm_buf_free(&out);
+    rtm_buf_free(&src);
 }
 
 /* The same with many frames and only three distinct phases, so that an
@@ -489,7 +489,7 @@ static void write_sorts_stably_many(void **state)
 {
     (void)state;
     enum { N = 3000 };
-    struct rtm_anim *a = rtm_anim_alloc(RTM_FORMAT_PLAIN, N, 1, 0, 8, 1);
+    struct rtm_anim *a = rtm_anim_alloc(RTM_FORMAT_PLAIN, N, 1, 0, 8, RTM_DEPTH_FULL);
     assert_non_null(a);
     a->bones[0] = rtm_anim_str(a, "b", 1);
     for (uint32_t f = 0; f < N; f++) {
@@ -511,7 +511,7 @@ static void write_sorts_stably_many(void **state)
     }
     rtm_free(w);
     rtm_free(a);
-    buf_free(&out);
+    rtm_buf_free(&out);
 }
 
 /* An anim built in memory: a name longer than 32 bytes is cut to 32, an
@@ -524,7 +524,7 @@ static void write_limits(void **state)
     memset(long_name, 'n', sizeof long_name);
     memset(long_value, 'v', sizeof long_value);
     struct rtm_anim *a = rtm_anim_alloc(RTM_FORMAT_PLAIN, 0, 1, 1,
-                                        sizeof long_name + sizeof long_value + 8, 1);
+                                        sizeof long_name + sizeof long_value + 8, RTM_DEPTH_FULL);
     assert_non_null(a);
     a->bones[0] = rtm_anim_str(a, long_name, sizeof long_name);
     a->props[0].phase = 0.5f;
@@ -544,7 +544,7 @@ static void write_limits(void **state)
     assert_int_equal(out.len, 8 + 4 + 4 + 4 + 2 + 256 + 28 + 32);
     rtm_free(w);
     rtm_free(a);
-    buf_free(&out);
+    rtm_buf_free(&out);
 }
 
 /* What write_in_pieces' flush gets: every piece, and how many. */
@@ -557,7 +557,7 @@ static int take_piece(void *ctx, struct rtm_buf *out)
 {
     struct pieces *p = ctx;
     p->calls++;
-    buf_put(&p->got, out->p, out->len);
+    rtm_buf_put(&p->got, out->p, out->len);
     out->len = 0;
     return p->calls == p->fail_at ? -1 : 0;
 }
@@ -570,7 +570,7 @@ static void write_in_pieces(void **state)
 {
     (void)state;
     struct rtm_buf src, whole;
-    buf_init(&src);
+    rtm_buf_init(&src);
     build_three_bones(&src, 5, 1);
     struct rtm_anim *a = parse_ok(&src, "none");
     write_of(a, &whole);
@@ -579,33 +579,33 @@ static void write_in_pieces(void **state)
     for (size_t i = 0; i < sizeof chunks / sizeof chunks[0]; i++) {
         struct pieces p = { .fail_at = 0 };
         struct rtm_buf out;
-        buf_init(&p.got);
-        buf_init(&out);
+        rtm_buf_init(&p.got);
+        rtm_buf_init(&out);
         assert_int_equal(rtm_write_plain_each(a, &out, chunks[i], take_piece, &p), 0);
         assert_int_equal(p.got.len, whole.len);
         assert_memory_equal(p.got.p, whole.p, whole.len);
         assert_int_equal(p.calls, calls[i]);
         if (chunks[i] == 1)
             assert_true(out.cap < whole.len);
-        buf_free(&out);
-        buf_free(&p.got);
+        rtm_buf_free(&out);
+        rtm_buf_free(&p.got);
     }
     struct pieces p = { .fail_at = 2 };
     struct rtm_buf out;
-    buf_init(&p.got);
-    buf_init(&out);
+    rtm_buf_init(&p.got);
+    rtm_buf_init(&out);
     assert_int_equal(rtm_write_plain_each(a, &out, 1, take_piece, &p), -1);
     assert_int_equal(p.calls, 2);
-    buf_free(&out);
-    buf_free(&p.got);
-    buf_init_counting(&out, 64);
+    rtm_buf_free(&out);
+    rtm_buf_free(&p.got);
+    rtm_buf_init_counting(&out, 64);
     assert_int_equal(rtm_write_plain(a, &out), 0);
-    assert_int_equal(buf_total(&out), whole.len);
+    assert_int_equal(rtm_buf_total(&out), whole.len);
     assert_true(out.cap < whole.len);
-    buf_free(&out);
+    rtm_buf_free(&out);
     rtm_free(a);
-    buf_free(&whole);
-    buf_free(&src);
+    rtm_buf_free(&whole);
+    rtm_buf_free(&src);
 }
 
 int main(void)

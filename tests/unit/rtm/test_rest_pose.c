@@ -55,7 +55,7 @@ static char *written(const struct rtm_skeleton *s, const struct rtm_pivot_fit *f
     float (*pivot)[3] = calloc(s->nbones, sizeof *pivot);
     uint8_t *placed = calloc(s->nbones, 1);
     struct rtm_buf b;
-    buf_init(&b);
+    rtm_buf_init(&b);
     for (uint32_t k = 0; fit && k < s->nbones; k++) {
         memcpy(pivot[k], fit[k].pivot, sizeof pivot[k]);
         placed[k] = fit[k].how != RTM_PIVOT_MEASURED;
@@ -65,7 +65,7 @@ static char *written(const struct rtm_skeleton *s, const struct rtm_pivot_fit *f
         with.placed = placed;
     }
     assert_int_equal(rtm_skeleton_write(&with, &b), 0);
-    buf_putc(&b, 0);
+    rtm_buf_putc(&b, 0);
     free(pivot);
     free(placed);
     return b.p;

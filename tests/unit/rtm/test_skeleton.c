@@ -249,12 +249,12 @@ static struct rtm_skeleton *parse_text_ok(const char *text, size_t len)
 static char *write_text(const struct rtm_skeleton *s, size_t *len)
 {
     struct rtm_buf b;
-    buf_init(&b);
+    rtm_buf_init(&b);
     assert_int_equal(rtm_skeleton_write(s, &b), 0);
-    buf_putc(&b, 0);
+    rtm_buf_putc(&b, 0);
     assert_false(b.oom);
     *len = b.len - 1;
-    return buf_take(&b, NULL);
+    return rtm_buf_take(&b, NULL);
 }
 
 static const char PIVOTS[] =

@@ -126,8 +126,8 @@ static void put_buf(struct sweep *s, const char *name, struct rtm_buf *b)
 static void put_animations(struct sweep *s, struct rtm_buf *plain, struct rtm_buf *bmtr)
 {
     struct sample_opts op = { 3, 5, 1, 1 }, ob = { 3, 5, 2, 1 };
-    buf_init(plain);
-    buf_init(bmtr);
+    rtm_buf_init(plain);
+    rtm_buf_init(bmtr);
     assert_int_equal(rtm_sample_plain(&op, plain), 0);
     assert_int_equal(rtm_sample_bmtr(&ob, 5, BMTR_COMPRESS_ALL, bmtr), 0);
     assert_int_equal(mkdirat(s->f.fd, "a", 0755), 0);
@@ -136,13 +136,13 @@ static void put_animations(struct sweep *s, struct rtm_buf *plain, struct rtm_bu
     /* two more, for the workers to size ahead of a walk of the others */
     struct sample_opts o3 = { 2, 4, 3, 0 }, o4 = { 4, 3, 4, 2 };
     struct rtm_buf b;
-    buf_init(&b);
+    rtm_buf_init(&b);
     assert_int_equal(rtm_sample_bmtr(&o3, 4, BMTR_COMPRESS_AUTO, &b), 0);
     put_buf(s, "a/run.rtm", &b);
     b.len = 0;
     assert_int_equal(rtm_sample_plain(&o4, &b), 0);
     put_buf(s, "a/idle.rtm", &b);
-    buf_free(&b);
+    rtm_buf_free(&b);
     tree_fixture_write(&s->f, "a/readme.txt", "a loose file\n", 13);
     tree_fixture_write(&s->f, "a/$PBOPREFIX$", "a", 1);    /* their game paths: \a\... */
 }
@@ -157,7 +157,7 @@ static void put_configs(struct sweep *s)
     assert_int_equal(mkdirat(s->f.fd, "bin", 0755), 0);
     put_buf(s, "bin/config.bin", &b);
     tree_fixture_write(&s->f, "bin/$PBOPREFIX$", "bin", 3);
-    buf_free(&b);
+    rtm_buf_free(&b);
 }
 
 static void put_archive(struct sweep *s, const struct rtm_buf *plain, const struct rtm_buf *bmtr)
@@ -172,11 +172,11 @@ static void put_archive(struct sweep *s, const struct rtm_buf *plain, const stru
     };
     const struct pbo_write_prop props[] = { { "prefix", "mod" } };
     struct rtm_buf b;
-    buf_init(&b);
+    rtm_buf_init(&b);
     assert_int_equal(pbo_write(w, 4, props, 1, 0, &b), 0);
     put_buf(s, "mod.pbo", &b);
-    buf_free(&b);
-    buf_free(&cfg);
+    rtm_buf_free(&b);
+    rtm_buf_free(&cfg);
 }
 
 /* ---- mounting ---------------------------------------------------------- */
@@ -618,8 +618,8 @@ static int setup(void **state)
     put_animations(s, &plain, &bmtr);
     put_archive(s, &plain, &bmtr);
     put_configs(s);
-    buf_free(&plain);
-    buf_free(&bmtr);
+    rtm_buf_free(&plain);
+    rtm_buf_free(&bmtr);
     assert_int_equal(rtm_skeleton_builtin("ofp2", &s->f.skel, &err), 0);
     assert_int_equal(mount_tree(s), 0);
     reference(s);

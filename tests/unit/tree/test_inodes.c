@@ -1,7 +1,6 @@
 /* test_inodes.c - the inode table: numbers stable across forgets, a new
  * number for a new version, lookup counts, collisions, memory accounting,
  * and concurrent use (also run under ThreadSanitizer: make tsan). */
-/* make tsan: this test runs under ThreadSanitizer (the Makefile looks for this line). */
 #include <errno.h>
 #include <pthread.h>
 

@@ -31,9 +31,9 @@ static void put_archive(struct tree_fixture *e, const char *name, const char *te
     struct rtm_buf cfg, rtm, b;
     struct sample_opts o = { .nframes = 4, .nbones = 3, .seed = 1 };
     assert_int_equal(cfg_parse_text(text, strlen(text), "t.cpp", NULL, &c, &err), 0);
-    buf_init(&cfg);
-    buf_init(&rtm);
-    buf_init(&b);
+    rtm_buf_init(&cfg);
+    rtm_buf_init(&rtm);
+    rtm_buf_init(&b);
     assert_int_equal(rap_write(c, &cfg), 0);
     cfg_free(c);
     assert_int_equal(rtm_sample_plain(&o, &rtm), 0);
@@ -43,9 +43,9 @@ static void put_archive(struct tree_fixture *e, const char *name, const char *te
     };
     assert_int_equal(pbo_write(w, anim ? 2 : 1, NULL, 0, 0, &b), 0);
     put_file(e->fd, name, b.p, b.len);
-    buf_free(&cfg);
-    buf_free(&rtm);
-    buf_free(&b);
+    rtm_buf_free(&cfg);
+    rtm_buf_free(&rtm);
+    rtm_buf_free(&b);
 }
 
 static const char A_CFG[] =
@@ -88,7 +88,7 @@ static void mount_index(struct tree_fixture *e)
     tree_fixture_mount(e, 64u << 20);
     e->l.render = "test";
     e->l.log = tree_quiet;
-    tree_fixture_tree(e, (struct rtm_tree_config){ .index = &e->ix });
+    tree_fixture_tree(e, (struct rtm_tree_config){ .store = &e->store });
 }
 
 /* The bytes of path (malloc'd, NUL-terminated); stat's size is checked. */
@@ -198,15 +198,15 @@ static void damaged_records_do_not_read(void **state)
     struct rtm_buf z, b1, b2;
     assert_int_equal(tree_states_pack("gen", s, &z), 0);
     assert_int_equal(tree_states_unpack(z.p, z.len, "gen", &r), 0);
-    buf_init(&b1);
-    buf_init(&b2);
+    rtm_buf_init(&b1);
+    rtm_buf_init(&b2);
     rtm_states_render(s, "a\\walk.rtm", &b1);
     rtm_states_render(r, "a\\walk.rtm", &b2);
     assert_int_equal(b1.len, b2.len);
     assert_memory_equal(b1.p, b2.p, b1.len);
     assert_int_equal(rtm_states_nlines(r), 2);
-    buf_free(&b1);
-    buf_free(&b2);
+    rtm_buf_free(&b1);
+    rtm_buf_free(&b2);
     rtm_states_free(r);
     assert_int_equal(tree_states_unpack(z.p, z.len, "other", &r), -1);
     assert_null(r);
@@ -224,7 +224,7 @@ static void damaged_records_do_not_read(void **state)
             rtm_states_free(r);         /* a flip in a line's text reads */
         free(bad);
     }
-    buf_free(&z);
+    rtm_buf_free(&z);
     rtm_states_free(s);
 }
 

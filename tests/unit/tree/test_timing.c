@@ -160,10 +160,10 @@ static struct rtm_timing timing_of(const char *const *texts, size_t n, uint32_t 
 static char *render_timed(const struct rtm_anim *a, struct rtm_view v, const struct rtm_timing *t)
 {
     struct rtm_buf b;
-    buf_init(&b);
+    rtm_buf_init(&b);
     assert_int_equal(rtm_view_render_timed(a, v, t, &b), 0);
-    buf_putc(&b, 0);
-    return buf_take(&b, NULL);
+    rtm_buf_putc(&b, 0);
+    return rtm_buf_take(&b, NULL);
 }
 
 /* Whether every view of a but preview.svg and anim.bvh is the same under
@@ -305,14 +305,14 @@ static int tree_setup(void **state, int frames_only)
     assert_int_equal(mkdirat(e->f.fd, "m", 0755) || mkdirat(e->f.fd, "b", 0755), 0);
     put_file(e->f.fd, "m/$PBOPREFIX$", "m", 1);
     put_file(e->f.fd, "b/$PBOPREFIX$", "b", 1);
-    buf_init(&rtm);
-    buf_init(&skel);
+    rtm_buf_init(&rtm);
+    rtm_buf_init(&skel);
     assert_int_equal(rtm_sample_figure(6, &rtm, &skel), 0);
     put_file(e->f.fd, "m/walk.rtm", rtm.p, rtm.len);
     assert_int_equal(rtm_skeleton_parse(skel.p, skel.len, "figure", &e->f.skel, &err), 0);
     assert_int_equal(rtm_parse((const uint8_t *)rtm.p, rtm.len, e->f.skel, &e->a, &err), 0);
-    buf_free(&rtm);
-    buf_free(&skel);
+    rtm_buf_free(&rtm);
+    rtm_buf_free(&skel);
     tree_fixture_mount(&e->f, 64u << 20);
     tree_fixture_tree(&e->f, (struct rtm_tree_config){ .timing_frames = frames_only });
     *state = e;
@@ -339,17 +339,17 @@ static char *cat(struct env *e, const char *view)
     struct rtm_buf b;
     snprintf(path, sizeof path, "m/walk.rtm/%s", view);
     assert_int_equal(tree_walk(e->f.t, path, &te), 0);
-    buf_init(&b);
+    rtm_buf_init(&b);
     ssize_t got;
-    assert_int_equal(buf_reserve(&b, (size_t)te.st.st_size + 4096), 0);
+    assert_int_equal(rtm_buf_reserve(&b, (size_t)te.st.st_size + 4096), 0);
     while ((got = rtm_tree_read(e->f.t, te.ino, b.p + b.len, 4096, (off_t)b.len)) > 0) {
         b.len += (size_t)got;
-        assert_int_equal(buf_reserve(&b, 4096), 0);
+        assert_int_equal(rtm_buf_reserve(&b, 4096), 0);
     }
     assert_int_equal(got, 0);
     assert_int_equal(b.len, (size_t)te.st.st_size);
-    buf_putc(&b, 0);
-    return buf_take(&b, NULL);
+    rtm_buf_putc(&b, 0);
+    return rtm_buf_take(&b, NULL);
 }
 
 /* Every view of the figure but the three that follow the configs, read
@@ -357,7 +357,7 @@ static char *cat(struct env *e, const char *view)
 static char *others(struct env *e)
 {
     struct rtm_buf all;
-    buf_init(&all);
+    rtm_buf_init(&all);
     for (size_t i = 0; i < rtm_view_count(e->a); i++) {
         char name[RTM_VIEW_PATH_MAX];
         struct rtm_view v = rtm_view_at(e->a, i);
@@ -365,11 +365,11 @@ static char *others(struct env *e)
             continue;
         rtm_view_path(e->a, v, name);
         char *text = cat(e, name);
-        buf_printf(&all, "== %s\n%s", name, text);
+        rtm_buf_printf(&all, "== %s\n%s", name, text);
         free(text);
     }
-    buf_putc(&all, 0);
-    return buf_take(&all, NULL);
+    rtm_buf_putc(&all, 0);
+    return rtm_buf_take(&all, NULL);
 }
 
 /* Whether preview.svg and anim.bvh read through the tree are the figure's

@@ -6,7 +6,6 @@
  * policy; owners and modes; and archives as released and cut short.
  * Changes in SOURCE, timeouts, one file as SOURCE and concurrent use:
  * test_tree_changes. */
-/* make tsan: this test runs under ThreadSanitizer (the Makefile looks for this line). */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -307,13 +306,13 @@ static void write_released(struct env *e, const char *name, size_t cut, struct p
                                          released[i].stamp };
     struct rtm_buf b;
     struct rtm_error err;
-    buf_init(&b);
+    rtm_buf_init(&b);
     assert_int_equal(pbo_write(w, NRELEASED, NULL, 0, 0, &b), 0);
     if (table)
         assert_int_equal(pbo_read_table((const uint8_t *)b.p, b.len, b.len, table, &err), 0);
     b.len = cut && cut < b.len ? cut : b.len;
     write_file(e, name, &b);
-    buf_free(&b);
+    rtm_buf_free(&b);
     /* older than every stamp above, so that a folder's time tells */
     struct timespec old[2] = { { 500000000, 0 }, { 500000000, 0 } };
     assert_int_equal(utimensat(e->f.fd, name, old, 0), 0);

@@ -7,7 +7,6 @@
  * animations whose head reads and whose full parse fails, met by the
  * workers after a listing loaded their heads, end as a request would leave
  * them (EIO, then error.txt), with the rest sized exactly. */
-/* make tsan: this test runs under ThreadSanitizer (the Makefile looks for this line). */
 #include "testutil.h"
 #include "tree_testutil.h"
 
@@ -35,12 +34,12 @@ static int setup(void **state)
         struct sample_opts o = { 3 + i % 5, 8 + i % 7, i, i % 3 };
         struct rtm_buf b;
         char name[64];
-        buf_init(&b);
+        rtm_buf_init(&b);
         assert_int_equal(i % 2 ? rtm_sample_bmtr(&o, 3 + i % 3, BMTR_COMPRESS_AUTO, &b)
                                : rtm_sample_plain(&o, &b), 0);
         snprintf(name, sizeof name, "anims/a%02u.rtm", i);
         tree_fixture_write(&e->f, name, b.p, b.len);
-        buf_free(&b);
+        rtm_buf_free(&b);
     }
     assert_int_equal(rtm_skeleton_builtin("ofp2", &e->f.skel, &err), 0);
     tree_fixture_mount(&e->f, 64u << 20);
@@ -230,7 +229,7 @@ static void write_damaged(struct env *e, const char *name, uint32_t seed)
     struct rtm_anim *a = NULL;
     struct rtm_error err;
     uint64_t need;
-    buf_init(&b);
+    rtm_buf_init(&b);
     assert_int_equal(rtm_sample_bmtr(&o, 5, BMTR_COMPRESS_ALL, &b), 0);
     memset(b.p + b.len / 2, 0xA5, b.len / 4);
     struct rtm_parse_opts po = { .skel = e->f.skel };
@@ -238,7 +237,7 @@ static void write_damaged(struct env *e, const char *name, uint32_t seed)
     rtm_free(a);
     assert_int_not_equal(rtm_parse((uint8_t *)b.p, b.len, e->f.skel, &a, &err), 0);
     tree_fixture_write(&e->f, name, b.p, b.len);
-    buf_free(&b);
+    rtm_buf_free(&b);
 }
 
 /* Files of folder ino whose lookup failed with EIO, or with ENOENT once

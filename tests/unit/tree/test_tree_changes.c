@@ -6,7 +6,6 @@
  * blind on; one .rtm file as SOURCE, gone and back; and readers, a writer
  * and change reports at once (also under ThreadSanitizer: make tsan).
  * What an unchanging mount shows: test_tree. */
-/* make tsan: this test runs under ThreadSanitizer (the Makefile looks for this line). */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>

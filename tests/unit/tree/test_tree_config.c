@@ -39,10 +39,10 @@ static char *text_of(const struct rtm_buf *raw, size_t *len)
     struct rtm_error err = { .msg = "" };
     assert_int_equal(rap_read((const uint8_t *)raw->p, raw->len, &c, &err), 0);
     struct rtm_buf b;
-    buf_init(&b);
+    rtm_buf_init(&b);
     cfg_print_text(c, &b);
     cfg_free(c);
-    buf_putc(&b, 0);
+    rtm_buf_putc(&b, 0);
     *len = b.len - 1;
     return b.p;
 }
@@ -63,10 +63,10 @@ static void put_archive(int dfd, const char *name, const struct rtm_buf *cfg,
         { "data\\tex.paa", (const uint8_t *)paa, sizeof paa - 1, PBO_PACK_STORE, 0 },
     };
     struct rtm_buf b;
-    buf_init(&b);
+    rtm_buf_init(&b);
     assert_int_equal(pbo_write(w, sizeof w / sizeof w[0], NULL, 0, 0, &b), 0);
     put_file(dfd, name, b.p, b.len);
-    buf_free(&b);
+    rtm_buf_free(&b);
 }
 
 /* The fixtures, loose and in configs.pbo, into folder dfd. */
@@ -86,8 +86,8 @@ static void put_fixtures(int dfd)
     assert_int_equal(mkdirat(dfd, "bad", 0755), 0);
     put_file(dfd, "bad/config.bin", cfg.p, cfg.len - 9);   /* cut short */
     put_archive(dfd, "configs.pbo", &cfg, &mat);
-    buf_free(&cfg);
-    buf_free(&mat);
+    rtm_buf_free(&cfg);
+    rtm_buf_free(&mat);
 }
 
 struct env {
@@ -114,7 +114,7 @@ static int teardown(void **state)
 {
     struct env *e = *state;
     tree_fixture_close(&e->f);
-    buf_free(&e->cfg);
+    rtm_buf_free(&e->cfg);
     free(e->text);
     free(e);
     return 0;
@@ -134,14 +134,14 @@ static char *read_path(struct env *e, const char *path, size_t *len)
     assert_int_equal(walk(e, path, &te), 0);
     assert_true(S_ISREG(te.st.st_mode));
     struct rtm_buf b;
-    buf_init(&b);
+    rtm_buf_init(&b);
     char chunk[97];
     ssize_t n;
     while ((n = rtm_tree_read(e->f.t, te.ino, chunk, sizeof chunk, (off_t)b.len)) > 0)
-        buf_put(&b, chunk, (size_t)n);
+        rtm_buf_put(&b, chunk, (size_t)n);
     assert_int_equal(n, 0);
     assert_int_equal(te.st.st_size, b.len);
-    buf_putc(&b, 0);
+    rtm_buf_putc(&b, 0);
     *len = b.len - 1;
     return b.p;
 }
@@ -170,20 +170,20 @@ static void expect_names(struct env *e, const char *path, const char *want)
     char child[512];
     if (*path)
         assert_int_equal(walk(e, path, &te), 0);
-    buf_init(&b);
+    rtm_buf_init(&b);
     assert_int_equal(rtm_tree_listing(e->f.t, te.ino, 0, &d), 0);
     qsort(d->e + 2, d->n - 2, sizeof *d->e, by_name);    /* a source folder's order is its own */
     for (size_t i = 2; i < d->n; i++) {
         struct rtm_tree_entry ce;
-        buf_printf(&b, "%s\n", d->e[i].name);
+        rtm_buf_printf(&b, "%s\n", d->e[i].name);
         snprintf(child, sizeof child, "%s%s%s", path, *path ? "/" : "", d->e[i].name);
         assert_int_equal(walk(e, child, &ce), 0);
         assert_int_equal(ce.ino, d->e[i].ino);
     }
     rtm_tree_listing_put(e->f.t, d);
-    buf_putc(&b, 0);
+    rtm_buf_putc(&b, 0);
     assert_string_equal(b.p, want);
-    buf_free(&b);
+    rtm_buf_free(&b);
 }
 
 static void loose_configs_read_as_text(void **state)
@@ -250,10 +250,10 @@ static void configs_are_bounded_by_the_cache(void **state)
     struct env *e = *state;
     struct rtm_buf big;
     struct rtm_buf text;
-    buf_init(&text);
+    rtm_buf_init(&text);
     for (int i = 0; i < 4000; i++)
-        buf_printf(&text, "value_%d = \"a string long enough to count\";\n", i);
-    buf_putc(&text, 0);
+        rtm_buf_printf(&text, "value_%d = \"a string long enough to count\";\n", i);
+    rtm_buf_putc(&text, 0);
     rapify_text(text.p, &big);
     put_file(e->f.fd, "big.sqm", big.p, big.len);
     tree_fixture_unmount(&e->f);
@@ -263,8 +263,8 @@ static void configs_are_bounded_by_the_cache(void **state)
     char *got = read_path(e, "big.sqm", &len);
     assert_non_null(strstr(got, "more than cache_size"));
     free(got);
-    buf_free(&big);
-    buf_free(&text);
+    rtm_buf_free(&big);
+    rtm_buf_free(&text);
 }
 
 /* -o rapified=raw, and no show_other: what showed before. */

@@ -31,16 +31,16 @@ static void put_archive(int dfd, const char *name, const char *prefix, uint32_t 
     struct rtm_buf rtm, out;
     struct pbo_write_entry e[4];
     const struct pbo_write_prop prop = { "prefix", prefix };
-    buf_init(&rtm);
-    buf_init(&out);
+    rtm_buf_init(&rtm);
+    rtm_buf_init(&out);
     assert_int_equal(rtm_sample_plain(&(struct sample_opts){ 5, 8, seed, 0 }, &rtm), 0);
     for (size_t i = 0; i < n; i++)
         e[i] = (struct pbo_write_entry){ entries[i], (const uint8_t *)rtm.p, rtm.len,
                                          PBO_PACK_STORE, 0 };
     assert_int_equal(pbo_write(e, n, &prop, 1, 0, &out), 0);
     put_file(dfd, name, out.p, out.len);
-    buf_free(&rtm);
-    buf_free(&out);
+    rtm_buf_free(&rtm);
+    rtm_buf_free(&out);
 }
 
 static int setup(void **state)
@@ -54,10 +54,10 @@ static int setup(void **state)
     assert_int_equal(mkdirat(e->f.fd, "addon", 0755), 0);
     put_file(e->f.fd, "addon/$PBOPREFIX$", "x\\addon\n", 9);
     struct rtm_buf rtm;
-    buf_init(&rtm);
+    rtm_buf_init(&rtm);
     assert_int_equal(rtm_sample_plain(&(struct sample_opts){ 4, 8, 4, 0 }, &rtm), 0);
     put_file(e->f.fd, "addon/sit.rtm", rtm.p, rtm.len);
-    buf_free(&rtm);
+    rtm_buf_free(&rtm);
     tree_fixture_mount(&e->f, 64u << 20);
     e->game = tree_fixture_tree(&e->f, (struct rtm_tree_config){ .gamepaths = 1,
                                                                  .configs_none = 1 });

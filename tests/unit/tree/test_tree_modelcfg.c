@@ -29,8 +29,8 @@ static int setup(void **state)
     tree_fixture_open(&e->f, "tmcfg");
     assert_int_equal(mkdirat(e->f.fd, "anims", 0755), 0);
     struct sample_opts o = { 6, 30, 4, 2 };
-    buf_init(&e->bmtr);
-    buf_init(&e->plain);
+    rtm_buf_init(&e->bmtr);
+    rtm_buf_init(&e->plain);
     assert_int_equal(rtm_sample_bmtr(&o, 5, BMTR_COMPRESS_AUTO, &e->bmtr), 0);
     assert_int_equal(rtm_sample_plain(&o, &e->plain), 0);
     tree_fixture_write(&e->f, "anims/walk.rtm", e->bmtr.p, e->bmtr.len);
@@ -48,8 +48,8 @@ static int teardown(void **state)
     struct env *e = *state;
     tree_fixture_close(&e->f);
     rtm_skeleton_free(e->ofp2);
-    buf_free(&e->bmtr);
-    buf_free(&e->plain);
+    rtm_buf_free(&e->bmtr);
+    rtm_buf_free(&e->plain);
     free(e);
     return 0;
 }
@@ -59,14 +59,14 @@ static int teardown(void **state)
 static void put_class(struct env *e, struct rtm_buf *b, const char *name, uint32_t n,
                       const char *extra)
 {
-    buf_printf(b, "    class %s {\n        skeletonInherit = \"\";\n"
+    rtm_buf_printf(b, "    class %s {\n        skeletonInherit = \"\";\n"
                   "        skeletonBones[] = {\n", name);
     for (uint32_t k = 0; k < n; k++) {
         int32_t p = e->ofp2->parent[k];
-        buf_printf(b, "            \"%s\", \"%s\",\n", e->ofp2->bone[k],
-                   p >= 0 ? e->ofp2->bone[p] : "");
+        rtm_buf_printf(b, "            \"%s\", \"%s\",\n", e->ofp2->bone[k],
+                       p >= 0 ? e->ofp2->bone[p] : "");
     }
-    buf_printf(b, "%s            \"end_of_list\", \"\"\n        };\n    };\n", extra);
+    rtm_buf_printf(b, "%s            \"end_of_list\", \"\"\n        };\n    };\n", extra);
 }
 
 /* Writes path as a model.cfg of the classes (name, bones, extra). */
@@ -74,13 +74,13 @@ static void put_model_cfg(struct env *e, const char *path, const char *const *na
                           const uint32_t *n, const char *const *extra, int k)
 {
     struct rtm_buf b;
-    buf_init(&b);
-    buf_puts(&b, "class CfgSkeletons {\n");
+    rtm_buf_init(&b);
+    rtm_buf_puts(&b, "class CfgSkeletons {\n");
     for (int i = 0; i < k; i++)
         put_class(e, &b, names[i], n[i], extra[i]);
-    buf_puts(&b, "};\nclass CfgModels {};\n");
+    rtm_buf_puts(&b, "};\nclass CfgModels {};\n");
     tree_fixture_write(&e->f, path, b.p, b.len);
-    buf_free(&b);
+    rtm_buf_free(&b);
 }
 
 /* The whole of file path through the tree; its size is what is read. */
@@ -89,14 +89,14 @@ static char *read_path(struct env *e, const char *path)
     struct rtm_tree_entry te;
     assert_int_equal(tree_walk(e->f.t, path, &te), 0);
     struct rtm_buf b;
-    buf_init(&b);
+    rtm_buf_init(&b);
     char chunk[4096];
     ssize_t got;
     while ((got = rtm_tree_read(e->f.t, te.ino, chunk, sizeof chunk, (off_t)b.len)) > 0)
-        buf_put(&b, chunk, (size_t)got);
+        rtm_buf_put(&b, chunk, (size_t)got);
     assert_int_equal(got, 0);
     assert_int_equal(te.st.st_size, b.len);
-    buf_putc(&b, 0);
+    rtm_buf_putc(&b, 0);
     return b.p;
 }
 
@@ -209,11 +209,11 @@ static void in_an_archive(void **state)
 {
     struct env *e = *state;
     struct rtm_buf cfg, pbo;
-    buf_init(&cfg);
-    buf_init(&pbo);
-    buf_puts(&cfg, "class CfgSkeletons {\n");
+    rtm_buf_init(&cfg);
+    rtm_buf_init(&pbo);
+    rtm_buf_puts(&cfg, "class CfgSkeletons {\n");
     put_class(e, &cfg, "Packed", 30, "");
-    buf_puts(&cfg, "};\n");
+    rtm_buf_puts(&cfg, "};\n");
     struct pbo_write_entry en[] = {
         { "anims\\walk.rtm", (const uint8_t *)e->bmtr.p, e->bmtr.len, PBO_PACK_STORE, 0 },
         { "anims\\MODEL.CFG", (const uint8_t *)cfg.p, cfg.len, PBO_PACK_CPRS, 0 },
@@ -224,8 +224,8 @@ static void in_an_archive(void **state)
     tree_fixture_tree(&e->f, (struct rtm_tree_config){ 0 });
     expect_skeleton(e, "mod.pbo/anims/walk.rtm", "Packed from mod.pbo/anims/MODEL.CFG");
     expect_skeleton(e, "mod.pbo/other/walk.rtm", "ofp2 (");
-    buf_free(&cfg);
-    buf_free(&pbo);
+    rtm_buf_free(&cfg);
+    rtm_buf_free(&pbo);
 }
 
 struct record {
@@ -288,7 +288,7 @@ static void a_later_mount_from_the_index(void **state)
         tree_fixture_mount(&e->f, 64u << 20);
         e->f.l.render = "test";
         e->f.l.log = tree_quiet;
-        tree_fixture_tree(&e->f, (struct rtm_tree_config){ .index = &e->f.ix });
+        tree_fixture_tree(&e->f, (struct rtm_tree_config){ .store = &e->f.store });
         struct rtm_tree_entry te;
         assert_int_equal(tree_walk(e->f.t, "anims/walk.rtm", &te), 0);
         expect_skeleton(e, "anims/walk.rtm", "Mine from anims/model.cfg");

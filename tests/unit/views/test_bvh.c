@@ -94,21 +94,21 @@ static void writer_animations(void **state)
     for (uint32_t version = 3; version <= 5; version++) {
         struct sample_opts o = { 30, 80, version, 2 };
         struct rtm_buf b;
-        buf_init(&b);
+        rtm_buf_init(&b);
         assert_int_equal(rtm_sample_bmtr(&o, version, BMTR_COMPRESS_AUTO, &b), 0);
         struct rtm_anim *a = parse_ok(&b, "ofp2");
         check_bvh(a, "bmtr sample", &w);
         rtm_free(a);
-        buf_free(&b);
+        rtm_buf_free(&b);
     }
     struct sample_opts o = { 25, 110, 7, 0 };     /* 110 > ofp2's bones: extra_N too */
     struct rtm_buf b;
-    buf_init(&b);
+    rtm_buf_init(&b);
     assert_int_equal(rtm_sample_plain(&o, &b), 0);
     struct rtm_anim *a = parse_ok(&b, "ofp2");
     check_bvh(a, "plain sample", &w);
     rtm_free(a);
-    buf_free(&b);
+    rtm_buf_free(&b);
     printf("# writer's animations: %ld joint poses, worst %.5f mm, %.2e rad\n", w.joints, w.mm,
            w.rad);
 }
@@ -124,7 +124,8 @@ static const char SKEL[] =
 static struct rtm_anim *small_anim(const char *const *names, uint32_t n, const float *phases,
                                    uint32_t nframes)
 {
-    struct rtm_anim *w = rtm_anim_alloc(RTM_FORMAT_PLAIN, nframes, n, 0, 64 * n, 1);
+    struct rtm_anim *w = rtm_anim_alloc(RTM_FORMAT_PLAIN, nframes, n, 0, 64 * n,
+                                        RTM_DEPTH_FULL);
     for (uint32_t b = 0; b < n; b++)
         w->bones[b] = rtm_anim_str(w, names[b], (uint32_t)strlen(names[b]));
     for (uint32_t f = 0; f < nframes; f++) {
@@ -138,11 +139,11 @@ static struct rtm_anim *small_anim(const char *const *names, uint32_t n, const f
         }
     }
     struct rtm_buf out;
-    buf_init(&out);
+    rtm_buf_init(&out);
     assert_int_equal(rtm_write_plain(w, &out), 0);
     rtm_free(w);
     struct rtm_anim *a = parse_with_skeleton(&out, SKEL, "small");
-    buf_free(&out);
+    rtm_buf_free(&out);
     return a;
 }
 
@@ -194,7 +195,7 @@ static void needs_pivots(void **state)
     (void)state;
     struct sample_opts o = { 5, 20, 1, 0 };
     struct rtm_buf b;
-    buf_init(&b);
+    rtm_buf_init(&b);
     assert_int_equal(rtm_sample_bmtr(&o, 5, BMTR_COMPRESS_AUTO, &b), 0);
     struct rtm_anim *a = parse_ok(&b, "none");
     struct rtm_view v;
@@ -206,7 +207,7 @@ static void needs_pivots(void **state)
     assert_non_null(strstr(h, "so no joints/ or anim.bvh"));
     free(h);
     rtm_free(a);
-    buf_free(&b);
+    rtm_buf_free(&b);
 }
 
 /* Every corpus file, with ofp2's pivots. */

@@ -26,7 +26,7 @@ struct spec {
 static struct rtm_anim *plain_anim(const struct spec *s, int keep_order)
 {
     struct rtm_anim *w = rtm_anim_alloc(RTM_FORMAT_PLAIN, s->nframes, s->nbones, s->nprops,
-                                        4096, 1);
+                                        4096, RTM_DEPTH_FULL);
     assert_non_null(w);
     for (uint32_t b = 0; b < s->nbones; b++)
         w->bones[b] = rtm_anim_str(w, s->names[b], (uint32_t)strlen(s->names[b]));
@@ -44,7 +44,7 @@ static struct rtm_anim *plain_anim(const struct spec *s, int keep_order)
         w->props[i] = (struct rtm_prop){ 0.5f, rtm_anim_str(w, s->prop_name, (uint32_t)strlen(s->prop_name)),
                                          rtm_anim_str(w, "Sound", 5), -1 };
     struct rtm_buf b;
-    buf_init(&b);
+    rtm_buf_init(&b);
     assert_int_equal(rtm_write_plain(w, &b), 0);
     /* the phases as given, in file order: RTM_0101, motion, counts, names, frames */
     size_t at = (size_t)(b.len - (size_t)s->nframes * (4 + s->nbones * (32 + 48)));
@@ -52,7 +52,7 @@ static struct rtm_anim *plain_anim(const struct spec *s, int keep_order)
         memcpy(b.p + at + (size_t)f * (4 + s->nbones * (32 + 48)), &s->phases[f], 4);
     rtm_free(w);
     struct rtm_anim *a = parse_ok(&b, "ofp2");
-    buf_free(&b);
+    rtm_buf_free(&b);
     return a;
 }
 
@@ -69,11 +69,11 @@ static struct rtm_anim *bmtr_anim(const struct spec *s)
                             .nframes = s->nframes, .phases = s->phases, .transforms = tr,
                             .compress = BMTR_COMPRESS_AUTO };
     struct rtm_buf b;
-    buf_init(&b);
+    rtm_buf_init(&b);
     assert_int_equal(rtm_write_bmtr(&bs, &b), 0);
     free(tr);
     struct rtm_anim *a = parse_ok(&b, "ofp2");
-    buf_free(&b);
+    rtm_buf_free(&b);
     return a;
 }
 

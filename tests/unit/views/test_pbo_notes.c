@@ -22,16 +22,16 @@ static char *info_of(const char *const *names, size_t nprops, size_t junk)
         props[i] = (struct pbo_write_prop){ keys[i], "v" };
     }
     struct rtm_buf b, out;
-    buf_init(&b);
-    buf_init(&out);
+    rtm_buf_init(&b);
+    rtm_buf_init(&out);
     assert_int_equal(pbo_write(e, n, props, nprops, 0, &b), 0);
     for (size_t i = 0; i < junk; i++)
-        buf_putc(&b, 'J');
+        rtm_buf_putc(&b, 'J');
     struct pbo *p = parse_full(&b);
     assert_int_equal(rtm_view_pbo_info(p, &out), 0);
-    buf_putc(&out, 0);
+    rtm_buf_putc(&out, 0);
     pbo_free(p);
-    buf_free(&b);
+    rtm_buf_free(&b);
     return out.p;
 }
 

@@ -74,20 +74,20 @@ static void hash_all(char hex[SHA256_HEX_CHARS])
     struct rtm_buf b;
     for (uint32_t k = 0; k < 5; k++) {
         struct sample_opts o = { 12, k == 4 ? 110 : 40, 11 + k, k % 3 };
-        buf_init(&b);
+        rtm_buf_init(&b);
         assert_int_equal(k == 0 || k == 4 ? rtm_sample_plain(&o, &b)
                                           : rtm_sample_bmtr(&o, 2 + k, BMTR_COMPRESS_AUTO, &b), 0);
         hash_fixture(&h, &b, NULL);
-        buf_free(&b);
+        rtm_buf_free(&b);
     }
     struct rtm_buf skel;
-    buf_init(&b);
-    buf_init(&skel);
+    rtm_buf_init(&b);
+    rtm_buf_init(&skel);
     assert_int_equal(rtm_sample_figure(20, &b, &skel), 0);
-    buf_putc(&skel, 0);
+    rtm_buf_putc(&skel, 0);
     hash_fixture(&h, &b, skel.p);
-    buf_free(&b);
-    buf_free(&skel);
+    rtm_buf_free(&b);
+    rtm_buf_free(&skel);
     uint8_t digest[32];
     sha256_final(&h, digest);
     for (int i = 0; i < 32; i++)

@@ -349,7 +349,7 @@ static void no_rest_pose(void **state)
     (void)state;
     struct sample_opts o = { 5, 20, 1, 0 };
     struct rtm_buf b;
-    buf_init(&b);
+    rtm_buf_init(&b);
     assert_int_equal(rtm_sample_bmtr(&o, 5, BMTR_COMPRESS_AUTO, &b), 0);
     struct rtm_anim *a = parse_ok(&b, "none");
     char *svg = svg_of(a);
@@ -357,7 +357,7 @@ static void no_rest_pose(void **state)
     assert_non_null(strstr(svg, "<title>BMTR v5, 5 frames, 20 bones</title>"));
     free(svg);
     rtm_free(a);
-    buf_free(&b);
+    rtm_buf_free(&b);
 }
 
 /* Names with bytes XML must not see raw; bones the skeleton lacks, and
@@ -367,7 +367,7 @@ static struct rtm_anim *odd_anim(void)
     static const char SKEL[] = "Pelvis - 0 1 0\nLeft<&> Pelvis 0.2 1.4 0\n"
                                "camera Pelvis 0 1 0 placed\n";
     static const char *const names[] = { "Pelvis", "Left<&>", "camera", "extra\x01" };
-    struct rtm_anim *w = rtm_anim_alloc(RTM_FORMAT_PLAIN, 2, 4, 0, 64, 1);
+    struct rtm_anim *w = rtm_anim_alloc(RTM_FORMAT_PLAIN, 2, 4, 0, 64, RTM_DEPTH_FULL);
     for (uint32_t b = 0; b < 4; b++)
         w->bones[b] = rtm_anim_str(w, names[b], (uint32_t)strlen(names[b]));
     for (uint32_t f = 0; f < 2; f++) {
@@ -378,11 +378,11 @@ static struct rtm_anim *odd_anim(void)
         }
     }
     struct rtm_buf out;
-    buf_init(&out);
+    rtm_buf_init(&out);
     assert_int_equal(rtm_write_plain(w, &out), 0);
     rtm_free(w);
     struct rtm_anim *a = parse_with_skeleton(&out, SKEL, "odd");
-    buf_free(&out);
+    rtm_buf_free(&out);
     return a;
 }
 
@@ -412,10 +412,10 @@ static void well_formed(void **state)
     a[3]->matrices[0] = NAN;
     struct sample_opts o = { 0, 3, 1, 0 };
     struct rtm_buf b;
-    buf_init(&b);
+    rtm_buf_init(&b);
     assert_int_equal(rtm_sample_plain(&o, &b), 0);
     a[4] = parse_ok(&b, "ofp2");
-    buf_free(&b);
+    rtm_buf_free(&b);
     for (int i = 0; i < 5; i++) {
         char *svg = svg_of(a[i]);
         if (i == 4)

@@ -153,7 +153,7 @@ static void track_names(void **state)
     assert_int_equal(rtm_view_lookup(a, "tracks/", &v), -1);
     assert_int_equal(rtm_view_lookup(a, "tracks/.csv", &v), -1);
     rtm_free(a);
-    buf_free(&src);
+    rtm_buf_free(&src);
 }
 
 /* Which views need a full parse, and which a light one serves. */

@@ -57,7 +57,7 @@ static void header_keys(void **state)
     assert_int_equal(h[strlen(h) - 1], '\n');
     free(h);
     rtm_free(a);
-    buf_free(&src);
+    rtm_buf_free(&src);
 
     a = bmtr_anim(5, 4, 70, 2);
     h = render_path(a, "header.txt", NULL);
@@ -117,7 +117,7 @@ static void header_exact(void **state)
     assert_string_equal(h, want);
     free(h);
     rtm_free(a);
-    buf_free(&src);
+    rtm_buf_free(&src);
 
     /* v3: no metadata block, no flag bytes; the odd header fields as stored */
     const char *names[2] = { "pelvis", "spine" };
@@ -126,7 +126,7 @@ static void header_exact(void **state)
     struct bmtr_spec s = { .version = 3, .byte8 = 7, .motion = { 1, -2, 3.5f },
                            .preload = 42, .nbones = 2, .names = names, .nframes = 2,
                            .phases = phases, .transforms = tr };
-    buf_init(&src);
+    rtm_buf_init(&src);
     assert_int_equal(rtm_write_bmtr(&s, &src), 0);
     a = parse_ok(&src, "none");
     h = render_path(a, "header.txt", NULL);
@@ -146,7 +146,7 @@ static void header_exact(void **state)
     assert_string_equal(h, want);
     free(h);
     rtm_free(a);
-    buf_free(&src);
+    rtm_buf_free(&src);
 }
 
 /* header.txt is a summary: -0 in the motion vector or a phase is written 0
@@ -164,7 +164,7 @@ static void header_negative_zero(void **state)
                                .names = names, .nframes = 2, .phases = phases,
                                .transforms = tr };
         struct rtm_buf src;
-        buf_init(&src);
+        rtm_buf_init(&src);
         assert_int_equal(rtm_write_bmtr(&s, &src), 0);
         struct rtm_anim *a = parse_ok(&src, "none");
         assert_true(signbit(a->motion[0]) && signbit(a->phases[1]));
@@ -179,19 +179,19 @@ static void header_negative_zero(void **state)
         assert_string_equal(h, "frame,phase\n0,-0\n1,-0\n");
         free(h);
         rtm_free(a);
-        buf_free(&src);
+        rtm_buf_free(&src);
     }
 
     /* a plain file: the same, and what is not zero keeps its sign */
     struct rtm_buf src;
-    buf_init(&src);
-    buf_put(&src, "RTM_0101", 8);
-    buf_put_f32(&src, -0.0f);
-    buf_put_f32(&src, -1e-6f);
-    buf_put_f32(&src, -0.0f);
-    buf_put_u32(&src, 1);
-    buf_put_u32(&src, 0);
-    buf_put_f32(&src, -0.0f);
+    rtm_buf_init(&src);
+    rtm_buf_put(&src, "RTM_0101", 8);
+    rtm_buf_put_f32(&src, -0.0f);
+    rtm_buf_put_f32(&src, -1e-6f);
+    rtm_buf_put_f32(&src, -0.0f);
+    rtm_buf_put_u32(&src, 1);
+    rtm_buf_put_u32(&src, 0);
+    rtm_buf_put_f32(&src, -0.0f);
     struct rtm_anim *a = parse_ok(&src, "none");
     char *h = render_path(a, "header.txt", NULL);
     assert_string_equal(header_value(h, "motion", val, sizeof val), "x 0 y -1e-06 z 0 (metres)");
@@ -199,7 +199,7 @@ static void header_negative_zero(void **state)
     assert_string_equal(header_value(h, "last_phase", val, sizeof val), "0");
     free(h);
     rtm_free(a);
-    buf_free(&src);
+    rtm_buf_free(&src);
 }
 
 static void bones_and_phases(void **state)
@@ -214,7 +214,7 @@ static void bones_and_phases(void **state)
     assert_string_equal(s, "frame,phase\n0,0\n1,0.5\n2,1\n");
     free(s);
     rtm_free(a);
-    buf_free(&src);
+    rtm_buf_free(&src);
 
     a = counts_only(0);
     s = render_path(a, "bones.txt", NULL);
@@ -281,11 +281,11 @@ static void check_frame_csv(const struct rtm_anim *a, uint32_t f)
         assert_int_equal(n, 13);
         /* the name is the escaped one */
         struct rtm_buf nb;
-        buf_init(&nb);
+        rtm_buf_init(&nb);
         rtm_put_name(&nb, a->bones[b]);
-        buf_putc(&nb, 0);
+        rtm_buf_putc(&nb, 0);
         assert_string_equal(field[0], nb.p);
-        buf_free(&nb);
+        rtm_buf_free(&nb);
         const float *m = rtm_matrix(a, f, b);
         for (int k = 0; k < 12; k++) {
             char *end;
@@ -318,7 +318,7 @@ static void frame_csv(void **state)
     assert_non_null(strstr(s, "\nback\\x5cslash\\xe9,"));
     free(s);
     rtm_free(a);
-    buf_free(&src);
+    rtm_buf_free(&src);
 
     a = bmtr_anim(3, 3, 128, 0);
     for (uint32_t f = 0; f < a->nframes; f++)
@@ -437,7 +437,7 @@ static void props_json(void **state)
     assert_json(s);
     free(s);
     rtm_free(a);
-    buf_free(&src);
+    rtm_buf_free(&src);
 
     a = plain_anim(1, &src);
     s = render_path(a, "props.json", NULL);
@@ -451,7 +451,7 @@ static void props_json(void **state)
     assert_non_null(strstr(s, "{\"phase\": -0, \"name\": \"\", \"value\": \"\"}"));
     free(s);
     rtm_free(a);
-    buf_free(&src);
+    rtm_buf_free(&src);
 
     a = bmtr_anim(4, 5, 10, 3);
     s = render_path(a, "props.json", NULL);
@@ -478,14 +478,14 @@ static void plain_rtm_view(void **state)
         assert_memory_equal(s, src.p, src.len);
         free(s);
         rtm_free(a);
-        buf_free(&src);
+        rtm_buf_free(&src);
     }
     /* a BMTR source: the plain writer's output, which reads back */
     struct rtm_anim *a = bmtr_anim(5, 6, 66, 2);
     size_t len;
     char *s = render_path(a, "plain.rtm", &len);
     struct rtm_buf w;
-    buf_init(&w);
+    rtm_buf_init(&w);
     assert_int_equal(rtm_write_plain(a, &w), 0);
     assert_int_equal(len, w.len);
     assert_memory_equal(s, w.p, w.len);
@@ -495,7 +495,7 @@ static void plain_rtm_view(void **state)
     assert_int_equal(p->nprops, 2);
     assert_memory_equal(p->matrices, a->matrices, 6 * 66 * 12 * sizeof(float));
     rtm_free(p);
-    buf_free(&w);
+    rtm_buf_free(&w);
     free(s);
     rtm_free(a);
 }
@@ -508,7 +508,7 @@ static void bmtr_rtm_view(void **state)
     (void)state;
     for (uint32_t version = 3; version <= 5; version++) {
         struct rtm_buf src;
-        buf_init(&src);
+        rtm_buf_init(&src);
         struct sample_opts o = { 6, 30, version, 2 };
         assert_int_equal(rtm_sample_bmtr(&o, version, BMTR_COMPRESS_AUTO, &src), 0);
         struct rtm_anim *a = parse_ok(&src, "ofp2");
@@ -518,14 +518,14 @@ static void bmtr_rtm_view(void **state)
         assert_memory_equal(s, src.p, src.len);
         free(s);
         rtm_free(a);
-        buf_free(&src);
+        rtm_buf_free(&src);
     }
     struct rtm_buf src;
     struct rtm_anim *a = plain_anim(1, &src);
     size_t len;
     char *s = render_path(a, "bmtr.rtm", &len);
     struct rtm_buf w;
-    buf_init(&w);
+    rtm_buf_init(&w);
     assert_int_equal(rtm_binarise(a, &w), 0);
     assert_int_equal(len, w.len);
     assert_memory_equal(s, w.p, w.len);
@@ -536,10 +536,10 @@ static void bmtr_rtm_view(void **state)
     assert_int_equal(b->nbones, a->nbones);
     assert_int_equal(b->nprops, a->nprops);
     rtm_free(b);
-    buf_free(&w);
+    rtm_buf_free(&w);
     free(s);
     rtm_free(a);
-    buf_free(&src);
+    rtm_buf_free(&src);
 }
 
 int main(void)

@@ -31,20 +31,20 @@ static void render_is_stable(void **state)
             assert_int_equal(l1, l2);
             assert_memory_equal(r1, r2, l1);
             struct rtm_buf b;
-            buf_init(&b);
-            buf_puts(&b, "prefix");
+            rtm_buf_init(&b);
+            rtm_buf_puts(&b, "prefix");
             assert_int_equal(rtm_view_render(a, v, &b), 0);
             assert_int_equal(b.len, 6 + l1);
             assert_memory_equal(b.p, "prefix", 6);
             assert_memory_equal(b.p + 6, r1, l1);
-            buf_free(&b);
+            rtm_buf_free(&b);
             free(r1);
             free(r2);
         }
     }
     for (int i = 0; i < 3; i++)
         rtm_free(anims[i]);
-    buf_free(&src);
+    rtm_buf_free(&src);
 }
 
 /* A parse without matrices renders the other views byte for byte like a full
@@ -58,29 +58,29 @@ static void light_parse_matches_full(void **state)
     assert_int_equal(rtm_skeleton_open("ofp2", &sk, &err), 0);
     for (int k = 0; k < 3; k++) {
         struct rtm_buf b;
-        buf_init(&b);
+        rtm_buf_init(&b);
         assert_int_equal(k == 0 ? rtm_sample_plain(&o, &b)
                                 : rtm_sample_bmtr(&o, k == 1 ? 3 : 5, BMTR_COMPRESS_ALL, &b), 0);
         struct rtm_anim *full, *light;
         assert_int_equal(rtm_parse_flags((uint8_t *)b.p, b.len, sk, 0, &full, &err), 0);
         assert_int_equal(rtm_parse_flags((uint8_t *)b.p, b.len, sk, RTM_PARSE_NO_MATRICES,
                                          &light, &err), 0);
-        assert_true(full->has_matrices);
-        assert_false(light->has_matrices);
+        assert_int_equal(full->depth, RTM_DEPTH_FULL);
+        assert_int_equal(light->depth, RTM_DEPTH_LIGHT);
         for (size_t i = 0; i < rtm_view_count(full); i++) {
             struct rtm_view v = rtm_view_at(full, i);
             struct rtm_buf lb;
-            buf_init(&lb);
+            rtm_buf_init(&lb);
             if (rtm_view_needs_matrices(v)) {
                 assert_int_equal(rtm_view_render(light, v, &lb), -1);
             } else {
                 char *want = render(full, v, NULL);
                 assert_int_equal(rtm_view_render(light, v, &lb), 0);
-                buf_putc(&lb, 0);
+                rtm_buf_putc(&lb, 0);
                 assert_string_equal(lb.p, want);
                 free(want);
             }
-            buf_free(&lb);
+            rtm_buf_free(&lb);
         }
         /* the same error, at the same byte, for a cut file */
         struct rtm_error e1, e2;
@@ -92,7 +92,7 @@ static void light_parse_matches_full(void **state)
         assert_int_equal(e1.offset, e2.offset);
         rtm_free(full);
         rtm_free(light);
-        buf_free(&b);
+        rtm_buf_free(&b);
     }
     rtm_skeleton_free(sk);
 }
@@ -114,18 +114,18 @@ static void expect_tracks_cut_from_frames(const struct rtm_anim *a)
             for (uint32_t k = 0; k <= b; k++)
                 row = strchr(row, '\n') + 1;
             struct rtm_buf name, head;
-            buf_init(&name);
-            buf_init(&head);
+            rtm_buf_init(&name);
+            rtm_buf_init(&head);
             rtm_put_csv_name(&name, a->bones[b]);
-            buf_printf(&head, "%u,", f);
+            rtm_buf_printf(&head, "%u,", f);
             rtm_put_num(&head, a->phases[f], a->digits);
             assert_memory_equal(row, name.p, name.len);
             assert_memory_equal(line, head.p, head.len);
             size_t n = strcspn(row + name.len, "\n") + 1;
             assert_memory_equal(line + head.len, row + name.len, n);
             line += head.len + n;
-            buf_free(&name);
-            buf_free(&head);
+            rtm_buf_free(&name);
+            rtm_buf_free(&head);
             free(frame);
         }
         assert_int_equal(*line, 0);
@@ -142,7 +142,7 @@ static void tracks_cut_from_frames(void **state)
     a->digits = 2;
     expect_tracks_cut_from_frames(a);
     rtm_free(a);
-    buf_free(&src);
+    rtm_buf_free(&src);
     a = bmtr_anim(5, 12, 30, 2);
     expect_tracks_cut_from_frames(a);
     a->digits = 4;
@@ -230,7 +230,7 @@ static void expect_timed_sizes(const struct rtm_anim *a, const uint64_t *sizes,
     struct rtm_timing t[4];
     some_timings(a, t);
     struct rtm_buf b;
-    buf_init(&b);
+    rtm_buf_init(&b);
     for (size_t i = 0; i < rtm_view_count(a); i++) {
         struct rtm_view v = rtm_view_at(a, i);
         for (int k = 0; rtm_view_timed(v.kind) && k < 4; k++) {
@@ -244,7 +244,7 @@ static void expect_timed_sizes(const struct rtm_anim *a, const uint64_t *sizes,
                          b.len);
         }
     }
-    buf_free(&b);
+    rtm_buf_free(&b);
 }
 
 /* rtm_view_sizes gives every view's rendered length. */
@@ -254,7 +254,7 @@ static void expect_sizes(const struct rtm_anim *a, const char *what)
     uint64_t *sizes = malloc((n + 1) * sizeof *sizes);
     assert_int_equal(rtm_view_sizes(a, sizes), 0);
     struct rtm_buf b;
-    buf_init(&b);
+    rtm_buf_init(&b);
     for (size_t i = 0; i < n; i++) {
         b.len = 0;
         assert_int_equal(rtm_view_render(a, rtm_view_at(a, i), &b), 0);
@@ -265,7 +265,7 @@ static void expect_sizes(const struct rtm_anim *a, const char *what)
                      (unsigned long long)sizes[i], b.len);
         }
     }
-    buf_free(&b);
+    rtm_buf_free(&b);
     expect_timed_sizes(a, sizes, what);
     free(sizes);
 }
@@ -279,7 +279,7 @@ static void sizes_in_one_pass(void **state)
     struct sample_opts o = { 9, 70, 3, 2 };
     for (int k = 0; k < 4; k++) {
         struct rtm_buf b;
-        buf_init(&b);
+        rtm_buf_init(&b);
         assert_int_equal(k == 0 ? rtm_sample_plain(&o, &b)
                                 : rtm_sample_bmtr(&o, (uint32_t)(2 + k), BMTR_COMPRESS_AUTO, &b), 0);
         for (int sk = 0; sk < 2; sk++) {
@@ -297,7 +297,7 @@ static void sizes_in_one_pass(void **state)
         uint64_t sizes[64];
         assert_int_equal(rtm_view_sizes(light, sizes), -1);
         rtm_free(light);
-        buf_free(&b);
+        rtm_buf_free(&b);
     }
     struct corpus c;
     if (corpus_list(&c))

@@ -6,7 +6,7 @@ static void plain_sample_parses(void **state)
     (void)state;
     struct sample_opts o = { 10, 66, 1, 2 };
     struct rtm_buf b;
-    buf_init(&b);
+    rtm_buf_init(&b);
     assert_int_equal(rtm_sample_plain(&o, &b), 0);
     struct rtm_anim *a = parse_ok(&b, "ofp2");
     assert_int_equal(a->format, RTM_FORMAT_PLAIN);
@@ -16,7 +16,7 @@ static void plain_sample_parses(void **state)
     assert_true(a->has_mdat);
     assert_string_equal(a->bones[0].s, "Pelvis");
     rtm_free(a);
-    buf_free(&b);
+    rtm_buf_free(&b);
 }
 
 static void bmtr_samples_parse(void **state)
@@ -29,7 +29,7 @@ static void bmtr_samples_parse(void **state)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         struct sample_opts o = { 12, 80, 3, 2 };
         struct rtm_buf b;
-        buf_init(&b);
+        rtm_buf_init(&b);
         assert_int_equal(rtm_sample_bmtr(&o, cases[i].version, cases[i].c, &b), 0);
         struct rtm_anim *a = parse_ok(&b, "ofp2");
         assert_int_equal(a->format, RTM_FORMAT_BMTR);
@@ -39,7 +39,7 @@ static void bmtr_samples_parse(void **state)
         assert_int_equal(a->nprops, cases[i].version >= 4 ? 2 : 0);
         assert_string_equal(a->bones[0].s, "pelvis");
         rtm_free(a);
-        buf_free(&b);
+        rtm_buf_free(&b);
     }
 }
 

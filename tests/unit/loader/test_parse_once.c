@@ -24,7 +24,7 @@ static int setup(void **state)
     struct sample_opts o = { 6, 20, 1, 0 };
     assert_int_equal(rtm_sample_plain(&o, &a), 0);
     tree_fixture_write(e, "walk.rtm", a.p, a.len);
-    buf_free(&a);
+    rtm_buf_free(&a);
     tree_fixture_tree(e, (struct rtm_tree_config){ 0 });
     *state = e;
     return 0;

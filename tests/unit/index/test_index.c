@@ -4,7 +4,6 @@
  * make it wrong or unavailable, each reported once: a corrupt file
  * (rebuilt), one that cannot be opened, one that cannot be written, a lock
  * another process holds longer than the timeout; and threads at once. */
-/* make tsan: this test runs under ThreadSanitizer (the Makefile looks for this line). */
 #include "testutil.h"
 
 #include <pthread.h>
@@ -53,13 +52,13 @@ static void remove_dir(struct dir *d)
     assert_int_equal(system(cmd), 0);
 }
 
-static struct rtm_index_key key(uint64_t ino, const char *render)
+static struct rtm_store_key key(uint64_t ino, const char *render)
 {
-    return (struct rtm_index_key){ 2049, ino, 1000, 1700000000123456789ll, 1700000000987654321ll,
+    return (struct rtm_store_key){ 2049, ino, 1000, 1700000000123456789ll, 1700000000987654321ll,
                                    0, 0, 1, render, 0 };
 }
 
-static int has(struct rtm_index *ix, const struct rtm_index_key *k, const char *want)
+static int has(struct rtm_index *ix, const struct rtm_store_key *k, const char *want)
 {
     void *v;
     size_t len;
@@ -78,7 +77,7 @@ static void kept_across_opens(void **state)
     struct said s = { 0 };
     make_dir(&d);
     struct rtm_index *ix = rtm_index_open(d.file, 64u << 20, note, &s);
-    struct rtm_index_key k = key(7, "skel=ofp2 digits=-1 v=1");
+    struct rtm_store_key k = key(7, "skel=ofp2 digits=-1 v=1");
     assert_int_equal(has(ix, &k, NULL), 0);
     rtm_index_put(ix, &k, "hello", 5);
     rtm_index_flush(ix);
@@ -109,10 +108,10 @@ static void every_key_part_counts(void **state)
     struct dir d;
     make_dir(&d);
     struct rtm_index *ix = rtm_index_open(d.file, 64u << 20, NULL, NULL);
-    struct rtm_index_key base = key(9, "skel=ofp2 digits=-1 v=1");
+    struct rtm_store_key base = key(9, "skel=ofp2 digits=-1 v=1");
     rtm_index_put(ix, &base, "base", 4);
     rtm_index_flush(ix);
-    struct rtm_index_key k[10];
+    struct rtm_store_key k[10];
     for (int i = 0; i < 10; i++)
         k[i] = base;
     k[0].dev++;
@@ -141,7 +140,7 @@ static void shared_by_two(void **state)
     make_dir(&d);
     struct rtm_index *a = rtm_index_open(d.file, 64u << 20, NULL, NULL);
     struct rtm_index *b = rtm_index_open(d.file, 64u << 20, NULL, NULL);
-    struct rtm_index_key ka = key(1, "r"), kb = key(2, "r");
+    struct rtm_store_key ka = key(1, "r"), kb = key(2, "r");
     rtm_index_put(a, &ka, "a", 1);
     rtm_index_put(b, &kb, "b", 1);
     rtm_index_flush(a);
@@ -164,7 +163,7 @@ static void size_bound(void **state)
     char val[1024];
     memset(val, 'x', sizeof val);
     for (uint64_t i = 0; i < 2000; i++) {
-        struct rtm_index_key k = key(i, "r");
+        struct rtm_store_key k = key(i, "r");
         rtm_index_put(ix, &k, val, sizeof val);
         if (i % 100 == 99)
             rtm_index_flush(ix);               /* batches in order: later is newer */
@@ -178,7 +177,7 @@ static void size_bound(void **state)
     printf("# bound %llu bytes: file %lld bytes, %llu records evicted\n",
            (unsigned long long)bound, (long long)sb.st_size, (unsigned long long)st.evicted);
     assert_true((uint64_t)sb.st_size <= bound + 64 * 1024);
-    struct rtm_index_key newest = key(1999, "r"), oldest = key(0, "r");
+    struct rtm_store_key newest = key(1999, "r"), oldest = key(0, "r");
     assert_int_equal(has(ix, &newest, NULL), 1);
     assert_int_equal(has(ix, &oldest, NULL), 0);
     rtm_index_close(ix);
@@ -193,7 +192,7 @@ static void corrupt_is_rebuilt(void **state)
     struct said s = { 0 };
     make_dir(&d);
     struct rtm_index *ix = rtm_index_open(d.file, 64u << 20, NULL, NULL);
-    struct rtm_index_key k = key(3, "r");
+    struct rtm_store_key k = key(3, "r");
     rtm_index_put(ix, &k, "v", 1);
     rtm_index_close(ix);
     FILE *f = fopen(d.file, "r+b");
@@ -228,7 +227,7 @@ static void cannot_open(void **state)
     fclose(f);
     snprintf(path, sizeof path, "%s/file/index.sqlite", d.path);
     struct rtm_index *ix = rtm_index_open(path, 64u << 20, note, &s);
-    struct rtm_index_key k = key(4, "r");
+    struct rtm_store_key k = key(4, "r");
     for (int i = 0; i < 3; i++) {
         rtm_index_put(ix, &k, "v", 1);
         rtm_index_flush(ix);
@@ -248,7 +247,7 @@ static void read_only(void **state)
     struct dir d;
     make_dir(&d);
     struct rtm_index *ix = rtm_index_open(d.file, 64u << 20, NULL, NULL);
-    struct rtm_index_key k = key(5, "r"), other = key(6, "r");
+    struct rtm_store_key k = key(5, "r"), other = key(6, "r");
     rtm_index_put(ix, &k, "v", 1);
     rtm_index_close(ix);
     char cmd[1200];
@@ -314,7 +313,7 @@ static void locked_by_another(void **state)
     struct said s = { 0 };
     make_dir(&d);
     struct rtm_index *ix = rtm_index_open(d.file, 64u << 20, note, &s);
-    struct rtm_index_key k = key(8, "r"), later = key(9, "r");
+    struct rtm_store_key k = key(8, "r"), later = key(9, "r");
     rtm_index_put(ix, &k, "v", 1);
     rtm_index_flush(ix);
     pid_t pid = hold_lock(d.file);
@@ -349,14 +348,14 @@ static void queue_is_bounded(void **state)
     struct said s = { 0 };
     make_dir(&d);
     struct rtm_index *ix = rtm_index_open(d.file, 256u << 20, note, &s);
-    struct rtm_index_key k = key(1, "r");
+    struct rtm_store_key k = key(1, "r");
     rtm_index_put(ix, &k, "v", 1);
     rtm_index_flush(ix);
     pid_t pid = hold_lock(d.file);
     enum { MB = 1 << 20, N = 3 * RTM_INDEX_QUEUE_MAX / MB };
     char *big = calloc(1, MB);
     for (int i = 0; i < N; i++) {                    /* in microseconds: no batch ends */
-        struct rtm_index_key ki = key(100 + (uint64_t)i, "r");
+        struct rtm_store_key ki = key(100 + (uint64_t)i, "r");
         rtm_index_put(ix, &ki, big, MB);
     }
     struct rtm_index_stats st;
@@ -384,7 +383,7 @@ static void batches_gather(void **state)
     struct rtm_index *ix = rtm_index_open(d.file, 64u << 20, note, &s);
     enum { N = 20 };
     for (int i = 0; i < N; i++) {
-        struct rtm_index_key ki = key(200 + (uint64_t)i, "r");
+        struct rtm_store_key ki = key(200 + (uint64_t)i, "r");
         rtm_index_put(ix, &ki, "v", 1);
         usleep(1000);
     }
@@ -397,7 +396,7 @@ static void batches_gather(void **state)
     }
     assert_int_equal(st.written, N);
     assert_true(st.batches <= 4);                   /* not one a record */
-    struct rtm_index_key k = key(1, "r");
+    struct rtm_store_key k = key(1, "r");
     rtm_index_put(ix, &k, "w", 1);
     rtm_index_flush(ix);
     assert_int_equal(has(ix, &k, "w"), 1);
@@ -416,12 +415,12 @@ static void *work(void *arg)
     struct worker *w = arg;
     char val[32];
     for (int i = 0; i < 200; i++) {
-        struct rtm_index_key k = key((uint64_t)(w->id * 1000 + i), "r");
+        struct rtm_store_key k = key((uint64_t)(w->id * 1000 + i), "r");
         snprintf(val, sizeof val, "%d.%d", w->id, i);
         rtm_index_put(w->ix, &k, val, strlen(val));
         if (i % 50 == 49)
             rtm_index_flush(w->ix);
-        struct rtm_index_key back = key((uint64_t)(w->id * 1000 + i / 2), "r");
+        struct rtm_store_key back = key((uint64_t)(w->id * 1000 + i / 2), "r");
         w->bad += has(w->ix, &back, NULL) < 0;
     }
     return NULL;
@@ -446,7 +445,7 @@ static void threads(void **state)
     rtm_index_flush(ix);
     char want[32];
     for (int i = 0; i < 4; i++) {
-        struct rtm_index_key k = key((uint64_t)(i * 1000 + 199), "r");
+        struct rtm_store_key k = key((uint64_t)(i * 1000 + 199), "r");
         snprintf(want, sizeof want, "%d.199", i);
         assert_int_equal(has(ix, &k, want), 1);
     }

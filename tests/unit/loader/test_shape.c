@@ -17,7 +17,7 @@
 static void check_shape(const struct rtm_anim *a, const uint64_t *sizes)
 {
     struct rtm_buf rec;
-    buf_init(&rec);
+    rtm_buf_init(&rec);
     assert_int_equal(rtm_shape_encode(a, sizes, "", &rec), 0);
     struct rtm_anim *s;
     uint64_t *got;
@@ -27,7 +27,7 @@ static void check_shape(const struct rtm_anim *a, const uint64_t *sizes)
     assert_int_equal(s->nframes, a->nframes);
     assert_int_equal(s->nbones, a->nbones);
     assert_int_equal(s->format, a->format);
-    assert_false(s->has_matrices);
+    assert_int_equal(s->depth, RTM_DEPTH_SHAPE);
     size_t n = rtm_view_count(a);
     assert_int_equal(rtm_view_count(s), n);
     assert_int_equal(rtm_view_nfixed(s), rtm_view_nfixed(a));
@@ -50,7 +50,7 @@ static void check_shape(const struct rtm_anim *a, const uint64_t *sizes)
     free(bs);
     free(got);
     rtm_free(s);
-    buf_free(&rec);
+    rtm_buf_free(&rec);
 }
 
 static void shapes_name_what_the_parse_names(void **state)
@@ -58,7 +58,7 @@ static void shapes_name_what_the_parse_names(void **state)
     (void)state;
     struct sample_opts o = { 1200, 40, 7, 3 };      /* 4-digit frame names */
     struct rtm_buf b;
-    buf_init(&b);
+    rtm_buf_init(&b);
     assert_int_equal(rtm_sample_plain(&o, &b), 0);
     const char *skels[] = { "ofp2", "none" };       /* with pivots and without */
     for (size_t k = 0; k < 2; k++) {
@@ -73,13 +73,13 @@ static void shapes_name_what_the_parse_names(void **state)
         free(sizes);
         rtm_free(a);
     }
-    buf_free(&b);
-    buf_init(&b);
+    rtm_buf_free(&b);
+    rtm_buf_init(&b);
     assert_int_equal(rtm_sample_bmtr(&o, 4, BMTR_COMPRESS_AUTO, &b), 0);
     struct rtm_anim *a = parse_ok(&b, "ofp2");
     check_shape(a, NULL);
     rtm_free(a);
-    buf_free(&b);
+    rtm_buf_free(&b);
 }
 
 /* The corpus's real names and counts, with every size known. */
@@ -111,7 +111,7 @@ static void odd_names_survive(void **state)
     (void)state;
     struct sample_opts o = { 3, 4, 1, 0 };
     struct rtm_buf b;
-    buf_init(&b);
+    rtm_buf_init(&b);
     assert_int_equal(rtm_sample_plain(&o, &b), 0);
     struct rtm_anim *a = parse_ok(&b, "none");
     static const char odd[] = "Left\nArm/\x01\xff";
@@ -122,14 +122,14 @@ static void odd_names_survive(void **state)
     a->tracks = rtm_names_make(a->bones, a->nbones, &RTM_NAMES_FILE);
     check_shape(a, NULL);
     rtm_free(a);
-    buf_free(&b);
+    rtm_buf_free(&b);
 }
 
 static void errors_round_trip(void **state)
 {
     (void)state;
     struct rtm_buf rec;
-    buf_init(&rec);
+    rtm_buf_init(&rec);
     assert_int_equal(rtm_shape_encode(NULL, NULL, "walk.rtm: cut short at byte 12", &rec), 0);
     struct rtm_anim *a;
     uint64_t *sizes;
@@ -137,7 +137,7 @@ static void errors_round_trip(void **state)
     assert_int_equal(rtm_shape_decode(rec.p, rec.len, &a, &sizes, error, sizeof error), 0);
     assert_null(a);
     assert_string_equal(error, "walk.rtm: cut short at byte 12");
-    buf_free(&rec);
+    rtm_buf_free(&rec);
 }
 
 /* Every cut and every single-byte change of a record is refused or decodes
@@ -147,8 +147,8 @@ static void damaged_records_are_refused(void **state)
     (void)state;
     struct sample_opts o = { 30, 12, 3, 0 };
     struct rtm_buf b, rec;
-    buf_init(&b);
-    buf_init(&rec);
+    rtm_buf_init(&b);
+    rtm_buf_init(&rec);
     assert_int_equal(rtm_sample_plain(&o, &b), 0);
     struct rtm_anim *a = parse_ok(&b, "ofp2");
     uint64_t *sizes = malloc(rtm_view_count(a) * sizeof *sizes);
@@ -187,8 +187,8 @@ static void damaged_records_are_refused(void **state)
     free(copy);
     free(sizes);
     rtm_free(a);
-    buf_free(&b);
-    buf_free(&rec);
+    rtm_buf_free(&b);
+    rtm_buf_free(&rec);
 }
 
 /* An archive written by pbo_write, loaded from a file as the mount does. */
@@ -215,7 +215,7 @@ static void check_table(const struct rtm_buf *arch, uint64_t size)
     tail_len = tail_len < sizeof tail ? tail_len : sizeof tail;
     memcpy(tail, arch->p + p->data_end, tail_len);
     struct rtm_buf rec;
-    buf_init(&rec);
+    rtm_buf_init(&rec);
     assert_int_equal(rtm_shape_encode_table((const uint8_t *)arch->p, (size_t)p->table_bytes,
                                             tail, tail_len, &rec), 0);
     struct pbo *q;
@@ -241,7 +241,7 @@ static void check_table(const struct rtm_buf *arch, uint64_t size)
     pbo_free(q);
     pbo_free(p);
     close(fd);
-    buf_free(&rec);
+    rtm_buf_free(&rec);
 }
 
 static void tables_round_trip(void **state)
@@ -259,11 +259,11 @@ static void tables_round_trip(void **state)
     unsigned flags[] = { 0, PBO_WRITE_NO_TRAILER, PBO_WRITE_NO_VERS };
     for (size_t f = 0; f < 3; f++) {
         struct rtm_buf arch;
-        buf_init(&arch);
+        rtm_buf_init(&arch);
         assert_int_equal(pbo_write(e, 3, props, 2, flags[f], &arch), 0);
         check_table(&arch, arch.len);
         check_table(&arch, arch.len - 3000);          /* cut short */
-        buf_free(&arch);
+        rtm_buf_free(&arch);
     }
 }
 

@@ -1,6 +1,8 @@
 /* loader.h - what the cache (cache.h) loads from SOURCE: animations, archive
  * tables, archive entries (as animations or as content), and rapified
- * configs as their text.
+ * configs as their text; and what of them it recalls from and remembers
+ * in a store (store.h).  loader.c reads; loader_store.c is the store's
+ * policy (loader_int.h between them).
  *
  * Contract:
  *  - rtm_loader_load() is an rtmc_load_fn; ctx is a struct rtm_loader.
@@ -23,32 +25,40 @@
  *    as rapified (config.h: rap_measure, rap_read) and written as text
  *    (cfg_print_text); the bytes, the model and the text are each reserved
  *    first.  One that does not read becomes its message, as a broken
- *    animation does.  Nothing of a config goes to the index.
- *  - With a persistent index (index.h), what stat and readdir need is
- *    remembered per version: an archive's table is taken from it without
- *    opening the archive, and an anim asked for at RTMC_SHAPE is a shape
- *    (shape.h) when the index has one.  An anim parsed from SOURCE gets the
- *    index's sizes to check (rtmc_loaded.indexed), or is remembered when
- *    the index has no shape of it; rtm_loader_store() (the cache's store
- *    hook) remembers its sizes, or forgets a version whose sizes were
- *    wrong, and says so through log.  Failed loads are not remembered.
+ *    animation does.  Nothing of a config goes to the store.
+ *  - With a store (l->store; rtmfs gives the SQLite index, index.h), what
+ *    stat and readdir need is remembered per version, as records of kinds
+ *    RTM_STORE_TABLE, _SHAPE and _TIMED whose bytes are shape.h's: an
+ *    archive's table is taken from it without opening the archive, and an
+ *    anim asked for at RTMC_SHAPE is a shape when the store has one.  An
+ *    anim parsed from SOURCE gets the store's sizes to check
+ *    (rtmc_loaded.indexed), or is remembered when the store has no shape
+ *    of it; rtm_loader_store() (the cache's store hook) remembers its
+ *    sizes, or forgets a version whose sizes were wrong, and says so
+ *    through log.  A record that does not decode is dropped.  Failed
+ *    loads are not remembered.  Without a store (NULL: rtmcat, -o
+ *    noindex) every load reads SOURCE, and the views are the same.
  *  - On a device inotify is blind on (fsmap; one not known yet counts as
  *    blind), a version whose mtime or ctime is 0 is neither recalled nor
  *    remembered: 9p and FUSE file systems may make inode numbers up per
  *    mount and report every time as 0, so such a key could name another
  *    file's version on a later mount.
  *  - An anim asked for at RTMC_SHAPE (without full_if_parsed) that the
- *    index does not give is parsed from its head (rtm_parse_head: a page,
+ *    store does not give is parsed from its head (rtm_parse_head: a page,
  *    then as far as the names and counts need), unless whole is set: a
  *    loose file or a stored entry through a window of pread, an LZSS
  *    entry decoded only that far.  What the head does not show (BMTR's
  *    arrays cut or damaged) the first full parse finds: that load becomes
- *    the file's message, which the index then remembers as it remembers a
+ *    the file's message, which the store then remembers as it remembers a
  *    file that does not parse.  An LZSS entry whose head does not decode
  *    is read whole, which says why.
+ *  - Threads: rtm_loader_load and the hooks run on any thread at once
+ *    (the cache's callers); the store is called from those threads.
  *  - An animation beside a model.cfg is parsed with that file's class
  *    (model_cfg; modelcfg.h), which the cache keeps as RTMC_SKELETONS.
- *  - The loader keeps no state of its own: the struct is read-only here.
+ *  - The loader keeps no state of its own: the struct is read-only here, and
+ *    the caller owns it and everything it points to (the store, the
+ *    skeleton, render, fsmap), which outlive the cache that loads with it.
  */
 #ifndef RTM_LOADER_H
 #define RTM_LOADER_H
@@ -57,13 +67,9 @@
 
 #include "cache.h"
 #include "fstype.h"
-#include "index.h"
 #include "pbo.h"
 #include "skeleton.h"
-
-/* What an index record describes (rtm_index_key.kind). */
-enum { RTM_INDEX_SHAPE = 1, RTM_INDEX_TABLE = 2,
-       RTM_INDEX_TIMED = 3 };       /* a timed view's size (rtm_loader_timed) */
+#include "store.h"
 
 struct rtm_loader {
     int srcfd;                          /* SOURCE, open O_DIRECTORY */
@@ -71,10 +77,12 @@ struct rtm_loader {
     int digits;                         /* how the anims' views write numbers:
                                            RTM_DIGITS_EXACT or decimals (rtm.h) */
     struct rtmc *cache;                 /* where archive tables are kept */
-    struct rtm_index *index;            /* NULL: none (rtmcat, -o noindex) */
-    const char *render;                 /* the index's rendering key: what else
+    const struct rtm_store *store;      /* records of versions (store.h; RTM_STORE_SHAPE,
+                                           _TABLE, _TIMED); NULL: none (rtmcat,
+                                           -o noindex) */
+    const char *render;                 /* the records' rendering key: what else
                                            changes the views (rtm_loader_render_key) */
-    rtm_index_log_fn log;               /* one line a trouble; may be NULL */
+    rtm_store_log_fn log;               /* one line a trouble; may be NULL */
     void *log_ctx;
     const struct rtm_fsmap *fsmap;      /* the devices inotify is blind on (fstype.h),
                                            or NULL: none */

@@ -26,7 +26,7 @@ static void put_varint(struct rtm_buf *b, uint64_t v)
         out[n++] = (uint8_t)((v & 0x7f) | (v >= 0x80 ? 0x80 : 0));
         v >>= 7;
     } while (v);
-    buf_put(b, out, n);
+    rtm_buf_put(b, out, n);
 }
 
 /* Reading: a cursor that fails (and stays failed) past its end. */
@@ -74,18 +74,18 @@ int rtm_shape_encode(const struct rtm_anim *a, const uint64_t *sizes, const char
                      struct rtm_buf *out)
 {
     if (!a) {
-        buf_putc(out, TAG_ERROR);
-        buf_puts(out, error);
+        rtm_buf_putc(out, TAG_ERROR);
+        rtm_buf_puts(out, error);
         return out->oom ? -1 : 0;
     }
-    buf_putc(out, TAG_ANIM);
+    rtm_buf_putc(out, TAG_ANIM);
     put_varint(out, a->format);
     put_varint(out, a->nframes);
     put_varint(out, a->nbones);
     put_varint(out, a->pivot != NULL);
     for (uint32_t i = 0; i < a->nbones; i++) {
         put_varint(out, a->bones[i].len);
-        buf_put(out, a->bones[i].s, a->bones[i].len);
+        rtm_buf_put(out, a->bones[i].s, a->bones[i].len);
     }
     size_t n = rtm_view_count(a);
     put_varint(out, n);
@@ -103,7 +103,8 @@ static struct rtm_anim *decode_anim(struct cur *c)
         return NULL;
     /* the names' bytes are all left at most; nframes costs one float each */
     struct rtm_anim *a = rtm_anim_alloc((enum rtm_format)format, (uint32_t)nframes,
-                                        (uint32_t)nbones, 0, (size_t)(c->end - c->p) + nbones, 0);
+                                        (uint32_t)nbones, 0, (size_t)(c->end - c->p) + nbones,
+                                        RTM_DEPTH_SHAPE);
     if (a && pivots)
         a->pivot = calloc(nbones ? nbones : 1, sizeof *a->pivot);
     for (uint32_t i = 0; a && i < nbones && !c->bad; i++) {
@@ -151,11 +152,11 @@ bad:
 int rtm_shape_encode_table(const uint8_t *head, size_t head_len, const uint8_t *tail,
                            size_t tail_len, struct rtm_buf *out)
 {
-    buf_putc(out, TAG_TABLE);
+    rtm_buf_putc(out, TAG_TABLE);
     put_varint(out, head_len);
-    buf_put(out, head, head_len);
+    rtm_buf_put(out, head, head_len);
     put_varint(out, tail_len);
-    buf_put(out, tail, tail_len);
+    rtm_buf_put(out, tail, tail_len);
     return out->oom ? -1 : 0;
 }
 

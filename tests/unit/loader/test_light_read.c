@@ -84,7 +84,7 @@ static void samples_make(struct samples *s, uint32_t nframes, uint32_t nbones)
 {
     struct sample_opts plain = { nframes, nbones, 3, 4 }, bare = { nframes, nbones, 4, 0 };
     for (int i = 0; i < 5; i++)
-        buf_init(&s->b[i]);
+        rtm_buf_init(&s->b[i]);
     assert_int_equal(rtm_sample_plain(&plain, &s->b[0]), 0);
     assert_int_equal(rtm_sample_plain(&bare, &s->b[1]), 0);
     assert_int_equal(rtm_sample_bmtr(&plain, 3, BMTR_COMPRESS_AUTO, &s->b[2]), 0);
@@ -95,7 +95,7 @@ static void samples_make(struct samples *s, uint32_t nframes, uint32_t nbones)
 static void samples_free(struct samples *s)
 {
     for (int i = 0; i < 5; i++)
-        buf_free(&s->b[i]);
+        rtm_buf_free(&s->b[i]);
 }
 
 /* Given any prefix as the head, it asks for more within the file, fails,
@@ -274,10 +274,10 @@ static void large_files_read_their_head(void **state)
         { "packed.rtm", (const uint8_t *)plain->p, plain->len, PBO_PACK_CPRS, 0 },
     };
     struct rtm_buf b;
-    buf_init(&b);
+    rtm_buf_init(&b);
     assert_int_equal(pbo_write(en, 2, NULL, 0, 0, &b), 0);
     tree_fixture_write(e, "a.pbo", b.p, b.len);
-    buf_free(&b);
+    rtm_buf_free(&b);
     struct rtmc_entry *t;
     get_kind(e, "a.pbo", 0, RTMC_TABLE, RTMC_FULL, &t);   /* the table, before counting */
     rtmc_put(e->c, t);

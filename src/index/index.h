@@ -1,12 +1,16 @@
 /* index.h - the persistent index: what stat and readdir need of each
  * version of a source file, remembered across mounts in an SQLite file.
+ * It is the store (base/store.h) rtmfs gives the loader and the tree
+ * (rtm_index_store); a layer of its own that only src/fuse/ and the tests
+ * use, so that nothing else links SQLite.
  *
- * A record is found by its key (struct rtm_index_key): the identity of one
- * version of a source file (device, inode, size, mtime and ctime in ns; for
- * an archive's entry also its offset and size in the archive), what the
- * record describes (kind), and a rendering key the caller builds from all
- * that changes the views (skeleton and its file's identity, digits=,
- * RTM_RENDER_VERSION).  Its value is a blob the caller encodes.
+ * A record is found by its key (struct rtm_store_key, store.h): the
+ * identity of one version of a source file (device, inode, size, mtime and
+ * ctime in ns; for an archive's entry also its offset and size in the
+ * archive), what the record describes (kind), and a rendering key the
+ * caller builds from all that changes the views (skeleton and its file's
+ * identity, digits=, RTM_RENDER_VERSION).  Its value is a blob the caller
+ * encodes; the index reads neither kind nor value.
  *
  * Contract:
  *  - The index never makes its user wrong or unavailable.  A file that is
@@ -42,6 +46,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "store.h"
+
 #define RTM_INDEX_BUSY_MS 100
 #define RTM_INDEX_PAGE_CACHE_KIB 1024   /* SQLite's page cache, each connection */
 #define RTM_INDEX_QUEUE_MAX (8 << 20)   /* bytes of records waiting to be written:
@@ -52,19 +58,8 @@
 
 struct rtm_index;
 
-struct rtm_index_key {
-    uint64_t dev, ino, size;
-    int64_t mtime_ns, ctime_ns;
-    uint64_t entry_offset, entry_size;  /* an archive's entry; 0 0 for the file */
-    uint32_t kind;                      /* what the value describes (the caller's) */
-    const char *render;                 /* NUL-terminated */
-    uint64_t salt;                      /* what else the version stands for
-                                           (fileid.h), 0: nothing; kept in
-                                           the rendering key */
-};
-
 /* Called (from any thread) with one line that says what went wrong. */
-typedef void (*rtm_index_log_fn)(void *ctx, const char *msg);
+typedef rtm_store_log_fn rtm_index_log_fn;
 
 /* Opens path, creating it (and its folder) when missing.  Never NULL
  * unless out of memory: an index that cannot be used answers "not known". */
@@ -75,11 +70,16 @@ void rtm_index_close(struct rtm_index *ix);
 
 /* 0 with a malloc'd copy of the value (the caller frees it), or -1 when
  * the index does not know the key (or cannot be read). */
-int rtm_index_get(struct rtm_index *ix, const struct rtm_index_key *k, void **val, size_t *len);
-void rtm_index_put(struct rtm_index *ix, const struct rtm_index_key *k, const void *val,
+int rtm_index_get(struct rtm_index *ix, const struct rtm_store_key *k, void **val, size_t *len);
+void rtm_index_put(struct rtm_index *ix, const struct rtm_store_key *k, const void *val,
                    size_t len);
-void rtm_index_drop(struct rtm_index *ix, const struct rtm_index_key *k);
+void rtm_index_drop(struct rtm_index *ix, const struct rtm_store_key *k);
 void rtm_index_flush(struct rtm_index *ix);
+
+/* The index as the store the loader and the tree are given (store.h):
+ * get, put and drop above.  Owned by ix, valid until rtm_index_close;
+ * NULL for a NULL ix (no index). */
+const struct rtm_store *rtm_index_store(struct rtm_index *ix);
 
 struct rtm_index_stats {
     int readable, writable;

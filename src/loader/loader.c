@@ -1,5 +1,7 @@
-/* loader.c - reading one version of a file of SOURCE for the cache. */
-#include "loader.h"
+/* loader.c - reading one version of a file of SOURCE for the cache
+ * (loader.h).  What is recalled from and remembered in the store is
+ * decided in loader_store.c, which this calls through loader_int.h. */
+#include "loader_int.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -14,260 +16,8 @@
 #include "modelcfg.h"
 #include "pbo.h"
 #include "skeleton_cfg.h"
-#include "shape.h"
 #include "timing.h"
 #include "views.h"
-
-/* ---- the persistent index ---- */
-
-static void say(const struct rtm_loader *l, const char *path, const char *what)
-{
-    char line[PATH_MAX + 160];
-    snprintf(line, sizeof line, "index: %s: %s", path, what);
-    if (l->log)
-        l->log(l->log_ctx, line);
-}
-
-void rtm_loader_render_key(char *out, size_t n, const char *skel_name,
-                           const struct rtm_fileid *id, int digits)
-{
-    int k = snprintf(out, n, "v=%d digits=%d skeleton=%s", RTM_RENDER_VERSION, digits, skel_name);
-    if (id && k >= 0 && (size_t)k < n)
-        snprintf(out + k, n - (size_t)k, "@%llu:%llu:%llu:%lld:%lld",
-                 (unsigned long long)id->dev, (unsigned long long)id->ino,
-                 (unsigned long long)id->size, (long long)id->mtime_ns, (long long)id->ctime_ns);
-}
-
-/* Whether src's version names one file's one version across mounts: not
- * on a blind device where a time is 0 (see loader.h). */
-static int version_trusted(const struct rtm_loader *l, const struct rtmc_src *src)
-{
-    return !l->fsmap || (src->id.mtime_ns && src->id.ctime_ns) ||
-           rtm_fsmap_blind(l->fsmap, src->id.dev) == 0;
-}
-
-/* The key of src's version for kind; an archive's entry is found in its
- * table (which this gets from the cache).  -1 when it is not there, or
- * when the version cannot be trusted to name one file. */
-static int index_key(const struct rtm_loader *l, const struct rtmc_src *src, uint32_t kind,
-                     struct rtm_index_key *k)
-{
-    if (!version_trusted(l, src))
-        return -1;
-    *k = (struct rtm_index_key){ .dev = src->id.dev, .ino = src->id.ino, .size = src->id.size,
-                                 .mtime_ns = src->id.mtime_ns, .ctime_ns = src->id.ctime_ns,
-                                 .kind = kind, .render = kind == RTM_INDEX_TABLE ? "" : l->render,
-                                 .salt = src->id.salt };
-    if (!src->archive_len)
-        return 0;
-    char archive[PATH_MAX];
-    if (src->archive_len >= sizeof archive)
-        return -1;
-    memcpy(archive, src->path, src->archive_len);
-    archive[src->archive_len] = 0;
-    struct rtmc_src ts = { .path = archive, .id = src->id, .kind = RTMC_TABLE };
-    struct rtmc_entry *t;
-    if (rtmc_get(l->cache, &ts, &t))
-        return -1;
-    const struct pbo *p = rtmc_pbo(t);
-    long i = p ? pbo_find(p, src->path + src->archive_len + 1) : -1;
-    if (i >= 0) {
-        k->entry_offset = p->entries[i].offset;
-        k->entry_size = p->entries[i].data_size;
-    }
-    rtmc_put(l->cache, t);
-    return i >= 0 ? 0 : -1;
-}
-
-/* The index's record of src (malloc'd), or NULL. */
-static void *recall(const struct rtm_loader *l, const struct rtmc_src *src, uint32_t kind,
-                    struct rtm_index_key *k, size_t *len)
-{
-    void *val = NULL;
-    if (!l->index || index_key(l, src, kind, k) || rtm_index_get(l->index, k, &val, len))
-        return NULL;
-    return val;
-}
-
-/* A shape of src from the index into out, or the message of a file that
- * does not parse into msg: 0, or -1 when it has neither. */
-static int shape_from_index(const struct rtm_loader *l, const struct rtmc_src *src,
-                            struct rtmc_loaded *out, char *msg, size_t msglen)
-{
-    struct rtm_index_key k;
-    size_t len;
-    char error[320];
-    void *val = recall(l, src, RTM_INDEX_SHAPE, &k, &len);
-    if (!val)
-        return -1;
-    int rc = rtm_shape_decode(val, len, &out->anim, &out->indexed, error, sizeof error);
-    free(val);
-    if (rc == 0) {
-        if (out->anim)
-            out->anim->digits = l->digits;
-        else
-            snprintf(msg, msglen, "%s: %s", src->path, error);  /* the path of now */
-        out->shape = !!out->anim;
-        out->remembered = 1;
-        return 0;
-    }
-    rtm_index_drop(l->index, &k);
-    say(l, src->path, "a damaged record; forgotten");
-    return -1;
-}
-
-/* Queues the record of a shape (rtm_shape_encode's arguments) under k. */
-static void put_shape(const struct rtm_loader *l, const struct rtm_index_key *k,
-                      const struct rtm_anim *a, const uint64_t *sizes, const char *error)
-{
-    struct rtm_buf b;
-    buf_init(&b);
-    if (rtm_shape_encode(a, sizes, error, &b) == 0)
-        rtm_index_put(l->index, k, b.p, b.len);
-    buf_free(&b);
-}
-
-/* Remembers a's shape without sizes, or (when the index has its shape)
- * gives its sizes to check in out->indexed. */
-static void remember_shape(const struct rtm_loader *l, const struct rtmc_src *src,
-                           const struct rtm_anim *a, struct rtmc_loaded *out)
-{
-    struct rtm_index_key k;
-    size_t len;
-    char error[8];
-    struct rtm_anim *shape = NULL;
-    void *val = recall(l, src, RTM_INDEX_SHAPE, &k, &len);
-    if (val && rtm_shape_decode(val, len, &shape, &out->indexed, error, sizeof error) == 0 &&
-        shape && rtm_view_count(shape) == rtm_view_count(a) && shape->nbones == a->nbones) {
-        free(val);
-        rtm_free(shape);
-        return;
-    }
-    if (val)
-        say(l, src->path, "a record that differs from the file; replaced");
-    free(val);
-    rtm_free(shape);
-    free(out->indexed);
-    out->indexed = NULL;
-    if (!l->index || (!val && index_key(l, src, RTM_INDEX_SHAPE, &k)))
-        return;
-    put_shape(l, &k, a, NULL, "");
-}
-
-/* Remembers that src does not parse, and why (without its path, which a
- * rename changes). */
-static void remember_error(const struct rtm_loader *l, const struct rtmc_src *src,
-                           const struct rtm_error *err)
-{
-    struct rtm_index_key k;
-    char text[320];
-    if (!l->index || index_key(l, src, RTM_INDEX_SHAPE, &k))
-        return;
-    rtm_err_format(err, text, sizeof text);
-    put_shape(l, &k, NULL, NULL, text);
-}
-
-void rtm_loader_store(void *ctx, const struct rtmc_src *src, const struct rtm_anim *a,
-                      const uint64_t *sizes)
-{
-    const struct rtm_loader *l = ctx;
-    struct rtm_index_key k;
-    if (!l->index || src->kind != RTMC_ANIM || !a || index_key(l, src, RTM_INDEX_SHAPE, &k))
-        return;
-    if (!sizes) {
-        rtm_index_drop(l->index, &k);
-        say(l, src->path, "a remembered size was wrong; forgotten, and the read failed once");
-        return;
-    }
-    put_shape(l, &k, a, sizes, "");
-}
-
-/* ---- timed views' sizes, by generation ---- */
-
-/* The key of view v's size under timing gen: the version's, of kind
- * RTM_INDEX_TIMED, the rendering key followed by the view and the
- * generation (render, n bytes, holds it).  -1 when there is none. */
-static int timed_key(const struct rtm_loader *l, const struct rtmc_src *src, struct rtm_view v,
-                     const char *gen, struct rtm_index_key *k, char *render, size_t n)
-{
-    const char *name = rtm_view_fixed_name(v.kind);
-    int w = snprintf(render, n, "%s\n%s\n%s", l->render ? l->render : "", name ? name : "?", gen);
-    if (w < 0 || (size_t)w >= n || src->kind != RTMC_ANIM ||
-        index_key(l, src, RTM_INDEX_TIMED, k))
-        return -1;
-    k->render = render;
-    return 0;
-}
-
-int rtm_loader_timed(void *ctx, const struct rtmc_src *src, struct rtm_view v, const char *gen,
-                     uint64_t *size, int put)
-{
-    const struct rtm_loader *l = ctx;
-    struct rtm_index_key k;
-    char render[RTM_TIMING_WHY_MAX + 1024];
-    uint8_t le[8];
-    void *val = NULL;
-    size_t len = 0;
-    if (!l->index || timed_key(l, src, v, gen, &k, render, sizeof render))
-        return -1;
-    if (put) {
-        for (int i = 0; i < 8; i++)
-            le[i] = (uint8_t)(*size >> (8 * i));
-        rtm_index_put(l->index, &k, le, sizeof le);
-        return 0;
-    }
-    if (rtm_index_get(l->index, &k, &val, &len))
-        return -1;
-    int rc = len == sizeof le ? 0 : -1;
-    *size = 0;
-    for (size_t i = 0; rc == 0 && i < sizeof le; i++)
-        *size |= (uint64_t)((const uint8_t *)val)[i] << (8 * i);
-    free(val);
-    return rc;
-}
-
-/* An archive's table from the index: 0, or -1 when it has none. */
-static int table_from_index(const struct rtm_loader *l, const struct rtmc_src *src,
-                            struct rtmc_loaded *out)
-{
-    struct rtm_index_key k;
-    size_t len;
-    void *val = recall(l, src, RTM_INDEX_TABLE, &k, &len);
-    if (!val)
-        return -1;
-    int rc = rtm_shape_decode_table(val, len, src->id.size, &out->pbo);
-    free(val);
-    out->remembered = rc == 0;
-    if (rc) {
-        rtm_index_drop(l->index, &k);
-        say(l, src->path, "a damaged record; forgotten");
-    }
-    return rc;
-}
-
-static int read_at(int fd, uint8_t *p, size_t len, uint64_t off);
-
-/* Remembers table p of the archive open as fd: the bytes it was read from. */
-static void remember_table(const struct rtm_loader *l, int fd, const struct rtmc_src *src,
-                           const struct pbo *p)
-{
-    struct rtm_index_key k;
-    if (!l->index || index_key(l, src, RTM_INDEX_TABLE, &k) || p->table_bytes > SIZE_MAX)
-        return;
-    uint8_t tail[21];
-    size_t tail_len = p->file_size > p->data_end ? (size_t)(p->file_size - p->data_end) : 0;
-    if (tail_len > sizeof tail)
-        tail_len = sizeof tail;
-    uint8_t *head = malloc(p->table_bytes ? (size_t)p->table_bytes : 1);
-    struct rtm_buf b;
-    buf_init(&b);
-    if (head && read_at(fd, head, (size_t)p->table_bytes, 0) == 0 &&
-        read_at(fd, tail, tail_len, p->data_end) == 0 &&
-        rtm_shape_encode_table(head, (size_t)p->table_bytes, tail, tail_len, &b) == 0)
-        rtm_index_put(l->index, &k, b.p, b.len);
-    buf_free(&b);
-    free(head);
-}
 
 /* ---- reading ---- */
 
@@ -330,12 +80,37 @@ static int reserve_parse(void *ctx, uint64_t bytes, uint64_t full, struct rtm_er
 
 /* What every parse ends with: the anim's digits, and the index told of it
  * (its shape, or why it does not parse).  rc: the parse's result. */
+/* What one load is of: the cache's request, and what the loader adds to
+ * it for an RTMC_ANIM load: the classes of the model.cfg beside it (an
+ * RTMC_SKELETONS entry's bytes) that give its skeleton, and where that is,
+ * as the skeleton's name says it (modelcfg.h).  Every parse below is of a
+ * request rtm_loader_load wrapped so (src is its first member). */
+struct load_src {
+    struct rtmc_src src;
+    const uint8_t *classes;
+    size_t classes_len;
+    const char *classes_where;
+};
+
+static const struct load_src *load_of(const struct rtmc_src *src)
+{
+    return (const struct load_src *)src;
+}
+
+static struct rtm_skeleton_pick pick_of(const struct rtmc_src *src)
+{
+    const struct load_src *ls = load_of(src);
+    return (struct rtm_skeleton_pick){ .classes = ls->classes, .len = ls->classes_len,
+                                       .where = ls->classes_where };
+}
+
 /* A model.cfg beside the file that does not read: its skeleton's name
- * says why the mount's was used (cache.h: classes_where). */
+ * says why the mount's was used. */
 static int say_model_cfg(const struct rtmc_src *src, struct rtm_anim *a)
 {
-    return src->classes || !src->classes_where
-               ? 0 : rtm_model_cfg_say_unused(a, src->classes_where);
+    const struct load_src *ls = load_of(src);
+    return ls->classes || !ls->classes_where
+               ? 0 : rtm_model_cfg_say_unused(a, ls->classes_where);
 }
 
 static int parsed(const struct rtm_loader *l, const struct rtmc_src *src, int rc,
@@ -350,9 +125,9 @@ static int parsed(const struct rtm_loader *l, const struct rtmc_src *src, int rc
     }
     if (out->anim) {
         out->anim->digits = l->digits;
-        remember_shape(l, src, out->anim, out);
+        loader_remember_shape(l, src, out->anim, out);
     } else if (rc == 0 && !pb->refused) {
-        remember_error(l, src, err);
+        loader_remember_error(l, src, err);
     }
     return rc;
 }
@@ -375,8 +150,7 @@ static int parse(const struct rtm_loader *l, const struct rtmc_src *src,
 {
     struct rtm_error err = { .msg = "" };
     struct parse_budget pb = { r, 0 };
-    struct rtm_skeleton_pick pick = { .classes = src->classes, .len = src->classes_len,
-                                      .where = src->classes_where };
+    struct rtm_skeleton_pick pick = pick_of(src);
     struct rtm_parse_opts o = { .skel = l->skel, .reserve = reserve_parse, .reserve_ctx = &pb,
                                 .flags = src->level != RTMC_FULL && !src->full_if_parsed
                                              ? RTM_PARSE_NO_MATRICES : 0,
@@ -423,8 +197,7 @@ static int load_head(const struct rtm_loader *l, const struct rtmc_src *src,
 {
     struct rtm_error err = { .msg = "" };
     struct parse_budget pb = { r, 0 };
-    struct rtm_skeleton_pick pick = { .classes = src->classes, .len = src->classes_len,
-                                      .where = src->classes_where };
+    struct rtm_skeleton_pick pick = pick_of(src);
     struct rtm_parse_opts o = { .skel = l->skel, .reserve = reserve_parse, .reserve_ctx = &pb };
     with_model_cfg(&o, &pick);
     uint8_t *buf = NULL;
@@ -454,7 +227,6 @@ static int load_head(const struct rtm_loader *l, const struct rtmc_src *src,
     }
     free(buf);
     rtm_skeleton_pick_done(&pick);      /* asked only once every name is read */
-    out->shape = !!out->anim;
     return parsed(l, src, rc, &err, &pb, out, msg, msglen);
 }
 
@@ -481,19 +253,19 @@ static int derapify(const struct rtmc_src *src, struct rtmc_reservation *r, uint
         return failed(msg, msglen, src->path, &err);
     uint64_t size = cfg_text_size(c);
     struct rtm_buf b;
-    buf_init(&b);
+    rtm_buf_init(&b);
     /* reserve() bounds size by cache_size, so it fits a size_t */
-    if (reserve(r, size, size, "to write", &err) == 0 && buf_reserve(&b, (size_t)size + 1) == 0)
+    if (reserve(r, size, size, "to write", &err) == 0 && rtm_buf_reserve(&b, (size_t)size + 1) == 0)
         cfg_print_text(c, &b);
     cfg_free(c);
     if (err.msg[0] || err.code)
         return failed(msg, msglen, src->path, &err);
     if (b.oom || b.len != size) {
-        buf_free(&b);
+        rtm_buf_free(&b);
         return -ENOMEM;
     }
-    buf_putc(&b, 0);                    /* never NULL, even for an empty text */
-    out->data = (uint8_t *)buf_take(&b, NULL);
+    rtm_buf_putc(&b, 0);                    /* never NULL, even for an empty text */
+    out->data = (uint8_t *)rtm_buf_take(&b, NULL);
     out->len = (size_t)size;
     return out->data ? 0 : -ENOMEM;
 }
@@ -506,17 +278,17 @@ static int model_cfg(const struct rtmc_src *src, struct rtmc_reservation *r, uin
 {
     struct rtm_error err = { .msg = "" };
     struct rtm_buf b;
-    buf_init(&b);
+    rtm_buf_init(&b);
     /* its model and its classes take a few times its bytes */
     int rc = reserve(r, (uint64_t)len * 8, (uint64_t)len * 8, "to read", &err) ||
              rtm_skeleton_cfg_classes_of(data, len, src->path, &b, &err);
     free(data);
     if (rc) {
-        buf_free(&b);
+        rtm_buf_free(&b);
         return failed(msg, msglen, src->path, &err);
     }
     out->len = b.len;
-    out->data = (uint8_t *)buf_take(&b, NULL);
+    out->data = (uint8_t *)rtm_buf_take(&b, NULL);
     return out->data ? 0 : -ENOMEM;
 }
 
@@ -555,7 +327,7 @@ static int load_table(const struct rtm_loader *l, int fd, const struct rtmc_src 
     struct rtm_error err = { .msg = "" };
     if (pbo_load_table(fd, &out->pbo, &err))
         return failed(msg, msglen, src->path, &err);
-    remember_table(l, fd, src, out->pbo);
+    loader_remember_table(l, fd, src, out->pbo);
     return 0;
 }
 
@@ -579,7 +351,7 @@ static int load_entry_whole(const struct rtm_loader *l, int fd, const struct pbo
         /* damage a head does not see (an LZSS checksum): remembered as a
          * parse that fails is, so the folder stays error.txt alone */
         if (!err.code && src->kind == RTMC_ANIM)
-            remember_error(l, src, &err);
+            loader_remember_error(l, src, &err);
         return failed(msg, msglen, src->path, &err);
     }
     if (src->kind == RTMC_ANIM)
@@ -636,10 +408,10 @@ int rtm_loader_load(void *ctx, const struct rtmc_src *src, struct rtmc_reservati
 {
     const struct rtm_loader *l = ctx;
     /* what stat and readdir need comes from the index without opening the file */
-    if (src->kind == RTMC_TABLE && table_from_index(l, src, out) == 0)
+    if (src->kind == RTMC_TABLE && loader_recall_table(l, src, out) == 0)
         return 0;
     if (src->kind == RTMC_ANIM && src->level == RTMC_SHAPE &&
-        shape_from_index(l, src, out, msg, msglen) == 0)
+        loader_recall_shape(l, src, out, msg, msglen) == 0)
         return 0;
     char file[PATH_MAX];
     size_t n = src->archive_len ? src->archive_len : strlen(src->path);
@@ -657,12 +429,12 @@ int rtm_loader_load(void *ctx, const struct rtmc_src *src, struct rtmc_reservati
         return -errno;
     int rc = same_version(fd, src);
     struct rtm_modelcfg m = { .h = NULL };
-    struct rtmc_src with = *src;
+    struct load_src with = { .src = *src };
     if (!rc && (rc = rtm_modelcfg_find(l, src, &m)) == 0 && (m.h || m.where[0])) {
         with.classes = m.h ? rtmc_data(m.h, &with.classes_len) : NULL;
         with.classes_where = m.where;
-        src = &with;
     }
+    src = &with.src;
     /* Archives are read an entry at a time: readahead would read the
      * neighbours (textures, mostly) that nobody asked for. */
     if (src->archive_len || src->kind == RTMC_TABLE)

@@ -1,6 +1,5 @@
 /* test_loader.c - reading one version of a file of SOURCE (loader.h),
  * through a real cache, from files the project's writers make. */
-/* make tsan: this test runs under ThreadSanitizer (the Makefile looks for this line). */
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/resource.h>
@@ -71,8 +70,8 @@ static int teardown(void **state)
 {
     struct env *e = *state;
     tree_fixture_close(&e->src);
-    buf_free(&e->plain);
-    buf_free(&e->bmtr);
+    rtm_buf_free(&e->plain);
+    rtm_buf_free(&e->bmtr);
     free(e);
     return 0;
 }
@@ -111,10 +110,10 @@ static void write_archive(struct env *e, const char *name, uint8_t *cfg, size_t 
     };
     struct pbo_write_prop prop = { "prefix", "x\\y" };
     struct rtm_buf b;
-    buf_init(&b);
+    rtm_buf_init(&b);
     assert_int_equal(pbo_write(en, 3, &prop, 1, 0, &b), 0);
     tree_fixture_write(&e->src, name, b.p, b.len);
-    buf_free(&b);
+    rtm_buf_free(&b);
 }
 
 static void archive_entries(void **state)
@@ -184,7 +183,7 @@ static void broken_archives(void **state)
     rtmc_put(e->src.c, h);
     /* a corrupt LZSS stream: that entry's error, naming it */
     struct rtm_buf b;
-    buf_init(&b);
+    rtm_buf_init(&b);
     const struct pbo_write_entry en = { "bad.rtm", (const uint8_t *)e->bmtr.p, e->bmtr.len,
                                         PBO_PACK_CPRS, 0 };
     assert_int_equal(pbo_write(&en, 1, NULL, 0, 0, &b), 0);
@@ -194,7 +193,7 @@ static void broken_archives(void **state)
     b.p[p->entries[0].offset + p->entries[0].data_size - 1] ^= 0x55;   /* the checksum */
     pbo_free(p);
     tree_fixture_write(&e->src, "y.pbo", b.p, b.len);
-    buf_free(&b);
+    rtm_buf_free(&b);
     assert_int_equal(get(e, "y.pbo/bad.rtm", 5, RTMC_ANIM, &h), 0);
     assert_null(rtmc_anim(h));
     assert_non_null(strstr(rtmc_error(h), "y.pbo/bad.rtm: PBO entry 'bad.rtm'"));
@@ -237,7 +236,7 @@ static void out_of_memory_is_not_kept(void **state)
         noise[i] = (uint8_t)((x = x * 1103515245u + 12345u) >> 24);
     const struct pbo_write_entry en = { "big.bin", noise, N, PBO_PACK_CPRS, 0 };
     struct rtm_buf b;
-    buf_init(&b);
+    rtm_buf_init(&b);
     assert_int_equal(pbo_write(&en, 1, NULL, 0, 0, &b), 0);
     free(noise);
     /* claim 8 times the stored size (about 18 MB): decoding allocates it first */
@@ -249,7 +248,7 @@ static void out_of_memory_is_not_kept(void **state)
     char *at = memmem(b.p, b.len, "big.bin", 8);
     memcpy(at + 8 + 4, &claim, 4);
     tree_fixture_write(&e->src, "big.pbo", b.p, b.len);
-    buf_free(&b);
+    rtm_buf_free(&b);
 #ifndef RTM_TEST_SANITIZER
     struct rlimit old, lim;
     assert_int_equal(getrlimit(RLIMIT_AS, &old), 0);

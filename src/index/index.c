@@ -17,7 +17,7 @@ enum op_kind { OP_PUT, OP_DROP, OP_TOUCH };
 struct op {
     struct op *next;
     enum op_kind kind;
-    struct rtm_index_key key;           /* key.render points into the op */
+    struct rtm_store_key key;           /* key.render points into the op */
     int64_t used;
     void *val;
     size_t len;
@@ -53,6 +53,7 @@ struct rtm_index {
     int has_thread;
     unsigned said;
     struct rtm_index_stats st;
+    struct rtm_store store;             /* rtm_index_store: ctx is ix */
 };
 
 /* How stale a record's time of use may be: the bound needs only a rough
@@ -267,7 +268,7 @@ static void rebuild(struct rtm_index *ix)
 
 /* ---- keys ---- */
 
-static void bind_key(sqlite3_stmt *s, const struct rtm_index_key *k)
+static void bind_key(sqlite3_stmt *s, const struct rtm_store_key *k)
 {
     sqlite3_bind_int64(s, 1, (sqlite3_int64)k->dev);
     sqlite3_bind_int64(s, 2, (sqlite3_int64)k->ino);
@@ -296,7 +297,7 @@ static void op_free(struct op *o)
     free(o);
 }
 
-static void enqueue(struct rtm_index *ix, enum op_kind kind, const struct rtm_index_key *k,
+static void enqueue(struct rtm_index *ix, enum op_kind kind, const struct rtm_store_key *k,
                     const void *val, size_t len)
 {
     size_t rlen = strlen(k->render) + 1;
@@ -331,13 +332,13 @@ static void enqueue(struct rtm_index *ix, enum op_kind kind, const struct rtm_in
     pthread_mutex_unlock(&ix->qlock);
 }
 
-void rtm_index_put(struct rtm_index *ix, const struct rtm_index_key *k, const void *val,
+void rtm_index_put(struct rtm_index *ix, const struct rtm_store_key *k, const void *val,
                    size_t len)
 {
     enqueue(ix, OP_PUT, k, val, len);
 }
 
-void rtm_index_drop(struct rtm_index *ix, const struct rtm_index_key *k)
+void rtm_index_drop(struct rtm_index *ix, const struct rtm_store_key *k)
 {
     enqueue(ix, OP_DROP, k, NULL, 0);
 }
@@ -506,7 +507,7 @@ void rtm_index_flush(struct rtm_index *ix)
 
 /* ---- reading ---- */
 
-int rtm_index_get(struct rtm_index *ix, const struct rtm_index_key *k, void **val, size_t *len)
+int rtm_index_get(struct rtm_index *ix, const struct rtm_store_key *k, void **val, size_t *len)
 {
     int found = 0, rc = SQLITE_OK;
     int64_t used = 0;
@@ -536,6 +537,23 @@ int rtm_index_get(struct rtm_index *ix, const struct rtm_index_key *k, void **va
     if (found && now_ms() - used > TOUCH_MS)
         enqueue(ix, OP_TOUCH, k, NULL, 0);
     return found ? 0 : -1;
+}
+
+/* ---- as a store (store.h) ---- */
+
+static int store_get(void *ctx, const struct rtm_store_key *k, void **val, size_t *len)
+{
+    return rtm_index_get(ctx, k, val, len);
+}
+
+static void store_put(void *ctx, const struct rtm_store_key *k, const void *val, size_t len)
+{
+    rtm_index_put(ctx, k, val, len);
+}
+
+static void store_drop(void *ctx, const struct rtm_store_key *k)
+{
+    rtm_index_drop(ctx, k);
 }
 
 /* ---- life ---- */
@@ -587,7 +605,13 @@ struct rtm_index *rtm_index_open(const char *path, uint64_t max_bytes, rtm_index
     open_best(ix, 0);
     ix->has_thread = ix->writable && pthread_create(&ix->thread, NULL, writer, ix) == 0;
     ix->st.file_bytes = file_bytes(path);
+    ix->store = (struct rtm_store){ store_get, store_put, store_drop, ix };
     return ix;
+}
+
+const struct rtm_store *rtm_index_store(struct rtm_index *ix)
+{
+    return ix ? &ix->store : NULL;
 }
 
 void rtm_index_close(struct rtm_index *ix)

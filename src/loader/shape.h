@@ -1,4 +1,4 @@
-/* shape.h - what the persistent index (index.h) remembers of one version of
+/* shape.h - what the loader's store (store.h) remembers of one version of
  * a source file, as bytes: of an animation its shape, of an archive its
  * table.
  *
@@ -8,8 +8,10 @@
  * pivots, and the size of every view known so far (rtm_view_at order);
  * or, for a file that does not parse, the message error.txt shows.
  * A shape anim (rtm_shape_decode) has exactly those: no phases, props,
- * matrices, pivot values or skeleton links.  Only its names, counts and
- * bones.txt may be used: views.h's naming functions and RTM_VIEW_BONES.
+ * matrices, pivot values or skeleton links, and its depth is
+ * RTM_DEPTH_SHAPE (rtm.h).  Only its names, counts and bones.txt may be
+ * used: views.h's naming functions and the views whose depth is
+ * RTM_DEPTH_SHAPE (rtm_view_depth); the others refuse to render from it.
  *
  * An archive's table is kept as the bytes it was parsed from: its header
  * table and the up to 21 bytes after the last entry's data.

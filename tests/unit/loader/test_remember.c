@@ -4,7 +4,6 @@
  * remembered size fails one read with EIO, tells the kernel, and is exact
  * from then on.  (The store itself, its bound, corruption and locks:
  * test_index.) */
-/* make tsan: this test runs under ThreadSanitizer (the Makefile looks for this line). */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -103,8 +102,8 @@ static void walk(struct mount *m, uint64_t ino, const char *path, struct rtm_buf
         snprintf(child, sizeof child, "%s/%s", path, d->e[i].name);
         assert_int_equal(rtm_tree_lookup(m->f->t, ino, d->e[i].name, &te), 0);
         assert_int_equal(te.ino, d->e[i].ino);
-        buf_printf(out, "%s %lld %o\n", child, (long long)te.st.st_size,
-                   (unsigned)(te.st.st_mode & S_IFMT));
+        rtm_buf_printf(out, "%s %lld %o\n", child, (long long)te.st.st_size,
+                       (unsigned)(te.st.st_mode & S_IFMT));
         if (S_ISDIR(te.st.st_mode))
             walk(m, te.ino, child, out);
     }
@@ -114,10 +113,10 @@ static void walk(struct mount *m, uint64_t ino, const char *path, struct rtm_buf
 static char *walk_all(struct mount *m)
 {
     struct rtm_buf b;
-    buf_init(&b);
+    rtm_buf_init(&b);
     walk(m, RTM_INO_ROOT, "", &b);
-    buf_putc(&b, 0);
-    return buf_take(&b, NULL);
+    rtm_buf_putc(&b, 0);
+    return rtm_buf_take(&b, NULL);
 }
 
 static uint64_t ino_of(struct mount *m, const char *path, struct rtm_tree_entry *te)
@@ -144,10 +143,10 @@ static int setup(void **state)
         { "anims\\run.rtm", (const uint8_t *)e->run.p, e->run.len, PBO_PACK_STORE, 0 },
     };
     struct rtm_buf arch;
-    buf_init(&arch);
+    rtm_buf_init(&arch);
     assert_int_equal(pbo_write(pe, 2, NULL, 0, 0, &arch), 0);
     write_file(e, "mod.pbo", &arch);
-    buf_free(&arch);
+    rtm_buf_free(&arch);
     *state = e;
     return 0;
 }
@@ -156,8 +155,8 @@ static int teardown(void **state)
 {
     struct env *e = *state;
     tree_fixture_close(&e->f);
-    buf_free(&e->walk);
-    buf_free(&e->run);
+    rtm_buf_free(&e->walk);
+    rtm_buf_free(&e->run);
     free(e);
     return 0;
 }
@@ -214,7 +213,7 @@ static void a_changed_file_is_another_version(void **state)
     unmount(m);
     struct sample_opts o = { 12, 30, 9, 2 };
     struct rtm_buf b;
-    buf_init(&b);
+    rtm_buf_init(&b);
     assert_int_equal(rtm_sample_plain(&o, &b), 0);
     assert_int_equal(b.len, e->walk.len);
     struct stat before;
@@ -232,7 +231,7 @@ static void a_changed_file_is_another_version(void **state)
     (void)second;
     free(first);
     free(second);
-    buf_free(&b);
+    rtm_buf_free(&b);
 }
 
 /* On a file system inotify is blind on (9p, FUSE: inode numbers may be

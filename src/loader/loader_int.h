@@ -1,0 +1,33 @@
+/* loader_int.h - between the loader's reading (loader.c) and its policy
+ * for the store (loader_store.c): reading calls the policy, never the
+ * other way round.  Each function does nothing (or answers "not known")
+ * without a store (l->store NULL) or for a version that cannot be trusted
+ * to name one file (loader.h: blind devices); none fails the load.
+ * Private to the loader layer. */
+#ifndef RTM_LOADER_INT_H
+#define RTM_LOADER_INT_H
+
+#include "loader.h"
+
+/* An archive's table from the store into out->pbo: 0, or -1 when the
+ * store has none (a damaged record is dropped and said through l->log). */
+int loader_recall_table(const struct rtm_loader *l, const struct rtmc_src *src,
+                        struct rtmc_loaded *out);
+/* Remembers table p of src, open as fd: the bytes it was read from. */
+void loader_remember_table(const struct rtm_loader *l, int fd, const struct rtmc_src *src,
+                           const struct pbo *p);
+/* A shape of src from the store into out, or the message of a file that
+ * does not parse into msg: 0, or -1 when the store has neither. */
+int loader_recall_shape(const struct rtm_loader *l, const struct rtmc_src *src,
+                        struct rtmc_loaded *out, char *msg, size_t msglen);
+/* After a parse of src into a: remembers its shape without sizes, or
+ * (when the store has its shape) gives its sizes to check in
+ * out->indexed (malloc'd; the cache takes it). */
+void loader_remember_shape(const struct rtm_loader *l, const struct rtmc_src *src,
+                           const struct rtm_anim *a, struct rtmc_loaded *out);
+/* Remembers that src does not parse, and why (err; not its path, which a
+ * rename changes). */
+void loader_remember_error(const struct rtm_loader *l, const struct rtmc_src *src,
+                           const struct rtm_error *err);
+
+#endif

@@ -1,0 +1,162 @@
+/* tree_states.h - tier 2 of the tree (tree_int.h has the map): the
+ * configs' machinery.  Which files and archive entries show as a config's
+ * text, under which name, and that text (tree_config.c); the mount's table
+ * of config states, found and read (tree_states_walk.c) and remembered in
+ * the persistent index (tree_states_index.c), with what it gives:
+ * states.txt, missing.txt's text and the timing of preview.svg and anim.bvh
+ * (tree_states.c).  It uses tier 1 alone: it never resolves a path. */
+#ifndef RTM_TREE_STATES_H
+#define RTM_TREE_STATES_H
+
+#include "tree_target.h"
+
+/* ---- rapified configs (tree_config.c) ---- */
+
+/* Under show_other, unless -o rapified=raw, a file or archive entry that
+ * cfg_is_candidate_name() takes and whose first four bytes are rapified
+ * (no other is opened) shows as its text.  A config.bin shows as
+ * config.cpp (the letters of "bin" turned into "cpp" keeping their case),
+ * or as config.bin.cpp when the folder holds a config.cpp, or under its
+ * own name when it holds that too: a shown name is never one the folder
+ * holds, so a lookup of a name that is there never means a config.bin.
+ * Other configs keep their names.  Lookups and listings both ask these. */
+int tree_config_on(const struct rtm_tree *t);
+/* A folder, to ask whether a name is in it: a source folder (dfd, with
+ * dir its path from dfd, "" for dfd itself), or one of archive p. */
+struct tree_folder {
+    int dfd;
+    const char *dir;
+    const struct pbo *p;
+};
+/* The name a rapified config named name shows as in folder f. */
+void tree_config_shown(const struct tree_folder *f, const char *name, char out[NAME_MAX + 1]);
+/* Whether source file name of folder dfd shows as text: a candidate by its
+ * name (the last part) whose first bytes are rapified (1), or not (0); a
+ * negative errno when those bytes could not be read. */
+int tree_config_sniff_file(const struct rtm_tree *t, int dfd, const char *name);
+/* A missing path (from SOURCE) may be the name a config shows as: the
+ * path of the config that would (config.bin for config.cpp) into src, or
+ * -ENOENT.  And whether the config at src shows as path (the same folder). */
+int tree_config_alias(const struct rtm_tree *t, const char *path, char src[PATH_MAX]);
+int tree_config_shown_as(const struct rtm_tree *t, const char *src, const char *path);
+/* inner (a path in archive tg) is a file (node PBO_FILE, entry tg->entry)
+ * or nothing (PBO_NONE): its kind, TK_PFILE or TK_PCONFIG, in tg, or
+ * -ENOENT when no entry shows under that name. */
+int tree_config_entry(struct rtm_tree *t, struct tree_target *tg, const char *inner,
+                      enum pbo_node node);
+/* The name entry (named name, in folder tg->rest of archive tg) shows as. */
+void tree_config_entry_name(struct rtm_tree *t, const struct tree_target *tg, long entry,
+                            const char *name, char out[NAME_MAX + 1]);
+/* The source names whose shown names change with name's presence (name
+ * included), when it is a config.bin or a name one shows as; how many. */
+int tree_config_related(const char *name, char out[3][NAME_MAX + 1]);
+/* The text of config tg: text and len, held by h (from the cache; put it
+ * with tree_config_text_put), or, for a config that cannot be read, the
+ * comment that says why, in tmp. */
+struct tree_config_text {
+    struct rtmc_entry *h;
+    const char *text;
+    size_t len;
+    char tmp[1024];
+};
+int tree_config_text(struct rtm_tree *t, struct tree_target *tg, struct tree_config_text *ct);
+void tree_config_text_put(struct rtm_tree *t, struct tree_config_text *ct);
+
+/* ---- config states (tree_states.c) ---- */
+
+/* The mount's table of config states and what goes with it (t->states):
+ * tree_states.c keeps it up to date under lock, tree_states_walk.c builds
+ * it. */
+struct tree_states {
+    pthread_mutex_t lock;
+    struct rtm_states *table;   /* NULL until first needed */
+    atomic_int dirty;           /* SOURCE changed since it was built */
+    /* every states.txt's time, at least: the newest config or archive
+     * read, or when it was built again after a change (an include or a
+     * config gone may change lines without a newer file) */
+    struct timespec time;
+    /* missing.txt's: the game paths present, built with the table or at
+     * its first need; any change in SOURCE (an animation too) makes it
+     * built again */
+    struct rtm_gamepaths *present;
+    atomic_int present_dirty;
+    struct timespec present_time;
+    atomic_ulong parsed, remembered;    /* configs read; tables the index gave */
+    char *gen;                  /* the table's generation in the index, or NULL */
+};
+
+/* The table's life: -1 out of memory. */
+int tree_states_new(struct rtm_tree *t);
+void tree_states_free(struct rtm_tree *t);
+/* Entry name (NULL: a folder itself) of SOURCE changed: unless it is an
+ * animation, the table is built again at the next need. */
+void tree_states_changed(struct rtm_tree *t, const char *name);
+/* states.txt of animation tg into b (initialised here), and its time (the
+ * animation's, or when the table was built if later) into *when: 0, or
+ * -ENOMEM.  Builds the table first when it is not (or no longer) up to
+ * date, unless -o configs=none. */
+int tree_states_text(struct rtm_tree *t, const struct tree_target *tg, struct rtm_buf *b,
+                     struct timespec *when);
+/* missing.txt into b (initialised here; empty with -o configs=none), its
+ * time into *when (kept when later, else the table's or the game paths'):
+ * 0, or -ENOMEM.  Builds the table, and the game paths present (anew
+ * after any change in SOURCE), when they are not up to date. */
+int tree_states_missing(struct rtm_tree *t, struct rtm_buf *b, struct timespec *when);
+
+/* How the states table was got: configs read (parsed), tables the
+ * persistent index gave (no config read). */
+void tree_states_counts(struct rtm_tree *t, uint64_t *parsed, uint64_t *remembered);
+
+/* ---- finding and reading the configs (tree_states_walk.c) ---- */
+
+/* Every config under SOURCE (or an archive SOURCE is), as a finished
+ * table, from the persistent index when it has this generation of them
+ * (t->states->gen, the counters and the index's record follow); the
+ * newest of their times into *newest; the game paths present into
+ * *present (NULL when the index gave the table, or memory ran out: built
+ * at its need).  A table of no states when there are no configs; NULL
+ * out of memory. */
+struct rtm_states *tree_states_build(struct rtm_tree *t, struct timespec *newest,
+                                     struct rtm_gamepaths **present);
+/* The game paths present (missing.txt), without reading a config; the
+ * newest time of the archives and configs met into *newest.  NULL out of
+ * memory. */
+struct rtm_gamepaths *tree_states_build_present(struct rtm_tree *t, struct timespec *newest);
+
+/* ---- the states table in the persistent index (tree_states_index.c) ---- */
+
+/* What the generation holds of an archive or config at path (from the
+ * walk's root), of stat st: a malloc'd line, or NULL. */
+char *tree_states_gen_entry(const char *path, const struct stat *st);
+/* The generation of a table: the walk's root and the n entries (sorted
+ * here), as one malloc'd string, or NULL. */
+char *tree_states_gen(const char *root, char **entries, size_t n);
+/* The table the index remembers for generation gen, finished, into *out:
+ * 0, or -1 (not known, or not readable). */
+int tree_states_recall(const struct rtm_store *ix, const char *gen, struct rtm_states **out);
+/* Remembers finished table s for generation gen (queued: index.h). */
+void tree_states_remember(const struct rtm_store *ix, const char *gen, const struct rtm_states *s);
+/* The record's value of table s for gen into out (initialised here): 0,
+ * or -1 (out of memory, or too big).  And back: the finished table the
+ * value val (len bytes) holds for gen into *out: 0, or -1 when the bytes
+ * are of another generation or do not read (every length checked). */
+int tree_states_pack(const char *gen, const struct rtm_states *s, struct rtm_buf *out);
+int tree_states_unpack(const void *val, size_t len, const char *gen, struct rtm_states **out);
+/* Drops generation gen's record (a mount that saw it replaced). */
+void tree_states_forget(const struct rtm_store *ix, const char *gen);
+
+/* Whether view v follows the configs: preview.svg or anim.bvh, unless -o
+ * configs=none or timing=frames. */
+int tree_states_follow(const struct rtm_tree *t, struct rtm_view v);
+/* The timing (timing.h) of view tg, whose anim entry tg->h is loaded (any
+ * level), into tm: the empty generation unless it follows the configs;
+ * then the states that name its game path decide it (none without a game
+ * path: no state plays it), and *when (if not NULL) becomes the table's
+ * time if later.  Builds the table as tree_states_text does, or with
+ * ready set returns -EAGAIN instead (tm then the empty generation);
+ * -ENOMEM when memory ran out building it or finding the game path. */
+struct rtm_timing;
+int tree_states_timing(struct rtm_tree *t, const struct tree_target *tg, int ready,
+                       struct rtm_timing *tm, struct timespec *when);
+
+#endif

@@ -1,0 +1,215 @@
+/* tree_target.h - tier 1 of the tree (tree_int.h has the map): the tree's
+ * own struct, the target a path resolves to, the numbers of an animation's
+ * family, and what every tier above uses on a target: its cache entries
+ * and keys, an archive's entries below a folder, listings (tree_dirlist.c)
+ * and the model.cfg beside an animation (tree_modelcfg.c).  Private to the
+ * tree layer (everyone else uses tree.h). */
+#ifndef RTM_TREE_TARGET_H
+#define RTM_TREE_TARGET_H
+
+#include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <sys/stat.h>
+
+#include "inodes.h"
+#include "loader.h"
+#include "pbo.h"
+#include "tree.h"
+#include "views.h"
+
+#define NLISTINGS 2
+
+struct rtm_states;
+struct rtm_gamepaths;
+struct tree_ahead;
+struct tree_walk_hooks;
+
+struct rtm_tree {
+    struct rtm_tree_config cfg;
+    char *hidden;                 /* cfg.hidden, copied */
+    char *file;                   /* cfg.file, copied */
+    struct rtm_inodes *nodes;
+    atomic_int unwatched;         /* a watch failed: short timeouts from now on */
+    atomic_int said_left;         /* the log was told what configs left as written */
+    long long epoch;              /* the configs' date and time built-ins: fixed
+                                     when the tree is made (cfg_pp.h) */
+    atomic_int plus_credit;       /* folders of views still to list with their
+                                     attributes (rtm_tree_listed_entries) */
+    pthread_mutex_t llock;        /* the last listings built */
+    struct { uint64_t ino; struct rtm_dirlist *d; } listing[NLISTINGS];
+    unsigned lnext;
+    struct tree_states *states;   /* the configs' states (tree_states.c) */
+    struct tree_game *game;       /* -o gamepaths: its table, else NULL */
+    struct tree_ahead *ahead;     /* sizing ahead (tree_ahead.c), or NULL */
+    const struct tree_walk_hooks *walk;   /* its hooks, or NULL */
+};
+
+/* ---- what a path shows: the target the resolver fills in ---- */
+
+enum tree_kind {
+    TK_DIR, TK_OTHER,             /* a source folder, another source file */
+    TK_ANIM, TK_FRAMES, TK_VIEW,  /* an animation's folder, one of its folders
+                                     of views (frames/, joints/, tracks/), a view */
+    TK_ERROR,                     /* an animation's or archive's error.txt, or
+                                     the root's when the SOURCE file is gone */
+    TK_GONE,                      /* the root while the SOURCE file is gone */
+    TK_PBO, TK_PDIR, TK_PINFO,    /* an archive, a folder in it, its pbo.txt */
+    TK_PFILE,                     /* an archive entry shown as it is */
+    TK_CONFIG, TK_PCONFIG,        /* a rapified config shown as its text: a
+                                     source file (unversioned, as TK_OTHER), an
+                                     archive entry (of the archive's version) */
+    TK_STATES,                    /* an animation's states.txt: of the configs,
+                                     not only of the file (tree_states.c) */
+    TK_MISSING,                   /* the root's missing.txt: of the configs and
+                                     of every animation (tree_missing.c) */
+    TK_CONFLICTS,                 /* -o gamepaths: the root's conflicts.txt */
+};
+
+struct tree_target {
+    enum tree_kind kind;
+    struct stat st;               /* of the source file (or archive) or folder */
+    char src[PATH_MAX];           /* source path relative to SOURCE */
+    const char *rest;             /* path inside an animation folder, or (for
+                                     TK_PBO and TK_PDIR) inside an archive */
+    struct rtmc_entry *h;         /* for TK_FRAMES, TK_VIEW, TK_ERROR; put it */
+    struct rtmc_entry *table;     /* the archive's table, once needed; put it */
+    long entry;                   /* the archive entry (TK_PFILE, or an anim's), or -1 */
+    struct rtm_view view;
+    struct rtm_fileid id;         /* the version shown (pinned, or current) */
+    int pinned;                   /* id was asked for: never follow a change */
+    enum rtmc_level level;        /* of the anim entry h: RTMC_SHAPE to name and
+                                     size things; reads ask for what they need */
+    int full_if_parsed;           /* the target can only be a view that needs
+                                     matrices: a shape that must be parsed is
+                                     parsed full (cache.h) */
+    int gone;                     /* TK_GONE, its TK_ERROR: why (an errno) */
+    uint64_t member;              /* below an animation's folder: its number in
+                                     the folder's family (MEMBER_*), else 0 */
+    uint64_t head;                /* the family's head when resolved by it
+                                     (tree_resolve_head), else 0 */
+    struct timespec newest;       /* TK_PBO, TK_PDIR: the newest time below */
+};
+
+/* What a member number of an animation's family (inodes.h) stands for:
+ * its error.txt, its folders of views (frames/, joints/, tracks/, in the
+ * order of enum rtm_view_kind), and its views in rtm_view_at() order. */
+enum { MEMBER_ERROR = 1, MEMBER_FOLDERS = 2, MEMBER_VIEWS = MEMBER_FOLDERS + RTM_NFOLDER_KINDS };
+/* Inode numbers are remembered (inodes.h): a new folder kind moves every view's. */
+_Static_assert(MEMBER_VIEWS == 5, "a folder kind added: the views' member numbers move");
+static inline uint64_t tree_folder_member(enum rtm_view_kind kind)
+{
+    return MEMBER_FOLDERS + (uint64_t)rtm_view_folder_ordinal(kind);
+}
+/* states.txt is the family's last possible member: no view's number
+ * moves, and the views' numbers stay contiguous (tree_stale tells them as
+ * one run, which states.txt, of the configs, is not part of). */
+#define MEMBER_STATES (RTM_INO_MEMBERS - 1)
+/* The inverse: the kind of folder member k is; -1 when it is no folder. */
+static inline int tree_member_folder(uint64_t k, enum rtm_view_kind *kind)
+{
+    if (k < MEMBER_FOLDERS || k >= MEMBER_VIEWS)
+        return -1;
+    *kind = rtm_view_folder_kind((size_t)(k - MEMBER_FOLDERS));
+    return 0;
+}
+
+/* ---- an animation's family (tree_family.c) ---- */
+
+/* What a family's head keeps (inodes.h's aux): enough to resolve it and
+ * its members without looking at SOURCE, their version being pinned. */
+struct tree_head {
+    uint32_t srclen;              /* the source file's part of the head's path:
+                                     all of it, or the archive's */
+    int32_t entry;                /* the archive's entry, or -1 */
+    uint32_t mode, uid, gid;      /* of the source file (or archive) */
+    uint32_t pad;
+    int64_t atime_sec, atime_nsec;
+};
+_Static_assert(sizeof(struct tree_head) == RTM_INO_AUX, "a head's aux is a tree_head");
+
+/* ---- names ---- */
+
+/* Whether name (len bytes) is an animation's (.rtm) or an archive's
+ * (.pbo), in any case. */
+static inline int tree_is_rtm_name(const char *name, size_t len)
+{
+    return rtm_name_ends(name, len, ".rtm");
+}
+static inline int tree_is_pbo_name(const char *name, size_t len)
+{
+    return rtm_name_ends(name, len, ".pbo");
+}
+
+/* ---- a target's entries and keys (tree_target.c) ---- */
+
+/* Puts what tg holds (its entries in the cache). */
+void tree_target_done(struct rtm_tree *t, struct tree_target *tg);
+/* The cache entry of kind for key (tg->src, or an entry's key) of tg's
+ * version: the pinned one, or else the current one, following the file if
+ * it changes while it is read. */
+int tree_get_entry(struct rtm_tree *t, struct tree_target *tg, const char *key,
+                   enum rtmc_kind kind, struct rtmc_entry **h);
+/* Gets the animation tg names (a file, or an archive's entry) into tg->h,
+ * at tg->level. */
+int tree_load_anim(struct rtm_tree *t, struct tree_target *tg);
+/* The cache key of archive entry tg->entry. */
+void tree_member_key(const struct tree_target *tg, char key[RTM_KEY_MAX]);
+/* How many entries folder dir of archive tg->table shows at any depth below
+ * it (animations, or every entry with show_other), and the newest of their
+ * times into *newest (if not NULL). */
+size_t tree_archive_below(struct rtm_tree *t, const struct tree_target *tg, const char *dir,
+                          struct timespec *newest);
+/* Archive entry entry's stored time when it has one (seconds since 1970),
+ * else the archive's. */
+struct timespec tree_entry_time(const struct tree_target *tg, long entry);
+static inline struct timespec tree_later(struct timespec a, struct timespec b)
+{
+    return a.tv_sec > b.tv_sec || (a.tv_sec == b.tv_sec && a.tv_nsec > b.tv_nsec) ? a : b;
+}
+/* The inode table counts against the cache's budget. */
+void tree_account(struct rtm_tree *t);
+/* Whether an animation's family is resolved by its mount path, not by
+ * what its head keeps: SOURCE is one file, or the tree shows game paths. */
+static inline int tree_by_path(const struct rtm_tree *t) { return t->file || t->game; }
+
+/* ---- listings (tree_dirlist.c) ---- */
+
+/* A new listing, of one reference (put it with rtm_tree_listing_put); NULL
+ * out of memory. */
+struct rtm_dirlist *tree_listing_new(void);
+/* One more reference on listing d. */
+void tree_listing_ref(struct rtm_tree *t, struct rtm_dirlist *d);
+/* An entry could not be told (a read of SOURCE failed): the listing is
+ * not to be kept by the kernel. */
+void tree_listing_set_unsure(struct rtm_dirlist *d);
+int tree_listing_unsure(struct rtm_dirlist *d);
+/* The listing kept for ino's enumeration in progress (a reference for the
+ * caller), or NULL; and keeping d (which holds the caller's reference) as
+ * ino's, in place of the oldest kept. */
+struct rtm_dirlist *tree_listing_find(struct rtm_tree *t, uint64_t ino);
+void tree_listing_keep(struct rtm_tree *t, uint64_t ino, struct rtm_dirlist *d);
+/* Frees the listings kept for enumerations in progress. */
+void tree_listings_free(struct rtm_tree *t);
+/* Appends name with number ino, which the listing owns from now on (a hold
+ * it releases, unless ino is the root's or a member's): 0 or -ENOMEM. */
+int tree_list_put(struct rtm_tree *t, struct rtm_dirlist *d, const char *name, mode_t type,
+                  uint64_t ino);
+/* Appends name, an entry of folder dir of version id, holding its number
+ * (a family's head keeping head, when not NULL). */
+int tree_list_add(struct rtm_tree *t, struct rtm_dirlist *d, const char *dir, const char *name,
+                  mode_t type, const struct rtm_fileid *id, const struct tree_head *head);
+
+/* ---- the model.cfg beside an animation (tree_modelcfg.c) ---- */
+
+/* The salt (fileid.h) of the version of the loose animation at name
+ * (relative to dfd): its folder's model.cfg's, 0 without one or under an
+ * explicit -o skeleton=. */
+uint64_t tree_modelcfg_salt(struct rtm_tree *t, int dfd, const char *name);
+/* A model.cfg in dir changed: the animations beside it are new versions
+ * (parent: dir's number, or 0). */
+void tree_modelcfg_changed(struct rtm_tree *t, const char *dir, uint64_t parent,
+                           const struct rtm_tree_notify *n);
+int tree_is_model_cfg(const char *name);
+
+#endif
