@@ -152,7 +152,10 @@ static void sizes_exact_while_ahead(void **state)
     struct rtmc_stats st;
     rtmc_get_stats(e->f.c, &st);
     assert_true(st.ahead > 0);
-    assert_true(st.ahead < NANIMS);     /* the first was the walk's own */
+    /* Two walks race for the first animation: the one that loses may
+     * relist anims/ while the other is sizing it, and a worker may take it.
+     * That a single walk sizes its own first is stops_at_window's check. */
+    assert_true(st.ahead <= NANIMS);
 }
 
 /* grep -r lefthand --include=bones.txt: every folder listed, bones.txt
