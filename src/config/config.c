@@ -229,31 +229,73 @@ long cfg_class(const struct cfg *c, const char *path)
     return at;
 }
 
-/* The class named name visible from class scope: a member of scope, then
- * of each enclosing class outwards, as the game resolves a base class
- * (the latest definition before the asker counts; an extern "class X;"
- * only declares, so it is skipped).  skip is the class asking. */
-static long visible_class(const struct cfg *c, uint32_t scope, const char *name, uint32_t skip)
+/* What one base-class lookup may spend before it gives up (-1): the rule
+ * below recurses (a scope's own base is looked up by it), so a hostile
+ * file could make it branch, or nest, without end.  members: how many
+ * members it may compare (the game's own CfgMovesMaleSdr has about 10,000
+ * states, and a lookup in it compares a few times that); depth: how deep
+ * lookups may nest, as classes do. */
+struct base_walk {
+    long members;
+    int depth;
+};
+enum { BASE_LOOKUP_MEMBERS = 1 << 20 };
+
+static long parent_within(const struct cfg *c, uint32_t cls, struct base_walk *w);
+
+/* A class named name defined (not declared: "class X;" only declares) as
+ * a member of class k, other than skip: the last in file order, or -1. */
+static long defined_member(const struct cfg *c, uint32_t k, const char *name, uint32_t skip,
+                           struct base_walk *w)
 {
-    for (int up = 0; up <= CFG_DEPTH_MAX; up++) {
-        const struct cfg_entry *k = &c->e[scope];
-        for (uint32_t i = k->n; i-- > 0;) {
-            const struct cfg_entry *m = &c->e[k->first + i];
-            if (k->first + i != skip && m->kind == CFG_CLASS && strcasecmp(m->name.p, name) == 0)
-                return (long)(k->first + i);
-        }
-        if (scope == 0)
-            break;
-        scope = k->up;
+    const struct cfg_entry *cls = &c->e[k];
+    w->members -= (long)cls->n + 1;
+    for (uint32_t i = cls->n; i-- > 0;) {
+        const struct cfg_entry *m = &c->e[cls->first + i];
+        if (cls->first + i != skip && m->kind == CFG_CLASS && strcasecmp(m->name.p, name) == 0)
+            return (long)(cls->first + i);
     }
     return -1;
 }
 
+/* The class named name that class scope sees, as the game resolves a base
+ * class: a class scope defines, else one it inherits (from its parent,
+ * and that parent's, nearest first), else the same in each enclosing
+ * class outwards to the root.  skip is the class asking (class X : X
+ * names the X its scope inherits). */
+static long visible_class(const struct cfg *c, uint32_t scope, const char *name, uint32_t skip,
+                          struct base_walk *w)
+{
+    for (int up = 0; up <= CFG_DEPTH_MAX; up++) {
+        long k = scope;
+        for (int step = 0; k >= 0 && step < CFG_DEPTH_MAX && w->members > 0; step++) {
+            long m = defined_member(c, (uint32_t)k, name, skip, w);
+            if (m >= 0)
+                return m;
+            k = parent_within(c, (uint32_t)k, w);
+        }
+        if (scope == 0 || w->members <= 0)
+            break;
+        scope = c->e[scope].up;
+    }
+    return -1;
+}
+
+static long parent_within(const struct cfg *c, uint32_t cls, struct base_walk *w)
+{
+    if (cls >= c->ne || cls == 0 || c->e[cls].kind != CFG_CLASS || !c->e[cls].has_parent ||
+        w->depth >= CFG_DEPTH_MAX)
+        return -1;
+    w->depth++;
+    long p = visible_class(c, c->e[cls].up, c->e[cls].parent.p, cls, w);
+    w->depth--;
+    return p;
+}
+
 long cfg_parent(const struct cfg *c, uint32_t cls)
 {
-    if (cls >= c->ne || cls == 0 || c->e[cls].kind != CFG_CLASS || !c->e[cls].has_parent)
-        return -1;
-    return visible_class(c, c->e[cls].up, c->e[cls].parent.p, cls);
+    struct base_walk w = { BASE_LOOKUP_MEMBERS, 0 };
+    return parent_within(c, cls, &w);
 }
 
 long cfg_lookup(const struct cfg *c, uint32_t cls, const char *name, long *stuck)

@@ -176,8 +176,12 @@ long cfg_member(const struct cfg *c, uint32_t cls, const char *name);
 /* The class a path names from the root, "CfgGesturesMale/States/X"; -1. */
 long cfg_class(const struct cfg *c, const char *path);
 /* The parent class of class cls inside this model, as the game resolves
- * it: the class named so in the enclosing classes, looked up through their
- * parents, nearest first; -1 when it has none or it is not in the model. */
+ * a base class name (rtm(5), "Base classes"): a class of that name that
+ * cls's enclosing class defines, else one that class inherits (from its
+ * parent, nearest first), else the same in each class further out, to the
+ * root.  "class X;" only declares X and is skipped.  -1 when cls has no
+ * parent, or it is not in the model (or the lookup ran past a bound that
+ * keeps hostile files from making it branch without end). */
 long cfg_parent(const struct cfg *c, uint32_t cls);
 /* An entry named name in class cls or, through cfg_parent(), its parents
  * (at most CFG_DEPTH_MAX steps; loops end there): -1 when none is found.

@@ -288,18 +288,6 @@ static void memo_free(struct parent_memo *m)
     free(m);
 }
 
-/* The path a stuck class's parent would have: the same scope path, the
- * parent's name, into path: 0, or -1 when it does not fit. */
-static int parent_path(const struct cfg *c, uint32_t stuck, char path[CLASS_PATH_MAX])
-{
-    if (class_path(c, c->e[stuck].up, path, CLASS_PATH_MAX - 1))
-        return -1;
-    size_t len = strlen(path);
-    int w = snprintf(path + len, CLASS_PATH_MAX - len, "%s%s", len ? "/" : "",
-                     c->e[stuck].parent.p);
-    return w < 0 || (size_t)w >= CLASS_PATH_MAX - len ? -1 : 0;
-}
-
 /* The first two configs, in path order, with class path, into a. */
 static void search_two(const struct rtm_states *s, const char *path, struct parent_answer *a)
 {
@@ -314,14 +302,17 @@ static void search_two(const struct rtm_states *s, const char *path, struct pare
     }
 }
 
-/* The class a stuck class's parent names in another config than ci: the
- * same scope path, the parent's name.  Configs are tried in path order. */
-static int parent_elsewhere(const struct rtm_states *s, size_t ci, uint32_t stuck, size_t *cj,
-                            long *cls)
+/* A class of some config: its place in the table and its entry. */
+struct cref {
+    size_t cfg;
+    long cls;
+};
+
+/* The class at path in the first config, in path order, that defines it,
+ * other than not (memoised while the table is finished): 0, or -1. */
+static int class_at(const struct rtm_states *s, const char *path, struct cref not,
+                    struct cref *out)
 {
-    char path[CLASS_PATH_MAX];
-    if (parent_path(s->cfgs[ci].c, stuck, path))
-        return -1;
     struct parent_answer q = { .hash = path_hash(path) }, *a = &q;
     if (!s->memo || (a = memo_slot(s->memo, q.hash, path))->hash == 0) {
         search_two(s, path, &q);
@@ -329,29 +320,99 @@ static int parent_elsewhere(const struct rtm_states *s, size_t ci, uint32_t stuc
             free(q.path);
         a = &q;
     }
-    int i = a->cfg[0] == ci;            /* the first that is not ci's own */
+    int i = a->cfg[0] == not.cfg && a->cls[0] == not.cls;
     if (a->cfg[i] == SIZE_MAX)
         return -1;
-    *cj = a->cfg[i];
-    *cls = a->cls[i];
+    *out = (struct cref){ a->cfg[i], a->cls[i] };
     return 0;
 }
 
+/* What one lookup across configs may spend: classes' paths tried, and how
+ * deep the bases of enclosing classes may be looked up (as in config.c,
+ * so that a hostile config cannot make it branch or nest without end). */
+struct walk {
+    int paths, depth;
+};
+enum { WALK_PATHS = 4096 };
+
+static int base_across(const struct rtm_states *s, struct cref k, struct cref *out,
+                       struct walk *w);
+
+/* The class named name that class sc sees as a member: one that sc's path
+ * names in any config, else one of the classes sc inherits, nearest
+ * first.  not: the class asking, never its own base (class Run : Run in
+ * one config extends another config's Run, as an addon extends the
+ * game's). */
+static int member_across(const struct rtm_states *s, struct cref sc, const char *name,
+                         struct cref not, struct cref *out, struct walk *w)
+{
+    char path[CLASS_PATH_MAX];
+    for (int step = 0; step < CFG_DEPTH_MAX && w->paths-- > 0; step++) {
+        const struct cfg *c = s->cfgs[sc.cfg].c;
+        if (class_path(c, (uint32_t)sc.cls, path, sizeof path))
+            return -1;
+        size_t len = strlen(path);
+        int n = snprintf(path + len, sizeof path - len, "%s%s", len ? "/" : "", name);
+        if (n < 0 || (size_t)n >= sizeof path - len)
+            return -1;
+        if (class_at(s, path, not, out) == 0)
+            return 0;
+        if (base_across(s, sc, &sc, w))
+            return -1;
+    }
+    return -1;
+}
+
+/* The base class of class k as the game resolves it across the configs
+ * added (rtm(5), "Base classes"): within k's config (cfg_parent), else
+ * the name in k's enclosing class, looked up by member_across, then in
+ * each class further out.  0 and *out; 1 when k names no base; -1 when
+ * the name is found nowhere. */
+static int base_across(const struct rtm_states *s, struct cref k, struct cref *out,
+                       struct walk *w)
+{
+    const struct cfg *c = s->cfgs[k.cfg].c;
+    const struct cfg_entry *e = &c->e[k.cls];
+    if (e->kind != CFG_CLASS || !e->has_parent)
+        return 1;
+    long p = cfg_parent(c, (uint32_t)k.cls);
+    if (p >= 0) {
+        *out = (struct cref){ k.cfg, p };
+        return 0;
+    }
+    if (w->depth >= CFG_DEPTH_MAX)
+        return -1;
+    w->depth++;
+    int rc = -1;
+    for (uint32_t up = e->up, n = 0; rc && n <= CFG_DEPTH_MAX; up = c->e[up].up, n++) {
+        rc = member_across(s, (struct cref){ k.cfg, up }, e->parent.p, k, out, w);
+        if (up == 0)
+            break;
+    }
+    w->depth--;
+    return rc ? -1 : 0;
+}
+
+/* The entry named name in class (ci, cls) or the classes it inherits,
+ * across configs. */
 static struct found lookup(const struct rtm_states *s, size_t ci, uint32_t cls, const char *name)
 {
+    struct cref k = { ci, cls };
+    struct walk w = { WALK_PATHS, 0 };
     for (int step = 0; step < CFG_DEPTH_MAX; step++) {
-        const struct cfg *c = s->cfgs[ci].c;
-        long stuck = -1, e = cfg_lookup(c, cls, name, &stuck);
+        const struct cfg *c = s->cfgs[k.cfg].c;
+        long e = cfg_member(c, (uint32_t)k.cls, name);
         if (e >= 0)
-            return (struct found){ ci, e, NULL };
-        if (stuck < 0)
-            return (struct found){ ci, -1, NULL };
-        long next;
-        if (parent_elsewhere(s, ci, (uint32_t)stuck, &ci, &next))
-            return (struct found){ ci, -1, c->e[stuck].parent.p };
-        cls = (uint32_t)next;
+            return (struct found){ k.cfg, e, NULL };
+        struct cref next;
+        int rc = base_across(s, k, &next, &w);
+        if (rc > 0)
+            return (struct found){ k.cfg, -1, NULL };
+        if (rc < 0)
+            return (struct found){ k.cfg, -1, c->e[k.cls].parent.p };
+        k = next;
     }
-    return (struct found){ ci, -1, NULL };      /* a loop across configs */
+    return (struct found){ k.cfg, -1, NULL };   /* a loop */
 }
 
 /* The value a lookup found, when it is a plain value. */

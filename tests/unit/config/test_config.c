@@ -180,6 +180,62 @@ static void test_lookup(void **state)
     cfg_free(c);
 }
 
+/* The base class a class names, by path ("" when it has none). */
+static void assert_base(const struct cfg *c, const char *cls, const char *want)
+{
+    long k = cfg_class(c, cls);
+    assert_true(k >= 0);
+    long p = cfg_parent(c, (uint32_t)k);
+    if (!*want) {
+        assert_int_equal(p, -1);
+        return;
+    }
+    assert_int_equal(p, cfg_class(c, want));
+}
+
+/* Base classes as the game finds them: in the enclosing class, then in
+ * what it inherits, then further out; "class X;" declares only. */
+static void test_base_classes(void **state)
+{
+    (void)state;
+    static const char *const moves[2] = {
+        /* AGM's way: the base declared in the class that inherits it */
+        "class CfgMovesBasic { class Default { looped = 1; }; };\n"
+        "class CfgMovesMaleSdr : CfgMovesBasic { class Default;\n"
+        "  class States { class Mine : Default { file = \"m.rtm\"; }; }; };\n",
+        /* the same without the declaration */
+        "class CfgMovesBasic { class Default { looped = 1; }; };\n"
+        "class CfgMovesMaleSdr : CfgMovesBasic {\n"
+        "  class States { class Mine : Default { file = \"m.rtm\"; }; }; };\n",
+    };
+    for (int i = 0; i < 2; i++) {
+        struct cfg *c = text_ok(moves[i]);
+        assert_base(c, "CfgMovesMaleSdr/States/Mine", "CfgMovesBasic/Default");
+        long k = cfg_find(c, "CfgMovesMaleSdr/States/Mine/looped", NULL);
+        assert_true(k >= 0 && c->e[k].v.u.i == 1);
+        cfg_free(c);
+    }
+    /* an inherited scope's class comes before an outer scope's own, and a
+     * class X : X names the X its scope inherits (the wiki's turrets) */
+    struct cfg *c = text_ok(
+        "class Default { speed = 9; };\n"
+        "class Tank { class Default { speed = 1; }; class Turrets { x = 1; }; };\n"
+        "class MyTank : Tank { class Turrets : Turrets { };\n"
+        "  class States { class S : Default { }; }; };\n"
+        "class Other { class States { class T : Default { }; class U : Nowhere { }; }; };\n");
+    assert_base(c, "MyTank/States/S", "Tank/Default");
+    assert_base(c, "MyTank/Turrets", "Tank/Turrets");
+    assert_base(c, "Other/States/T", "Default");
+    assert_base(c, "Other/States/U", "");
+    assert_base(c, "Tank", "");
+    cfg_free(c);
+    /* a hostile file: scopes that inherit each other in circles end */
+    c = text_ok("class A : B { class C : D { class E : G { }; }; };\n"
+                "class B : A { class D : C { }; };\n");
+    assert_base(c, "A/C/E", "");
+    cfg_free(c);
+}
+
 static void put_u32(struct rtm_buf *b, uint32_t v) { rtm_buf_put_u32(b, v); }
 
 /* A rapified file by hand: header, a root body of the given bytes. */
@@ -534,6 +590,7 @@ int main(void)
         cmocka_unit_test(test_entries),     cmocka_unit_test(test_numbers),
         cmocka_unit_test(test_empty_text),
         cmocka_unit_test(test_text_form),   cmocka_unit_test(test_lookup),
+        cmocka_unit_test(test_base_classes),
         cmocka_unit_test(test_text_exact_int64), cmocka_unit_test(test_joined_strings),
         cmocka_unit_test(test_rap_types),   cmocka_unit_test(test_rap_enums_measured),
         cmocka_unit_test(test_rap_errors),

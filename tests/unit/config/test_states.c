@@ -118,6 +118,34 @@ static void parents_elsewhere_not_its_own(void **state)
           "CfgMovesMaleSdr/States/Sit speed=0.25 duration_s=4 looped=1 config=c.pbo/config.bin\n");
 }
 
+/* A base named as mods name it, found as the game finds it across
+ * configs: CfgMovesMaleSdr's Default is the CfgMovesBasic one it inherits
+ * (AGM's "class StandBase;"), and grad_captive's "class default;" in
+ * CfgGesturesMale is the game's CfgGesturesMale/Default, one scope out
+ * from States. */
+static void bases_as_the_game_finds_them(void **state)
+{
+    (void)state;
+    static const char *const cfgs[] = {
+        "class CfgMovesBasic { class Default { looped = 1; speed = 0.5; }; };\n"
+        "class CfgGesturesMale { class Default { looped = 0; speed = 2; }; };\n", "game/config.bin",
+        "class CfgMovesBasic; class CfgMovesMaleSdr : CfgMovesBasic { class Default;\n"
+        "  class States { class Mine : Default { file = \"x\\m.rtm\"; }; }; };\n"
+        "class CfgGesturesMale { class default;\n"
+        "  class States { class G : default { file = \"x\\m.rtm\"; }; }; };\n", "mod/config.cpp",
+    };
+    check("x\\m.rtm", cfgs, 4,
+          "game_path: \\x\\m.rtm\n"
+          "CfgMovesMaleSdr/States/Mine speed=0.5 duration_s=2 looped=1 config=mod/config.cpp\n"
+          "CfgGesturesMale/States/G speed=2 duration_s=0.5 looped=0 config=mod/config.cpp\n");
+    check("x\\m.rtm", cfgs + 2, 2,             /* without the game's config */
+          "game_path: \\x\\m.rtm\n"
+          "CfgMovesMaleSdr/States/Mine speed=? duration_s=? looped=? config=mod/config.cpp"
+          " inherits=Default\n"
+          "CfgGesturesMale/States/G speed=? duration_s=? looped=? config=mod/config.cpp"
+          " inherits=default\n");
+}
+
 static void duration_rule(void **state)
 {
     (void)state;
@@ -261,6 +289,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(resolves_through_parents),
+        cmocka_unit_test(bases_as_the_game_finds_them),
         cmocka_unit_test(unknown_parent_is_a_question_mark),
         cmocka_unit_test(parents_across_configs),
         cmocka_unit_test(parents_elsewhere_not_its_own),
