@@ -1,5 +1,5 @@
 /* states.c - config states and the lines of states.txt (states.h). */
-#include "states.h"
+#include "states_int.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -10,51 +10,6 @@
 #include "array.h"
 #include "gamepath.h"
 #include "numfmt.h"
-
-enum { GP_MAX = RTM_STATES_KEY_MAX, CLASS_PATH_MAX = 1024 };
-
-struct one_cfg {
-    struct cfg *c;
-    char *rel;
-};
-
-/* A line's strings share one block, key first: a table of 19,000 lines
- * (a generated install's) holds 7.6 MB so. */
-struct line {
-    char *key;          /* the game path the state names: normalised, lowercase */
-    char *text;         /* the line, with its newline */
-    char *file;         /* the state's file as written (missing.txt) */
-    char *speed;        /* its speed as the line writes it (timing.h) */
-    int speed_known;    /* that speed is a finite number */
-    size_t cfg;         /* its config's place in path order */
-    uint32_t entry;     /* the state's entry: file order */
-};
-
-/* Where a class path is (parent_elsewhere): the first two configs, in path
- * order, that have it.  rtm_states_finish keeps each path's answer while
- * it makes the lines, as most of a mod's states share a few parents that
- * no config of the mod has (class X: GestureGo), each of which would be
- * looked for in every config, for every state.  An open-addressing table,
- * at most half full, of paths in any case (the game's names are). */
-struct parent_memo {
-    struct parent_answer {
-        uint64_t hash;          /* of the path; 0: a free slot */
-        char *path;
-        size_t cfg[2];          /* SIZE_MAX: none */
-        long cls[2];
-    } *slot;
-    size_t n, cap;              /* cap: a power of two */
-};
-
-struct rtm_states {
-    struct one_cfg *cfgs;
-    struct parent_memo *memo;   /* during rtm_states_finish, or NULL */
-    size_t ncfgs, capcfgs;
-    struct line *lines;
-    size_t nlines, caplines;
-    size_t cfg_bytes;   /* what the configs hold (cfg mem_bytes) */
-    int finished;       /* rtm_states_finish ran: the configs are gone */
-};
 
 struct rtm_states *rtm_states_new(void)
 {
@@ -205,225 +160,6 @@ int rtm_states_add(struct rtm_states *s, struct cfg *c, const char *rel)
     return 0;
 }
 
-/* ---- resolving a value through parents, across configs ---- */
-
-/* The path of class cls from the root ("CfgMovesMaleSdr/States/X") into
- * out: 0, or -1 when it does not fit. */
-static int class_path(const struct cfg *c, uint32_t cls, char *out, size_t n)
-{
-    uint32_t chain[CFG_DEPTH_MAX + 1];
-    size_t depth = 0;
-    for (uint32_t k = cls; k != 0 && depth <= CFG_DEPTH_MAX; k = c->e[k].up)
-        chain[depth++] = k;
-    size_t len = 0;
-    out[0] = 0;
-    while (depth--) {
-        int w = snprintf(out + len, n - len, "%s%s", len ? "/" : "", c->e[chain[depth]].name.p);
-        if (w < 0 || (size_t)w >= n - len)
-            return -1;
-        len += (size_t)w;
-    }
-    return 0;
-}
-
-/* Where a lookup ended: the value's entry in config cfg, or (entry -1)
- * none; inherits names the parent outside every config when the chain
- * left them. */
-struct found {
-    size_t cfg;
-    long entry;
-    const char *inherits;
-};
-
-static uint64_t path_hash(const char *path)
-{
-    uint64_t h = rtm_hash_bytes(path, strlen(path), 1);
-    return h ? h : 1;
-}
-
-/* The slot of path (its hash h) in m: its answer, or the free slot for it. */
-static struct parent_answer *memo_slot(const struct parent_memo *m, uint64_t h, const char *path)
-{
-    for (size_t i = (size_t)(h >> 7) & (m->cap - 1);; i = (i + 1) & (m->cap - 1))
-        if (!m->slot[i].hash || (m->slot[i].hash == h && !strcasecmp(m->slot[i].path, path)))
-            return &m->slot[i];
-}
-
-/* Keeps answer a (its path m's from now on) when there is room: 0, or -1
- * (then the caller frees the path). */
-static int memo_put(struct parent_memo *m, const struct parent_answer *a)
-{
-    if (2 * (m->n + 1) > m->cap) {
-        struct parent_memo bigger = { calloc(2 * m->cap, sizeof *m->slot), 0, 2 * m->cap };
-        if (!bigger.slot)
-            return -1;
-        for (size_t i = 0; i < m->cap; i++)
-            if (m->slot[i].hash)
-                *memo_slot(&bigger, m->slot[i].hash, m->slot[i].path) = m->slot[i];
-        bigger.n = m->n;
-        free(m->slot);
-        *m = bigger;
-    }
-    *memo_slot(m, a->hash, a->path) = *a;
-    m->n++;
-    return 0;
-}
-
-static struct parent_memo *memo_new(void)
-{
-    struct parent_memo *m = calloc(1, sizeof *m);
-    if (m && !(m->slot = calloc(m->cap = 256, sizeof *m->slot))) {
-        free(m);
-        m = NULL;
-    }
-    return m;
-}
-
-static void memo_free(struct parent_memo *m)
-{
-    for (size_t i = 0; m && i < m->cap; i++)
-        free(m->slot[i].path);
-    if (m)
-        free(m->slot);
-    free(m);
-}
-
-/* The first two configs, in path order, with class path, into a. */
-static void search_two(const struct rtm_states *s, const char *path, struct parent_answer *a)
-{
-    size_t found = 0;
-    a->cfg[0] = a->cfg[1] = SIZE_MAX;
-    for (size_t k = 0; k < s->ncfgs && found < 2; k++) {
-        long cls = s->cfgs[k].c ? cfg_class(s->cfgs[k].c, path) : -1;
-        if (cls >= 0) {             /* (a line-only table's configs have no model) */
-            a->cfg[found] = k;
-            a->cls[found++] = cls;
-        }
-    }
-}
-
-/* A class of some config: its place in the table and its entry. */
-struct cref {
-    size_t cfg;
-    long cls;
-};
-
-/* The class at path in the first config, in path order, that defines it,
- * other than not (memoised while the table is finished): 0, or -1. */
-static int class_at(const struct rtm_states *s, const char *path, struct cref not,
-                    struct cref *out)
-{
-    struct parent_answer q = { .hash = path_hash(path) }, *a = &q;
-    if (!s->memo || (a = memo_slot(s->memo, q.hash, path))->hash == 0) {
-        search_two(s, path, &q);
-        if (s->memo && (q.path = strdup(path)) && memo_put(s->memo, &q))
-            free(q.path);
-        a = &q;
-    }
-    int i = a->cfg[0] == not.cfg && a->cls[0] == not.cls;
-    if (a->cfg[i] == SIZE_MAX)
-        return -1;
-    *out = (struct cref){ a->cfg[i], a->cls[i] };
-    return 0;
-}
-
-/* What one lookup across configs may spend: classes' paths tried, and how
- * deep the bases of enclosing classes may be looked up (as in config.c,
- * so that a hostile config cannot make it branch or nest without end). */
-struct walk {
-    int paths, depth;
-};
-enum { WALK_PATHS = 4096 };
-
-static int base_across(const struct rtm_states *s, struct cref k, struct cref *out,
-                       struct walk *w);
-
-/* The class named name that class sc sees as a member: one that sc's path
- * names in any config, else one of the classes sc inherits, nearest
- * first.  not: the class asking, never its own base (class Run : Run in
- * one config extends another config's Run, as an addon extends the
- * game's). */
-static int member_across(const struct rtm_states *s, struct cref sc, const char *name,
-                         struct cref not, struct cref *out, struct walk *w)
-{
-    char path[CLASS_PATH_MAX];
-    for (int step = 0; step < CFG_DEPTH_MAX && w->paths-- > 0; step++) {
-        const struct cfg *c = s->cfgs[sc.cfg].c;
-        if (class_path(c, (uint32_t)sc.cls, path, sizeof path))
-            return -1;
-        size_t len = strlen(path);
-        int n = snprintf(path + len, sizeof path - len, "%s%s", len ? "/" : "", name);
-        if (n < 0 || (size_t)n >= sizeof path - len)
-            return -1;
-        if (class_at(s, path, not, out) == 0)
-            return 0;
-        if (base_across(s, sc, &sc, w))
-            return -1;
-    }
-    return -1;
-}
-
-/* The base class of class k as the game resolves it across the configs
- * added (rtm(5), "Base classes"): within k's config (cfg_parent), else
- * the name in k's enclosing class, looked up by member_across, then in
- * each class further out.  0 and *out; 1 when k names no base; -1 when
- * the name is found nowhere. */
-static int base_across(const struct rtm_states *s, struct cref k, struct cref *out,
-                       struct walk *w)
-{
-    const struct cfg *c = s->cfgs[k.cfg].c;
-    const struct cfg_entry *e = &c->e[k.cls];
-    if (e->kind != CFG_CLASS || !e->has_parent)
-        return 1;
-    long p = cfg_parent(c, (uint32_t)k.cls);
-    if (p >= 0) {
-        *out = (struct cref){ k.cfg, p };
-        return 0;
-    }
-    if (w->depth >= CFG_DEPTH_MAX)
-        return -1;
-    w->depth++;
-    int rc = -1;
-    for (uint32_t up = e->up, n = 0; rc && n <= CFG_DEPTH_MAX; up = c->e[up].up, n++) {
-        rc = member_across(s, (struct cref){ k.cfg, up }, e->parent.p, k, out, w);
-        if (up == 0)
-            break;
-    }
-    w->depth--;
-    return rc ? -1 : 0;
-}
-
-/* The entry named name in class (ci, cls) or the classes it inherits,
- * across configs. */
-static struct found lookup(const struct rtm_states *s, size_t ci, uint32_t cls, const char *name)
-{
-    struct cref k = { ci, cls };
-    struct walk w = { WALK_PATHS, 0 };
-    for (int step = 0; step < CFG_DEPTH_MAX; step++) {
-        const struct cfg *c = s->cfgs[k.cfg].c;
-        long e = cfg_member(c, (uint32_t)k.cls, name);
-        if (e >= 0)
-            return (struct found){ k.cfg, e, NULL };
-        struct cref next;
-        int rc = base_across(s, k, &next, &w);
-        if (rc > 0)
-            return (struct found){ k.cfg, -1, NULL };
-        if (rc < 0)
-            return (struct found){ k.cfg, -1, c->e[k.cls].parent.p };
-        k = next;
-    }
-    return (struct found){ k.cfg, -1, NULL };   /* a loop */
-}
-
-/* The value a lookup found, when it is a plain value. */
-static const struct cfg_value *value_of(const struct rtm_states *s, struct found f)
-{
-    if (f.entry < 0)
-        return NULL;
-    const struct cfg_entry *e = &s->cfgs[f.cfg].c->e[f.entry];
-    return e->kind == CFG_VALUE ? &e->v : NULL;
-}
-
 /* ---- one state's line ---- */
 
 /* A value as written into b; its number in *num when it is one. */
@@ -459,15 +195,15 @@ static int put_value(struct rtm_buf *b, const struct cfg_value *v, double *num)
 static void state_line(const struct rtm_states *s, size_t ci, uint32_t cls, struct rtm_buf *b)
 {
     char path[CLASS_PATH_MAX], dur[32] = "?";
-    struct found sp = lookup(s, ci, cls, "speed"), lo = lookup(s, ci, cls, "looped");
+    struct found sp = states_lookup(s, ci, cls, "speed"), lo = states_lookup(s, ci, cls, "looped");
     double speed = NAN, looped = 0;
-    if (class_path(s->cfgs[ci].c, cls, path, sizeof path))
+    if (states_class_path(s->cfgs[ci].c, cls, path, sizeof path))
         snprintf(path, sizeof path, "?");
     rtm_buf_printf(b, "%s speed=", path);
-    if (put_value(b, value_of(s, sp), &speed) == 0)
+    if (put_value(b, states_value_of(s, sp), &speed) == 0)
         rtm_timing_duration(speed, dur, sizeof dur);
     rtm_buf_printf(b, " duration_s=%s looped=", dur);
-    put_value(b, value_of(s, lo), &looped);
+    put_value(b, states_value_of(s, lo), &looped);
     rtm_buf_printf(b, " config=%s", s->cfgs[ci].rel);
     const char *inh = sp.inherits ? sp.inherits : lo.inherits;
     if (inh)
@@ -515,8 +251,8 @@ static int add_line(struct rtm_states *s, size_t ci, uint32_t cls, const char *k
     rtm_buf_init(&b);
     rtm_buf_init(&sp);
     state_line(s, ci, cls, &b);
-    int known = put_value(&sp, value_of(s, lookup(s, ci, cls, "speed")), &speed) == 0 &&
-                isfinite(speed);
+    struct found f = states_lookup(s, ci, cls, "speed");
+    int known = put_value(&sp, states_value_of(s, f), &speed) == 0 && isfinite(speed);
     rtm_buf_putc(&b, 0);                    /* taken as C strings */
     rtm_buf_putc(&sp, 0);
     int rc = b.oom || sp.oom ? -1 : put_line(s, key, b.p, file->u.s.p, file->u.s.len, sp.p,
@@ -540,11 +276,11 @@ static int states_of(struct rtm_states *s, size_t ci)
         if (st < 0 || c->e[st].kind != CFG_CLASS)
             continue;
         for (uint32_t k = c->e[st].first; k < c->e[st].first + c->e[st].n; k++) {
-            const struct cfg_value *f;
             char key[GP_MAX];
-            if (c->e[k].kind != CFG_CLASS ||
-                !(f = value_of(s, lookup(s, ci, k, "file"))) || f->type != CFG_T_STRING ||
-                rtm_states_key(f->u.s.p, f->u.s.len, key))
+            if (c->e[k].kind != CFG_CLASS)
+                continue;
+            const struct cfg_value *f = states_value_of(s, states_lookup(s, ci, k, "file"));
+            if (!f || f->type != CFG_T_STRING || rtm_states_key(f->u.s.p, f->u.s.len, key))
                 continue;
             if (add_line(s, ci, k, key, f))
                 return -1;
@@ -573,11 +309,11 @@ int rtm_states_finish(struct rtm_states *s)
 {
     if (s->ncfgs)
         qsort(s->cfgs, s->ncfgs, sizeof *s->cfgs, by_rel);
-    s->memo = memo_new();               /* without it, only slower */
+    s->memo = states_memo_new();               /* without it, only slower */
     int rc = 0;
     for (size_t i = 0; !rc && i < s->ncfgs; i++)
         rc = states_of(s, i);
-    memo_free(s->memo);
+    states_memo_free(s->memo);
     s->memo = NULL;
     if (rc)
         return -1;

@@ -4,8 +4,9 @@
  * A state is a class C/States/S, for any root class C (CfgMovesMaleSdr,
  * CfgGesturesMale, a mod's own), whose `file`, found in S or through its
  * parents, is a string.  Its line says its class path and, each resolved
- * through `class A : B` in S's config and then in the other configs added
- * (where the parent's scope path names a class), `speed` as written,
+ * through `class A : B` by the game's rule (rtm(5), "Base classes": the
+ * scope, what it inherits, then outwards; in S's config, then in the
+ * other configs added, in path order), `speed` as written,
  * `duration_s` by the duration rule, `looped` as written and `config`, the
  * config's path as added.  Where a chain leaves the configs added (the
  * parent is the base game's), the value is `?` and `inherits=NAME` names
