@@ -593,6 +593,23 @@ static int next_class(const uint8_t *p, size_t len, size_t *at, struct class_rec
     return 1;
 }
 
+struct rtm_skeleton *rtm_skeleton_cfg_class(const uint8_t *classes, size_t len, const char *name)
+{
+    struct class_rec c;
+    for (size_t at = 0; next_class(classes, len, &at, &c);) {
+        if (c.name_len != strlen(name) || strncasecmp(c.name, name, c.name_len) != 0)
+            continue;
+        struct rtm_skeleton *s = NULL;
+        struct rtm_error e2;
+        char *n = strndup(c.name, c.name_len);
+        if (!n || rtm_skeleton_parse(c.text, c.text_len, n, &s, &e2))
+            s = NULL;
+        free(n);
+        return s;
+    }
+    return NULL;
+}
+
 /* How many of the animation's bones skeleton s holds. */
 static uint32_t held(const struct rtm_skeleton *s, const struct rtm_str *bones, uint32_t n)
 {

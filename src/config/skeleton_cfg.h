@@ -72,6 +72,10 @@ int rtm_skeleton_cfg_classes(const struct cfg *c, const char *where, struct rtm_
 int rtm_skeleton_cfg_classes_of(const uint8_t *data, size_t len, const char *where,
                                 struct rtm_buf *out, struct rtm_error *err);
 
+/* The skeleton of class name (ASCII case ignored) among those bytes, named
+ * as the class; NULL when none is (or out of memory). */
+struct rtm_skeleton *rtm_skeleton_cfg_class(const uint8_t *classes, size_t len, const char *name);
+
 /* The class an animation takes from those bytes, as rtm_parse_opts.choose
  * (ctx a struct rtm_skeleton_pick): the one that holds the most of its
  * bones (every one, when one does), then the best cover of ofp2's bones,

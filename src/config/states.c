@@ -10,6 +10,7 @@
 #include "array.h"
 #include "gamepath.h"
 #include "numfmt.h"
+#include "skeleton_cfg.h"
 
 struct rtm_states *rtm_states_new(void)
 {
@@ -23,7 +24,9 @@ void rtm_states_free(struct rtm_states *s)
     for (size_t i = 0; i < s->ncfgs; i++) {
         cfg_free(s->cfgs[i].c);
         free(s->cfgs[i].rel);
+        rtm_buf_free(&s->cfgs[i].skeletons);
     }
+    states_check_free(&s->check);
     for (size_t i = 0; i < s->nlines; i++) {
         free(s->lines[i].key);          /* the line's one block */
     }
@@ -41,7 +44,9 @@ size_t rtm_states_config_bytes(const struct rtm_states *s) { return s ? s->cfg_b
 /* Resolving asks a config only for its classes (their names, parents and
  * members: cfg_class, cfg_parent), for the members named file, speed and
  * looped (cfg_lookup; only whether one is a value, and which, is read),
- * and for States.  The rest (most of a config: a generated install's 30 MB
+ * and for States; the root check.txt (states_check.c) for the members it
+ * checks (states_check_reads) and every member of a BlendAnims class,
+ * arrays with their elements.  The rest (most of a config: a generated install's 30 MB
  * of config.bin parse into 107 MB, of which 21 MB are kept) is dropped
  * when the config is added.  A member not kept could still hide a class of its name from
  * cfg_member (the last one named counts), so a member that shares its name
@@ -49,7 +54,8 @@ size_t rtm_states_config_bytes(const struct rtm_states *s) { return s ? s->cfg_b
  * order, so the lines' file order (entry) sorts as before. */
 static int is_resolved_name(const char *n)
 {
-    return !strcasecmp(n, "file") || !strcasecmp(n, "speed") || !strcasecmp(n, "looped");
+    return !strcasecmp(n, "file") || !strcasecmp(n, "speed") || !strcasecmp(n, "looped") ||
+           states_check_reads(n);
 }
 
 static int by_name_ci(const void *a, const void *b)
@@ -67,9 +73,10 @@ static void keep_members(const struct cfg *c, uint32_t k, uint8_t *keep, const c
         if (c->e[i].kind == CFG_CLASS)
             names[nc++] = c->e[i].name.p;
     qsort(names, nc, sizeof *names, by_name_ci);
+    int blend = strcasecmp(cls->name.p, "BlendAnims") == 0;
     for (uint32_t i = cls->first; i < cls->first + cls->n; i++) {
         const char *n = c->e[i].name.p;
-        keep[i] = c->e[i].kind == CFG_CLASS || is_resolved_name(n) ||
+        keep[i] = c->e[i].kind == CFG_CLASS || blend || is_resolved_name(n) ||
                   (nc && bsearch(&n, names, nc, sizeof *names, by_name_ci));
     }
 }
@@ -82,27 +89,51 @@ static int copy_str(struct cfg *to, struct cfg_str s, struct cfg_str *out)
     return s.p && !out->p ? -1 : 0;
 }
 
-/* Entry e into to's entry at, its members' range mapped (map: old index
- * to new; the members kept are contiguous and in order): 0, or -1 when
- * out of memory. */
-static int copy_entry(struct cfg *to, uint32_t at, const struct cfg_entry *e,
-                      const uint8_t *keep, const uint32_t *map)
+/* Value v of from into to's value *d, an array with its elements (the
+ * readers bound the nesting): 0, or -1 when out of memory. */
+static int copy_value(struct cfg *to, const struct cfg *from, const struct cfg_value *v,
+                      struct cfg_value *d)
+{
+    *d = *v;
+    if (v->type == CFG_T_STRING || v->type == CFG_T_VARIABLE)
+        return copy_str(to, v->u.s, &d->u.s);
+    if (v->type != CFG_T_ARRAY)
+        return 0;
+    long first = v->n ? cfg_add_values(to, v->n) : 0;
+    if (first < 0)
+        return -1;
+    d->u.first = (uint32_t)first;
+    for (uint32_t i = 0; i < v->n; i++) {
+        struct cfg_value el;
+        if (copy_value(to, from, &from->v[v->u.first + i], &el))
+            return -1;
+        to->v[first + i] = el;          /* after: the copy may move to->v */
+    }
+    return 0;
+}
+
+/* Entry e of from into to's entry at, its members' range mapped (map: old
+ * index to new; the members kept are contiguous and in order): 0, or -1
+ * when out of memory. */
+static int copy_entry(struct cfg *to, const struct cfg *from, uint32_t at,
+                      const struct cfg_entry *e, const uint8_t *keep, const uint32_t *map)
 {
     struct cfg_entry *d = &to->e[at];
     d->kind = e->kind;
     d->append = e->append;
     d->has_parent = e->has_parent;
-    d->v = e->v;
     if (e->kind == CFG_CLASS)
         for (uint32_t i = e->first; i < e->first + e->n; i++)
             if (keep[i] && !d->n++)
                 d->first = map[i];
-    if (e->kind == CFG_ARRAY)
-        d->v.n = d->v.u.first = 0;      /* never read: an array is no value */
-    int str = e->kind == CFG_VALUE &&
-              (e->v.type == CFG_T_STRING || e->v.type == CFG_T_VARIABLE);
-    return copy_str(to, e->name, &d->name) || copy_str(to, e->parent, &d->parent) ||
-                   (str && copy_str(to, e->v.u.s, &d->v.u.s)) ? -1 : 0;
+    struct cfg_value v;
+    int valued = e->kind == CFG_VALUE || e->kind == CFG_ARRAY;
+    if (valued && copy_value(to, from, &e->v, &v))
+        return -1;
+    d = &to->e[at];
+    if (valued)
+        d->v = v;
+    return copy_str(to, e->name, &d->name) || copy_str(to, e->parent, &d->parent) ? -1 : 0;
 }
 
 /* Marks in keep what resolving reads of c, and maps the kept entries'
@@ -130,7 +161,7 @@ static struct cfg *states_prune(const struct cfg *c)
     uint32_t n = to && c->ne ? mark_kept(c, keep, map, names) : 0;
     int rc = !to || (n && (cfg_reserve(to, n, 0, 0, 0) || cfg_add_entries(to, n) != 0));
     for (uint32_t k = 0; !rc && k < c->ne; k++)
-        rc = keep[k] && copy_entry(to, map[k], &c->e[k], keep, map);
+        rc = keep[k] && copy_entry(to, c, map[k], &c->e[k], keep, map);
     free(keep);
     free(map);
     free(names);
@@ -142,21 +173,37 @@ static struct cfg *states_prune(const struct cfg *c)
     return to;
 }
 
+/* The CfgSkeletons classes of c into out (empty when it has none, or
+ * they do not read: the check then finds no skeleton of that name). */
+static void skeletons_of(const struct cfg *c, const char *rel, struct rtm_buf *out)
+{
+    struct rtm_error err;
+    rtm_buf_init(out);
+    long k = cfg_member(c, 0, "CfgSkeletons");
+    if (k >= 0 && c->e[k].kind == CFG_CLASS && rtm_skeleton_cfg_classes(c, rel, out, &err))
+        rtm_buf_free(out);
+}
+
 int rtm_states_add(struct rtm_states *s, struct cfg *c, const char *rel)
 {
     char *r = strdup(rel);
+    struct rtm_buf skels;
+    rtm_buf_init(&skels);
+    if (c)
+        skeletons_of(c, rel, &skels);
     struct cfg *kept = c ? states_prune(c) : NULL;
     cfg_free(c);
     void *cfgs = s->cfgs;
-    if (!r || (c && !kept) ||
+    if (!r || (c && !kept) || skels.oom ||
         rtm_array_grow(&cfgs, &s->capcfgs, s->ncfgs + 1, sizeof *s->cfgs, 16)) {
         free(r);
         cfg_free(kept);
+        rtm_buf_free(&skels);
         return -1;
     }
     s->cfgs = cfgs;
-    s->cfgs[s->ncfgs++] = (struct one_cfg){ kept, r };
-    s->cfg_bytes += kept ? kept->mem_bytes : 0;
+    s->cfgs[s->ncfgs++] = (struct one_cfg){ kept, r, skels };
+    s->cfg_bytes += (kept ? kept->mem_bytes : 0) + skels.len;
     return 0;
 }
 
@@ -195,7 +242,8 @@ static int put_value(struct rtm_buf *b, const struct cfg_value *v, double *num)
 static void state_line(const struct rtm_states *s, size_t ci, uint32_t cls, struct rtm_buf *b)
 {
     char path[CLASS_PATH_MAX], dur[32] = "?";
-    struct found sp = states_lookup(s, ci, cls, "speed"), lo = states_lookup(s, ci, cls, "looped");
+    struct found sp = states_lookup(s, ci, cls, "speed", 0);
+    struct found lo = states_lookup(s, ci, cls, "looped", 0);
     double speed = NAN, looped = 0;
     if (states_class_path(s->cfgs[ci].c, cls, path, sizeof path))
         snprintf(path, sizeof path, "?");
@@ -251,7 +299,7 @@ static int add_line(struct rtm_states *s, size_t ci, uint32_t cls, const char *k
     rtm_buf_init(&b);
     rtm_buf_init(&sp);
     state_line(s, ci, cls, &b);
-    struct found f = states_lookup(s, ci, cls, "speed");
+    struct found f = states_lookup(s, ci, cls, "speed", 0);
     int known = put_value(&sp, states_value_of(s, f), &speed) == 0 && isfinite(speed);
     rtm_buf_putc(&b, 0);                    /* taken as C strings */
     rtm_buf_putc(&sp, 0);
@@ -279,7 +327,8 @@ static int states_of(struct rtm_states *s, size_t ci)
             char key[GP_MAX];
             if (c->e[k].kind != CFG_CLASS)
                 continue;
-            const struct cfg_value *f = states_value_of(s, states_lookup(s, ci, k, "file"));
+            struct found at = states_lookup(s, ci, k, "file", 0);
+            const struct cfg_value *f = states_value_of(s, at);
             if (!f || f->type != CFG_T_STRING || rtm_states_key(f->u.s.p, f->u.s.len, key))
                 continue;
             if (add_line(s, ci, k, key, f))
@@ -313,6 +362,7 @@ int rtm_states_finish(struct rtm_states *s)
     int rc = 0;
     for (size_t i = 0; !rc && i < s->ncfgs; i++)
         rc = states_of(s, i);
+    rc = rc || states_check_collect(s);
     states_memo_free(s->memo);
     s->memo = NULL;
     if (rc)
@@ -320,6 +370,7 @@ int rtm_states_finish(struct rtm_states *s)
     for (size_t i = 0; i < s->ncfgs; i++) {
         cfg_free(s->cfgs[i].c);         /* every line is made: they served */
         s->cfgs[i].c = NULL;
+        rtm_buf_free(&s->cfgs[i].skeletons);
     }
     s->cfg_bytes = 0;
     s->finished = 1;

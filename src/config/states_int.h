@@ -3,6 +3,7 @@
 #ifndef RTM_STATES_INT_H
 #define RTM_STATES_INT_H
 
+#include "skeleton.h"
 #include "states.h"
 
 enum { GP_MAX = RTM_STATES_KEY_MAX, CLASS_PATH_MAX = 1024 };
@@ -10,6 +11,40 @@ enum { GP_MAX = RTM_STATES_KEY_MAX, CLASS_PATH_MAX = 1024 };
 struct one_cfg {
     struct cfg *c;
     char *rel;
+    struct rtm_buf skeletons;   /* its CfgSkeletons classes, as
+                                   rtm_skeleton_cfg_classes writes them (empty:
+                                   none), until the table is finished */
+};
+
+/* The root check.txt (states_check.c): what the configs said, kept when
+ * the table is finished.  A finding's order is its code's, then its
+ * config's place in path order, then the class's entry, then seq. */
+struct check_finding {
+    char *text;                 /* "CONFIG: CLASS_PATH: message" */
+    size_t cfg;
+    uint32_t entry, seq;
+    unsigned code;              /* states_check.c's enum check_code */
+};
+/* A state whose file's bones are compared with its class's skeleton when
+ * check.txt is made (they are the animation's, not the configs'). */
+struct check_bones {
+    char *key;                  /* the file's game path, as states.txt's lines */
+    char *where;                /* "CONFIG: CLASS_PATH" */
+    char *file;                 /* as the config writes it */
+    size_t cfg, skel;           /* skel: its place in states_check.skel */
+    uint32_t entry;
+};
+struct check_skel {
+    char *name;                 /* the CfgSkeletons class */
+    struct rtm_skeleton *s;
+};
+struct states_check {
+    struct check_finding *f;
+    size_t nf, capf;
+    struct check_bones *b;
+    size_t nb, capb;
+    struct check_skel *k;
+    size_t nk, capk;
 };
 
 /* A line's strings share one block, key first: a table of 19,000 lines
@@ -24,18 +59,20 @@ struct line {
     uint32_t entry;     /* the state's entry: file order */
 };
 
-/* Where a class path is (parent_elsewhere): the first two configs, in path
- * order, that have it.  rtm_states_finish keeps each path's answer while
- * it makes the lines, as most of a mod's states share a few parents that
- * no config of the mod has (class X: GestureGo), each of which would be
- * looked for in every config, for every state.  An open-addressing table,
- * at most half full, of paths in any case (the game's names are). */
+/* Where a class path is: every config, in path order, that defines it
+ * (the game merges them into one class).  rtm_states_finish keeps each
+ * path's answer while it makes the lines, as most of a mod's states share
+ * a few parents that no config of the mod has (class X: GestureGo), each
+ * of which would be looked for in every config, for every state.  An
+ * open-addressing table, at most half full, of paths in any case (the
+ * game's names are). */
 struct parent_memo {
     struct parent_answer {
         uint64_t hash;          /* of the path; 0: a free slot */
         char *path;
-        size_t cfg[2];          /* SIZE_MAX: none */
-        long cls[2];
+        size_t n;
+        size_t *cfg;            /* n configs and their classes */
+        long *cls;
     } *slot;
     size_t n, cap;              /* cap: a power of two */
 };
@@ -48,6 +85,7 @@ struct rtm_states {
     size_t nlines, caplines;
     size_t cfg_bytes;   /* what the configs hold (cfg mem_bytes) */
     int finished;       /* rtm_states_finish ran: the configs are gone */
+    struct states_check check;
 };
 
 /* Where a lookup ended: the value's entry in config cfg, or (entry -1)
@@ -65,13 +103,32 @@ struct found {
  * out: 0, or -1 when it does not fit. */
 int states_class_path(const struct cfg *c, uint32_t cls, char *out, size_t n);
 /* The entry named name in class cls of config ci, or in the classes it
- * inherits, found by the game's rule (rtm(5), "Base classes"). */
-struct found states_lookup(const struct rtm_states *s, size_t ci, uint32_t cls, const char *name);
+ * inherits, found by the game's rule (rtm(5), "Base classes").  merged:
+ * a class's member may also come from another config's class of the same
+ * path, as the game merges them (the root check.txt); 0: from the class
+ * as its config writes it (states.txt's lines, one a config). */
+struct found states_lookup(const struct rtm_states *s, size_t ci, uint32_t cls, const char *name,
+                           int merged);
+/* The class named name that class cls of config ci sees as a member (in
+ * any config, at its path, else in what it inherits): 0 with its config
+ * and entry, or -1. */
+int states_member_class(const struct rtm_states *s, size_t ci, uint32_t cls, const char *name,
+                        size_t *cj, long *out);
 /* The value a lookup found, when it is a plain value; else NULL. */
 const struct cfg_value *states_value_of(const struct rtm_states *s, struct found f);
 /* The memo of class paths rtm_states_finish keeps while it makes lines:
  * NULL when out of memory (resolving is then only slower). */
 struct parent_memo *states_memo_new(void);
 void states_memo_free(struct parent_memo *m);
+
+/* ---- states_check.c: the root check.txt ---- */
+
+/* Whether a member of that name is one the checks read (kept when a
+ * config is added). */
+int states_check_reads(const char *name);
+/* Finds what the configs say wrong, once the lines are made and before
+ * the configs go: 0, or -1 out of memory. */
+int states_check_collect(struct rtm_states *s);
+void states_check_free(struct states_check *k);
 
 #endif

@@ -70,27 +70,68 @@ struct parent_memo *states_memo_new(void)
     return m;
 }
 
+static void answer_free(struct parent_answer *a)
+{
+    free(a->path);
+    free(a->cfg);
+    free(a->cls);
+}
+
 void states_memo_free(struct parent_memo *m)
 {
     for (size_t i = 0; m && i < m->cap; i++)
-        free(m->slot[i].path);
+        answer_free(&m->slot[i]);
     if (m)
         free(m->slot);
     free(m);
 }
 
-/* The first two configs, in path order, with class path, into a. */
-static void search_two(const struct rtm_states *s, const char *path, struct parent_answer *a)
+/* Every config, in path order, with class path, into a: 0, or -1 when
+ * out of memory (a->n is then 0). */
+static int search_all(const struct rtm_states *s, const char *path, struct parent_answer *a)
 {
-    size_t found = 0;
-    a->cfg[0] = a->cfg[1] = SIZE_MAX;
-    for (size_t k = 0; k < s->ncfgs && found < 2; k++) {
+    a->n = 0;
+    a->cfg = NULL;
+    a->cls = NULL;
+    for (size_t k = 0; k < s->ncfgs; k++) {
         long cls = s->cfgs[k].c ? cfg_class(s->cfgs[k].c, path) : -1;
-        if (cls >= 0) {             /* (a line-only table's configs have no model) */
-            a->cfg[found] = k;
-            a->cls[found++] = cls;
+        if (cls < 0)
+            continue;                   /* (a line-only table's configs have no model) */
+        size_t *c = realloc(a->cfg, (a->n + 1) * sizeof *c);
+        a->cfg = c ? c : a->cfg;
+        long *l = c ? realloc(a->cls, (a->n + 1) * sizeof *l) : NULL;
+        a->cls = l ? l : a->cls;
+        if (!c || !l) {
+            free(a->cfg);
+            free(a->cls);
+            a->n = 0;
+            a->cfg = NULL;
+            a->cls = NULL;
+            return -1;
         }
+        a->cfg[a->n] = k;
+        a->cls[a->n++] = cls;
     }
+    return 0;
+}
+
+/* The configs that define class path: the memo's answer, or tmp's (which
+ * the caller frees with answer_free when it is the one returned). */
+static const struct parent_answer *definitions(const struct rtm_states *s, const char *path,
+                                               struct parent_answer *tmp)
+{
+    memset(tmp, 0, sizeof *tmp);
+    tmp->hash = path_hash(path);
+    struct parent_answer *a = s->memo ? memo_slot(s->memo, tmp->hash, path) : NULL;
+    if (a && a->hash)
+        return a;
+    search_all(s, path, tmp);
+    if (s->memo && (tmp->path = strdup(path)) && memo_put(s->memo, tmp) == 0) {
+        struct parent_answer *kept = memo_slot(s->memo, tmp->hash, path);
+        memset(tmp, 0, sizeof *tmp);    /* the memo's now */
+        return kept;
+    }
+    return tmp;
 }
 
 /* A class of some config: its place in the table and its entry. */
@@ -104,18 +145,40 @@ struct cref {
 static int class_at(const struct rtm_states *s, const char *path, struct cref not,
                     struct cref *out)
 {
-    struct parent_answer q = { .hash = path_hash(path) }, *a = &q;
-    if (!s->memo || (a = memo_slot(s->memo, q.hash, path))->hash == 0) {
-        search_two(s, path, &q);
-        if (s->memo && (q.path = strdup(path)) && memo_put(s->memo, &q))
-            free(q.path);
-        a = &q;
-    }
-    int i = a->cfg[0] == not.cfg && a->cls[0] == not.cls;
-    if (a->cfg[i] == SIZE_MAX)
+    struct parent_answer tmp;
+    const struct parent_answer *a = definitions(s, path, &tmp);
+    int rc = -1;
+    for (size_t i = 0; rc && i < a->n; i++)
+        if (a->cfg[i] != not.cfg || a->cls[i] != not.cls) {
+            *out = (struct cref){ a->cfg[i], a->cls[i] };
+            rc = 0;
+        }
+    answer_free(&tmp);
+    return rc;
+}
+
+/* The member called name of the class at k's path in another config than
+ * k's, the first in path order that has one (the game merges the class's
+ * definitions): 0 with *out, or -1. */
+static int member_elsewhere(const struct rtm_states *s, struct cref k, const char *name,
+                            struct found *out)
+{
+    char path[CLASS_PATH_MAX];
+    if (states_class_path(s->cfgs[k.cfg].c, (uint32_t)k.cls, path, sizeof path))
         return -1;
-    *out = (struct cref){ a->cfg[i], a->cls[i] };
-    return 0;
+    struct parent_answer tmp;
+    const struct parent_answer *a = definitions(s, path, &tmp);
+    int rc = -1;
+    for (size_t i = 0; rc && i < a->n; i++) {
+        long e = a->cfg[i] == k.cfg ? -1 : cfg_member(s->cfgs[a->cfg[i]].c, (uint32_t)a->cls[i],
+                                                         name);
+        if (e >= 0) {
+            *out = (struct found){ a->cfg[i], e, NULL };
+            rc = 0;
+        }
+    }
+    answer_free(&tmp);
+    return rc;
 }
 
 /* What one lookup across configs may spend: classes' paths tried, and how
@@ -184,9 +247,22 @@ static int base_across(const struct rtm_states *s, struct cref k, struct cref *o
     return rc ? -1 : 0;
 }
 
+int states_member_class(const struct rtm_states *s, size_t ci, uint32_t cls, const char *name,
+                        size_t *cj, long *out)
+{
+    struct walk w = { WALK_PATHS, 0 };
+    struct cref found, none = { SIZE_MAX, -1 };
+    if (member_across(s, (struct cref){ ci, cls }, name, none, &found, &w))
+        return -1;
+    *cj = found.cfg;
+    *out = found.cls;
+    return 0;
+}
+
 /* The entry named name in class (ci, cls) or the classes it inherits,
  * across configs. */
-struct found states_lookup(const struct rtm_states *s, size_t ci, uint32_t cls, const char *name)
+struct found states_lookup(const struct rtm_states *s, size_t ci, uint32_t cls, const char *name,
+                           int merged)
 {
     struct cref k = { ci, cls };
     struct walk w = { WALK_PATHS, 0 };
@@ -195,6 +271,9 @@ struct found states_lookup(const struct rtm_states *s, size_t ci, uint32_t cls, 
         long e = cfg_member(c, (uint32_t)k.cls, name);
         if (e >= 0)
             return (struct found){ k.cfg, e, NULL };
+        struct found other;
+        if (merged && member_elsewhere(s, k, name, &other) == 0)
+            return other;
         struct cref next;
         int rc = base_across(s, k, &next, &w);
         if (rc > 0)

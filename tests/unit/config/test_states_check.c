@@ -1,0 +1,210 @@
+/* test_states_check.c - the root check.txt (states_check.h): each check on
+ * a made-up addon with the mistake, and on the same addon without it, so
+ * that each is seen to fire and to stay quiet; the levels of a name no
+ * config defines with and without the base game; the bones of a state's
+ * file against its class's skeleton (skeletonName, skeletonInherit); and
+ * the findings remembered and given back byte for byte. */
+#include "cfg_testutil.h"
+#include "states_check.h"
+
+/* The base a mod builds on, as the game would give it (the moves class,
+ * its Actions, BlendAnims and skeleton). */
+#define BASIC                                                                          \
+    "class CfgSkeletons { class Base { skeletonBones[] = {\"pelvis\", \"\", "          \
+    "\"spine\", \"pelvis\"}; };\n"                                                    \
+    "  class Dog : Base { skeletonInherit = \"Base\"; skeletonBones[] = "             \
+    "{\"jaw\", \"spine\"}; }; };\n"                                                  \
+    "class CfgMovesBasic { class Default { file = \"\"; };\n"                          \
+    "  class Actions { class NoActions { }; };\n"                                    \
+    "  class BlendAnims { upper[] = {\"spine\", 1}; }; };\n"
+
+/* A dog's moves class with one state: body goes inside the state. */
+#define DOG(body)                                                                      \
+    "class CfgMovesDog : CfgMovesBasic { skeletonName = \"Dog\";\n"                    \
+    "  class States { class Idle : Default { file = \"\\m\\idle.rtm\"; };\n"        \
+    "    class Walk : Default { file = \"\\m\\walk.rtm\"; " body " }; }; };\n"
+
+static const struct rtm_str BONES[] = { { "pelvis", 6 }, { "spine", 5 }, { "jaw", 3 },
+                                        { "tail", 4 } };
+static uint32_t nbones = 3;            /* the file's: tail only when set to 4 */
+
+static int bones_of(void *ctx, const char *key, rtm_states_bones_visit *visit, void *vctx)
+{
+    (void)ctx;
+    if (strcmp(key, "m\\walk.rtm") != 0)
+        return -1;                      /* idle.rtm is missing */
+    visit(vctx, BONES, nbones);
+    return 0;
+}
+
+static struct rtm_states *table(const char *mod, const char *game)
+{
+    struct rtm_states *s = rtm_states_new();
+    assert_non_null(s);
+    assert_int_equal(rtm_states_add(s, text_ok(BASIC), "base/config.cpp"), 0);
+    if (game)
+        assert_int_equal(rtm_states_add(s, text_ok(game), "game/config.bin"), 0);
+    assert_int_equal(rtm_states_add(s, text_ok(mod), "mod/config.cpp"), 0);
+    assert_int_equal(rtm_states_finish(s), 0);
+    return s;
+}
+
+static char *check_of(const struct rtm_states *s)
+{
+    struct rtm_buf b;
+    size_t len;
+    rtm_buf_init(&b);
+    rtm_states_check_render(s, bones_of, NULL, &b);
+    rtm_buf_putc(&b, 0);
+    assert_false(b.oom);
+    return rtm_buf_take(&b, &len);
+}
+
+/* check.txt of the dog with body in its state, and the game's config. */
+static void expect(const char *body_cfg, const char *game, const char *want)
+{
+    struct rtm_states *s = table(body_cfg, game);
+    char *got = check_of(s);
+    assert_string_equal(got, want);
+    free(got);
+    rtm_states_free(s);
+}
+
+static void quiet_when_right(void **state)
+{
+    (void)state;
+    expect(DOG("connectTo[] = {\"Idle\", 0.5}; interpolateTo[] = {\"Idle\", 1};"
+               " actions = \"NoActions\"; mask = \"upper\"; equivalentTo = \"Idle\";"
+               " rightHandIKCurve[] = {0, 1, 0.5, 0}; leftHandIKCurve[] = {1};"),
+           NULL, "");
+}
+
+static void names_nowhere(void **state)
+{
+    (void)state;
+    const char *mod = DOG("connectTo[] = {\"Idle\", 0.5, \"Run\", 0.1};"
+                          " actions = \"DogActions\"; mask = \"lower\";"
+                          " equivalentTo = \"Sit\";");
+    expect(mod, NULL,
+           "note name-not-in-source: mod/config.cpp: CfgMovesDog/States/Walk: connectTo names"
+           " state 'Run', which no config under SOURCE defines (the game's own, or a mistake)\n"
+           "note name-not-in-source: mod/config.cpp: CfgMovesDog/States/Walk: equivalentTo"
+           " names state 'Sit', which no config under SOURCE defines (the game's own, or a"
+           " mistake)\n"
+           "note name-not-in-source: mod/config.cpp: CfgMovesDog/States/Walk: actions names a"
+           " class of Actions 'DogActions', which no config under SOURCE defines (the game's"
+           " own, or a mistake)\n"
+           "note name-not-in-source: mod/config.cpp: CfgMovesDog/States/Walk: mask names an"
+           " entry of BlendAnims 'lower', which no config under SOURCE defines (the game's"
+           " own, or a mistake)\n");
+    /* with the base game under SOURCE the same are errors */
+    const char *game = "class CfgMovesMaleSdr { class States {"
+                       " class AmovPercMstpSnonWnonDnon { }; }; };\n";
+    struct rtm_states *s = table(mod, game);
+    char *got = check_of(s);
+    assert_non_null(strstr(got, "error name-not-defined: mod/config.cpp: CfgMovesDog/States/"
+                                "Walk: connectTo names state 'Run', which no config under "
+                                "SOURCE defines\n"));
+    assert_null(strstr(got, "note"));
+    free(got);
+    rtm_states_free(s);
+}
+
+static void pairs_that_are_not(void **state)
+{
+    (void)state;
+    expect(DOG("connectTo[] = {\"Idle\", 0.5, \"Idle\"}; interpolateTo[] = {\"Idle\", \"x\"};"),
+           NULL,
+           "error not-pairs: mod/config.cpp: CfgMovesDog/States/Walk: connectTo[] has 3"
+           " elements: pairs (name, weight) need an even count\n"
+           "error not-pairs: mod/config.cpp: CfgMovesDog/States/Walk: interpolateTo[] element"
+           " 2, a weight, is no number\n");
+    /* a BlendAnims entry is (bone, weight) pairs too */
+    struct rtm_states *s = table(DOG("mask = \"odd\";") "class CfgMovesBasic {"
+                                 " class BlendAnims { odd[] = {\"spine\", 1, 0.5}; }; };\n",
+                                 NULL);
+    char *got = check_of(s);
+    assert_string_equal(got, "error not-pairs: mod/config.cpp: CfgMovesBasic/BlendAnims: odd[]"
+                             " has 3 elements: pairs (name, weight) need an even count\n"
+                             "error not-pairs: mod/config.cpp: CfgMovesBasic/BlendAnims: odd[]"
+                             " element 3, a name, is no string\n");
+    free(got);
+    rtm_states_free(s);
+}
+
+static void ik_curve_size(void **state)
+{
+    (void)state;
+    expect(DOG("rightHandIKCurve[] = {0, 1, 0.5};"), NULL,
+           "error ik-curve-size: mod/config.cpp: CfgMovesDog/States/Walk: rightHandIKCurve[]"
+           " has 3 elements, neither one value nor (phase, value) pairs: the game logs"
+           " 'rightHandIKCurve, wrong size'\n");
+}
+
+/* The file's bones against the class's skeleton, Dog through
+ * skeletonInherit; a mask's bones too. */
+static void bones_of_the_class_skeleton(void **state)
+{
+    (void)state;
+    nbones = 4;
+    expect(DOG(""), NULL,
+           "error bone-not-in-skeleton: mod/config.cpp: CfgMovesDog/States/Walk: file"
+           " \\m\\walk.rtm: Bone tail doesn't exist in skeleton Dog\n");
+    nbones = 3;
+    expect(DOG("mask = \"head\";") "class CfgMovesBasic { class BlendAnims {"
+           " head[] = {\"jaw\", 1, \"ear\", 0.5}; }; };\n", NULL,
+           "warning mask-bone-not-in-skeleton: mod/config.cpp: CfgMovesBasic/BlendAnims:"
+           " head[] names bone 'ear', which skeleton Dog does not have\n");
+    /* a skeleton no config has: said, and no bone checked */
+    nbones = 4;
+    expect("class CfgMovesCat : CfgMovesBasic { skeletonName = \"Cat\"; class States {"
+           " class Walk : Default { file = \"\\m\\walk.rtm\"; }; }; };\n", NULL,
+           "note skeleton-not-in-source: mod/config.cpp: CfgMovesCat: skeletonName 'Cat' is a"
+           " class of CfgSkeletons no config under SOURCE has: no bone is checked\n");
+    nbones = 3;
+}
+
+/* What a later mount gets from the index reads the same. */
+static void remembered_as_made(void **state)
+{
+    (void)state;
+    nbones = 4;
+    struct rtm_states *s = table(DOG("connectTo[] = {\"Run\", 0.5, \"Idle\"};"), NULL);
+    char *want = check_of(s);
+    struct rtm_buf packed;
+    rtm_buf_init(&packed);
+    assert_int_equal(rtm_states_check_pack(s, &packed), 0);
+    struct rtm_states *back = rtm_states_new();
+    for (size_t i = 0; rtm_states_config(s, i); i++)
+        assert_int_equal(rtm_states_add(back, NULL, rtm_states_config(s, i)), 0);
+    assert_int_equal(rtm_states_check_unpack(back, (const uint8_t *)packed.p, packed.len), 0);
+    assert_int_equal(rtm_states_finish(back), 0);
+    char *got = check_of(back);
+    assert_string_equal(got, want);
+    assert_non_null(strstr(got, "Bone tail"));
+    /* cut bytes are refused, never read past */
+    for (size_t cut = 0; cut < packed.len; cut += 7) {
+        struct rtm_states *t = rtm_states_new();
+        for (size_t i = 0; rtm_states_config(s, i); i++)
+            assert_int_equal(rtm_states_add(t, NULL, rtm_states_config(s, i)), 0);
+        assert_int_equal(rtm_states_check_unpack(t, (const uint8_t *)packed.p, cut), -1);
+        rtm_states_free(t);
+    }
+    free(got);
+    free(want);
+    rtm_buf_free(&packed);
+    rtm_states_free(back);
+    rtm_states_free(s);
+    nbones = 3;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(quiet_when_right),    cmocka_unit_test(names_nowhere),
+        cmocka_unit_test(pairs_that_are_not),  cmocka_unit_test(ik_curve_size),
+        cmocka_unit_test(bones_of_the_class_skeleton),
+        cmocka_unit_test(remembered_as_made),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
