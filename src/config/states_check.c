@@ -378,7 +378,10 @@ static int by_order(const void *a, const void *b)
     return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* The bones of one file that its state's skeleton lacks. */
+/* The bones of one file that its state's skeleton lacks: the first, and
+ * LACKING_NAMED more by name (a man's animation on a dog's skeleton lacks
+ * 60 and more). */
+enum { LACKING_NAMED = 8 };
 struct lacking {
     const struct rtm_skeleton *s;
     struct rtm_buf names;       /* ", a, b" */
@@ -394,9 +397,11 @@ static void visit_bones(void *vctx, const struct rtm_str *bones, uint32_t n)
             continue;
         if (l->n++ == 0)
             snprintf(l->first, sizeof l->first, "%.*s", (int)bones[i].len, bones[i].s);
-        else
+        else if (l->n <= 1 + LACKING_NAMED)
             rtm_buf_printf(&l->names, "%s%.*s", l->n > 2 ? ", " : "", (int)bones[i].len,
                            bones[i].s);
+        else if (l->n == 2 + LACKING_NAMED)
+            rtm_buf_puts(&l->names, ", ...");
     }
 }
 

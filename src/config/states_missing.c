@@ -40,7 +40,8 @@ void rtm_gamepaths_free(struct rtm_gamepaths *g)
     free(g);
 }
 
-static int keys_add(struct keys *k, const char *gp, size_t len)
+/* Adds gp's key, and after its NUL where it is (compared by the key). */
+static int keys_add(struct keys *k, const char *gp, size_t len, const char *where)
 {
     char key[RTM_STATES_KEY_MAX];
     if (rtm_states_key(gp, len, key))
@@ -49,20 +50,25 @@ static int keys_add(struct keys *k, const char *gp, size_t len)
     if (rtm_array_grow(&q, &k->cap, k->n + 1, sizeof *k->k, 64))
         return -1;
     k->k = q;
-    if (!(k->k[k->n] = strdup(key)))
+    size_t nk = strlen(key) + 1, nw = strlen(where) + 1;
+    char *both = malloc(nk + nw);
+    if (!both)
         return -1;
-    k->n++;
+    memcpy(both, key, nk);
+    memcpy(both + nk, where, nw);
+    k->k[k->n++] = both;
     return 0;
 }
 
-int rtm_gamepaths_add_file(struct rtm_gamepaths *g, const char *gp, size_t len)
+int rtm_gamepaths_add_file(struct rtm_gamepaths *g, const char *gp, size_t len,
+                           const char *where)
 {
-    return keys_add(&g->files, gp, len);
+    return keys_add(&g->files, gp, len, where);
 }
 
 int rtm_gamepaths_add_prefix(struct rtm_gamepaths *g, const char *gp, size_t len)
 {
-    return keys_add(&g->prefixes, gp, len);
+    return keys_add(&g->prefixes, gp, len, "");
 }
 
 static int by_str(const void *a, const void *b)
@@ -112,6 +118,14 @@ static int has_key(const struct keys *k, const char *key)
 {
     size_t i = lower_bound(k, key, strlen(key) + 1);
     return i < k->n && strcmp(k->k[i], key) == 0;
+}
+
+const char *rtm_gamepaths_where(const struct rtm_gamepaths *g, const char *key)
+{
+    size_t i = lower_bound(&g->files, key, strlen(key) + 1);
+    if (i >= g->files.n || strcmp(g->files.k[i], key) != 0)
+        return NULL;
+    return g->files.k[i] + strlen(key) + 1;
 }
 
 /* Whether some key of k is the first len bytes of s (exact: a whole

@@ -38,13 +38,18 @@ struct rtm_gamepaths;
 
 struct rtm_gamepaths *rtm_gamepaths_new(void);
 void rtm_gamepaths_free(struct rtm_gamepaths *g);
-/* An animation at game path gp (len bytes), or a prefix of an archive or
- * $PBOPREFIX$ folder: 0, -1 out of memory (what is no game path is left
- * out). */
-int rtm_gamepaths_add_file(struct rtm_gamepaths *g, const char *gp, size_t len);
+/* An animation at game path gp (len bytes), where it is (a path of
+ * SOURCE's own tree, which the set keeps a copy of: the root check.txt
+ * reads its bones), or a prefix of an archive or $PBOPREFIX$ folder: 0,
+ * -1 out of memory (what is no game path is left out). */
+int rtm_gamepaths_add_file(struct rtm_gamepaths *g, const char *gp, size_t len,
+                           const char *where);
 int rtm_gamepaths_add_prefix(struct rtm_gamepaths *g, const char *gp, size_t len);
 /* Sorts what was added: 0. */
 int rtm_gamepaths_finish(struct rtm_gamepaths *g);
+/* Where the animation of key (rtm_states_key's) is, as added; NULL when
+ * none is (of a finished set; one of them when several have that key). */
+const char *rtm_gamepaths_where(const struct rtm_gamepaths *g, const char *key);
 /* How many animations' game paths it holds (distinct). */
 size_t rtm_gamepaths_nfiles(const struct rtm_gamepaths *g);
 

@@ -660,7 +660,7 @@ int main(int argc, char **argv)
         return rtmcat_check(skel_spec, skel_given, digits, check_flags, argv + optind,
                             argc - optind);
     if (!raw && !estimate && !check && rtmcat_missing_asked(cdir, argv + optind, argc - optind))
-        return rtmcat_missing(cdir);
+        return rtmcat_missing(cdir, argv[optind]);
     if (game && !rtmcat_gamepath(argc - optind, argv + optind, &ch))
         return ch;
     optind += game;                     /* SOURCE is dropped: FILE [VIEW] follow */

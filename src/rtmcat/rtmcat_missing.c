@@ -1,6 +1,7 @@
-/* rtmcat_missing.c - missing.txt without mounting (rtmcat_missing.h): a
- * tree on DIR as `rtmfs DIR` makes it, its root's missing.txt looked up
- * and read as the kernel would, so the bytes are the mount's. */
+/* rtmcat_missing.c - the root's missing.txt and check.txt without
+ * mounting (rtmcat_missing.h): a tree on DIR as `rtmfs DIR` makes it, the
+ * file looked up at its root and read as the kernel would, so the bytes
+ * are the mount's. */
 #include "rtmcat_missing.h"
 
 #include <errno.h>
@@ -21,12 +22,14 @@ void rtmcat_missing_usage(FILE *f)
     fprintf(f, "\n"
                "rtmcat -C DIR missing.txt prints what the mount of DIR (a folder or an\n"
                "archive) shows as missing.txt: the config states whose file no animation\n"
-               "under DIR has\n");
+               "under DIR has; rtmcat -C DIR check.txt, the root's check.txt: the\n"
+               "mistakes in those states the game would find\n");
 }
 
 int rtmcat_missing_asked(const char *cdir, char **operands, int n)
 {
-    return cdir && n == 1 && strcmp(operands[0], RTM_TREE_MISSING_NAME) == 0;
+    return cdir && n == 1 && (strcmp(operands[0], RTM_TREE_MISSING_NAME) == 0 ||
+                              strcmp(operands[0], RTM_TREE_CHECK_NAME) == 0);
 }
 
 /* SOURCE cdir as the mount takes it: its folder's fd, and (an archive)
@@ -65,7 +68,7 @@ static int print_file(struct rtm_tree *t, uint64_t ino)
     }
 }
 
-int rtmcat_missing(const char *cdir)
+int rtmcat_missing(const char *cdir, const char *name)
 {
     char file[NAME_MAX + 1];
     int fd = open_source(cdir, file), rc = -ENOMEM;
@@ -78,10 +81,10 @@ int rtmcat_missing(const char *cdir)
     struct rtm_tree_config cfg = { .srcfd = fd, .cache = cache, .file = *file ? file : NULL };
     struct rtm_tree *t = cache ? rtm_tree_new(&cfg) : NULL;
     struct rtm_tree_entry e;
-    if (t && (rc = rtm_tree_lookup(t, RTM_INO_ROOT, RTM_TREE_MISSING_NAME, &e)) == 0)
+    if (t && (rc = rtm_tree_lookup(t, RTM_INO_ROOT, name, &e)) == 0)
         rc = print_file(t, e.ino);
     if (rc)
-        fprintf(stderr, "rtmcat: %s/%s: %s\n", cdir, RTM_TREE_MISSING_NAME, strerror(-rc));
+        fprintf(stderr, "rtmcat: %s/%s: %s\n", cdir, name, strerror(-rc));
     rtm_tree_free(t);
     rtmc_free(cache);
     close(fd);

@@ -21,8 +21,6 @@
 #include "pbo.h"
 #include "views.h"
 
-static void watch(struct rtm_tree *t, const char *dir);
-
 struct rtm_tree *rtm_tree_new(const struct rtm_tree_config *cfg)
 {
     struct rtm_tree *t = calloc(1, sizeof *t);
@@ -50,7 +48,7 @@ struct rtm_tree *rtm_tree_new(const struct rtm_tree_config *cfg)
     struct stat st;
     if (t->cfg.fsmap && fstat(cfg->srcfd, &st) == 0)    /* said at the start */
         rtm_fsmap_check(t->cfg.fsmap, cfg->srcfd, "", (uint64_t)st.st_dev);
-    watch(t, "");
+    tree_watch(t, "");
     return t;
 }
 
@@ -75,13 +73,6 @@ void rtm_tree_free(struct rtm_tree *t)
     free(t->hidden);
     free(t->file);
     free(t);
-}
-
-/* Asks for a folder to be watched; a failure means short timeouts. */
-static void watch(struct rtm_tree *t, const char *dir)
-{
-    if (t->cfg.watch && t->cfg.watch(t->cfg.watch_ctx, dir) != 0)
-        atomic_store(&t->unwatched, 1);
 }
 
 /* Short where changes may go unreported: a watch failed, or tg's source
@@ -156,7 +147,7 @@ int rtm_tree_lookup(struct rtm_tree *t, uint64_t parent, const char *name,
     if (rc && out->ino)
         rtm_inodes_forget(t->nodes, out->ino, 1);
     if (rc == 0 && tree_kind_watched(&tg) && !t->game)    /* game folders are made up */
-        watch(t, path);
+        tree_watch(t, path);
     out->timeout = timeout(t, &tg);
     tree_target_done(t, &tg);
     tree_account(t);

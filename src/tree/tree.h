@@ -109,6 +109,9 @@ struct rtm_store;
 /* Which config states name an animation that is not there (rtmfs-views(7)):
  * at the root, unless SOURCE shows an entry of that name there. */
 #define RTM_TREE_MISSING_NAME "missing.txt"
+/* The mistakes in the configs' states the game would find (rtmfs-views(7),
+ * ROOT CHECK.TXT): beside missing.txt, on the same terms. */
+#define RTM_TREE_CHECK_NAME "check.txt"
 /* Under -o gamepaths, at the root: every game path more than one source
  * gives, with every source, the shown one first (gamefs.h). */
 #define RTM_TREE_CONFLICTS_NAME "conflicts.txt"

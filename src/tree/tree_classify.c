@@ -83,7 +83,8 @@ int tree_classify_target(struct rtm_tree *t, struct tree_target *tg)
 
 int tree_kind_versioned(enum tree_kind k)
 {
-    return k != TK_DIR && k != TK_OTHER && k != TK_CONFIG && k != TK_MISSING;
+    return k != TK_DIR && k != TK_OTHER && k != TK_CONFIG && k != TK_MISSING &&
+           k != TK_ROOTCHECK;
 }
 
 int tree_kind_is_head(enum tree_kind k)

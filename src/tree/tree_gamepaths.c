@@ -162,12 +162,6 @@ static int add_archive(struct rtm_tree *t, struct gamefs *g, const char *rel,
     return i < 0 ? -ENOMEM : 0;         /* (or a path past PATH_MAX: none is) */
 }
 
-static void watch_dir(struct rtm_tree *t, const char *rel)
-{
-    if (t->cfg.watch && t->cfg.watch(t->cfg.watch_ctx, rel) != 0)
-        atomic_store(&t->unwatched, 1);
-}
-
 /* Paths of a loose addon's files, each the name it shows as. */
 struct loose_files {
     const char *base;                     /* the addon folder, relative to SOURCE */
@@ -189,7 +183,7 @@ static void walk_loose(struct rtm_tree *t, int dfd, const char *rel, int depth,
         return;
     }
     if (*rel && rtm_path_join(src, PATH_MAX, lf->base, rel) == 0)
-        watch_dir(t, src);              /* the addon's own folder is scan()'s */
+        tree_watch(t, src);              /* the addon's own folder is scan()'s */
     for (struct dirent *de; (de = readdir(d));) {
         char path[PATH_MAX], shown[NAME_MAX + 1];
         struct stat st;
@@ -249,7 +243,7 @@ static int scan(struct rtm_tree *t, struct gamefs *g, const char *rel, int depth
     struct stat st;
     if (dfd < 0)
         return 0;
-    watch_dir(t, rel);
+    tree_watch(t, rel);
     if (fstatat(dfd, PBOPREFIX_NAME, &st, 0) == 0 && S_ISREG(st.st_mode))
         return add_loose(t, g, dfd, rel);
     DIR *d = fdopendir(dfd);

@@ -15,12 +15,13 @@
  *     tree_list.c       what each kind of folder lists
  *     tree_read.c       the bytes of views, archive entries and source
  *                       files shown as they are; views' sizes
+ *     tree_rootcheck.c  the root's check.txt, which reads animations
  *  3  tree_resolve.c    THE RESOLVER: a mount path or an inode number ->
  *                       the target it shows; it dispatches to the leaves,
  *                       which return a verdict and never resolve again:
  *     tree_family.c       an animation's folder and its family of numbers
  *     tree_archive.c      a path inside an archive
- *     tree_missing.c      the root's missing.txt
+ *     tree_missing.c      the root's missing.txt and check.txt
  *     tree_gamepaths.c    -o gamepaths: a game path -> a path of SOURCE
  *     tree_classify.c   what a source entry is, the kind it shows as, and
  *                       which kinds carry a version
@@ -83,14 +84,14 @@ int tree_resolve_inner(struct rtm_tree *t, struct tree_target *tg);
  * folder of it, an animation (tg then an anim's) or another entry. */
 int tree_resolve_archive(struct rtm_tree *t, struct tree_target *tg, const char *inner);
 
-/* tree_missing.c.  The root shows missing.txt when it is a folder or an
- * archive (not an animation's folder, nor the error of a SOURCE file
- * gone), unless SOURCE shows an entry of that name there: what SOURCE
- * holds wins (rtmfs(1)). */
+/* tree_missing.c.  The root shows missing.txt and check.txt when it is a
+ * folder or an archive (not an animation's folder, nor the error of a
+ * SOURCE file gone), unless SOURCE shows an entry of that name there:
+ * what SOURCE holds wins (rtmfs(1)). */
 int tree_missing_shown(struct rtm_tree *t);
 /* After a resolution of path gave rc (tg holds what it resolved): the
- * root's missing.txt, when path names it and SOURCE did not (tg then is
- * it).  rc, or what the rule says. */
+ * root's missing.txt or check.txt, when path names it and SOURCE did not
+ * (tg then is it).  rc, or what the rule says. */
 int tree_missing_resolve(struct rtm_tree *t, const char *path, struct tree_target *tg, int rc);
 /* Its text into b (initialised here), and its time into *when. */
 int tree_missing_text(struct rtm_tree *t, struct tree_target *tg, struct rtm_buf *b,
@@ -128,6 +129,8 @@ int tree_resolve(struct rtm_tree *t, const char *path, const struct rtm_fileid *
 /* The same for the path and version of inode ino (path: PATH_MAX bytes). */
 int tree_resolve_ino(struct rtm_tree *t, uint64_t ino, char path[PATH_MAX],
                      struct tree_target *tg);
+/* A path of SOURCE's own tree, whatever the mount shows (-o gamepaths). */
+int tree_resolve_source(struct rtm_tree *t, const char *path, struct tree_target *tg);
 /* The path of folder ino and its version; a folder of views is named
  * without its animation.  -ENOTDIR for a view. */
 int tree_dir_path(struct rtm_tree *t, uint64_t ino, char path[PATH_MAX], struct rtm_fileid *id);
@@ -140,8 +143,13 @@ typedef int tree_list_fn(struct rtm_tree *t, uint64_t ino, struct tree_target *t
                          const char *path, struct rtm_dirlist *d);
 tree_list_fn tree_list_dir, tree_list_anim, tree_list_views, tree_list_gone, tree_list_archive,
     tree_list_archive_dir;
-/* The root's missing.txt, last, unless SOURCE showed an entry of that name. */
+/* The root's missing.txt and check.txt, last, unless SOURCE showed an
+ * entry of that name. */
 int tree_list_missing(struct rtm_tree *t, struct rtm_dirlist *d);
+/* The root's check.txt into b (initialised here), its time into *when
+ * (tree_rootcheck.c). */
+int tree_rootcheck_text(struct rtm_tree *t, struct tree_target *tg, struct rtm_buf *b,
+                        struct timespec *when);
 
 /* A file's size, and its time into *when (if not NULL) where its kind has
  * one of its own; and its bytes: a count or a negative errno (tree_read.c). */

@@ -99,6 +99,12 @@ static int content_missing(struct rtm_tree *t, struct tree_target *tg, struct co
     return from_buf(c, tree_missing_text(t, tg, &c->b, when));
 }
 
+static int content_rootcheck(struct rtm_tree *t, struct tree_target *tg, struct content *c,
+                             struct timespec *when)
+{
+    return from_buf(c, tree_rootcheck_text(t, tg, &c->b, when));
+}
+
 static int content_conflicts(struct rtm_tree *t, struct tree_target *tg, struct content *c,
                              struct timespec *when)
 {
@@ -166,6 +172,7 @@ static const struct kind_row kinds[] = {
     [TK_PCONFIG]   = { AS_FILE, 1, 0, .content = content_config },
     [TK_STATES]    = { AS_FILE, 1, OF_SOURCE | CONFIGS_TIME, .content = content_states },
     [TK_MISSING]   = { AS_FILE, 1, OF_SOURCE | CONFIGS_TIME, .content = content_missing },
+    [TK_ROOTCHECK] = { AS_FILE, 1, OF_SOURCE | CONFIGS_TIME, .content = content_rootcheck },
     [TK_CONFLICTS] = { AS_FILE, 1, OF_SOURCE, .content = content_conflicts },
 };
 

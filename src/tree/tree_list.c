@@ -246,14 +246,21 @@ int tree_list_dir(struct rtm_tree *t, uint64_t ino, struct tree_target *tg, cons
     return t->game ? list_game_dir(t, path, d) : list_source_dir(t, path, d);
 }
 
-/* The root's missing.txt (tree_missing.c), last, unless SOURCE showed
- * an entry of that name. */
+/* Adds the root file name, unless SOURCE showed an entry of that name. */
+static int list_root_file(struct rtm_tree *t, struct rtm_dirlist *d, const char *name)
+{
+    for (size_t i = 0; i < d->n; i++)
+        if (strcmp(d->e[i].name, name) == 0)
+            return 0;
+    return tree_list_add(t, d, "", name, S_IFREG, &RTM_FILEID_NONE, NULL);
+}
+
+/* The root's missing.txt and check.txt (tree_missing.c), last, unless
+ * SOURCE showed an entry of that name. */
 int tree_list_missing(struct rtm_tree *t, struct rtm_dirlist *d)
 {
     if (!tree_missing_shown(t))
         return 0;
-    for (size_t i = 0; i < d->n; i++)
-        if (strcmp(d->e[i].name, RTM_TREE_MISSING_NAME) == 0)
-            return 0;
-    return tree_list_add(t, d, "", RTM_TREE_MISSING_NAME, S_IFREG, &RTM_FILEID_NONE, NULL);
+    int rc = list_root_file(t, d, RTM_TREE_MISSING_NAME);
+    return rc ? rc : list_root_file(t, d, RTM_TREE_CHECK_NAME);
 }

@@ -1,7 +1,8 @@
-/* tree_missing.c - missing.txt at the mount's root (rtmfs-views(7)):
- * where it shows, and the target it is.  A leaf of the resolver
- * (tree_resolve.c), tier 3 of the tree (tree_int.h); its text is made in
- * tree_states.c, with the table of states it comes from. */
+/* tree_missing.c - missing.txt and check.txt at the mount's root
+ * (rtmfs-views(7)): where they show, and the targets they are.  A leaf of
+ * the resolver (tree_resolve.c), tier 3 of the tree (tree_int.h); their
+ * texts are made in tree_states.c, with the table of states they come
+ * from (check.txt's by tree_rootcheck.c, which reads animations too). */
 #include "tree_int.h"
 
 #include <errno.h>
@@ -23,19 +24,21 @@ int tree_missing_shown(struct rtm_tree *t)
 
 int tree_missing_resolve(struct rtm_tree *t, const char *path, struct tree_target *tg, int rc)
 {
-    if (rc != -ENOENT || strcmp(path, RTM_TREE_MISSING_NAME) != 0 || !tree_missing_shown(t))
+    int check = strcmp(path, RTM_TREE_CHECK_NAME) == 0;
+    if (rc != -ENOENT || (!check && strcmp(path, RTM_TREE_MISSING_NAME) != 0) ||
+        !tree_missing_shown(t))
         return rc;                      /* SOURCE's own entry of that name wins */
     struct stat dir;
     if (fstat(t->cfg.srcfd, &dir))
         return -errno;
     tree_target_done(t, tg);            /* what the failed resolution held */
     memset(tg, 0, sizeof *tg);
-    tg->kind = TK_MISSING;
+    tg->kind = check ? TK_ROOTCHECK : TK_MISSING;
     tg->entry = -1;
     tg->rest = "";
     tg->st = dir;                       /* owner and mode of SOURCE's folder */
     tg->st.st_mode = S_IFREG | (dir.st_mode & 0444);
-    strcpy(tg->src, RTM_TREE_MISSING_NAME);
+    strcpy(tg->src, path);
     return 0;
 }
 

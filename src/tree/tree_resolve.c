@@ -125,6 +125,11 @@ static int resolve_source(struct rtm_tree *t, const char *path, const struct rtm
     return rc;
 }
 
+int tree_resolve_source(struct rtm_tree *t, const char *path, struct tree_target *tg)
+{
+    return resolve_source(t, path, &RTM_FILEID_NONE, tg);
+}
+
 /* ---- the game's tree (-o gamepaths) ---- */
 
 /* A folder the game's tree makes up, or its conflicts.txt (a file): of

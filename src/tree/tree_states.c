@@ -1,6 +1,6 @@
 /* tree_states.c - the mount's table of config states (states.h) and what
  * is made of it: each animation's states.txt, the root's missing.txt and
- * the timing of preview.svg and anim.bvh; when the configs are read, and
+ * check.txt, and the timing of preview.svg and anim.bvh; when the configs are read, and
  * the game path of an animation.  Tier 2 of the tree (tree_states.h);
  * the configs are found and read in tree_states_walk.c.
  *
@@ -20,6 +20,7 @@
 
 #include "gamepath.h"
 #include "states.h"
+#include "states_check.h"
 #include "states_missing.h"
 #include "timing.h"
 
@@ -159,7 +160,10 @@ void tree_states_counts(struct rtm_tree *t, uint64_t *parsed, uint64_t *remember
 
 /* ---- missing.txt ---- */
 
-int tree_states_missing(struct rtm_tree *t, struct rtm_buf *b, struct timespec *when)
+/* Takes ts->lock with the table and the game paths present up to date,
+ * for a text of the root (missing.txt, check.txt): 0, or -ENOMEM (the
+ * lock released). */
+static int root_text_begin(struct rtm_tree *t, struct rtm_buf *b, struct timespec *when)
 {
     struct tree_states *ts = t->states;
     rtm_buf_init(b);
@@ -179,9 +183,44 @@ int tree_states_missing(struct rtm_tree *t, struct rtm_buf *b, struct timespec *
     }
     if (ts->table)
         *when = tree_later(*when, ts->present_time);
+    return 0;
+}
+
+int tree_states_missing(struct rtm_tree *t, struct rtm_buf *b, struct timespec *when)
+{
+    int rc = root_text_begin(t, b, when);
+    if (rc)
+        return rc;
     if (!t->cfg.configs_none)
-        rtm_missing_render(ts->table, ts->present, b);
-    return text_done(ts, b);
+        rtm_missing_render(t->states->table, t->states->present, b);
+    return text_done(t->states, b);
+}
+
+/* ---- the root's check.txt ---- */
+
+struct bones_by_key {
+    const struct rtm_gamepaths *present;
+    tree_bones_fn *bones;
+    void *ctx;
+};
+
+static int bones_by_key(void *ctx, const char *key, rtm_states_bones_visit *visit, void *vctx)
+{
+    const struct bones_by_key *k = ctx;
+    const char *where = rtm_gamepaths_where(k->present, key);
+    return where && *where ? k->bones(k->ctx, where, visit, vctx) : -1;
+}
+
+int tree_states_check(struct rtm_tree *t, struct rtm_buf *b, struct timespec *when,
+                      tree_bones_fn *bones, void *ctx)
+{
+    int rc = root_text_begin(t, b, when);
+    if (rc)
+        return rc;
+    struct bones_by_key k = { t->states->present, bones, ctx };
+    if (!t->cfg.configs_none)
+        rtm_states_check_render(t->states->table, bones_by_key, &k, b);
+    return text_done(t->states, b);
 }
 
 /* ---- timing of preview.svg and anim.bvh ---- */

@@ -9,6 +9,7 @@
 #define RTM_TREE_STATES_H
 
 #include "tree_target.h"
+#include "states_check.h"
 
 /* ---- rapified configs (tree_config.c) ---- */
 
@@ -102,6 +103,14 @@ int tree_states_text(struct rtm_tree *t, const struct tree_target *tg, struct rt
  * 0, or -ENOMEM.  Builds the table, and the game paths present (anew
  * after any change in SOURCE), when they are not up to date. */
 int tree_states_missing(struct rtm_tree *t, struct rtm_buf *b, struct timespec *when);
+/* The root's check.txt (states_check.h) into b, as tree_states_missing
+ * makes missing.txt; the bones of each state's file come from bones,
+ * given where the animation is in SOURCE (a path of SOURCE's own tree),
+ * called with the states' lock held (it must not ask for the table). */
+typedef int tree_bones_fn(void *ctx, const char *where, rtm_states_bones_visit *visit,
+                          void *vctx);
+int tree_states_check(struct rtm_tree *t, struct rtm_buf *b, struct timespec *when,
+                      tree_bones_fn *bones, void *ctx);
 
 /* How the states table was got: configs read (parsed), tables the
  * persistent index gave (no config read). */

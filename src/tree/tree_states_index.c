@@ -16,7 +16,8 @@
  * 5.8 MB plain) after its plain length, holds the whole generation
  * (checked byte for byte: a hash that collides reads as not known), the
  * configs' paths in path order, then each line's key, text, file, config
- * and entry, in key order (read back without a sort). */
+ * and entry, in key order (read back without a sort), then what the root
+ * check.txt keeps (states_check.h's bytes, after their length). */
 #include "tree_states.h"
 
 #include <inttypes.h>
@@ -26,9 +27,10 @@
 
 #include "lzo.h"
 #include "states.h"
+#include "states_check.h"
 
 /* The lines' format: states.c's text (RTM_RENDER_VERSION) and this file's. */
-#define STORE_VERSION 4
+#define STORE_VERSION 5
 /* A plain value longer is not believed (a damaged record). */
 #define PLAIN_MAX (1u << 30)
 
@@ -100,11 +102,17 @@ int tree_states_pack(const char *gen, const struct rtm_states *s, struct rtm_buf
         rtm_buf_put_u32(&b, (uint32_t)l.cfg);
         rtm_buf_put_u32(&b, l.entry);
     }
+    struct rtm_buf check;
+    rtm_buf_init(&check);
+    int bad = rtm_states_check_pack(s, &check) || check.len > UINT32_MAX;
+    rtm_buf_put_u32(&b, (uint32_t)check.len);
+    rtm_buf_put(&b, check.p, check.len);
+    rtm_buf_free(&check);
     uint64_t plain = b.len;
     int rc = -1;
     rtm_buf_init(out);
     rtm_buf_put(out, &plain, sizeof plain);
-    if (!b.oom && plain <= PLAIN_MAX && ncfg <= UINT32_MAX && n <= UINT32_MAX &&
+    if (!b.oom && !bad && plain <= PLAIN_MAX && ncfg <= UINT32_MAX && n <= UINT32_MAX &&
         rtm_lzo_init() == 0 && rtm_lzo_encode((const uint8_t *)b.p, b.len, out) == 0 && !out->oom)
         rc = 0;
     rtm_buf_free(&b);
@@ -182,7 +190,11 @@ static int decode(const char *val, size_t len, const char *gen, struct rtm_state
         if (rtm_states_add_line(s, &l))
             return -1;
     }
-    return r.p == r.end ? rtm_states_finish(s) : -1;
+    uint32_t nc;
+    if (get_u32(&r, &nc) || (size_t)(r.end - r.p) != nc ||
+        rtm_states_check_unpack(s, (const uint8_t *)r.p, nc))
+        return -1;
+    return rtm_states_finish(s);
 }
 
 /* The plain value of stored bytes val (len): malloc'd, its length in

@@ -24,6 +24,7 @@
 #include "array.h"
 #include "cfg_pp.h"
 #include "gamepath.h"
+#include "skeleton_cfg.h"
 #include "states.h"
 #include "states_missing.h"
 
@@ -85,17 +86,24 @@ static void walk_push(struct walk *w, char ***arr, size_t *n, size_t *cap, const
     walk_failed(w, push(arr, n, cap, s));
 }
 
-/* A game path into w->present, out of memory noted. */
-static void walk_present(struct walk *w, int prefix, const char *gp, size_t len)
+/* A game path into w->present (where: the animation's path in SOURCE, as
+ * the root check.txt resolves it; "" for a prefix, or when the walk is
+ * not of SOURCE's own tree), out of memory noted. */
+static void walk_present(struct walk *w, const char *where, const char *gp, size_t len)
 {
+    int own = w->rootfd == w->t->cfg.srcfd && !w->t->file;
     if (w->present)
-        walk_failed(w, prefix ? rtm_gamepaths_add_prefix(w->present, gp, len)
-                              : rtm_gamepaths_add_file(w->present, gp, len));
+        walk_failed(w, !where ? rtm_gamepaths_add_prefix(w->present, gp, len)
+                              : rtm_gamepaths_add_file(w->present, gp, len, own ? where : ""));
 }
 
+/* The configs read: config.bin and config.cpp for their states, and
+ * model.cfg for its CfgSkeletons (the skeleton a state's class names, for
+ * the root check.txt). */
 static int is_config_name(const char *name)
 {
-    return strcasecmp(name, "config.bin") == 0 || strcasecmp(name, "config.cpp") == 0;
+    return strcasecmp(name, "config.bin") == 0 || strcasecmp(name, "config.cpp") == 0 ||
+           strcasecmp(name, RTM_MODEL_CFG) == 0;
 }
 
 /* Adds folder rel's $PBOPREFIX$: its place in w->pre, or -1. */
@@ -123,7 +131,7 @@ static long add_prefix(struct walk *w, int dfd, const char *rel)
         walk_failed(w, 1);
         return -1;
     }
-    walk_present(w, 1, gp, strlen(gp));
+    walk_present(w, NULL, gp, strlen(gp));
     w->pre[w->npre++] = p;
     return (long)w->npre - 1;
 }
@@ -138,7 +146,7 @@ static void add_loose_anim(struct walk *w, long pre, const char *path)
     const struct prefix *p = &w->pre[pre];
     int k = snprintf(gp, sizeof gp, "%s\\%s", p->gp, path + p->rel_len);
     if (k > 0 && (size_t)k < sizeof gp)
-        walk_present(w, 0, gp, (size_t)k);   /* '/' is '\\' there */
+        walk_present(w, path, gp, (size_t)k);   /* '/' is '\\' there */
 }
 
 /* An archive or config met at path, of stat st: its time and version. */
@@ -173,6 +181,8 @@ static int has_prefix_file(DIR *d)
  * not read either plays nothing. */
 static void walk_dir(struct walk *w, int dfd, const char *rel, int under, long pre, int depth)
 {
+    if (w->rootfd == w->t->cfg.srcfd && !w->t->file)
+        tree_watch(w->t, rel);          /* a config changed here changes what is read */
     DIR *d = fdopendir(dfd);
     if (!d) {
         walk_failed(w, errno == ENOMEM);
@@ -335,13 +345,15 @@ static void archive_gamepaths(struct walk *w, const struct pbo *p, const char *r
     char pre[GP_MAX], gp[GP_MAX + PATH_MAX];
     if (!w->present || gamepath_archive(p, rel, pre, sizeof pre))
         return;
-    walk_present(w, 1, pre, strlen(pre));
+    walk_present(w, NULL, pre, strlen(pre));
     for (size_t i = 0; i < p->nentries; i++) {
         const struct pbo_entry *e = &p->entries[i];
+        char where[PATH_MAX + PBO_NAME_MAX + 2];
         int k = snprintf(gp, sizeof gp, "%s\\%s", pre, e->path);
+        snprintf(where, sizeof where, "%s/%s", rel, e->path);
         if (!e->cut && tree_is_rtm_name(e->path, strlen(e->path)) && k > 0 &&
             (size_t)k < sizeof gp)
-            walk_present(w, 0, gp, (size_t)k);
+            walk_present(w, where, gp, (size_t)k);
     }
 }
 

@@ -36,6 +36,12 @@ int tree_get_entry(struct rtm_tree *t, struct tree_target *tg, const char *key,
     return -EIO;
 }
 
+void tree_watch(struct rtm_tree *t, const char *dir)
+{
+    if (t->cfg.watch && t->cfg.watch(t->cfg.watch_ctx, dir) != 0)
+        atomic_store(&t->unwatched, 1);
+}
+
 /* The cache key of archive entry tg->entry. */
 void tree_member_key(const struct tree_target *tg, char key[RTM_KEY_MAX])
 {

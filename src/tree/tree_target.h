@@ -63,6 +63,8 @@ enum tree_kind {
                                      not only of the file (tree_states.c) */
     TK_MISSING,                   /* the root's missing.txt: of the configs and
                                      of every animation (tree_missing.c) */
+    TK_ROOTCHECK,                 /* the root's check.txt: of the configs and
+                                     of the animations states play */
     TK_CONFLICTS,                 /* -o gamepaths: the root's conflicts.txt */
 };
 
@@ -201,6 +203,11 @@ int tree_list_add(struct rtm_tree *t, struct rtm_dirlist *d, const char *dir, co
                   mode_t type, const struct rtm_fileid *id, const struct tree_head *head);
 
 /* ---- the model.cfg beside an animation (tree_modelcfg.c) ---- */
+
+/* Asks for SOURCE folder dir to be watched (rtm_tree_config's watch): the
+ * folders the kernel looks up, and those the configs' walk reads; a
+ * failure means short timeouts everywhere. */
+void tree_watch(struct rtm_tree *t, const char *dir);
 
 /* The salt (fileid.h) of the version of the loose animation at name
  * (relative to dfd): its folder's model.cfg's, 0 without one or under an

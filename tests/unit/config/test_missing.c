@@ -29,9 +29,9 @@ static struct rtm_gamepaths *present(void)
     assert_int_equal(rtm_gamepaths_add_prefix(g, "m", 1), 0);
     assert_int_equal(rtm_gamepaths_add_prefix(g, "\\other\\packed", 14), 0);
     assert_int_equal(rtm_gamepaths_add_prefix(g, "z\\ace\\addons\\common", 20), 0);
-    assert_int_equal(rtm_gamepaths_add_file(g, "m\\anims\\Walk.rtm", 16), 0);
-    assert_int_equal(rtm_gamepaths_add_file(g, "other\\packed\\run.rtm", 20), 0);
-    assert_int_equal(rtm_gamepaths_add_file(g, "other\\packed\\run.rtm", 20), 0);
+    assert_int_equal(rtm_gamepaths_add_file(g, "m\\anims\\Walk.rtm", 16, ""), 0);
+    assert_int_equal(rtm_gamepaths_add_file(g, "other\\packed\\run.rtm", 20, ""), 0);
+    assert_int_equal(rtm_gamepaths_add_file(g, "other\\packed\\run.rtm", 20, ""), 0);
     assert_int_equal(rtm_gamepaths_finish(g), 0);
     assert_int_equal(rtm_gamepaths_nfiles(g), 2);
     return g;

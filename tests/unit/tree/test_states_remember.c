@@ -49,8 +49,10 @@ static void put_archive(struct tree_fixture *e, const char *name, const char *te
 }
 
 static const char A_CFG[] =
-    "class CfgMovesMaleSdr { class States {\n"
-    "  class Walk { file = \"\\a\\walk.rtm\"; speed = 0.5; looped = 1; };\n"
+    "class CfgSkeletons { class Two { skeletonBones[] = {\"pelvis\", \"\"}; }; };\n"
+    "class CfgMovesMaleSdr { skeletonName = \"Two\"; class States {\n"
+    "  class Walk { file = \"\\a\\walk.rtm\"; speed = 0.5; looped = 1;"
+    " connectTo[] = {\"Nowhere\", 1}; };\n"
     "  class Gone { file = \"\\a\\gone.rtm\"; speed = 1; };\n"
     "}; };\n";
 static const char A_CFG2[] =
@@ -61,6 +63,10 @@ static const char B_CFG[] =
     "class CfgGesturesMale { class States {\n"
     "  class Other { file = \"\\A\\Walk.rtm\"; speed = -3; };\n"
     "}; };\n";
+
+/* The root's check.txt of the last mount: the index gives it back as the
+ * configs made it. */
+static char *last_check;
 
 static int setup(void **state)
 {
@@ -74,6 +80,8 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     struct tree_fixture *e = *state;
+    free(last_check);
+    last_check = NULL;
     tree_fixture_close(e);
     free(e);
     return 0;
@@ -104,13 +112,15 @@ static char *cat(struct tree_fixture *e, const char *path)
 }
 
 /* One mount: states.txt of a.pbo/walk.rtm and missing.txt into *states and
- * *missing, with the counts. */
+ * *missing (and check.txt into last_check), with the counts. */
 static void one_mount(struct tree_fixture *e, char **states, char **missing, uint64_t *parsed,
                       uint64_t *remembered)
 {
     mount_index(e);
     *states = cat(e, "a.pbo/walk.rtm/states.txt");
     *missing = cat(e, "missing.txt");
+    free(last_check);
+    last_check = cat(e, "check.txt");
     tree_states_counts(e->t, parsed, remembered);
     tree_fixture_unmount(e);        /* the index writes what is queued */
 }
@@ -122,7 +132,11 @@ static void twice(struct tree_fixture *e, uint64_t nparsed, int text, const char
     char *s1, *m1, *s2, *m2;
     uint64_t p1, r1, p2, r2;
     one_mount(e, &s1, &m1, &p1, &r1);
+    char *c1 = last_check;
+    last_check = NULL;
     one_mount(e, &s2, &m2, &p2, &r2);
+    assert_string_equal(c1, last_check);
+    free(c1);
     assert_int_equal(p1, nparsed);
     assert_int_equal(r1, 0);
     assert_int_equal(p2, text ? nparsed : 0);
@@ -140,6 +154,10 @@ static void unchanged_is_not_read_again(void **state)
 {
     struct tree_fixture *e = *state;
     twice(e, 1, 0, "\nCfgMovesMaleSdr/States/Walk speed=0.5 duration_s=2 looped=1 config=a.pbo/config.bin\n");
+    /* the root check.txt the index gave back holds the bones and the name */
+    assert_non_null(strstr(last_check, "error bone-not-in-skeleton: a.pbo/config.bin: "
+                                       "CfgMovesMaleSdr/States/Walk: file \\a\\walk.rtm: Bone "));
+    assert_non_null(strstr(last_check, "'Nowhere'"));
     char *s, *m;
     uint64_t p, r;
     one_mount(e, &s, &m, &p, &r);
@@ -147,6 +165,22 @@ static void unchanged_is_not_read_again(void **state)
                            "(prefix \\a is under SOURCE, no animation at that path in it)\n");
     free(s);
     free(m);
+}
+
+/* A listing of the root (where missing.txt and check.txt are) and grep -r
+ * of bones.txt read no config. */
+static void listings_read_no_config(void **state)
+{
+    struct tree_fixture *e = *state;
+    struct rtm_dirlist *d;
+    uint64_t parsed, remembered;
+    mount_index(e);
+    assert_int_equal(rtm_tree_listing(e->t, RTM_INO_ROOT, 0, &d), 0);
+    rtm_tree_listing_put(e->t, d);
+    free(cat(e, "a.pbo/walk.rtm/bones.txt"));
+    tree_states_counts(e->t, &parsed, &remembered);
+    assert_int_equal(parsed + remembered, 0);
+    tree_fixture_unmount(e);
 }
 
 static void changed_added_removed_read_again(void **state)
@@ -232,6 +266,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(unchanged_is_not_read_again, setup, teardown),
+        cmocka_unit_test_setup_teardown(listings_read_no_config, setup, teardown),
         cmocka_unit_test_setup_teardown(changed_added_removed_read_again, setup, teardown),
         cmocka_unit_test_setup_teardown(text_configs_are_read_each_time, setup, teardown),
         cmocka_unit_test(damaged_records_do_not_read),

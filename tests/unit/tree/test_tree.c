@@ -118,7 +118,7 @@ static void readdirplus_gives_what_is_known(void **state)
 static void listings_agree_with_lookups(void **state)
 {
     struct env *e = *state;
-    check_listing(e, "", 4);        /* walk.rtm broken.rtm sub missing.txt */
+    check_listing(e, "", 5);        /* walk.rtm broken.rtm sub missing.txt check.txt */
     check_listing(e, "walk.rtm", 13);               /* 10 views, states.txt, frames/, tracks/ */
     check_listing(e, "walk.rtm/frames", 6);
     check_listing(e, "walk.rtm/tracks", 20);         /* a file a bone */
@@ -150,7 +150,7 @@ static void collisions_number_alike(void **state)
     assert_int_equal(walk, RTM_INO_FAMILY | 4242);
     assert_int_equal(broken, walk + 1);   /* the next family */
     assert_int_equal(ino_of(e, "sub"), 4242);
-    check_listing(e, "", 4);                        /* and missing.txt */
+    check_listing(e, "", 5);                        /* and missing.txt, check.txt */
     check_listing(e, "walk.rtm", 13);
     check_listing(e, "walk.rtm/tracks", 20);
 }
@@ -219,7 +219,7 @@ static void one_classification_for_every_hint(void **state)
     assert_int_equal(rtm_tree_classify(e->f.t, e->f.fd, "readme.txt", "readme.txt", DT_UNKNOWN, &st, &id),
                      RTM_SRC_HIDDEN);
     assert_int_equal(rtm_tree_classify(e->f.t, e->f.fd, "nope", "nope", DT_UNKNOWN, &st, &id), -ENOENT);
-    check_listing(e, "", 5);        /* link.rtm shown, linkdir not; missing.txt */
+    check_listing(e, "", 6);        /* link.rtm shown, linkdir not; missing.txt, check.txt */
     struct rtm_tree_entry te;
     assert_int_equal(walk(e, "link.rtm/bones.txt", &te), 0);
     assert_int_equal(walk(e, "linkdir", &te), -ENOENT);
@@ -230,14 +230,14 @@ static void the_mount_point_is_hidden(void **state)
 {
     struct env *e = *state;
     new_tree(e, NULL, "sub");
-    check_listing(e, "", 3);        /* walk.rtm broken.rtm missing.txt */
+    check_listing(e, "", 4);        /* walk.rtm broken.rtm missing.txt check.txt */
     struct rtm_tree_entry te;
     assert_int_equal(walk(e, "sub", &te), -ENOENT);
     assert_int_equal(walk(e, "sub/run.rtm", &te), -ENOENT);
     new_tree(e, NULL, "sub/run.rtm");               /* deeper, and not a prefix match */
     check_listing(e, "sub", 0);
     assert_int_equal(mkdirat(e->f.fd, "subway", 0755), 0);
-    check_listing(e, "", 5);
+    check_listing(e, "", 6);
 }
 
 static void open_policy_follows_capabilities(void **state)

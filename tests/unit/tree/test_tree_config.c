@@ -190,7 +190,7 @@ static void loose_configs_read_as_text(void **state)
 {
     struct env *e = *state;
     struct rtm_tree_entry te;
-    expect_names(e, "", "bad\nboth\nconfig.cpp\nconfigs.pbo\nmat.rvmat\nmissing.txt\nplain.rvmat\ntex.paa\n");
+    expect_names(e, "", "bad\nboth\ncheck.txt\nconfig.cpp\nconfigs.pbo\nmat.rvmat\nmissing.txt\nplain.rvmat\ntex.paa\n");
     expect_bytes(e, "config.cpp", e->text, e->text_len);
     assert_non_null(strstr(e->text, "class GestureWipeTest : Default"));
     assert_int_equal(walk(e, "config.bin", &te), -ENOENT);    /* shown as config.cpp */
@@ -273,14 +273,14 @@ static void raw_and_hidden(void **state)
     struct env *e = *state;
     struct rtm_tree_entry te;
     tree_fixture_tree(&e->f, (struct rtm_tree_config){ .show_other = 1, .rapified_raw = 1 });
-    expect_names(e, "", "bad\nboth\nconfig.bin\nconfigs.pbo\nmat.rvmat\nmissing.txt\nplain.rvmat\ntex.paa\n");
+    expect_names(e, "", "bad\nboth\ncheck.txt\nconfig.bin\nconfigs.pbo\nmat.rvmat\nmissing.txt\nplain.rvmat\ntex.paa\n");
     expect_bytes(e, "config.bin", e->cfg.p, e->cfg.len);
     expect_bytes(e, "configs.pbo/config.bin", e->cfg.p, e->cfg.len);
     expect_names(e, "configs.pbo/both", "config.bin\nconfig.cpp\n");
     assert_int_equal(walk(e, "config.cpp", &te), -ENOENT);
     assert_int_equal(walk(e, "configs.pbo/config.cpp", &te), -ENOENT);
     tree_fixture_tree(&e->f, (struct rtm_tree_config){ 0 });
-    expect_names(e, "", "bad\nboth\nconfigs.pbo\nmissing.txt\n");
+    expect_names(e, "", "bad\nboth\ncheck.txt\nconfigs.pbo\nmissing.txt\n");
     assert_int_equal(walk(e, "config.cpp", &te), -ENOENT);
     assert_int_equal(walk(e, "config.bin", &te), -ENOENT);
 }

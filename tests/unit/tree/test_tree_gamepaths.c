@@ -111,7 +111,7 @@ static void game_tree(void **state)
     names_of(e->game, "", names, sizeof names);
     /* c.pbo, whose name sorts last, spells z/ (b.pbo would spell Z/); the
      * root's missing.txt is there as in the normal mount */
-    assert_string_equal(names, "conflicts.txt x/ z/ missing.txt ");
+    assert_string_equal(names, "conflicts.txt x/ z/ missing.txt check.txt ");
     names_of(e->game, "z/mod/anims", names, sizeof names);
     assert_string_equal(names, "deep/ walk.rtm/ ");
     names_of(e->game, "X/ADDON", names, sizeof names);
