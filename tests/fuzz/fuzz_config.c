@@ -3,7 +3,10 @@
  * The input is read three ways: as a rapified file (rap_measure and
  * rap_read must agree, the model's text must read back as the same
  * model); as text preprocessed without files on disk, then parsed; and as
- * text without preprocessing, whose model also goes round its text.  The
+ * text without preprocessing, whose model also goes round its text and
+ * then through a table of states (states.h): its lines, the root
+ * check.txt (states_check.h, every file given a few bones) and the
+ * check's bytes packed and read back to the same text.  The
  * preprocessor runs twice, on the input alone and after a prelude of
  * nested macros, so that #if and #elif expressions in the input meet
  * macros to expand; the input's first line is also evaluated as an #if
@@ -17,6 +20,7 @@
 #include "cfg_expr.h"
 #include "cfg_pp.h"
 #include "config.h"
+#include "states_check.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -108,6 +112,54 @@ static const char prelude[] =
     "#define A 1\n#define B(x) (x + A)\n#define C(x, y) B(x) * y\n#define D(x) C(x, x)\n"
     "#define L [1,2]\n#define Q(x) #x\n#define P(a,b) a##b\n#define E D(D(D(A)))\n";
 
+static const struct rtm_str BONES[] = { { "pelvis", 6 }, { "spine", 5 }, { "jaw", 3 } };
+
+static int bones_of(void *ctx, const char *key, rtm_states_bones_visit *visit, void *vctx)
+{
+    (void)ctx;
+    if (key[0] == 'x')
+        return -1;                      /* a file not there */
+    visit(vctx, BONES, 3);
+    return 0;
+}
+
+static void check_text(const struct rtm_states *s, struct rtm_buf *b)
+{
+    rtm_buf_init(b);
+    rtm_states_check_render(s, bones_of, NULL, b);
+    if (b->oom)
+        abort();
+}
+
+/* Model c (owned from here) as a table of states: the check's text, and
+ * the same from its packed bytes (and never read past cut ones). */
+static void as_states(struct cfg *c)
+{
+    struct rtm_states *s = rtm_states_new(), *back = rtm_states_new();
+    struct rtm_buf b, again, packed;
+    if (!s || !back || rtm_states_add(s, c, "fuzz.cpp") || rtm_states_finish(s))
+        abort();
+    check_text(s, &b);
+    rtm_buf_init(&packed);
+    if (rtm_states_check_pack(s, &packed) || rtm_states_add(back, NULL, "fuzz.cpp") ||
+        rtm_states_check_unpack(back, (const uint8_t *)packed.p, packed.len) ||
+        rtm_states_finish(back))
+        abort();
+    check_text(back, &again);
+    if (b.len != again.len || (b.len && memcmp(b.p, again.p, b.len)))
+        abort();
+    struct rtm_states *cut = rtm_states_new();
+    if (!cut || rtm_states_add(cut, NULL, "fuzz.cpp") ||
+        (packed.len && !rtm_states_check_unpack(cut, (const uint8_t *)packed.p, packed.len - 1)))
+        abort();
+    rtm_states_free(cut);
+    rtm_buf_free(&b);
+    rtm_buf_free(&again);
+    rtm_buf_free(&packed);
+    rtm_states_free(back);
+    rtm_states_free(s);
+}
+
 static void as_text(const uint8_t *data, size_t size)
 {
     struct rtm_error err = { .msg = "" };
@@ -137,7 +189,7 @@ static void as_text(const uint8_t *data, size_t size)
     }
     if (!has_nul(c) && cfg_text_exact(c))
         round_trip(c);
-    cfg_free(c);
+    as_states(c);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
