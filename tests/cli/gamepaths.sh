@@ -34,7 +34,7 @@ cmp -s <(gcat -d 2 "$S" 'rtmfs\packed\gen\run_v5.rtm' frames/000.csv) \
 # states.txt reads too (copy.pbo, whose path sorts last, is the one shown)
 "$RTMCAT" -g "$S" 'rtmfs\samples\anims\walk.rtm' states.txt >/dev/null || fail "states.txt"
 [ "$("$RTMCAT" -g "$S" 'rtmfs' | tr '\n' ' ')" = "packed/ samples/ " ] || fail "a folder's names: $("$RTMCAT" -g "$S" rtmfs)"
-[ "$("$RTMCAT" -g "$S/@a/addons/sample.pbo" '' | tr '\n' ' ')" = "conflicts.txt rtmfs/ missing.txt " ] || fail "one archive's root"
+[ "$("$RTMCAT" -g "$S/@a/addons/sample.pbo" '' | tr '\n' ' ')" = "conflicts.txt rtmfs/ missing.txt check.txt " ] || fail "one archive's root"
 "$RTMCAT" -g "$S" 'rtmfs\nothing.rtm' 2>"$T/err"; st=$?
 [ $st = 1 ] && grep -q 'no such game path' "$T/err" || fail "a missing path: status $st, $(cat "$T/err")"
 "$RTMCAT" -g "$S" 2>/dev/null; [ $? = 2 ] || fail "-g without GAMEPATH: not status 2"

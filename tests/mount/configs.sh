@@ -41,7 +41,7 @@ lists() {
 
 check_text() {
     do_mount "$S" "$M" -o show_other || return
-    lists "$M" "bad both config.cpp configs.pbo mat.rvmat missing.txt plain.rvmat tex.paa " "a loose folder (and the root's missing.txt)"
+    lists "$M" "bad both check.txt config.cpp configs.pbo mat.rvmat missing.txt plain.rvmat tex.paa " "a loose folder (and the root's missing.txt and check.txt)"
     same_text "$M/config.cpp" "$S/config.bin" "loose config.bin as config.cpp"
     grep -q '^        class GestureWipeTest : Default$' "$M/config.cpp" \
         && ok "config.cpp: the gesture's class, indented" || fail "config.cpp: no gesture class"
@@ -78,7 +78,7 @@ check_text() {
 
 check_raw_and_hidden() {
     do_mount "$S" "$M" -o show_other,rapified=raw || return
-    lists "$M" "bad both config.bin configs.pbo mat.rvmat missing.txt plain.rvmat tex.paa " "rapified=raw"
+    lists "$M" "bad both check.txt config.bin configs.pbo mat.rvmat missing.txt plain.rvmat tex.paa " "rapified=raw"
     cmp -s "$M/config.bin" "$S/config.bin" && cmp -s "$M/configs.pbo/config.bin" \
         <("$RTMCAT" --raw "$P/config.bin") && cmp -s "$M/mat.rvmat" "$S/mat.rvmat" \
         && ok "rapified=raw: the bytes under the original names" || fail "rapified=raw bytes"
@@ -91,9 +91,10 @@ check_raw_and_hidden() {
             || fail "rapified=binary: $(cat "$T/err")"
     fi
     do_mount "$S" "$M" || return
-    lists "$M" "bad both configs.pbo missing.txt " "without show_other"
-    [ -z "$(find "$M" -type f ! -name pbo.txt ! -name missing.txt)" ] && ok "without show_other no config shows" \
-        || fail "without show_other: $(find "$M" -type f ! -name pbo.txt ! -name missing.txt | head -3)"
+    lists "$M" "bad both check.txt configs.pbo missing.txt " "without show_other"
+    [ -z "$(find "$M" -type f ! -name pbo.txt ! -name missing.txt ! -name check.txt)" ] &&
+        ok "without show_other no config shows" ||
+        fail "without show_other: $(find "$M" -type f ! -name pbo.txt ! -name missing.txt ! -name check.txt | head -3)"
     do_umount "$M"
 }
 

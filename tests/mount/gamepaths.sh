@@ -71,7 +71,7 @@ conflict_line() {
 # normal mount's, byte for byte.
 check_merge() {
     local before=$FAILS A=$M/z/ace/addons/gestures/anim
-    lists "$M" "conflicts.txt missing.txt x z " || fail "root lists: $(ls "$M")"
+    lists "$M" "check.txt conflicts.txt missing.txt x z " || fail "root lists: $(ls "$M")"
     lists "$M/z" "ACE " || fail "z/ lists $(ls "$M/z"), not the shown source's spelling"
     lists "$M/z/ace/addons" "gestures main " || fail "addons/ lists $(ls "$M/z/ace/addons")"
     lists "$A" "Walk.rtm extra.rtm wave.rtm " || fail "anim/ lists $(ls "$A")"
@@ -123,7 +123,7 @@ check_index() {
     local before=$FAILS round
     for round in first later; do
         RTMFS_STATS=$T/stats fg_mount "$S" "$M" -o gamepaths,index="$T/ix.sqlite" || return
-        lists "$M" "conflicts.txt missing.txt x z " || fail "$round: root lists $(ls "$M")"
+        lists "$M" "check.txt conflicts.txt missing.txt x z " || fail "$round: root lists $(ls "$M")"
         do_umount "$M"
         [ "$(stat_of loads)" = 0 ] || fail "$round mount: $(stat_of loads) loads"
     done
@@ -136,7 +136,7 @@ check_index() {
 check_other_and_single() {
     local before=$FAILS P=$M/rtmfs/samples
     do_mount "$G/sample.pbo" "$M" -o gamepaths,show_other,noindex || return
-    lists "$M" "conflicts.txt missing.txt rtmfs " || fail "one archive: root lists $(ls "$M")"
+    lists "$M" "check.txt conflicts.txt missing.txt rtmfs " || fail "one archive: root lists $(ls "$M")"
     missing_reads "$M" || fail "show_other: missing.txt listed, but it does not stat and read"
     lists "$P" "anims config.cpp texts " || fail "show_other: lists $(ls "$P")"
     do_mount "$G/sample.pbo" "$N" -o show_other,noindex || return
@@ -165,7 +165,7 @@ check_real() {
     do_umount "$M"
     do_mount "$D" "$M" -o gamepaths,noindex || return
     do_mount "$D" "$N" -o noindex || return
-    lists "$M" "AUR_AdvancedUrbanRappelling conflicts.txt missing.txt x " || fail "addons: root lists $(ls "$M")"
+    lists "$M" "AUR_AdvancedUrbanRappelling check.txt conflicts.txt missing.txt x " || fail "addons: root lists $(ls "$M")"
     missing_reads "$M" || fail "addons: missing.txt listed, but it does not stat and read"
     diff -r "$N/aur/addons/AUR_AdvancedUrbanRappelling/anims" \
         "$M/AUR_AdvancedUrbanRappelling/anims" >"$T/diff" || fail "aur: $(head -3 "$T/diff")"

@@ -49,7 +49,7 @@ check_pbo() {
     cp "$T/gen/sample.pbo" "$S/mod.pbo"
     env "$how" "$RTMFS" "$S/mod.pbo" "$M" 2>"$T/err" || { fail "rtmfs mod.pbo: $(cat "$T/err")"; return; }
     MOUNTS+=("$M")
-    [ "$(ls "$M" | tr '\n' ' ')" = "anims missing.txt pbo.txt " ] || fail "root lists: $(ls "$M")"
+    [ "$(ls "$M" | tr '\n' ' ')" = "anims check.txt missing.txt pbo.txt " ] || fail "root lists: $(ls "$M")"
     cmp -s "$M/pbo.txt" <("$RTMCAT" "$S/mod.pbo" pbo.txt) || fail "pbo.txt"
     check_anim "$S/mod.pbo/anims/binarised/run_v5.rtm" "$M/anims/binarised/run_v5.rtm"
     [ "$(grep -rl lefthand --include=bones.txt "$M" | wc -l)" -gt 0 ] || fail "grep -r finds nothing"
