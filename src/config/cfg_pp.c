@@ -444,6 +444,8 @@ static int directive(struct pp *pp, struct src *f, struct cond *c, const char *s
         *included = 1;
         return 0;
     }
+    if (IS("pragma") && an - arg == 5 && memcmp(arg, "hemtt", 5) == 0)
+        return 0;       /* an instruction to HEMTT (lints, flags): nothing */
     pp->r->counts.other += wn > 0;
     *echo = wn > 0;
     return 0;

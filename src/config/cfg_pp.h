@@ -23,7 +23,8 @@
  * counted (struct cfg_pp_counts), never refused: __EVAL and __EXEC, a
  * call of an undefined macro (a name without lowercase letters followed by
  * '('), an include found nowhere and unknown directives.  The
- * counts are a comment at the top of the text (cfg_pp_note).
+ * counts are a comment at the top of the text (cfg_pp_note).  A
+ * "#pragma hemtt ..." line is HEMTT's and gives nothing, uncounted.
  *
  * Errors (-1, err "FILE:LINE: ..."): a file that cannot be read, an
  * include loop or includes deeper than CFG_PP_INCLUDE_MAX, macros nested

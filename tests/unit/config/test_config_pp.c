@@ -268,6 +268,19 @@ static void test_errors(void **state)
     free(pp_ok(many, NULL, NULL));
 }
 
+/* rtm(5): "#pragma hemtt lines are instructions to HEMTT: they give
+ * nothing and are not counted" (HEMTT's ignore_if_has_include). */
+static void test_pragma_hemtt(void **state)
+{
+    (void)state;
+    struct cfg_pp_counts k;
+    char *s = pp_ok("#pragma hemtt flag pe23_ignore_has_include\n  #  pragma  hemtt suppress x\n"
+                    "a = 1;\n#pragma once\n#pragma hemttx\n", NULL, &k);
+    assert_string_equal(s, "\n\na = 1;\n#pragma once\n#pragma hemttx\n");
+    assert_int_equal(k.other, 2);
+    free(s);
+}
+
 /* A scratch tree of files: dir/name with text. */
 static void put_file(const char *dir, const char *name, const char *text)
 {
@@ -530,6 +543,7 @@ int main(void)
         cmocka_unit_test(test_left_as_written), cmocka_unit_test(test_errors),
         cmocka_unit_test(test_includes),  cmocka_unit_test(test_gamepaths),
         cmocka_unit_test(test_shared_addons), cmocka_unit_test(test_forms_agree),
+        cmocka_unit_test(test_pragma_hemtt),
     };
     return run_test_cases(tests, NULL, NULL);
 }
