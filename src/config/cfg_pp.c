@@ -85,7 +85,9 @@ static long add_file(struct pp *pp, const char *name)
 
 /* The text without comments: block comments become a space (their
  * newlines kept), line comments go; "strings" and 'strings' are kept as
- * they are (to their closing quote or the end of the line). */
+ * they are, up to their closing quote: one left open at a line's end
+ * stays open on the lines after it (rtm(5), as HEMTT's test
+ * comment_in_quote). */
 static void strip_comments(const char *s, size_t n, struct rtm_buf *out)
 {
     const char *e = s + n;
@@ -98,7 +100,7 @@ static void strip_comments(const char *s, size_t n, struct rtm_buf *out)
             break;
         if (*p == '"' || *p == '\'') {
             const char *q = p + 1;
-            while (q < e && *q != *p && *q != '\n')
+            while (q < e && *q != *p)
                 q++;
             q += q < e && *q == *p;
             rtm_buf_put(out, p, (size_t)(q - p));

@@ -268,8 +268,23 @@ static void test_errors(void **state)
     free(pp_ok(many, NULL, NULL));
 }
 
-/* rtm(5): "#pragma hemtt lines are instructions to HEMTT: they give
- * nothing and are not counted" (HEMTT's ignore_if_has_include). */
+/* rtm(5): "For comment stripping, a string runs to its closing quote, not
+ * to its line's end", either quote (HEMTT's comment_in_quote). */
+static void test_comment_after_open_string(void **state)
+{
+    (void)state;
+    char *s = pp_ok("a = \"one\n// kept\ntwo\"; // gone\n"
+                    "b = 'three\n/* kept too */ four'; /* gone too */\nc = 1; // gone three\n",
+                    NULL, NULL);
+    assert_non_null(strstr(s, "a = \"one\n// kept\ntwo\"; \n"));
+    assert_non_null(strstr(s, "b = 'three\n/* kept too */ four';  \nc = 1; \n"));
+    assert_null(strstr(s, "gone"));
+    free(s);
+}
+
+/* rtm(5): "#pragma hemtt lines ... are instructions to HEMTT ... and give
+ * an empty line, uncounted"; #pragma once is left as written and counted
+ * (HEMTT's ignore_if_has_include). */
 static void test_pragma_hemtt(void **state)
 {
     (void)state;
@@ -543,7 +558,7 @@ int main(void)
         cmocka_unit_test(test_left_as_written), cmocka_unit_test(test_errors),
         cmocka_unit_test(test_includes),  cmocka_unit_test(test_gamepaths),
         cmocka_unit_test(test_shared_addons), cmocka_unit_test(test_forms_agree),
-        cmocka_unit_test(test_pragma_hemtt),
+        cmocka_unit_test(test_comment_after_open_string), cmocka_unit_test(test_pragma_hemtt),
     };
     return run_test_cases(tests, NULL, NULL);
 }
