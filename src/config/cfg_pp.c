@@ -121,10 +121,22 @@ static void strip_comments(const char *s, size_t n, struct rtm_buf *out)
     }
 }
 
+/* The quote of the string open at the end of s..e, 0 when none; q is the
+ * one open at s (strings run over lines, as strip_comments reads them). */
+static char open_quote(const char *s, const char *e, char q)
+{
+    for (; s < e; s++)
+        if (q ? *s == q : (*s == '"' || *s == '\''))
+            q = q ? 0 : *s;
+    return q;
+}
+
 /* The logical line at s: its joined text into line, the source lines it
- * took into *lines; returns one past it. */
+ * took into *lines; returns one past it.  *quote is the string open
+ * where it starts, and then where it ends: a line ending in \\ inside a
+ * string is not continued (rtm(5), as HEMTT's test double_escape_newline). */
 static const char *logical_line(const char *s, const char *e, struct rtm_buf *line,
-                                uint32_t *lines)
+                                uint32_t *lines, char *quote)
 {
     line->len = 0;
     *lines = 1;
@@ -133,7 +145,8 @@ static const char *logical_line(const char *s, const char *e, struct rtm_buf *li
         const char *end = nl ? nl : e, *t = end;
         if (t > s && t[-1] == '\r')
             t--;
-        if (nl && t > s && t[-1] == '\\') {
+        *quote = open_quote(s, t, *quote);
+        if (nl && t > s && t[-1] == '\\' && !(*quote && t - s >= 2 && t[-2] == '\\')) {
             rtm_buf_put(line, s, (size_t)(t - 1 - s));
             s = nl + 1;
             (*lines)++;
@@ -510,9 +523,10 @@ static int process(struct pp *pp, const char *text, size_t len, struct src *f)
         return -1;
     }
     const char *s = clean.p ? clean.p : "", *e = s + clean.len;
+    char quote = 0;
     while (s < e && rc == 0) {
         uint32_t lines;
-        s = logical_line(s, e, &line, &lines);
+        s = logical_line(s, e, &line, &lines, &quote);
         if (line.oom) {
             rtm_err_oom(pp->err, "out of memory preprocessing %s", f->name);
             rc = -1;

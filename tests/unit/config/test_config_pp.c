@@ -268,6 +268,20 @@ static void test_errors(void **state)
     free(pp_ok(many, NULL, NULL));
 }
 
+/* rtm(5): "A backslash at a line's end continues the line ..., inside a
+ * string or not, but for two backslashes ending a line inside a string";
+ * outside one, \\ is a backslash and a continuation (HEMTT's
+ * double_escape_newline). */
+static void test_string_backslashes(void **state)
+{
+    (void)state;
+    char *s = pp_ok("s = \"a\\\\\nb\";\nt = \"c\\\nd\";\nu = x\\\\\ny;\n"
+                    "v = 'p\\\\\nq';\n", NULL, NULL);
+    assert_non_null(strstr(s, "s = \"a\\\\\nb\";\nt = \"cd\";\n\nu = x\\y;\n\n"
+                              "v = 'p\\\\\nq';\n"));
+    free(s);
+}
+
 /* rtm(5): "For comment stripping, a string runs to its closing quote, not
  * to its line's end", either quote (HEMTT's comment_in_quote). */
 static void test_comment_after_open_string(void **state)
@@ -558,6 +572,7 @@ int main(void)
         cmocka_unit_test(test_left_as_written), cmocka_unit_test(test_errors),
         cmocka_unit_test(test_includes),  cmocka_unit_test(test_gamepaths),
         cmocka_unit_test(test_shared_addons), cmocka_unit_test(test_forms_agree),
+        cmocka_unit_test(test_string_backslashes),
         cmocka_unit_test(test_comment_after_open_string), cmocka_unit_test(test_pragma_hemtt),
     };
     return run_test_cases(tests, NULL, NULL);
