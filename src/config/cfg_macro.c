@@ -396,9 +396,14 @@ static const char *identifier(struct cfg_macro_expand *x, const char *s, const c
     return p;
 }
 
+/* The text s (n bytes) with its macros expanded into out.  A ## outside
+ * a string of either quote joins its two sides (rtm(5), as HEMTT's test
+ * join_digit): in a macro's body substitute() took them out already, so
+ * these are the text's own. */
 static int expand(struct cfg_macro_expand *x, const char *s, size_t n, struct rtm_buf *out, int depth)
 {
     const char *e = s + n;
+    int single = 0;             /* inside 'single quotes' */
     if (depth > CFG_DEPTH_MAX) {
         x->why = "macros nested deeper than 64 (a macro that expands into itself?)";
         return -1;
@@ -413,6 +418,10 @@ static int expand(struct cfg_macro_expand *x, const char *s, size_t n, struct rt
         const char *p = s;
         if (is_quote(*s)) {
             p = skip_string(s, e);
+        } else if (*s == '#' && e - s >= 2 && s[1] == '#' && !single) {
+            trim_tail(out);
+            s = skip_blank(s + 2, e);
+            continue;
         } else if (cfg_macro_ident_start((unsigned char)*s)) {
             while (p < e && cfg_macro_ident((unsigned char)*p))
                 p++;
@@ -424,7 +433,7 @@ static int expand(struct cfg_macro_expand *x, const char *s, size_t n, struct rt
             while (p < e && (cfg_macro_ident((unsigned char)*p) || *p == '.'))
                 p++;
         } else {
-            p++;
+            single ^= *p++ == '\'';
         }
         rtm_buf_put(out, s, (size_t)(p - s));
         if (spend(x, (size_t)(p - s)))

@@ -15,7 +15,7 @@
  * (and unlike C's), a macro's arguments are expanded before they are
  * substituted, also next to # and ##, which CBA's macros rely on
  * (QUOTE(PATHTOF(x)), DOUBLES(ADDON,x)).  Macros are not expanded inside
- * "strings".
+ * "strings".  A ## outside a macro's body joins its two sides too.
  *
  * An #include "PATH" or <PATH> is looked for (1) relative to the including
  * file, (2) as a game path through the caller's resolver, (3) in the

@@ -268,6 +268,21 @@ static void test_errors(void **state)
     free(pp_ok(many, NULL, NULL));
 }
 
+/* rtm(5): "A ## outside a macro's body joins what stands either side of
+ * it as well, once their macros are expanded, the blanks around it
+ * dropped ...; inside a string, in either quote, it stays as written"
+ * (HEMTT's join_digit, join_ignore). */
+static void test_join_outside_macro(void **state)
+{
+    (void)state;
+    char *s = pp_ok("#define LEFT 4\n#define RIGHT 7\n"
+                    "n = LEFT##RIGHT;\nm = x ## y;\nk = 3##0;\n"
+                    "q = \"a##b\"; r = 'c##d'; t = '###';\n", NULL, NULL);
+    assert_non_null(strstr(s, "n = 47;\nm = xy;\nk = 30;\n"));
+    assert_non_null(strstr(s, "q = \"a##b\"; r = 'c##d'; t = '###';\n"));
+    free(s);
+}
+
 /* rtm(5): "A backslash at a line's end continues the line ..., inside a
  * string or not, but for two backslashes ending a line inside a string";
  * outside one, \\ is a backslash and a continuation (HEMTT's
@@ -572,7 +587,7 @@ int main(void)
         cmocka_unit_test(test_left_as_written), cmocka_unit_test(test_errors),
         cmocka_unit_test(test_includes),  cmocka_unit_test(test_gamepaths),
         cmocka_unit_test(test_shared_addons), cmocka_unit_test(test_forms_agree),
-        cmocka_unit_test(test_string_backslashes),
+        cmocka_unit_test(test_join_outside_macro), cmocka_unit_test(test_string_backslashes),
         cmocka_unit_test(test_comment_after_open_string), cmocka_unit_test(test_pragma_hemtt),
     };
     return run_test_cases(tests, NULL, NULL);
