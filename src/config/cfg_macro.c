@@ -1,70 +1,23 @@
-/* cfg_macro.c - the preprocessor's macros: a hash table of definitions
- * and the expander (cfg_pp.h says what it does as Arma does it).
+/* cfg_macro.c - the preprocessor's expander and its #if (cfg_pp.h says
+ * what it does as Arma does it; cfg_define.c keeps the definitions).
  *
  * Expansion is textual and recursive: a macro's body (with its arguments,
  * themselves expanded first, put in for its parameters, # quoting one and
  * ## pasting two) is expanded again with the macro itself switched off, as
  * C's "painted blue" rule keeps self-reference finite.  Nesting deeper
- * than CFG_DEPTH_MAX and output past the caller's limit stop it.
+ * than CFG_DEPTH_MAX and output past the caller's limit stop it.  A body
+ * with conditional lines has them applied first (keep_lines), and #if
+ * expressions are expanded here too, at the depth they are met.
  */
 #include "cfg_macro.h"
 
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
-enum { BUCKETS = 1024, PARAMS_MAX = 64 };
-
-struct macro {
-    struct macro *next;
-    char *name;
-    int nparams;                /* -1: object-like */
-    char *params[PARAMS_MAX];
-    char *body;
-    int active;                 /* being expanded: not again inside itself */
-};
-
-struct cfg_macros {
-    struct macro *bucket[BUCKETS];
-};
-
-struct cfg_macros *cfg_macros_new(void) { return calloc(1, sizeof(struct cfg_macros)); }
-
-static void macro_free(struct macro *d)
-{
-    for (int i = 0; i < d->nparams; i++)
-        free(d->params[i]);
-    free(d->name);
-    free(d->body);
-    free(d);
-}
-
-void cfg_macros_free(struct cfg_macros *m)
-{
-    if (!m)
-        return;
-    for (int b = 0; b < BUCKETS; b++)
-        for (struct macro *d = m->bucket[b], *nx; d; d = nx) {
-            nx = d->next;
-            macro_free(d);
-        }
-    free(m);
-}
-
-static struct macro **slot(const struct cfg_macros *m, const char *name, size_t n)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)name[i]) * 1099511628211ull;
-    struct macro *const *p = &m->bucket[(h ^ h >> 29) % BUCKETS];
-    while (*p && !(strlen((*p)->name) == n && memcmp((*p)->name, name, n) == 0))
-        p = &(*p)->next;
-    return (struct macro **)p;
-}
-
-static struct macro *find(const struct cfg_macros *m, const char *name, size_t n)
-{
-    return *slot(m, name, n);
-}
+#include "cfg_expr.h"
 
 /* The wiki's date and time built-ins (PreProcessor Commands, as quoted
  * with its examples: __DATE_ARR__ 2020,10,28,15,17,42, __DATE_STR__
@@ -103,98 +56,6 @@ static int put_date(const struct cfg_macro_expand *x, const char *s, size_t n,
     default: rtm_buf_printf(out, "%d", u.tm_year + 1900); break;
     }
     return 1;
-}
-
-/* The built-ins the expander knows by name count as defined. */
-int cfg_macro_defined(const struct cfg_macros *m, const char *name, size_t n)
-{
-    static const char *const builtin[] = {
-        "__LINE__", "__FILE__", "__COUNTER__", "__COUNTER_RESET__", "__TIMESTAMP_UTC__",
-        "__DATE_ARR__", "__DATE_STR__", "__DATE_STR_ISO8601__", "__TIME__", "__TIME_UTC__",
-        "__DAY__", "__MONTH__", "__YEAR__",
-    };
-    for (size_t i = 0; i < sizeof builtin / sizeof builtin[0]; i++)
-        if (strlen(builtin[i]) == n && memcmp(builtin[i], name, n) == 0)
-            return 1;
-    return find(m, name, n) != NULL;
-}
-
-void cfg_macro_undef(struct cfg_macros *m, const char *name, size_t n)
-{
-    struct macro **p = slot(m, name, n), *d = *p;
-    if (d) {
-        *p = d->next;
-        macro_free(d);
-    }
-}
-
-static const char *skip_blank(const char *s, const char *e)
-{
-    while (s < e && (*s == ' ' || *s == '\t' || *s == '\r'))
-        s++;
-    return s;
-}
-
-static int parse_params(struct macro *d, const char **sp, const char *e)
-{
-    const char *s = *sp + 1;
-    d->nparams = 0;
-    for (;;) {
-        s = skip_blank(s, e);
-        if (s < e && *s == ')' && d->nparams == 0)
-            break;
-        const char *b = s;
-        while (s < e && cfg_macro_ident((unsigned char)*s))
-            s++;
-        if (s == b || d->nparams == PARAMS_MAX)
-            return -1;
-        if (!(d->params[d->nparams] = strndup(b, (size_t)(s - b))))
-            return -2;
-        d->nparams++;
-        s = skip_blank(s, e);
-        if (s < e && *s == ',') {
-            s++;
-            continue;
-        }
-        if (s < e && *s == ')')
-            break;
-        return -1;
-    }
-    *sp = s + 1;
-    return 0;
-}
-
-int cfg_macro_define(struct cfg_macros *m, const char *s, size_t n)
-{
-    const char *e = s + n, *b;
-    s = skip_blank(s, e);
-    b = s;
-    while (s < e && cfg_macro_ident((unsigned char)*s))
-        s++;
-    if (s == b || !cfg_macro_ident_start((unsigned char)*b))
-        return -1;
-    struct macro *d = calloc(1, sizeof *d);
-    if (!d || !(d->name = strndup(b, (size_t)(s - b)))) {
-        free(d);
-        return -2;
-    }
-    d->nparams = -1;
-    int rc = s < e && *s == '(' ? parse_params(d, &s, e) : 0;
-    if (rc == 0) {
-        s = skip_blank(s, e);
-        while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
-            e--;
-        if (!(d->body = strndup(s, (size_t)(e - s))))
-            rc = -2;
-    }
-    if (rc) {
-        macro_free(d);
-        return rc;
-    }
-    cfg_macro_undef(m, d->name, strlen(d->name));
-    struct macro **p = slot(m, d->name, strlen(d->name));
-    *p = d;
-    return 0;
 }
 
 /* ---- expansion -------------------------------------------------------- */
@@ -241,7 +102,7 @@ static const char *split_args(const char *s, const char *e, const char **a, int 
     return NULL;
 }
 
-static int param_index(const struct macro *d, const char *s, size_t n)
+static int param_index(const struct cfg_macro *d, const char *s, size_t n)
 {
     for (int i = 0; i < d->nparams; i++)
         if (strlen(d->params[i]) == n && memcmp(d->params[i], s, n) == 0)
@@ -249,20 +110,23 @@ static int param_index(const struct macro *d, const char *s, size_t n)
     return -1;
 }
 
-static void trim_tail(struct rtm_buf *b)
+/* Blanks off b's end, and line marks with them when marks. */
+static void trim_tail(struct rtm_buf *b, int marks)
 {
-    while (b->len && (b->p[b->len - 1] == ' ' || b->p[b->len - 1] == '\t'))
+    while (b->len && (b->p[b->len - 1] == ' ' || b->p[b->len - 1] == '\t' ||
+                      (marks && b->p[b->len - 1] == '\n')))
         b->len--;
 }
 
 /* The body of d with the expanded arguments put in. */
-static void substitute(const struct macro *d, struct rtm_buf *args, struct rtm_buf *out)
+static void substitute(const struct cfg_macro *d, struct rtm_buf *args, struct rtm_buf *out)
 {
     const char *s = d->body, *e = s + strlen(s);
     while (s < e) {
         if (s[0] == '#' && s + 1 < e && s[1] == '#') {
-            trim_tail(out);
-            s = skip_blank(s + 2, e);
+            trim_tail(out, 1);
+            for (s += 2; s < e && (*s == '\n' || cfg_macro_blank(s, e) > s); s++)
+                ;
             continue;
         }
         if (is_quote(*s)) {
@@ -272,7 +136,7 @@ static void substitute(const struct macro *d, struct rtm_buf *args, struct rtm_b
             continue;
         }
         int quote = *s == '#';
-        const char *b = quote ? skip_blank(s + 1, e) : s, *p = b;
+        const char *b = quote ? cfg_macro_blank(s + 1, e) : s, *p = b;
         while (p < e && cfg_macro_ident((unsigned char)*p))
             p++;
         int k = p > b && cfg_macro_ident_start((unsigned char)*b) ? param_index(d, b, (size_t)(p - b)) : -1;
@@ -303,24 +167,241 @@ static int spend(struct cfg_macro_expand *x, size_t n)
     return -1;
 }
 
+static int oom(struct cfg_macro_expand *x)
+{
+    x->oom = 1;
+    x->why = "out of memory expanding macros";
+    return -1;
+}
+
+/* x->why as fmt says (its arguments may be x->why itself): -1. */
+__attribute__((format(printf, 2, 3)))
+static int why_is(struct cfg_macro_expand *x, const char *fmt, ...)
+{
+    char w[sizeof x->whybuf];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(w, sizeof w, fmt, ap);
+    va_end(ap);
+    memcpy(x->whybuf, w, sizeof w);
+    x->why = x->whybuf;
+    return -1;
+}
+
+/* ---- #if -------------------------------------------------------------- */
+
+int cfg_cond_push(struct cfg_cond *c, int yes)
+{
+    if (c->n == CFG_COND_MAX)
+        return -1;
+    c->active[c->n] = (uint8_t)(cfg_cond_active(c) && yes);
+    c->taken[c->n] = (uint8_t)(yes != 0);
+    c->seen_else[c->n++] = 0;
+    return 0;
+}
+
+int cfg_cond_wants(const struct cfg_cond *c)
+{
+    return c->n > 0 && !c->seen_else[c->n - 1] && !c->taken[c->n - 1] &&
+           (c->n < 2 || c->active[c->n - 2]);
+}
+
+int cfg_cond_branch(struct cfg_cond *c, int yes, int is_else)
+{
+    if (c->n == 0 || c->seen_else[c->n - 1])
+        return -1;
+    int outer = c->n < 2 || c->active[c->n - 2];
+    c->seen_else[c->n - 1] = (uint8_t)(is_else != 0);
+    c->active[c->n - 1] = (uint8_t)(outer && !c->taken[c->n - 1] && yes);
+    c->taken[c->n - 1] |= (uint8_t)(yes != 0);
+    return 0;
+}
+
+/* defined(NAME), defined NAME or __has_include("PATH") (<PATH>) at q (the
+ * word before it n bytes): its 0 or 1 into b, one past it in *end; -1
+ * when malformed. */
+static int if_builtin(struct cfg_macro_expand *x, const char *q, const char *e, size_t n,
+                      struct rtm_buf *b, const char **end)
+{
+    const char *a = cfg_macro_blank(q, e), *z;
+    char inc[PATH_MAX];
+    if (n == 7) {
+        int paren = a < e && *a == '(';
+        a = cfg_macro_blank(a + paren, e);
+        for (z = a; z < e && cfg_macro_ident((unsigned char)*z); z++)
+            ;
+        if (z == a)
+            return why_is(x, "#if: defined without a macro name");
+        rtm_buf_putc(b, cfg_macro_defined(x->m, a, (size_t)(z - a)) ? '1' : '0');
+        z = cfg_macro_blank(z, e);
+        if (paren && (z >= e || *z != ')'))
+            return why_is(x, "#if: defined( without ')'");
+        *end = z + paren;
+        return 0;
+    }
+    if (a >= e || *a != '(' || (a = cfg_macro_blank(a + 1, e)) >= e || (*a != '"' && *a != '<') ||
+        !(z = memchr(a + 1, *a == '<' ? '>' : '"', (size_t)(e - a - 1))) ||
+        (size_t)(z - a) >= sizeof inc)
+        return why_is(x, "#if: __has_include without (\"path\")");
+    memcpy(inc, a + 1, (size_t)(z - a - 1));
+    inc[z - a - 1] = 0;
+    z = cfg_macro_blank(z + 1, e);
+    if (z >= e || *z != ')')
+        return why_is(x, "#if: __has_include( without ')'");
+    rtm_buf_putc(b, x->has_include && x->has_include(x->arg, inc) ? '1' : '0');
+    *end = z + 1;
+    return 0;
+}
+
+/* s..e with defined() and __has_include() as 0 or 1, into pre. */
+static int if_builtins(struct cfg_macro_expand *x, const char *s, const char *e,
+                       struct rtm_buf *pre)
+{
+    for (const char *p = s; p < e;) {
+        const char *q = p;
+        if (*p == '"' || *p == '\'') {
+            for (q++; q < e && *q != *p; q++)
+                ;
+            q += q < e;
+        } else if (cfg_macro_ident_start((unsigned char)*p)) {
+            while (q < e && cfg_macro_ident((unsigned char)*q))
+                q++;
+            size_t n = (size_t)(q - p);
+            if ((n == 7 && !memcmp(p, "defined", 7)) || (n == 13 && !memcmp(p, "__has_include", 13))) {
+                if (if_builtin(x, q, e, n, pre, &p))
+                    return -1;
+                continue;
+            }
+        } else if (*p >= '0' && *p <= '9') {
+            while (q < e && cfg_macro_ident((unsigned char)*q))
+                q++;
+        } else {
+            q++;
+        }
+        rtm_buf_put(pre, p, (size_t)(q - p));
+        p = q;
+    }
+    return 0;
+}
+
+/* cfg_macro_if at depth (inside a macro's body: the body's). */
+static int if_at(struct cfg_macro_expand *x, const char *s, size_t n, int depth, int *yes)
+{
+    struct rtm_buf pre, out;
+    char why[160];
+    int64_t v = 0;
+    rtm_buf_init(&pre);
+    rtm_buf_init(&out);
+    int rc = if_builtins(x, s, s + n, &pre);
+    if (rc == 0 && pre.oom)
+        rc = oom(x);
+    if (rc == 0 && expand(x, pre.p ? pre.p : "", pre.len, &out, depth))
+        rc = x->oom ? -1 : why_is(x, "#if: %s", x->why ? x->why : "cannot expand");
+    if (rc == 0 && out.oom)
+        rc = oom(x);
+    if (rc == 0 && cfg_expr_eval(out.p ? out.p : "", out.len, &v, why, sizeof why))
+        rc = why_is(x, "#if cannot be evaluated: %s", why);
+    *yes = v != 0;
+    rtm_buf_free(&pre);
+    rtm_buf_free(&out);
+    return rc;
+}
+
+int cfg_macro_if(struct cfg_macro_expand *x, const char *s, size_t n, int *yes)
+{
+    x->why = NULL;
+    x->oom = 0;
+    return if_at(x, s, n, 0, yes);
+}
+
+/* One line s..e of a macro's body under the blocks c: into out when they
+ * keep it, or the conditional directive it is applied. */
+static int body_line(struct cfg_macro_expand *x, struct cfg_cond *c, const char *s,
+                     const char *e, struct rtm_buf *out, int depth)
+{
+    const char *a = e, *z;
+    int k = cfg_macro_cond_kind(s, e, &a), yes = 0;
+    if (k == CFG_C_NONE) {
+        if (cfg_cond_active(c))
+            rtm_buf_put(out, s, (size_t)(e - s));
+        return 0;
+    }
+    if (k == CFG_C_IFDEF || k == CFG_C_IFNDEF) {
+        for (a = z = cfg_macro_blank(a, e); z < e && cfg_macro_ident((unsigned char)*z); z++)
+            ;
+        yes = cfg_macro_defined(x->m, a, (size_t)(z - a)) == (k == CFG_C_IFDEF);
+    }
+    if (((k == CFG_C_IF && cfg_cond_active(c)) || (k == CFG_C_ELIF && cfg_cond_wants(c))) &&
+        if_at(x, a, (size_t)(e - a), depth, &yes))
+        return -1;
+    if (k == CFG_C_IF || k == CFG_C_IFDEF || k == CFG_C_IFNDEF)
+        return cfg_cond_push(c, yes) ? why_is(x, "#if nested deeper than %d", CFG_COND_MAX) : 0;
+    if (k == CFG_C_ENDIF)
+        return cfg_cond_pop(c) ? why_is(x, "#endif without #if") : 0;
+    if (cfg_cond_branch(c, yes || k == CFG_C_ELSE, k == CFG_C_ELSE))
+        return why_is(x, "#%s without #if", k == CFG_C_ELSE ? "else" : "elif");
+    return 0;
+}
+
+/* d's body s (n bytes: '\n' where its lines began, its arguments put in)
+ * with its conditional lines applied, into out: rtm(5), as HEMTT's test
+ * group_unit; the directives themselves give nothing. */
+static int keep_lines(struct cfg_macro_expand *x, const struct cfg_macro *d, const char *s,
+                      size_t n, struct rtm_buf *out, int depth)
+{
+    struct cfg_cond c;
+    const char *e = s + n, *l = s;
+    c.n = 0;
+    for (;;) {
+        const char *nl = memchr(l, '\n', (size_t)(e - l));
+        if (body_line(x, &c, l, nl ? nl : e, out, depth))
+            return x->oom ? -1 : why_is(x, "%s (in the body of %s)", x->why, d->name);
+        if (!nl)
+            break;
+        l = nl + 1;
+    }
+    if (c.n)
+        return why_is(x, "#if without #endif (in the body of %s)", d->name);
+    return out->oom ? oom(x) : 0;
+}
+
+/* d's body s (n bytes, its arguments put in) expanded into out. */
+static int expand_body(struct cfg_macro_expand *x, const struct cfg_macro *d, const char *s,
+                       size_t n, struct rtm_buf *out, int depth)
+{
+    if (!d->lines)
+        return expand(x, s, n, out, depth);
+    struct rtm_buf kept;
+    rtm_buf_init(&kept);
+    int rc = keep_lines(x, d, s, n, &kept, depth);
+    if (rc == 0)
+        rc = expand(x, kept.p ? kept.p : "", kept.len, out, depth);
+    rtm_buf_free(&kept);
+    return rc;
+}
+
+/* ---- calls ------------------------------------------------------------ */
+
 /* d called with arguments a[0..na]: expanded into out. */
-static int call(struct cfg_macro_expand *x, struct macro *d, const char **a, int na,
+static int call(struct cfg_macro_expand *x, struct cfg_macro *d, const char **a, int na,
                 struct rtm_buf *out, int depth)
 {
-    struct rtm_buf args[PARAMS_MAX], body;
+    struct rtm_buf args[CFG_PARAMS_MAX], body;
     int rc = 0, i;
     rtm_buf_init(&body);
     for (i = 0; i < d->nparams; i++)
         rtm_buf_init(&args[i]);
     for (i = 0; i < na && rc == 0; i++)     /* padding kept, as the game keeps it */
         rc = expand(x, a[i], (size_t)(a[i + 1] - 1 - a[i]), &args[i], depth + 1);
+    for (i = 0; i < na && rc == 0; i++)
+        rc = args[i].oom ? oom(x) : 0;
     if (rc == 0) {
         substitute(d, args, &body);
-        rc = spend(x, body.len);
+        rc = body.oom ? oom(x) : spend(x, body.len);
     }
     if (rc == 0) {
         d->active = 1;
-        rc = body.oom ? -1 : expand(x, body.p ? body.p : "", body.len, out, depth + 1);
+        rc = expand_body(x, d, body.p ? body.p : "", body.len, out, depth + 1);
         d->active = 0;
     }
     for (i = 0; i < d->nparams; i++)
@@ -342,11 +423,11 @@ static const char *identifier(struct cfg_macro_expand *x, const char *s, const c
                               const char *e, struct rtm_buf *out, int depth, int *rc)
 {
     size_t n = (size_t)(p - s);
-    const char *after = skip_blank(p, e), *a[PARAMS_MAX + 1];
+    const char *after = cfg_macro_blank(p, e), *a[CFG_PARAMS_MAX + 1];
     int na, paren = after < e && *after == '(';
-    struct macro *d = find(x->m, s, n);
+    struct cfg_macro *d = cfg_macro_find(x->m, s, n);
     if ((n == 6 && (!memcmp(s, "__EVAL", 6) || !memcmp(s, "__EXEC", 6))) && paren) {
-        const char *end = split_args(after, e, a, &na, PARAMS_MAX + 1, depth > 0);
+        const char *end = split_args(after, e, a, &na, CFG_PARAMS_MAX + 1, depth > 0);
         end = end ? end : e;
         if (s[3] == 'V')
             x->counts->eval++;
@@ -380,11 +461,11 @@ static const char *identifier(struct cfg_macro_expand *x, const char *s, const c
     }
     if (d && !d->active && d->nparams < 0) {
         d->active = 1;
-        *rc = expand(x, d->body, strlen(d->body), out, depth + 1);
+        *rc = expand_body(x, d, d->body, strlen(d->body), out, depth + 1);
         d->active = 0;
         return p;
     }
-    const char *end = paren ? split_args(after, e, a, &na, PARAMS_MAX + 1, depth > 0) : NULL;
+    const char *end = paren ? split_args(after, e, a, &na, CFG_PARAMS_MAX + 1, depth > 0) : NULL;
     if (d && !d->active && end && (na == d->nparams || (na == 1 && d->nparams == 0))) {
         *rc = call(x, d, a, d->nparams, out, depth);
         return end;
@@ -410,17 +491,18 @@ static int expand(struct cfg_macro_expand *x, const char *s, size_t n, struct rt
     }
     while (s < e) {
         int rc = 0;
-        if (out->oom || out->len > x->limit) {
-            x->why = out->oom ? "out of memory expanding macros"
-                              : "macro expansion larger than the output limit";
+        if (out->oom)
+            return oom(x);
+        if (out->len > x->limit) {
+            x->why = "macro expansion larger than the output limit";
             return -1;
         }
         const char *p = s;
         if (is_quote(*s)) {
             p = skip_string(s, e);
         } else if (*s == '#' && e - s >= 2 && s[1] == '#' && !single) {
-            trim_tail(out);
-            s = skip_blank(s + 2, e);
+            trim_tail(out, 0);
+            s = cfg_macro_blank(s + 2, e);
             continue;
         } else if (cfg_macro_ident_start((unsigned char)*s)) {
             while (p < e && cfg_macro_ident((unsigned char)*p))
@@ -446,10 +528,12 @@ static int expand(struct cfg_macro_expand *x, const char *s, size_t n, struct rt
 int cfg_macro_expand_line(struct cfg_macro_expand *x, const char *s, size_t n, struct rtm_buf *out)
 {
     x->why = NULL;
+    x->oom = 0;
     int rc = expand(x, s, n, out, 0);
-    if (rc == 0 && (out->oom || out->len > x->limit)) {
-        x->why = out->oom ? "out of memory expanding macros"
-                          : "macro expansion larger than the output limit";
+    if (rc == 0 && out->oom)
+        rc = oom(x);
+    if (rc == 0 && out->len > x->limit) {
+        x->why = "macro expansion larger than the output limit";
         rc = -1;
     }
     return rc;

@@ -19,9 +19,7 @@
 #include <time.h>
 
 #include "array.h"
-#include "cfg_expr.h"
 
-enum { COND_MAX = 256 };
 #define PP_OUTPUT_DEFAULT ((size_t)64 << 20)
 
 struct pp {
@@ -32,6 +30,7 @@ struct pp {
     uint32_t out_line;                          /* the next output line, 1-based */
     char *stack[CFG_PP_INCLUDE_MAX + 1];        /* real paths of the open files */
     int depth;
+    const struct src *cur;                      /* the file being read */
     struct rtm_error *err;
 };
 
@@ -131,10 +130,12 @@ static char open_quote(const char *s, const char *e, char q)
     return q;
 }
 
-/* The logical line at s: its joined text into line, the source lines it
- * took into *lines; returns one past it.  *quote is the string open
- * where it starts, and then where it ends: a line ending in \\ inside a
- * string is not continued (rtm(5), as HEMTT's test double_escape_newline). */
+/* The logical line at s: its joined text into line, a '\n' where each
+ * continued line ended (cfg_macro_define reads them; unmark() takes them
+ * out), the source lines it took into *lines; returns one past it.
+ * *quote is the string open where it starts, and then where it ends: a
+ * line ending in \\ inside a string is not continued (rtm(5), as HEMTT's
+ * test double_escape_newline). */
 static const char *logical_line(const char *s, const char *e, struct rtm_buf *line,
                                 uint32_t *lines, char *quote)
 {
@@ -148,6 +149,7 @@ static const char *logical_line(const char *s, const char *e, struct rtm_buf *li
         *quote = open_quote(s, t, *quote);
         if (nl && t > s && t[-1] == '\\' && !(*quote && t - s >= 2 && t[-2] == '\\')) {
             rtm_buf_put(line, s, (size_t)(t - 1 - s));
+            rtm_buf_putc(line, '\n');
             s = nl + 1;
             (*lines)++;
             continue;
@@ -155,6 +157,28 @@ static const char *logical_line(const char *s, const char *e, struct rtm_buf *li
         rtm_buf_put(line, s, (size_t)(t - s));
         return nl ? nl + 1 : e;
     }
+}
+
+/* line without logical_line's marks, unless it is a #define (whose body
+ * may have lines of its own: cfg_macro_define). */
+static void unmark(struct rtm_buf *line)
+{
+    if (!line->len || !memchr(line->p, '\n', line->len))
+        return;
+    const char *p = line->p, *e = p + line->len;
+    while (p < e && (*p == ' ' || *p == '\t'))
+        p++;
+    if (p < e && *p == '#') {
+        for (p++; p < e && (*p == ' ' || *p == '\t'); p++)
+            ;
+        if (e - p > 6 && memcmp(p, "define", 6) == 0 && !cfg_macro_ident((unsigned char)p[6]))
+            return;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < line->len; i++)
+        if (line->p[i] != '\n')
+            line->p[k++] = line->p[i];
+    line->len = k;
 }
 
 static int is_file(const char *path)
@@ -290,118 +314,36 @@ static int do_include_at(struct pp *pp, struct src *f, const char *s, const char
     return add_seg(pp, f->id, f->line + 1) ? (rtm_err_oom(pp->err, "out of memory"), -1) : 0;
 }
 
-struct cond {
-    uint8_t active[COND_MAX], taken[COND_MAX], seen_else[COND_MAX];
-    int n;
-};
-
-static int cond_active(const struct cond *c) { return c->n == 0 || c->active[c->n - 1]; }
-
-static int push_cond(struct pp *pp, struct src *f, struct cond *c, int yes)
+static int push_cond(struct pp *pp, struct src *f, struct cfg_cond *c, int yes)
 {
-    if (c->n == COND_MAX)
-        return fail(pp, f, "#ifdef nested deeper than %d", COND_MAX);
-    int outer = cond_active(c);
-    c->active[c->n] = (uint8_t)(outer && yes);
-    c->taken[c->n] = (uint8_t)yes;
-    c->seen_else[c->n++] = 0;
+    if (cfg_cond_push(c, yes))
+        return fail(pp, f, "#ifdef nested deeper than %d", CFG_COND_MAX);
     return 0;
 }
 
-static const char *skip_blanks(const char *s, const char *e)
+/* __has_include's answer (cfg_macro_expand.has_include): whether
+ * #include would find inc from the file being read. */
+static int has_include(void *arg, const char *inc)
 {
-    while (s < e && (*s == ' ' || *s == '\t'))
-        s++;
-    return s;
+    struct pp *pp = arg;
+    char path[PATH_MAX];
+    return resolve(pp, pp->cur, inc, path, sizeof path, NULL, 0) == 0;
 }
 
-/* defined(NAME), defined NAME or __has_include("PATH") (<PATH>) at p (the
- * word w, n bytes, ending at q): its 0 or 1 into b, one past it in *end;
- * -1 when malformed. */
-static int if_builtin(struct pp *pp, struct src *f, const char *q, const char *e, size_t n,
-                      struct rtm_buf *b, const char **end)
-{
-    const char *a = skip_blanks(q, e), *z;
-    char inc[PATH_MAX], path[PATH_MAX];
-    if (n == 7) {
-        int paren = a < e && *a == '(';
-        a = skip_blanks(a + paren, e);
-        for (z = a; z < e && cfg_macro_ident((unsigned char)*z); z++)
-            ;
-        if (z == a)
-            return fail(pp, f, "#if: defined without a macro name");
-        rtm_buf_putc(b, cfg_macro_defined(pp->m, a, (size_t)(z - a)) ? '1' : '0');
-        z = skip_blanks(z, e);
-        if (paren && (z >= e || *z != ')'))
-            return fail(pp, f, "#if: defined( without ')'");
-        *end = z + paren;
-        return 0;
-    }
-    if (a >= e || *a != '(' || (a = skip_blanks(a + 1, e)) >= e || (*a != '"' && *a != '<') ||
-        !(z = memchr(a + 1, *a == '<' ? '>' : '"', (size_t)(e - a - 1))) ||
-        (size_t)(z - a) >= sizeof inc)
-        return fail(pp, f, "#if: __has_include without (\"path\")");
-    memcpy(inc, a + 1, (size_t)(z - a - 1));
-    inc[z - a - 1] = 0;
-    z = skip_blanks(z + 1, e);
-    if (z >= e || *z != ')')
-        return fail(pp, f, "#if: __has_include( without ')'");
-    rtm_buf_putc(b, resolve(pp, f, inc, path, sizeof path, NULL, 0) == 0 ? '1' : '0');
-    *end = z + 1;
-    return 0;
-}
-
-/* The value of an #if or #elif expression (s..e): defined() and
- * __has_include() replaced by 0 or 1, then macros expanded, then
- * evaluated (cfg_expr.h).  One that cannot be evaluated is an error. */
+/* The value of an #if or #elif expression (s..e), as cfg_macro_if says.
+ * One that cannot be evaluated is an error. */
 static int if_value(struct pp *pp, struct src *f, const char *s, const char *e, int *yes)
 {
-    struct rtm_buf pre, out;
-    char why[160];
-    int rc = 0;
-    rtm_buf_init(&pre);
-    rtm_buf_init(&out);
-    for (const char *p = s; p < e && rc == 0;) {
-        const char *q = p;
-        if (*p == '"' || *p == '\'') {
-            for (q++; q < e && *q != *p; q++)
-                ;
-            q += q < e;
-        } else if (cfg_macro_ident_start((unsigned char)*p)) {
-            while (q < e && cfg_macro_ident((unsigned char)*q))
-                q++;
-            size_t n = (size_t)(q - p);
-            if ((n == 7 && !memcmp(p, "defined", 7)) || (n == 13 && !memcmp(p, "__has_include", 13))) {
-                rc = if_builtin(pp, f, q, e, n, &pre, &p);
-                continue;
-            }
-        } else if (*p >= '0' && *p <= '9') {
-            while (q < e && cfg_macro_ident((unsigned char)*q))
-                q++;
-        } else {
-            q++;
-        }
-        rtm_buf_put(&pre, p, (size_t)(q - p));
-        p = q;
-    }
-    if (rc == 0) {
-        pp->x.file = f->game ? f->game : f->name;
-        pp->x.line = f->line;
-        if (pre.oom || cfg_macro_expand_line(&pp->x, pre.p ? pre.p : "", pre.len, &out))
-            rc = pre.oom || out.oom ? (rtm_err_oom(pp->err, "out of memory preprocessing"), -1)
-                                    : fail(pp, f, "#if: %s", pp->x.why);
-    }
-    int64_t v = 0;
-    if (rc == 0 && cfg_expr_eval(out.p ? out.p : "", out.len, &v, why, sizeof why))
-        rc = fail(pp, f, "#if cannot be evaluated: %s", why);
-    *yes = v != 0;
-    rtm_buf_free(&pre);
-    rtm_buf_free(&out);
-    return rc;
+    pp->x.file = f->game ? f->game : f->name;
+    pp->x.line = f->line;
+    if (cfg_macro_if(&pp->x, s, (size_t)(e - s), yes) == 0)
+        return 0;
+    return pp->x.oom ? (rtm_err_oom(pp->err, "out of memory preprocessing"), -1)
+                     : fail(pp, f, "%s", pp->x.why);
 }
 
 /* A directive line (after its '#'); *echo asks for the line as written. */
-static int directive(struct pp *pp, struct src *f, struct cond *c, const char *s,
+static int directive(struct pp *pp, struct src *f, struct cfg_cond *c, const char *s,
                      const char *e, int *echo, int *included)
 {
     while (s < e && (*s == ' ' || *s == '\t'))
@@ -421,29 +363,22 @@ static int directive(struct pp *pp, struct src *f, struct cond *c, const char *s
         return push_cond(pp, f, c, cfg_macro_defined(pp->m, arg, (size_t)(an - arg)) == IS("ifdef"));
     if (IS("if")) {
         int yes = 0;    /* inside a skipped block it is not evaluated */
-        if (cond_active(c) && if_value(pp, f, s, e, &yes))
+        if (cfg_cond_active(c) && if_value(pp, f, s, e, &yes))
             return -1;
         return push_cond(pp, f, c, yes);
     }
     if (IS("else") || IS("elif")) {
-        if (c->n == 0 || c->seen_else[c->n - 1])
-            return fail(pp, f, "#%.*s without #ifdef", (int)wn, w);
-        int outer = c->n < 2 || c->active[c->n - 2], yes = IS("else");
+        int yes = IS("else");
         /* #elif: evaluated only when no branch before it was taken */
-        if (!yes && outer && !c->taken[c->n - 1] && if_value(pp, f, s, e, &yes))
+        if (!yes && cfg_cond_wants(c) && if_value(pp, f, s, e, &yes))
             return -1;
-        c->seen_else[c->n - 1] = IS("else");
-        c->active[c->n - 1] = (uint8_t)(outer && !c->taken[c->n - 1] && yes);
-        c->taken[c->n - 1] |= (uint8_t)yes;
+        if (cfg_cond_branch(c, yes, IS("else")))
+            return fail(pp, f, "#%.*s without #ifdef", (int)wn, w);
         return 0;
     }
-    if (IS("endif")) {
-        if (c->n == 0)
-            return fail(pp, f, "#endif without #ifdef");
-        c->n--;
-        return 0;
-    }
-    if (!cond_active(c))
+    if (IS("endif"))
+        return cfg_cond_pop(c) ? fail(pp, f, "#endif without #ifdef") : 0;
+    if (!cfg_cond_active(c))
         return 0;
     if (IS("define")) {
         int rc = cfg_macro_define(pp->m, s, (size_t)(e - s));
@@ -471,17 +406,20 @@ static int emit_line(struct pp *pp, const struct src *f, const char *s, size_t n
 {
     pp->x.file = f->game ? f->game : f->name;
     pp->x.line = f->line;
-    if (cfg_macro_expand_line(&pp->x, s, n, &pp->r->text))
-        return pp->r->text.oom ? (rtm_err_oom(pp->err, "out of memory preprocessing"), -1)
-                               : fail(pp, f, "%s", pp->x.why);
+    if (cfg_macro_expand_line(&pp->x, s, n, &pp->r->text)) {
+        if (pp->r->text.oom || pp->x.oom)
+            return rtm_err_oom(pp->err, "out of memory preprocessing"), -1;
+        return fail(pp, f, "%s", pp->x.why);
+    }
     rtm_buf_putc(&pp->r->text, '\n');
     pp->out_line++;
     return 0;
 }
 
-static int one_line(struct pp *pp, struct src *f, struct cond *c, const char *s, size_t n)
+static int one_line(struct pp *pp, struct src *f, struct cfg_cond *c, const char *s, size_t n)
 {
     const char *e = s + n, *p = s;
+    pp->cur = f;
     while (p < e && (*p == ' ' || *p == '\t'))
         p++;
     if (p < e && *p == '#') {
@@ -500,7 +438,7 @@ static int one_line(struct pp *pp, struct src *f, struct cond *c, const char *s,
         pp->out_line++;
         return 0;
     }
-    if (!cond_active(c)) {
+    if (!cfg_cond_active(c)) {
         rtm_buf_putc(&pp->r->text, '\n');
         pp->out_line++;
         return 0;
@@ -511,7 +449,7 @@ static int one_line(struct pp *pp, struct src *f, struct cond *c, const char *s,
 static int process(struct pp *pp, const char *text, size_t len, struct src *f)
 {
     struct rtm_buf clean, line;
-    struct cond *c = calloc(1, sizeof *c);
+    struct cfg_cond *c = calloc(1, sizeof *c);
     int rc = 0;
     rtm_buf_init(&clean);
     rtm_buf_init(&line);
@@ -527,6 +465,8 @@ static int process(struct pp *pp, const char *text, size_t len, struct src *f)
     while (s < e && rc == 0) {
         uint32_t lines;
         s = logical_line(s, e, &line, &lines, &quote);
+        if (!line.oom)
+            unmark(&line);
         if (line.oom) {
             rtm_err_oom(pp->err, "out of memory preprocessing %s", f->name);
             rc = -1;
@@ -570,6 +510,8 @@ int cfg_pp_text(const char *text, size_t len, const char *name, const char *dir,
     memset(r, 0, sizeof *r);
     rtm_buf_init(&r->text);
     pp.x.counts = &r->counts;
+    pp.x.has_include = has_include;
+    pp.x.arg = &pp;
     pp.x.timestamp = pp.o->epoch ? pp.o->epoch : cfg_pp_epoch();
     pp.x.limit = pp.o->max_output ? pp.o->max_output : PP_OUTPUT_DEFAULT + 64 * len;
     pp.x.m = pp.m = cfg_macros_new();

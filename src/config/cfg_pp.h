@@ -15,7 +15,9 @@
  * (and unlike C's), a macro's arguments are expanded before they are
  * substituted, also next to # and ##, which CBA's macros rely on
  * (QUOTE(PATHTOF(x)), DOUBLES(ADDON,x)).  Macros are not expanded inside
- * "strings".  A ## outside a macro's body joins its two sides too.
+ * "strings".  A ## outside a macro's body joins its two sides too.  A
+ * line of a macro's body that is an #if, #ifdef, #ifndef, #elif, #else or
+ * #endif is applied each time the macro expands (cfg_macro.h).
  *
  * An #include "PATH" or <PATH> is looked for (1) relative to the including
  * file, (2) as a game path through the caller's resolver, (3) in the

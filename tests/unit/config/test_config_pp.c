@@ -268,6 +268,22 @@ static void test_errors(void **state)
     free(pp_ok(many, NULL, NULL));
 }
 
+/* Runs of blanks as one blank and none at a line's end, in place: for
+ * output whose blanks come from continued lines. */
+static char *one_blank(char *s)
+{
+    char *o = s;
+    for (const char *p = s; *p; p++) {
+        if (*p == '\n')
+            while (o > s && o[-1] == ' ')
+                o--;
+        if (!((*p == ' ' || *p == '\t') && o > s && o[-1] == ' '))
+            *o++ = *p == '\t' ? ' ' : *p;
+    }
+    *o = 0;
+    return s;
+}
+
 /* rtm(5): "A ## outside a macro's body joins what stands either side of
  * it as well, once their macros are expanded, the blanks around it
  * dropped ...; inside a string, in either quote, it stays as written"
@@ -281,6 +297,44 @@ static void test_join_outside_macro(void **state)
     assert_non_null(strstr(s, "n = 47;\nm = xy;\nk = 30;\n"));
     assert_non_null(strstr(s, "q = \"a##b\"; r = 'c##d'; t = '###';\n"));
     free(s);
+}
+
+/* rtm(5): "A line of a macro's body that begins, after its blanks, with
+ * #if, #ifdef, #ifndef, #elif, #else or #endif ... is a directive of that
+ * body, applied each time the macro expands"; its errors are FILE:LINE of
+ * the line where the macro expands (HEMTT's group_unit). */
+static void test_if_in_macro_body(void **state)
+{
+    (void)state;
+    char *s = pp_ok("#define SEAT(n) class seat##n { \\\n"
+                    "    #if n > 1 \\\n        role = \"cargo\"; \\\n"
+                    "    #elif n == 1 \\\n        role = \"gunner\"; \\\n"
+                    "    #else \\\n        role = \"driver\"; \\\n    #endif \\\n"
+                    "    #ifdef WITH_HATCH \\\n        hatch = 1; \\\n    #endif \\\n    }\n"
+                    "SEAT(0);\nSEAT(1);\n#define WITH_HATCH\nSEAT(3);\n"
+                    "#define MODE \\\n    #ifndef FAST \\\n    speed = 1; \\\n    #else \\\n"
+                    "    speed = 2; \\\n    #endif\n"
+                    "a = MODE\n#define FAST\nb = MODE\n", NULL, NULL);
+    one_blank(s);
+    assert_non_null(strstr(s, "\nclass seat0 { role = \"driver\"; };\n"
+                              "class seat1 { role = \"gunner\"; };\n"));
+    assert_non_null(strstr(s, "\nclass seat3 { role = \"cargo\"; hatch = 1; };\n"));
+    assert_non_null(strstr(s, "\na = speed = 1;\n"));
+    assert_non_null(strstr(s, "\nb = speed = 2;\n"));
+    /* one output line a source line still */
+    int lines = 0;
+    for (char *p = s; *p; p++)
+        lines += *p == '\n';
+    assert_int_equal(lines, 25);
+    free(s);
+    /* a # that is no conditional stays text; one on the #define line too */
+    s = pp_ok("#define Q(x) #if \\\n    #x\nq = Q(y);\n", NULL, NULL);
+    assert_non_null(strstr(one_blank(s), "q = #if \"y\";"));
+    free(s);
+    pp_bad("#define B \\\n  #if NOPE \\\n  x \\\n  #endif\n\nv = B;\n", NULL,
+           "t.cpp:6: #if cannot be evaluated: NOPE is not a defined macro");
+    pp_bad("#define B \\\n  #if 1 \\\n  x\nv = B;\n", NULL, "t.cpp:4: #if without #endif");
+    pp_bad("#define B x \\\n  #endif\nv = B;\n", NULL, "t.cpp:3: #endif without #if");
 }
 
 /* rtm(5): "A backslash at a line's end continues the line ..., inside a
@@ -587,7 +641,8 @@ int main(void)
         cmocka_unit_test(test_left_as_written), cmocka_unit_test(test_errors),
         cmocka_unit_test(test_includes),  cmocka_unit_test(test_gamepaths),
         cmocka_unit_test(test_shared_addons), cmocka_unit_test(test_forms_agree),
-        cmocka_unit_test(test_join_outside_macro), cmocka_unit_test(test_string_backslashes),
+        cmocka_unit_test(test_join_outside_macro), cmocka_unit_test(test_if_in_macro_body),
+        cmocka_unit_test(test_string_backslashes),
         cmocka_unit_test(test_comment_after_open_string), cmocka_unit_test(test_pragma_hemtt),
     };
     return run_test_cases(tests, NULL, NULL);
