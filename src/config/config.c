@@ -71,6 +71,7 @@ void cfg_free(struct cfg *c)
     free(c->e);
     free(c->v);
     free(c->enums);
+    free(c->members);
     free(c);
 }
 
@@ -197,10 +198,41 @@ void cfg_link(struct cfg *c)
 
 /* ---- lookups ---------------------------------------------------------- */
 
+/* The slot of member name of class cls in c's index: where it is, or the
+ * free slot it would take. */
+static uint32_t member_slot(const struct cfg *c, uint32_t cls, const char *name, size_t len)
+{
+    uint64_t h = rtm_hash_bytes(name, len, 1) ^ ((uint64_t)cls * 0x9e3779b97f4a7c15ull);
+    for (uint32_t i = (uint32_t)(h >> 11) & (c->members_cap - 1);;
+         i = (i + 1) & (c->members_cap - 1)) {
+        uint32_t e = c->members[i];
+        if (!e || (c->e[e - 1].up == cls && strcasecmp(c->e[e - 1].name.p, name) == 0))
+            return i;
+    }
+}
+
+int cfg_index_members(struct cfg *c)
+{
+    uint64_t cap = 16;
+    while (cap < 2 * (uint64_t)c->ne)
+        cap *= 2;
+    if (cap > UINT32_MAX / 2 || !(c->members = calloc(cap, sizeof *c->members)))
+        return -1;
+    c->members_cap = (uint32_t)cap;
+    c->mem_bytes += cap * sizeof *c->members;
+    for (uint32_t i = 1; i < c->ne; i++)    /* file order: the last of a name wins */
+        c->members[member_slot(c, c->e[i].up, c->e[i].name.p, strlen(c->e[i].name.p))] = i + 1;
+    return 0;
+}
+
 long cfg_member(const struct cfg *c, uint32_t cls, const char *name)
 {
     if (cls >= c->ne || c->e[cls].kind != CFG_CLASS)
         return -1;
+    if (c->members_cap) {
+        uint32_t e = c->members[member_slot(c, cls, name, strlen(name))];
+        return e ? (long)e - 1 : -1;
+    }
     const struct cfg_entry *k = &c->e[cls];
     for (uint32_t i = k->n; i-- > 0;)
         if (strcasecmp(c->e[k->first + i].name.p, name) == 0)

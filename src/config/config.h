@@ -88,6 +88,8 @@ struct cfg {
     /* private */
     uint32_t cap_e, cap_v, cap_enums;
     struct cfg_arena *arena;
+    uint32_t *members;      /* cfg_index_members: entry + 1 by (class, name) */
+    uint32_t members_cap;   /* a power of two, or 0: no index */
 };
 
 void cfg_free(struct cfg *c);
@@ -169,6 +171,13 @@ uint64_t cfg_text_size(const struct cfg *c);
 int rap_write(const struct cfg *c, struct rtm_buf *b);
 
 /* ---- lookups ---------------------------------------------------------- */
+
+/* Indexes every class's members by name, so that cfg_member (and so
+ * cfg_class) takes one probe, not a scan of the class: for a model that
+ * is looked up many times over (states.h's tables, where one class path
+ * is looked for in every config read).  0, or -1 out of memory (the model
+ * then stays as it was, scanned).  Call it once the model is built. */
+int cfg_index_members(struct cfg *c);
 
 /* The member of class cls named name (ASCII case-insensitively, as the
  * game matches), the last one that defines it in file order; -1 when none. */

@@ -170,6 +170,7 @@ static struct cfg *states_prune(const struct cfg *c)
         return NULL;
     }
     cfg_link(to);
+    cfg_index_members(to);              /* without it, only slower */
     return to;
 }
 
@@ -358,13 +359,13 @@ int rtm_states_finish(struct rtm_states *s)
 {
     if (s->ncfgs)
         qsort(s->cfgs, s->ncfgs, sizeof *s->cfgs, by_rel);
-    s->memo = states_memo_new();               /* without it, only slower */
-    int rc = 0;
+    s->sets = states_sets_new(s);
+    int rc = !s->sets;
     for (size_t i = 0; !rc && i < s->ncfgs; i++)
         rc = states_of(s, i);
     rc = rc || states_check_collect(s);
-    states_memo_free(s->memo);
-    s->memo = NULL;
+    states_sets_free(s->sets, s->ncfgs);
+    s->sets = NULL;
     if (rc)
         return -1;
     for (size_t i = 0; i < s->ncfgs; i++) {

@@ -84,6 +84,11 @@ void states_check_free(struct states_check *k)
 struct collect {
     struct rtm_states *s;
     uint8_t **seen;             /* per config, per entry: checked already */
+    struct moves_skel {         /* each moves class's skeleton, once: its */
+        size_t cfg, skel;       /* skeletonName is looked up through every */
+        uint32_t mc;            /* config that defines the class's path */
+    } *moves;
+    size_t nmoves, capmoves;
     int game, oom;
 };
 
@@ -197,7 +202,7 @@ static const char *string_of(const struct rtm_states *s, size_t ci, uint32_t k, 
 /* The skeleton of moves class mc (config ci) by its skeletonName, as an
  * index into the check's skeletons: SIZE_MAX when it names none, or none
  * under SOURCE (said once a moves class). */
-static size_t skeleton_of(struct collect *x, size_t ci, uint32_t mc)
+static size_t skeleton_lookup(struct collect *x, size_t ci, uint32_t mc)
 {
     struct rtm_states *s = x->s;
     struct states_check *k = &s->check;
@@ -229,6 +234,23 @@ static size_t skeleton_of(struct collect *x, size_t ci, uint32_t mc)
     k->k = arr;
     k->k[k->nk] = (struct check_skel){ n, sk };
     return k->nk++;
+}
+
+/* skeleton_lookup, once a moves class (mc of config ci). */
+static size_t skeleton_of(struct collect *x, size_t ci, uint32_t mc)
+{
+    for (size_t i = 0; i < x->nmoves; i++)
+        if (x->moves[i].cfg == ci && x->moves[i].mc == mc)
+            return x->moves[i].skel;
+    size_t skel = skeleton_lookup(x, ci, mc);
+    void *m = x->moves;
+    if (rtm_array_grow(&m, &x->capmoves, x->nmoves + 1, sizeof *x->moves, 16)) {
+        x->oom = 1;
+        return skel;
+    }
+    x->moves = m;
+    x->moves[x->nmoves++] = (struct moves_skel){ ci, skel, mc };
+    return skel;
 }
 
 /* mask names an entry of the BlendAnims class moves class mc sees: its
@@ -352,6 +374,7 @@ int states_check_collect(struct rtm_states *s)
     for (size_t i = 0; i < s->ncfgs; i++)
         free(x.seen[i]);
     free(x.seen);
+    free(x.moves);
     return x.oom ? -1 : 0;
 }
 

@@ -59,27 +59,40 @@ struct line {
     uint32_t entry;     /* the state's entry: file order */
 };
 
-/* Where a class path is: every config, in path order, that defines it
- * (the game merges them into one class).  rtm_states_finish keeps each
- * path's answer while it makes the lines, as most of a mod's states share
- * a few parents that no config of the mod has (class X: GestureGo), each
- * of which would be looked for in every config, for every state.  An
- * open-addressing table, at most half full, of paths in any case (the
- * game's names are). */
-struct parent_memo {
-    struct parent_answer {
-        uint64_t hash;          /* of the path; 0: a free slot */
-        char *path;
+/* The classes the game merges into one: those of one path (ASCII case
+ * ignored) in several configs.  rtm_states_finish groups every class of
+ * every config so before it makes the lines, so that a lookup never
+ * builds a path (each state's path looked for in every config took 5
+ * times the walk's own time over 80 configs).  set_of[config][entry] is
+ * the class's set + 1 (0: no class, or one a later member of its name
+ * hides, as cfg_member would); a set lists its classes in path order. */
+struct class_sets {
+    uint32_t **set_of;
+    /* each class's base across configs, once found (states_resolve.c's
+     * base_across: it does not depend on the member looked for) */
+    struct class_base {
+        uint32_t state;         /* 0 not yet, else base_across's answer + 2 */
+        uint32_t cls;
+        size_t cfg;
+    } **base;
+    struct class_set {
         size_t n;
-        size_t *cfg;            /* n configs and their classes */
-        long *cls;
-    } *slot;
-    size_t n, cap;              /* cap: a power of two */
+        struct class_ref {
+            size_t cfg;
+            long cls;
+        } *at;
+        /* the classes among the set's members, by name (ASCII case
+         * ignored): the first config's in path order, the last of a name
+         * in it; made at the first lookup in a set of more than one */
+        struct class_ref *classes;
+        size_t cap;                 /* a power of two; 0: not made */
+    } *set;
+    size_t nset, capset;
 };
 
 struct rtm_states {
     struct one_cfg *cfgs;
-    struct parent_memo *memo;   /* during rtm_states_finish, or NULL */
+    struct class_sets *sets;    /* during rtm_states_finish, or NULL */
     size_t ncfgs, capcfgs;
     struct line *lines;
     size_t nlines, caplines;
@@ -116,10 +129,10 @@ int states_member_class(const struct rtm_states *s, size_t ci, uint32_t cls, con
                         size_t *cj, long *out);
 /* The value a lookup found, when it is a plain value; else NULL. */
 const struct cfg_value *states_value_of(const struct rtm_states *s, struct found f);
-/* The memo of class paths rtm_states_finish keeps while it makes lines:
- * NULL when out of memory (resolving is then only slower). */
-struct parent_memo *states_memo_new(void);
-void states_memo_free(struct parent_memo *m);
+/* Groups every class of s's configs by path (struct class_sets): NULL
+ * when out of memory. */
+struct class_sets *states_sets_new(const struct rtm_states *s);
+void states_sets_free(struct class_sets *x, size_t ncfgs);
 
 /* ---- states_check.c: the root check.txt ---- */
 

@@ -7,6 +7,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "array.h"
+
 /* The path of class cls from the root ("CfgMovesMaleSdr/States/X") into
  * out: 0, or -1 when it does not fit. */
 int states_class_path(const struct cfg *c, uint32_t cls, char *out, size_t n)
@@ -26,112 +28,125 @@ int states_class_path(const struct cfg *c, uint32_t cls, char *out, size_t n)
     return 0;
 }
 
-static uint64_t path_hash(const char *path)
+/* ---- the classes the game merges ---- */
+
+/* While the sets are made: each path's set, by the path's hash (ASCII
+ * case folded), in an open-addressing table at most half full. */
+struct by_path {
+    struct slot {
+        uint64_t hash;          /* 0: free */
+        char *path;
+        size_t set;
+    } *slot;
+    size_t n, cap;              /* cap: a power of two */
+};
+
+static struct slot *slot_of(const struct by_path *t, uint64_t h, const char *path)
+{
+    for (size_t i = (size_t)(h >> 7) & (t->cap - 1);; i = (i + 1) & (t->cap - 1))
+        if (!t->slot[i].hash || (t->slot[i].hash == h && !strcasecmp(t->slot[i].path, path)))
+            return &t->slot[i];
+}
+
+static int grow_table(struct by_path *t)
+{
+    struct by_path bigger = { calloc(2 * t->cap, sizeof *t->slot), t->n, 2 * t->cap };
+    if (!bigger.slot)
+        return -1;
+    for (size_t i = 0; i < t->cap; i++)
+        if (t->slot[i].hash)
+            *slot_of(&bigger, t->slot[i].hash, t->slot[i].path) = t->slot[i];
+    free(t->slot);
+    *t = bigger;
+    return 0;
+}
+
+/* The set of path: found, or made (empty): its index, or SIZE_MAX. */
+static size_t set_for(struct class_sets *x, struct by_path *t, const char *path)
 {
     uint64_t h = rtm_hash_bytes(path, strlen(path), 1);
-    return h ? h : 1;
+    h += !h;
+    struct slot *sl = slot_of(t, h, path);
+    if (sl->hash)
+        return sl->set;
+    void *arr = x->set;
+    if ((2 * (t->n + 1) > t->cap && grow_table(t)) ||
+        rtm_array_grow(&arr, &x->capset, x->nset + 1, sizeof *x->set, 64))
+        return SIZE_MAX;
+    x->set = arr;
+    sl = slot_of(t, h, path);
+    if (!(sl->path = strdup(path)))
+        return SIZE_MAX;
+    sl->hash = h;
+    sl->set = x->nset;
+    t->n++;
+    x->set[x->nset] = (struct class_set){ .n = 0 };
+    return x->nset++;
 }
 
-/* The slot of path (its hash h) in m: its answer, or the free slot for it. */
-static struct parent_answer *memo_slot(const struct parent_memo *m, uint64_t h, const char *path)
+static int set_add(struct class_set *set, size_t cfg, long cls)
 {
-    for (size_t i = (size_t)(h >> 7) & (m->cap - 1);; i = (i + 1) & (m->cap - 1))
-        if (!m->slot[i].hash || (m->slot[i].hash == h && !strcasecmp(m->slot[i].path, path)))
-            return &m->slot[i];
-}
-
-/* Keeps answer a (its path m's from now on) when there is room: 0, or -1
- * (then the caller frees the path). */
-static int memo_put(struct parent_memo *m, const struct parent_answer *a)
-{
-    if (2 * (m->n + 1) > m->cap) {
-        struct parent_memo bigger = { calloc(2 * m->cap, sizeof *m->slot), 0, 2 * m->cap };
-        if (!bigger.slot)
-            return -1;
-        for (size_t i = 0; i < m->cap; i++)
-            if (m->slot[i].hash)
-                *memo_slot(&bigger, m->slot[i].hash, m->slot[i].path) = m->slot[i];
-        bigger.n = m->n;
-        free(m->slot);
-        *m = bigger;
-    }
-    *memo_slot(m, a->hash, a->path) = *a;
-    m->n++;
+    struct class_ref *at = realloc(set->at, (set->n + 1) * sizeof *at);
+    if (!at)
+        return -1;
+    set->at = at;
+    set->at[set->n++] = (struct class_ref){ cfg, cls };
     return 0;
 }
 
-struct parent_memo *states_memo_new(void)
+/* Config k's classes into x, each as cfg_class would find it: the last
+ * member of its name in its class, at its path. */
+static int group_config(struct class_sets *x, struct by_path *t, const struct cfg *c, size_t k)
 {
-    struct parent_memo *m = calloc(1, sizeof *m);
-    if (m && !(m->slot = calloc(m->cap = 256, sizeof *m->slot))) {
-        free(m);
-        m = NULL;
-    }
-    return m;
-}
-
-static void answer_free(struct parent_answer *a)
-{
-    free(a->path);
-    free(a->cfg);
-    free(a->cls);
-}
-
-void states_memo_free(struct parent_memo *m)
-{
-    for (size_t i = 0; m && i < m->cap; i++)
-        answer_free(&m->slot[i]);
-    if (m)
-        free(m->slot);
-    free(m);
-}
-
-/* Every config, in path order, with class path, into a: 0, or -1 when
- * out of memory (a->n is then 0). */
-static int search_all(const struct rtm_states *s, const char *path, struct parent_answer *a)
-{
-    a->n = 0;
-    a->cfg = NULL;
-    a->cls = NULL;
-    for (size_t k = 0; k < s->ncfgs; k++) {
-        long cls = s->cfgs[k].c ? cfg_class(s->cfgs[k].c, path) : -1;
-        if (cls < 0)
-            continue;                   /* (a line-only table's configs have no model) */
-        size_t *c = realloc(a->cfg, (a->n + 1) * sizeof *c);
-        a->cfg = c ? c : a->cfg;
-        long *l = c ? realloc(a->cls, (a->n + 1) * sizeof *l) : NULL;
-        a->cls = l ? l : a->cls;
-        if (!c || !l) {
-            free(a->cfg);
-            free(a->cls);
-            a->n = 0;
-            a->cfg = NULL;
-            a->cls = NULL;
+    char path[CLASS_PATH_MAX];
+    if (!(x->set_of[k] = calloc(c->ne ? c->ne : 1, sizeof *x->set_of[k])))
+        return -1;
+    for (uint32_t i = 1; i < c->ne; i++) {
+        if (c->e[i].kind != CFG_CLASS || cfg_member(c, c->e[i].up, c->e[i].name.p) != i ||
+            states_class_path(c, i, path, sizeof path))
+            continue;
+        size_t set = set_for(x, t, path);
+        if (set == SIZE_MAX || set_add(&x->set[set], k, i))
             return -1;
-        }
-        a->cfg[a->n] = k;
-        a->cls[a->n++] = cls;
+        x->set_of[k][i] = (uint32_t)set + 1;
     }
     return 0;
 }
 
-/* The configs that define class path: the memo's answer, or tmp's (which
- * the caller frees with answer_free when it is the one returned). */
-static const struct parent_answer *definitions(const struct rtm_states *s, const char *path,
-                                               struct parent_answer *tmp)
+struct class_sets *states_sets_new(const struct rtm_states *s)
 {
-    memset(tmp, 0, sizeof *tmp);
-    tmp->hash = path_hash(path);
-    struct parent_answer *a = s->memo ? memo_slot(s->memo, tmp->hash, path) : NULL;
-    if (a && a->hash)
-        return a;
-    search_all(s, path, tmp);
-    if (s->memo && (tmp->path = strdup(path)) && memo_put(s->memo, tmp) == 0) {
-        struct parent_answer *kept = memo_slot(s->memo, tmp->hash, path);
-        memset(tmp, 0, sizeof *tmp);    /* the memo's now */
-        return kept;
+    struct class_sets *x = calloc(1, sizeof *x);
+    struct by_path t = { calloc(256, sizeof *t.slot), 0, 256 };
+    int rc = !x || !t.slot || !(x->set_of = calloc(s->ncfgs + 1, sizeof *x->set_of)) ||
+             !(x->base = calloc(s->ncfgs + 1, sizeof *x->base));
+    for (size_t k = 0; !rc && k < s->ncfgs; k++)
+        rc = s->cfgs[k].c && group_config(x, &t, s->cfgs[k].c, k);
+    for (size_t i = 0; t.slot && i < t.cap; i++)
+        free(t.slot[i].path);
+    free(t.slot);
+    if (rc) {
+        states_sets_free(x, s->ncfgs);
+        return NULL;
     }
-    return tmp;
+    return x;
+}
+
+void states_sets_free(struct class_sets *x, size_t ncfgs)
+{
+    if (!x)
+        return;
+    for (size_t k = 0; x->set_of && k < ncfgs; k++)
+        free(x->set_of[k]);
+    for (size_t k = 0; x->base && k < ncfgs; k++)
+        free(x->base[k]);
+    free(x->base);
+    for (size_t i = 0; i < x->nset; i++) {
+        free(x->set[i].at);
+        free(x->set[i].classes);
+    }
+    free(x->set_of);
+    free(x->set);
+    free(x);
 }
 
 /* A class of some config: its place in the table and its entry. */
@@ -140,48 +155,109 @@ struct cref {
     long cls;
 };
 
-/* The class at path in the first config, in path order, that defines it,
- * other than not (memoised while the table is finished): 0, or -1. */
-static int class_at(const struct rtm_states *s, const char *path, struct cref not,
-                    struct cref *out)
+/* The classes merged with k (k's set; the roots of every config for a
+ * root), i from 0 while it returns 1. */
+static int merged_with(const struct rtm_states *s, struct cref k, size_t i, struct cref *out)
 {
-    struct parent_answer tmp;
-    const struct parent_answer *a = definitions(s, path, &tmp);
-    int rc = -1;
-    for (size_t i = 0; rc && i < a->n; i++)
-        if (a->cfg[i] != not.cfg || a->cls[i] != not.cls) {
-            *out = (struct cref){ a->cfg[i], a->cls[i] };
-            rc = 0;
-        }
-    answer_free(&tmp);
-    return rc;
+    if (k.cls == 0) {                   /* the roots: every config's */
+        for (; i < s->ncfgs && !s->cfgs[i].c; i++)
+            ;
+        *out = (struct cref){ i, 0 };
+        return i < s->ncfgs;
+    }
+    uint32_t set = s->sets ? s->sets->set_of[k.cfg][k.cls] : 0;
+    if (!set) {
+        *out = k;                       /* alone (or no sets: a table given lines) */
+        return i == 0;
+    }
+    const struct class_set *cs = &s->sets->set[set - 1];
+    if (i >= cs->n)
+        return 0;
+    *out = (struct cref){ cs->at[i].cfg, cs->at[i].cls };
+    return 1;
 }
 
-/* The member called name of the class at k's path in another config than
- * k's, the first in path order that has one (the game merges the class's
- * definitions): 0 with *out, or -1. */
+/* The slot of class name in cs's table: where it is, or the free one. */
+static struct class_ref *class_slot(const struct rtm_states *s, const struct class_set *cs,
+                                    const char *name)
+{
+    uint64_t h = rtm_hash_bytes(name, strlen(name), 1);
+    for (size_t i = (size_t)(h >> 7) & (cs->cap - 1);; i = (i + 1) & (cs->cap - 1)) {
+        struct class_ref *r = &cs->classes[i];
+        if (r->cls <= 0 || strcasecmp(s->cfgs[r->cfg].c->e[r->cls].name.p, name) == 0)
+            return r;
+    }
+}
+
+/* Makes cs's table of classes by name: 0, or -1 out of memory. */
+static int index_set(const struct rtm_states *s, struct class_set *cs)
+{
+    size_t n = 0, cap = 16;
+    for (size_t i = 0; i < cs->n; i++)
+        n += s->cfgs[cs->at[i].cfg].c->e[cs->at[i].cls].n;
+    while (cap < 2 * n)
+        cap *= 2;
+    if (!(cs->classes = calloc(cap, sizeof *cs->classes)))
+        return -1;
+    cs->cap = cap;
+    for (size_t i = 0; i < cs->n; i++) {
+        const struct cfg *c = s->cfgs[cs->at[i].cfg].c;
+        const struct cfg_entry *k = &c->e[cs->at[i].cls];
+        for (uint32_t m = k->first; m < k->first + k->n; m++) {
+            long e = cfg_member(c, (uint32_t)cs->at[i].cls, c->e[m].name.p);
+            struct class_ref *r = class_slot(s, cs, c->e[m].name.p);
+            if (e == m && c->e[m].kind == CFG_CLASS && r->cls <= 0)
+                *r = (struct class_ref){ cs->at[i].cfg, m };
+        }
+    }
+    return 0;
+}
+
+/* The class called name that is a member of sc's merged classes, the
+ * first in path order other than not: 0, or -1. */
+static int class_in(const struct rtm_states *s, struct cref sc, const char *name,
+                    struct cref not, struct cref *out)
+{
+    uint32_t set = s->sets && sc.cls ? s->sets->set_of[sc.cfg][sc.cls] : 0;
+    struct class_set *cs = set ? &s->sets->set[set - 1] : NULL;
+    if (cs && cs->n > 1 && (cs->cap || index_set(s, cs) == 0)) {
+        const struct class_ref *r = class_slot(s, cs, name);
+        if (r->cls <= 0)
+            return -1;
+        if (r->cfg != not.cfg || r->cls != not.cls) {
+            *out = (struct cref){ r->cfg, r->cls };
+            return 0;
+        }                               /* class X : X: the next, below */
+    }
+    struct cref m;
+    for (size_t i = 0; merged_with(s, sc, i, &m); i = m.cls == 0 ? m.cfg + 1 : i + 1) {
+        const struct cfg *c = s->cfgs[m.cfg].c;
+        long e = cfg_member(c, (uint32_t)m.cls, name);
+        if (e >= 0 && c->e[e].kind == CFG_CLASS && (m.cfg != not.cfg || e != not.cls)) {
+            *out = (struct cref){ m.cfg, e };
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* The member called name of a class merged with k, in another config
+ * than k's, the first in path order: 0 with *out, or -1. */
 static int member_elsewhere(const struct rtm_states *s, struct cref k, const char *name,
                             struct found *out)
 {
-    char path[CLASS_PATH_MAX];
-    if (states_class_path(s->cfgs[k.cfg].c, (uint32_t)k.cls, path, sizeof path))
-        return -1;
-    struct parent_answer tmp;
-    const struct parent_answer *a = definitions(s, path, &tmp);
-    int rc = -1;
-    for (size_t i = 0; rc && i < a->n; i++) {
-        long e = a->cfg[i] == k.cfg ? -1 : cfg_member(s->cfgs[a->cfg[i]].c, (uint32_t)a->cls[i],
-                                                         name);
+    struct cref m;
+    for (size_t i = 0; merged_with(s, k, i, &m); i = m.cls == 0 ? m.cfg + 1 : i + 1) {
+        long e = m.cfg == k.cfg ? -1 : cfg_member(s->cfgs[m.cfg].c, (uint32_t)m.cls, name);
         if (e >= 0) {
-            *out = (struct found){ a->cfg[i], e, NULL };
-            rc = 0;
+            *out = (struct found){ m.cfg, e, NULL };
+            return 0;
         }
     }
-    answer_free(&tmp);
-    return rc;
+    return -1;
 }
 
-/* What one lookup across configs may spend: classes' paths tried, and how
+/* What one lookup across configs may spend: classes looked into, and how
  * deep the bases of enclosing classes may be looked up (as in config.c,
  * so that a hostile config cannot make it branch or nest without end). */
 struct walk {
@@ -200,16 +276,8 @@ static int base_across(const struct rtm_states *s, struct cref k, struct cref *o
 static int member_across(const struct rtm_states *s, struct cref sc, const char *name,
                          struct cref not, struct cref *out, struct walk *w)
 {
-    char path[CLASS_PATH_MAX];
     for (int step = 0; step < CFG_DEPTH_MAX && w->paths-- > 0; step++) {
-        const struct cfg *c = s->cfgs[sc.cfg].c;
-        if (states_class_path(c, (uint32_t)sc.cls, path, sizeof path))
-            return -1;
-        size_t len = strlen(path);
-        int n = snprintf(path + len, sizeof path - len, "%s%s", len ? "/" : "", name);
-        if (n < 0 || (size_t)n >= sizeof path - len)
-            return -1;
-        if (class_at(s, path, not, out) == 0)
+        if (class_in(s, sc, name, not, out) == 0)
             return 0;
         if (base_across(s, sc, &sc, w))
             return -1;
@@ -222,8 +290,37 @@ static int member_across(const struct rtm_states *s, struct cref sc, const char 
  * the name in k's enclosing class, looked up by member_across, then in
  * each class further out.  0 and *out; 1 when k names no base; -1 when
  * the name is found nowhere. */
+static int base_uncached(const struct rtm_states *s, struct cref k, struct cref *out,
+                         struct walk *w);
+
+/* k's remembered base (0, 1 or -1 as base_across), or 2: not yet. */
+static struct class_base *base_memo(const struct rtm_states *s, struct cref k)
+{
+    struct class_sets *x = s->sets;
+    if (!x)
+        return NULL;
+    if (!x->base[k.cfg])
+        x->base[k.cfg] = calloc(s->cfgs[k.cfg].c->ne, sizeof *x->base[k.cfg]);
+    return x->base[k.cfg] ? &x->base[k.cfg][k.cls] : NULL;
+}
+
 static int base_across(const struct rtm_states *s, struct cref k, struct cref *out,
                        struct walk *w)
+{
+    struct class_base *m = base_memo(s, k);
+    if (m && m->state) {
+        *out = (struct cref){ m->cfg, m->cls };
+        return (int)m->state - 2;
+    }
+    int rc = base_uncached(s, k, out, w);
+    if (m && (rc >= 0 || w->paths > 0))   /* not an answer a spent budget gave */
+        *m = (struct class_base){ (uint32_t)(rc + 2), rc == 0 ? (uint32_t)out->cls : 0,
+                                  rc == 0 ? out->cfg : 0 };
+    return rc;
+}
+
+static int base_uncached(const struct rtm_states *s, struct cref k, struct cref *out,
+                         struct walk *w)
 {
     const struct cfg *c = s->cfgs[k.cfg].c;
     const struct cfg_entry *e = &c->e[k.cls];
