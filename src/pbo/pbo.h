@@ -196,7 +196,8 @@ int pbo_entry_readable(const struct pbo_entry *e, struct rtm_error *err);
 /* pbo_file.c: the same from an open archive.  pbo_load_table() reads the
  * table (and the trailer) and nothing else; pbo_load_entry() reads exactly
  * entry i's stored bytes and decodes them into a new buffer the caller
- * frees.  Both return 0, or -1 with err set (offsets in the archive). */
+ * frees (a cut entry is refused before anything is allocated for it).
+ * Both return 0, or -1 with err set (offsets in the archive). */
 int pbo_load_table(int fd, struct pbo **out, struct rtm_error *err);
 int pbo_load_entry(int fd, const struct pbo *p, size_t i, uint8_t **out, size_t *len,
                    struct rtm_error *err);

@@ -71,6 +71,10 @@ int pbo_load_entry(int fd, const struct pbo *p, size_t i, uint8_t **out, size_t 
                    struct rtm_error *err)
 {
     const struct pbo_entry *e = &p->entries[i];
+    if (e->cut) {                       /* its size is no promise of bytes */
+        rtm_err_set(err, e->offset, "entry %s goes past the end of the archive", e->path);
+        return -1;
+    }
     uint8_t *blob = malloc(e->data_size ? e->data_size : 1);
     if (!blob) {
         rtm_err_oom(err, "out of memory for entry %s", e->path);

@@ -160,6 +160,20 @@ static void bad_sizes(void **state)
         long e;
         assert_int_equal(pbo_lookup(q, p->entries[0].path, &e), PBO_NONE);
         pbo_free(q);
+        /* from a file: the entry's 4 GiB are refused before any is
+         * allocated (fuzz_tree found the 2 GiB malloc) */
+        FILE *tf = tmpfile();
+        assert_non_null(tf);
+        assert_int_equal(fwrite(m, 1, f.pbo.len, tf), f.pbo.len);
+        assert_int_equal(fflush(tf), 0);
+        uint8_t *data = NULL;
+        size_t len;
+        assert_int_equal(pbo_load_table(fileno(tf), &q, &err), 0);
+        assert_int_equal(pbo_load_entry(fileno(tf), q, 0, &data, &len, &err), -1);
+        assert_non_null(strstr(err.msg, "goes past the end of the archive"));
+        assert_null(data);
+        pbo_free(q);
+        fclose(tf);
     }
     memcpy(m, f.pbo.p, f.pbo.len);
     uint32_t grow = p->entries[6].data_size + 22;
