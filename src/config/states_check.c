@@ -84,9 +84,9 @@ void states_check_free(struct states_check *k)
 struct collect {
     struct rtm_states *s;
     uint8_t **seen;             /* per config, per entry: checked already */
-    struct moves_skel {         /* each moves class's skeleton, once: its */
-        size_t cfg, skel;       /* skeletonName is looked up through every */
-        uint32_t mc;            /* config that defines the class's path */
+    struct moves_skel {         /* each moves class's skeleton, found once */
+        size_t cfg, skel;       /* for all its states */
+        uint32_t mc;
     } *moves;
     size_t nmoves, capmoves;
     int game, oom;
