@@ -285,15 +285,10 @@ static int member_across(const struct rtm_states *s, struct cref sc, const char 
     return -1;
 }
 
-/* The base class of class k as the game resolves it across the configs
- * added (rtm(5), "Base classes"): within k's config (cfg_parent), else
- * the name in k's enclosing class, looked up by member_across, then in
- * each class further out.  0 and *out; 1 when k names no base; -1 when
- * the name is found nowhere. */
 static int base_uncached(const struct rtm_states *s, struct cref k, struct cref *out,
                          struct walk *w);
 
-/* k's remembered base (0, 1 or -1 as base_across), or 2: not yet. */
+/* Where k's base is remembered (struct class_sets), or NULL: none kept. */
 static struct class_base *base_memo(const struct rtm_states *s, struct cref k)
 {
     struct class_sets *x = s->sets;
@@ -304,6 +299,12 @@ static struct class_base *base_memo(const struct rtm_states *s, struct cref k)
     return x->base[k.cfg] ? &x->base[k.cfg][k.cls] : NULL;
 }
 
+/* The base class of class k as the game resolves it across the configs
+ * added (rtm(5), "Base classes"): within k's config (cfg_parent), else
+ * the name in k's enclosing class, looked up by member_across, then in
+ * each class further out.  0 and *out; 1 when k names no base; -1 when
+ * the name is found nowhere.  Remembered for the next lookup, unless a
+ * bound of w cut it short. */
 static int base_across(const struct rtm_states *s, struct cref k, struct cref *out,
                        struct walk *w)
 {
@@ -313,7 +314,7 @@ static int base_across(const struct rtm_states *s, struct cref k, struct cref *o
         return (int)m->state - 2;
     }
     int rc = base_uncached(s, k, out, w);
-    if (m && (rc >= 0 || w->paths > 0))   /* not an answer a spent budget gave */
+    if (m && (rc >= 0 || (w->paths > 0 && w->depth == 0)))  /* not one a bound gave */
         *m = (struct class_base){ (uint32_t)(rc + 2), rc == 0 ? (uint32_t)out->cls : 0,
                                   rc == 0 ? out->cfg : 0 };
     return rc;
