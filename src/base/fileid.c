@@ -25,7 +25,8 @@ struct rtm_fileid rtm_fileid_of(const struct stat *st)
 int rtm_fileid_same(const struct rtm_fileid *a, const struct rtm_fileid *b)
 {
     return a->dev == b->dev && a->ino == b->ino && a->size == b->size &&
-           a->mtime_ns == b->mtime_ns && a->ctime_ns == b->ctime_ns && a->salt == b->salt;
+           a->mtime_ns == b->mtime_ns && a->ctime_ns == b->ctime_ns && a->salt == b->salt &&
+           a->skel == b->skel;
 }
 
 int rtm_fileid_none(const struct rtm_fileid *id)
@@ -60,5 +61,6 @@ int rtm_fileid_check(int fd, const struct rtm_fileid *id)
         return -errno;
     struct rtm_fileid now = rtm_fileid_of(&st);
     now.salt = id->salt;
+    now.skel = id->skel;
     return rtm_fileid_same(&now, id) ? 0 : -ESTALE;
 }

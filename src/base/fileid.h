@@ -11,6 +11,10 @@
  *    (an animation's model.cfg: its version's hash), so that a change of
  *    that is a new version too.  The file on disk is still the same
  *    (rtm_fileid_check looks at the file's own fields).
+ *  - skel, 0 for the loader's own rule, names a skeleton the configs under
+ *    SOURCE chose for the file (loader.h: skeletons), so that views made
+ *    with it are of a version of their own.  Only a request for such a view
+ *    sets it: the file's listing and inode numbers never depend on it.
  *  - Plain values: nothing to free.
  */
 #ifndef RTM_FILEID_H
@@ -23,9 +27,10 @@ struct rtm_fileid {
     uint64_t dev, ino, size;
     int64_t mtime_ns, ctime_ns;
     uint64_t salt;
+    uint64_t skel;
 };
 
-#define RTM_FILEID_NONE ((struct rtm_fileid){ 0, 0, 0, 0, 0, 0 })
+#define RTM_FILEID_NONE ((struct rtm_fileid){ 0, 0, 0, 0, 0, 0, 0 })
 
 struct rtm_fileid rtm_fileid_of(const struct stat *st);
 int rtm_fileid_same(const struct rtm_fileid *a, const struct rtm_fileid *b);

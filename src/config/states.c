@@ -363,7 +363,7 @@ int rtm_states_finish(struct rtm_states *s)
     int rc = !s->sets;
     for (size_t i = 0; !rc && i < s->ncfgs; i++)
         rc = states_of(s, i);
-    rc = rc || states_check_collect(s);
+    rc = rc || states_check_collect(s) || states_skeleton_index(&s->check);
     states_sets_free(s->sets, s->ncfgs);
     s->sets = NULL;
     if (rc)

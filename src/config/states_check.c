@@ -73,6 +73,7 @@ void states_check_free(struct states_check *k)
     free(k->f);
     free(k->b);
     free(k->k);
+    free(k->by_key);
     memset(k, 0, sizeof *k);
 }
 

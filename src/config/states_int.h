@@ -45,6 +45,8 @@ struct states_check {
     size_t nb, capb;
     struct check_skel *k;
     size_t nk, capk;
+    uint32_t *by_key;           /* b's indices in the order of their keys,
+                                   then of b (states_skeleton.c) */
 };
 
 /* A line's strings share one block, key first: a table of 19,000 lines
@@ -143,5 +145,11 @@ int states_check_reads(const char *name);
  * the configs go: 0, or -1 out of memory. */
 int states_check_collect(struct rtm_states *s);
 void states_check_free(struct states_check *k);
+
+/* ---- states_skeleton.c: the skeleton that plays a file ---- */
+
+/* Orders the check's states by their file's key, once they are all
+ * known: 0, or -1 out of memory. */
+int states_skeleton_index(struct states_check *k);
 
 #endif

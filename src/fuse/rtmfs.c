@@ -39,6 +39,8 @@ struct fs {
     char *file;                   /* SOURCE's name in it when it is a file */
     char *source;                 /* absolute path of SOURCE */
     struct rtm_skeleton *skel;
+    struct rtm_skelreg *skels;    /* the configs' skeletons (skelreg.h), unless
+                                     -o skeleton= is given */
     struct rtm_index *index;      /* opened by run(), in the daemon */
     const struct rtm_store *store;  /* the index as the loader's and the tree's
                                        store (rtm_index_store), or NULL */
@@ -454,9 +456,14 @@ static int fs_setup(struct fs *fs, const struct options *o, const char *mountpoi
         return -1;
     if (open_source(fs, o->source))
         return -1;
+    if (!o->skeleton && !(fs->skels = rtm_skelreg_new())) {
+        fprintf(stderr, "rtmfs: out of memory\n");
+        return -1;
+    }
     fs->loader = (struct rtm_loader){ .srcfd = fs->srcfd, .skel = fs->skel, .digits = digits,
                                       .render = fs->render,   /* .store: index_open */
-                                      .log = log_line, .model_cfg = o->skeleton == NULL };
+                                      .log = log_line, .model_cfg = o->skeleton == NULL,
+                                      .skels = fs->skels };
     fs->cache = fs->loader.cache = rtmc_new(budget, rtm_loader_load, &fs->loader);
     if (fs->cache) {
         rtmc_set_store(fs->cache, rtm_loader_store);
@@ -470,6 +477,7 @@ static int fs_setup(struct fs *fs, const struct options *o, const char *mountpoi
     struct rtm_tree_config cfg = { .srcfd = fs->srcfd, .file = fs->file, .attrs = attrs,
                                    .cache = fs->cache, .show_other = o->show_other,
                                    .skeleton_explicit = o->skeleton != NULL,
+                                   .skels = fs->skels,
                                    .log = log_line,
                                    .gamepaths = o->gamepaths,
                                    .rapified_raw = o->rapified && !strcmp(o->rapified, "raw"),
@@ -528,6 +536,7 @@ static void fs_teardown(struct fs *fs)
     rtm_fsmap_free(fs->fsmap);          /* after the cache: its loader asks it */
     free(fs->index_path);
     rtm_skeleton_free(fs->skel);
+    rtm_skelreg_free(fs->skels);        /* after the cache: its loads used them */
     if (fs->srcfd >= 0)
         close(fs->srcfd);
     free(fs->source);

@@ -133,9 +133,15 @@ static int parsed(const struct rtm_loader *l, const struct rtmc_src *src, int rc
 }
 
 /* A parse with o takes its skeleton from the model.cfg beside the file
- * when the tree found one (pick's classes). */
-static void with_model_cfg(struct rtm_parse_opts *o, struct rtm_skeleton_pick *pick)
+ * when the tree found one (pick's classes), else from the configs when the
+ * version names their choice (its skel). */
+static void with_model_cfg(const struct rtm_loader *l, const struct rtmc_src *src,
+                           struct rtm_parse_opts *o, struct rtm_skeleton_pick *pick)
 {
+    const struct rtm_skeleton *chosen =
+        src->id.skel && l->skels ? rtm_skelreg_get(l->skels, src->id.skel) : NULL;
+    if (chosen)                         /* the configs': choose still wins */
+        o->skel = chosen;
     if (!pick->classes)
         return;
     o->choose = rtm_skeleton_pick;
@@ -155,7 +161,7 @@ static int parse(const struct rtm_loader *l, const struct rtmc_src *src,
                                 .flags = src->level != RTMC_FULL && !src->full_if_parsed
                                              ? RTM_PARSE_NO_MATRICES : 0,
                                 .give_source = 1 };
-    with_model_cfg(&o, &pick);
+    with_model_cfg(l, src, &o, &pick);
     int rc = rtm_parse_opts(data, len, &o, &out->anim, &err);
     rtm_skeleton_pick_done(&pick);
     rc = parsed(l, src, rc, &err, &pb, out, msg, msglen);
@@ -199,7 +205,7 @@ static int load_head(const struct rtm_loader *l, const struct rtmc_src *src,
     struct parse_budget pb = { r, 0 };
     struct rtm_skeleton_pick pick = pick_of(src);
     struct rtm_parse_opts o = { .skel = l->skel, .reserve = reserve_parse, .reserve_ctx = &pb };
-    with_model_cfg(&o, &pick);
+    with_model_cfg(l, src, &o, &pick);
     uint8_t *buf = NULL;
     size_t len = hs->size < HEAD_FIRST ? (size_t)hs->size : HEAD_FIRST, reserved = 0;
     uint64_t need;

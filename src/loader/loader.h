@@ -56,6 +56,9 @@
  *    (the cache's callers); the store is called from those threads.
  *  - An animation beside a model.cfg is parsed with that file's class
  *    (model_cfg; modelcfg.h), which the cache keeps as RTMC_SKELETONS.
+ *    Else a version whose skel is set (fileid.h) is parsed with that
+ *    skeleton of skels, the one the configs chose (skelreg.h); else skel.
+ *    A record the store keeps of such a version is keyed by it too.
  *  - The loader keeps no state of its own: the struct is read-only here, and
  *    the caller owns it and everything it points to (the store, the
  *    skeleton, render, fsmap), which outlive the cache that loads with it.
@@ -69,6 +72,7 @@
 #include "fstype.h"
 #include "pbo.h"
 #include "skeleton.h"
+#include "skelreg.h"
 #include "store.h"
 
 struct rtm_loader {
@@ -91,6 +95,8 @@ struct rtm_loader {
     int model_cfg;                      /* 1: an animation beside a model.cfg
                                            takes its class (modelcfg.h); 0: skel
                                            for all (-o skeleton= given) */
+    const struct rtm_skelreg *skels;    /* the configs' skeletons a version's
+                                           skel names; NULL: none */
 };
 
 /* An archive entry's cache key (rtmc_src.path): "ARCHIVE/ENTRY", ARCHIVE

@@ -55,7 +55,7 @@ static int index_key(const struct rtm_loader *l, const struct rtmc_src *src, uin
     *k = (struct rtm_store_key){ .dev = src->id.dev, .ino = src->id.ino, .size = src->id.size,
                                  .mtime_ns = src->id.mtime_ns, .ctime_ns = src->id.ctime_ns,
                                  .kind = kind, .render = kind == RTM_STORE_TABLE ? "" : l->render,
-                                 .salt = src->id.salt };
+                                 .salt = src->id.salt ^ src->id.skel * 0xd6e8feb86659fd93ull };
     if (!src->archive_len)
         return 0;
     char archive[PATH_MAX];

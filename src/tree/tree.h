@@ -98,6 +98,7 @@
 
 struct rtm_tree;
 struct rtm_store;
+struct rtm_skelreg;
 
 /* What a broken animation's or archive's folder holds, saying why (and
  * the root, while a SOURCE file is missing). */
@@ -144,6 +145,10 @@ struct rtm_tree_config {
                                      takes the loader's skeleton; else one
                                      beside a model.cfg takes that file's
                                      (tree_modelcfg.c) */
+    struct rtm_skelreg *skels;    /* where the skeletons the configs choose are
+                                     kept for the loader (skelreg.h), shared
+                                     with it; NULL: the skeleton rule's third
+                                     step is off (-o skeleton= given) */
     int rapified_raw;             /* with show_other: rapified configs as their
                                      bytes, not as their text (-o rapified=raw) */
     int gamepaths;                /* the tree is the game's file system: every

@@ -90,6 +90,27 @@ static int view_entry(struct rtm_tree *t, struct tree_target *tg)
     return rc ? rc : rtmc_anim(tg->h) ? 0 : -EIO;
 }
 
+/* Trades tg's anim entry for one of the skeleton the configs chose for
+ * the file, when its view depends on the skeleton (a shape does not make
+ * it) and they chose one (tree_states_skeleton; ready as there), at the
+ * same level.  *when (if not NULL) as there. */
+static int skeleton_entry(struct rtm_tree *t, struct tree_target *tg, int ready,
+                          struct timespec *when)
+{
+    uint64_t id;
+    if (!tg->h || rtmc_view_level(tg->view) == RTMC_SHAPE)
+        return 0;
+    int rc = tree_states_skeleton(t, tg, ready, &id, when);
+    if (rc || id == tg->skel)
+        return rc;
+    tg->level = rtmc_level(tg->h);
+    rtmc_put(t->cfg.cache, tg->h);
+    tg->h = NULL;
+    tg->skel = id;
+    rc = tree_load_anim(t, tg);
+    return rc ? rc : rtmc_anim(tg->h) ? 0 : -EIO;
+}
+
 ssize_t tree_read_other(struct rtm_tree *t, struct tree_target *tg, uint64_t ino, char *buf,
                         size_t size, off_t off)
 {
@@ -122,7 +143,8 @@ ssize_t tree_read_view(struct rtm_tree *t, struct tree_target *tg, uint64_t ino,
     struct rtmc_view *v;
     ssize_t n;
     size_t len;
-    if ((n = view_entry(t, tg)) || (n = tree_states_timing(t, tg, 0, &tm, NULL)) ||
+    if ((n = skeleton_entry(t, tg, 0, NULL)) || (n = view_entry(t, tg)) ||
+        (n = tree_states_timing(t, tg, 0, &tm, NULL)) ||
         (n = rtmc_timed_view_get(t->cfg.cache, tg->h, tg->view, &tm, &v))) {
         if (n == -EIO)
             tree_stale(t, tg, ino);
@@ -146,14 +168,18 @@ int tree_view_size(struct rtm_tree *t, struct tree_target *tg, uint64_t *size,
     if (w && tg->head && rtmc_view_level(tg->view) != RTMC_SHAPE && w->new_head(t, tg->head))
         w->stat(t, tg->head,
                 rtmc_view_size_known(t->cfg.cache, tg->h, tg->view, size) == -EAGAIN);
-    int rc = tree_states_timing(t, tg, 0, &tm, when);
+    int rc = skeleton_entry(t, tg, 0, when);
+    if (!rc)
+        rc = tree_states_timing(t, tg, 0, &tm, when);
     return rc ? rc : rtmc_timed_view_size(t->cfg.cache, tg->h, tg->view, &tm, size);
 }
 
 int tree_view_size_known(struct rtm_tree *t, struct tree_target *tg, uint64_t *size)
 {
     struct rtm_timing tm;
-    int rc = tree_states_timing(t, tg, 1, &tm, NULL);
+    int rc = skeleton_entry(t, tg, 1, NULL);
+    if (!rc)
+        rc = tree_states_timing(t, tg, 1, &tm, NULL);
     return rc ? rc : rtmc_timed_view_size_known(t->cfg.cache, tg->h, tg->view, &tm, size);
 }
 
@@ -172,6 +198,7 @@ static int turned_broken(struct rtm_tree *t, const struct tree_target *tg)
     struct rtmc_src s = { .path = key, .id = tg->id, .kind = RTMC_ANIM, .level = RTMC_FULL,
                           .archive_len = entry ? strlen(tg->src) : 0 };
     struct rtmc_entry *h;
+    s.id.skel = tg->skel;
     if (rtmc_get(t->cfg.cache, &s, &h))
         return 0;
     int broken = !rtmc_anim(h);

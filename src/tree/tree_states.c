@@ -18,10 +18,13 @@
 #include <string.h>
 #include <time.h>
 
+#include "array.h"
 #include "gamepath.h"
 #include "states.h"
 #include "states_check.h"
 #include "states_missing.h"
+#include "states_skeleton.h"
+#include "skelreg.h"
 #include "timing.h"
 
 enum { GP_MAX = RTM_STATES_KEY_MAX };
@@ -41,6 +44,7 @@ void tree_states_free(struct rtm_tree *t)
     rtm_states_free(t->states->table);
     rtm_gamepaths_free(t->states->present);
     free(t->states->gen);
+    free(t->states->chosen);
     pthread_mutex_destroy(&t->states->lock);
     free(t->states);
     t->states = NULL;
@@ -90,6 +94,8 @@ static void table_up_to_date(struct rtm_tree *t, struct tree_states *ts)
     if (ts->table)
         clock_gettime(CLOCK_REALTIME, &now);
     rtm_states_free(ts->table);
+    ts->nchosen = 0;                    /* the table's skeletons go with it */
+    atomic_store(&ts->skeletons, 0);
     ts->table = tree_states_build(t, &ts->time, &present);
     ts->time = tree_later(ts->time, now);
     if (present) {                      /* as new as the table */
@@ -254,6 +260,71 @@ int tree_states_timing(struct rtm_tree *t, const struct tree_target *tg, int rea
         rc = -ENOMEM;                   /* not the convention: a size would be wrong */
     if (when && table)
         *when = tree_later(*when, t->states->time);
+    pthread_mutex_unlock(&t->states->lock);
+    return rc;
+}
+
+/* ---- the skeleton the configs chose (the skeleton rule's third step) ---- */
+
+int tree_states_follow_skeleton(const struct rtm_tree *t, struct rtm_view v)
+{
+    return rtmc_view_level(v) != RTMC_SHAPE && atomic_load(&t->states->skeletons);
+}
+
+/* The name a chosen skeleton goes by (a->skeleton_name, header.txt): its
+ * class, and the config and root class of the first state that plays
+ * the file with it ("CONFIG: CLASS_PATH", cut after the root class). */
+static void chosen_name(const struct rtm_states_skeleton *c, char *out, size_t n)
+{
+    const char *colon = strstr(c->where, ": ");
+    const char *slash = colon ? strchr(colon + 2, '/') : NULL;
+    int len = slash ? (int)(slash - c->where) : (int)strlen(c->where);
+    snprintf(out, n, "%s (skeletonName of %.*s)", c->s->name, len, c->where);
+}
+
+/* The identity of c in cfg.skels, put there once a table (ts->lock held):
+ * 0 when out of memory. */
+static uint64_t chosen_id(struct rtm_tree *t, const struct rtm_states_skeleton *c)
+{
+    struct tree_states *ts = t->states;
+    for (size_t i = 0; i < ts->nchosen; i++)
+        if (ts->chosen[i].at == c->at && ts->chosen[i].cfg == c->cfg)
+            return ts->chosen[i].id;
+    char name[1200];
+    chosen_name(c, name, sizeof name);
+    uint64_t id = rtm_skelreg_put(t->cfg.skels, c->s, name);
+    void *arr = ts->chosen;
+    if (!id || rtm_array_grow(&arr, &ts->capchosen, ts->nchosen + 1, sizeof *ts->chosen, 8))
+        return id;                      /* found again next time */
+    ts->chosen = arr;
+    ts->chosen[ts->nchosen++] = (struct chosen_skel){ c->at, c->cfg, id };
+    atomic_store(&ts->skeletons, 1);
+    return id;
+}
+
+int tree_states_skeleton(struct rtm_tree *t, const struct tree_target *tg, int ready,
+                         uint64_t *id, struct timespec *when)
+{
+    char gp[GP_MAX], key[RTM_STATES_KEY_MAX];
+    const struct rtm_anim *a = tg->h ? rtmc_anim(tg->h) : NULL;
+    struct rtm_states_skeleton c;
+    int rc = 0;
+    *id = 0;
+    if (!t->cfg.skels || t->cfg.configs_none || !a)
+        return 0;
+    int found = anim_gamepath(t, tg, gp, sizeof gp);
+    if (found)
+        return found == -ENOMEM ? -ENOMEM : 0;
+    if (rtm_states_key(gp, strlen(gp), key))
+        return 0;
+    pthread_mutex_lock(&t->states->lock);
+    const struct rtm_states *table = table_locked(t, ready, &rc);
+    if (!rc && rtm_states_skeleton(table, key, a->bones, a->nbones, &c)) {
+        if (!(*id = chosen_id(t, &c)))
+            rc = -ENOMEM;
+        else if (when)
+            *when = tree_later(*when, t->states->time);
+    }
     pthread_mutex_unlock(&t->states->lock);
     return rc;
 }

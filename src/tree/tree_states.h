@@ -84,6 +84,14 @@ struct tree_states {
     struct timespec present_time;
     atomic_ulong parsed, remembered;    /* configs read; tables the index gave */
     char *gen;                  /* the table's generation in the index, or NULL */
+    /* the skeletons the table chose, as put in cfg.skels: one for each of
+     * its skeletons and config of a first state (tree_states_skeleton) */
+    struct chosen_skel {
+        size_t at, cfg;
+        uint64_t id;
+    } *chosen;
+    size_t nchosen, capchosen;
+    atomic_int skeletons;       /* the table chose a skeleton for some file */
 };
 
 /* The table's life: -1 out of memory. */
@@ -167,5 +175,16 @@ int tree_states_follow(const struct rtm_tree *t, struct rtm_view v);
 struct rtm_timing;
 int tree_states_timing(struct rtm_tree *t, const struct tree_target *tg, int ready,
                        struct rtm_timing *tm, struct timespec *when);
+
+/* The skeleton the configs chose for animation tg (its anim entry tg->h
+ * loaded, at any level) into *id, as put in cfg.skels (0: none chose one,
+ * or the step is off: cfg.skels NULL, -o configs=none); *when (if not
+ * NULL) becomes the table's time if later and one was chosen.  Builds the
+ * table as tree_states_timing does (ready: -EAGAIN instead); -ENOMEM. */
+int tree_states_skeleton(struct rtm_tree *t, const struct tree_target *tg, int ready,
+                         uint64_t *id, struct timespec *when);
+/* Whether view v of some animation may follow the configs' skeleton: once
+ * the table chose one for any file, every view a shape does not make. */
+int tree_states_follow_skeleton(const struct rtm_tree *t, struct rtm_view v);
 
 #endif

@@ -85,6 +85,9 @@ struct tree_target {
     int full_if_parsed;           /* the target can only be a view that needs
                                      matrices: a shape that must be parsed is
                                      parsed full (cache.h) */
+    uint64_t skel;                /* the skeleton the configs chose for its
+                                     view (skelreg.h), 0: the loader's rule;
+                                     its anim entry h is of it */
     int gone;                     /* TK_GONE, its TK_ERROR: why (an errno) */
     uint64_t member;              /* below an animation's folder: its number in
                                      the folder's family (MEMBER_*), else 0 */

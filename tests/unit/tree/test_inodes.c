@@ -7,7 +7,7 @@
 #include "testutil.h"
 #include "inodes.h"
 
-static const struct rtm_fileid V1 = { 1, 2, 3, 4, 5, 0 }, V2 = { 1, 2, 3, 4, 6, 0 };
+static const struct rtm_fileid V1 = { 1, 2, 3, 4, 5, 0, 0 }, V2 = { 1, 2, 3, 4, 6, 0, 0 };
 static const char AUX[RTM_INO_AUX] = "the caller's bytes about a head, 40";
 
 static void numbers_are_stable_and_counted(void **state)

@@ -1,0 +1,112 @@
+/* states_skeleton.c - which skeleton the states that play a file play it
+ * with (states_skeleton.h), from the states the root check compares with
+ * their class's skeleton (states_int.h: struct check_bones). */
+#include "states_skeleton.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "states_int.h"
+
+struct keyed {
+    const char *key;
+    uint32_t at;
+};
+
+static int by_key_then_place(const void *a, const void *b)
+{
+    const struct keyed *x = a, *y = b;
+    int c = strcmp(x->key, y->key);
+    return c ? c : (x->at > y->at) - (x->at < y->at);
+}
+
+int states_skeleton_index(struct states_check *k)
+{
+    free(k->by_key);
+    k->by_key = NULL;
+    if (!k->nb)
+        return 0;
+    struct keyed *t = malloc(k->nb * sizeof *t);
+    k->by_key = malloc(k->nb * sizeof *k->by_key);
+    if (!t || !k->by_key) {
+        free(t);
+        return -1;
+    }
+    for (size_t i = 0; i < k->nb; i++)
+        t[i] = (struct keyed){ k->b[i].key, (uint32_t)i };
+    qsort(t, k->nb, sizeof *t, by_key_then_place);
+    for (size_t i = 0; i < k->nb; i++)
+        k->by_key[i] = t[i].at;
+    free(t);
+    return 0;
+}
+
+/* The first of by_key whose state's key is key (k->nb when none). */
+static size_t first_of(const struct states_check *k, const char *key)
+{
+    size_t lo = 0, hi = k->nb;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(k->b[k->by_key[mid]].key, key) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static uint32_t held(const struct rtm_skeleton *s, const struct rtm_str *bones, uint32_t n)
+{
+    uint32_t h = 0;
+    for (uint32_t i = 0; i < n; i++)
+        h += rtm_skeleton_find(s, bones[i].s, bones[i].len) >= 0;
+    return h;
+}
+
+/* A candidate: one skeleton, how many states play the file with it, the
+ * first of them (an index into b, which is states.txt's order). */
+struct candidate {
+    size_t skel, states;
+    uint32_t first, held;
+};
+
+static int better(const struct candidate *c, const struct candidate *best)
+{
+    if (c->held != best->held)
+        return c->held > best->held;
+    if (c->states != best->states)
+        return c->states > best->states;
+    return c->first < best->first;
+}
+
+int rtm_states_skeleton(const struct rtm_states *s, const char *key, const struct rtm_str *bones,
+                        uint32_t n, struct rtm_states_skeleton *out)
+{
+    const struct states_check *k = s ? &s->check : NULL;
+    if (!k || !k->by_key)
+        return 0;
+    size_t from = first_of(k, key), to = from;
+    while (to < k->nb && strcmp(k->b[k->by_key[to]].key, key) == 0)
+        to++;
+    struct candidate best = { SIZE_MAX, 0, 0, 0 };
+    size_t choices = 0;
+    for (size_t i = from; i < to; i++) {
+        size_t skel = k->b[k->by_key[i]].skel;
+        size_t seen = from;
+        while (seen < i && k->b[k->by_key[seen]].skel != skel)
+            seen++;
+        if (seen < i)
+            continue;                   /* counted with its first state */
+        struct candidate c = { skel, 0, k->by_key[i], held(k->k[skel].s, bones, n) };
+        for (size_t j = i; j < to; j++)
+            c.states += k->b[k->by_key[j]].skel == skel;
+        choices++;
+        if (best.skel == SIZE_MAX || better(&c, &best))
+            best = c;
+    }
+    if (best.skel == SIZE_MAX)
+        return 0;
+    *out = (struct rtm_states_skeleton){ k->k[best.skel].s, k->b[best.first].where, best.states,
+                                         choices, best.skel, k->b[best.first].cfg };
+    return 1;
+}

@@ -1,0 +1,267 @@
+/* test_tree_skeleton.c - the skeleton rule (rtmfs-views(7), THE SKELETON
+ * RULE) through the tree: an explicit skeleton first, then the model.cfg
+ * beside the file, then the skeletonName of the class whose states play
+ * it (found in CfgSkeletons, through skeletonInherit), then the mount's.
+ * header.txt says which and where from; listings and bones.txt read no
+ * config; a config rewritten while mounted changes the views; a file
+ * played by two classes takes the skeleton that holds its bones, then the
+ * one the most states play it with.  Fixtures from the project's
+ * writers. */
+#include "testutil.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cache.h"
+#include "config.h"
+#include "loader.h"
+#include "pbo_write.h"
+#include "samples.h"
+#include "skelreg.h"
+#include "states.h"
+#include "tree_int.h"
+#include "tree_testutil.h"
+
+/* Archive a.pbo: config.bin of text (rapified), walk.rtm (the first three
+ * bones of the man: Pelvis, Spine, Spine1) and, when model is not NULL,
+ * a model.cfg of that text beside it. */
+static void put_archive(struct tree_fixture *e, const char *text, const char *model)
+{
+    struct rtm_buf cfg, rtm, b;
+    struct sample_opts o = { .nframes = 4, .nbones = 3, .seed = 1 };
+    rapify_text(text, &cfg);
+    rtm_buf_init(&rtm);
+    rtm_buf_init(&b);
+    assert_int_equal(rtm_sample_plain(&o, &rtm), 0);
+    const struct pbo_write_entry w[] = {
+        { "config.bin", (const uint8_t *)cfg.p, cfg.len, PBO_PACK_STORE, 0 },
+        { "walk.rtm", (const uint8_t *)rtm.p, rtm.len, PBO_PACK_STORE, 0 },
+        { "model.cfg", (const uint8_t *)model, model ? strlen(model) : 0, PBO_PACK_STORE, 0 },
+    };
+    assert_int_equal(pbo_write(w, model ? 3 : 2, NULL, 0, 0, &b), 0);
+    put_file(e->fd, "a.pbo", b.p, b.len);
+    rtm_buf_free(&cfg);
+    rtm_buf_free(&rtm);
+    rtm_buf_free(&b);
+}
+
+#define SKELETONS                                                                   \
+    "class CfgSkeletons {\n"                                                        \
+    "  class Two { skeletonBones[] = {\"pelvis\", \"\"}; };\n"                      \
+    "  class Three { skeletonInherit = \"Two\";"                                    \
+    " skeletonBones[] = {\"spine\", \"pelvis\", \"spine1\", \"spine\"}; };\n"       \
+    "  class Dog { skeletonInherit = \"Three\"; };\n"                               \
+    "};\n"
+
+/* A config whose CfgMovesMaleSdr plays walk.rtm with skeleton name. */
+static void played_by(struct tree_fixture *e, const char *name, const char *model)
+{
+    char text[2048];
+    snprintf(text, sizeof text, SKELETONS
+             "class CfgMovesMaleSdr { skeletonName = \"%s\"; class States {\n"
+             "  class Walk { file = \"\\a\\walk.rtm\"; speed = 0.5; };\n"
+             "}; };\n", name);
+    put_archive(e, text, model);
+}
+
+static struct rtm_skelreg *skels;
+
+static int setup(void **state)
+{
+    struct tree_fixture *e = calloc(1, sizeof *e);
+    tree_fixture_open(e, "tskel");
+    assert_non_null(skels = rtm_skelreg_new());
+    *state = e;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    struct tree_fixture *e = *state;
+    tree_fixture_close(e);
+    rtm_skelreg_free(skels);
+    free(e);
+    return 0;
+}
+
+/* A mount of SOURCE with the man's skeleton; explicit: as -o skeleton=
+ * (no model.cfg, no configs' skeleton). */
+static void mount(struct tree_fixture *e, int explicit)
+{
+    struct rtm_error err;
+    assert_int_equal(rtm_skeleton_builtin("ofp2", &e->skel, &err), 0);
+    tree_fixture_mount(e, 64u << 20);
+    e->l.log = tree_quiet;
+    e->l.model_cfg = !explicit;
+    e->l.skels = explicit ? NULL : skels;
+    tree_fixture_tree(e, (struct rtm_tree_config){ .skels = explicit ? NULL : skels,
+                                                   .skeleton_explicit = explicit });
+}
+
+/* The bytes of path (malloc'd); stat's size is checked. */
+static char *cat(struct tree_fixture *e, const char *path)
+{
+    struct rtm_tree_entry te;
+    char *out = calloc(1, 1 << 16);
+    assert_int_equal(tree_walk(e->t, path, &te), 0);
+    ssize_t n = rtm_tree_read(e->t, te.ino, out, (1 << 16) - 1, 0);
+    assert_true(n >= 0);
+    assert_int_equal(te.st.st_size, n);
+    return out;
+}
+
+/* header.txt's skeleton line holds want. */
+static void skeleton_is(struct tree_fixture *e, const char *want)
+{
+    char *h = cat(e, "a.pbo/walk.rtm/header.txt");
+    char *line = strstr(h, "\nskeleton: ");
+    assert_non_null(line);
+    *strchrnul(line + 1, '\n') = 0;
+    if (!strstr(line, want))
+        fail_msg("want '%s' in '%s'", want, line + 1);
+    free(h);
+}
+
+static void configs_skeleton_after_listing_and_bones(void **state)
+{
+    struct tree_fixture *e = *state;
+    struct rtm_dirlist *d;
+    struct rtm_tree_entry te;
+    uint64_t parsed, remembered;
+    played_by(e, "Three", NULL);
+    mount(e, 0);
+    /* ls and grep -r of bones.txt: no config read */
+    assert_int_equal(tree_walk(e->t, "a.pbo/walk.rtm", &te), 0);
+    assert_int_equal(rtm_tree_listing(e->t, te.ino, 0, &d), 0);
+    rtm_tree_listing_put(e->t, d);
+    free(cat(e, "a.pbo/walk.rtm/bones.txt"));
+    tree_states_counts(e->t, &parsed, &remembered);
+    assert_int_equal(parsed + remembered, 0);
+    /* step 3: the class's skeletonName, through skeletonInherit */
+    skeleton_is(e, "skeleton: Three (skeletonName of a.pbo/config.bin: CfgMovesMaleSdr) "
+                   "(used for pivots");
+    char *check = cat(e, "a.pbo/walk.rtm/check.txt");
+    assert_null(strstr(check, "doesn't exist in skeleton"));
+    free(check);
+    tree_fixture_unmount(e);
+}
+
+static void inherit_only_class(void **state)
+{
+    struct tree_fixture *e = *state;
+    played_by(e, "Dog", NULL);
+    mount(e, 0);
+    skeleton_is(e, "skeleton: Dog (skeletonName of a.pbo/config.bin: CfgMovesMaleSdr)");
+    char *sk = cat(e, "a.pbo/walk.rtm/skeleton.txt");
+    assert_non_null(strstr(sk, "Spine1"));      /* Three's bones, which Dog inherits */
+    free(sk);
+    tree_fixture_unmount(e);
+}
+
+static void explicit_skeleton_first(void **state)
+{
+    struct tree_fixture *e = *state;
+    played_by(e, "Three", "class CfgSkeletons { class Mine { skeletonBones[] = "
+                          "{\"pelvis\", \"\", \"spine\", \"pelvis\", \"spine1\", \"spine\"}; }; };\n");
+    mount(e, 1);
+    skeleton_is(e, "skeleton: ofp2 ");
+    tree_fixture_unmount(e);
+}
+
+static void model_cfg_before_configs(void **state)
+{
+    struct tree_fixture *e = *state;
+    played_by(e, "Three", "class CfgSkeletons { class Mine { skeletonBones[] = "
+                          "{\"pelvis\", \"\", \"spine\", \"pelvis\", \"spine1\", \"spine\"}; }; };\n");
+    mount(e, 0);
+    skeleton_is(e, "skeleton: Mine from a.pbo/model.cfg ");
+    tree_fixture_unmount(e);
+}
+
+static void mount_skeleton_last(void **state)
+{
+    struct tree_fixture *e = *state;
+    played_by(e, "NoSuchSkeleton", NULL);
+    mount(e, 0);
+    skeleton_is(e, "skeleton: ofp2 ");
+    tree_fixture_unmount(e);
+}
+
+/* Two classes play the file: the skeleton that holds its bones, then the
+ * one more states play it with. */
+static void two_classes(void **state)
+{
+    struct tree_fixture *e = *state;
+    static const char *const text[] = {
+        SKELETONS "class CfgMovesMaleSdr { skeletonName = \"Two\"; class States {\n"
+        "  class A { file = \"\\a\\walk.rtm\"; }; class B { file = \"\\a\\walk.rtm\"; }; }; };\n"
+        "class CfgGesturesMale { skeletonName = \"Three\"; class States {\n"
+        "  class G { file = \"\\a\\walk.rtm\"; }; }; };\n",
+        SKELETONS "class CfgMovesMaleSdr { skeletonName = \"Dog\"; class States {\n"
+        "  class A { file = \"\\a\\walk.rtm\"; }; class B { file = \"\\a\\walk.rtm\"; }; }; };\n"
+        "class CfgGesturesMale { skeletonName = \"Three\"; class States {\n"
+        "  class G { file = \"\\a\\walk.rtm\"; }; }; };\n",
+    };
+    put_archive(e, text[0], NULL);
+    mount(e, 0);
+    skeleton_is(e, "skeleton: Three (skeletonName of a.pbo/config.bin: CfgGesturesMale)");
+    tree_fixture_unmount(e);
+    put_archive(e, text[1], NULL);              /* both hold every bone */
+    mount(e, 0);
+    skeleton_is(e, "skeleton: Dog (skeletonName of a.pbo/config.bin: CfgMovesMaleSdr)");
+    tree_fixture_unmount(e);
+}
+
+static void nothing(void *ctx, uint64_t a, const char *b)
+{
+    (void)ctx, (void)a, (void)b;
+}
+
+static void nothing_ino(void *ctx, uint64_t a)
+{
+    (void)ctx, (void)a;
+}
+
+/* Rewritten while mounted: the views follow, the folder's number stays. */
+static void config_rewritten_while_mounted(void **state)
+{
+    struct tree_fixture *e = *state;
+    struct rtm_tree_entry before, after;
+    struct rtm_tree_notify n = { NULL, nothing, nothing_ino };
+    played_by(e, "Three", NULL);
+    mount(e, 0);
+    skeleton_is(e, "skeleton: Three (");
+    char *sk3 = cat(e, "a.pbo/walk.rtm/skeleton.txt");
+    assert_int_equal(tree_walk(e->t, "a.pbo/walk.rtm/skeleton.txt", &before), 0);
+    assert_int_equal(before.timeout, RTM_TREE_TIMEOUT_UNWATCHED);   /* it follows the configs */
+    played_by(e, "Two", NULL);
+    rtm_tree_changed(e->t, "", "a.pbo", &n);
+    skeleton_is(e, "skeleton: Two (");
+    char *sk2 = cat(e, "a.pbo/walk.rtm/skeleton.txt");
+    assert_string_not_equal(sk2, sk3);
+    played_by(e, "Three", NULL);
+    rtm_tree_changed(e->t, "", "a.pbo", &n);
+    skeleton_is(e, "skeleton: Three (");
+    assert_int_equal(tree_walk(e->t, "a.pbo/walk.rtm/skeleton.txt", &after), 0);
+    char *again = cat(e, "a.pbo/walk.rtm/skeleton.txt");
+    assert_string_equal(again, sk3);
+    free(sk2);
+    free(sk3);
+    free(again);
+    tree_fixture_unmount(e);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(configs_skeleton_after_listing_and_bones, setup, teardown),
+        cmocka_unit_test_setup_teardown(inherit_only_class, setup, teardown),
+        cmocka_unit_test_setup_teardown(explicit_skeleton_first, setup, teardown),
+        cmocka_unit_test_setup_teardown(model_cfg_before_configs, setup, teardown),
+        cmocka_unit_test_setup_teardown(mount_skeleton_last, setup, teardown),
+        cmocka_unit_test_setup_teardown(two_classes, setup, teardown),
+        cmocka_unit_test_setup_teardown(config_rewritten_while_mounted, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
