@@ -327,6 +327,8 @@ void rtm_tree_changed(struct rtm_tree *t, const char *dir, const char *name,
         return;
     }
     tree_states_changed(t, name);
+    if (t->cfg.skels && !t->cfg.configs_none && !(name && tree_is_rtm_name(name, strlen(name))))
+        atomic_store(&t->skeletons_moved, 1);
     if (t->file) {
         /* everything shown is of that one file */
         if (!*dir && name && (strcmp(name, t->file) == 0 ||
@@ -373,6 +375,20 @@ static void forget_one(void *arg, uint64_t ino, const char *path, const struct r
     if (parent)
         f->n->entry(f->n->ctx, parent, slash ? slash + 1 : path);
     f->n->inode(f->n->ctx, ino);
+}
+
+/* forget_one for an animation's folder (a family's head) only. */
+static void forget_head(void *arg, uint64_t ino, const char *path, const struct rtm_fileid *id)
+{
+    if ((ino & RTM_INO_FAMILY) && rtm_ino_member(ino) == 0)
+        forget_one(arg, ino, path, id);
+}
+
+void rtm_tree_changes_done(struct rtm_tree *t, const struct rtm_tree_notify *n)
+{
+    struct forget_all f = { t, n };
+    if (atomic_exchange(&t->skeletons_moved, 0))
+        rtm_inodes_each(t->nodes, forget_head, &f);
 }
 
 void rtm_tree_changed_all(struct rtm_tree *t, const struct rtm_tree_notify *n)

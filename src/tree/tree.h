@@ -307,6 +307,13 @@ struct rtm_tree_notify {
  * drops what the cache holds of it and says what the kernel must forget. */
 void rtm_tree_changed(struct rtm_tree *t, const char *dir, const char *name,
                       const struct rtm_tree_notify *n);
+/* After a batch of changes (one read of inotify's queue): what they call
+ * for once.  A change that is no animation may be a config that gives
+ * animations another skeleton (rtmfs-views(7), THE SKELETON RULE): the
+ * kernel then forgets the entry of every animation's folder it holds, so
+ * that their views are looked up again (their numbers stay; a view whose
+ * skeleton changed has a new size and time). */
+void rtm_tree_changes_done(struct rtm_tree *t, const struct rtm_tree_notify *n);
 /* Changes were lost (an inotify queue overflow): drops everything cached
  * and tells the kernel to forget every inode's attributes, entries and
  * pages.  An animation's views are named through its folder's entry and

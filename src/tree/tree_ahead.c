@@ -211,12 +211,33 @@ static uint64_t next_job(struct tree_ahead *a)
  * under their timing (which may read the configs first).  Sizes the index
  * gave wrong are told to the kernel here, as a stat that found them would
  * (cache.h: the call that finds them fails, once). */
+/* The skeleton the configs chose for tg (tree_states_skeleton) into
+ * tg->skel, from its shape, when they may choose one: the views the walk
+ * will stat are of that version.  0, or a negative errno. */
+static int skeleton_first(struct rtm_tree *t, struct tree_target *tg)
+{
+    if (!tree_states_may_choose(t))
+        return 0;
+    int rc = tree_load_anim(t, tg);
+    uint64_t id = 0;
+    if (!rc)
+        rc = tree_states_skeleton(t, tg, 0, &id, NULL);
+    rtmc_put(t->cfg.cache, tg->h);
+    tg->h = NULL;
+    tg->skel = id;
+    return rc;
+}
+
 static void size_one(struct rtm_tree *t, uint64_t head)
 {
     char path[PATH_MAX];
     struct tree_target tg;
     if (tree_resolve_head(t, head, path, &tg))
         return;
+    if (skeleton_first(t, &tg)) {
+        tree_target_done(t, &tg);
+        return;
+    }
     tg.full_if_parsed = 1;              /* one parse, not a shape and then a parse */
     const struct rtm_anim *a = tree_load_anim(t, &tg) ? NULL : rtmc_anim(tg.h);
     int rc = a ? rtmc_size_ahead(t->cfg.cache, tg.h) : -1;

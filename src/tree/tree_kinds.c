@@ -125,8 +125,7 @@ enum kind_attr {
 enum {
     OF_SOURCE = 1,              /* follows anything under SOURCE (configs, archives), not its
                                    version: short timeouts, and its size reads configs */
-    TIMED = 2,                  /* a view, which the configs may time or give a skeleton
-                                   (tree_states_follow, tree_states_follow_skeleton) */
+    TIMED = 2,                  /* a view, which the configs may time (tree_states_follow) */
     WATCHED = 4,                /* a folder of SOURCE, watched for changes */
     TABLE = 8,                  /* its attributes and listing need the archive's table */
     CONFIGS_TIME = 16,          /* its time is the configs' (its ctime too) */
@@ -323,9 +322,7 @@ int tree_kind_list(struct rtm_tree *t, uint64_t ino, struct tree_target *tg, con
 int tree_kind_follows_source(const struct rtm_tree *t, const struct tree_target *tg)
 {
     const struct kind_row *r = row_of(tg);
-    return (r->flags & OF_SOURCE) ||
-           ((r->flags & TIMED) && (tree_states_follow(t, tg->view) ||
-                                   tree_states_follow_skeleton(t, tg->view)));
+    return (r->flags & OF_SOURCE) || ((r->flags & TIMED) && tree_states_follow(t, tg->view));
 }
 
 int tree_kind_watched(const struct tree_target *tg)

@@ -266,9 +266,15 @@ int tree_states_timing(struct rtm_tree *t, const struct tree_target *tg, int rea
 
 /* ---- the skeleton the configs chose (the skeleton rule's third step) ---- */
 
-int tree_states_follow_skeleton(const struct rtm_tree *t, struct rtm_view v)
+int tree_states_may_choose(struct rtm_tree *t)
 {
-    return rtmc_view_level(v) != RTMC_SHAPE && atomic_load(&t->states->skeletons);
+    struct tree_states *ts = t->states;
+    if (!t->cfg.skels || t->cfg.configs_none)
+        return 0;
+    pthread_mutex_lock(&ts->lock);
+    int maybe = !ts->table || atomic_load(&ts->dirty) || atomic_load(&ts->skeletons);
+    pthread_mutex_unlock(&ts->lock);
+    return maybe;
 }
 
 /* The name a chosen skeleton goes by (a->skeleton_name, header.txt): its

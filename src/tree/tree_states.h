@@ -183,8 +183,8 @@ int tree_states_timing(struct rtm_tree *t, const struct tree_target *tg, int rea
  * table as tree_states_timing does (ready: -EAGAIN instead); -ENOMEM. */
 int tree_states_skeleton(struct rtm_tree *t, const struct tree_target *tg, int ready,
                          uint64_t *id, struct timespec *when);
-/* Whether view v of some animation may follow the configs' skeleton: once
- * the table chose one for any file, every view a shape does not make. */
-int tree_states_follow_skeleton(const struct rtm_tree *t, struct rtm_view v);
+/* Whether the configs may choose a skeleton for some file: the step is on
+ * and the table is not built yet, or chose one. */
+int tree_states_may_choose(struct rtm_tree *t);
 
 #endif

@@ -31,6 +31,8 @@ struct rtm_tree {
     char *file;                   /* cfg.file, copied */
     struct rtm_inodes *nodes;
     atomic_int unwatched;         /* a watch failed: short timeouts from now on */
+    atomic_int skeletons_moved;   /* a change may give animations another
+                                     skeleton (rtm_tree_changes_done) */
     atomic_int said_left;         /* the log was told what configs left as written */
     long long epoch;              /* the configs' date and time built-ins: fixed
                                      when the tree is made (cfg_pp.h) */

@@ -148,6 +148,8 @@ static void *watch_main(void *arg)
             on_event(w, ev);
             i += (ssize_t)(sizeof *ev + ev->len);
         }
+        if (n > 0)
+            rtm_tree_changes_done(w->tree, &w->notify);
     }
     return NULL;
 }

@@ -23,10 +23,11 @@
 #include "tree_int.h"
 #include "tree_testutil.h"
 
-/* Archive a.pbo: config.bin of text (rapified), walk.rtm (the first three
- * bones of the man: Pelvis, Spine, Spine1) and, when model is not NULL,
- * a model.cfg of that text beside it. */
-static void put_archive(struct tree_fixture *e, const char *text, const char *model)
+/* Archive name: config.bin of text (rapified), with anim walk.rtm (the
+ * first three bones of the man: Pelvis, Spine, Spine1) and, when model
+ * is not NULL, a model.cfg of that text beside it. */
+static void put_pbo(struct tree_fixture *e, const char *name, const char *text, int anim,
+                    const char *model)
 {
     struct rtm_buf cfg, rtm, b;
     struct sample_opts o = { .nframes = 4, .nbones = 3, .seed = 1 };
@@ -34,16 +35,26 @@ static void put_archive(struct tree_fixture *e, const char *text, const char *mo
     rtm_buf_init(&rtm);
     rtm_buf_init(&b);
     assert_int_equal(rtm_sample_plain(&o, &rtm), 0);
-    const struct pbo_write_entry w[] = {
+    struct pbo_write_entry w[3] = {
         { "config.bin", (const uint8_t *)cfg.p, cfg.len, PBO_PACK_STORE, 0 },
-        { "walk.rtm", (const uint8_t *)rtm.p, rtm.len, PBO_PACK_STORE, 0 },
-        { "model.cfg", (const uint8_t *)model, model ? strlen(model) : 0, PBO_PACK_STORE, 0 },
     };
-    assert_int_equal(pbo_write(w, model ? 3 : 2, NULL, 0, 0, &b), 0);
-    put_file(e->fd, "a.pbo", b.p, b.len);
+    size_t n = 1;
+    if (anim)
+        w[n++] = (struct pbo_write_entry){ "walk.rtm", (const uint8_t *)rtm.p, rtm.len,
+                                           PBO_PACK_STORE, 0 };
+    if (model)
+        w[n++] = (struct pbo_write_entry){ "model.cfg", (const uint8_t *)model, strlen(model),
+                                           PBO_PACK_STORE, 0 };
+    assert_int_equal(pbo_write(w, n, NULL, 0, 0, &b), 0);
+    put_file(e->fd, name, b.p, b.len);
     rtm_buf_free(&cfg);
     rtm_buf_free(&rtm);
     rtm_buf_free(&b);
+}
+
+static void put_archive(struct tree_fixture *e, const char *text, const char *model)
+{
+    put_pbo(e, "a.pbo", text, 1, model);
 }
 
 #define SKELETONS                                                                   \
@@ -213,37 +224,65 @@ static void two_classes(void **state)
     tree_fixture_unmount(e);
 }
 
-static void nothing(void *ctx, uint64_t a, const char *b)
+/* What the kernel is told to forget: the names of entries, joined. */
+static char forgotten[4096];
+
+static void forget_entry(void *ctx, uint64_t parent, const char *name)
 {
-    (void)ctx, (void)a, (void)b;
+    (void)ctx, (void)parent;
+    size_t n = strlen(forgotten);
+    snprintf(forgotten + n, sizeof forgotten - n, "%s;", name);
 }
 
-static void nothing_ino(void *ctx, uint64_t a)
+static void forget_inode(void *ctx, uint64_t ino)
 {
-    (void)ctx, (void)a;
+    (void)ctx, (void)ino;
 }
 
-/* Rewritten while mounted: the views follow, the folder's number stays. */
+/* SOURCE's a.pbo rewritten while mounted: the kernel is told to forget
+ * the animation's folder once the batch of changes is done. */
+/* c.pbo: a config alone, whose CfgMovesMaleSdr plays \a\walk.rtm with
+ * skeleton name. */
+static void config_pbo(struct tree_fixture *e, const char *skeleton)
+{
+    char text[2048];
+    snprintf(text, sizeof text, SKELETONS
+             "class CfgMovesMaleSdr { skeletonName = \"%s\"; class States {\n"
+             "  class Walk { file = \"\\a\\walk.rtm\"; speed = 0.5; };\n"
+             "}; };\n", skeleton);
+    put_pbo(e, "c.pbo", text, 0, NULL);
+}
+
+static void rewritten(struct tree_fixture *e, const char *skeleton)
+{
+    struct rtm_tree_notify n = { NULL, forget_entry, forget_inode };
+    config_pbo(e, skeleton);
+    forgotten[0] = 0;
+    rtm_tree_changed(e->t, "", "c.pbo", &n);
+    rtm_tree_changes_done(e->t, &n);
+    assert_non_null(strstr(forgotten, ";walk.rtm;"));
+}
+
+/* Rewritten while mounted: the views follow, their numbers stay, and the
+ * kernel forgets the folders that hold them. */
 static void config_rewritten_while_mounted(void **state)
 {
     struct tree_fixture *e = *state;
     struct rtm_tree_entry before, after;
-    struct rtm_tree_notify n = { NULL, nothing, nothing_ino };
-    played_by(e, "Three", NULL);
+    put_pbo(e, "a.pbo", "class CfgPatches { };\n", 1, NULL);   /* the configs in c.pbo */
+    config_pbo(e, "Three");
     mount(e, 0);
     skeleton_is(e, "skeleton: Three (");
     char *sk3 = cat(e, "a.pbo/walk.rtm/skeleton.txt");
     assert_int_equal(tree_walk(e->t, "a.pbo/walk.rtm/skeleton.txt", &before), 0);
-    assert_int_equal(before.timeout, RTM_TREE_TIMEOUT_UNWATCHED);   /* it follows the configs */
-    played_by(e, "Two", NULL);
-    rtm_tree_changed(e->t, "", "a.pbo", &n);
+    rewritten(e, "Two");
     skeleton_is(e, "skeleton: Two (");
     char *sk2 = cat(e, "a.pbo/walk.rtm/skeleton.txt");
     assert_string_not_equal(sk2, sk3);
-    played_by(e, "Three", NULL);
-    rtm_tree_changed(e->t, "", "a.pbo", &n);
+    rewritten(e, "Three");
     skeleton_is(e, "skeleton: Three (");
     assert_int_equal(tree_walk(e->t, "a.pbo/walk.rtm/skeleton.txt", &after), 0);
+    assert_int_equal(after.ino, before.ino);
     char *again = cat(e, "a.pbo/walk.rtm/skeleton.txt");
     assert_string_equal(again, sk3);
     free(sk2);
