@@ -79,6 +79,11 @@ static int better(const struct candidate *c, const struct candidate *best)
     return c->first < best->first;
 }
 
+int rtm_states_skeletons_any(const struct rtm_states *s)
+{
+    return s && s->check.nb > 0;
+}
+
 int rtm_states_skeleton(const struct rtm_states *s, const char *key, const struct rtm_str *bones,
                         uint32_t n, struct rtm_states_skeleton *out)
 {

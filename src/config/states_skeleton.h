@@ -33,6 +33,9 @@ struct rtm_states_skeleton {
  * bones, then the one the most states play it with, then the first in
  * states.txt's order.  1 with *out; 0 when no state that names it has a
  * skeleton found under SOURCE (s NULL: no configs read). */
+/* Whether any state has a skeleton found under SOURCE: else every file's
+ * answer is 0 (a caller may skip finding its game path). */
+int rtm_states_skeletons_any(const struct rtm_states *s);
 int rtm_states_skeleton(const struct rtm_states *s, const char *key, const struct rtm_str *bones,
                         uint32_t n, struct rtm_states_skeleton *out);
 

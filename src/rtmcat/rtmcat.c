@@ -46,6 +46,7 @@ struct cat {
     int srcfd, raw;               /* D; --raw */
     struct rtm_skeleton *skel;
     int skel_given;               /* -s: no model.cfg gives one (tree.h) */
+    struct rtm_skelreg *skels;    /* the configs' skeletons, without -s */
     struct rtm_loader loader;
     struct rtmc *cache;
     struct rtm_tree *tree;
@@ -581,14 +582,16 @@ static int cat_open(struct cat *c, const char *skel_spec)
  * message. */
 static int cat_tree(struct cat *c, int digits, const char *cdir)
 {
+    if (!c->skel_given && !(c->skels = rtm_skelreg_new()))
+        return fail_errno(c, -ENOMEM);
     c->loader = (struct rtm_loader){ .srcfd = c->srcfd, .skel = c->skel, .digits = digits,
                                      .whole = 1,    /* broken is broken, whatever is asked */
-                                     .model_cfg = !c->skel_given };
+                                     .model_cfg = !c->skel_given, .skels = c->skels };
     /* no budget: one run reads one file */
     c->cache = c->loader.cache = rtmc_new(SIZE_MAX / 2, rtm_loader_load, &c->loader);
     struct rtm_tree_config cfg = { .srcfd = c->srcfd, .cache = c->cache,
                                    .configs_from = c->states_from,
-                                   .skeleton_explicit = c->skel_given };
+                                   .skeleton_explicit = c->skel_given, .skels = c->skels };
     (void)rtmcat_states_from(cdir, c->file, c->states_from, PATH_MAX); /* "": no addon */
     c->tree = c->cache ? rtm_tree_new(&cfg) : NULL;
     return c->tree ? 0 : fail_errno(c, -ENOMEM);
@@ -598,6 +601,7 @@ static void cat_close(struct cat *c)
 {
     rtm_tree_free(c->tree);
     rtmc_free(c->cache);
+    rtm_skelreg_free(c->skels);         /* after the cache: its loads used them */
     if (c->srcfd >= 0)
         close(c->srcfd);
     rtm_skeleton_free(c->skel);

@@ -318,6 +318,11 @@ int tree_states_skeleton(struct rtm_tree *t, const struct tree_target *tg, int r
     *id = 0;
     if (!t->cfg.skels || t->cfg.configs_none || !a)
         return 0;
+    pthread_mutex_lock(&t->states->lock);     /* most installs: no skeleton found */
+    int any = rtm_states_skeletons_any(table_locked(t, ready, &rc));
+    pthread_mutex_unlock(&t->states->lock);
+    if (rc || !any)
+        return rc;
     int found = anim_gamepath(t, tg, gp, sizeof gp);
     if (found)
         return found == -ENOMEM ? -ENOMEM : 0;

@@ -54,6 +54,10 @@ grep -q "Bone pelvis\|Bone spine1 " "$M/dog/run.rtm/check.txt" &&
     ok "check.txt: no bone of DogSkeleton said missing"
 grep -q "Bone spine2 doesn't exist in skeleton DogSkeleton" "$M/dog/run.rtm/check.txt" &&
     ok "check.txt: the man's bones the dog lacks, against DogSkeleton" || fail "check: $(head -3 "$M/dog/run.rtm/check.txt")"
+cmp -s "$M/dog/run.rtm/frames/000.csv" <("$RTMCAT" "$S/dog/run.rtm" frames/000.csv) &&
+    "$RTMCAT" "$S/dog/run.rtm" header.txt | grep -q '^skeleton: DogSkeleton (skeletonName of config.cpp: CfgMovesDog) (2 of 66' &&
+    ok "rtmcat FILE VIEW takes the skeleton of its addon's configs too" ||
+    fail "rtmcat: $("$RTMCAT" "$S/dog/run.rtm" header.txt | grep '^skeleton')"
 before=$(cat "$M/dog/run.rtm/frames/000.csv")
 config Missing
 changed() { skeleton_line run.rtm | grep -q '^skeleton: ofp2 (' && exact "$M/dog/run.rtm/header.txt" &&
