@@ -46,7 +46,7 @@ struct states_check {
     struct check_skel *k;
     size_t nk, capk;
     uint32_t *by_key;           /* b's indices in the order of their keys,
-                                   then of b (states_skeleton.c) */
+                                   then of states.txt (states_skeleton.c) */
 };
 
 /* A line's strings share one block, key first: a table of 19,000 lines

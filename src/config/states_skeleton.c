@@ -8,16 +8,26 @@
 
 #include "states_int.h"
 
+/* A state of the check by its file's key, then in states.txt's order
+ * (its config's place in path order, then its entry): the order does not
+ * depend on how the table was made (from configs, or given back). */
 struct keyed {
     const char *key;
-    uint32_t at;
+    size_t cfg;
+    uint32_t entry, at;
 };
 
 static int by_key_then_place(const void *a, const void *b)
 {
     const struct keyed *x = a, *y = b;
     int c = strcmp(x->key, y->key);
-    return c ? c : (x->at > y->at) - (x->at < y->at);
+    if (c)
+        return c;
+    if (x->cfg != y->cfg)
+        return x->cfg < y->cfg ? -1 : 1;
+    if (x->entry != y->entry)
+        return x->entry < y->entry ? -1 : 1;
+    return (x->at > y->at) - (x->at < y->at);
 }
 
 int states_skeleton_index(struct states_check *k)
@@ -33,7 +43,7 @@ int states_skeleton_index(struct states_check *k)
         return -1;
     }
     for (size_t i = 0; i < k->nb; i++)
-        t[i] = (struct keyed){ k->b[i].key, (uint32_t)i };
+        t[i] = (struct keyed){ k->b[i].key, k->b[i].cfg, k->b[i].entry, (uint32_t)i };
     qsort(t, k->nb, sizeof *t, by_key_then_place);
     for (size_t i = 0; i < k->nb; i++)
         k->by_key[i] = t[i].at;
@@ -64,7 +74,7 @@ static uint32_t held(const struct rtm_skeleton *s, const struct rtm_str *bones, 
 }
 
 /* A candidate: one skeleton, how many states play the file with it, the
- * first of them (an index into b, which is states.txt's order). */
+ * first of them in states.txt's order (an index into b). */
 struct candidate {
     size_t skel, states;
     uint32_t first, held;
@@ -74,9 +84,7 @@ static int better(const struct candidate *c, const struct candidate *best)
 {
     if (c->held != best->held)
         return c->held > best->held;
-    if (c->states != best->states)
-        return c->states > best->states;
-    return c->first < best->first;
+    return c->states > best->states;    /* else the first found: by_key's order */
 }
 
 int rtm_states_skeletons_any(const struct rtm_states *s)
@@ -112,6 +120,6 @@ int rtm_states_skeleton(const struct rtm_states *s, const char *key, const struc
     if (best.skel == SIZE_MAX)
         return 0;
     *out = (struct rtm_states_skeleton){ k->k[best.skel].s, k->b[best.first].where, best.states,
-                                         choices, best.skel, k->b[best.first].cfg };
+                                         choices, best.skel };
     return 1;
 }

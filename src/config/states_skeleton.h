@@ -22,9 +22,7 @@ struct rtm_states_skeleton {
                                    that plays the file with it */
     size_t states;              /* the states that play the file with it */
     size_t choices;             /* the skeletons that play the file */
-    size_t at, cfg;             /* the skeleton's place among the table's and
-                                   where's config's (rtm_states_config): what
-                                   its name and identity depend on */
+    size_t at;                  /* the skeleton's place among the table's */
 };
 
 /* The skeleton of the animation at game path key (normalised, lowercase:

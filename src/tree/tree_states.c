@@ -37,6 +37,13 @@ int tree_states_new(struct rtm_tree *t)
     return 0;
 }
 
+static void chosen_free(struct tree_states *ts)
+{
+    for (size_t i = 0; i < ts->nchosen; i++)
+        free(ts->chosen[i].name);
+    ts->nchosen = 0;
+}
+
 void tree_states_free(struct rtm_tree *t)
 {
     if (!t->states)
@@ -44,6 +51,7 @@ void tree_states_free(struct rtm_tree *t)
     rtm_states_free(t->states->table);
     rtm_gamepaths_free(t->states->present);
     free(t->states->gen);
+    chosen_free(t->states);
     free(t->states->chosen);
     pthread_mutex_destroy(&t->states->lock);
     free(t->states);
@@ -94,7 +102,7 @@ static void table_up_to_date(struct rtm_tree *t, struct tree_states *ts)
     if (ts->table)
         clock_gettime(CLOCK_REALTIME, &now);
     rtm_states_free(ts->table);
-    ts->nchosen = 0;                    /* the table's skeletons go with it */
+    chosen_free(ts);                    /* the table's skeletons go with it */
     atomic_store(&ts->skeletons, 0);
     ts->table = tree_states_build(t, &ts->time, &present);
     ts->time = tree_later(ts->time, now);
@@ -289,21 +297,24 @@ static void chosen_name(const struct rtm_states_skeleton *c, char *out, size_t n
 }
 
 /* The identity of c in cfg.skels, put there once a table (ts->lock held):
- * 0 when out of memory. */
+ * 0 when out of memory.  Its name is part of it. */
 static uint64_t chosen_id(struct rtm_tree *t, const struct rtm_states_skeleton *c)
 {
     struct tree_states *ts = t->states;
-    for (size_t i = 0; i < ts->nchosen; i++)
-        if (ts->chosen[i].at == c->at && ts->chosen[i].cfg == c->cfg)
-            return ts->chosen[i].id;
     char name[1200];
     chosen_name(c, name, sizeof name);
+    for (size_t i = 0; i < ts->nchosen; i++)
+        if (ts->chosen[i].at == c->at && strcmp(ts->chosen[i].name, name) == 0)
+            return ts->chosen[i].id;
     uint64_t id = rtm_skelreg_put(t->cfg.skels, c->s, name);
     void *arr = ts->chosen;
-    if (!id || rtm_array_grow(&arr, &ts->capchosen, ts->nchosen + 1, sizeof *ts->chosen, 8))
+    char *kept = id ? strdup(name) : NULL;
+    if (!kept || rtm_array_grow(&arr, &ts->capchosen, ts->nchosen + 1, sizeof *ts->chosen, 8)) {
+        free(kept);
         return id;                      /* found again next time */
+    }
     ts->chosen = arr;
-    ts->chosen[ts->nchosen++] = (struct chosen_skel){ c->at, c->cfg, id };
+    ts->chosen[ts->nchosen++] = (struct chosen_skel){ c->at, kept, id };
     atomic_store(&ts->skeletons, 1);
     return id;
 }

@@ -85,9 +85,10 @@ struct tree_states {
     atomic_ulong parsed, remembered;    /* configs read; tables the index gave */
     char *gen;                  /* the table's generation in the index, or NULL */
     /* the skeletons the table chose, as put in cfg.skels: one for each of
-     * its skeletons and config of a first state (tree_states_skeleton) */
+     * its skeletons and name (tree_states_skeleton) */
     struct chosen_skel {
-        size_t at, cfg;
+        size_t at;
+        char *name;
         uint64_t id;
     } *chosen;
     size_t nchosen, capchosen;

@@ -24,7 +24,8 @@
 #include "tree_testutil.h"
 
 /* Archive name: config.bin of text (rapified), with anim walk.rtm (the
- * first three bones of the man: Pelvis, Spine, Spine1) and, when model
+ * first three bones of the man: Pelvis, Spine, Spine1; 2: and run.rtm,
+ * the same) and, when model
  * is not NULL, a model.cfg of that text beside it. */
 static void put_pbo(struct tree_fixture *e, const char *name, const char *text, int anim,
                     const char *model)
@@ -35,12 +36,15 @@ static void put_pbo(struct tree_fixture *e, const char *name, const char *text, 
     rtm_buf_init(&rtm);
     rtm_buf_init(&b);
     assert_int_equal(rtm_sample_plain(&o, &rtm), 0);
-    struct pbo_write_entry w[3] = {
+    struct pbo_write_entry w[4] = {
         { "config.bin", (const uint8_t *)cfg.p, cfg.len, PBO_PACK_STORE, 0 },
     };
     size_t n = 1;
     if (anim)
         w[n++] = (struct pbo_write_entry){ "walk.rtm", (const uint8_t *)rtm.p, rtm.len,
+                                           PBO_PACK_STORE, 0 };
+    if (anim > 1)
+        w[n++] = (struct pbo_write_entry){ "run.rtm", (const uint8_t *)rtm.p, rtm.len,
                                            PBO_PACK_STORE, 0 };
     if (model)
         w[n++] = (struct pbo_write_entry){ "model.cfg", (const uint8_t *)model, strlen(model),
@@ -224,6 +228,29 @@ static void two_classes(void **state)
     tree_fixture_unmount(e);
 }
 
+/* One skeleton, two root classes: each file names the class of its own
+ * first state, whichever file is asked first. */
+static void one_skeleton_two_classes(void **state)
+{
+    struct tree_fixture *e = *state;
+    put_pbo(e, "a.pbo", SKELETONS
+            "class CfgMovesMaleSdr { skeletonName = \"Three\"; class States {\n"
+            "  class W { file = \"\\a\\walk.rtm\"; }; }; };\n"
+            "class CfgGesturesMale { skeletonName = \"Three\"; class States {\n"
+            "  class R { file = \"\\a\\run.rtm\"; }; }; };\n", 2, NULL);
+    for (int order = 0; order < 2; order++) {
+        mount(e, 0);
+        const char *first = order ? "a.pbo/run.rtm/header.txt" : "a.pbo/walk.rtm/header.txt";
+        free(cat(e, first));
+        char *w = cat(e, "a.pbo/walk.rtm/header.txt"), *r = cat(e, "a.pbo/run.rtm/header.txt");
+        assert_non_null(strstr(w, "skeleton: Three (skeletonName of a.pbo/config.bin: CfgMovesMaleSdr)"));
+        assert_non_null(strstr(r, "skeleton: Three (skeletonName of a.pbo/config.bin: CfgGesturesMale)"));
+        free(w);
+        free(r);
+        tree_fixture_unmount(e);
+    }
+}
+
 /* What the kernel is told to forget: the names of entries, joined. */
 static char forgotten[4096];
 
@@ -300,6 +327,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(model_cfg_before_configs, setup, teardown),
         cmocka_unit_test_setup_teardown(mount_skeleton_last, setup, teardown),
         cmocka_unit_test_setup_teardown(two_classes, setup, teardown),
+        cmocka_unit_test_setup_teardown(one_skeleton_two_classes, setup, teardown),
         cmocka_unit_test_setup_teardown(config_rewritten_while_mounted, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
