@@ -304,9 +304,9 @@ static int open_source(struct fs *fs, const char *source)
         return -1;
     }
     const char *slash = strrchr(source, '/'), *name = slash ? slash + 1 : source;
-    int named = rtm_name_ends(name, strlen(name), ".rtm") || rtm_name_ends(name, strlen(name), ".pbo");
+    int named = rtm_is_anim_name(name, strlen(name)) || rtm_name_ends(name, strlen(name), ".pbo");
     if (!S_ISDIR(st.st_mode) && !(S_ISREG(st.st_mode) && named)) {
-        fprintf(stderr, "rtmfs: SOURCE %s: neither a folder nor an .rtm or .pbo file\n", source);
+        fprintf(stderr, "rtmfs: SOURCE %s: neither a folder nor an .rtm, .bvh or .pbo file\n", source);
         return -1;
     }
     int is_dir = S_ISDIR(st.st_mode);

@@ -9,6 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+int rtm_is_anim_name(const char *name, size_t len)
+{
+    return rtm_name_ends(name, len, ".rtm") || rtm_name_ends(name, len, ".bvh");
+}
+
 int rtm_parse(const uint8_t *data, size_t len, const struct rtm_skeleton *skel,
               struct rtm_anim **out, struct rtm_error *err)
 {

@@ -144,6 +144,11 @@ struct rtm_anim {
 int rtm_parse(const uint8_t *data, size_t len, const struct rtm_skeleton *skel,
               struct rtm_anim **out, struct rtm_error *err);
 
+/* Whether a file of this name (len bytes) is read as an animation: .rtm
+ * (plain or BMTR) or .bvh (motion capture, mocap.h), in any case.  The
+ * one rule the mount, the index's walks and rtmcat name animations by. */
+int rtm_is_anim_name(const char *name, size_t len);
+
 /* With RTM_PARSE_NO_MATRICES the file is read and checked exactly as by
  * rtm_parse() (same result, same errors) but matrices are not computed
  * (BMTR) or kept (plain), nor the source: the anim then renders the

@@ -201,7 +201,7 @@ static int check_entry(void *arg, long i)
 {
     struct in_archive *x = arg;
     const char *path = x->p->entries[i].path;
-    if (!rtm_name_ends(path, strlen(path), ".rtm"))
+    if (!rtm_is_anim_name(path, strlen(path)))
         return 0;
     char *file;
     if (asprintf(&file, "%s/%s", x->archive, path) < 0)

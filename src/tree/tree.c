@@ -327,7 +327,7 @@ void rtm_tree_changed(struct rtm_tree *t, const char *dir, const char *name,
         return;
     }
     tree_states_changed(t, name);
-    if (t->cfg.skels && !t->cfg.configs_none && !(name && tree_is_rtm_name(name, strlen(name))))
+    if (t->cfg.skels && !t->cfg.configs_none && !(name && tree_is_anim_name(name, strlen(name))))
         atomic_store(&t->skeletons_moved, 1);
     if (t->file) {
         /* everything shown is of that one file */

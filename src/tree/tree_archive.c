@@ -26,7 +26,7 @@ static int resolve_member(struct rtm_tree *t, struct tree_target *tg, const stru
             tg->rest = inner;
             return tree_archive_below(t, tg, inner, &tg->newest) ? 0 : -ENOENT;
         }
-        if (node == PBO_FILE && tree_is_rtm_name(q, n)) {
+        if (node == PBO_FILE && tree_is_anim_name(q, n)) {
             tg->kind = TK_ANIM;
             tg->rest = end + (*end != 0);
             return *end ? tree_resolve_inner(t, tg) : 0;

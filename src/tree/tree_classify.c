@@ -28,7 +28,7 @@ int rtm_tree_classify(struct rtm_tree *t, int dfd, const char *name, const char 
 {
     const char *base = base_name(rel);
     size_t len = strlen(base);
-    int named = tree_is_rtm_name(base, len) || tree_is_pbo_name(base, len);
+    int named = tree_is_anim_name(base, len) || tree_is_pbo_name(base, len);
     *id = RTM_FILEID_NONE;
     if (tree_is_hidden(t, rel))
         return RTM_SRC_HIDDEN;
@@ -54,7 +54,7 @@ int rtm_tree_classify(struct rtm_tree *t, int dfd, const char *name, const char 
     *id = rtm_fileid_of(st);            /* a config's text is of one version */
     if (!named)
         return RTM_SRC_CONFIG;
-    if (!tree_is_rtm_name(base, len))
+    if (!tree_is_anim_name(base, len))
         return RTM_SRC_PBO;
     id->salt = tree_modelcfg_salt(t, dfd, name);
     return RTM_SRC_ANIM;

@@ -339,7 +339,7 @@ static int load_entries(void *arg, size_t src)
         const char *slash = strrchr(e->path, '/'), *base = slash ? slash + 1 : e->path;
         char dir[PATH_MAX], shown[NAME_MAX + 1];
         off[i] = pool.len;
-        if (e->cut || (!tree_is_rtm_name(base, strlen(base)) && !t->cfg.show_other) ||
+        if (e->cut || (!tree_is_anim_name(base, strlen(base)) && !t->cfg.show_other) ||
             strlen(e->path) >= sizeof dir) {
             rtm_buf_putc(&pool, 0);
             continue;

@@ -93,7 +93,7 @@ static int add_member(void *arg, const char *name, size_t len, long entry)
                                   (strcmp(n, RTM_TREE_ERROR_NAME) == 0 &&
                                    rtmc_pbo(m->tg->table)->ncut)))
         return 0;                       /* the name is the archive's own file */
-    mode_t type = entry < 0 || tree_is_rtm_name(n, len) ? S_IFDIR
+    mode_t type = entry < 0 || tree_is_anim_name(n, len) ? S_IFDIR
                   : m->t->cfg.show_other                ? S_IFREG
                                                         : 0;
     if (entry < 0 && !shows_something(m, n))

@@ -40,7 +40,7 @@ static int anim_in(const char *path, const char *dir)
     const char *rest = dl ? path + dl + 1 : path;
     if (dl && (strncmp(path, dir, dl) || path[dl] != '/'))
         return 0;
-    return !strchr(rest, '/') && tree_is_rtm_name(rest, strlen(rest));
+    return !strchr(rest, '/') && tree_is_anim_name(rest, strlen(rest));
 }
 
 struct beside_ctx {

@@ -26,7 +26,7 @@ static int resolve_prefix(struct rtm_tree *t, const char *path, struct tree_targ
 {
     for (const char *p = path, *slash; (slash = strchr(p, '/')); p = slash + 1) {
         size_t len = (size_t)(slash - p);
-        if (!tree_is_rtm_name(p, len) && !tree_is_pbo_name(p, len))
+        if (!tree_is_anim_name(p, len) && !tree_is_pbo_name(p, len))
             continue;
         size_t n = (size_t)(slash - path);
         memcpy(tg->src, path, n);

@@ -62,7 +62,7 @@ void tree_states_changed(struct rtm_tree *t, const char *name)
 {
     /* an animation changes its own views only; anything else may be a
      * config, an include, an archive or a folder holding them */
-    if (t->states && !(name && tree_is_rtm_name(name, strlen(name))))
+    if (t->states && !(name && tree_is_anim_name(name, strlen(name))))
         atomic_store(&t->states->dirty, 1);
     if (t->states)                      /* animations are what missing.txt looks for */
         atomic_store(&t->states->present_dirty, 1);

@@ -210,7 +210,7 @@ static void walk_dir(struct walk *w, int dfd, const char *rel, int under, long p
             continue;
         }
         if (de->d_type == DT_REG && !pbo && !cfg) {
-            if (under && tree_is_rtm_name(de->d_name, n))
+            if (under && tree_is_anim_name(de->d_name, n))
                 add_loose_anim(w, pre, path);
             continue;
         }
@@ -226,7 +226,7 @@ static void walk_dir(struct walk *w, int dfd, const char *rel, int under, long p
                 walk_push(w, &w->loose, &w->nloose, &w->caploose, path);
             if (pbo || cfg)
                 walk_met(w, path, &st);
-            if (under && tree_is_rtm_name(de->d_name, n))
+            if (under && tree_is_anim_name(de->d_name, n))
                 add_loose_anim(w, pre, path);
         }
     }
@@ -351,7 +351,7 @@ static void archive_gamepaths(struct walk *w, const struct pbo *p, const char *r
         char where[PATH_MAX + PBO_NAME_MAX + 2];
         int k = snprintf(gp, sizeof gp, "%s\\%s", pre, e->path);
         snprintf(where, sizeof where, "%s/%s", rel, e->path);
-        if (!e->cut && tree_is_rtm_name(e->path, strlen(e->path)) && k > 0 &&
+        if (!e->cut && tree_is_anim_name(e->path, strlen(e->path)) && k > 0 &&
             (size_t)k < sizeof gp)
             walk_present(w, where, gp, (size_t)k);
     }

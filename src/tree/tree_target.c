@@ -87,7 +87,7 @@ static int count_below(void *arg, long entry)
 {
     struct below *b = arg;
     const char *path = rtmc_pbo(b->tg->table)->entries[entry].path;
-    if (b->all || tree_is_rtm_name(path, strlen(path))) {
+    if (b->all || tree_is_anim_name(path, strlen(path))) {
         b->shown++;
         b->newest = tree_later(b->newest, tree_entry_time(b->tg, entry));
     }

@@ -137,11 +137,11 @@ _Static_assert(sizeof(struct tree_head) == RTM_INO_AUX, "a head's aux is a tree_
 
 /* ---- names ---- */
 
-/* Whether name (len bytes) is an animation's (.rtm) or an archive's
- * (.pbo), in any case. */
-static inline int tree_is_rtm_name(const char *name, size_t len)
+/* Whether name (len bytes) is an animation's (.rtm or .bvh: rtm.h) or an
+ * archive's (.pbo), in any case. */
+static inline int tree_is_anim_name(const char *name, size_t len)
 {
-    return rtm_name_ends(name, len, ".rtm");
+    return rtm_is_anim_name(name, len);
 }
 static inline int tree_is_pbo_name(const char *name, size_t len)
 {
