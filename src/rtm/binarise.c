@@ -67,13 +67,96 @@ static void quaternion(const double r[9], double q[4])
     }
 }
 
+/* ---- the reader's own matrices ----
+ *
+ * The reader turns a stored quaternion q = (v, w) of any length k into
+ * I + 2(v v^T - |v|^2 I) + 2w[v]x = (1 - k^2)I + k^2 R, R the rotation of
+ * q/k (convert.c).  Such a matrix is no rotation when k is not 1, and the
+ * quaternion by the largest diagonal term misses R in it (by up to
+ * 218/16384 on the corpus's older files).  Read backwards, the matrix
+ * gives q itself: its trace is 3 - 4|v|^2, its skew part w v, its
+ * symmetric part v v^T.  That rule is taken only where the form fits the
+ * matrix to rounding (FORM_FIT) and explains a departure from a rotation
+ * well above what it leaves unexplained (FORM_MARGIN, FORM_FLOOR): an
+ * author's matrix keeps binarise's rule (rtm(5), Writing BMTR, has the
+ * figures these were chosen from). */
+
+/* The form must fit every entry within this, eight float32 steps at 1:
+ * a BMTR file's plain.rtm fits within 1.4e-7, while the corpus's authors'
+ * matrices that come near the form miss it by 1e-5 and more. */
+#define FORM_FIT 0x1p-20
+/* Times the unexplained part the explained departure must exceed: 1.2 at
+ * most on the shared pairs, 4.7 on the corpus's authors' files, 6 and
+ * more where binarise's rule would miss a stored rotation by a unit. */
+#define FORM_MARGIN 4.0
+/* Added to the unexplained part: one float32 step at 1, the rounding a
+ * plain file's matrices carry. */
+#define FORM_FLOOR 0x1p-23
+
+/* The matrix the reader makes of the quaternion q (column form). */
+static void reader_rotation(const double q[4], double m[9])
+{
+    double x = q[0], y = q[1], z = q[2], w = q[3];
+    m[0] = 1 - 2 * y * y - 2 * z * z, m[1] = 2 * x * y - 2 * z * w;
+    m[2] = 2 * x * z + 2 * y * w, m[3] = 2 * x * y + 2 * z * w;
+    m[4] = 1 - 2 * x * x - 2 * z * z, m[5] = 2 * y * z - 2 * x * w;
+    m[6] = 2 * x * z - 2 * y * w, m[7] = 2 * y * z + 2 * x * w;
+    m[8] = 1 - 2 * x * x - 2 * y * y;
+}
+
+/* The quaternion q, of any length, that r would be the reader's matrix
+ * of: |v|^2 from the trace, w v from the skew part; then, as for a
+ * rotation, by the better conditioned of w (when w^2 >= |v|^2: v is
+ * (w v) / w) and v's largest component (from v v^T, the symmetric part
+ * plus |v|^2 I).  -1 when r turns nothing (|v|^2 <= 0: the identity, a
+ * scale, NaN). */
+static int reader_quaternion(const double r[9], double q[4])
+{
+    double vv = (3 - (r[0] + r[4] + r[8])) / 4;
+    double wv[3] = { (r[7] - r[5]) / 4, (r[2] - r[6]) / 4, (r[3] - r[1]) / 4 };
+    if (!(vv > 0 && isfinite(vv)))
+        return -1;
+    double w2 = (wv[0] * wv[0] + wv[1] * wv[1] + wv[2] * wv[2]) / vv;
+    if (w2 >= vv) {
+        double w = sqrt(w2);
+        q[0] = wv[0] / w, q[1] = wv[1] / w, q[2] = wv[2] / w, q[3] = w;
+        return 0;
+    }
+    int i = r[4] > r[0] ? 1 : 0;    /* v v^T's diagonal is r's, halved, plus a constant */
+    i = r[8] > r[4 * i] ? 2 : i;
+    double vi2 = (r[4 * i] - 1) / 2 + vv;
+    if (!(vi2 > 0))
+        return -1;
+    double vi = sqrt(vi2);
+    for (int j = 0; j < 3; j++)
+        q[j] = j == i ? vi : (r[3 * i + j] + r[3 * j + i]) / 4 / vi;
+    q[3] = wv[i] / vi;
+    return 0;
+}
+
+/* 1, with that quaternion (of length k) in q, when r is the reader's
+ * (1 - k^2)I + k^2 R to within rounding, and the departure from a
+ * rotation it accounts for (R's plane scaled by 1 + 2|v|^2 (k^2 - 1), to
+ * first order) is well above what it leaves; else 0. */
+static int reader_form(const double r[9], double q[4])
+{
+    double m[9], res = 0;
+    if (reader_quaternion(r, q))
+        return 0;
+    reader_rotation(q, m);
+    for (int k = 0; k < 9; k++)
+        res = fmax(res, fabs(m[k] - r[k]));
+    double vv = q[0] * q[0] + q[1] * q[1] + q[2] * q[2], k2 = vv + q[3] * q[3];
+    return res <= FORM_FIT && 2 * vv * fabs(k2 - 1) > FORM_MARGIN * (res + FORM_FLOOR);
+}
+
 static void put16(uint8_t *out, uint16_t v)
 {
     out[0] = (uint8_t)(v & 0xff);
     out[1] = (uint8_t)(v >> 8);
 }
 
-void rtm_binarise_values(const float m[12], const float *p, double q[4], double t[3])
+int rtm_binarise_values(const float m[12], const float *p, double q[4], double t[3])
 {
     double l[12], inv[12];
     if (p && !invert(p, inv))
@@ -81,15 +164,19 @@ void rtm_binarise_values(const float m[12], const float *p, double q[4], double 
     else
         for (int k = 0; k < 12; k++)
             l[k] = m[k];
-    /* the reader's handedness flips (convert.c), undone, each row made
-     * unit length: a scale is no rotation, and BMTR stores none */
+    /* the reader's handedness flips (convert.c), undone */
     double r[9] = { l[0], -l[1], l[2], -l[3], l[4], -l[5], l[6], -l[7], l[8] };
-    for (int i = 0; i < 9; i += 3) {
-        double len = sqrt(r[i] * r[i] + r[i + 1] * r[i + 1] + r[i + 2] * r[i + 2]);
-        if (len > 0)
-            r[i] /= len, r[i + 1] /= len, r[i + 2] /= len;
+    int rule = reader_form(r, q) ? RTM_BINARISE_READER : RTM_BINARISE_AUTHOR;
+    if (rule == RTM_BINARISE_AUTHOR) {
+        /* each row made unit length: a scale is no rotation, and BMTR
+         * stores none */
+        for (int i = 0; i < 9; i += 3) {
+            double len = sqrt(r[i] * r[i] + r[i + 1] * r[i + 1] + r[i + 2] * r[i + 2]);
+            if (len > 0)
+                r[i] /= len, r[i + 1] /= len, r[i + 2] /= len;
+        }
+        quaternion(r, q);
     }
-    quaternion(r, q);
     double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
     if (!(n > 0 && isfinite(n)))
         q[0] = q[1] = q[2] = 0, q[3] = n = 1;
@@ -97,6 +184,7 @@ void rtm_binarise_values(const float m[12], const float *p, double q[4], double 
     for (int i = 0; i < 4; i++)
         q[i] = sign * q[i] / n;
     t[0] = -l[9], t[1] = l[10], t[2] = -l[11];
+    return rule;
 }
 
 void rtm_binarise_transform(const float m[12], const float *p, uint8_t out[14])

@@ -18,10 +18,19 @@
  *    ones: the size follows from the counts and names alone
  *    (rtm_binarise_size), so a listing knows it without encoding.
  *
+ * The rotation of a transform, by one of two rules (rtm(5), Writing
+ * BMTR): binarise's, the quaternion by the largest diagonal term of the
+ * rotation with its rows made unit length, for a matrix from an author's
+ * tool; or, for a matrix of the form (1 - k^2)I + k^2 R with k away from
+ * 1, which the BMTR reader makes of a stored quaternion of length k
+ * (older files), that quaternion read back, so that a BMTR file's
+ * plain.rtm binarised again gives its rotations back.
+ *
  * Quantisation (bmtr_write.h's rtm_bmtr_quat_q and rtm_bmtr_half), as
  * the shared pairs of binarise's input and output show (rtm(5) says which
  * file showed what): the quaternion is made unit length and w >= 0 (-q
- * otherwise) before its components are quantised.
+ * otherwise) before its components are quantised; a translation below
+ * 2^-14 m is stored as +0.
  *
  * Contract: pure functions; the anim is only read, so threads may encode
  * one anim at once.  Bytes are appended to the caller's buffer; -1 only
@@ -47,7 +56,11 @@ int rtm_binarise(const struct rtm_anim *a, struct rtm_buf *out);
  * rotation or a zero translation. */
 void rtm_binarise_transform(const float m[12], const float *p, uint8_t out[14]);
 /* The same before quantising: the unit quaternion (w >= 0) and the
- * translation, in double precision. */
-void rtm_binarise_values(const float m[12], const float *p, double q[4], double t[3]);
+ * translation, in double precision; returns the rule that gave the
+ * rotation (rtm(5), Writing BMTR): RTM_BINARISE_AUTHOR, binarise's own,
+ * or RTM_BINARISE_READER, for a matrix the BMTR reader made of a
+ * quaternion that is not of unit length. */
+enum { RTM_BINARISE_AUTHOR = 0, RTM_BINARISE_READER = 1 };
+int rtm_binarise_values(const float m[12], const float *p, double q[4], double t[3]);
 
 #endif
