@@ -145,8 +145,11 @@ static int reader_form(const double r[9], double q[4])
     if (reader_quaternion(r, q))
         return 0;
     reader_rotation(q, m);
-    for (int k = 0; k < 9; k++)
-        res = fmax(res, fabs(m[k] - r[k]));
+    for (int k = 0; k < 9; k++) {
+        double d = fabs(m[k] - r[k]);
+        if (!(d <= res))    /* NaN too: a NaN anywhere is no fit */
+            res = d;
+    }
     double vv = q[0] * q[0] + q[1] * q[1] + q[2] * q[2], k2 = vv + q[3] * q[3];
     return res <= FORM_FIT && 2 * vv * fabs(k2 - 1) > FORM_MARGIN * (res + FORM_FLOOR);
 }

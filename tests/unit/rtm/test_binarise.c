@@ -156,6 +156,13 @@ static void not_a_rotation(void **state)
     assert_int_equal(q[1], 0);
     assert_int_equal(q[2], 11585);
     assert_int_equal(q[3], 11585);
+    double v[4], tr[3];
+    assert_int_equal(rtm_binarise_values(m, NULL, v, tr), RTM_BINARISE_AUTHOR);
+    /* one NaN (or infinity): no form of the reader's, whatever the rest */
+    m[1] = NAN;
+    assert_int_equal(rtm_binarise_values(m, NULL, v, tr), RTM_BINARISE_AUTHOR);
+    m[1] = INFINITY;
+    assert_int_equal(rtm_binarise_values(m, NULL, v, tr), RTM_BINARISE_AUTHOR);
     /* NaN everywhere: the identity and no translation */
     for (int k = 0; k < 12; k++)
         m[k] = NAN;
