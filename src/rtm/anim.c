@@ -68,7 +68,17 @@ void rtm_free(struct rtm_anim *a)
     free(a->skel_names);
     free(a->skel_parents);
     rtm_names_free(a->tracks);
+    rtm_bvh_info_free(a->bvh);
     free(a);
+}
+
+void rtm_bvh_info_free(struct rtm_bvh_info *in)
+{
+    if (!in)
+        return;
+    free(in->joint);
+    free(in->names);
+    free(in);
 }
 
 const struct rtm_skeleton *rtm_parse_skeleton(const struct rtm_parse_opts *o,
@@ -145,6 +155,14 @@ size_t rtm_anim_mem_bytes(const struct rtm_anim *a)
                rtm_names_mem_bytes(a->tracks);
     if (a->source)
         n += rtm_heap_bytes(a->source_bytes);
+    if (a->bvh) {                       /* its joints' names, each with a bone's */
+        size_t names = 0;
+        for (uint32_t j = 0; j < a->bvh->njoints; j++)
+            names += strlen(a->bvh->joint[j].name) + 1 +
+                     (a->bvh->joint[j].target ? strlen(a->bvh->joint[j].target) + 1 : 0);
+        n += rtm_heap_bytes(sizeof *a->bvh) + rtm_heap_bytes(names + 1) +
+             rtm_heap_bytes(a->bvh->njoints * sizeof *a->bvh->joint);
+    }
     if (a->skel_names) {
         const char *end = a->skel_names;
         for (uint32_t k = 0; k < a->skel_nbones; k++)

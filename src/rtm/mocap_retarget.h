@@ -3,24 +3,56 @@
  *
  * Contract (rtm(5), BVH SOURCES, says the rules in full):
  *  - rtm_mocap_retarget() makes a new anim (rtm.h, format RTM_FORMAT_BVH,
- *    depth FULL, or LIGHT with RTM_PARSE_NO_MATRICES) whose bones are the
- *    skeleton's, in the skeleton's order, from a mocap read whole and its
- *    map.  The skeleton must have pivots (its rest pose); it is only read
- *    during the call.
- *  - Each mapped bone is first turned so that its rest direction is its
- *    source joint's rest direction (a fixed rotation a bone), then turned,
- *    in world space, by the rotation its source joint makes from its rest
- *    in each frame.  A bone's direction runs from its joint to its next
- *    mapped descendant's.  Unmapped bones inside a mapped chain share its
- *    rotation as rtm(5) says; a bone with no source keeps its rest
- *    relative to its parent.  Bones keep the skeleton's lengths.
- *  - The root's net horizontal travel from the first frame to the last,
- *    scaled by the ratio of the two hip heights, is the motion vector, and
- *    is taken out of each frame in proportion to its phase.
- *  - A mocap whose joints are the skeleton's own bones with rest offsets
- *    within 1 mm (as rtmfs's anim.bvh writes them) is taken as it is.
- *  - Phases are the frame times over the clip's length; with opts->fps the
- *    motion is resampled to that rate first.
+ *    depth FULL, or LIGHT with RTM_PARSE_NO_MATRICES, or SHAPE from a head
+ *    read: m->values NULL) whose bones are the skeleton's, in the
+ *    skeleton's order, from a mocap and its map, with a->bvh saying how it
+ *    was read (units, naming, each joint's mapping).  Every depth has the
+ *    same bones and nframes.  The skeleton must have pivots (its rest
+ *    pose); it is only read during the call.  Not filled here: what
+ *    rtm_parse adds to every anim (the skeleton's copy, tracks,
+ *    source_bytes).
+ *  - Axes: a BVH point (x, y, z) is the model's (x, y, -z) times the unit,
+ *    a rotation W is S W S (S = diag(1, 1, -1)): the inverse of anim.bvh
+ *    (bvh.h).  A BVH character facing +z with its left at +x (CMU's,
+ *    Mixamo's, anim.bvh's) so faces -z with its left at +x, as Arma's do.
+ *  - The source's rest is its OFFSET pose.  Each mapped bone is first
+ *    turned so that its rest direction is its source joint's (a fixed
+ *    rotation a bone: the shortest arc, which adds no twist, for one
+ *    direction; where chains branch, pelvis and chest, the best fit of all
+ *    the branches' directions, which also sets the twist), then turned, in
+ *    world space, by the rotation its source joint makes from its rest in
+ *    each frame.  A bone's direction runs from its joint to its next
+ *    mapped descendants' (through unmapped bones; a descendant at the same
+ *    point on either side passes it on).  A bone with no mapped
+ *    descendant keeps its nearest mapped ancestor's fixed turn.
+ *  - Unmapped bones (a chain's extra spine bone, the roll bones) keep
+ *    their rest against their parent: the whole rotation of a chain goes
+ *    to the mapped bone at its top, which keeps the next mapped joint
+ *    exactly on the source's direction.  Each joint rides on its parent's
+ *    by the skeleton's rest offset: the skeleton's lengths and
+ *    proportions, not the actor's.
+ *  - The root: the travel is that of the carrier, the mapped joint
+ *    nearest the source's root (Hips).  Its net horizontal travel from
+ *    the first frame to the last, scaled by the ratio of the hip heights,
+ *    is the motion vector (the displacement, model axes: y 0), and each
+ *    frame has it taken out in proportion to its phase.  A hip height is
+ *    the height of the leg's top mapped joint above the lowest mapped
+ *    joint of the rest pose (the same two joints on both sides; the
+ *    carrier when no joint lies between).  The carrier's height above the
+ *    floor (the lowest any mapped joint goes in any frame), less its rest
+ *    height, scaled by the ratio, is added to its bone's rest height.
+ *  - The skeleton's own BVH: every mapped joint mapped by its exact name
+ *    and its rest position within 1 mm of its bone's pivot (as anim.bvh
+ *    writes them).  Its rotations and positions are then taken as they
+ *    are (stretched bones survive), less the travel of an unmapped root
+ *    (anim.bvh's rtm_root, which carries motion x phase); that root's net
+ *    travel, all three axes, is the motion vector.
+ *  - Phases are the frame times over the clip's length (i / (n - 1)).
+ *    With opts->fps the clip is resampled: round(length x fps) + 1 frames
+ *    evenly spread from the first to the last (so the rate is within half
+ *    a frame of fps; never more frames than the source), each joint's
+ *    local turn slerped and its position channels moved linearly.
+ *  - Every number of the result is finite (-1 if one were not).
  *  - -1 with err when the skeleton has no pivots, when nothing maps, or
  *    out of memory.  No global state.
  */
@@ -40,6 +72,7 @@ struct rtm_mocap_opts {
     const char *map_name;       /* its name, for messages */
 };
 
+/* Units: opts->unit, or rtm_mocap_unit_infer(). */
 int rtm_mocap_retarget(const struct rtm_mocap *m, const struct rtm_mocap_map *map,
                        const struct rtm_skeleton *s, const struct rtm_mocap_opts *o,
                        unsigned flags, struct rtm_anim **out, struct rtm_error *err);

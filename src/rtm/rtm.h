@@ -1,8 +1,9 @@
 /* rtm.h - the in-memory model of one Arma animation and the parser entry point.
  *
  * Contract:
- *  - rtm_parse() reads a plain RTM (RTM_0101, optional leading RTM_MDAT) or a
- *    binarised BMTR (v3, v4, v5) from a byte buffer it does not keep, and
+ *  - rtm_parse() reads a plain RTM (RTM_0101, optional leading RTM_MDAT), a
+ *    binarised BMTR (v3, v4, v5) or a BVH motion capture (retargeted onto
+ *    the skeleton, mocap_retarget.h) from a byte buffer it does not keep, and
  *    returns a newly allocated struct rtm_anim that the caller releases with
  *    rtm_free().  Every string and array inside belongs to the anim.
  *  - BMTR transforms are converted to plain model-space matrices at parse time
@@ -26,8 +27,37 @@
 
 struct rtm_skeleton;
 struct rtm_names;
+struct rtm_mocap_opts;
 
-enum rtm_format { RTM_FORMAT_PLAIN, RTM_FORMAT_BMTR };
+/* BVH: motion capture text retargeted onto the skeleton (mocap_retarget.h);
+ * its plain.rtm and bmtr.rtm are written from the matrices, as a BMTR
+ * file's plain.rtm is. */
+enum rtm_format { RTM_FORMAT_PLAIN, RTM_FORMAT_BMTR, RTM_FORMAT_BVH };
+
+/* What header.txt says of a BVH source (RTM_FORMAT_BVH only): how its
+ * joints were read and mapped.  The anim owns it (rtm_free); every string
+ * is in names, or static. */
+struct rtm_bvh_joint {
+    const char *name;           /* the source joint's */
+    const char *target;         /* the bone it stands for, or NULL */
+    const char *how;            /* static: "map file", "name", "naming", or NULL */
+};
+struct rtm_bvh_info {
+    uint32_t njoints, nmapped;
+    uint32_t source_frames;     /* the Frames line */
+    double frame_time;          /* the Frame Time line, seconds */
+    double fps;                 /* resampled to this rate; 0: every frame kept */
+    double unit;                /* metres a file unit */
+    const char *unit_name;      /* static: "cm", "m", "in", "cmu" (inferred) or "set" */
+    double height;              /* the rest pose's height, file units */
+    const char *naming;         /* static: the naming the names were read in */
+    int identity;               /* the skeleton's own: taken as it is */
+    double hip_ratio;           /* target hip height over the source's (1 on the
+                                   identity path) */
+    struct rtm_bvh_joint *joint;    /* njoints, file order */
+    char *names;                /* the strings joint[] points into */
+};
+void rtm_bvh_info_free(struct rtm_bvh_info *in);
 
 struct rtm_prop {
     float phase;
@@ -101,6 +131,9 @@ struct rtm_anim {
     int flag_bytes;             /* 1 if arrays carried a compression flag */
     char *skeleton_name;        /* the skeleton it was read with (both formats) */
     uint32_t composed;          /* bones composed with their parent */
+
+    /* BVH only (NULL for the others): what header.txt says of the source */
+    struct rtm_bvh_info *bvh;
 
     /* The skeleton the anim was read with, per bone (both formats; taken at
      * parse time, so the anim needs the skeleton no longer): */
@@ -188,6 +221,9 @@ struct rtm_parse_opts {
      * parsed with matrices keeps it as its source instead of a copy
      * (then a->source == data and the caller must not free it). */
     int give_source;
+    /* How a BVH source is read (mocap_retarget.h: unit, frame rate, map
+     * file); NULL: as zeroed. */
+    const struct rtm_mocap_opts *mocap;
 };
 int rtm_parse_opts(const uint8_t *data, size_t len, const struct rtm_parse_opts *o,
                    struct rtm_anim **out, struct rtm_error *err);
