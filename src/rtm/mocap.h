@@ -23,13 +23,36 @@
  *    can hold fails before any allocation.  Depth is bounded by the text
  *    too (no recursion on the file's nesting).
  *  - Every value is finite, or the read fails naming its line and column.
+ *    A number is decimal text ([+-]digits[.digits][(e|E)[+-]digits], or
+ *    .digits) read to the nearest double, exactly as strtod rounds it;
+ *    "nan", "inf", "1.#IND", hex and a comma are refused by name.
+ *  - Keywords are read in any case; OFFSET takes three numbers and
+ *    CHANNELS its count and names on its own line; a joint's name is the
+ *    rest of its line (it may hold spaces: "Bip01 L Thigh").  CHANNELS is
+ *    0 (or absent), 3 (three rotations, or three positions, in any order)
+ *    or 6 (each of the six once, in any order).  A row is one line of
+ *    exactly nvalues numbers; blank lines between rows and a missing last
+ *    line end are taken, a row split over lines is not (no writer does
+ *    it, and a row a line lets every message name the frame's line).
+ *    The hierarchy holds one ROOT, at most RTM_MOCAP_MAX_JOINTS joints,
+ *    none deeper than RTM_MOCAP_MAX_DEPTH, no name twice, each joint one
+ *    OFFSET and at most one End Site; Frames is 1 or more, Frame Time
+ *    finite and > 0, and no text follows the last row.
  *  - rtm_mocap_map() says, for each joint, which bone of the skeleton it
  *    stands for (or none), by the first rule that gives one: a map file's
- *    line for it; the same name as a bone (case-insensitive); the naming
- *    the whole set of joint names is recognised as (enum rtm_mocap_naming),
- *    translated to the man skeleton's names and then looked up in the
- *    skeleton.  A name means what its naming says: in CMU's 3ds Max
- *    naming LeftShoulder is the upper arm, in HumanIK it is the clavicle.
+ *    line for it; then, when the whole set of joint names is recognised
+ *    as a public naming (enum rtm_mocap_naming) that knows the name, what
+ *    the naming says, translated to the man skeleton's names and looked
+ *    up in the skeleton (the naming may say "nothing": CMU's LHipJoint is
+ *    the hip's offset, not the thigh); otherwise the same name as a bone
+ *    (case-insensitive, also without a "mixamorig:"-like prefix).  A name
+ *    means what its naming says: in CMU's 3ds Max naming LeftShoulder is
+ *    the upper arm, in HumanIK it is the clavicle, so the naming goes
+ *    before the exact name wherever it knows the name.  Spine and neck
+ *    joints are given the man's Spine, Spine1, Spine2, Spine3 and neck,
+ *    neck1 in their order from the root, whatever they are called (more
+ *    than four: the first three and the last).  Two joints on one bone:
+ *    the one nearer the root keeps it, the other is RTM_MAP_TAKEN.
  *  - No global state; safe from several threads on different inputs.
  */
 #ifndef RTM_MOCAP_H
@@ -68,6 +91,9 @@ struct rtm_mocap {
 };
 
 enum { RTM_MOCAP_HEAD = 1 };
+/* Bounds of a hierarchy (a person has about 20 joints deep at most, and
+ * a few hundred with face and fingers); beyond them a read fails. */
+enum { RTM_MOCAP_MAX_DEPTH = 256, RTM_MOCAP_MAX_JOINTS = 4096 };
 
 int rtm_mocap_read(const uint8_t *data, size_t len, uint64_t file_size, unsigned flags,
                    struct rtm_mocap **out, uint64_t *need, struct rtm_error *err);
@@ -81,23 +107,34 @@ int rtm_mocap_sniff(const uint8_t *data, size_t len);
 enum rtm_mocap_naming {
     RTM_NAMING_NONE,            /* no joint name known: exact names only */
     RTM_NAMING_SKELETON,        /* every mapped joint is a bone's own name */
-    RTM_NAMING_HUMANIK,         /* HumanIK / MotionBuilder / Mixamo:
-                                   Hips Spine Spine1 LeftShoulder LeftArm... */
-    RTM_NAMING_CMU_MAX,         /* CMU's 3ds Max friendly release:
-                                   LHipJoint LeftHip LeftKnee LeftCollar... */
+    RTM_NAMING_HUMANIK,         /* HumanIK / MotionBuilder / Mixamo, and CMU's
+                                   MotionBuilder release (LowerBack,
+                                   LHipJoint, LFingers): Hips Spine Spine1
+                                   LeftShoulder LeftArm... */
+    RTM_NAMING_CMU_MAX,         /* CMU's 3ds Max friendly release, its ASF
+                                   names and bvhacker's: LHipJoint LeftHip
+                                   LeftKnee LeftCollar Chest2 lfemur... */
     RTM_NAMING_POSER,           /* Poser and DAZ: hip abdomen chest lShldr... */
     RTM_NAMING_SUFFIX,          /* side as a suffix: UpperArm_L, upperarm.l,
-                                   or Left_Arm */
+                                   thigh_l, or a prefix word: Left_Arm, L Thigh */
 };
+/* "none", "skeleton", "humanik", "cmu-max", "poser", "suffix". */
 const char *rtm_mocap_naming_name(enum rtm_mocap_naming n);
 
-enum rtm_mocap_how { RTM_MAP_NONE, RTM_MAP_FILE, RTM_MAP_EXACT, RTM_MAP_NAMING };
+/* Which rule decided a joint.  FILE and NAMING may decide "nothing"
+ * (bone -1: a map file's "-", a naming's joint with no counterpart such
+ * as CMU's LHipJoint or Mixamo's HeadTop_End); NONE is no rule at all. */
+enum rtm_mocap_how { RTM_MAP_NONE, RTM_MAP_FILE, RTM_MAP_EXACT, RTM_MAP_NAMING,
+                     RTM_MAP_TAKEN /* its rule gave wanted[j], which a joint
+                                      nearer the root holds: bone -1 */ };
 
 struct rtm_mocap_map {
     enum rtm_mocap_naming naming;
     int32_t *bone;              /* njoints: the skeleton's bone index, or -1 */
     uint8_t *how;               /* njoints: enum rtm_mocap_how */
-    uint32_t nmapped;
+    int32_t *wanted;            /* njoints: the bone its rule gave (for TAKEN
+                                   the one it lost), or -1 */
+    uint32_t nmapped;           /* joints with bone >= 0 */
 };
 
 /* The map of m onto s.  map_text (NULL: none) is a map file's bytes, one
@@ -111,10 +148,12 @@ int rtm_mocap_map(const struct rtm_mocap *m, const struct rtm_skeleton *s,
 void rtm_mocap_map_free(struct rtm_mocap_map *map);
 
 /* The metres one unit of the file stands for, inferred from the rest
- * pose's height (the highest joint or end site above the lowest), as the
- * unit whose height is closest to a person's: metres, centimetres,
- * inches, or CMU's unit (1/0.45 inch, about 5.64 cm).  *height gets the
- * height in file units; *name the unit's name ("cm", "m", "in", "cmu"). */
+ * pose's height (the highest joint or end site above the lowest; the
+ * largest extent along X, Y or Z, so that a Z-up file or a T-pose's span
+ * reads the same), as the unit that makes it closest to 1.7 m in ratio:
+ * metres, centimetres, inches, or CMU's unit (1/0.45 inch, about 5.64 cm).
+ * *height gets the height in file units; *name the unit's name ("cm",
+ * "m", "in", "cmu").  A rest of no height (one joint) is metres. */
 double rtm_mocap_unit_infer(const struct rtm_mocap *m, double *height, const char **name);
 
 #endif
