@@ -159,7 +159,8 @@ size_t rtm_anim_mem_bytes(const struct rtm_anim *a)
         size_t names = 0;
         for (uint32_t j = 0; j < a->bvh->njoints; j++)
             names += strlen(a->bvh->joint[j].name) + 1 +
-                     (a->bvh->joint[j].target ? strlen(a->bvh->joint[j].target) + 1 : 0);
+                     (a->bvh->joint[j].target ? strlen(a->bvh->joint[j].target) + 1 : 0) +
+                     (a->bvh->joint[j].wanted ? strlen(a->bvh->joint[j].wanted) + 1 : 0);
         n += rtm_heap_bytes(sizeof *a->bvh) + rtm_heap_bytes(names + 1) +
              rtm_heap_bytes(a->bvh->njoints * sizeof *a->bvh->joint);
     }

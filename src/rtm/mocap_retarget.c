@@ -142,7 +142,7 @@ struct root {
 static void lowest_mapped(const struct rt *r, const struct pose *p, double *floor)
 {
     for (uint32_t j = 0; j < r->m->njoints; j++)
-        if (r->map->bone[j] >= 0 && p->pos[j][1] < *floor)
+        if (r->jbone[j] >= 0 && p->pos[j][1] < *floor)
             *floor = p->pos[j][1];
 }
 
@@ -282,18 +282,43 @@ static const char *how_name(uint8_t how)
     case RTM_MAP_FILE: return "map file";
     case RTM_MAP_EXACT: return "name";
     case RTM_MAP_NAMING: return "naming";
+    case RTM_MAP_TAKEN: return "taken";
     default: return NULL;
     }
+}
+
+/* The bone joint j lost to a joint nearer the root, or -1. */
+static int32_t lost_bone(const struct rt *r, uint32_t j)
+{
+    if (r->identity || r->jhow[j] != RTM_MAP_TAKEN || !r->map->wanted)
+        return -1;
+    int32_t b = r->map->wanted[j];
+    return b >= 0 && (uint32_t)b < r->s->nbones ? b : -1;
+}
+
+static size_t bone_len(const struct rt *r, int32_t b)
+{
+    return b >= 0 ? strlen(r->s->bone[b]) + 1 : 0;
+}
+
+/* Copies bone b's name to *at: its copy, or NULL for none. */
+static const char *put_bone(const struct rt *r, int32_t b, char **at)
+{
+    if (b < 0)
+        return NULL;
+    size_t n = strlen(r->s->bone[b]) + 1;
+    char *s = memcpy(*at, r->s->bone[b], n);
+    *at += n;
+    return s;
 }
 
 static struct rtm_bvh_info *make_info(const struct rt *r, const struct rtm_mocap_opts *o)
 {
     const struct rtm_mocap *m = r->m;
     size_t len = 1;
-    for (uint32_t j = 0; j < m->njoints; j++) {
-        int32_t b = r->map->bone[j];
-        len += strlen(m->joint[j].name) + 1 + (b >= 0 ? strlen(r->s->bone[b]) + 1 : 0);
-    }
+    for (uint32_t j = 0; j < m->njoints; j++)
+        len += strlen(m->joint[j].name) + 1 + bone_len(r, r->jbone[j]) +
+               bone_len(r, lost_bone(r, j));
     struct rtm_bvh_info *in = calloc(1, sizeof *in);
     if (!in || !(in->names = malloc(len)) ||
         !(in->joint = calloc(m->njoints ? m->njoints : 1, sizeof *in->joint))) {
@@ -302,26 +327,22 @@ static struct rtm_bvh_info *make_info(const struct rt *r, const struct rtm_mocap
     }
     char *at = in->names;
     for (uint32_t j = 0; j < m->njoints; j++) {
-        int32_t b = r->map->bone[j];
         size_t n = strlen(m->joint[j].name) + 1;
         in->joint[j].name = memcpy(at, m->joint[j].name, n);
         at += n;
-        if (b < 0)
-            continue;
-        n = strlen(r->s->bone[b]) + 1;
-        in->joint[j].target = memcpy(at, r->s->bone[b], n);
-        in->joint[j].how = how_name(r->map->how[j]);
-        at += n;
+        in->joint[j].target = put_bone(r, r->jbone[j], &at);
+        in->joint[j].wanted = put_bone(r, lost_bone(r, j), &at);
+        in->joint[j].how = how_name(r->jhow[j]);
     }
     in->njoints = m->njoints;
-    in->nmapped = r->map->nmapped;
+    in->nmapped = r->nmapped;
     in->source_frames = m->nframes;
     in->frame_time = m->frame_time;
     in->fps = o && o->fps > 0 ? o->fps : 0;
     in->unit = r->unit;
     in->unit_name = r->unit_name;
     in->height = r->height;
-    in->naming = rtm_mocap_naming_name(r->map->naming);
+    in->naming = rtm_mocap_naming_name(r->identity ? RTM_NAMING_SKELETON : r->map->naming);
     in->identity = r->identity;
     in->hip_ratio = r->identity ? 1 : r->ratio;
     return in;

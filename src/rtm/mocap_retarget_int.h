@@ -33,6 +33,11 @@ struct rt {
     const char *unit_name;      /* "cm", "m", "in", "cmu", or "set" */
     double height;              /* the rest pose's height, file units */
     int identity;               /* the skeleton's own BVH: taken as it is */
+    int32_t *jbone;             /* per joint: the bone it stands for, or -1:
+                                   the map's, or on the identity path its
+                                   own name's */
+    uint8_t *jhow;              /* per joint: enum rtm_mocap_how */
+    uint32_t nmapped;           /* joints with a bone */
     int32_t *src;               /* per bone: its source joint, or -1 */
     double (*align)[3][3];      /* per bone: its fixed turn A (rest to rest) */
     double (*rest)[3];          /* per joint: its rest position */

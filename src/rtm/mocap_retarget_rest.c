@@ -34,22 +34,34 @@ static void rest_positions(struct rt *r)
     }
 }
 
-/* The skeleton's own BVH (rtm(5)): every mapped joint mapped by its exact
- * name, and sitting within 1 mm of its bone's pivot. */
-static int is_identity(const struct rt *r)
+/* The skeleton's own BVH (rtm(5)): some joint is named as a bone (its
+ * exact name, in any case), and every joint so named sits within 1 mm of
+ * its bone's pivot.  Judged by the names alone, whatever the map says: a
+ * naming that knows the man's names (HumanIK's are largely his) may map
+ * them its own way.  Then the names are the map (jbone, jhow). */
+static int is_identity(struct rt *r)
 {
-    const struct rtm_mocap_map *map = r->map;
-    for (uint32_t j = 0; j < r->m->njoints; j++) {
-        int32_t b = map->bone[j];
+    const struct rtm_mocap *m = r->m;
+    uint32_t named = 0;
+    for (uint32_t j = 0; j < m->njoints; j++) {
+        int32_t b = rtm_skeleton_find(r->s, m->joint[j].name, strlen(m->joint[j].name));
         if (b < 0)
             continue;
-        if (map->how[j] != RTM_MAP_EXACT)
-            return 0;
         double d[3];
         for (int k = 0; k < 3; k++)
             d[k] = r->rest[j][k] - (double)r->s->pivot[b][k];
         if (!(rt_dot(d, d) <= RT_IDENTITY_TOL * RT_IDENTITY_TOL))
             return 0;
+        named++;
+    }
+    if (!named)
+        return 0;
+    r->nmapped = 0;
+    for (uint32_t j = 0; j < m->njoints; j++) {
+        int32_t b = rtm_skeleton_find(r->s, m->joint[j].name, strlen(m->joint[j].name));
+        r->jbone[j] = b;
+        r->jhow[j] = b >= 0 ? RTM_MAP_EXACT : RTM_MAP_NONE;
+        r->nmapped += b >= 0;
     }
     return 1;
 }
@@ -264,7 +276,7 @@ static int32_t carrier_joint(const struct rt *r)
     int32_t best = -1;
     uint32_t best_depth = UINT32_MAX;
     for (uint32_t j = 0; j < m->njoints; j++) {
-        if (r->map->bone[j] < 0)
+        if (r->jbone[j] < 0)
             continue;
         uint32_t depth = 0;
         for (int32_t p = m->joint[j].parent; p >= 0 && depth < best_depth; p = m->joint[p].parent)
@@ -288,24 +300,28 @@ static void hip_ratio(struct rt *r)
     const struct rtm_mocap *m = r->m;
     int32_t low = -1;
     for (uint32_t j = 0; j < m->njoints; j++)
-        if (r->map->bone[j] >= 0 && (low < 0 || r->rest[j][1] < r->rest[low][1]))
+        if (r->jbone[j] >= 0 && (low < 0 || r->rest[j][1] < r->rest[low][1]))
             low = (int32_t)j;
     int32_t hip = r->carrier;
     for (int32_t j = low; j >= 0 && j != r->carrier; j = m->joint[j].parent)
-        if (r->map->bone[j] >= 0 && j != low)
+        if (r->jbone[j] >= 0 && j != low)
             hip = j;
     r->ratio = 1;
     r->h_src = low >= 0 ? r->rest[r->carrier][1] - r->rest[low][1] : 0;
     if (low < 0 || hip == low)
         return;
     double hs = r->rest[hip][1] - r->rest[low][1];
-    double ht = (double)r->s->pivot[r->map->bone[hip]][1] - r->s->pivot[r->map->bone[low]][1];
+    double ht = (double)r->s->pivot[r->jbone[hip]][1] - r->s->pivot[r->jbone[low]][1];
     if (hs > RT_SAME_POINT && ht > RT_SAME_POINT)
         r->ratio = ht / hs;
 }
 
 void rt_release(struct rt *r)
 {
+    free(r->jbone);
+    free(r->jhow);
+    r->jbone = NULL;
+    r->jhow = NULL;
     free(r->src);
     free(r->align);
     free(r->rest);
@@ -320,14 +336,28 @@ static int prepare_arrays(struct rt *r)
     r->src = malloc(nb * sizeof *r->src);
     r->align = malloc(nb * sizeof *r->align);
     r->rest = malloc(nj * sizeof *r->rest);
-    if (!r->src || !r->align || !r->rest)
+    r->jbone = malloc(nj * sizeof *r->jbone);
+    r->jhow = malloc(nj);
+    if (!r->src || !r->align || !r->rest || !r->jbone || !r->jhow)
         return -1;
+    r->nmapped = 0;
+    for (uint32_t j = 0; j < r->m->njoints; j++) {
+        int32_t b = r->map->bone[j];
+        r->jbone[j] = b >= 0 && (uint32_t)b < r->s->nbones ? b : -1;
+        r->jhow[j] = r->map->how[j];
+        r->nmapped += r->jbone[j] >= 0;
+    }
+    return 0;
+}
+
+/* Each bone's source joint: the first joint that stands for it. */
+static void sources(struct rt *r)
+{
     for (uint32_t b = 0; b < r->s->nbones; b++)
         r->src[b] = -1;
-    for (uint32_t j = r->m->njoints; j-- > 0;)    /* the first joint a bone has wins */
-        if (r->map->bone[j] >= 0 && (uint32_t)r->map->bone[j] < r->s->nbones)
-            r->src[r->map->bone[j]] = (int32_t)j;
-    return 0;
+    for (uint32_t j = r->m->njoints; j-- > 0;)
+        if (r->jbone[j] >= 0)
+            r->src[r->jbone[j]] = (int32_t)j;
 }
 
 int rt_prepare(struct rt *r, const struct rtm_mocap *m, const struct rtm_mocap_map *map,
@@ -341,11 +371,6 @@ int rt_prepare(struct rt *r, const struct rtm_mocap *m, const struct rtm_mocap_m
     if (!rtm_skeleton_has_pivots(s)) {
         rtm_err_nooff(err, "skeleton %s has no pivots (rest pose) to retarget BVH onto: "
                       "use one that has, e.g. ofp2", s ? s->name : "none");
-        return -1;
-    }
-    if (!map->nmapped) {
-        rtm_err_nooff(err, "no joint of the BVH maps to a bone of skeleton %s "
-                      "(a map file beside it can say which is which)", s->name);
         return -1;
     }
     r->unit = rtm_mocap_unit_infer(m, &r->height, &r->unit_name);
@@ -363,16 +388,23 @@ int rt_prepare(struct rt *r, const struct rtm_mocap *m, const struct rtm_mocap_m
     }
     rest_positions(r);
     r->identity = is_identity(r);
-    r->carrier = carrier_joint(r);
-    r->carrier_bone = map->bone[r->carrier];
+    sources(r);
+    if (!r->nmapped) {
+        rt_release(r);
+        rtm_err_nooff(err, "no joint of the BVH maps to a bone of skeleton %s "
+                      "(a map file beside it can say which is which)", s->name);
+        return -1;
+    }
     if (r->identity) {
         for (uint32_t b = 0; b < s->nbones; b++)
             rt_identity(r->align[b]);
         /* the travel is the unmapped root's (anim.bvh's rtm_root), if any */
-        r->carrier = map->bone[0] < 0 ? 0 : -1;
+        r->carrier = r->jbone[0] < 0 ? 0 : -1;
         r->carrier_bone = -1;
         return 0;
     }
+    r->carrier = carrier_joint(r);
+    r->carrier_bone = r->jbone[r->carrier];
     hip_ratio(r);
     if (alignments(r)) {
         rt_release(r);

@@ -40,7 +40,10 @@ enum rtm_format { RTM_FORMAT_PLAIN, RTM_FORMAT_BMTR, RTM_FORMAT_BVH };
 struct rtm_bvh_joint {
     const char *name;           /* the source joint's */
     const char *target;         /* the bone it stands for, or NULL */
-    const char *how;            /* static: "map file", "name", "naming", or NULL */
+    const char *how;            /* static: "map file", "name", "naming",
+                                   "taken", or NULL (no rule knew it) */
+    const char *wanted;         /* when taken: the bone a joint nearer the root
+                                   holds; else NULL */
 };
 struct rtm_bvh_info {
     uint32_t njoints, nmapped;

@@ -244,6 +244,28 @@ static void channels(const struct bvh *h, uint32_t b, double out[6])
     euler_zxy(rel, out + 3);
 }
 
+/* rtm_root's channels: the motion vector's share of frame f (motion x
+ * phase, BVH axes), so that a reader sees the character travel and a
+ * reader of rtmfs's own BVH gets the motion vector back (rtm(5)); all 0
+ * without motion (or with one not finite). */
+static void put_root(const struct rtm_anim *a, uint32_t f, struct rtm_buf *b)
+{
+    float phase = isfinite(a->phases[f]) ? a->phases[f] : 0;
+    int none = !a->motion[0] && !a->motion[1] && !a->motion[2];
+    if (none || !isfinite(a->motion[0]) || !isfinite(a->motion[1]) || !isfinite(a->motion[2])) {
+        rtm_buf_puts(b, "0 0 0 0 0 0");
+        return;
+    }
+    double m[3] = { a->motion[0], a->motion[1], a->motion[2] }, d[3];
+    to_bvh(m, d);
+    for (int k = 0; k < 3; k++) {
+        if (k)
+            rtm_buf_putc(b, ' ');
+        put_num(b, d[k] * phase, 5);
+    }
+    rtm_buf_puts(b, " 0 0 0");
+}
+
 static void put_frame(struct bvh *h, uint32_t f, struct rtm_buf *b)
 {
     const struct rtm_anim *a = h->a;
@@ -251,7 +273,7 @@ static void put_frame(struct bvh *h, uint32_t f, struct rtm_buf *b)
         h->ok[i] = rotation(h, f, i, h->c[i]) == 0;
         rtm_point_times(a->pivot[i], rtm_matrix(a, f, i), h->joint[i]);
     }
-    rtm_buf_puts(b, "0 0 0 0 0 0");
+    put_root(a, f, b);
     for (uint32_t k = 0; k < a->nbones; k++) {
         uint32_t bone = h->order[k];
         int32_t p = h->parent[bone];

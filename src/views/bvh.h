@@ -12,7 +12,9 @@
  *    pivots (rtm.h), timed by tm (NULL: the convention; the caller's, read
  *    during the call), to out; -1 when it has neither, or when out of
  *    memory.  rtm_write_bvh() is it with tm NULL.
- *  - HIERARCHY: ROOT rtm_root at the origin, its 6 channels always 0; under
+ *  - HIERARCHY: ROOT rtm_root at the origin, its 6 channels the motion
+ *    vector's share of the frame (motion x phase as a position, no turn:
+ *    the character travels as the game moves it), all 0 without one; under
  *    it every bone with no parent here (and every bone the skeleton lacks,
  *    whose pivot is the origin), and under each bone its children, in file
  *    order.  OFFSET is pivot_b - pivot_p (for rtm_root's children pivot_b);

@@ -5,7 +5,9 @@
 # by rtmcat): anim.bvh, bones.txt, phases.csv and joints/NNN.csv.  For each,
 # Blender imports anim.bvh with its default settings and, at every frame,
 # the head of every pose bone in world space must be the joint's position
-# from joints/NNN.csv (Arma x, y, z) at Blender's (x, z, y), within 1 mm.
+# from joints/NNN.csv (Arma x, y, z) plus the motion's share of the frame
+# (header.txt's motion times its phase: anim.bvh's rtm_root carries it) at
+# Blender's (x, z, y), within 1 mm.
 # Frames are in phase order, BVH frame k at Blender frame 1 + k.
 # Prints one line a folder, "ok: ..." or "FAIL: ...", and the largest
 # difference; exits 2 when anything failed.
@@ -43,6 +45,21 @@ def phase_order(folder):
                   key=lambda i: (math.isnan(phases[i]), 0 if math.isnan(phases[i]) else phases[i], i))
 
 
+def phases(folder):
+    with open(os.path.join(folder, "phases.csv")) as f:
+        return [float(r.split(",")[1]) for r in f.read().splitlines()[1:]]
+
+
+def motion(folder):
+    """header.txt's 'motion: x X y Y z Z (metres)'."""
+    with open(os.path.join(folder, "header.txt")) as f:
+        for line in f:
+            if line.startswith("motion:"):
+                w = line.split()
+                return float(w[2]), float(w[4]), float(w[6])
+    return 0.0, 0.0, 0.0
+
+
 def joints(folder, frame, nframes):
     width = max(3, len(str(nframes - 1)))
     with open(os.path.join(folder, "joints", "%0*d.csv" % (width, frame))) as f:
@@ -58,6 +75,8 @@ def check(folder):
     with open(os.path.join(folder, "bones.txt")) as f:
         bones = [line.rstrip("\n") for line in f]
     order = phase_order(folder)
+    phase = phases(folder)
+    mx, my, mz = motion(folder)
     bpy.ops.wm.read_factory_settings(use_empty=True)
     patch_ru()
     bpy.ops.import_anim.bvh(filepath=os.path.join(folder, "anim.bvh"))
@@ -77,7 +96,8 @@ def check(folder):
             i = names.get(pb.name)
             if i is None or want[i] is None or any(math.isnan(v) for v in want[i]):
                 continue
-            x, y, z = want[i]
+            ph = 0.0 if not math.isfinite(phase[frame]) else phase[frame]
+            x, y, z = want[i][0] + mx * ph, want[i][1] + my * ph, want[i][2] + mz * ph
             head = arm.matrix_world @ pb.head
             d = math.dist((head.x, head.y, head.z), (x, z, y)) * 1000
             worst = max(worst, d)
