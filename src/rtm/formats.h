@@ -1,4 +1,5 @@
-/* formats.h - one reader per on-disk format, behind rtm_parse() (parse.c).
+/* formats.h - one reader per on-disk format, behind rtm_parse() (parse.c):
+ * plain RTM, BMTR, and BVH (read, mapped and retargeted).
  *
  * Each reader gets the whole source and fills a new anim, or returns -1
  * with err set.  The caller has already matched the signature.
@@ -13,6 +14,18 @@ int rtm_read_plain(const uint8_t *data, size_t len, const struct rtm_parse_opts 
                    struct rtm_anim **out, struct rtm_error *err);
 int rtm_read_bmtr(const uint8_t *data, size_t len, const struct rtm_parse_opts *o,
                   struct rtm_anim **out, struct rtm_error *err);
+
+/* BVH motion capture (mocap.h), retargeted onto the skeleton the options
+ * choose by its joints' names (mocap_retarget.h); *skel gets that
+ * skeleton, for what the parse copies of it.  The head reads the
+ * hierarchy and the Frames lines only and gives the same bones and
+ * nframes. */
+int rtm_read_bvh(const uint8_t *data, size_t len, const struct rtm_parse_opts *o,
+                 const struct rtm_skeleton **skel, struct rtm_anim **out,
+                 struct rtm_error *err);
+int rtm_head_bvh(const uint8_t *data, size_t len, uint64_t file_size,
+                 const struct rtm_parse_opts *o, const struct rtm_skeleton **skel,
+                 struct rtm_anim **out, uint64_t *need, struct rtm_error *err);
 
 /* The same from the first len of file_size bytes: names and counts only
  * (rtm_parse_head).  RTM_PARSE_NEED_MORE when they need more bytes, with

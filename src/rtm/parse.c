@@ -1,9 +1,11 @@
-/* parse.c - the format dispatch: which reader (plain.c, bmtr.c) a buffer
+/* parse.c - the format dispatch: which reader (plain.c, bmtr.c, BVH's
+ * mocap_retarget_source.c) a buffer
  * goes to, and what every parse does after it (the skeleton's links and
  * pivots copied into the anim, the source kept).  It sits above the
  * readers, which need only the model's allocation (anim.c). */
 #include "formats.h"
 #include "lzo.h"
+#include "mocap.h"
 #include "names.h"
 
 #include <stdlib.h>
@@ -84,9 +86,14 @@ static int take_skeleton(struct rtm_anim *a, const struct rtm_skeleton *s)
     return take_skeleton_bones(a, s);
 }
 
+/* Reads data by its first bytes.  *skel: the skeleton a BVH was
+ * retargeted onto (chosen by its joints' names), or NULL: the one the
+ * options choose for the anim's bones. */
 static int read_any(const uint8_t *data, size_t len, const struct rtm_parse_opts *o,
-                    struct rtm_anim **out, struct rtm_error *err)
+                    const struct rtm_skeleton **skel, struct rtm_anim **out,
+                    struct rtm_error *err)
 {
+    *skel = NULL;
     if (len >= 8 && (memcmp(data, "RTM_0101", 8) == 0 || memcmp(data, "RTM_MDAT", 8) == 0))
         return rtm_read_plain(data, len, o, out, err);
     if (len >= 4 && memcmp(data, "BMTR", 4) == 0) {
@@ -96,19 +103,23 @@ static int read_any(const uint8_t *data, size_t len, const struct rtm_parse_opts
         }
         return rtm_read_bmtr(data, len, o, out, err);
     }
+    if (rtm_mocap_sniff(data, len))
+        return rtm_read_bvh(data, len, o, skel, out, err);
     if (len == 0)
         rtm_err_set(err, 0, "empty file, not an RTM animation");
     else
         rtm_err_set(err, 0, "not an RTM animation: starts with neither "
-                    "RTM_0101, RTM_MDAT nor BMTR");
+                    "RTM_0101, RTM_MDAT, BMTR nor (BVH) HIERARCHY");
     return -1;
 }
 
 /* What every reader's anim gets after: the skeleton's links, the tracks. */
 static int finish(struct rtm_anim **out, const uint8_t *data, const struct rtm_parse_opts *o,
-                  struct rtm_error *err)
+                  const struct rtm_skeleton *skel, struct rtm_error *err)
 {
-    if (!take_skeleton(*out, rtm_parse_skeleton(o, (*out)->bones, (*out)->nbones)) &&
+    if (!skel)
+        skel = rtm_parse_skeleton(o, (*out)->bones, (*out)->nbones);
+    if (!take_skeleton(*out, skel) &&
         ((*out)->tracks = rtm_names_make((*out)->bones, (*out)->nbones, &RTM_NAMES_FILE)))
         return 0;
     if ((*out)->source == data)
@@ -123,8 +134,9 @@ int rtm_parse_opts(const uint8_t *data, size_t len, const struct rtm_parse_opts 
                    struct rtm_anim **out, struct rtm_error *err)
 {
     *out = NULL;
-    int rc = read_any(data, len, o, out, err);
-    return rc == 0 ? finish(out, data, o, err) : rc;
+    const struct rtm_skeleton *skel;
+    int rc = read_any(data, len, o, &skel, out, err);
+    return rc == 0 ? finish(out, data, o, skel, err) : rc;
 }
 
 enum { HEAD_MIN = 4096 };   /* a page: what the disk reads for one byte anyway */
@@ -136,6 +148,7 @@ int rtm_parse_head(const uint8_t *head, size_t len, uint64_t file_size,
     *out = NULL;
     *need = 0;
     int rc;
+    const struct rtm_skeleton *skel = NULL;
     if (len > file_size) {
         rtm_err_nooff(err, "%zu bytes given of a file of %llu", len,
                       (unsigned long long)file_size);
@@ -147,8 +160,10 @@ int rtm_parse_head(const uint8_t *head, size_t len, uint64_t file_size,
         rc = rtm_head_plain(head, len, file_size, o, out, need, err);
     else if (len >= 4 && memcmp(head, "BMTR", 4) == 0)
         rc = rtm_head_bmtr(head, len, file_size, o, out, need, err);
+    else if (rtm_mocap_sniff(head, len))
+        rc = rtm_head_bvh(head, len, file_size, o, &skel, out, need, err);
     else
-        rc = read_any(head, len, o, out, err);      /* its message */
+        rc = read_any(head, len, o, &skel, out, err);      /* its message */
     if (rc == RTM_PARSE_NEED_MORE) {
         uint64_t twice = len < HEAD_MIN / 2 ? HEAD_MIN : (uint64_t)len * 2;
         if (*need <= len)
@@ -157,5 +172,5 @@ int rtm_parse_head(const uint8_t *head, size_t len, uint64_t file_size,
             *need = file_size;
         return rc;
     }
-    return rc == 0 ? finish(out, head, o, err) : rc;
+    return rc == 0 ? finish(out, head, o, skel, err) : rc;
 }
