@@ -99,7 +99,7 @@ static struct rtm_anim *decode_anim(struct cur *c)
 {
     uint64_t format = get_varint(c), nframes = get_varint(c);
     uint64_t nbones = get_count(c, 1), pivots = get_varint(c);
-    if (c->bad || format > RTM_FORMAT_BMTR || nframes > UINT32_MAX || pivots > 1)
+    if (c->bad || format > RTM_FORMAT_BVH || nframes > UINT32_MAX || pivots > 1)
         return NULL;
     /* the names' bytes are all left at most; nframes costs one float each */
     struct rtm_anim *a = rtm_anim_alloc((enum rtm_format)format, (uint32_t)nframes,

@@ -64,6 +64,8 @@ static void put_format_line(const struct rtm_anim *a, struct rtm_buf *b)
 {
     if (a->format == RTM_FORMAT_PLAIN)
         rtm_buf_puts(b, "RTM_0101");
+    else if (a->format == RTM_FORMAT_BVH)
+        rtm_buf_puts(b, "BVH");
     else
         rtm_buf_printf(b, "BMTR v%u", a->version);
     rtm_buf_printf(b, ", %u frame%s, %u bone%s", a->nframes, a->nframes == 1 ? "" : "s", a->nbones,

@@ -78,6 +78,8 @@ static void put_skeleton(const struct rtm_anim *a, struct rtm_buf *b)
     rtm_put_name(b, name);
     if (a->format == RTM_FORMAT_PLAIN)
         rtm_buf_puts(b, " (used for pivots and bmtr.rtm: plain matrices are already model-space)\n");
+    else if (a->format == RTM_FORMAT_BVH)
+        rtm_buf_puts(b, " (the motion retargeted onto its bones and rest pose)\n");
     else
         rtm_buf_printf(b, " (%u of %u bones composed with a parent)\n", a->composed, a->nbones);
     /* where the joints come from, or why there are none */
@@ -94,10 +96,69 @@ static void put_skeleton(const struct rtm_anim *a, struct rtm_buf *b)
                      "(mount with one that has, e.g. ofp2)\n");
 }
 
+static void put_token(struct rtm_buf *b, const char *s)
+{
+    rtm_put_token(b, (struct rtm_str){ s, (uint32_t)strlen(s) });
+}
+
+/* How a BVH was read: its joints, unit, frames and naming, then one line
+ * a joint a rule decided, and the joints without a bone on one line.
+ * Names as tokens (a space escaped), so that each line splits on blanks. */
+static void put_bvh_fields(const struct rtm_bvh_info *in, struct rtm_buf *b)
+{
+    rtm_buf_printf(b, "bvh_joints: %u (%u stand for a bone)\n", in->njoints, in->nmapped);
+    if (strcmp(in->unit_name, "set") == 0)
+        rtm_buf_printf(b, "bvh_unit: %.6g m (set)\n", in->unit);
+    else
+        rtm_buf_printf(b, "bvh_unit: %.6g m (%s, inferred from the rest pose's height of "
+                       "%.2f m)\n", in->unit, in->unit_name, in->height * in->unit);
+    rtm_buf_printf(b, "bvh_frames: %u, %.6g s apart", in->source_frames, in->frame_time);
+    if (in->fps > 0)
+        rtm_buf_printf(b, " (resampled to %.6g fps)\n", in->fps);
+    else
+        rtm_buf_puts(b, " (every frame kept)\n");
+    rtm_buf_printf(b, "bvh_naming: %s\n", in->naming);
+    if (in->identity)
+        rtm_buf_puts(b, "bvh_retarget: none: the skeleton's own joints, taken as they are\n");
+    else
+        rtm_buf_printf(b, "bvh_retarget: onto the rest pose, travel scaled by the hip "
+                       "heights' ratio %.4f\n", in->hip_ratio);
+    uint32_t without = 0;
+    for (uint32_t j = 0; j < in->njoints; j++) {
+        const struct rtm_bvh_joint *jt = &in->joint[j];
+        without += !jt->target;
+        if (!jt->how)
+            continue;
+        rtm_buf_puts(b, "bvh_map: ");
+        put_token(b, jt->name);
+        rtm_buf_puts(b, " ");
+        put_token(b, jt->target ? jt->target : "-");
+        rtm_buf_printf(b, " (%s", jt->how);
+        if (jt->wanted) {
+            rtm_buf_puts(b, ": ");
+            put_token(b, jt->wanted);
+            rtm_buf_puts(b, " went to a joint nearer the root");
+        }
+        rtm_buf_puts(b, ")\n");
+    }
+    rtm_buf_printf(b, "bvh_without_bone: %u", without);
+    for (uint32_t j = 0; j < in->njoints; j++)
+        if (!in->joint[j].target) {
+            rtm_buf_puts(b, " ");
+            put_token(b, in->joint[j].name);
+        }
+    rtm_buf_putc(b, '\n');
+}
+
 /* The fields only one format has, named for what rtm(5) says they are
- * (PLAIN RTM and BMTR), not for where they sit in the file. */
+ * (PLAIN RTM, BMTR and BVH SOURCES), not for where they sit in the file. */
 static void put_format_fields(const struct rtm_anim *a, struct rtm_buf *b)
 {
+    if (a->format == RTM_FORMAT_BVH) {
+        if (a->bvh)
+            put_bvh_fields(a->bvh, b);
+        return;
+    }
     if (a->format == RTM_FORMAT_PLAIN) {
         rtm_buf_printf(b, "mdat_properties_block: %s\ntrailing_bytes: %llu\n",
                        a->has_mdat ? "yes" : "no", (unsigned long long)a->trailing_bytes);
@@ -115,10 +176,12 @@ void view_header(const struct rtm_anim *a, uint32_t file, const struct view_with
 {
     (void)file;
     (void)w;
-    int plain = a->format == RTM_FORMAT_PLAIN;
-    rtm_buf_printf(b, "format: %s\n", plain ? "plain" : "bmtr");
+    int plain = a->format == RTM_FORMAT_PLAIN, bvh = a->format == RTM_FORMAT_BVH;
+    rtm_buf_printf(b, "format: %s\n", plain ? "plain" : bvh ? "bvh" : "bmtr");
     if (plain)
         rtm_buf_puts(b, "version: RTM_0101\n");
+    else if (bvh)
+        rtm_buf_puts(b, "version: none (BVH motion capture text)\n");
     else
         rtm_buf_printf(b, "version: %u\n", a->version);
     rtm_buf_printf(b, "frames: %u\nbones: %u\nproperties: %u\n", a->nframes, a->nbones, a->nprops);
