@@ -41,10 +41,12 @@
  *    carrier when no joint lies between).  The carrier's height above the
  *    floor (the lowest any mapped joint goes in any frame), less its rest
  *    height, scaled by the ratio, is added to its bone's rest height.
- *  - The skeleton's own BVH: every mapped joint mapped by its exact name
- *    and its rest position within 1 mm of its bone's pivot (as anim.bvh
- *    writes them).  Its rotations and positions are then taken as they
- *    are (stretched bones survive), less the travel of an unmapped root
+ *  - The skeleton's own BVH: some joint has a bone's name (exactly, in
+ *    any case), and every joint that has sits within 1 mm of that bone's
+ *    pivot in the rest pose (as anim.bvh writes them); judged by names
+ *    and places alone, whatever the map says, and then the names are the
+ *    map.  Its rotations and positions are taken as they are (stretched
+ *    bones survive), less the travel of an unmapped root
  *    (anim.bvh's rtm_root, which carries motion x phase); that root's net
  *    travel, all three axes, is the motion vector.
  *  - Phases are the frame times over the clip's length (i / (n - 1)).

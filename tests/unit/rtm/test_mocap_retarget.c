@@ -435,6 +435,137 @@ static void refusals(void **state)
     rtm_skeleton_free(none);
 }
 
+/* ---- through rtm_parse: the reader, the map, the head ---- */
+
+/* A small HumanIK clip in centimetres: hips, a leg, a spine, 4 frames at
+ * 120 fps, the hips 30 cm forward, the knee bending. */
+static const char CLIP[] =
+    "HIERARCHY\r\nROOT Hips\n{\n\tOFFSET 0 0 0\n"
+    "\tCHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n"
+    "\tJOINT LeftUpLeg\n\t{\n\t\tOFFSET 10 -5 0\n\t\tCHANNELS 3 Zrotation Xrotation Yrotation\n"
+    "\t\tJOINT LeftLeg\n\t\t{\n\t\t\tOFFSET 0 -45 0\n\t\t\tCHANNELS 3 Xrotation Yrotation Zrotation\n"
+    "\t\t\tJOINT LeftFoot\n\t\t\t{\n\t\t\t\tOFFSET 0 -45 0\n\t\t\t\tCHANNELS 3 Zrotation Xrotation Yrotation\n"
+    "\t\t\t\tEnd Site\n\t\t\t\t{\n\t\t\t\t\tOFFSET 0 -5 12\n\t\t\t\t}\n\t\t\t}\n\t\t}\n\t}\n"
+    "\tJOINT Spine\n\t{\n\t\tOFFSET 0 10 0\n\t\tCHANNELS 3 Zrotation Xrotation Yrotation\n"
+    "\t\tJOINT Head\n\t\t{\n\t\t\tOFFSET 0 60 0\n\t\t\tCHANNELS 3 Zrotation Xrotation Yrotation\n"
+    "\t\t\tEnd Site\n\t\t\t{\n\t\t\t\tOFFSET 0 20 0\n\t\t\t}\n\t\t}\n\t}\n}\n"
+    "MOTION\nFrames: 4\nFrame Time: 0.0083333\n"
+    "0 100 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n"
+    "0 99 10 0 0 0 0 -20 0 30 0 0 0 0 0 0 0 0 0 0 0\n"
+    "0 98 20 0 0 0 0 -40 0 60 0 0 0 0 0 0 0 0 0 0 0\n"
+    "0 100 30 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n";
+
+static struct rtm_anim *parse_clip(const struct rtm_skeleton *s, unsigned flags,
+                                   const struct rtm_mocap_opts *mo)
+{
+    struct rtm_parse_opts o = { .skel = s, .flags = flags, .mocap = mo };
+    struct rtm_anim *a = NULL;
+    struct rtm_error err = { .msg = "" };
+    if (rtm_parse_opts((const uint8_t *)CLIP, sizeof CLIP - 1, &o, &a, &err))
+        fail_msg("parse: %s", err.msg);
+    return a;
+}
+
+/* The head, given more and more of the file as it asks. */
+static struct rtm_anim *head_clip(const struct rtm_skeleton *s, const struct rtm_mocap_opts *mo)
+{
+    struct rtm_parse_opts o = { .skel = s, .mocap = mo };
+    struct rtm_anim *a = NULL;
+    struct rtm_error err = { .msg = "" };
+    size_t len = 16;
+    for (;;) {
+        uint64_t need = 0;
+        int rc = rtm_parse_head((const uint8_t *)CLIP, len, sizeof CLIP - 1, &o, &a, &need, &err);
+        if (rc == 0)
+            return a;
+        if (rc != RTM_PARSE_NEED_MORE)
+            fail_msg("head: %s", err.msg);
+        assert_true(need > len && need <= sizeof CLIP - 1);
+        len = (size_t)need;
+    }
+}
+
+static void same_shape(const struct rtm_anim *a, const struct rtm_anim *b)
+{
+    assert_int_equal(a->format, RTM_FORMAT_BVH);
+    assert_int_equal(b->format, RTM_FORMAT_BVH);
+    assert_int_equal(a->nbones, b->nbones);
+    assert_int_equal(a->nframes, b->nframes);
+    for (uint32_t k = 0; k < a->nbones; k++)
+        assert_string_equal(a->bones[k].s, b->bones[k].s);
+}
+
+static void parsed_as_a_format(void **state)
+{
+    (void)state;
+    struct rtm_skeleton *s = NULL;
+    struct rtm_error err = { .msg = "" };
+    assert_int_equal(rtm_skeleton_builtin("ofp2", &s, &err), 0);
+    struct rtm_anim *full = parse_clip(s, 0, NULL), *light = parse_clip(s, RTM_PARSE_NO_MATRICES, NULL);
+    struct rtm_anim *head = head_clip(s, NULL);
+    assert_int_equal(full->nbones, s->nbones);
+    assert_int_equal(full->nframes, 4);
+    assert_int_equal(full->depth, RTM_DEPTH_FULL);
+    assert_int_equal(light->depth, RTM_DEPTH_LIGHT);
+    assert_int_equal(head->depth, RTM_DEPTH_SHAPE);
+    same_shape(full, head);
+    same_shape(full, light);
+    assert_memory_equal(full->motion, light->motion, sizeof full->motion);
+    assert_memory_equal(full->phases, light->phases, 4 * sizeof(float));
+    assert_int_equal(full->source_bytes, sizeof CLIP - 1);
+    assert_non_null(full->pivot);
+    printf("# motion %.4f %.4f %.4f, unit %s\n", full->motion[0], full->motion[1],
+           full->motion[2], full->bvh->unit_name);
+    assert_true(full->motion[2] < -0.25);           /* 30 cm forward: the model's -z */
+    /* every view's size is its bytes */
+    size_t n = rtm_view_count(full);
+    uint64_t *sizes = malloc(n * sizeof *sizes);
+    assert_int_equal(rtm_view_sizes(full, sizes), 0);
+    for (size_t i = 0; i < n; i++) {
+        size_t len;
+        free(render(full, rtm_view_at(full, i), &len));
+        assert_int_equal(len, sizes[i]);
+    }
+    free(sizes);
+    struct rtm_view v;
+    assert_int_equal(rtm_view_lookup(full, "header.txt", &v), 0);
+    char *text = render(full, v, NULL);
+    assert_non_null(strstr(text, "format: bvh\n"));
+    assert_non_null(strstr(text, "bvh_joints: 6 "));
+    assert_non_null(strstr(text, "bvh_map: LeftLeg LeftLeg ("));
+    assert_non_null(strstr(text, "inferred from"));
+    free(text);
+    /* a frame rate: the head counts the frames the full parse makes */
+    struct rtm_mocap_opts mo = { .fps = 80 };
+    rtm_free(full);
+    rtm_free(head);
+    full = parse_clip(s, 0, &mo);
+    head = head_clip(s, &mo);
+    same_shape(full, head);
+    assert_int_equal(full->nframes, 3);             /* 25 ms at 80 fps: 2 steps */
+    rtm_free(full);
+    rtm_free(head);
+    rtm_free(light);
+    rtm_skeleton_free(s);
+}
+
+static void refused_without_pivots(void **state)
+{
+    (void)state;
+    struct rtm_skeleton *none = NULL;
+    struct rtm_error err = { .msg = "" };
+    assert_int_equal(rtm_skeleton_builtin("none", &none, &err), 0);
+    struct rtm_parse_opts o = { .skel = none };
+    struct rtm_anim *a = NULL;
+    assert_int_equal(rtm_parse_opts((const uint8_t *)CLIP, sizeof CLIP - 1, &o, &a, &err), -1);
+    assert_null(a);
+    assert_non_null(strstr(err.msg, "no pivots"));
+    uint64_t need = 0;
+    assert_int_equal(rtm_parse_head((const uint8_t *)CLIP, sizeof CLIP - 1, sizeof CLIP - 1, &o,
+                                    &a, &need, &err), -1);
+    rtm_skeleton_free(none);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -445,6 +576,8 @@ int main(void)
         cmocka_unit_test(resampling),
         cmocka_unit_test(identity_path),
         cmocka_unit_test(refusals),
+        cmocka_unit_test(parsed_as_a_format),
+        cmocka_unit_test(refused_without_pivots),
     };
     return run_test_cases(tests, NULL, NULL);
 }
