@@ -135,38 +135,22 @@ static void pose_free(struct pose *p)
 
 struct root {
     double first[3], last[3];   /* the carrier's place, first and last frame */
-    double floor;               /* the lowest a mapped joint goes, any frame */
     double motion[3];
 };
 
-static void lowest_mapped(const struct rt *r, const struct pose *p, double *floor)
-{
-    for (uint32_t j = 0; j < r->m->njoints; j++)
-        if (r->jbone[j] >= 0 && p->pos[j][1] < *floor)
-            *floor = p->pos[j][1];
-}
-
-/* The carrier's travel, and (for the frames) the floor.  The retargeted
- * motion is its net horizontal travel scaled by the hip heights' ratio;
- * the skeleton's own BVH's is the travel of its unmapped root (anim.bvh's
- * rtm_root carries motion x phase), all three axes. */
-static void measure_root(const struct rt *r, struct pose *p, int frames, struct root *rt)
+/* The carrier's travel.  The retargeted motion is its net horizontal
+ * travel scaled by the hip heights' ratio; the skeleton's own BVH's is
+ * the travel of its unmapped root (anim.bvh's rtm_root carries motion x
+ * phase), all three axes.  Only the first and last frames are posed. */
+static void measure_root(const struct rt *r, struct pose *p, struct root *rt)
 {
     memset(rt, 0, sizeof *rt);
-    rt->floor = HUGE_VAL;
     if (r->carrier < 0 || !r->nframes)
         return;
-    for (uint32_t i = 0; i < r->nframes; i++) {
-        if (!frames && i && i + 1 < r->nframes)
-            i = r->nframes - 1;                 /* the ends are enough */
-        pose_at(r, source_at(r, i), p);
-        if (i == 0)
-            memcpy(rt->first, p->pos[r->carrier], sizeof rt->first);
-        if (i + 1 == r->nframes)
-            memcpy(rt->last, p->pos[r->carrier], sizeof rt->last);
-        if (frames)
-            lowest_mapped(r, p, &rt->floor);
-    }
+    pose_at(r, source_at(r, r->nframes - 1), p);
+    memcpy(rt->last, p->pos[r->carrier], sizeof rt->last);
+    pose_at(r, 0, p);
+    memcpy(rt->first, p->pos[r->carrier], sizeof rt->first);
     for (int k = 0; k < 3; k++)
         rt->motion[k] = (rt->last[k] - rt->first[k]) * (r->identity ? 1 : r->ratio);
     if (!r->identity)
@@ -223,8 +207,9 @@ static void pose_bones(const struct rt *r, const struct pose *p, const double li
 }
 
 /* Where the carrier's bone goes in frame i: its travel since the first
- * frame scaled, less the motion's share by phase; its height above the
- * floor scaled, measured from its rest height. */
+ * frame scaled, less the motion's share by phase; its height since the
+ * first frame scaled (the clip is lifted onto the floor afterwards:
+ * put_on_floor). */
 static void carrier_place(const struct rt *r, const struct root *rt, const struct pose *p,
                           float phase, double out[3])
 {
@@ -232,7 +217,30 @@ static void carrier_place(const struct rt *r, const struct root *rt, const struc
     const double *c = p->pos[r->carrier];
     out[0] = q[0] + r->ratio * (c[0] - rt->first[0]) - rt->motion[0] * phase;
     out[2] = q[2] + r->ratio * (c[2] - rt->first[2]) - rt->motion[2] * phase;
-    out[1] = q[1] + r->ratio * (c[1] - rt->floor - r->h_src);
+    out[1] = q[1] + r->ratio * (c[1] - rt->first[1]);
+}
+
+/* The lowest joint of a mapped bone in the rest pose: the floor. */
+static double rest_floor(const struct rt *r)
+{
+    double low = HUGE_VAL;
+    for (uint32_t b = 0; b < r->s->nbones; b++)
+        if (r->src[b] >= 0 && r->s->pivot[b][1] < low)
+            low = r->s->pivot[b][1];
+    return low;
+}
+
+/* Lifts every frame by one height, so that the lowest any mapped bone's
+ * joint goes in the clip (low) is the rest pose's floor: the feet touch
+ * the ground where the source's do, whatever each skeleton's feet look
+ * like at rest (the man's toes point down, a mocap's lie flat). */
+static void put_on_floor(const struct rt *r, double low, struct rtm_anim *a)
+{
+    double lift = rest_floor(r) - low;
+    if (!isfinite(lift))
+        return;
+    for (size_t m = 0; m < (size_t)a->nframes * a->nbones; m++)
+        a->matrices[m * 12 + 10] = (float)(a->matrices[m * 12 + 10] + lift);
 }
 
 static int all_finite(const float *m, size_t n)
@@ -249,6 +257,7 @@ static int write_frames(const struct rt *r, struct pose *p, const struct root *r
     size_t nb = r->s->nbones ? r->s->nbones : 1;
     double (*g)[3][3] = malloc(nb * sizeof *g), (*jp)[3] = malloc(nb * sizeof *jp);
     int rc = g && jp ? 0 : -1;
+    double low = HUGE_VAL;
     for (uint32_t i = 0; !rc && i < r->nframes; i++) {
         pose_at(r, source_at(r, i), p);
         double lift[3] = { 0, 0, 0 };
@@ -265,10 +274,14 @@ static int write_frames(const struct rt *r, struct pose *p, const struct root *r
         for (uint32_t b = 0; b < r->s->nbones; b++) {
             for (int k = 0; k < 3; k++)
                 jp[b][k] += shift[k];
+            if (r->src[b] >= 0 && jp[b][1] < low)
+                low = jp[b][1];
             put_matrix(a->matrices + ((size_t)i * a->nbones + b) * 12, g[b], jp[b],
                        r->s->pivot[b]);
         }
     }
+    if (!rc && !r->identity)
+        put_on_floor(r, low, a);
     free(g);
     free(jp);
     return rc;
@@ -374,7 +387,7 @@ static int fill(const struct rt *r, unsigned flags, struct rtm_anim *a)
     struct root rt;
     int rc = pose_alloc(&p, r->m->njoints);
     if (!rc) {
-        measure_root(r, &p, a->depth == RTM_DEPTH_FULL && !r->identity, &rt);
+        measure_root(r, &p, &rt);
         for (int k = 0; k < 3; k++)
             a->motion[k] = (float)rt.motion[k];
         if (a->depth == RTM_DEPTH_FULL)

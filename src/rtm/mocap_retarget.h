@@ -38,9 +38,12 @@
  *    frame has it taken out in proportion to its phase.  A hip height is
  *    the height of the leg's top mapped joint above the lowest mapped
  *    joint of the rest pose (the same two joints on both sides; the
- *    carrier when no joint lies between).  The carrier's height above the
- *    floor (the lowest any mapped joint goes in any frame), less its rest
- *    height, scaled by the ratio, is added to its bone's rest height.
+ *    carrier when no joint lies between).  Vertically the carrier's bone
+ *    moves as the carrier since the first frame, scaled by the ratio; then
+ *    the whole clip is lifted by one height so that the lowest any mapped
+ *    bone's joint goes in any frame is the lowest mapped pivot of the
+ *    rest pose (the floor: the feet touch it where the source's touch
+ *    its own, whatever each skeleton's feet look like at rest).
  *  - The skeleton's own BVH: some joint has a bone's name (exactly, in
  *    any case), and every joint that has sits within 1 mm of that bone's
  *    pivot in the rest pose (as anim.bvh writes them); judged by names

@@ -44,8 +44,6 @@ struct rt {
     int32_t carrier;            /* the joint whose travel is the root's */
     int32_t carrier_bone;       /* the bone it maps to (-1: identity path) */
     double ratio;               /* target hip height over the source's */
-    double h_src;               /* the carrier's rest height above the lowest
-                                   mapped joint, metres */
     uint32_t nframes;           /* frames out (resampled or not) */
 };
 

@@ -293,8 +293,7 @@ static int32_t carrier_joint(const struct rt *r)
  * (the highest mapped joint below the carrier on the way up from the
  * lowest mapped joint, the hip) above that lowest joint (a toe), measured
  * the same on both skeletons; the carrier's height when no joint lies
- * between.  1 when either is flat.  Also the carrier's height above the
- * lowest joint, for the vertical. */
+ * between.  1 when either is flat. */
 static void hip_ratio(struct rt *r)
 {
     const struct rtm_mocap *m = r->m;
@@ -307,7 +306,6 @@ static void hip_ratio(struct rt *r)
         if (r->jbone[j] >= 0 && j != low)
             hip = j;
     r->ratio = 1;
-    r->h_src = low >= 0 ? r->rest[r->carrier][1] - r->rest[low][1] : 0;
     if (low < 0 || hip == low)
         return;
     double hs = r->rest[hip][1] - r->rest[low][1];

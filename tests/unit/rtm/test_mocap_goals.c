@@ -289,6 +289,21 @@ static void one_clip(const char *name)
     }
     off = sqrt(off);
     travel = sqrt(travel);
+    /* on the floor: the lowest a joint goes is the rest pose's lowest */
+    double rest_low = HUGE_VAL, low = HUGE_VAL;
+    for (uint32_t b = 0; b < a->nbones; b++)
+        rest_low = fmin(rest_low, a->pivot[b][1]);
+    float (*jt)[3] = malloc(a->nbones * sizeof *jt);
+    uint8_t *known = malloc(a->nbones);
+    for (uint32_t fr = 0; fr < a->nframes; fr++) {
+        assert_int_equal(rtm_joints(a, fr, jt, known), 0);
+        for (uint32_t b = 0; b < a->nbones; b++)
+            low = fmin(low, jt[b][1]);
+    }
+    free(jt);
+    free(known);
+    printf("# %s: lowest joint %.4f m, the rest pose's %.4f m\n", name, low, rest_low);
+    assert_true(fabs(low - rest_low) < 0.001);
     int errors = check_errors(a);
     printf("# %s: %u frames; worst angle off %.4f deg (knees %.4f %.4f, elbows %.4f %.4f); "
            "motion %.4f %.4f %.4f m, expected %.4f %.4f %.4f (hips' travel x unit %.6g x "
