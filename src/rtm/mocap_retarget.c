@@ -379,7 +379,7 @@ static struct rtm_anim *make_anim(const struct rt *r, enum rtm_depth depth)
     return a;
 }
 
-static int fill(const struct rt *r, unsigned flags, struct rtm_anim *a)
+static int fill(const struct rt *r, struct rtm_anim *a)
 {
     if (a->depth == RTM_DEPTH_SHAPE)
         return 0;
@@ -394,7 +394,6 @@ static int fill(const struct rt *r, unsigned flags, struct rtm_anim *a)
             rc = write_frames(r, &p, &rt, a);
     }
     pose_free(&p);
-    (void)flags;
     return rc;
 }
 
@@ -409,7 +408,7 @@ int rtm_mocap_retarget(const struct rtm_mocap *m, const struct rtm_mocap_map *ma
     enum rtm_depth depth = !m->values ? RTM_DEPTH_SHAPE
                            : flags & RTM_PARSE_NO_MATRICES ? RTM_DEPTH_LIGHT : RTM_DEPTH_FULL;
     struct rtm_anim *a = make_anim(&r, depth);
-    int rc = !a || !(a->bvh = make_info(&r, o)) || fill(&r, flags, a) ? -1 : 0;
+    int rc = !a || !(a->bvh = make_info(&r, o)) || fill(&r, a) ? -1 : 0;
     if (!rc && a->depth == RTM_DEPTH_FULL &&
         !all_finite(a->matrices, (size_t)a->nframes * a->nbones * 12))
         rc = -2;
@@ -419,8 +418,8 @@ int rtm_mocap_retarget(const struct rtm_mocap *m, const struct rtm_mocap_map *ma
     if (rc) {
         rtm_free(a);
         if (rc == -2)
-            rtm_err_nooff(err, "retargeting gave a number that is not finite (a bug: "
-                          "please report the file)");
+            rtm_err_nooff(err, "retargeting gave a number a float cannot hold: the "
+                          "file's positions are too large");
         else
             rtm_err_oom(err, "out of memory retargeting %u frames of %u bones", r.nframes,
                         s->nbones);
