@@ -369,11 +369,15 @@ static int read_motion_head(struct rd *r, struct rtm_mocap *m, uint64_t file_siz
         return rtm_bvh_fail_at(r, w, rtm_bvh_is_kw(w, n, "ROOT") ? "a second ROOT (one skeleton a file)"
                                                  : "'%s' where MOTION was expected",
                        rtm_bvh_shown(w, n, t));
-    if (label(r, "Frames", NULL) || rtm_bvh_count(r, &m->nframes, "Frames") ||
-        end_of_line(r, "the frame count"))
+    if (label(r, "Frames", NULL))
+        return -1;
+    uint32_t frames_line = r->line;
+    if (rtm_bvh_count(r, &m->nframes, "Frames"))
         return -1;
     if (m->nframes == 0)
         return rtm_bvh_fail(r, "Frames: 0: no motion");
+    if (end_of_line(r, "the frame count"))
+        return -1;
     if (label(r, "Frame", "Time") || rtm_bvh_num(r, &m->frame_time, "Frame Time"))
         return -1;
     if (!(m->frame_time > 0))
@@ -386,10 +390,12 @@ static int read_motion_head(struct rd *r, struct rtm_mocap *m, uint64_t file_siz
     /* Each value takes a byte and a blank or line end after it, but the last. */
     uint64_t least = (uint64_t)m->nframes * m->nvalues * 2 - 1;
     uint64_t left = file_size > m->motion_at ? file_size - m->motion_at : 0;
-    if (least > left)
-        return rtm_bvh_fail(r, "Frames says %u frames of %u values, at least %llu bytes; %llu follow "
-                       "(cut short?)", m->nframes, m->nvalues, (unsigned long long)least,
-                    (unsigned long long)left);
+    if (least > left) {
+        r->line = frames_line; /* the count is what is wrong, or the file cut */
+        return rtm_bvh_fail(r, "Frames says %u frames of %u values, at least %llu bytes; %llu "
+                               "follow (cut short?)", m->nframes, m->nvalues,
+                            (unsigned long long)least, (unsigned long long)left);
+    }
     return 0;
 }
 
