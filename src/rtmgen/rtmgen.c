@@ -29,6 +29,9 @@
  *   rtmgen -F FRAMES DIR  DIR/figure.rtm, a figure standing upright that
  *                         moves a little, and DIR/figure.skel, its skeleton
  *                         with pivots (preview.svg's tests and demo)
+ *   rtmgen -b DIR         BVH motion capture in every naming public mocap
+ *                         uses and every rotation order, and DIR/bvh.tsv
+ *                         (rtmgen_bvh.c)
  *   rtmgen -h, --help     the usage, on stdout; bad usage: on stderr, exit 2
  */
 #include <errno.h>
@@ -260,6 +263,7 @@ static void usage(FILE *f)
     fputs("usage: rtmgen DIR | rtmgen -t COUNT DIR | rtmgen -p FILE.pbo\n"
           "       rtmgen -a FILE.pbo FILE... | rtmgen -P MB DIR | rtmgen -s|-x MB FILE\n"
           "       rtmgen -I N DIR | rtmgen -F FRAMES DIR | rtmgen -D N[,SEED] DIR\n"
+          "       rtmgen -b DIR\n"
           "Writes sample Arma animations (.rtm) and PBO archives with rtmfs's own writers.\n"
           "  DIR              the small set in DIR (created if missing): walk.rtm (plain\n"
           "                   RTM_0101), step_props.rtm (plain with an RTM_MDAT block),\n"
@@ -299,6 +303,13 @@ static void usage(FILE *f)
           "  -F FRAMES DIR    DIR/figure.rtm, a figure standing upright that moves a\n"
           "                   little over FRAMES frames (1 to 10000), and DIR/figure.skel,\n"
           "                   its skeleton with pivots: rtmcat -s DIR/figure.skel\n"
+          "  -b DIR           BVH motion capture (a person walking, 40 frames): one file a\n"
+          "                   naming (mixamo, cmu_mb, cmu_max, poser, suffix, suffix_dot,\n"
+          "                   side_word, unreal), each with its own rotation order,\n"
+          "                   channels, unit (cm, m, in, CMU's), rest (T-pose or arms\n"
+          "                   down) and line ends; ofp2_ORDER.bvh in the man skeleton's\n"
+          "                   names for every rotation order and mixed; DIR/bvh.tsv says\n"
+          "                   what each file is\n"
           "  -h, --help       show this help and exit\n"
           "The same options write the same bytes on every run and machine.\n", f);
 }
@@ -312,7 +323,7 @@ int main(int argc, char **argv)
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
-    while ((c = getopt_long(argc, argv, "t:p:P:a:s:x:F:I:D:h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "t:p:P:a:s:x:F:I:D:b:h", longopts, NULL)) != -1) {
         if (c == 'D' && optind + 1 == argc) {
             return rtmgen_damaged(optarg, argv[optind]);
         } else if ((c == 's' || c == 'x') && optind + 1 == argc) {
@@ -338,6 +349,8 @@ int main(int argc, char **argv)
             }
         } else if (c == 'p') {
             return gen_pbo(optarg);
+        } else if (c == 'b' && optind == argc) {
+            return rtmgen_mkdir(optarg) ? 1 : rtmgen_bvh(optarg);
         } else if (c == 'P') {
             errno = 0;
             mb = strtol(optarg, &end, 10);

@@ -3,7 +3,7 @@
  * rtmgen_common.c: files, samples by kind, the install's names;
  * rtmgen_mods.c: trees shaped like mods and a whole install;
  * rtmgen_configs.c: the whole install's config.bin files;
- * rtmgen_damaged.c: damaged trees).  Messages go
+ * rtmgen_damaged.c: damaged trees; rtmgen_bvh.c: BVH fixtures).  Messages go
  * to stderr, prefixed "rtmgen: "; functions return 0, or -1 (the rtmgen_*
  * ones 1, rtmgen's exit status) after saying why. */
 #ifndef RTM_RTMGEN_H
@@ -36,6 +36,10 @@ int rtmgen_install(const char *dir, long n);
 /* -D N[,SEED] DIR: at least N damaged files beside good ones (damaged.h)
  * and DIR/damaged.tsv; a summary on stdout.  2 for a bad argument. */
 int rtmgen_damaged(const char *arg, const char *dir);
+
+/* -b DIR: BVH files in every naming and style (mocap_write.h) and
+ * DIR/bvh.tsv, what each is. */
+int rtmgen_bvh(const char *dir);
 
 /* The animations' names of the generated trees. */
 enum { RTMGEN_NANIMS = 10 };
