@@ -8,10 +8,10 @@ set -euo pipefail
 dir=$1 build=$2 secs=$3
 shared=${RTMFS_SHARED:-../shared}
 seeds_rtm=$dir/seeds-rtm seeds_skel=$dir/seeds-skeleton seeds_pbo=$dir/seeds-pbo
-seeds_config=$dir/seeds-config seeds_tree=$dir/seeds-tree
-mkdir -p "$seeds_rtm" "$seeds_skel" "$seeds_pbo" "$seeds_config" "$dir/corpus-rtm" \
+seeds_config=$dir/seeds-config seeds_tree=$dir/seeds-tree seeds_mocap=$dir/seeds-mocap
+mkdir -p "$seeds_rtm" "$seeds_skel" "$seeds_pbo" "$seeds_config" "$seeds_mocap" "$dir/corpus-rtm" \
          "$dir/corpus-skeleton" "$dir/corpus-pbo" "$dir/corpus-config" "$dir/corpus-gamepath"
-"$build/tests/fuzz_seeds" "$seeds_rtm" "$seeds_skel" "$seeds_pbo" "$seeds_config"
+"$build/tests/fuzz_seeds" "$seeds_rtm" "$seeds_skel" "$seeds_pbo" "$seeds_config" "$seeds_mocap"
 mkdir -p "$seeds_tree"
 "$build/tests/fuzz_tree_seeds" "$seeds_tree"   # SOURCEs and scripts (fuzz_tree.h)
 extra=()
@@ -23,7 +23,7 @@ fi
 status=0
 config_extra=()
 [ -d "$shared/configs" ] && config_extra=("$shared/configs")   # the real rapified files
-for t in ${FUZZ_TARGETS:-rtm rtm_head skeleton pbo config gamepath tree}; do
+for t in ${FUZZ_TARGETS:-rtm rtm_head skeleton pbo config gamepath tree mocap}; do
     seeds=$dir/seeds-$t max_len=262144
     [ "$t" = gamepath ] && seeds=$dir/seeds-pbo     # archives, read for their prefix
     [ "$t" = rtm_head ] && seeds=$dir/seeds-rtm max_len=256    # every prefix of each
@@ -32,6 +32,7 @@ for t in ${FUZZ_TARGETS:-rtm rtm_head skeleton pbo config gamepath tree}; do
     more=()
     [ "$t" = rtm ] || [ "$t" = rtm_head ] && more=("${extra[@]}")
     [ "$t" = config ] && more=("${config_extra[@]}")
+    [ "$t" = mocap ] && [ -d "$shared/bvh" ] && more=("$shared/bvh")   # the real clips
     log=$dir/fuzz_$t.log
     if ! "$dir/fuzz_$t" -max_total_time="$secs" -max_len="$max_len" -rss_limit_mb=2048 \
             -artifact_prefix="$dir/" "$dir/corpus-$t" "$seeds" "${more[@]}" >"$log" 2>&1; then

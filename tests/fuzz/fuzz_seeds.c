@@ -1,11 +1,12 @@
 /* fuzz_seeds - writes fuzz seed corpora with the project's own writers:
- * fuzz_seeds RTM_DIR SKELETON_DIR PBO_DIR [CONFIG_DIR].  Each RTM seed
- * starts with the selector byte that fuzz_rtm reads. */
+ * fuzz_seeds RTM_DIR SKELETON_DIR PBO_DIR [CONFIG_DIR [MOCAP_DIR]].  Each
+ * RTM seed starts with the selector byte that fuzz_rtm reads. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "config.h"
+#include "mocap_write.h"
 #include "pbo_tricks.h"
 #include "pbo_write.h"
 #include "samples.h"
@@ -101,12 +102,34 @@ static int put_configs(const char *dir)
     return 0;
 }
 
+/* BVH in every naming, a few frames each, the styles turned in turn. */
+static int put_mocap(const char *dir)
+{
+    for (int s = 0; s < MOCAP_STYLES; s++) {
+        struct mocap_write_opts o = { .style = (enum mocap_style)s, .order = s % 7,
+                                      .six = s == 3, .end_sites = s != 4, .zero_toes = s == 5,
+                                      .arms_down = s & 1, .crlf = s == 2, .tabs = s == 6,
+                                      .unit = s == 1 ? 0.0254 / 0.45 : 0.01, .nframes = 3 };
+        struct rtm_buf b;
+        char name[64];
+        rtm_buf_init(&b);
+        if (rtm_mocap_write(&o, &b))
+            return -1;
+        snprintf(name, sizeof name, "%s.bvh", rtm_mocap_style_name(o.style));
+        put(dir, name, -1, b.p, b.len);
+        rtm_buf_free(&b);
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
-    if (argc == 5 && put_configs(argv[4]))
+    if (argc >= 5 && put_configs(argv[4]))
         return 1;
-    if (argc != 4 && argc != 5) {
-        fprintf(stderr, "usage: fuzz_seeds RTM_DIR SKELETON_DIR PBO_DIR [CONFIG_DIR]\n");
+    if (argc == 6 && put_mocap(argv[5]))
+        return 1;
+    if (argc < 4 || argc > 6) {
+        fprintf(stderr, "usage: fuzz_seeds RTM_DIR SKELETON_DIR PBO_DIR [CONFIG_DIR [MOCAP_DIR]]\n");
         return 2;
     }
     struct sample_opts o = { 3, 8, 1, 2 };
