@@ -24,8 +24,9 @@
  *    too (no recursion on the file's nesting).
  *  - Every value is finite, or the read fails naming its line and column.
  *    A number is decimal text ([+-]digits[.digits][(e|E)[+-]digits], or
- *    .digits) read to the nearest double, exactly as strtod rounds it;
- *    "nan", "inf", "1.#IND", hex and a comma are refused by name.
+ *    .digits) read to the nearest double, as strtod rounds it (past 19
+ *    significant digits, within one ULP: the rest are dropped); "nan",
+ *    "inf", "1.#IND", hex and a comma are refused by name.
  *  - Keywords are read in any case; OFFSET takes three numbers and
  *    CHANNELS its count and names on its own line; a joint's name is the
  *    rest of its line (it may hold spaces: "Bip01 L Thigh").  CHANNELS is
