@@ -27,8 +27,9 @@ static const struct {
     { 3, "a86e5eab68c55a4dceda1ae96ec4405b824c7de55523f27a1eeaaccda1a693ea", "bmtr.rtm",
       "the BMTR samples' translations are quantised as binarise does (cut, not rounded), "
       "check.txt gained binarise-refuses and a plain header.txt says its skeleton serves bmtr.rtm" },
-    /* anim.bvh's rtm_root carries motion x phase (the samples move) */
-    { 4, "3ba8f2c02f3c88929e7fda47b7c1390e61c4141dd2803313f3581c1430f58c10", NULL, NULL },
+    { 4, "4f45e9789e2b3fbcbba36aa9f7b076fe878ee1cc6880d7365bc67ff2ba42db27", NULL,
+      "anim.bvh's rtm_root carries motion x phase (the samples move), and bmtr.rtm takes "
+      "the samples' quantised rotations back by the reader's rule (rtm(5), Writing BMTR)" },
 };
 
 /* The views but the one named skip (NULL: all of them). */
