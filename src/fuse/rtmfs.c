@@ -28,6 +28,7 @@
 #include "index.h"
 #include "loader.h"
 #include "numfmt.h"
+#include "mocap_retarget.h"
 #include "skeleton_cfg.h"
 #include "tree.h"
 #include "version.h"
@@ -41,6 +42,7 @@ struct fs {
     struct rtm_skeleton *skel;
     struct rtm_skelreg *skels;    /* the configs' skeletons (skelreg.h), unless
                                      -o skeleton= is given */
+    struct rtm_mocap_opts mocap;  /* -o bvh_unit=, bvh_fps= */
     struct rtm_index *index;      /* opened by run(), in the daemon */
     const struct rtm_store *store;  /* the index as the loader's and the tree's
                                        store (rtm_index_store), or NULL */
@@ -66,6 +68,7 @@ struct options {
     char *configs;                      /* all (default) or none */
     char *timing;                       /* game (default) or frames */
     char *ahead;                        /* threads sizing ahead of a walk */
+    char *bvh_unit, *bvh_fps;           /* how BVH sources are read */
     unsigned max_read;
 };
 
@@ -84,6 +87,8 @@ static const struct fuse_opt option_spec[] = {
     OPT("rapified=%s", rapified),
     OPT("configs=%s", configs),
     OPT("timing=%s", timing),
+    OPT("bvh_unit=%s", bvh_unit),
+    OPT("bvh_fps=%s", bvh_fps),
     OPT("ahead=%s", ahead),
     OPT("uid=%s", uid),
     OPT("gid=%s", gid),
@@ -154,7 +159,8 @@ static int opt_proc(void *data, const char *arg, int key, struct fuse_args *outa
 static void usage(void)
 {
     printf("usage: rtmfs [options] SOURCE MOUNTPOINT\n"
-           "Mount SOURCE read-only at MOUNTPOINT, showing every .rtm file as a directory\n"
+           "Mount SOURCE read-only at MOUNTPOINT, showing every .rtm file (and every .bvh\n"
+           "motion capture, retargeted onto the skeleton) as a directory\n"
            "of its views (header.txt bones.txt phases.csv props.json plain.rtm bmtr.rtm\n"
            "skeleton.txt moving.txt, frames/, tracks/ and, with a skeleton that has pivots,\n"
            "anim.bvh and joints/)\n"
@@ -181,6 +187,10 @@ static void usage(void)
            "    -o timing=MODE         game (default: preview.svg and anim.bvh play one\n"
            "                           pass as the states that play the file time it) or\n"
            "                           frames (30 frames a second, whatever the configs)\n"
+           "    -o bvh_unit=UNIT       a BVH file's unit: m, cm, mm, in, cmu or metres\n"
+           "                           (default: inferred from the skeleton's height)\n"
+           "    -o bvh_fps=N           resample BVH motion to N frames a second (default:\n"
+           "                           every frame kept)\n"
            "    -o uid=N,gid=N         owner shown (default: the source's)\n"
            "    -o umask=M             modes 0777 & ~M, octal (dmask= folders, fmask= files)\n"
            "    -o fsname=NAME         first field of /proc/mounts (default: SOURCE)\n"
@@ -195,7 +205,8 @@ static void options_free(struct options *o)
 {
     char *all[] = { o->skeleton, o->cache_size, o->source, o->digits, o->index,
                     o->index_size, o->uid, o->gid, o->umask, o->dmask, o->fmask, o->fsname,
-                    o->subtype, o->watch, o->rapified, o->configs, o->timing, o->ahead };
+                    o->subtype, o->watch, o->rapified, o->configs, o->timing, o->ahead,
+                    o->bvh_unit, o->bvh_fps };
     for (size_t i = 0; i < sizeof all / sizeof *all; i++)
         free(all[i]);
 }
@@ -369,6 +380,25 @@ static char *index_path(const struct options *o)
     return p;
 }
 
+/* -o bvh_unit= and bvh_fps= into fs->mocap: 0, or -1 after saying why. */
+static int mocap_options(struct fs *fs, const struct options *o)
+{
+    char *end = NULL;
+    fs->mocap = (struct rtm_mocap_opts){ .unit = 0 };
+    if (o->bvh_unit && rtm_mocap_unit_parse(o->bvh_unit, &fs->mocap.unit)) {
+        fprintf(stderr, "rtmfs: bad bvh_unit '%s' (m, cm, mm, in, cmu or metres)\n",
+                o->bvh_unit);
+        return -1;
+    }
+    if (o->bvh_fps && (!(fs->mocap.fps = strtod(o->bvh_fps, &end)) || *end ||
+                       !(fs->mocap.fps > 0 && fs->mocap.fps <= 1000))) {
+        fprintf(stderr, "rtmfs: bad bvh_fps '%s' (frames a second, above 0, at most 1000)\n",
+                o->bvh_fps);
+        return -1;
+    }
+    return 0;
+}
+
 /* Where the index is, and what the loader keys its records with. */
 static int index_setup(struct fs *fs, const struct options *o, int digits)
 {
@@ -386,6 +416,9 @@ static int index_setup(struct fs *fs, const struct options *o, int digits)
     else
         rtm_loader_render_key(fs->render, sizeof fs->render, builtin ? skel : "file",
                               builtin ? NULL : &id, digits);
+    size_t k = strlen(fs->render);      /* BVH sources are read with these */
+    snprintf(fs->render + k, sizeof fs->render - k, " bvh_unit=%.17g bvh_fps=%.17g",
+             fs->mocap.unit, fs->mocap.fps);
     fs->index_path = index_path(o);
     fs->index_bound = bound;
     return 0;
@@ -437,6 +470,8 @@ static int fs_setup(struct fs *fs, const struct options *o, const char *mountpoi
         fprintf(stderr, "rtmfs: bad timing '%s' (game or frames)\n", o->timing);
         return -1;
     }
+    if (mocap_options(fs, o))
+        return -1;
     int ahead = ahead_threads(o->ahead);
     if (ahead < 0) {
         fprintf(stderr, "rtmfs: bad ahead '%s' (a number of threads, 0 to %d)\n", o->ahead,
@@ -463,7 +498,7 @@ static int fs_setup(struct fs *fs, const struct options *o, const char *mountpoi
     fs->loader = (struct rtm_loader){ .srcfd = fs->srcfd, .skel = fs->skel, .digits = digits,
                                       .render = fs->render,   /* .store: index_open */
                                       .log = log_line, .model_cfg = o->skeleton == NULL,
-                                      .skels = fs->skels };
+                                      .skels = fs->skels, .mocap = &fs->mocap };
     fs->cache = fs->loader.cache = rtmc_new(budget, rtm_loader_load, &fs->loader);
     if (fs->cache) {
         rtmc_set_store(fs->cache, rtm_loader_store);

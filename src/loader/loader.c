@@ -13,7 +13,9 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "bvhmap.h"
 #include "modelcfg.h"
+#include "mocap_retarget.h"
 #include "pbo.h"
 #include "skeleton_cfg.h"
 #include "timing.h"
@@ -90,6 +92,7 @@ struct load_src {
     const uint8_t *classes;
     size_t classes_len;
     const char *classes_where;
+    const struct rtm_bvh_map_file *map;     /* a BVH's (bvhmap.h), or NULL */
 };
 
 static const struct load_src *load_of(const struct rtmc_src *src)
@@ -135,6 +138,21 @@ static int parsed(const struct rtm_loader *l, const struct rtmc_src *src, int rc
 /* A parse with o takes its skeleton from the model.cfg beside the file
  * when the tree found one (pick's classes), else from the configs when the
  * version names their choice (its skel). */
+/* How a parse with o reads a BVH: the loader's options, and the map file
+ * beside it (mo is o's to point at). */
+static void with_mocap(const struct rtm_loader *l, const struct rtmc_src *src,
+                       struct rtm_parse_opts *o, struct rtm_mocap_opts *mo)
+{
+    const struct rtm_bvh_map_file *map = load_of(src)->map;
+    *mo = l->mocap ? *l->mocap : (struct rtm_mocap_opts){ .unit = 0 };
+    if (map && map->text) {
+        mo->map_text = (const char *)map->text;
+        mo->map_len = map->len;
+        mo->map_name = map->where;
+    }
+    o->mocap = mo;
+}
+
 static void with_model_cfg(const struct rtm_loader *l, const struct rtmc_src *src,
                            struct rtm_parse_opts *o, struct rtm_skeleton_pick *pick)
 {
@@ -157,11 +175,13 @@ static int parse(const struct rtm_loader *l, const struct rtmc_src *src,
     struct rtm_error err = { .msg = "" };
     struct parse_budget pb = { r, 0 };
     struct rtm_skeleton_pick pick = pick_of(src);
+    struct rtm_mocap_opts mo;
     struct rtm_parse_opts o = { .skel = l->skel, .reserve = reserve_parse, .reserve_ctx = &pb,
                                 .flags = src->level != RTMC_FULL && !src->full_if_parsed
                                              ? RTM_PARSE_NO_MATRICES : 0,
                                 .give_source = 1 };
     with_model_cfg(l, src, &o, &pick);
+    with_mocap(l, src, &o, &mo);
     int rc = rtm_parse_opts(data, len, &o, &out->anim, &err);
     rtm_skeleton_pick_done(&pick);
     rc = parsed(l, src, rc, &err, &pb, out, msg, msglen);
@@ -204,8 +224,10 @@ static int load_head(const struct rtm_loader *l, const struct rtmc_src *src,
     struct rtm_error err = { .msg = "" };
     struct parse_budget pb = { r, 0 };
     struct rtm_skeleton_pick pick = pick_of(src);
+    struct rtm_mocap_opts mo;
     struct rtm_parse_opts o = { .skel = l->skel, .reserve = reserve_parse, .reserve_ctx = &pb };
     with_model_cfg(l, src, &o, &pick);
+    with_mocap(l, src, &o, &mo);
     uint8_t *buf = NULL;
     size_t len = hs->size < HEAD_FIRST ? (size_t)hs->size : HEAD_FIRST, reserved = 0;
     uint64_t need;
@@ -435,8 +457,13 @@ int rtm_loader_load(void *ctx, const struct rtmc_src *src, struct rtmc_reservati
         return -errno;
     int rc = same_version(fd, src);
     struct rtm_modelcfg m = { .h = NULL };
-    struct load_src with = { .src = *src };
-    if (!rc && (rc = rtm_modelcfg_find(l, src, &m)) == 0 && (m.h || m.where[0])) {
+    struct rtm_bvh_map_file map = { .text = NULL };
+    struct load_src with = { .src = *src, .map = &map };
+    if (!rc && (rc = rtm_bvh_map_find(l, fd, src, &map, msg, msglen)) == 1) {
+        close(fd);                      /* a map that does not read: the file's message */
+        return 0;
+    }
+    if (!rc && (rc = rtm_modelcfg_find(l, src, &map.id, &m)) == 0 && (m.h || m.where[0])) {
         with.classes = m.h ? rtmc_data(m.h, &with.classes_len) : NULL;
         with.classes_where = m.where;
     }
@@ -457,6 +484,7 @@ int rtm_loader_load(void *ctx, const struct rtmc_src *src, struct rtmc_reservati
     if (!rc)
         rc = same_version(fd, src);     /* what was read is of one version */
     rtm_modelcfg_release(l, &m);
+    rtm_bvh_map_release(&map);
     close(fd);
     if (rc) {
         loaded_free(out);

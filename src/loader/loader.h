@@ -75,6 +75,8 @@
 #include "skelreg.h"
 #include "store.h"
 
+struct rtm_mocap_opts;
+
 struct rtm_loader {
     int srcfd;                          /* SOURCE, open O_DIRECTORY */
     const struct rtm_skeleton *skel;    /* for BMTR; NULL: none */
@@ -97,7 +99,24 @@ struct rtm_loader {
                                            for all (-o skeleton= given) */
     const struct rtm_skelreg *skels;    /* the configs' skeletons a version's
                                            skel names; NULL: none */
+    const struct rtm_mocap_opts *mocap; /* how BVH files are read (unit, frame
+                                           rate; the map is the file's own,
+                                           bvhmap.h); NULL: the defaults */
 };
+
+/* A BVH animation's map file (rtmfs-views(7), BVH SOURCES): bvh.map in
+ * its folder.  Its path beside animation path (len bytes) into out: 0, or
+ * -1 when it does not fit.  rtm_is_bvh_name: whether a name ends in .bvh,
+ * any case. */
+#define RTM_BVH_MAP "bvh.map"
+int rtm_bvh_map_beside(const char *path, size_t len, char *out, size_t n);
+int rtm_is_bvh_name(const char *name, size_t len);
+/* The salt of a loose animation's version (fileid.h): what the files
+ * beside it that its views depend on are, from the version of its
+ * model.cfg (RTM_FILEID_NONE: none, or not used: -o skeleton=) and of its
+ * map (a BVH's; NONE: none).  0 when neither; without a map, the
+ * model.cfg's hash alone. */
+uint64_t rtm_loader_salt(const struct rtm_fileid *model_cfg, const struct rtm_fileid *map);
 
 /* An archive entry's cache key (rtmc_src.path): "ARCHIVE/ENTRY", ARCHIVE
  * being the first archive_len bytes of archive, ENTRY the entry's

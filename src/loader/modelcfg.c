@@ -25,18 +25,22 @@ static int get(const struct rtm_loader *l, const struct rtmc_src *s, struct rtm_
     return 0;
 }
 
-/* A loose animation's: the one its salt names. */
-static int loose(const struct rtm_loader *l, const struct rtmc_src *src, struct rtm_modelcfg *m)
+/* A loose animation's: the one its salt names, with its map's. */
+static int loose(const struct rtm_loader *l, const struct rtmc_src *src,
+                 const struct rtm_fileid *map, struct rtm_modelcfg *m)
 {
     char key[PATH_MAX];
     struct stat st;
-    if (!src->id.salt || rtm_model_cfg_beside(src->path, strlen(src->path), key, sizeof key))
+    struct rtm_fileid id = RTM_FILEID_NONE;
+    int have = l->model_cfg &&
+               !rtm_model_cfg_beside(src->path, strlen(src->path), key, sizeof key) &&
+               fstatat(l->srcfd, key, &st, 0) == 0 && S_ISREG(st.st_mode);
+    if (have)
+        id = rtm_fileid_of(&st);
+    if (rtm_loader_salt(&id, map) != src->id.salt)
+        return -ESTALE;                 /* added, removed or rewritten since */
+    if (!have)
         return 0;
-    if (fstatat(l->srcfd, key, &st, 0) || !S_ISREG(st.st_mode))
-        return -ESTALE;                 /* removed since the version was taken */
-    struct rtm_fileid id = rtm_fileid_of(&st);
-    if (rtm_fileid_hash(&id) != src->id.salt)
-        return -ESTALE;
     struct rtmc_src s = { .path = key, .id = id, .kind = RTMC_SKELETONS, .level = RTMC_FULL };
     return get(l, &s, m);
 }
@@ -70,13 +74,15 @@ static int in_archive(const struct rtm_loader *l, const struct rtmc_src *src,
 }
 
 int rtm_modelcfg_find(const struct rtm_loader *l, const struct rtmc_src *src,
-                      struct rtm_modelcfg *m)
+                      const struct rtm_fileid *map, struct rtm_modelcfg *m)
 {
     m->h = NULL;
     m->where[0] = 0;
-    if (!l->model_cfg || src->kind != RTMC_ANIM)
+    if (src->kind != RTMC_ANIM)
         return 0;
-    return src->archive_len ? in_archive(l, src, m) : loose(l, src, m);
+    if (src->archive_len)
+        return l->model_cfg ? in_archive(l, src, m) : 0;
+    return loose(l, src, map, m);
 }
 
 void rtm_modelcfg_release(const struct rtm_loader *l, struct rtm_modelcfg *m)

@@ -4,10 +4,10 @@
  * in an archive.  Private to the loader.
  *
  * Contract:
- *  - A loose animation's version names its model.cfg by its salt
- *    (fileid.h; the tree sets it): a salt of 0 means none, and a
- *    model.cfg whose version hashes otherwise is not that version's
- *    (-ESTALE, as for a rewritten file).  An archive's entry is of the
+ *  - A loose animation's version names its model.cfg (and a BVH's map,
+ *    bvhmap.h) by its salt (fileid.h, rtm_loader_salt; the tree sets it):
+ *    a model.cfg or map whose version gives another salt is not that
+ *    version's (-ESTALE, as for a rewritten file).  An archive's entry is of the
  *    archive's version, which holds its model.cfg.
  *  - The classes are a cache entry (RTMC_SKELETONS) held until
  *    rtm_modelcfg_release(); one that does not read leaves no classes and
@@ -25,9 +25,11 @@ struct rtm_modelcfg {
 };
 
 /* Finds the model.cfg of src (an RTMC_ANIM load) when l->model_cfg: 0
- * with or without one, or a negative errno. */
+ * with or without one, or a negative errno.  A loose file's salt is
+ * checked here, against its model.cfg's version and map's (the version of
+ * the map read for it, bvhmap.h; NONE: none): -ESTALE when either moved. */
 int rtm_modelcfg_find(const struct rtm_loader *l, const struct rtmc_src *src,
-                      struct rtm_modelcfg *m);
+                      const struct rtm_fileid *map, struct rtm_modelcfg *m);
 void rtm_modelcfg_release(const struct rtm_loader *l, struct rtm_modelcfg *m);
 
 #endif

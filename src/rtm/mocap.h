@@ -156,5 +156,8 @@ void rtm_mocap_map_free(struct rtm_mocap_map *map);
  * *height gets the height in file units; *name the unit's name ("cm",
  * "m", "in", "cmu").  A rest of no height (one joint) is metres. */
 double rtm_mocap_unit_infer(const struct rtm_mocap *m, double *height, const char **name);
+/* The metres a unit a user names stands for: m, cm, mm, in or cmu (any
+ * case), or a positive number of metres.  0, or -1 for anything else. */
+int rtm_mocap_unit_parse(const char *s, double *metres);
 
 #endif

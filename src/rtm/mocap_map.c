@@ -561,11 +561,29 @@ int rtm_mocap_map(const struct rtm_mocap *m, const struct rtm_skeleton *s,
 
 /* ---- units ---- */
 
+/* The units a file may be in: those inference chooses among first. */
+static const struct { double metres; const char *name; } UNIT[] = {
+    { 1.0, "m" }, { 0.01, "cm" }, { 0.0254, "in" }, { 0.0254 / 0.45, "cmu" }, { 0.001, "mm" },
+};
+enum { INFERRED_UNITS = 4 };
+
+int rtm_mocap_unit_parse(const char *s, double *metres)
+{
+    for (size_t u = 0; u < sizeof UNIT / sizeof *UNIT; u++)
+        if (strcasecmp(s, UNIT[u].name) == 0) {
+            *metres = UNIT[u].metres;
+            return 0;
+        }
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || *end || !isfinite(v) || v <= 0)
+        return -1;
+    *metres = v;
+    return 0;
+}
+
 double rtm_mocap_unit_infer(const struct rtm_mocap *m, double *height, const char **name)
 {
-    static const struct { double metres; const char *name; } UNIT[] = {
-        { 1.0, "m" }, { 0.01, "cm" }, { 0.0254, "in" }, { 0.0254 / 0.45, "cmu" },
-    };
     double lo[3] = { 0, 0, 0 }, hi[3] = { 0, 0, 0 };
     for (uint32_t i = 0; i < m->njoints; i++) {
         double p[3] = { 0, 0, 0 };
@@ -586,7 +604,7 @@ double rtm_mocap_unit_infer(const struct rtm_mocap *m, double *height, const cha
         h = hi[a] - lo[a] > h ? hi[a] - lo[a] : h;
     size_t best = 0;
     if (h > 0 && isfinite(h))
-        for (size_t u = 1; u < sizeof UNIT / sizeof *UNIT; u++)
+        for (size_t u = 1; u < INFERRED_UNITS; u++)
             if (fabs(log(h * UNIT[u].metres / 1.7)) < fabs(log(h * UNIT[best].metres / 1.7)))
                 best = u;
     if (height)

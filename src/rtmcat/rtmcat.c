@@ -25,6 +25,7 @@
 #include "numfmt.h"
 #include "pbo.h"
 #include "rtm.h"
+#include "mocap_retarget.h"
 #include "skeleton_cfg.h"
 #include "tree.h"
 #include "rtmcat_check.h"
@@ -47,6 +48,7 @@ struct cat {
     struct rtm_skeleton *skel;
     int skel_given;               /* -s: no model.cfg gives one (tree.h) */
     struct rtm_skelreg *skels;    /* the configs' skeletons, without -s */
+    struct rtm_mocap_opts mocap;  /* --bvh-unit, --bvh-fps */
     struct rtm_loader loader;
     struct rtmc *cache;
     struct rtm_tree *tree;
@@ -221,7 +223,7 @@ static int is_broken(struct cat *c, uint64_t ino)
 /* Looks up rel's names from the tree's root, stopping at an animation (its
  * views are VIEW's business: -ENOTDIR when rel goes on): 0, or the failed
  * lookup's errno, with *w where the walk stopped.  The tree shows an
- * animation for every .rtm name and an archive for every .pbo name. */
+ * animation for every .rtm or .bvh name and an archive for every .pbo name. */
 static int walk(struct cat *c, struct walk *w)
 {
     char name[PATH_MAX];
@@ -237,7 +239,7 @@ static int walk(struct cat *c, struct walk *w)
         int dir = S_ISDIR(e.st.st_mode);
         w->ino = e.ino;
         w->at = AT_FOLDER;
-        if (dir && rtm_name_ends(name, n, ".rtm")) {
+        if (dir && rtm_is_anim_name(name, n)) {
             w->at = AT_ANIM;
         } else if (dir && !w->archive_len && rtm_name_ends(name, n, ".pbo")) {
             w->at = AT_ARCHIVE;
@@ -586,7 +588,8 @@ static int cat_tree(struct cat *c, int digits, const char *cdir)
         return fail_errno(c, -ENOMEM);
     c->loader = (struct rtm_loader){ .srcfd = c->srcfd, .skel = c->skel, .digits = digits,
                                      .whole = 1,    /* broken is broken, whatever is asked */
-                                     .model_cfg = !c->skel_given, .skels = c->skels };
+                                     .model_cfg = !c->skel_given, .skels = c->skels,
+                                     .mocap = &c->mocap };
     /* no budget: one run reads one file */
     c->cache = c->loader.cache = rtmc_new(SIZE_MAX / 2, rtm_loader_load, &c->loader);
     struct rtm_tree_config cfg = { .srcfd = c->srcfd, .cache = c->cache,
@@ -620,18 +623,37 @@ int main(int argc, char **argv)
         { "strict", no_argument, NULL, 'S' },
         { "format", required_argument, NULL, 'F' },
         { "gamepath", no_argument, NULL, 'g' },
+        { "bvh-unit", required_argument, NULL, 'U' },
+        { "bvh-fps", required_argument, NULL, 'R' },
         { NULL, 0, NULL, 0 },
     };
     const char *skel_spec = "ofp2", *cdir = NULL, *inc[64];
     int ch, estimate = 0, raw = 0, check = 0, game = 0, digits = RTM_DIGITS_EXACT;
     int skel_given = 0, pp_only = 0, ninc = 0, status;
     unsigned check_flags = 0;
+    struct rtm_mocap_opts mocap = { .unit = 0 };
+    char *end;
     while ((ch = getopt_long(argc, argv, "s:d:C:ghVEI:", opts, NULL)) != -1) {
         switch (ch) {
         case 's': skel_spec = optarg, skel_given = 1; break;
         case 'd':
             if ((digits = rtm_digits_parse(optarg)) < 0) {
                 fprintf(stderr, "rtmcat: bad digits '%s' (" RTM_DIGITS_HELP ")\n", optarg);
+                return 2;
+            }
+            break;
+        case 'U':
+            if (rtm_mocap_unit_parse(optarg, &mocap.unit)) {
+                fprintf(stderr, "rtmcat: bad bvh-unit '%s' (m, cm, mm, in, cmu or metres)\n",
+                        optarg);
+                return 2;
+            }
+            break;
+        case 'R':
+            mocap.fps = strtod(optarg, &end);
+            if (*end || !(mocap.fps > 0 && mocap.fps <= 1000)) {
+                fprintf(stderr, "rtmcat: bad bvh-fps '%s' (frames a second, above 0, at most "
+                        "1000)\n", optarg);
                 return 2;
             }
             break;
@@ -676,7 +698,8 @@ int main(int argc, char **argv)
     const char *view = argv[optind + 1];
     if (!raw && !game && (status = rtmcat_text(argv[optind], view, pp_only, inc, ninc)) >= 0)
         return status;  /* a config named on the command line (or -E's error) */
-    struct cat c = { .file = argv[optind], .srcfd = -1, .raw = raw, .skel_given = skel_given };
+    struct cat c = { .file = argv[optind], .srcfd = -1, .raw = raw, .skel_given = skel_given,
+                     .mocap = mocap };
     status = cat_open(&c, skel_spec);
     if (!status) {
         /* plain.rtm of a loose BMTR file the quick way, before any tree is made */

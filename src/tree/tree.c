@@ -331,14 +331,13 @@ void rtm_tree_changed(struct rtm_tree *t, const char *dir, const char *name,
         atomic_store(&t->skeletons_moved, 1);
     if (t->file) {
         /* everything shown is of that one file */
-        if (!*dir && name && (strcmp(name, t->file) == 0 ||
-                              (tree_is_model_cfg(name) && !t->cfg.skeleton_explicit)))
+        if (!*dir && name && (strcmp(name, t->file) == 0 || tree_is_model_cfg(name)))
             rtm_tree_changed_all(t, n);
         return;
     }
     uint64_t parent = rtm_inodes_find(t->nodes, dir, &RTM_FILEID_NONE);
     if (tree_is_model_cfg(name))
-        tree_modelcfg_changed(t, dir, parent, n);
+        tree_modelcfg_changed(t, dir, name, parent, n);
     if (!name) {
         if (parent)
             n->inode(n->ctx, parent);

@@ -1,10 +1,11 @@
-/* tree_modelcfg.c - the model.cfg beside an animation, whose classes give
- * its skeleton unless -o skeleton= was given (rtmfs-views(7), the
- * skeleton rule; the loader reads it: modelcfg.h).  A loose file's
- * version carries the model.cfg's in its salt (fileid.h), so a model.cfg
- * written, added or removed makes a new version of every animation beside
- * it; an archive's entry is of the archive's version, which already
- * changes with any entry. */
+/* tree_modelcfg.c - the files beside an animation that its views depend
+ * on: the model.cfg, whose classes give its skeleton unless -o skeleton=
+ * was given (rtmfs-views(7), the skeleton rule; the loader reads it:
+ * modelcfg.h), and a BVH's bvh.map (bvhmap.h).  A loose file's version
+ * carries theirs in its salt (fileid.h, rtm_loader_salt), so one written,
+ * added or removed makes a new version of every animation beside it; an
+ * archive's entry is of the archive's version, which already changes with
+ * any entry. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -25,12 +26,24 @@ static struct rtm_fileid model_cfg_id(int dfd, const char *name)
     return rtm_fileid_of(&st);
 }
 
+/* The version of a BVH's map beside name (relative to dfd): NONE when
+ * name is no BVH or there is none. */
+static struct rtm_fileid map_id(int dfd, const char *name)
+{
+    char p[PATH_MAX];
+    struct stat st;
+    size_t len = strlen(name);
+    if (!rtm_is_bvh_name(name, len) || rtm_bvh_map_beside(name, len, p, sizeof p) ||
+        fstatat(dfd, p, &st, 0) || !S_ISREG(st.st_mode))
+        return RTM_FILEID_NONE;
+    return rtm_fileid_of(&st);
+}
+
 uint64_t tree_modelcfg_salt(struct rtm_tree *t, int dfd, const char *name)
 {
-    if (t->cfg.skeleton_explicit)
-        return 0;
-    struct rtm_fileid id = model_cfg_id(dfd, name);
-    return rtm_fileid_hash(&id);
+    struct rtm_fileid model = t->cfg.skeleton_explicit ? RTM_FILEID_NONE : model_cfg_id(dfd, name);
+    struct rtm_fileid map = map_id(dfd, name);
+    return rtm_loader_salt(&model, &map);
 }
 
 /* Whether path is an animation's directly in dir. */
@@ -63,10 +76,10 @@ static void forget_beside(void *arg, uint64_t ino, const char *path,
     b->n->inode(b->n->ctx, ino);
 }
 
-void tree_modelcfg_changed(struct rtm_tree *t, const char *dir, uint64_t parent,
-                           const struct rtm_tree_notify *n)
+void tree_modelcfg_changed(struct rtm_tree *t, const char *dir, const char *name,
+                           uint64_t parent, const struct rtm_tree_notify *n)
 {
-    if (t->cfg.skeleton_explicit)
+    if (t->cfg.skeleton_explicit && strcmp(name, RTM_BVH_MAP) != 0)
         return;
     struct beside_ctx b = { t, dir, parent, n };
     rtm_inodes_each(t->nodes, forget_beside, &b);
@@ -74,5 +87,5 @@ void tree_modelcfg_changed(struct rtm_tree *t, const char *dir, uint64_t parent,
 
 int tree_is_model_cfg(const char *name)
 {
-    return name && strcmp(name, RTM_MODEL_CFG) == 0;
+    return name && (strcmp(name, RTM_MODEL_CFG) == 0 || strcmp(name, RTM_BVH_MAP) == 0);
 }

@@ -327,7 +327,9 @@ int tree_states_skeleton(struct rtm_tree *t, const struct tree_target *tg, int r
     struct rtm_states_skeleton c;
     int rc = 0;
     *id = 0;
-    if (!t->cfg.skels || t->cfg.configs_none || !a)
+    /* a BVH's bones are its skeleton's, which its listing names: the
+     * mount's rule alone (rtm(5), BVH SOURCES) */
+    if (!t->cfg.skels || t->cfg.configs_none || !a || a->format == RTM_FORMAT_BVH)
         return 0;
     pthread_mutex_lock(&t->states->lock);     /* most installs: no skeleton found */
     int any = rtm_states_skeletons_any(table_locked(t, ready, &rc));

@@ -179,7 +179,8 @@ int tree_states_timing(struct rtm_tree *t, const struct tree_target *tg, int rea
 
 /* The skeleton the configs chose for animation tg (its anim entry tg->h
  * loaded, at any level) into *id, as put in cfg.skels (0: none chose one,
- * or the step is off: cfg.skels NULL, -o configs=none); *when (if not
+ * or the step is off: cfg.skels NULL, -o configs=none, or a BVH, whose
+ * bones are the skeleton's and named by its listing); *when (if not
  * NULL) becomes the table's time if later and one was chosen.  Builds the
  * table as tree_states_timing does (ready: -EAGAIN instead); -ENOMEM. */
 int tree_states_skeleton(struct rtm_tree *t, const struct tree_target *tg, int ready,

@@ -207,7 +207,7 @@ int tree_list_put(struct rtm_tree *t, struct rtm_dirlist *d, const char *name, m
 int tree_list_add(struct rtm_tree *t, struct rtm_dirlist *d, const char *dir, const char *name,
                   mode_t type, const struct rtm_fileid *id, const struct tree_head *head);
 
-/* ---- the model.cfg beside an animation (tree_modelcfg.c) ---- */
+/* ---- the files beside an animation: model.cfg, bvh.map (tree_modelcfg.c) ---- */
 
 /* Asks for SOURCE folder dir to be watched (rtm_tree_config's watch): the
  * folders the kernel looks up, and those the configs' walk reads; a
@@ -215,13 +215,15 @@ int tree_list_add(struct rtm_tree *t, struct rtm_dirlist *d, const char *dir, co
 void tree_watch(struct rtm_tree *t, const char *dir);
 
 /* The salt (fileid.h) of the version of the loose animation at name
- * (relative to dfd): its folder's model.cfg's, 0 without one or under an
- * explicit -o skeleton=. */
+ * (relative to dfd): rtm_loader_salt of its folder's model.cfg (none
+ * under an explicit -o skeleton=) and, for a BVH, its bvh.map. */
 uint64_t tree_modelcfg_salt(struct rtm_tree *t, int dfd, const char *name);
-/* A model.cfg in dir changed: the animations beside it are new versions
- * (parent: dir's number, or 0). */
-void tree_modelcfg_changed(struct rtm_tree *t, const char *dir, uint64_t parent,
-                           const struct rtm_tree_notify *n);
+/* A model.cfg or bvh.map (name) in dir changed: the animations beside it
+ * are new versions (parent: dir's number, or 0). */
+void tree_modelcfg_changed(struct rtm_tree *t, const char *dir, const char *name,
+                           uint64_t parent, const struct rtm_tree_notify *n);
+/* Whether name is a file beside animations that versions them: model.cfg
+ * or bvh.map. */
 int tree_is_model_cfg(const char *name);
 
 #endif

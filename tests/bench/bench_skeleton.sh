@@ -7,7 +7,8 @@
 # --include=bones.txt` of the whole install, each
 #   - as the install is (its configs name no skeleton);
 #   - with one more config, @skel/config.cpp, that gives CfgMovesMaleSdr
-#     and CfgGesturesMale a skeletonName and CfgSkeletons that class, so
+#     and CfgGesturesMale a skeletonName and CfgSkeletons that class (in a
+#     $PBOPREFIX$ folder, where configs are read), so
 #     that every state's file takes it (the worst case: every view of
 #     every animation is of the configs' skeleton);
 #   - and with RTMFS_BENCH_BEFORE (another build's rtmfs, e.g. the commit
@@ -31,6 +32,7 @@ trap 'rm -rf "$SKEL"; cleanup' EXIT
 
 skeleton_config() {
     mkdir -p "$SKEL"
+    echo skel >"$SKEL/\$PBOPREFIX\$"          # configs are read below a prefix
     cat >"$SKEL/config.cpp" <<'CFG'
 class CfgSkeletons {
     class OFP2_ManSkeleton {
