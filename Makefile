@@ -218,7 +218,8 @@ demo: deps
 	@$(MAKE) --no-print-directory all
 	@bash src/scripts/demo.sh $(BUILD)
 
-bench: all $(BUILD)/tests/bench_core $(BUILD)/tests/bench_config $(BUILD)/tests/test_binarise
+bench: all $(BUILD)/tests/bench_core $(BUILD)/tests/bench_config $(BUILD)/tests/test_binarise \
+       $(BUILD)/tests/test_mocap_goals
 	@$(BUILD)/tests/bench_core
 	@$(BUILD)/tests/bench_config
 	@BUILD=$(BUILD) bash tests/bench/bench_config_install.sh
@@ -233,6 +234,7 @@ bench: all $(BUILD)/tests/bench_core $(BUILD)/tests/bench_config $(BUILD)/tests/
 	@BUILD=$(BUILD) bash tests/bench/bench_skeleton.sh
 	@BUILD=$(BUILD) bash tests/bench/bench_damaged.sh
 	@BUILD=$(BUILD) bash tests/bench/bench_binarise.sh
+	@BUILD=$(BUILD) bash tests/bench/bench_bvh.sh
 
 # Every file the mount shows over ../shared, with its size and SHA-256
 # (tests/bench/view_hashes.sh): a change that must not change behaviour

@@ -88,14 +88,13 @@ static void pose_at(const struct rt *r, double u, struct pose *p)
         memcpy(p->q[j], q, sizeof p->q[j]);
         memcpy(p->pos[j], pos, sizeof p->pos[j]);
     }
-    /* to the model's axes and metres: z flips, rotations S W S */
+    /* to the model's axes and metres: points S p, rotations S W S */
     for (uint32_t j = 0; j < m->njoints; j++) {
-        double w[3][3];
+        double w[3][3], at[3];
         rt_quat_matrix(p->q[j], w);
-        for (int x = 0; x < 3; x++)
-            for (int y = 0; y < 3; y++)
-                p->rot[j][x][y] = w[x][y] * (x == 2 ? -1 : 1) * (y == 2 ? -1 : 1);
-        p->pos[j][2] = -p->pos[j][2];
+        rt_rotation_in(r, w, p->rot[j]);
+        rt_point_in(r, p->pos[j], at);
+        memcpy(p->pos[j], at, sizeof at);
     }
     for (uint32_t j = 0; j < m->njoints; j++)
         for (int k = 0; k < 3; k++)
@@ -357,6 +356,7 @@ static struct rtm_bvh_info *make_info(const struct rt *r, const struct rtm_mocap
     in->height = r->height;
     in->naming = rtm_mocap_naming_name(r->identity ? RTM_NAMING_SKELETON : r->map->naming);
     in->identity = r->identity;
+    in->zup = r->zup;
     in->hip_ratio = r->identity ? 1 : r->ratio;
     return in;
 }

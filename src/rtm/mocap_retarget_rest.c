@@ -27,8 +27,10 @@ static void rest_positions(struct rt *r)
     const struct rtm_mocap *m = r->m;
     for (uint32_t j = 0; j < m->njoints; j++) {
         const struct rtm_mocap_joint *jt = &m->joint[j];
-        double o[3] = { jt->offset[0] * r->unit, jt->offset[1] * r->unit,
-                        -jt->offset[2] * r->unit };
+        double o[3];
+        rt_point_in(r, jt->offset, o);
+        for (int k = 0; k < 3; k++)
+            o[k] *= r->unit;
         for (int k = 0; k < 3; k++)
             r->rest[j][k] = (jt->parent >= 0 ? r->rest[jt->parent][k] : 0) + o[k];
     }
@@ -358,6 +360,38 @@ static void sources(struct rt *r)
             r->src[r->jbone[j]] = (int32_t)j;
 }
 
+/* Whether the joint mapped to the skeleton's head (else nothing) lies
+ * above the root more along z than along y, in the file's own axes. */
+static int head_along_z(const struct rt *r)
+{
+    int32_t head = rtm_skeleton_find(r->s, "head", 4);
+    for (uint32_t j = 0; head >= 0 && j < r->m->njoints; j++) {
+        if (r->map->bone[j] != head)
+            continue;
+        double v[3] = { 0, 0, 0 };
+        for (int32_t k = (int32_t)j; k >= 0; k = r->m->joint[k].parent)
+            for (int a = 0; a < 3; a++)
+                v[a] += r->m->joint[k].offset[a];
+        return fabs(v[2]) > fabs(v[1]);
+    }
+    return 0;
+}
+
+/* Which of the file's axes is up (rtm(5), BVH SOURCES: y, as BVH has it,
+ * or z, as Blender's exporter writes it), with the rest poses made in the
+ * model's axes: the skeleton's own BVH in either is taken as it is;
+ * else z when the head lies above the root along z. */
+static void up_axis(struct rt *r)
+{
+    for (r->zup = 0; r->zup < 2; r->zup++) {
+        rest_positions(r);
+        if ((r->identity = is_identity(r)))
+            return;
+    }
+    r->zup = head_along_z(r);
+    rest_positions(r);
+}
+
 int rt_prepare(struct rt *r, const struct rtm_mocap *m, const struct rtm_mocap_map *map,
                const struct rtm_skeleton *s, const struct rtm_mocap_opts *o,
                struct rtm_error *err)
@@ -384,8 +418,7 @@ int rt_prepare(struct rt *r, const struct rtm_mocap *m, const struct rtm_mocap_m
         rtm_err_oom(err, "out of memory retargeting %u joints", m->njoints);
         return -1;
     }
-    rest_positions(r);
-    r->identity = is_identity(r);
+    up_axis(r);
     sources(r);
     if (!r->nmapped) {
         rt_release(r);

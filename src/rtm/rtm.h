@@ -55,6 +55,7 @@ struct rtm_bvh_info {
     double height;              /* the rest pose's height, file units */
     const char *naming;         /* static: the naming the names were read in */
     int identity;               /* the skeleton's own: taken as it is */
+    int zup;                    /* its up is z (Blender's export), not y */
     double hip_ratio;           /* target hip height over the source's (1 on the
                                    identity path) */
     struct rtm_bvh_joint *joint;    /* njoints, file order */

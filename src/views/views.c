@@ -118,6 +118,8 @@ static void put_bvh_fields(const struct rtm_bvh_info *in, struct rtm_buf *b)
     else
         rtm_buf_puts(b, " (every frame kept)\n");
     rtm_buf_printf(b, "bvh_naming: %s\n", in->naming);
+    rtm_buf_puts(b, in->zup ? "bvh_up: z (as Blender's exporter writes BVH)\n"
+                            : "bvh_up: y (as BVH has it)\n");
     if (in->identity)
         rtm_buf_puts(b, "bvh_retarget: none: the skeleton's own joints, taken as they are\n");
     else

@@ -1,0 +1,53 @@
+# bvh_export.py - run by Blender: blender -b --factory-startup --python-exit-code 2
+#   --python tests/blender/bvh_export.py -- IN.bvh OUT.bvh [IN.bvh OUT.bvh]...
+#
+# Each IN.bvh (an animation's anim.bvh) is imported with Blender's default
+# settings and its whole frame range exported again to OUT.bvh with the
+# exporter's defaults, as a user who opens a file and saves it does; the
+# caller reads OUT.bvh back as an animation source (rtm(5), BVH SOURCES).
+# Prints "exported: OUT" a file, "FAIL: ..." for one that did not; exits 2
+# when any failed.
+import sys
+
+import bpy
+
+
+def patch_ru():
+    """Debian 12's Blender 3.4 opens BVH files with mode 'rU', which its
+    Python 3.11 refuses (ValueError: invalid mode: 'rU')."""
+    import builtins
+    import io_anim_bvh.import_bvh as ib
+
+    def open_without_u(file, mode="r", *args, **kwargs):
+        return builtins.open(file, mode.replace("U", ""), *args, **kwargs)
+
+    ib.open = open_without_u
+
+
+def round_trip(src, out):
+    bpy.ops.wm.read_factory_settings(use_empty=True)
+    bpy.ops.import_anim.bvh(filepath=src)
+    arm = bpy.context.selected_objects[0]
+    bpy.context.view_layer.objects.active = arm
+    action = arm.animation_data.action
+    first, last = (int(f) for f in action.frame_range)
+    bpy.context.scene.frame_start, bpy.context.scene.frame_end = first, last
+    bpy.ops.export_anim.bvh(filepath=out, frame_start=first, frame_end=last)
+
+
+def main():
+    args = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else []
+    patch_ru()
+    failed = 0
+    for src, out in zip(args[0::2], args[1::2]):
+        try:
+            round_trip(src, out)
+            print("exported: " + out)
+        except Exception as e:  # noqa: BLE001 - one file's failure is reported
+            print("FAIL: %s: %s" % (src, e))
+            failed += 1
+    print("blender: %d exported, %d failed" % (len(args) // 2 - failed, failed))
+    sys.exit(2 if failed else 0)
+
+
+main()
