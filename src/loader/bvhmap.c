@@ -1,6 +1,7 @@
 /* bvhmap.c - the map file beside a BVH animation (bvhmap.h), and the salt
  * of a loose animation's version (loader.h). */
 #include "bvhmap.h"
+#include "modelcfg.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -65,27 +66,25 @@ static int in_archive(const struct rtm_loader *l, int fd, const struct rtmc_src 
 {
     const char *entry = src->path + src->archive_len + 1;
     char name[PBO_NAME_MAX + 16];
+    struct rtmc_entry *t;
+    long i;
     if (rtm_bvh_map_beside(entry, strlen(entry), name, sizeof name))
         return 0;
-    char archive[PATH_MAX];
-    snprintf(archive, sizeof archive, "%.*s", (int)src->archive_len, src->path);
-    struct rtmc_src ts = { .path = archive, .id = src->id, .kind = RTMC_TABLE, .level = RTMC_FULL };
-    struct rtmc_entry *t;
-    int rc = rtmc_get(l->cache, &ts, &t);
-    if (rc)
+    int rc = rtm_archive_beside(l, src, name, &t, &i);
+    if (rc || i < 0) {
+        if (!rc)
+            rtmc_put(l->cache, t);
         return rc;
-    const struct pbo *p = rtmc_pbo(t);
-    long i = p ? pbo_find(p, name) : -1;
-    if (i >= 0) {
-        struct rtm_error err = { .msg = "" };
-        uint64_t size = pbo_entry_content_size(&p->entries[i]);
-        snprintf(m->where, sizeof m->where, "%s/%s", archive, p->entries[i].path);
-        if (size > RTM_BVH_MAP_MAX)
-            rc = too_big(m, size, msg, msglen);
-        else if (pbo_load_entry(fd, p, (size_t)i, &m->text, &m->len, &err))
-            rc = err.code ? -err.code
-                          : (snprintf(msg, msglen, "%s: %s", m->where, err.msg), 1);
     }
+    const struct pbo *p = rtmc_pbo(t);
+    struct rtm_error err = { .msg = "" };
+    uint64_t size = pbo_entry_content_size(&p->entries[i]);
+    snprintf(m->where, sizeof m->where, "%.*s/%s", (int)src->archive_len, src->path,
+             p->entries[i].path);
+    if (size > RTM_BVH_MAP_MAX)
+        rc = too_big(m, size, msg, msglen);
+    else if (pbo_load_entry(fd, p, (size_t)i, &m->text, &m->len, &err))
+        rc = err.code ? -err.code : (snprintf(msg, msglen, "%s: %s", m->where, err.msg), 1);
     rtmc_put(l->cache, t);
     return rc;
 }

@@ -45,26 +45,36 @@ static int loose(const struct rtm_loader *l, const struct rtmc_src *src,
     return get(l, &s, m);
 }
 
+int rtm_archive_beside(const struct rtm_loader *l, const struct rtmc_src *src,
+                       const char *name, struct rtmc_entry **table, long *i)
+{
+    char archive[PATH_MAX];
+    snprintf(archive, sizeof archive, "%.*s", (int)src->archive_len, src->path);
+    struct rtmc_src ts = { .path = archive, .id = src->id, .kind = RTMC_TABLE,
+                           .level = RTMC_FULL };
+    int rc = rtmc_get(l->cache, &ts, table);
+    if (rc)
+        return rc;
+    const struct pbo *p = rtmc_pbo(*table);
+    *i = p ? pbo_find(p, name) : -1;
+    return 0;
+}
+
 /* An archive entry's: the entry model.cfg beside it, any case. */
 static int in_archive(const struct rtm_loader *l, const struct rtmc_src *src,
                       struct rtm_modelcfg *m)
 {
     const char *entry = src->path + src->archive_len + 1;
     char name[PBO_NAME_MAX + 16], key[RTM_KEY_MAX];
+    struct rtmc_entry *t;
+    long i;
     if (rtm_model_cfg_beside(entry, strlen(entry), name, sizeof name))
         return 0;
-    char archive[PATH_MAX];
-    snprintf(archive, sizeof archive, "%.*s", (int)src->archive_len, src->path);
-    struct rtmc_src ts = { .path = archive, .id = src->id, .kind = RTMC_TABLE,
-                           .level = RTMC_FULL };
-    struct rtmc_entry *t;
-    int rc = rtmc_get(l->cache, &ts, &t);
+    int rc = rtm_archive_beside(l, src, name, &t, &i);
     if (rc)
         return rc;
-    const struct pbo *p = rtmc_pbo(t);
-    long i = p ? pbo_find(p, name) : -1;
     if (i >= 0) {
-        rtm_loader_entry_key(key, archive, src->archive_len, p->entries[i].path);
+        rtm_loader_entry_key(key, src->path, src->archive_len, rtmc_pbo(t)->entries[i].path);
         struct rtmc_src s = { .path = key, .id = src->id, .kind = RTMC_SKELETONS,
                               .level = RTMC_FULL, .archive_len = src->archive_len };
         rc = get(l, &s, m);
