@@ -9,6 +9,7 @@
  * stable inode numbers and tell the kernel what changed in SOURCE.
  */
 #include "fuse_ops.h"
+#include "rtmfs_options.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -56,196 +57,6 @@ struct fs {
     struct rtm_tree *tree;
     struct rtmfs_ops_ctx ops;
 };
-
-/* ---- command line ---- */
-
-struct options {
-    char *skeleton, *cache_size, *source, *digits, *index, *index_size;
-    int noindex;
-    char *uid, *gid, *umask, *dmask, *fmask, *fsname, *subtype, *watch;
-    int show_other, gamepaths, nonopts;
-    char *rapified;                     /* text (default) or raw */
-    char *configs;                      /* all (default) or none */
-    char *timing;                       /* game (default) or frames */
-    char *ahead;                        /* threads sizing ahead of a walk */
-    char *bvh_unit, *bvh_fps;           /* how BVH sources are read */
-    unsigned max_read;
-};
-
-enum { KEY_MAX_READ = 1 };
-
-#define OPT(t, p) { t, offsetof(struct options, p), 1 }
-static const struct fuse_opt option_spec[] = {
-    OPT("skeleton=%s", skeleton),
-    OPT("cache_size=%s", cache_size),
-    OPT("digits=%s", digits),
-    OPT("index=%s", index),
-    OPT("index_size=%s", index_size),
-    OPT("noindex", noindex),
-    OPT("show_other", show_other),
-    OPT("gamepaths", gamepaths),
-    OPT("rapified=%s", rapified),
-    OPT("configs=%s", configs),
-    OPT("timing=%s", timing),
-    OPT("bvh_unit=%s", bvh_unit),
-    OPT("bvh_fps=%s", bvh_fps),
-    OPT("ahead=%s", ahead),
-    OPT("uid=%s", uid),
-    OPT("gid=%s", gid),
-    OPT("umask=%s", umask),
-    OPT("dmask=%s", dmask),
-    OPT("fmask=%s", fmask),
-    OPT("fsname=%s", fsname),
-    OPT("subtype=%s", subtype),
-    OPT("watch=%s", watch),
-    FUSE_OPT_KEY("max_read=", KEY_MAX_READ),       /* kept for libfuse too */
-    /* what fstab and mount(8) pass that means nothing here (ro is forced) */
-    FUSE_OPT_KEY("ro", FUSE_OPT_KEY_DISCARD),
-    FUSE_OPT_KEY("rw", FUSE_OPT_KEY_DISCARD),
-    FUSE_OPT_KEY("user", FUSE_OPT_KEY_DISCARD),
-    FUSE_OPT_KEY("nouser", FUSE_OPT_KEY_DISCARD),
-    FUSE_OPT_KEY("users", FUSE_OPT_KEY_DISCARD),
-    FUSE_OPT_KEY("auto", FUSE_OPT_KEY_DISCARD),
-    FUSE_OPT_KEY("noauto", FUSE_OPT_KEY_DISCARD),
-    FUSE_OPT_KEY("defaults", FUSE_OPT_KEY_DISCARD),
-    FUSE_OPT_KEY("_netdev", FUSE_OPT_KEY_DISCARD),
-    FUSE_OPT_KEY("nofail", FUSE_OPT_KEY_DISCARD),
-    FUSE_OPT_KEY("exec", FUSE_OPT_KEY_DISCARD),
-    FUSE_OPT_KEY("owner", FUSE_OPT_KEY_DISCARD),
-    FUSE_OPT_END
-};
-
-/* A number option: all digits in base (10 or 8), at most max. */
-static int parse_num(const char *name, const char *v, int base, unsigned long max,
-                     unsigned long *out)
-{
-    char *end;
-    errno = 0;
-    unsigned long n = v && *v >= '0' && *v <= '9' ? strtoul(v, &end, base) : 0;
-    if (!v || *v < '0' || *v > '9' || *end || errno || n > max) {
-        fprintf(stderr, "rtmfs: bad %s '%s' (%s)\n", name, v ? v : "",
-                base == 8 ? "an octal mask such as 022" : "a number such as 1000");
-        return -1;
-    }
-    *out = n;
-    return 0;
-}
-
-static int opt_proc(void *data, const char *arg, int key, struct fuse_args *outargs)
-{
-    struct options *o = data;
-    (void)outargs;
-    if (key == KEY_MAX_READ) {
-        unsigned long n;
-        if (parse_num("max_read", arg + strlen("max_read="), 10, UINT_MAX, &n))
-            return -1;
-        o->max_read = (unsigned)n;
-        return 1;
-    }
-    if (key == FUSE_OPT_KEY_OPT)
-        return strncmp(arg, "x-", 2) && strncmp(arg, "comment=", 8) ? 1 : 0;
-    if (key != FUSE_OPT_KEY_NONOPT)
-        return 1;
-    if (o->nonopts++ == 0) {
-        o->source = strdup(arg);
-        return 0;
-    }
-    if (o->nonopts == 2)
-        return 1;                       /* the mount point, for fuse_parse_cmdline */
-    fprintf(stderr, "rtmfs: unexpected argument '%s'\n", arg);
-    return -1;
-}
-
-static void usage(void)
-{
-    printf("usage: rtmfs [options] SOURCE MOUNTPOINT\n"
-           "Mount SOURCE read-only at MOUNTPOINT, showing every .rtm file (and every .bvh\n"
-           "motion capture, retargeted onto the skeleton) as a directory\n"
-           "of its views (header.txt bones.txt phases.csv props.json plain.rtm bmtr.rtm\n"
-           "skeleton.txt moving.txt, frames/, tracks/ and, with a skeleton that has pivots,\n"
-           "anim.bvh and joints/)\n"
-           "and every .pbo archive as a directory of its entries and pbo.txt.  SOURCE may\n"
-           "also be one .rtm or .pbo file: the mount is then its directory.\n\n"
-           "rtmfs options:\n"
-           "    -o skeleton=SKEL       ofp2 (default), none, FILE or MODEL.cfg[:CLASS]\n"
-           "    -o cache_size=SIZE     cache of parsed files and views (K, M, G; default 256M)\n"
-           "    -o digits=N            numbers of frames, tracks, joints, phases and props\n"
-           "                           with N decimals (0-9), for diff (default: exact)\n"
-           "    -o index=PATH          the persistent index of sizes and listings (default:\n"
-           "                           $XDG_CACHE_HOME/rtmfs/index.sqlite, or ~/.cache/rtmfs/)\n"
-           "    -o index_size=SIZE     its bound, least recently used dropped (default 64M)\n"
-           "    -o noindex             no persistent index\n"
-           "    -o ahead=N             threads that size views ahead of a walk that stats\n"
-           "                           them (0-16; default: one a CPU; 0: none)\n"
-           "    -o show_other          pass other files (and archive entries) through\n"
-           "    -o rapified=MODE       with show_other: rapified configs as text (default;\n"
-           "                           config.bin as config.cpp) or raw (their bytes)\n"
-           "    -o gamepaths           the game's file system: every archive and $PBOPREFIX$\n"
-           "                           folder at its prefix, conflicts.txt at the root\n"
-           "    -o configs=MODE        all (default: states.txt reads the configs under\n"
-           "                           SOURCE when first asked for) or none\n"
-           "    -o timing=MODE         game (default: preview.svg and anim.bvh play one\n"
-           "                           pass as the states that play the file time it) or\n"
-           "                           frames (30 frames a second, whatever the configs)\n"
-           "    -o bvh_unit=UNIT       a BVH file's unit: m, cm, mm, in, cmu or metres\n"
-           "                           (default: inferred from the skeleton's height)\n"
-           "    -o bvh_fps=N           resample BVH motion to N frames a second (default:\n"
-           "                           every frame kept)\n"
-           "    -o uid=N,gid=N         owner shown (default: the source's)\n"
-           "    -o umask=M             modes 0777 & ~M, octal (dmask= folders, fmask= files)\n"
-           "    -o fsname=NAME         first field of /proc/mounts (default: SOURCE)\n"
-           "    -o subtype=NAME        type fuse.NAME in /proc/mounts (default: rtmfs)\n"
-           "    -o watch=MODE          auto (default: inotify, but asking again every 0.5 s\n"
-           "                           on network and FUSE file systems), inotify, or poll\n\n");
-}
-
-/* -o uid=, gid=, umask=, dmask=, fmask= into what the tree shows. */
-/* The strings fuse_opt_parse made. */
-static void options_free(struct options *o)
-{
-    char *all[] = { o->skeleton, o->cache_size, o->source, o->digits, o->index,
-                    o->index_size, o->uid, o->gid, o->umask, o->dmask, o->fmask, o->fsname,
-                    o->subtype, o->watch, o->rapified, o->configs, o->timing, o->ahead,
-                    o->bvh_unit, o->bvh_fps };
-    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
-        free(all[i]);
-}
-
-/* -o ahead=N: threads that size ahead of a walk that stats (tree.h).  By
- * default one a CPU: a walk's requests wait on the kernel and on the
- * walker more than they compute, and the workers yield to them (nice). */
-enum { AHEAD_MAX = 16 };
-static int ahead_threads(const char *s)
-{
-    if (!s) {
-        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-        return cpus <= 1 ? 1 : cpus > AHEAD_MAX ? AHEAD_MAX : (int)cpus;
-    }
-    char *end;
-    errno = 0;
-    long n = strtol(s, &end, 10);
-    return errno || end == s || *end || n < 0 || n > AHEAD_MAX ? -1 : (int)n;
-}
-
-static int parse_attrs(const struct options *o, struct rtm_tree_attrs *a)
-{
-    const unsigned long max_id = (uid_t)-2;     /* -1 means "no change" to chown */
-    unsigned long uid = 0, gid = 0, umask = 0, dmask = 0, fmask = 0;
-    if ((o->uid && parse_num("uid", o->uid, 10, max_id, &uid)) ||
-        (o->gid && parse_num("gid", o->gid, 10, max_id, &gid)) ||
-        (o->umask && parse_num("umask", o->umask, 8, 0777, &umask)) ||
-        (o->dmask && parse_num("dmask", o->dmask, 8, 0777, &dmask)) ||
-        (o->fmask && parse_num("fmask", o->fmask, 8, 0777, &fmask)))
-        return -1;
-    *a = (struct rtm_tree_attrs){
-        .uid = (uid_t)uid, .gid = (gid_t)gid,
-        .dmask = (mode_t)(o->dmask ? dmask : umask), .fmask = (mode_t)(o->fmask ? fmask : umask),
-        .set = (o->uid ? RTM_ATTR_UID : 0u) | (o->gid ? RTM_ATTR_GID : 0u) |
-               (o->dmask || o->umask ? RTM_ATTR_DMASK : 0u) |
-               (o->fmask || o->umask ? RTM_ATTR_FMASK : 0u),
-    };
-    return 0;
-}
 
 /* Whether path is where something is mounted: a line of mountinfo names it
  * (field 5, with spaces and the like written as octal escapes). */
@@ -380,25 +191,6 @@ static char *index_path(const struct options *o)
     return p;
 }
 
-/* -o bvh_unit= and bvh_fps= into fs->mocap: 0, or -1 after saying why. */
-static int mocap_options(struct fs *fs, const struct options *o)
-{
-    char *end = NULL;
-    fs->mocap = (struct rtm_mocap_opts){ .unit = 0 };
-    if (o->bvh_unit && rtm_mocap_unit_parse(o->bvh_unit, &fs->mocap.unit)) {
-        fprintf(stderr, "rtmfs: bad bvh_unit '%s' (m, cm, mm, in, cmu or metres)\n",
-                o->bvh_unit);
-        return -1;
-    }
-    if (o->bvh_fps && (!(fs->mocap.fps = strtod(o->bvh_fps, &end)) || *end ||
-                       !(fs->mocap.fps > 0 && fs->mocap.fps <= 1000))) {
-        fprintf(stderr, "rtmfs: bad bvh_fps '%s' (frames a second, above 0, at most 1000)\n",
-                o->bvh_fps);
-        return -1;
-    }
-    return 0;
-}
-
 /* Where the index is, and what the loader keys its records with. */
 static int index_setup(struct fs *fs, const struct options *o, int digits)
 {
@@ -451,7 +243,7 @@ static int fs_setup(struct fs *fs, const struct options *o, const char *mountpoi
         fprintf(stderr, "rtmfs: bad cache_size '%s' (use e.g. 64M, 1G)\n", o->cache_size);
         return -1;
     }
-    if (parse_attrs(o, &attrs))
+    if (rtmfs_parse_attrs(o, &attrs))
         return -1;
     int digits = o->digits ? rtm_digits_parse(o->digits) : RTM_DIGITS_EXACT;
     if (o->digits && digits < 0) {
@@ -470,9 +262,9 @@ static int fs_setup(struct fs *fs, const struct options *o, const char *mountpoi
         fprintf(stderr, "rtmfs: bad timing '%s' (game or frames)\n", o->timing);
         return -1;
     }
-    if (mocap_options(fs, o))
+    if (rtmfs_mocap_options(o, &fs->mocap))
         return -1;
-    int ahead = ahead_threads(o->ahead);
+    int ahead = rtmfs_ahead_threads(o->ahead);
     if (ahead < 0) {
         fprintf(stderr, "rtmfs: bad ahead '%s' (a number of threads, 0 to %d)\n", o->ahead,
                 AHEAD_MAX);
@@ -695,10 +487,10 @@ int main(int argc, char **argv)
     struct fuse_cmdline_opts c = { 0 };
     struct fs fs = { .srcfd = -1 };
     int rc = 1;
-    if (fuse_opt_parse(&args, &o, option_spec, opt_proc) || fuse_parse_cmdline(&args, &c))
+    if (fuse_opt_parse(&args, &o, rtmfs_option_spec, rtmfs_opt_proc) || fuse_parse_cmdline(&args, &c))
         goto out;
     if (c.show_help) {
-        usage();
+        rtmfs_usage();
         fuse_cmdline_help();
         fuse_lowlevel_help();
         rc = 0;
@@ -716,7 +508,7 @@ int main(int argc, char **argv)
     fs_teardown(&fs);
 out:
     free(c.mountpoint);
-    options_free(&o);
+    rtmfs_options_free(&o);
     fuse_opt_free_args(&args);
     return rc;
 }

@@ -1,5 +1,4 @@
-/* bvhmap.c - the map file beside a BVH animation (bvhmap.h), and the salt
- * of a loose animation's version (loader.h). */
+/* bvhmap.c - the map file beside a BVH animation (bvhmap.h). */
 #include "bvhmap.h"
 #include "modelcfg.h"
 
@@ -10,24 +9,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-int rtm_is_bvh_name(const char *name, size_t len)
-{
-    return rtm_name_ends(name, len, ".bvh");
-}
-
-int rtm_bvh_map_beside(const char *path, size_t len, char *out, size_t n)
-{
-    const char *slash = memrchr(path, '/', len);
-    int dir = slash ? (int)(slash - path + 1) : 0;
-    return snprintf(out, n, "%.*s" RTM_BVH_MAP, dir, path) >= (int)n ? -1 : 0;
-}
-
-uint64_t rtm_loader_salt(const struct rtm_fileid *model_cfg, const struct rtm_fileid *map)
-{
-    uint64_t salt = rtm_fileid_hash(model_cfg), m = rtm_fileid_hash(map);
-    return m ? salt ^ (m * 0xbf58476d1ce4e5b9ull | 1) : salt;   /* no map: as before */
-}
 
 static int too_big(struct rtm_bvh_map_file *m, uint64_t size, char *msg, size_t msglen)
 {
