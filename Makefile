@@ -132,7 +132,7 @@ $(LIBINDEX): $(INDEX_OBJ)
 # under SANITIZE: the sanitizers' runtimes need a dynamic program, as
 # valgrind's memcheck does to watch the heap, so make valgrind runs
 # rtmcat-memcheck, the same objects linked dynamically.
-RTMCAT_OBJ := $(patsubst %,$(BUILD)/obj/rtmcat/rtmcat%.o,_estimate _config _check _usage _states \
+RTMCAT_OBJ := $(patsubst %,$(BUILD)/obj/rtmcat/rtmcat%.o,_args _estimate _config _check _usage _states \
                 _missing _gamepath _plain _text) $(BUILD)/obj/rtmcat/rtmcat.o
 $(BUILD)/rtmcat: $(RTMCAT_OBJ) $(LIBTREE) $(LIBCORE)
 	$(CC) $(ALL_LDFLAGS) $(if $(SANITIZE),,-static-pie) -o $@ $^ $(LIBS) -lpthread

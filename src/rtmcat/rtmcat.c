@@ -28,6 +28,7 @@
 #include "mocap_retarget.h"
 #include "skeleton_cfg.h"
 #include "tree.h"
+#include "rtmcat_args.h"
 #include "rtmcat_check.h"
 #include "rtmcat_config.h"
 #include "rtmcat_estimate.h"
@@ -612,100 +613,38 @@ static void cat_close(struct cat *c)
 
 int main(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        { "skeleton", required_argument, NULL, 's' },
-        { "digits", required_argument, NULL, 'd' },
-        { "help", no_argument, NULL, 'h' },
-        { "version", no_argument, NULL, 'V' },
-        { "estimate-pivots", no_argument, NULL, 'P' },
-        { "raw", no_argument, NULL, 'r' },
-        { "check", no_argument, NULL, 'K' },
-        { "strict", no_argument, NULL, 'S' },
-        { "format", required_argument, NULL, 'F' },
-        { "gamepath", no_argument, NULL, 'g' },
-        { "bvh-unit", required_argument, NULL, 'U' },
-        { "bvh-fps", required_argument, NULL, 'R' },
-        { NULL, 0, NULL, 0 },
-    };
-    const char *skel_spec = "ofp2", *cdir = NULL, *inc[64];
-    int ch, estimate = 0, raw = 0, check = 0, game = 0, digits = RTM_DIGITS_EXACT;
-    int skel_given = 0, pp_only = 0, ninc = 0, status;
-    unsigned check_flags = 0;
-    struct rtm_mocap_opts mocap = { .unit = 0 };
-    char *end;
-    while ((ch = getopt_long(argc, argv, "s:d:C:ghVEI:", opts, NULL)) != -1) {
-        switch (ch) {
-        case 's': skel_spec = optarg, skel_given = 1; break;
-        case 'd':
-            if ((digits = rtm_digits_parse(optarg)) < 0) {
-                fprintf(stderr, "rtmcat: bad digits '%s' (" RTM_DIGITS_HELP ")\n", optarg);
-                return 2;
-            }
-            break;
-        case 'U':
-            if (rtm_mocap_unit_parse(optarg, &mocap.unit)) {
-                fprintf(stderr, "rtmcat: bad bvh-unit '%s' (m, cm, mm, in, cmu or metres)\n",
-                        optarg);
-                return 2;
-            }
-            break;
-        case 'R':
-            mocap.fps = strtod(optarg, &end);
-            if (*end || !(mocap.fps > 0 && mocap.fps <= 1000)) {
-                fprintf(stderr, "rtmcat: bad bvh-fps '%s' (frames a second, above 0, at most "
-                        "1000)\n", optarg);
-                return 2;
-            }
-            break;
-        case 'P': estimate = 1; break;
-        case 'E': pp_only = 1; break;
-        case 'I': if (ninc == 64) return fprintf(stderr, "rtmcat: more than 64 -I\n"), 2;
-                  inc[ninc++] = optarg; break;
-        case 'r': raw = 1; break;
-        case 'K': check = 1; break;
-        case 'g': game = 1; break;
-        case 'C': cdir = optarg; break;
-        case 'S': check_flags |= RTMCAT_CHECK_STRICT; break;
-        case 'F':
-            if (strcmp(optarg, "json") && strcmp(optarg, "text")) {
-                fprintf(stderr, "rtmcat: bad format '%s' (text or json)\n", optarg);
-                return 2;
-            }
-            check_flags |= strcmp(optarg, "json") ? 0u : (unsigned)RTMCAT_CHECK_JSON;
-            break;
-        case 'h': rtmcat_usage(stdout); return 0;
-        case 'V':
-            printf("rtmcat %s (LZO %s)\n", RTMFS_VERSION, lzo_version_string());
-            return 0;
-        default: rtmcat_usage(stderr); return 2;
-        }
-    }
-    if (estimate && argc - optind >= 1)
-        return rtmcat_estimate(skel_spec, argv + optind, argc - optind);
-    if (check && argc - optind >= 1 && !estimate && !raw)
-        return rtmcat_check(skel_spec, skel_given, digits, check_flags, argv + optind,
-                            argc - optind);
-    if (!raw && !estimate && !check && rtmcat_missing_asked(cdir, argv + optind, argc - optind))
-        return rtmcat_missing(cdir, argv[optind]);
-    if (game && !rtmcat_gamepath(argc - optind, argv + optind, &ch))
+    struct rtmcat_args a;
+    int status = rtmcat_args_parse(argc, argv, &a), ch;
+    char **ops = argv + optind;
+    int nops = argc - optind;
+    if (status >= 0)
+        return status;
+    if (a.estimate && nops >= 1)
+        return rtmcat_estimate(a.skel_spec, ops, nops);
+    if (a.check && nops >= 1 && !a.estimate && !a.raw)
+        return rtmcat_check(a.skel_spec, a.skel_given, a.digits, a.check_flags, ops, nops);
+    if (!a.raw && !a.estimate && !a.check && rtmcat_missing_asked(a.cdir, ops, nops))
+        return rtmcat_missing(a.cdir, ops[0]);
+    if (a.game && !rtmcat_gamepath(nops, ops, &ch))
         return ch;
-    optind += game;                     /* SOURCE is dropped: FILE [VIEW] follow */
-    if (argc - optind < 1 || argc - optind > 2 - raw || estimate || check || check_flags ||
-        (pp_only && (raw || game))) {
+    ops += a.game;                      /* SOURCE is dropped: FILE [VIEW] follow */
+    nops -= a.game;
+    if (nops < 1 || nops > 2 - a.raw || a.estimate || a.check || a.check_flags ||
+        (a.pp_only && (a.raw || a.game))) {
         rtmcat_usage(stderr);
         return 2;
     }
-    const char *view = argv[optind + 1];
-    if (!raw && !game && (status = rtmcat_text(argv[optind], view, pp_only, inc, ninc)) >= 0)
+    const char *view = ops[1];
+    if (!a.raw && !a.game && (status = rtmcat_text(ops[0], view, a.pp_only, a.inc, a.ninc)) >= 0)
         return status;  /* a config named on the command line (or -E's error) */
-    struct cat c = { .file = argv[optind], .srcfd = -1, .raw = raw, .skel_given = skel_given,
-                     .mocap = mocap };
-    status = cat_open(&c, skel_spec);
+    struct cat c = { .file = ops[0], .srcfd = -1, .raw = a.raw, .skel_given = a.skel_given,
+                     .mocap = a.mocap };
+    status = cat_open(&c, a.skel_spec);
     if (!status) {
         /* plain.rtm of a loose BMTR file the quick way, before any tree is made */
-        status = view && !raw ? rtmcat_plain(c.srcfd, c.rel, view, c.skel, skel_given, c.file)
-                              : -1;
-        if (status < 0 && !(status = cat_tree(&c, digits, cdir)))
+        status = view && !a.raw ? rtmcat_plain(c.srcfd, c.rel, view, c.skel, a.skel_given, c.file)
+                                : -1;
+        if (status < 0 && !(status = cat_tree(&c, a.digits, a.cdir)))
             status = cat_file(&c, view);
     }
     cat_close(&c);
