@@ -76,7 +76,7 @@ check_link_and_refusal() {
     do_umount "$M"
     mkdir -p "$M"
     "$RTMFS" "$S/target.bin" "$M" 2>"$T/err" && { fail "target.bin accepted"; fusermount3 -u "$M"; }
-    grep -q "neither a folder nor an .rtm or .pbo file" "$T/err" || fail "refusal: $(cat "$T/err")"
+    grep -q "neither a folder nor an .rtm, .bvh or .pbo file" "$T/err" || fail "refusal: $(cat "$T/err")"
     block_ok "$before" "a symlinked .rtm mounts; other files are refused"
 }
 
