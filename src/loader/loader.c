@@ -135,9 +135,6 @@ static int parsed(const struct rtm_loader *l, const struct rtmc_src *src, int rc
     return rc;
 }
 
-/* A parse with o takes its skeleton from the model.cfg beside the file
- * when the tree found one (pick's classes), else from the configs when the
- * version names their choice (its skel). */
 /* How a parse with o reads a BVH: the loader's options, and the map file
  * beside it (mo is o's to point at). */
 static void with_mocap(const struct rtm_loader *l, const struct rtmc_src *src,
@@ -153,8 +150,11 @@ static void with_mocap(const struct rtm_loader *l, const struct rtmc_src *src,
     o->mocap = mo;
 }
 
-static void with_model_cfg(const struct rtm_loader *l, const struct rtmc_src *src,
-                           struct rtm_parse_opts *o, struct rtm_skeleton_pick *pick)
+/* A parse with o takes its skeleton from the model.cfg beside the file
+ * when the tree found one (pick's classes), else from the configs when the
+ * version names their choice (its skel). */
+static void with_skeleton(const struct rtm_loader *l, const struct rtmc_src *src,
+                          struct rtm_parse_opts *o, struct rtm_skeleton_pick *pick)
 {
     const struct rtm_skeleton *chosen =
         src->id.skel && l->skels ? rtm_skelreg_get(l->skels, src->id.skel) : NULL;
@@ -180,7 +180,7 @@ static int parse(const struct rtm_loader *l, const struct rtmc_src *src,
                                 .flags = src->level != RTMC_FULL && !src->full_if_parsed
                                              ? RTM_PARSE_NO_MATRICES : 0,
                                 .give_source = 1 };
-    with_model_cfg(l, src, &o, &pick);
+    with_skeleton(l, src, &o, &pick);
     with_mocap(l, src, &o, &mo);
     int rc = rtm_parse_opts(data, len, &o, &out->anim, &err);
     rtm_skeleton_pick_done(&pick);
@@ -226,7 +226,7 @@ static int load_head(const struct rtm_loader *l, const struct rtmc_src *src,
     struct rtm_skeleton_pick pick = pick_of(src);
     struct rtm_mocap_opts mo;
     struct rtm_parse_opts o = { .skel = l->skel, .reserve = reserve_parse, .reserve_ctx = &pb };
-    with_model_cfg(l, src, &o, &pick);
+    with_skeleton(l, src, &o, &pick);
     with_mocap(l, src, &o, &mo);
     uint8_t *buf = NULL;
     size_t len = hs->size < HEAD_FIRST ? (size_t)hs->size : HEAD_FIRST, reserved = 0;
