@@ -293,7 +293,7 @@ TSAN_SRC   := $(CORE_SRC) $(WRIT_SRC) $(TREE_SRC) $(INDEX_SRC)
 # ThreadSanitizer has nothing to say about; a new test of a threaded
 # layer's code joins this list.
 TSAN_TESTS := test_cache test_index test_loader test_remember \
-              test_inodes test_tree test_tree_ahead test_tree_changes
+              test_inodes test_tree test_tree_ahead test_tree_changes test_skelreg
 # The unit tests' helpers (tests/unit/lib, as librtmtest.a above), built
 # once with ThreadSanitizer.
 TSAN_CC  = $(FUZZ_CC) -g -O1 $(NEED_CPPFLAGS) $(ALL_INC) $(NEED_CFLAGS) -Itests/unit -fsanitize=thread \

@@ -236,8 +236,9 @@ static void *stale_thread(void *arg)
 {
     struct stale *s = arg;
     usleep(STALE_AFTER_MS * 1000);
-    for (uint64_t i = 0; s->c->se && i < s->n; i++)     /* ENOENT: not held */
+    for (uint64_t i = 0; s->c->se && !atomic_load(&s->c->ending) && i < s->n; i++)
         fuse_lowlevel_notify_inval_inode(s->c->se, rtm_ino_after(s->ino, i), 0, 0);
+                                        /* ENOENT: not held */
     atomic_fetch_sub(&s->c->stale_threads, 1);
     free(s);
     return NULL;
@@ -262,8 +263,11 @@ void rtmfs_stale(void *ctx, uint64_t ino, uint64_t n)
     pthread_attr_destroy(&attr);
 }
 
-void rtmfs_stale_wait(struct rtmfs_ops_ctx *c)
+void rtmfs_stale_end(struct rtmfs_ops_ctx *c)
 {
+    /* a thread that counted itself before this store is waited for; one
+     * that counts itself after it sees ending and writes nothing */
+    atomic_store(&c->ending, 1);
     while (atomic_load(&c->stale_threads) > 0)
         usleep(1000);
 }

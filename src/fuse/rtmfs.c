@@ -462,11 +462,12 @@ static int serve(struct fs *fs, struct fuse_args *args, const struct fuse_cmdlin
         if (fuse_session_mount(se, c->mountpoint) == 0) {
             if (handshake(se) == 0)
                 rc = run(fs, se, c);
+            rtmfs_stale_end(&fs->ops);  /* before the session's fd is closed */
             fuse_session_unmount(se);
         }
         fuse_remove_signal_handlers(se);
     }
-    rtmfs_stale_wait(&fs->ops);
+    rtmfs_stale_end(&fs->ops);
     fuse_session_destroy(se);
     return rc < 0 ? 1 : 0;      /* > 0: the signal that ended the loop */
 }
