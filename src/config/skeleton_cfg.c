@@ -610,15 +610,6 @@ struct rtm_skeleton *rtm_skeleton_cfg_class(const uint8_t *classes, size_t len, 
     return NULL;
 }
 
-/* How many of the animation's bones skeleton s holds. */
-static uint32_t held(const struct rtm_skeleton *s, const struct rtm_str *bones, uint32_t n)
-{
-    uint32_t k = 0;
-    for (uint32_t i = 0; i < n; i++)
-        k += rtm_skeleton_find(s, bones[i].s, bones[i].len) >= 0;
-    return k;
-}
-
 /* Whether class (h, cover, nbones) beats the best so far: the most of the
  * animation's bones (every one first), then ofp2's best cover, then the
  * most bones; file order breaks what is left. */
@@ -641,7 +632,7 @@ static struct rtm_skeleton *pick_class(struct rtm_skeleton_pick *p, const struct
         struct rtm_error e2;
         if (rtm_skeleton_parse(c.text, c.text_len, "class", &s, &e2))
             continue;                   /* cannot happen: this project wrote it */
-        uint32_t h = held(s, bones, n);
+        uint32_t h = rtm_skeleton_held(s, bones, n);
         if (better(h, c.cover, s->nbones, best, any)) {
             best[0] = h, best[1] = c.cover, best[2] = s->nbones;
             win = c;

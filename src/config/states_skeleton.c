@@ -65,14 +65,6 @@ static size_t first_of(const struct states_check *k, const char *key)
     return lo;
 }
 
-static uint32_t held(const struct rtm_skeleton *s, const struct rtm_str *bones, uint32_t n)
-{
-    uint32_t h = 0;
-    for (uint32_t i = 0; i < n; i++)
-        h += rtm_skeleton_find(s, bones[i].s, bones[i].len) >= 0;
-    return h;
-}
-
 /* A candidate: one skeleton, how many states play the file with it, the
  * first of them in states.txt's order (an index into b). */
 struct candidate {
@@ -110,7 +102,8 @@ int rtm_states_skeleton(const struct rtm_states *s, const char *key, const struc
             seen++;
         if (seen < i)
             continue;                   /* counted with its first state */
-        struct candidate c = { skel, 0, k->by_key[i], held(k->k[skel].s, bones, n) };
+        struct candidate c = { skel, 0, k->by_key[i],
+                               rtm_skeleton_held(k->k[skel].s, bones, n) };
         for (size_t j = i; j < to; j++)
             c.states += k->b[k->by_key[j]].skel == skel;
         choices++;

@@ -488,3 +488,11 @@ int rtm_skeleton_load(const char *path, struct rtm_skeleton **out, struct rtm_er
         rtm_err_nooff(err, "skeleton '%s': %s", path, e2.msg);
     return rc;
 }
+
+uint32_t rtm_skeleton_held(const struct rtm_skeleton *s, const struct rtm_str *bones, uint32_t n)
+{
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < n; i++)
+        k += rtm_skeleton_find(s, bones[i].s, bones[i].len) >= 0;
+    return k;
+}

@@ -69,6 +69,8 @@ int32_t *rtm_skeleton_first_bones(const struct rtm_skeleton *s, const struct rtm
                                   uint32_t n);
 /* Index of the bone called name (len bytes), or -1. */
 int32_t rtm_skeleton_find(const struct rtm_skeleton *s, const char *name, size_t len);
+/* How many of bones[0, n) s holds (names matched as rtm_skeleton_find does). */
+uint32_t rtm_skeleton_held(const struct rtm_skeleton *s, const struct rtm_str *bones, uint32_t n);
 /* Whether s has pivots (0 for a NULL s). */
 int rtm_skeleton_has_pivots(const struct rtm_skeleton *s);
 /* Appends s in the file format to out: "BONE PARENT", then " X Y Z" as %.4f
