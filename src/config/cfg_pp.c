@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include "array.h"
+#include "work.h"
 
 #define PP_OUTPUT_DEFAULT ((size_t)64 << 20)
 
@@ -257,7 +258,7 @@ static int include_file(struct pp *pp, struct src *f, const char *path, const ch
         return fail(pp, f, "#include nested deeper than %d", CFG_PP_INCLUDE_MAX);
     uint8_t *data;
     size_t n;
-    if (rtm_slurp_max(path, CFG_FILE_MAX, &data, &n))
+    if (rtm_work_slurp_max(pp->o->work, path, CFG_FILE_MAX, &data, &n))
         return fail(pp, f, "cannot read %s: %s", path, strerror(errno));
     long id = add_file(pp, path);
     snprintf(dir, sizeof dir, "%s", path);
@@ -545,7 +546,7 @@ int cfg_pp_file(const char *path, const struct cfg_pp_opts *o, struct cfg_pp_res
     size_t n;
     char dir[PATH_MAX];
     memset(r, 0, sizeof *r);
-    if (rtm_slurp_max(path, CFG_FILE_MAX, &data, &n)) {
+    if (rtm_work_slurp_max(o->work, path, CFG_FILE_MAX, &data, &n)) {
         rtm_err_sys(err, errno, 0, "cannot read %s: %s", path, strerror(errno));
         return -1;
     }
@@ -589,7 +590,7 @@ int cfg_load_file(const char *path, const struct cfg_pp_opts *o, struct cfg **ou
     size_t n;
     char dir[PATH_MAX];
     *out = NULL;
-    if (rtm_slurp_max(path, CFG_FILE_MAX, &data, &n)) {
+    if (rtm_work_slurp_max(o->work, path, CFG_FILE_MAX, &data, &n)) {
         rtm_err_sys(err, errno, 0, "cannot read %s: %s", path, strerror(errno));
         return -1;
     }

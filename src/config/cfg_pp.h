@@ -46,6 +46,8 @@
 
 #include "config.h"
 
+struct rtm_work;
+
 enum { CFG_PP_INCLUDE_MAX = 32 };
 /* The largest config or included file read from disk (a whole game's
  * config.cpp is a few MB): a larger one, or one that is no regular file (a
@@ -66,6 +68,7 @@ struct cfg_pp_opts {
     long long epoch;            /* the time the date and time built-ins say
                                    (UNIX seconds), fixed for a run; 0: now,
                                    or SOURCE_DATE_EPOCH when it is set */
+    struct rtm_work *work;      /* counts the files read (work.h); NULL: not */
 };
 
 struct cfg_pp_result {

@@ -478,8 +478,8 @@ int rtm_skeleton_cfg_open(const char *path, const char *cls, const char *spec,
     *out = NULL;
     struct gamepath_project *pr = NULL;
     gamepath_project_open(path, &pr);   /* none: relative includes only */
-    struct cfg_pp_opts o = { pr ? gamepath_project_resolve : NULL, pr,
-                             pr ? gamepath_project_include(pr) : NULL, 0, NULL, 0 };
+    struct cfg_pp_opts o = { .resolve = pr ? gamepath_project_resolve : NULL, .arg = pr,
+                             .include_dir = pr ? gamepath_project_include(pr) : NULL };
     struct cfg *c = NULL;
     struct rtm_error e2;
     int rc = cfg_load_file(path, &o, &c, &e2);
@@ -552,7 +552,7 @@ int rtm_skeleton_cfg_classes_of(const uint8_t *data, size_t len, const char *whe
     if (rap_is_rapified(data, len)) {
         rc = rap_read(data, len, &c, &e2);
     } else {
-        struct cfg_pp_opts o = { NULL, NULL, NULL, 0, NULL, 0 };
+        struct cfg_pp_opts o = { .resolve = NULL };
         struct cfg_pp_result pp;
         memset(&pp, 0, sizeof pp);
         rc = cfg_pp_text((const char *)data, len, where, NULL, &o, &pp, &e2) ||

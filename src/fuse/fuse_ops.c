@@ -10,6 +10,8 @@
 #include <string.h>
 #include <sys/statvfs.h>
 
+#include "work.h"
+
 /* Taken before replying: a reply frees the request. */
 static struct rtmfs_ops_ctx *ctx_of(fuse_req_t req) { return fuse_req_userdata(req); }
 static struct rtm_tree *tree_of(fuse_req_t req) { return ctx_of(req)->tree; }
@@ -205,12 +207,14 @@ const struct fuse_lowlevel_ops rtmfs_ops = {
 static void inval_entry(void *ctx, uint64_t parent, const char *name)
 {
     struct rtmfs_ops_ctx *c = ctx;
+    rtm_work_add(c->work, RTM_WORK_STALE, 1);
     fuse_lowlevel_notify_inval_entry(c->se, parent, name, strlen(name));
 }
 
 static void inval_inode(void *ctx, uint64_t ino)
 {
     struct rtmfs_ops_ctx *c = ctx;
+    rtm_work_add(c->work, RTM_WORK_STALE, 1);
     fuse_lowlevel_notify_inval_inode(c->se, ino, 0, 0);
 }
 
@@ -236,8 +240,10 @@ static void *stale_thread(void *arg)
 {
     struct stale *s = arg;
     usleep(STALE_AFTER_MS * 1000);
-    for (uint64_t i = 0; s->c->se && !atomic_load(&s->c->ending) && i < s->n; i++)
+    for (uint64_t i = 0; s->c->se && !atomic_load(&s->c->ending) && i < s->n; i++) {
+        rtm_work_add(s->c->work, RTM_WORK_STALE, 1);
         fuse_lowlevel_notify_inval_inode(s->c->se, rtm_ino_after(s->ino, i), 0, 0);
+    }
                                         /* ENOENT: not held */
     atomic_fetch_sub(&s->c->stale_threads, 1);
     free(s);

@@ -29,6 +29,7 @@ struct rtmfs_ops_ctx {
     unsigned max_read;                  /* -o max_read=, which init must repeat */
     atomic_int stale_threads;           /* rtmfs_stale()'s, still running */
     atomic_int ending;                  /* rtmfs_stale_end() was called */
+    struct rtm_work *work;              /* counts the notifications sent (work.h) */
 };
 
 extern const struct fuse_lowlevel_ops rtmfs_ops;

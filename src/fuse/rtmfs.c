@@ -56,6 +56,7 @@ struct fs {
     struct rtm_fsmap *fsmap;      /* which devices inotify is blind on */
     struct rtm_tree *tree;
     struct rtmfs_ops_ctx ops;
+    struct rtm_work work;         /* what the mount did to SOURCE (RTMFS_STATS) */
 };
 
 /* Whether path is where something is mounted: a line of mountinfo names it
@@ -290,7 +291,8 @@ static int fs_setup(struct fs *fs, const struct options *o, const char *mountpoi
     fs->loader = (struct rtm_loader){ .srcfd = fs->srcfd, .skel = fs->skel, .digits = digits,
                                       .render = fs->render,   /* .store: index_open */
                                       .log = log_line, .model_cfg = o->skeleton == NULL,
-                                      .skels = fs->skels, .mocap = &fs->mocap };
+                                      .skels = fs->skels, .mocap = &fs->mocap,
+                                      .work = &fs->work };
     fs->cache = fs->loader.cache = rtmc_new(budget, rtm_loader_load, &fs->loader);
     if (fs->cache) {
         rtmc_set_store(fs->cache, rtm_loader_store);
@@ -315,7 +317,8 @@ static int fs_setup(struct fs *fs, const struct options *o, const char *mountpoi
                                    .watch = rtm_watch_add,
                                    .watch_ctx = fs->watch, .fsmap = fs->fsmap,
                                    .stale = rtmfs_stale,
-                                   .stale_ctx = &fs->ops };
+                                   .stale_ctx = &fs->ops, .work = &fs->work };
+    fs->ops.work = &fs->work;
     fs->tree = fs->watch ? rtm_tree_new(&cfg) : NULL;
     free(hidden);
     if (!fs->tree) {
@@ -327,8 +330,9 @@ static int fs_setup(struct fs *fs, const struct options *o, const char *mountpoi
     return 0;
 }
 
-/* RTMFS_STATS=FILE: what the cache and the index did, for tests that must
- * tell whether anything was parsed or rendered. */
+/* RTMFS_STATS=FILE: what the cache and the index did, and the work done
+ * on SOURCE (work.h), for tests and benchmarks that must tell how much was
+ * opened, read, parsed or rendered. */
 static void write_stats(struct fs *fs)
 {
     const char *file = getenv("RTMFS_STATS");
@@ -350,6 +354,9 @@ static void write_stats(struct fs *fs)
             (unsigned long long)c.mismatches, (unsigned long long)ix.hits,
             (unsigned long long)ix.misses, (unsigned long long)ix.written,
             (unsigned long long)ix.file_bytes, (unsigned long long)c.ahead);
+    for (int k = 0; k < RTM_WORK_N; k++)
+        fprintf(f, "%s %llu\n", rtm_work_name(k),
+                (unsigned long long)rtm_work_get(&fs->work, k));
     fclose(f);
 }
 

@@ -22,9 +22,11 @@ static int loose(const struct rtm_loader *l, const struct rtmc_src *src,
                  struct rtm_bvh_map_file *m, char *msg, size_t msglen)
 {
     struct stat st;
-    if (rtm_bvh_map_beside(src->path, strlen(src->path), m->where, sizeof m->where))
+    char path[PATH_MAX];
+    if (rtm_bvh_map_beside(src->path, strlen(src->path), path, sizeof path))
         return 0;
-    int fd = openat(l->srcfd, m->where, O_RDONLY | O_CLOEXEC);
+    snprintf(m->where, sizeof m->where, "%s", rtm_side_file_name(path));
+    int fd = openat(l->srcfd, path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return errno == ENOENT || errno == ENOTDIR ? 0 : -errno;
     int rc = fstat(fd, &st) ? -errno : !S_ISREG(st.st_mode) ? 0 : 2;
@@ -33,7 +35,7 @@ static int loose(const struct rtm_loader *l, const struct rtmc_src *src,
     if (rc == 2) {
         m->id = rtm_fileid_of(&st);
         m->len = (size_t)st.st_size;
-        ssize_t got = (m->text = malloc(m->len + 1)) ? rtm_pread_full(fd, m->text, m->len, 0)
+        ssize_t got = (m->text = malloc(m->len + 1)) ? rtm_work_pread(l->work, fd, m->text, m->len, 0)
                                                      : -ENOMEM;
         rc = got < 0 ? (int)got : (size_t)got == m->len ? 0 : -ESTALE;
     }
@@ -60,11 +62,10 @@ static int in_archive(const struct rtm_loader *l, int fd, const struct rtmc_src 
     const struct pbo *p = rtmc_pbo(t);
     struct rtm_error err = { .msg = "" };
     uint64_t size = pbo_entry_content_size(&p->entries[i]);
-    snprintf(m->where, sizeof m->where, "%.*s/%s", (int)src->archive_len, src->path,
-             p->entries[i].path);
+    snprintf(m->where, sizeof m->where, "%s", rtm_side_file_name(p->entries[i].path));
     if (size > RTM_BVH_MAP_MAX)
         rc = too_big(m, size, msg, msglen);
-    else if (pbo_load_entry(fd, p, (size_t)i, &m->text, &m->len, &err))
+    else if (pbo_load_entry(l->work, fd, p, (size_t)i, &m->text, &m->len, &err))
         rc = err.code ? -err.code : (snprintf(msg, msglen, "%s: %s", m->where, err.msg), 1);
     rtmc_put(l->cache, t);
     return rc;

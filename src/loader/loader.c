@@ -28,9 +28,9 @@ static int same_version(int fd, const struct rtmc_src *src)
     return rtm_fileid_check(fd, &src->id);
 }
 
-static int read_at(int fd, uint8_t *p, size_t len, uint64_t off)
+static int read_at(struct rtm_work *w, int fd, uint8_t *p, size_t len, uint64_t off)
 {
-    ssize_t n = rtm_pread_full(fd, p, len, off);
+    ssize_t n = rtm_work_pread(w, fd, p, len, off);
     return n < 0 ? (int)n : (size_t)n < len ? -ESTALE : 0;   /* shorter: it changed */
 }
 
@@ -182,6 +182,7 @@ static int parse(const struct rtm_loader *l, const struct rtmc_src *src,
                                 .give_source = 1 };
     with_skeleton(l, src, &o, &pick);
     with_mocap(l, src, &o, &mo);
+    rtm_work_add(l->work, RTM_WORK_PARSE_FULL, 1);
     int rc = rtm_parse_opts(data, len, &o, &out->anim, &err);
     rtm_skeleton_pick_done(&pick);
     rc = parsed(l, src, rc, &err, &pb, out, msg, msglen);
@@ -194,6 +195,7 @@ static int parse(const struct rtm_loader *l, const struct rtmc_src *src,
 
 /* Where a head load reads: a file, or an entry of an archive (p). */
 struct head_src {
+    struct rtm_work *work;              /* what the reads count into */
     int fd;
     const struct pbo *p;                /* NULL: the file itself */
     size_t entry;
@@ -204,8 +206,8 @@ struct head_src {
 static int head_read(const struct head_src *hs, uint8_t *buf, size_t len, struct rtm_error *err)
 {
     if (hs->p)
-        return pbo_load_entry_head(hs->fd, hs->p, hs->entry, buf, len, err);
-    int rc = read_at(hs->fd, buf, len, 0);
+        return pbo_load_entry_head(hs->work, hs->fd, hs->p, hs->entry, buf, len, err);
+    int rc = read_at(hs->work, hs->fd, buf, len, 0);
     if (rc)
         rtm_err_sys(err, -rc, 0, "%s", strerror(-rc));
     return rc ? -1 : 0;
@@ -248,6 +250,7 @@ static int load_head(const struct rtm_loader *l, const struct rtmc_src *src,
             free(buf);
             return err.code ? -err.code : HEAD_UNREAD;
         }
+        rtm_work_add(l->work, RTM_WORK_PARSE_HEAD, 1);
         rc = rtm_parse_head(buf, len, hs->size, &o, &out->anim, &need, &err);
         if (rc != RTM_PARSE_NEED_MORE)
             break;
@@ -328,7 +331,7 @@ static int load_file(const struct rtm_loader *l, int fd, const struct rtmc_src *
     size_t size = (size_t)src->id.size;
     struct rtm_error err = { .msg = "" };
     if (wants_head(l, src)) {
-        struct head_src hs = { fd, NULL, 0, src->id.size };
+        struct head_src hs = { l->work, fd, NULL, 0, src->id.size };
         posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM);   /* the head, not what follows */
         return load_head(l, src, r, &hs, out, msg, msglen);
     }
@@ -337,7 +340,7 @@ static int load_file(const struct rtm_loader *l, int fd, const struct rtmc_src *
     uint8_t *data = malloc(size ? size : 1);
     if (!data)
         return -ENOMEM;
-    int rc = read_at(fd, data, size, 0);
+    int rc = read_at(l->work, fd, data, size, 0);
     if (rc) {
         free(data);
         return rc;
@@ -353,7 +356,8 @@ static int load_table(const struct rtm_loader *l, int fd, const struct rtmc_src 
                       struct rtmc_loaded *out, char *msg, size_t msglen)
 {
     struct rtm_error err = { .msg = "" };
-    if (pbo_load_table(fd, &out->pbo, &err))
+    rtm_work_add(l->work, RTM_WORK_TABLES, 1);
+    if (pbo_load_table(l->work, fd, &out->pbo, &err))
         return failed(msg, msglen, src->path, &err);
     loader_remember_table(l, fd, src, out->pbo);
     return 0;
@@ -375,7 +379,7 @@ static int load_entry_whole(const struct rtm_loader *l, int fd, const struct pbo
     struct rtm_error err = { .msg = "" };
     if (reserve(r, entry_bytes(&p->entries[i]), entry_bytes(&p->entries[i]), "to read", &err))
         return failed(msg, msglen, src->path, &err);
-    if (pbo_load_entry(fd, p, i, &data, &len, &err)) {
+    if (pbo_load_entry(l->work, fd, p, i, &data, &len, &err)) {
         /* damage a head does not see (an LZSS checksum): remembered as a
          * parse that fails is, so the folder stays error.txt alone */
         if (!err.code && src->kind == RTMC_ANIM)
@@ -412,7 +416,7 @@ static int load_entry(const struct rtm_loader *l, int fd, const char *archive,
     else {
         rc = HEAD_UNREAD;
         if (wants_head(l, src)) {
-            struct head_src hs = { fd, p, (size_t)i, pbo_entry_content_size(&p->entries[i]) };
+            struct head_src hs = { l->work, fd, p, (size_t)i, pbo_entry_content_size(&p->entries[i]) };
             rc = load_head(l, src, r, &hs, out, msg, msglen);
         }
         if (rc == HEAD_UNREAD)
@@ -447,7 +451,7 @@ int rtm_loader_load(void *ctx, const struct rtmc_src *src, struct rtmc_reservati
         return -ENAMETOOLONG;
     memcpy(file, src->path, n);
     file[n] = 0;
-    int fd = openat(l->srcfd, file, O_RDONLY | O_CLOEXEC);
+    int fd = rtm_work_openat(l->work, l->srcfd, file, O_RDONLY | O_CLOEXEC);
     if (fd < 0 && (errno == EACCES || errno == EPERM)) {
         /* shown as error.txt, like rtmcat; a chmod in SOURCE invalidates it */
         snprintf(msg, msglen, "%s: %s", file, strerror(errno));

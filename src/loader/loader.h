@@ -102,6 +102,9 @@ struct rtm_loader {
     const struct rtm_mocap_opts *mocap; /* how BVH files are read (unit, frame
                                            rate; the map is the file's own,
                                            bvhmap.h); NULL: the defaults */
+    struct rtm_work *work;              /* counts files opened, bytes read, tables
+                                           and parses (work.h; the caller's,
+                                           added to from any thread); NULL: none */
 };
 
 /* A BVH animation's map file (rtmfs-views(7), BVH SOURCES): bvh.map in
@@ -111,6 +114,15 @@ struct rtm_loader {
 #define RTM_BVH_MAP "bvh.map"
 int rtm_bvh_map_beside(const char *path, size_t len, char *out, size_t n);
 int rtm_is_bvh_name(const char *name, size_t len);
+/* The name a view gives a file beside an animation (its model.cfg, its
+ * map) whose key is path (relative to SOURCE, or "ARCHIVE/ENTRY"): the
+ * last component, as the folder or the archive spells it; a pointer into
+ * path.  Never the path itself: a view's bytes are of its version
+ * (fileid.h), which holds what lies beside the animation but not where
+ * its folder lies under SOURCE (renamed or moved while mounted or between
+ * mounts, or seen by rtmcat from another folder), so a view that named
+ * the path would change under a size already known. */
+const char *rtm_side_file_name(const char *path);
 /* The salt of a loose animation's version (fileid.h): what the files
  * beside it that its views depend on are, from the version of its
  * model.cfg (RTM_FILEID_NONE: none, or not used: -o skeleton=) and of its

@@ -227,9 +227,9 @@ int rtm_loader_timed(void *ctx, const struct rtmc_src *src, struct rtm_view v, c
 
 /* Whether all len bytes at off of fd were read into p (a shorter read:
  * the file changed, and its table is not remembered). */
-static int read_full(int fd, uint8_t *p, size_t len, uint64_t off)
+static int read_full(struct rtm_work *w, int fd, uint8_t *p, size_t len, uint64_t off)
 {
-    return rtm_pread_full(fd, p, len, off) == (ssize_t)len;
+    return rtm_work_pread(w, fd, p, len, off) == (ssize_t)len;
 }
 
 /* An archive's table from the index: 0, or -1 when it has none. */
@@ -265,8 +265,8 @@ void loader_remember_table(const struct rtm_loader *l, int fd, const struct rtmc
     uint8_t *head = malloc(p->table_bytes ? (size_t)p->table_bytes : 1);
     struct rtm_buf b;
     rtm_buf_init(&b);
-    if (head && read_full(fd, head, (size_t)p->table_bytes, 0) &&
-        read_full(fd, tail, tail_len, p->data_end) &&
+    if (head && read_full(l->work, fd, head, (size_t)p->table_bytes, 0) &&
+        read_full(l->work, fd, tail, tail_len, p->data_end) &&
         rtm_shape_encode_table(head, (size_t)p->table_bytes, tail, tail_len, &b) == 0)
         rtm_store_put(l->store, &k, b.p, b.len);
     rtm_buf_free(&b);

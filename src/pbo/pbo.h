@@ -40,6 +40,7 @@
 #include <stdint.h>
 
 #include "util.h"
+#include "work.h"
 
 #define PBO_METHOD_STORED 0x00000000u
 #define PBO_METHOD_CPRS   0x43707273u     /* "Cprs": LZSS */
@@ -197,17 +198,19 @@ int pbo_entry_readable(const struct pbo_entry *e, struct rtm_error *err);
  * table (and the trailer) and nothing else; pbo_load_entry() reads exactly
  * entry i's stored bytes and decodes them into a new buffer the caller
  * frees (a cut entry is refused before anything is allocated for it).
- * Both return 0, or -1 with err set (offsets in the archive). */
-int pbo_load_table(int fd, struct pbo **out, struct rtm_error *err);
-int pbo_load_entry(int fd, const struct pbo *p, size_t i, uint8_t **out, size_t *len,
-                   struct rtm_error *err);
+ * Both return 0, or -1 with err set (offsets in the archive).  The bytes
+ * read count into w (work.h; NULL: not counted), and so in
+ * pbo_load_entry_head. */
+int pbo_load_table(struct rtm_work *w, int fd, struct pbo **out, struct rtm_error *err);
+int pbo_load_entry(struct rtm_work *w, int fd, const struct pbo *p, size_t i, uint8_t **out,
+                   size_t *len, struct rtm_error *err);
 /* The first len bytes of entry i's content (len at most its content size)
  * into out (caller-owned), reading from fd only the stored bytes they
  * need: a window of a stored entry, or as much LZSS as decodes to len
  * bytes (unchecked: the checksum follows the whole stream; a full read,
  * pbo_load_entry(), checks it).  0, or -1 with err (as pbo_entry_data's). */
-int pbo_load_entry_head(int fd, const struct pbo *p, size_t i, uint8_t *out, size_t len,
-                        struct rtm_error *err);
+int pbo_load_entry_head(struct rtm_work *w, int fd, const struct pbo *p, size_t i,
+                        uint8_t *out, size_t len, struct rtm_error *err);
 
 /* pbo_notes.c: what the table hid or changed, for pbo.txt.  Calls fn for
  * each note, entries in table order, and stops at fn's first non-zero

@@ -7,12 +7,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "work.h"
+
 enum { FIRST_READ = 64 * 1024 };
 
 /* Reads exactly len bytes at off; 0, or -1 with err set. */
-static int read_at(int fd, uint8_t *buf, size_t len, uint64_t off, struct rtm_error *err)
+static int read_at(struct rtm_work *w, int fd, uint8_t *buf, size_t len, uint64_t off,
+                   struct rtm_error *err)
 {
-    ssize_t n = rtm_pread_full(fd, buf, len, off);
+    ssize_t n = rtm_work_pread(w, fd, buf, len, off);
     if (n < 0)
         rtm_err_sys(err, (int)-n, off, "read error: %s", strerror((int)-n));
     else if ((size_t)n < len)
@@ -20,7 +23,7 @@ static int read_at(int fd, uint8_t *buf, size_t len, uint64_t off, struct rtm_er
     return n >= 0 && (size_t)n == len ? 0 : -1;
 }
 
-int pbo_load_table(int fd, struct pbo **out, struct rtm_error *err)
+int pbo_load_table(struct rtm_work *w, int fd, struct pbo **out, struct rtm_error *err)
 {
     struct stat st;
     *out = NULL;
@@ -36,7 +39,7 @@ int pbo_load_table(int fd, struct pbo **out, struct rtm_error *err)
             rtm_err_oom(err, "out of memory");
             return -1;
         }
-        int rc = read_at(fd, head, len, 0, err);
+        int rc = read_at(w, fd, head, len, 0, err);
         if (rc == 0)
             rc = pbo_read_table(head, len, size, out, err);
         free(head);
@@ -57,7 +60,7 @@ int pbo_load_table(int fd, struct pbo **out, struct rtm_error *err)
         uint8_t tail[21];
         size_t n = size - (*out)->data_end < sizeof tail ? (size_t)(size - (*out)->data_end)
                                                           : sizeof tail;
-        if (read_at(fd, tail, n, (*out)->data_end, err)) {
+        if (read_at(w, fd, tail, n, (*out)->data_end, err)) {
             pbo_free(*out);             /* err says why; a table without it is not kept */
             *out = NULL;
             return -1;
@@ -67,7 +70,7 @@ int pbo_load_table(int fd, struct pbo **out, struct rtm_error *err)
     return 0;
 }
 
-int pbo_load_entry(int fd, const struct pbo *p, size_t i, uint8_t **out, size_t *len,
+int pbo_load_entry(struct rtm_work *w, int fd, const struct pbo *p, size_t i, uint8_t **out, size_t *len,
                    struct rtm_error *err)
 {
     const struct pbo_entry *e = &p->entries[i];
@@ -80,14 +83,14 @@ int pbo_load_entry(int fd, const struct pbo *p, size_t i, uint8_t **out, size_t 
         rtm_err_oom(err, "out of memory for entry %s", e->path);
         return -1;
     }
-    int rc = read_at(fd, blob, e->data_size, e->offset, err);
+    int rc = read_at(w, fd, blob, e->data_size, e->offset, err);
     if (rc == 0)
         rc = pbo_entry_data(p, i, blob, e->data_size, out, len, err);
     free(blob);
     return rc;
 }
 
-int pbo_load_entry_head(int fd, const struct pbo *p, size_t i, uint8_t *out, size_t len,
+int pbo_load_entry_head(struct rtm_work *w, int fd, const struct pbo *p, size_t i, uint8_t *out, size_t len,
                         struct rtm_error *err)
 {
     const struct pbo_entry *e = &p->entries[i];
@@ -99,7 +102,7 @@ int pbo_load_entry_head(int fd, const struct pbo *p, size_t i, uint8_t *out, siz
         return -1;
     }
     if (!pbo_entry_compressed(e))
-        return read_at(fd, out, len, e->offset, err);
+        return read_at(w, fd, out, len, e->offset, err);
     size_t stored = pbo_lzss_src_max(len);
     if (stored > e->data_size)
         stored = e->data_size;
@@ -108,7 +111,7 @@ int pbo_load_entry_head(int fd, const struct pbo *p, size_t i, uint8_t *out, siz
         rtm_err_oom(err, "out of memory for entry %s", e->path);
         return -1;
     }
-    int rc = read_at(fd, blob, stored, e->offset, err);
+    int rc = read_at(w, fd, blob, stored, e->offset, err);
     if (rc == 0)
         rc = pbo_lzss_decode_head(blob, stored, out, len, e->offset, err);
     free(blob);

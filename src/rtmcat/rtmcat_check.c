@@ -190,7 +190,7 @@ static void entry_beside(struct in_archive *x, long i, struct beside *m)
     struct rtm_error err = { .msg = "" };
     if (k < 0 || asprintf(&given, "%s/%s", x->archive, x->p->entries[k].path) < 0)
         return;
-    if (pbo_load_entry(x->fd, x->p, (size_t)k, &cfg, &len, &err) == 0)
+    if (pbo_load_entry(NULL, x->fd, x->p, (size_t)k, &cfg, &len, &err) == 0)
         beside_bytes(m, given, cfg, len);
     else
         rtm_model_cfg_unused(m->where, sizeof m->where, given, err.msg);
@@ -210,7 +210,7 @@ static int check_entry(void *arg, long i)
     size_t len = 0;
     struct rtm_error err = { .msg = "" };
     struct beside m = { NULL, 0, "" };
-    if (pbo_load_entry(x->fd, x->p, (size_t)i, &data, &len, &err)) {
+    if (pbo_load_entry(NULL, x->fd, x->p, (size_t)i, &data, &len, &err)) {
         cannot_read(x->r, file, err.msg);
     } else {
         entry_beside(x, i, &m);
@@ -230,7 +230,7 @@ static void check_archive(struct run *r, const char *archive, const char *inner,
     struct pbo *p = NULL;
     struct rtm_error err = { .msg = "" };
     x.fd = open(archive, O_RDONLY | O_CLOEXEC);
-    if (x.fd < 0 || pbo_load_table(x.fd, &p, &err)) {
+    if (x.fd < 0 || pbo_load_table(NULL, x.fd, &p, &err)) {
         cannot_read(r, given, x.fd < 0 ? strerror(errno) : err.msg);
     } else {
         x.p = p;

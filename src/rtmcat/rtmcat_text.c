@@ -96,9 +96,10 @@ static int text_config(const char *file, const uint8_t *data, size_t len, int pp
     struct roots r = { NULL, inc, ninc };
     struct rtm_error err = { .msg = "" };
     gamepath_project_open(file, &r.pr);
-    struct cfg_pp_opts o = { resolve, &r, r.pr ? gamepath_project_include(r.pr) : NULL, 0,
-                             gamepath_loose(file, gp, sizeof gp, NULL, 0) == 0 ? gp : NULL,
-                             0 };
+    struct cfg_pp_opts o = {
+        .resolve = resolve, .arg = &r,
+        .include_dir = r.pr ? gamepath_project_include(r.pr) : NULL,
+        .gamepath = gamepath_loose(file, gp, sizeof gp, NULL, 0) == 0 ? gp : NULL };
     struct cfg_pp_result pp;
     snprintf(dir, sizeof dir, "%s", file);
     int rc = cfg_pp_text((const char *)data, len, file, dirname(dir), &o, &pp, &err);
@@ -147,8 +148,8 @@ static int entry_bytes(const char *file, const char **entry, uint8_t **data, siz
         struct rtm_error err = { .msg = "" };
         int fd = open(archive, O_RDONLY | O_CLOEXEC);
         long i = -1;
-        int rc = fd < 0 || pbo_load_table(fd, &pb, &err) || (i = pbo_find(pb, p + 1)) < 0 ||
-                         pbo_load_entry(fd, pb, (size_t)i, data, len, &err)
+        int rc = fd < 0 || pbo_load_table(NULL, fd, &pb, &err) || (i = pbo_find(pb, p + 1)) < 0 ||
+                         pbo_load_entry(NULL, fd, pb, (size_t)i, data, len, &err)
                      ? -1
                      : 0;
         if (fd >= 0)

@@ -177,6 +177,11 @@ struct rtm_tree_config {
     const char *hidden;           /* a path in SOURCE the mount never shows nor
                                      stats (its own mount point), or NULL */
     rtm_ino_hash_fn hash;         /* NULL: rtm_ino_hash (tests inject others) */
+    struct rtm_work *work;        /* counts what the tree reads of SOURCE itself
+                                     (configs, archives' tables and prefixes,
+                                     files shown as they are; work.h); the
+                                     loader counts its own.  The caller's;
+                                     NULL: none */
     /* Called for each source folder the kernel looks up; returns whether
      * changes in it will be reported (rtm_tree_changed).  NULL: none are. */
     int (*watch)(void *ctx, const char *dir);

@@ -113,10 +113,10 @@ int tree_config_related(const char *name, char out[3][NAME_MAX + 1])
 /* 1 when the bytes at off start a rapified config, 0 when not, or a
  * negative errno when they could not be read: then nothing may be decided
  * (and kept) from them. */
-static int rapified_fd(int fd, uint64_t off)
+static int rapified_fd(struct rtm_work *w, int fd, uint64_t off)
 {
     uint8_t head[4];
-    ssize_t n = rtm_pread_full(fd, head, sizeof head, off);
+    ssize_t n = rtm_work_pread(w, fd, head, sizeof head, off);
     return n < 0 ? (int)n : n > 0 && rap_is_rapified(head, (size_t)n);
 }
 
@@ -124,10 +124,11 @@ int tree_config_sniff_file(const struct rtm_tree *t, int dfd, const char *name)
 {
     if (!tree_config_on(t) || !cfg_is_candidate_name(name, strlen(name)))
         return 0;
-    int fd = openat(dfd, *name ? name : ".", O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    int fd = rtm_work_openat(t->cfg.work, dfd, *name ? name : ".",
+                             O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0)
         return 0;                       /* shown as it is: reading it says why */
-    int r = rapified_fd(fd, 0);
+    int r = rapified_fd(t->cfg.work, fd, 0);
     close(fd);
     return r;
 }
@@ -141,9 +142,9 @@ static int sniff_entry(struct rtm_tree *t, const struct tree_target *tg, long en
     if (!tree_config_on(t) || !cfg_is_candidate_name(e->path, strlen(e->path)))
         return 0;
     if (e->method == PBO_METHOD_STORED && !pbo_entry_compressed(e)) {
-        int fd = openat(t->cfg.srcfd, tg->src, O_RDONLY | O_CLOEXEC);
+        int fd = rtm_work_openat(t->cfg.work, t->cfg.srcfd, tg->src, O_RDONLY | O_CLOEXEC);
         int r = fd >= 0 && rtm_fileid_check(fd, &tg->id) == 0 && e->data_size >= 4 &&
-                rapified_fd(fd, e->offset) > 0;
+                rapified_fd(t->cfg.work, fd, e->offset) > 0;
         if (fd >= 0)
             close(fd);
         return r;

@@ -109,10 +109,10 @@ static int head_prefix(struct rtm_tree *t, const char *rel, const struct stat *s
     struct stat now;
     const char *v;
     size_t vl;
-    int fd = openat(t->cfg.srcfd, rel, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    int fd = rtm_work_openat(t->cfg.work, t->cfg.srcfd, rel, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0)
         return -1;
-    ssize_t len = rtm_pread_full(fd, head, sizeof head, 0);
+    ssize_t len = rtm_work_pread(t->cfg.work, fd, head, sizeof head, 0);
     struct rtm_fileid was = rtm_fileid_of(st), is = RTM_FILEID_NONE;
     if (fstat(fd, &now) == 0)
         is = rtm_fileid_of(&now);
@@ -217,8 +217,8 @@ static void walk_loose(struct rtm_tree *t, int dfd, const char *rel, int depth,
 static int add_loose(struct rtm_tree *t, struct gamefs *g, int dfd, const char *rel)
 {
     char pre[PATH_MAX], buf[64 * 1024];
-    int fd = openat(dfd, PBOPREFIX_NAME, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    ssize_t len = fd < 0 ? -1 : rtm_pread_full(fd, buf, sizeof buf, 0);
+    int fd = rtm_work_openat(t->cfg.work, dfd, PBOPREFIX_NAME, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    ssize_t len = fd < 0 ? -1 : rtm_work_pread(t->cfg.work, fd, buf, sizeof buf, 0);
     if (fd >= 0)
         close(fd);
     int has = len >= 0 && gamepath_pboprefix(buf, (size_t)len, pre, sizeof pre) == 0;

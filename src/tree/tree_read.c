@@ -25,10 +25,10 @@ ssize_t tree_slice(char *buf, size_t size, const char *data, size_t len, off_t o
 
 static ssize_t read_other(struct rtm_tree *t, const char *src, char *buf, size_t size, off_t off)
 {
-    int fd = openat(t->cfg.srcfd, src, O_RDONLY | O_CLOEXEC);
+    int fd = rtm_work_openat(t->cfg.work, t->cfg.srcfd, src, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return -errno;
-    ssize_t n = off < 0 ? -EINVAL : rtm_pread_full(fd, buf, size, (uint64_t)off);
+    ssize_t n = off < 0 ? -EINVAL : rtm_work_pread(t->cfg.work, fd, buf, size, (uint64_t)off);
     close(fd);
     return n;
 }
@@ -37,7 +37,7 @@ static ssize_t read_other(struct rtm_tree *t, const char *src, char *buf, size_t
 static ssize_t read_stored(struct rtm_tree *t, const struct tree_target *tg,
                            const struct pbo_entry *e, char *buf, size_t size, off_t off)
 {
-    int fd = openat(t->cfg.srcfd, tg->src, O_RDONLY | O_CLOEXEC);
+    int fd = rtm_work_openat(t->cfg.work, t->cfg.srcfd, tg->src, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return -errno;
     ssize_t rc = rtm_fileid_check(fd, &tg->id);
@@ -45,7 +45,7 @@ static ssize_t read_stored(struct rtm_tree *t, const struct tree_target *tg,
         uint64_t from = off < 0 ? e->data_size : (uint64_t)off;
         uint64_t left = from < e->data_size ? e->data_size - from : 0;
         size_t want = left < size ? (size_t)left : size;
-        rc = rtm_pread_full(fd, buf, want, e->offset + from);
+        rc = rtm_work_pread(t->cfg.work, fd, buf, want, e->offset + from);
         if (rc >= 0 && (size_t)rc < want)
             rc = -ESTALE;               /* the archive ends before its entry: it changed */
     }

@@ -110,10 +110,11 @@ static int is_config_name(const char *name)
 static long add_prefix(struct walk *w, int dfd, const char *rel)
 {
     char text[1024], gp[GP_MAX], dir[PATH_MAX];
-    int fd = openat(dfd, "$PBOPREFIX$", O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    struct rtm_work *work = w->t->cfg.work;
+    int fd = rtm_work_openat(work, dfd, "$PBOPREFIX$", O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0)
         return -1;
-    ssize_t n = rtm_pread_full(fd, text, sizeof text, 0);
+    ssize_t n = rtm_work_pread(work, fd, text, sizeof text, 0);
     close(fd);
     if (n <= 0 || gamepath_pboprefix(text, (size_t)n, gp, sizeof gp) ||
         rtm_path_join(dir, sizeof dir, w->root, rel))
@@ -282,16 +283,17 @@ static void config_read(struct walk *w, struct rtm_states *s, struct cfg *c, con
     w->left.undefined_call += c->pp.undefined_call;
     w->left.missing_include += c->pp.missing_include, w->left.other += c->pp.other;
     atomic_fetch_add(&w->t->states->parsed, 1);
+    rtm_work_add(w->t->cfg.work, RTM_WORK_CONFIGS_PARSED, 1);
     walk_failed(w, rtm_states_add(s, c, rel));
     rtmc_make_room(w->t->cfg.cache, rtm_states_config_bytes(s));  /* until it is made */
 }
 
 /* Whether the file at path starts as a rapified config does. */
-static int rapified_file(const char *path)
+static int rapified_file(struct rtm_work *work, const char *path)
 {
     uint8_t magic[4];
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    ssize_t n = fd < 0 ? -1 : rtm_pread_full(fd, magic, sizeof magic, 0);
+    int fd = rtm_work_openat(work, AT_FDCWD, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    ssize_t n = fd < 0 ? -1 : rtm_work_pread(work, fd, magic, sizeof magic, 0);
     if (fd >= 0)
         close(fd);
     return n == (ssize_t)sizeof magic && rap_is_rapified(magic, sizeof magic);
@@ -306,10 +308,12 @@ static void read_loose(struct walk *w, struct rtm_states *s, const char *rel)
         return;
     struct resolve r = { w, NULL };
     gamepath_project_open(path, &r.pr);
-    struct cfg_pp_opts o = { resolve_gp, &r, r.pr ? gamepath_project_include(r.pr) : NULL, 0,
-                             NULL, w->t->epoch };
+    struct cfg_pp_opts o = { .resolve = resolve_gp, .arg = &r,
+                             .include_dir = r.pr ? gamepath_project_include(r.pr) : NULL,
+                             .epoch = w->t->epoch, .work = w->t->cfg.work };
+    rtm_work_add(w->t->cfg.work, RTM_WORK_CONFIGS_READ, 1);
     if (cfg_load_file(path, &o, &c, &err) == 0)
-        config_read(w, s, c, rel, rapified_file(path));
+        config_read(w, s, c, rel, rapified_file(w->t->cfg.work, path));
     else
         walk_failed(w, err.code == ENOMEM);
     gamepath_project_free(r.pr);
@@ -326,7 +330,8 @@ static struct cfg *entry_config(struct walk *w, const uint8_t *data, size_t len,
         rap_read(data, len, &c, &err);
     } else {
         struct resolve r = { w, NULL };
-        struct cfg_pp_opts o = { resolve_gp, &r, NULL, 0, NULL, w->t->epoch };
+        struct cfg_pp_opts o = { .resolve = resolve_gp, .arg = &r, .epoch = w->t->epoch,
+                                 .work = w->t->cfg.work };
         struct cfg_pp_result pp;
         memset(&pp, 0, sizeof pp);
         if (cfg_pp_text((const char *)data, len, name, NULL, &o, &pp, &err) == 0)
@@ -363,8 +368,10 @@ static void read_archive(struct walk *w, struct rtm_states *s, const char *rel)
 {
     struct pbo *p = NULL;
     struct rtm_error err = { .msg = "" };
-    int fd = openat(w->rootfd, rel, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0 || pbo_load_table(fd, &p, &err)) {
+    struct rtm_work *work = w->t->cfg.work;
+    int fd = rtm_work_openat(work, w->rootfd, rel, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    rtm_work_add(work, RTM_WORK_TABLES, fd >= 0);
+    if (fd < 0 || pbo_load_table(work, fd, &p, &err)) {
         walk_failed(w, err.code == ENOMEM);
         if (fd >= 0)
             close(fd);
@@ -381,7 +388,8 @@ static void read_archive(struct walk *w, struct rtm_states *s, const char *rel)
         char where[PATH_MAX];
         if (!is_config_name(base) || pbo_entry_content_size(e) > CFG_FILE_MAX)
             continue;
-        if (pbo_load_entry(fd, p, i, &data, &len, &err)) {
+        rtm_work_add(work, RTM_WORK_CONFIGS_READ, 1);
+        if (pbo_load_entry(work, fd, p, i, &data, &len, &err)) {
             walk_failed(w, err.code == ENOMEM);
             continue;
         }

@@ -182,7 +182,7 @@ static enum damaged_kind config_kind(const uint8_t *p, size_t len, int model, ch
         rtm_buf_free(&out);
     } else {
         struct cfg *c = NULL;
-        struct cfg_pp_opts o = { NULL, NULL, NULL, 0, NULL, 1 };
+        struct cfg_pp_opts o = { .epoch = 1 };
         struct cfg_pp_result pp;
         memset(&pp, 0, sizeof pp);
         if (rap_is_rapified(p, len))

@@ -123,12 +123,12 @@ static int tree_visit(const char *path, const struct stat *st, int flag, struct 
     int fd = open(path, O_RDONLY);
     struct pbo *p = NULL;
     struct rtm_error err;
-    if (fd < 0 || pbo_load_table(fd, &p, &err)) {
+    if (fd < 0 || pbo_load_table(NULL, fd, &p, &err)) {
         fprintf(stderr, "bench_config: %s: not read\n", path);
     } else {
         long i = pbo_find(p, "config.bin");
         struct file *f = &tree_files[tree_n];
-        if (i >= 0 && pbo_load_entry(fd, p, (size_t)i, &f->data, &f->len, &err) == 0) {
+        if (i >= 0 && pbo_load_entry(NULL, fd, p, (size_t)i, &f->data, &f->len, &err) == 0) {
             if (rap_is_rapified(f->data, f->len))
                 tree_n++;
             else

@@ -418,7 +418,8 @@ static void test_includes(void **state)
 
     struct gamepath_project *pr = NULL;
     assert_int_equal(gamepath_project_open(path, &pr), 0);
-    struct cfg_pp_opts o = { gamepath_project_resolve, pr, gamepath_project_include(pr), 0, NULL, 0 };
+    struct cfg_pp_opts o = { .resolve = gamepath_project_resolve, .arg = pr,
+                             .include_dir = gamepath_project_include(pr) };
     struct cfg *c = NULL;
     struct rtm_error err = { .msg = "" };
     if (cfg_load_file(path, &o, &c, &err))
@@ -544,7 +545,8 @@ static void test_shared_addons(void **state)
         snprintf(path, sizeof path, "%s/addons/%s", sh ? sh : "../shared", files[i]);
         struct gamepath_project *pr = NULL;
         assert_int_equal(gamepath_project_open(path, &pr), 0);
-        struct cfg_pp_opts o = { gamepath_project_resolve, pr, gamepath_project_include(pr), 0, NULL, 0 };
+        struct cfg_pp_opts o = { .resolve = gamepath_project_resolve, .arg = pr,
+                                 .include_dir = gamepath_project_include(pr) };
         struct cfg *c = NULL;
         struct rtm_error err = { .msg = "" };
         if (cfg_load_file(path, &o, &c, &err))

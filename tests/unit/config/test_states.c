@@ -231,7 +231,7 @@ static void real_ace_goggles(void **state)
     assert_true(fd >= 0);
     struct pbo *p = NULL;
     struct rtm_error err = { .msg = "" };
-    assert_int_equal(pbo_load_table(fd, &p, &err), 0);
+    assert_int_equal(pbo_load_table(NULL, fd, &p, &err), 0);
     struct rtm_states *s = rtm_states_new();
     for (size_t i = 0; i < p->nentries; i++) {
         uint8_t *data;
@@ -239,7 +239,7 @@ static void real_ace_goggles(void **state)
         struct cfg *c = NULL;
         if (strcasecmp(p->entries[i].path, "config.bin"))
             continue;
-        assert_int_equal(pbo_load_entry(fd, p, i, &data, &len, &err), 0);
+        assert_int_equal(pbo_load_entry(NULL, fd, p, i, &data, &len, &err), 0);
         assert_int_equal(rap_read(data, len, &c, &err), 0);
         free(data);
         assert_int_equal(rtm_states_add(s, c, "ace_goggles.pbo/config.bin"), 0);

@@ -201,7 +201,7 @@ static struct pbo *load_archive(const struct rtm_buf *arch, uint64_t size, int *
     assert_int_equal(write(fd, arch->p, (size_t)size), (ssize_t)size);
     struct pbo *p;
     struct rtm_error err;
-    assert_int_equal(pbo_load_table(fd, &p, &err), 0);
+    assert_int_equal(pbo_load_table(NULL, fd, &p, &err), 0);
     *fd_out = fd;
     return p;
 }

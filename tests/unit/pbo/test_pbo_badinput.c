@@ -168,8 +168,8 @@ static void bad_sizes(void **state)
         assert_int_equal(fflush(tf), 0);
         uint8_t *data = NULL;
         size_t len;
-        assert_int_equal(pbo_load_table(fileno(tf), &q, &err), 0);
-        assert_int_equal(pbo_load_entry(fileno(tf), q, 0, &data, &len, &err), -1);
+        assert_int_equal(pbo_load_table(NULL, fileno(tf), &q, &err), 0);
+        assert_int_equal(pbo_load_entry(NULL, fileno(tf), q, 0, &data, &len, &err), -1);
         assert_non_null(strstr(err.msg, "goes past the end of the archive"));
         assert_null(data);
         pbo_free(q);
