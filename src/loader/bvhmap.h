@@ -22,7 +22,9 @@ struct rtm_bvh_map_file {
     uint8_t *text;                  /* NULL: no map */
     size_t len;
     struct rtm_fileid id;           /* a loose map's version; NONE: none */
-    char where[RTM_KEY_MAX];        /* "DIR/bvh.map" or "ARCHIVE/DIR/bvh.map" */
+    char where[RTM_KEY_MAX];        /* its name beside the animation, as views
+                                       and messages say it (rtm_side_file_name:
+                                       "bvh.map", or an entry's "BVH.MAP") */
 };
 
 /* The map of src (an RTMC_ANIM load of a .bvh; fd the file's or the

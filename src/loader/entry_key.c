@@ -15,6 +15,12 @@ void rtm_loader_entry_key(char key[RTM_KEY_MAX], const char *archive, size_t arc
 
 /* ---- the files beside an animation that its version names (loader.h) ---- */
 
+const char *rtm_side_file_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
 int rtm_is_bvh_name(const char *name, size_t len)
 {
     return rtm_name_ends(name, len, ".bvh");

@@ -8,18 +8,36 @@
 
 #include "skeleton_cfg.h"
 
-/* The RTMC_SKELETONS entry of s into m, where naming it. */
+/* text with every "path" in it said as name, into out (n bytes): the
+ * model.cfg's message, which names it by its key, as a view says it. */
+static void said_as(char *out, size_t n, const char *text, const char *path, const char *name)
+{
+    size_t pl = strlen(path), at = 0;
+    for (const char *p = text; *p && at + 1 < n;) {
+        const char *hit = pl ? strstr(p, path) : NULL;
+        size_t keep = hit ? (size_t)(hit - p) : strlen(p);
+        at += (size_t)snprintf(out + at, n - at, "%.*s%s", (int)keep, p, hit ? name : "");
+        at = at < n ? at : n - 1;
+        p += keep + (hit ? pl : 0);
+    }
+    out[at] = 0;
+}
+
+/* The RTMC_SKELETONS entry of s into m, where naming it as a view does. */
 static int get(const struct rtm_loader *l, const struct rtmc_src *s, struct rtm_modelcfg *m)
 {
     int rc = rtmc_get(l->cache, s, &m->h);
     if (rc)
         return rc == -ENOENT ? 0 : rc;
+    const char *name = rtm_side_file_name(s->path);
     size_t len;
     if (rtmc_data(m->h, &len)) {
-        snprintf(m->where, sizeof m->where, "%s", s->path);
+        snprintf(m->where, sizeof m->where, "%s", name);
         return 0;
     }
-    rtm_model_cfg_unused(m->where, sizeof m->where, s->path, rtmc_error(m->h));
+    char why[1024];
+    said_as(why, sizeof why, rtmc_error(m->h), s->path, name);
+    rtm_model_cfg_unused(m->where, sizeof m->where, name, why);
     rtmc_put(l->cache, m->h);
     m->h = NULL;
     return 0;

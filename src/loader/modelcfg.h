@@ -12,6 +12,8 @@
  *  - The classes are a cache entry (RTMC_SKELETONS) held until
  *    rtm_modelcfg_release(); one that does not read leaves no classes and
  *    a where that says why.
+ *  - where never holds a path of SOURCE: the skeleton's name that views
+ *    print is of the animation's version, which a folder renamed keeps.
  */
 #ifndef RTM_MODELCFG_H
 #define RTM_MODELCFG_H
@@ -20,8 +22,11 @@
 
 struct rtm_modelcfg {
     struct rtmc_entry *h;           /* the classes' entry, or NULL */
-    char where[RTM_KEY_MAX + 1100]; /* "DIR/model.cfg", "ARCHIVE/DIR/model.cfg",
-                                       or that and " not used: WHY"; "": none */
+    char where[RTM_KEY_MAX + 1100]; /* its name beside the animation, as a view
+                                       says it (rtm_side_file_name: "model.cfg",
+                                       or an entry's "MODEL.CFG"), or that and
+                                       " not used: WHY" (WHY naming it so too);
+                                       "": none */
 };
 
 /* Finds the model.cfg of src (an RTMC_ANIM load) when l->model_cfg: 0

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "loader.h"
 #include "pbo.h"
 #include "rtm.h"
 #include "skeleton_cfg.h"
@@ -89,8 +90,9 @@ static void print_finding(struct run *r, const char *file, const char *ln, size_
 
 /* The model.cfg beside an animation, as its classes (skeleton_cfg.h), in
  * *classes (malloc'd: the caller frees it) and what it is in where: NULL
- * when there is none (or -s was given), else the model.cfg's name, or why
- * it is not used. */
+ * when there is none (or -s was given), else the model.cfg's name beside
+ * the animation, or why it is not used: as the mount's check.txt says it
+ * (loader.h, rtm_side_file_name). */
 struct beside {
     uint8_t *classes;
     size_t len;
@@ -165,7 +167,7 @@ static void check_loose(struct run *r, const char *path)
     char name[PATH_MAX];
     if (!r->skel_given && rtm_model_cfg_beside(path, strlen(path), name, sizeof name) == 0 &&
         rtm_slurp(name, &cfg, &cfg_len) == 0)
-        beside_bytes(&m, name, cfg, cfg_len);
+        beside_bytes(&m, rtm_side_file_name(name), cfg, cfg_len);
     check_bytes(r, path, data, len, &m);
     free(m.classes);
     free(data);
@@ -178,23 +180,24 @@ struct in_archive {
     const char *archive;
 };
 
-/* The model.cfg beside entry i of x's archive, as check_loose's. */
+/* The model.cfg beside entry i of x's archive, as check_loose's: named as
+ * the archive spells it. */
 static void entry_beside(struct in_archive *x, long i, struct beside *m)
 {
-    char name[PBO_NAME_MAX + 16], *given;
+    char name[PBO_NAME_MAX + 16];
     const char *path = x->p->entries[i].path;
     long k = x->r->skel_given || rtm_model_cfg_beside(path, strlen(path), name, sizeof name)
                  ? -1 : pbo_find(x->p, name);
     uint8_t *cfg = NULL;
     size_t len = 0;
     struct rtm_error err = { .msg = "" };
-    if (k < 0 || asprintf(&given, "%s/%s", x->archive, x->p->entries[k].path) < 0)
+    if (k < 0)
         return;
+    const char *given = rtm_side_file_name(x->p->entries[k].path);
     if (pbo_load_entry(NULL, x->fd, x->p, (size_t)k, &cfg, &len, &err) == 0)
         beside_bytes(m, given, cfg, len);
     else
         rtm_model_cfg_unused(m->where, sizeof m->where, given, err.msg);
-    free(given);
 }
 
 static int check_entry(void *arg, long i)

@@ -75,7 +75,7 @@ before=$FAILS
     echo '"end_of_list", "" }; }; };'
 } > "$T/model.cfg"
 mv "$T/model.cfg" "$S/anims/model.cfg"
-within_1s "Mine from anims/model.cfg" || fail "model.cfg written: walk.rtm's skeleton is $(skel_line)"
+within_1s "Mine from model.cfg" || fail "model.cfg written: walk.rtm's skeleton is $(skel_line)"
 rm "$S/anims/model.cfg"
 within_1s "ofp2 " || fail "model.cfg removed: walk.rtm's skeleton is $(skel_line)"
 block_ok "$before" "a model.cfg written beside an animation gives its class within 1 s, removed the mount's"

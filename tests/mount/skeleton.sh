@@ -81,7 +81,7 @@ cat >"$S/dog/model.cfg" <<'CFG'
 class CfgSkeletons { class Mine { skeletonBones[] = {"pelvis", "", "spine", "pelvis"}; }; };
 CFG
 do_mount "$S" "$M" || exit 1
-skeleton_line run.rtm | grep -q '^skeleton: Mine from dog/model.cfg (' &&
+skeleton_line run.rtm | grep -q '^skeleton: Mine from model.cfg (' &&
     ok "a model.cfg beside the file comes before the configs" || fail "model.cfg: $(skeleton_line run.rtm)"
 do_umount "$M"
 finish mount/skeleton

@@ -131,8 +131,8 @@ static void the_class_with_every_bone(void **state)
     struct rtm_tree_entry te;
     assert_int_equal(tree_walk(e->f.t, "anims/walk.rtm/bones.txt", &te), 0);
     assert_int_equal(tree_walk(e->f.t, "anims/walk.rtm/plain.rtm", &te), 0);
-    expect_skeleton(e, "anims/walk.rtm", "Mine from anims/model.cfg (29 of 30 bones composed");
-    expect_skeleton(e, "anims/pose.rtm", "Mine from anims/model.cfg (used for pivots and bmtr.rtm");
+    expect_skeleton(e, "anims/walk.rtm", "Mine from model.cfg (29 of 30 bones composed");
+    expect_skeleton(e, "anims/pose.rtm", "Mine from model.cfg (used for pivots and bmtr.rtm");
     /* -o skeleton= given: the mount's, model.cfg or not */
     e->f.l.model_cfg = 0;
     tree_fixture_tree(&e->f, (struct rtm_tree_config){ .skeleton_explicit = 1 });
@@ -150,11 +150,11 @@ static void of_two_the_better_cover(void **state)
     static const uint32_t n[] = { 30, 31 };
     put_model_cfg(e, "anims/model.cfg", names, n, extra, 2);
     tree_fixture_tree(&e->f, (struct rtm_tree_config){ 0 });
-    expect_skeleton(e, "anims/walk.rtm", "Narrow from anims/model.cfg");
+    expect_skeleton(e, "anims/walk.rtm", "Narrow from model.cfg");
     static const uint32_t same[] = { 30, 30 };
     put_model_cfg(e, "anims/model.cfg", names, same, extra, 2);
     tree_fixture_tree(&e->f, (struct rtm_tree_config){ 0 });
-    expect_skeleton(e, "anims/walk.rtm", "Wide from anims/model.cfg");
+    expect_skeleton(e, "anims/walk.rtm", "Wide from model.cfg");
 }
 
 /* One class lacking the sample's last bone: it is taken (the most held),
@@ -167,10 +167,10 @@ static void one_lacking_a_bone(void **state)
     static const uint32_t n[] = { 29 };
     put_model_cfg(e, "anims/model.cfg", names, n, extra, 1);
     tree_fixture_tree(&e->f, (struct rtm_tree_config){ 0 });
-    expect_skeleton(e, "anims/pose.rtm", "Lacks from anims/model.cfg");
+    expect_skeleton(e, "anims/pose.rtm", "Lacks from model.cfg");
     char *check = read_path(e, "anims/pose.rtm/check.txt");
     char want[200];
-    snprintf(want, sizeof want, "skeleton Lacks from anims/model.cfg lacks 1 of its bones: %s ",
+    snprintf(want, sizeof want, "skeleton Lacks from model.cfg lacks 1 of its bones: %s ",
              e->ofp2->bone[29]);
     if (!strstr(check, want))
         fail_msg("check.txt lacks '%s':\n%s", want, check);
@@ -202,7 +202,7 @@ static void one_that_does_not_read(void **state)
     struct env *e = *state;
     tree_fixture_write(&e->f, "anims/model.cfg", "class CfgSkeletons {", 20);
     tree_fixture_tree(&e->f, (struct rtm_tree_config){ 0 });
-    expect_skeleton(e, "anims/walk.rtm", "ofp2 (anims/model.cfg not used: ");
+    expect_skeleton(e, "anims/walk.rtm", "ofp2 (model.cfg not used: ");
 }
 
 static void in_an_archive(void **state)
@@ -222,7 +222,7 @@ static void in_an_archive(void **state)
     assert_int_equal(pbo_write(en, 3, NULL, 0, 0, &pbo), 0);
     tree_fixture_write(&e->f, "mod.pbo", pbo.p, pbo.len);
     tree_fixture_tree(&e->f, (struct rtm_tree_config){ 0 });
-    expect_skeleton(e, "mod.pbo/anims/walk.rtm", "Packed from mod.pbo/anims/MODEL.CFG");
+    expect_skeleton(e, "mod.pbo/anims/walk.rtm", "Packed from MODEL.CFG");
     expect_skeleton(e, "mod.pbo/other/walk.rtm", "ofp2 (");
     rtm_buf_free(&cfg);
     rtm_buf_free(&pbo);
@@ -291,8 +291,8 @@ static void a_later_mount_from_the_index(void **state)
         tree_fixture_tree(&e->f, (struct rtm_tree_config){ .store = &e->f.store });
         struct rtm_tree_entry te;
         assert_int_equal(tree_walk(e->f.t, "anims/walk.rtm", &te), 0);
-        expect_skeleton(e, "anims/walk.rtm", "Mine from anims/model.cfg");
-        expect_skeleton(e, "anims/pose.rtm", "Mine from anims/model.cfg");
+        expect_skeleton(e, "anims/walk.rtm", "Mine from model.cfg");
+        expect_skeleton(e, "anims/pose.rtm", "Mine from model.cfg");
     }
 }
 

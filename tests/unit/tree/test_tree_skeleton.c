@@ -190,7 +190,7 @@ static void model_cfg_before_configs(void **state)
     played_by(e, "Three", "class CfgSkeletons { class Mine { skeletonBones[] = "
                           "{\"pelvis\", \"\", \"spine\", \"pelvis\", \"spine1\", \"spine\"}; }; };\n");
     mount(e, 0);
-    skeleton_is(e, "skeleton: Mine from a.pbo/model.cfg ");
+    skeleton_is(e, "skeleton: Mine from model.cfg ");
     tree_fixture_unmount(e);
 }
 
