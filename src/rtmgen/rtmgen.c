@@ -15,11 +15,12 @@
  *                         of the bytes; reproducible (xorshift), one archive
  *                         in memory at a time; prints a summary on stdout
  *   rtmgen -s|-x MB FILE  one file for the memory tests (see gen_sized)
- *   rtmgen -I N DIR       a whole install for benchmarks: N animations in
+ *   rtmgen -I N[,KIND] DIR  a whole install for benchmarks: N animations in
  *                         archives of 50 across 20 mod folders, filled with
  *                         textures, each with a rapified config.bin whose
- *                         states play them, and N/10 loose; the real
- *                         files' mix
+ *                         states play them (KIND none: no config; cpp: a
+ *                         text config.cpp playing them with a skeleton),
+ *                         and N/10 loose; the real files' mix
  *   rtmgen -D N[,SEED] DIR  a damaged tree: at least N damaged files (cut,
  *                         flipped, counts rewritten, LZO broken, archives
  *                         with table tricks and damaged entries, configs
@@ -285,7 +286,9 @@ static void usage(FILE *f)
           "                   and N/10 loose (DIR/loose/), with the real files' mix of\n"
           "                   formats, frames and bones; each archive has a config.bin\n"
           "                   (rapified) whose states play its animations, as mods' do;\n"
-          "                   prints a summary (for benchmarks)\n"
+          "                   prints a summary (for benchmarks).  -I N,none: no config;\n"
+          "                   -I N,cpp: a text config.cpp (stored) whose states play\n"
+          "                   them with skeletonName \"OFP2_ManSkeleton\"\n"
           "  -s MB FILE       a plain animation whose parse takes about MB megabytes\n"
           "  -x MB FILE       a small BMTR v5 whose LZO arrays expand to a parse of about\n"
           "                   MB megabytes (-s and -x: for memory tests)\n"
@@ -317,6 +320,7 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
     long tree = 0, mb = 0, figure = 0, install = 0;
+    int configs = INSTALL_CONFIG_BIN;
     char *end;
     int c;
     static const struct option longopts[] = {
@@ -335,9 +339,14 @@ int main(int argc, char **argv)
         } else if (c == 'I') {
             errno = 0;
             install = strtol(optarg, &end, 10);
-            if (errno || end == optarg || *end || install < 1 || install > 10000000) {
-                fprintf(stderr, "rtmgen: -I %s: not a number of animations (1 or more)\n",
-                        optarg);
+            if (*end == ',')
+                configs = !strcmp(end, ",bin") ? INSTALL_CONFIG_BIN
+                        : !strcmp(end, ",none") ? INSTALL_CONFIG_NONE
+                        : !strcmp(end, ",cpp") ? INSTALL_CONFIG_CPP : -1;
+            if (errno || end == optarg || (*end && *end != ',') || configs < 0 ||
+                install < 1 || install > 10000000) {
+                fprintf(stderr, "rtmgen: -I %s: not a number of animations (1 or more), "
+                        "then ,bin ,none or ,cpp\n", optarg);
                 return 2;
             }
         } else if (c == 'F') {
@@ -376,6 +385,6 @@ int main(int argc, char **argv)
     if (figure > 0)
         return gen_figure(dir, figure);
     if (install > 0)
-        return rtmgen_install(dir, install);
+        return rtmgen_install(dir, install, (enum install_configs)configs);
     return tree > 0 ? gen_tree(dir, tree) : gen_set(dir);
 }

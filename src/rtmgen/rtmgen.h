@@ -30,9 +30,15 @@ int rtmgen_write_file(const char *path, const struct rtm_buf *b, size_t len);
 /* -P MB DIR: archives of at least MB megabytes shaped like Arma mods; a
  * summary on stdout. */
 int rtmgen_mods(const char *dir, long mb);
-/* -I N DIR: a whole install of N animations in archives and N/10 loose;
- * a summary on stdout. */
-int rtmgen_install(const char *dir, long n);
+/* -I N[,KIND] DIR: a whole install of N animations in archives and N/10
+ * loose; a summary on stdout.  What config each archive holds: */
+enum install_configs {
+    INSTALL_CONFIG_BIN,                 /* a rapified config.bin (rtmgen_config) */
+    INSTALL_CONFIG_NONE,                /* none */
+    INSTALL_CONFIG_CPP,                 /* a text config.cpp whose states play its
+                                           animations with OFP2_ManSkeleton */
+};
+int rtmgen_install(const char *dir, long n, enum install_configs configs);
 /* -D N[,SEED] DIR: at least N damaged files beside good ones (damaged.h)
  * and DIR/damaged.tsv; a summary on stdout.  2 for a bad argument. */
 int rtmgen_damaged(const char *arg, const char *dir);

@@ -74,6 +74,7 @@ struct big_plan {
     unsigned mods;
     uint32_t nrtm;                      /* 0: BIG_RTM_MIN..BIG_RTM_MAX, sample kinds */
     long total;                         /* -I: animations in all the archives */
+    enum install_configs configs;       /* -I: what config each archive holds */
 };
 
 /* One RTM like a real one: format, frames and bones of a corpus file. */
@@ -148,16 +149,31 @@ static int big_textures(struct big_archive *a, uint64_t *rng, uint64_t budget)
     return 0;
 }
 
-/* config.cpp (entry 0): CfgPatches and a CfgMoves state for each RTM. */
+/* The skeleton -I's text configs play their states with (skel): the
+ * name real configs give the man's, and a few of its bones. */
+static void big_skeleton(struct rtm_buf *b)
+{
+    rtm_buf_puts(b, "class CfgSkeletons\n{\n    class OFP2_ManSkeleton\n    {\n"
+                 "        skeletonBones[] = {\"Pelvis\", \"\", \"Spine\", \"Pelvis\", \"Spine1\", "
+                 "\"Spine\", \"Spine2\", \"Spine1\", \"Spine3\", \"Spine2\", \"neck\", "
+                 "\"Spine3\", \"head\", \"neck\"};\n    };\n};\n");
+}
+
+/* config.cpp (entry 0): CfgPatches and a CfgMoves state for each RTM;
+ * with skel, the states' class names OFP2_ManSkeleton (and CfgSkeletons
+ * defines it), as -I N,cpp asks. */
 static int big_config(struct big_archive *a, unsigned mod, const char *addon,
-                      const char *prefix)
+                      const char *prefix, int skel)
 {
     struct rtm_buf *b = &a->data[0];
     rtm_buf_printf(b, "class CfgPatches\n{\n    class mod_%02u_%s\n    {\n        units[] = {};\n"
                    "        weapons[] = {};\n        requiredVersion = 0.1;\n"
-                   "        requiredAddons[] = {\"A3_Data_F\"};\n    };\n};\n"
-                   "class CfgMovesBasic;\nclass CfgMovesMaleSdr: CfgMovesBasic\n{\n"
-                   "    class States\n    {\n", mod, addon);
+                   "        requiredAddons[] = {\"A3_Data_F\"};\n    };\n};\n", mod, addon);
+    if (skel)
+        big_skeleton(b);
+    rtm_buf_printf(b, "class CfgMovesBasic;\nclass CfgMovesMaleSdr: CfgMovesBasic\n{\n%s"
+                   "    class States\n    {\n",
+                   skel ? "    skeletonName = \"OFP2_ManSkeleton\";\n" : "");
     for (size_t i = 1; i < a->n; i++) {
         const char *e = a->name[i], *base = strrchr(e, '\\');
         size_t len = strlen(e);
@@ -249,12 +265,16 @@ static int big_archive(const char *dir, unsigned i, uint64_t left, const struct 
         fprintf(stderr, "rtmgen: out of memory\n");
         return -1;
     }
-    /* -I: a rapified config.bin, stored as binarised ones mostly are;
-     * -P: the text config.cpp its benchmark was measured with */
-    struct rtm_buf *cfg = plan->nrtm ? big_entry(a, PBO_PACK_STORE, "config.bin")
-                                     : big_entry(a, PBO_PACK_CPRS, "config.cpp");
-    int rc = cfg ? 0 : -1;
-    if (!rc && plan->nrtm) {
+    /* -I: a rapified config.bin, stored as binarised ones mostly are (or
+     * none, or a text config.cpp, stored, as the plan says); -P: the text
+     * config.cpp its benchmark was measured with */
+    int text = !plan->nrtm || plan->configs == INSTALL_CONFIG_CPP;
+    struct rtm_buf *cfg = !plan->nrtm ? big_entry(a, PBO_PACK_CPRS, "config.cpp")
+                        : plan->configs == INSTALL_CONFIG_NONE ? NULL
+                        : text ? big_entry(a, PBO_PACK_STORE, "config.cpp")
+                               : big_entry(a, PBO_PACK_STORE, "config.bin");
+    int rc = cfg || plan->configs == INSTALL_CONFIG_NONE ? 0 : -1;
+    if (!rc && plan->nrtm && !text && cfg) {
         rc = rtmgen_config(i, plan->total, cfg);
         st->config_bytes += cfg->len;
     }
@@ -262,8 +282,10 @@ static int big_archive(const char *dir, unsigned i, uint64_t left, const struct 
         rc = big_rtms(a, i, &rng, plan, st);
     if (!rc)
         rc = big_textures(a, &rng, budget < left ? budget : left);
-    if (!rc && !plan->nrtm)
-        rc = big_config(a, mod, addon, prefix);
+    if (!rc && text) {
+        rc = big_config(a, mod, addon, prefix, plan->nrtm != 0);
+        st->config_bytes += a->data[0].len;
+    }
     if (!rc)
         rc = big_write(a, path, prefix, st);
     big_free(a);
@@ -275,7 +297,7 @@ int rtmgen_mods(const char *dir, long mb)
 {
     uint64_t target = (uint64_t)mb * 1000000;
     struct big_stats st = { 0 };
-    const struct big_plan plan = { BIG_MODS, 0, 0 };
+    const struct big_plan plan = { BIG_MODS, 0, 0, INSTALL_CONFIG_BIN };
     for (unsigned i = 0; st.bytes < target; i++)
         if (big_archive(dir, i, target - st.bytes, &plan, &st))
             return 1;
@@ -289,16 +311,17 @@ int rtmgen_mods(const char *dir, long mb)
 
 /* -I N DIR: a whole install: N animations in archives of INSTALL_RTM
  * across INSTALL_MODS mod folders, each with a config.bin that plays them
- * (rtmgen_configs.c), filled to BIG_PLAN_MIN..MAX MB with textures, and
- * N/10 loose ones in DIR/loose/mod_XX/, all drawn from the real files'
- * mix; a summary on stdout. */
-int rtmgen_install(const char *dir, long n)
+ * (rtmgen_configs.c; or as configs says), filled to BIG_PLAN_MIN..MAX MB
+ * with textures, and N/10 loose ones in DIR/loose/mod_XX/, all drawn from
+ * the real files' mix; a summary on stdout. */
+int rtmgen_install(const char *dir, long n, enum install_configs configs)
 {
     struct big_stats st = { 0 };
     for (unsigned i = 0; (long)i * INSTALL_RTM < n; i++) {
         long left = n - (long)i * INSTALL_RTM;
         const struct big_plan plan = { INSTALL_MODS,
-                                       (uint32_t)(left < INSTALL_RTM ? left : INSTALL_RTM), n };
+                                       (uint32_t)(left < INSTALL_RTM ? left : INSTALL_RTM), n,
+                                       configs };
         if (big_archive(dir, i, UINT64_MAX, &plan, &st))
             return 1;
     }
