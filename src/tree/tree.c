@@ -32,8 +32,9 @@ struct rtm_tree *rtm_tree_new(const struct rtm_tree_config *cfg)
     t->hidden = cfg->hidden ? strdup(cfg->hidden) : NULL;
     t->file = cfg->file ? strdup(cfg->file) : NULL;
     if (!t->nodes || (cfg->hidden && !t->hidden) || (cfg->file && !t->file) ||
-        (t->file && strlen(t->file) > NAME_MAX) || tree_states_new(t) ||
+        (t->file && strlen(t->file) > NAME_MAX) || tree_sides_new(t) || tree_states_new(t) ||
         tree_gamepaths_new(t) || tree_ahead_new(t)) {
+        tree_sides_free(t);
         tree_states_free(t);
         rtm_inodes_free(t->nodes);
         free(t->hidden);
@@ -60,6 +61,7 @@ void rtm_tree_free(struct rtm_tree *t)
     tree_listings_free(t);
     tree_states_free(t);
     tree_gamepaths_free(t);
+    tree_sides_free(t);
     uint64_t miscounts = rtm_inodes_miscounts(t->nodes);
     if (miscounts && t->cfg.log) {
         char line[160];
@@ -327,6 +329,7 @@ void rtm_tree_changed(struct rtm_tree *t, const char *dir, const char *name,
         return;
     }
     tree_states_changed(t, name);
+    tree_sides_changed(t, dir, name);
     if (t->cfg.skels && !t->cfg.configs_none && !(name && tree_is_anim_name(name, strlen(name))))
         atomic_store(&t->skeletons_moved, 1);
     if (t->file) {
@@ -394,6 +397,7 @@ void rtm_tree_changed_all(struct rtm_tree *t, const struct rtm_tree_notify *n)
 {
     struct forget_all f = { t, n };
     tree_states_changed(t, NULL);
+    tree_sides_changed_all(t);
     rtmc_invalidate(t->cfg.cache, "");
     rtm_inodes_each(t->nodes, forget_one, &f);
     n->inode(n->ctx, RTM_INO_ROOT);

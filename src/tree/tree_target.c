@@ -32,8 +32,11 @@ int tree_get_entry(struct rtm_tree *t, struct tree_target *tg, const char *key,
         if (!S_ISREG(tg->st.st_mode))
             return -ENOENT;
         tg->id = rtm_fileid_of(&tg->st);
-        if (kind == RTMC_ANIM && key == tg->src)   /* its model.cfg may be what changed */
-            tg->id.salt = tree_modelcfg_salt(t, t->cfg.srcfd, tg->src);
+        if (kind == RTMC_ANIM && key == tg->src) { /* its model.cfg may be what changed */
+            tree_sides_stale(t, tg->src);
+            tg->id.salt = tree_modelcfg_salt(t, t->cfg.srcfd, tg->src, tg->src,
+                                             (uint64_t)tg->st.st_dev);
+        }
     }
     return -EIO;
 }
@@ -42,6 +45,8 @@ void tree_watch(struct rtm_tree *t, const char *dir)
 {
     if (t->cfg.watch && t->cfg.watch(t->cfg.watch_ctx, dir) != 0)
         atomic_store(&t->unwatched, 1);
+    else if (t->cfg.watch)
+        tree_sides_watched(t, dir);
 }
 
 /* The cache key of archive entry tg->entry. */

@@ -45,6 +45,8 @@ struct rtm_tree {
     struct tree_game *game;       /* -o gamepaths: its table, else NULL */
     struct tree_ahead *ahead;     /* sizing ahead (tree_ahead.c), or NULL */
     const struct tree_walk_hooks *walk;   /* its hooks, or NULL */
+    struct tree_sides *sides;     /* what watched folders hold beside their
+                                     animations (tree_modelcfg.c) */
 };
 
 /* ---- what a path shows: the target the resolver fills in ---- */
@@ -215,9 +217,32 @@ int tree_list_add(struct rtm_tree *t, struct rtm_dirlist *d, const char *dir, co
 void tree_watch(struct rtm_tree *t, const char *dir);
 
 /* The salt (fileid.h) of the version of the loose animation at name
- * (relative to dfd): rtm_loader_salt of its folder's model.cfg (none
- * under an explicit -o skeleton=) and, for a BVH, its bvh.map. */
-uint64_t tree_modelcfg_salt(struct rtm_tree *t, int dfd, const char *name);
+ * (relative to dfd; rel: its path relative to SOURCE, on device dev):
+ * rtm_loader_salt of its folder's model.cfg (none under an explicit -o
+ * skeleton=) and, for a BVH, its bvh.map.  In a folder that is watched
+ * (tree_sides_watched) on a device inotify sees, what was looked up is
+ * kept until a change in that folder is reported; elsewhere it is looked
+ * up every time.  Thread-safe. */
+uint64_t tree_modelcfg_salt(struct rtm_tree *t, int dfd, const char *name, const char *rel,
+                            uint64_t dev);
+/* The life of what watched folders hold beside their animations (t->sides):
+ * 0 or -ENOMEM. */
+int tree_sides_new(struct rtm_tree *t);
+void tree_sides_free(struct rtm_tree *t);
+/* Folder dir is watched (its watch was just added, or added again): what
+ * it holds may be kept from now on. */
+void tree_sides_watched(struct rtm_tree *t, const char *dir);
+/* The watcher says entry name of folder dir changed (name NULL: dir
+ * itself): a side file there is looked up again; a folder renamed,
+ * removed or made there is forgotten with every folder below it, and is
+ * kept again only once watched under its name. */
+void tree_sides_changed(struct rtm_tree *t, const char *dir, const char *name);
+/* A version beside rel turned out stale (-ESTALE from the loader): its
+ * folder's side files are looked up again (a change not yet reported). */
+void tree_sides_stale(struct rtm_tree *t, const char *rel);
+/* Every change may have been lost (inotify overflowed; rtm_tree_changed_all):
+ * nothing is kept, and no folder is taken as watched until watched again. */
+void tree_sides_changed_all(struct rtm_tree *t);
 /* A model.cfg or bvh.map (name) in dir changed: the animations beside it
  * are new versions (parent: dir's number, or 0). */
 void tree_modelcfg_changed(struct rtm_tree *t, const char *dir, const char *name,

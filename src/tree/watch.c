@@ -107,6 +107,21 @@ int rtm_watch_add(void *ctx, const char *dir)
     return ok ? 0 : -1;
 }
 
+/* Folder dir is no longer watched (deleted, or a file system unmounted
+ * there): told as a change of its entry in its parent, so that the tree
+ * keeps nothing it learnt while dir was watched. */
+static void watch_gone(struct rtm_watch *w, const char *dir)
+{
+    char parent[PATH_MAX];
+    const char *slash = strrchr(dir, '/');
+    if (!*dir) {
+        rtm_tree_changed_all(w->tree, &w->notify);
+        return;
+    }
+    snprintf(parent, sizeof parent, "%.*s", slash ? (int)(slash - dir) : 0, dir);
+    rtm_tree_changed(w->tree, parent, slash ? slash + 1 : dir, &w->notify);
+}
+
 static void on_event(struct rtm_watch *w, const struct inotify_event *ev)
 {
     if (ev->mask & IN_Q_OVERFLOW) {
@@ -130,6 +145,8 @@ static void on_event(struct rtm_watch *w, const struct inotify_event *ev)
     pthread_mutex_unlock(&w->lock);
     if (known && !(ev->mask & IN_IGNORED))
         rtm_tree_changed(w->tree, dir, ev->len ? ev->name : NULL, &w->notify);
+    else if (known)
+        watch_gone(w, dir);
 }
 
 static void *watch_main(void *arg)

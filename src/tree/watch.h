@@ -10,6 +10,10 @@
  *    short timeouts, so changes still show within a second.
  *  - When the kernel's event queue overflows, events were lost: the tree is
  *    told to forget everything (rtm_tree_changed_all), which is logged once.
+ *  - When a folder's watch goes (the folder deleted, a file system
+ *    unmounted there), the tree is told its entry changed in its parent,
+ *    so that it keeps nothing on the word of a watch that no longer is
+ *    (what a folder holds beside its animations: tree_target.h).
  *  - Without inotify by choice (-o watch=poll), rtm_watch_add returns -1
  *    as well, and nothing is said.
  *  - Whether inotify sees changes made elsewhere (it does not on network
