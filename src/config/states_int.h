@@ -88,6 +88,17 @@ struct class_sets {
          * in it; made at the first lookup in a set of more than one */
         struct class_ref *classes;
         size_t cap;                 /* a power of two; 0: not made */
+        /* every member of the set's classes by name (ASCII case ignored),
+         * as cfg_member finds it in each: the first two in path order,
+         * each of another config (a config has one class of a path), so
+         * that a lookup of a member elsewhere than one config asks one
+         * table, not every config's class (400 configs that all extend
+         * CfgMovesMaleSdr/States took 4 s so); made at the first such
+         * lookup in a set of more than one */
+        struct member_ref {
+            struct class_ref first, second;     /* cls -1: none */
+        } *members;
+        size_t capmembers;          /* a power of two; 0: not made */
     } *set;
     size_t nset, capset;
 };

@@ -143,6 +143,7 @@ void states_sets_free(struct class_sets *x, size_t ncfgs)
     for (size_t i = 0; i < x->nset; i++) {
         free(x->set[i].at);
         free(x->set[i].classes);
+        free(x->set[i].members);
     }
     free(x->set_of);
     free(x->set);
@@ -241,11 +242,85 @@ static int class_in(const struct rtm_states *s, struct cref sc, const char *name
     return -1;
 }
 
+/* The name of a member's entry. */
+static const char *ref_name(const struct rtm_states *s, struct class_ref r)
+{
+    return s->cfgs[r.cfg].c->e[r.cls].name.p;
+}
+
+/* The slot of member name in cs's table of members: where it is, or the
+ * free one. */
+static struct member_ref *member_ref_slot(const struct rtm_states *s, const struct class_set *cs,
+                                          const char *name)
+{
+    uint64_t h = rtm_hash_bytes(name, strlen(name), 1);
+    for (size_t i = (size_t)(h >> 7) & (cs->capmembers - 1);; i = (i + 1) & (cs->capmembers - 1)) {
+        struct member_ref *r = &cs->members[i];
+        if (r->first.cls < 0 || strcasecmp(ref_name(s, r->first), name) == 0)
+            return r;
+    }
+}
+
+/* Makes cs's table of members by name: 0, or -1 out of memory. */
+static int index_members(const struct rtm_states *s, struct class_set *cs)
+{
+    size_t n = 0, cap = 16;
+    for (size_t i = 0; i < cs->n; i++)
+        n += s->cfgs[cs->at[i].cfg].c->e[cs->at[i].cls].n;
+    while (cap < 2 * n)
+        cap *= 2;
+    if (!(cs->members = malloc(cap * sizeof *cs->members)))
+        return -1;
+    for (size_t i = 0; i < cap; i++)
+        cs->members[i] = (struct member_ref){ { 0, -1 }, { 0, -1 } };
+    cs->capmembers = cap;
+    for (size_t i = 0; i < cs->n; i++) {
+        const struct cfg *c = s->cfgs[cs->at[i].cfg].c;
+        const struct cfg_entry *k = &c->e[cs->at[i].cls];
+        for (uint32_t m = k->first; m < k->first + k->n; m++) {
+            if (cfg_member(c, (uint32_t)cs->at[i].cls, c->e[m].name.p) != m)
+                continue;               /* a later member of the name hides it */
+            struct member_ref *r = member_ref_slot(s, cs, c->e[m].name.p);
+            struct class_ref at = { cs->at[i].cfg, m };
+            if (r->first.cls < 0)
+                r->first = at;
+            else if (r->second.cls < 0)
+                r->second = at;         /* another config's: one class a config */
+        }
+    }
+    return 0;
+}
+
+/* member_elsewhere through set cs's table of members (made first when
+ * it is not): 0 with *out, -1 when no other config has it, or -2 when
+ * memory ran out making the table (the caller looks the slow way). */
+static int member_elsewhere_indexed(const struct rtm_states *s, struct class_set *cs,
+                                    struct cref k, const char *name, struct found *out)
+{
+    if (!cs->capmembers && index_members(s, cs))
+        return -2;
+    const struct member_ref *r = member_ref_slot(s, cs, name);
+    const struct class_ref *at = r->first.cls < 0 ? NULL
+                               : r->first.cfg != k.cfg ? &r->first
+                               : r->second.cls >= 0 ? &r->second : NULL;
+    if (!at)
+        return -1;
+    *out = (struct found){ at->cfg, at->cls, NULL };
+    return 0;
+}
+
 /* The member called name of a class merged with k, in another config
  * than k's, the first in path order: 0 with *out, or -1. */
 static int member_elsewhere(const struct rtm_states *s, struct cref k, const char *name,
                             struct found *out)
 {
+    uint32_t set = s->sets && k.cls ? s->sets->set_of[k.cfg][k.cls] : 0;
+    struct class_set *cs = set ? &s->sets->set[set - 1] : NULL;
+    if (cs && cs->n > 1) {
+        int rc = member_elsewhere_indexed(s, cs, k, name, out);
+        if (rc != -2)
+            return rc;
+    }
     struct cref m;
     for (size_t i = 0; merged_with(s, k, i, &m); i = m.cls == 0 ? m.cfg + 1 : i + 1) {
         long e = m.cfg == k.cfg ? -1 : cfg_member(s->cfgs[m.cfg].c, (uint32_t)m.cls, name);
