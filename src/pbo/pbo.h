@@ -202,6 +202,12 @@ int pbo_entry_readable(const struct pbo_entry *e, struct rtm_error *err);
  * read count into w (work.h; NULL: not counted), and so in
  * pbo_load_entry_head. */
 int pbo_load_table(struct rtm_work *w, int fd, struct pbo **out, struct rtm_error *err);
+/* pbo_load_table() whose first read is of first bytes (at least 1), then
+ * twice as many until the table is whole: pbo_load_table() reads 64 KiB
+ * first, which holds most tables at once; a walk of many archives that
+ * wants only their names reads 4 KiB, as many tables need. */
+int pbo_load_table_first(struct rtm_work *w, int fd, size_t first, struct pbo **out,
+                         struct rtm_error *err);
 int pbo_load_entry(struct rtm_work *w, int fd, const struct pbo *p, size_t i, uint8_t **out,
                    size_t *len, struct rtm_error *err);
 /* The first len bytes of entry i's content (len at most its content size)

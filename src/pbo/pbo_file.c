@@ -25,6 +25,12 @@ static int read_at(struct rtm_work *w, int fd, uint8_t *buf, size_t len, uint64_
 
 int pbo_load_table(struct rtm_work *w, int fd, struct pbo **out, struct rtm_error *err)
 {
+    return pbo_load_table_first(w, fd, FIRST_READ, out, err);
+}
+
+int pbo_load_table_first(struct rtm_work *w, int fd, size_t first, struct pbo **out,
+                         struct rtm_error *err)
+{
     struct stat st;
     *out = NULL;
     if (fstat(fd, &st)) {
@@ -32,7 +38,9 @@ int pbo_load_table(struct rtm_work *w, int fd, struct pbo **out, struct rtm_erro
         return -1;
     }
     uint64_t size = (uint64_t)st.st_size, cap = (uint64_t)PBO_TABLE_MAX + 4096;
-    size_t len = size < FIRST_READ ? (size_t)size : FIRST_READ;
+    if (!first)
+        first = 1;
+    size_t len = size < first ? (size_t)size : first;
     for (;;) {
         uint8_t *head = malloc(len ? len : 1);
         if (!head) {

@@ -141,6 +141,16 @@ struct rtm_states *tree_states_build(struct rtm_tree *t, struct timespec *newest
  * memory. */
 struct rtm_gamepaths *tree_states_build_present(struct rtm_tree *t, struct timespec *newest);
 
+/* ---- one job an item, on a few threads (tree_states_each.c) ---- */
+
+/* Calls fn(ctx, i) once for every i below n, on up to nthreads threads
+ * (the caller's among them: with one, or when no other starts, all on
+ * it), in no set order; returns once every call has returned and every
+ * thread started is joined.  fn must be safe to call from several
+ * threads at once on different i. */
+typedef void tree_each_fn(void *ctx, size_t i);
+void tree_states_each(size_t n, unsigned nthreads, tree_each_fn *fn, void *ctx);
+
 /* ---- the states table in the persistent index (tree_states_index.c) ---- */
 
 /* What the generation holds of an archive or config at path (from the

@@ -320,9 +320,10 @@ static void read_loose(struct walk *w, struct rtm_states *s, const char *rel)
 }
 
 /* A config that is an archive's entry: rapified, or text preprocessed
- * without a folder (its includes are in the archive, out of reach). */
-static struct cfg *entry_config(struct walk *w, const uint8_t *data, size_t len,
-                                const char *name)
+ * without a folder (its includes are in the archive, out of reach).  On
+ * a reader thread: w is only read; *oom set when memory ran out. */
+static struct cfg *entry_config(const struct walk *w, const uint8_t *data, size_t len,
+                                const char *name, int *oom)
 {
     struct cfg *c = NULL;
     struct rtm_error err = { .msg = "" };
@@ -339,7 +340,7 @@ static struct cfg *entry_config(struct walk *w, const uint8_t *data, size_t len,
         cfg_pp_free(&pp);
     }
     if (!c)
-        walk_failed(w, err.code == ENOMEM);
+        *oom |= err.code == ENOMEM;
     return c;
 }
 
@@ -362,49 +363,121 @@ static void archive_gamepaths(struct walk *w, const struct pbo *p, const char *r
     }
 }
 
-/* Archive rel: its configs into s (NULL: none read), its animations'
- * game paths into w->present. */
-static void read_archive(struct walk *w, struct rtm_states *s, const char *rel)
+/* What reading one archive gave, on a reader thread, until the walk's
+ * thread adds it (in the walk's order, so that the table is the same
+ * however the reads interleave): its table and its configs, parsed. */
+struct archive_read {
+    struct pbo *p;              /* NULL: not read */
+    struct entry_cfg {
+        struct cfg *c;
+        char where[PATH_MAX];   /* its path from the walk's root */
+        int rapified;
+    } *cfgs;
+    size_t ncfgs;
+    int oom;
+};
+
+/* A reader thread's job: the archives of w->pbos, their configs too
+ * unless configs is 0 (the game paths present alone). */
+struct archive_job {
+    const struct walk *w;
+    struct archive_read *out;
+    int configs;
+};
+
+/* Archive w->pbos[i]'s configs (r->p read), each one parsed into r. */
+static void archive_configs(const struct walk *w, int fd, const char *rel,
+                            struct archive_read *r)
 {
-    struct pbo *p = NULL;
-    struct rtm_error err = { .msg = "" };
     struct rtm_work *work = w->t->cfg.work;
-    int fd = rtm_work_openat(work, w->rootfd, rel, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    rtm_work_add(work, RTM_WORK_TABLES, fd >= 0);
-    if (fd < 0 || pbo_load_table(work, fd, &p, &err)) {
-        walk_failed(w, err.code == ENOMEM);
-        if (fd >= 0)
-            close(fd);
-        return;
-    }
-    archive_gamepaths(w, p, rel);
-    for (size_t i = 0; s && i < p->nentries; i++) {
+    const struct pbo *p = r->p;
+    for (size_t i = 0; i < p->nentries; i++) {
         const struct pbo_entry *e = &p->entries[i];
         const char *base = e->path + strlen(e->path);
         while (base > e->path && base[-1] != '/' && base[-1] != '\\')
             base--;                     /* the name: after the last separator */
         uint8_t *data;
         size_t len;
-        char where[PATH_MAX];
+        struct rtm_error err = { .msg = "" };
         if (!is_config_name(base) || pbo_entry_content_size(e) > CFG_FILE_MAX)
             continue;
         rtm_work_add(work, RTM_WORK_CONFIGS_READ, 1);
+        void *arr = r->cfgs;
+        size_t cap = r->ncfgs;          /* grown one at a time: a few a archive */
+        if (rtm_array_grow(&arr, &cap, r->ncfgs + 1, sizeof *r->cfgs, 1)) {
+            r->oom = 1;
+            return;
+        }
+        r->cfgs = arr;
         if (pbo_load_entry(work, fd, p, i, &data, &len, &err)) {
-            walk_failed(w, err.code == ENOMEM);
+            r->oom |= err.code == ENOMEM;
             continue;
         }
-        struct cfg *c = entry_config(w, data, len, base);
-        int rapified = rap_is_rapified(data, len);
+        struct entry_cfg *ec = &r->cfgs[r->ncfgs];
+        ec->rapified = rap_is_rapified(data, len);
+        ec->c = entry_config(w, data, len, base, &r->oom);
         free(data);
-        snprintf(where, sizeof where, "%s/%s", rel, e->path);
-        for (char *k = where + strlen(rel); *k; k++)
+        snprintf(ec->where, sizeof ec->where, "%s/%s", rel, e->path);
+        for (char *k = ec->where + strlen(rel); *k; k++)
             if (*k == '\\')
                 *k = '/';
-        if (c)
-            config_read(w, s, c, where, rapified);
+        r->ncfgs += ec->c != NULL;
     }
-    pbo_free(p);
+}
+
+/* Reads archive i of the job's walk (tree_each_fn). */
+static void archive_load(void *ctx, size_t i)
+{
+    const struct archive_job *job = ctx;
+    const struct walk *w = job->w;
+    struct archive_read *r = &job->out[i];
+    struct rtm_error err = { .msg = "" };
+    struct rtm_work *work = w->t->cfg.work;
+    int fd = rtm_work_openat(work, w->rootfd, w->pbos[i], O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    rtm_work_add(work, RTM_WORK_TABLES, fd >= 0);
+    if (fd < 0)
+        return;
+    /* 4 KiB first: most tables of mods fit, and the walk reads hundreds */
+    if (pbo_load_table_first(work, fd, 4096, &r->p, &err))
+        r->oom = err.code == ENOMEM;
+    else if (job->configs)
+        archive_configs(w, fd, w->pbos[i], r);
     close(fd);
+}
+
+/* Adds what reading archive i gave to the walk: its game paths, and its
+ * configs into s (NULL: none read); frees it. */
+static void archive_add(struct walk *w, struct rtm_states *s, size_t i, struct archive_read *r)
+{
+    walk_failed(w, r->oom);
+    if (r->p)
+        archive_gamepaths(w, r->p, w->pbos[i]);
+    for (size_t k = 0; k < r->ncfgs; k++) {
+        if (s)
+            config_read(w, s, r->cfgs[k].c, r->cfgs[k].where, r->cfgs[k].rapified);
+        else
+            cfg_free(r->cfgs[k].c);
+    }
+    free(r->cfgs);
+    pbo_free(r->p);
+}
+
+/* Every archive of the walk, read by a few threads (their reads overlap,
+ * their configs parse on every core), then added in the walk's order:
+ * their configs into s unless it is NULL. */
+static void read_archives(struct walk *w, struct rtm_states *s)
+{
+    enum { READERS = 8 };               /* reads a disk overlaps well */
+    struct archive_read *out = w->npbos ? calloc(w->npbos, sizeof *out) : NULL;
+    if (!out) {
+        walk_failed(w, w->npbos != 0);
+        return;
+    }
+    struct archive_job job = { w, out, s != NULL };
+    tree_states_each(w->npbos, READERS, archive_load, &job);
+    for (size_t i = 0; i < w->npbos; i++)
+        archive_add(w, s, i, &out[i]);
+    free(out);
 }
 
 static void walk_free(struct walk *w)
@@ -544,8 +617,7 @@ struct rtm_states *tree_states_build(struct rtm_tree *t, struct timespec *newest
         rtm_gamepaths_free(w.present);  /* missing.txt's is built at its need */
         w.present = NULL;
     } else if ((s = rtm_states_new())) {
-        for (size_t i = 0; i < w.npbos; i++)
-            read_archive(&w, s, w.pbos[i]);
+        read_archives(&w, s);
         for (size_t i = 0; i < w.nloose; i++)
             read_loose(&w, s, w.loose[i]);
         int rc = rtm_states_finish(s) || w.oom;
@@ -577,8 +649,7 @@ struct rtm_gamepaths *tree_states_build_present(struct rtm_tree *t, struct times
 {
     struct walk w = { .t = t, .rootfd = -1, .present = rtm_gamepaths_new() };
     if (w.present && walk_configs(t, &w) == 0)
-        for (size_t i = 0; i < w.npbos; i++)
-            read_archive(&w, NULL, w.pbos[i]);
+        read_archives(&w, NULL);
     *newest = w.newest;
     walk_end(t, &w);
     if (w.oom) {                        /* built again at the next need */
