@@ -318,6 +318,48 @@ static void config_rewritten_while_mounted(void **state)
     tree_fixture_unmount(e);
 }
 
+/* Step 3 names the config by its path from SOURCE; that name is in the
+ * key of the views that use its skeleton, so its folder renamed (between
+ * two mounts sharing the persistent index, whose sizes the second takes)
+ * gives views that name the new path, each stat size the bytes read. */
+static void configs_folder_renamed(void **state)
+{
+    struct tree_fixture *e = *state;
+    static const char *const views[] = { "header.txt", "skeleton.txt", "check.txt" };
+    char text[2048], path[128];
+    struct rtm_error err;
+    snprintf(text, sizeof text, SKELETONS
+             "class CfgMovesMaleSdr { skeletonName = \"Three\"; class States {\n"
+             "  class Walk { file = \"\\a\\walk.rtm\"; speed = 0.5; };\n"
+             "}; };\n");
+    assert_int_equal(mkdirat(e->fd, "mod", 0755), 0);
+    put_pbo(e, "mod/a.pbo", text, 1, NULL);
+    const char *dirs[] = { "mod", "a_longer_folder_name" };
+    for (int round = 0; round < 2; round++) {
+        assert_int_equal(rtm_skeleton_builtin("ofp2", &e->skel, &err), 0);
+        assert_non_null(e->ix = rtm_index_open(e->index, 64u << 20, tree_quiet, NULL));
+        tree_fixture_mount(e, 64u << 20);
+        e->l.log = tree_quiet;
+        e->l.render = "test";
+        e->l.skels = skels;
+        tree_fixture_tree(e, (struct rtm_tree_config){ .skels = skels, .store = &e->store });
+        for (size_t i = 0; i < sizeof views / sizeof *views; i++) {
+            snprintf(path, sizeof path, "%s/a.pbo/walk.rtm/%s", dirs[round], views[i]);
+            free(cat(e, path));                 /* stat size == bytes read */
+        }
+        snprintf(path, sizeof path, "%s/a.pbo/walk.rtm/header.txt", dirs[round]);
+        char *h = cat(e, path), want[160];
+        snprintf(want, sizeof want, "skeleton: Three (skeletonName of %s/a.pbo/config.bin: "
+                 "CfgMovesMaleSdr)", dirs[round]);
+        if (!strstr(h, want))
+            fail_msg("want '%s' in:\n%s", want, h);
+        free(h);
+        tree_fixture_unmount(e);
+        if (round == 0)
+            assert_int_equal(renameat(e->fd, "mod", e->fd, "a_longer_folder_name"), 0);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -329,6 +371,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(two_classes, setup, teardown),
         cmocka_unit_test_setup_teardown(one_skeleton_two_classes, setup, teardown),
         cmocka_unit_test_setup_teardown(config_rewritten_while_mounted, setup, teardown),
+        cmocka_unit_test_setup_teardown(configs_folder_renamed, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
