@@ -90,28 +90,22 @@ static int anim_gamepath(struct rtm_tree *t, const struct tree_target *tg, char 
     return errno == ENOMEM ? -ENOMEM : -ENOENT;
 }
 
-/* Builds the table (and the game paths present with it) when it is not,
- * or no longer, up to date; ts->lock held.  Unless -o configs=none. */
+/* Builds the table when it is not, or no longer, up to date; ts->lock
+ * held.  Unless -o configs=none.  (The game paths present are built at
+ * their own need: root_text_begin.) */
 static void table_up_to_date(struct rtm_tree *t, struct tree_states *ts)
 {
     int dirty = atomic_exchange(&ts->dirty, 0);
     if (t->cfg.configs_none || (ts->table && !dirty))
         return;
     struct timespec now = { 0, 0 };
-    struct rtm_gamepaths *present;
     if (ts->table)
         clock_gettime(CLOCK_REALTIME, &now);
     rtm_states_free(ts->table);
     chosen_free(ts);                    /* the table's skeletons go with it */
     atomic_store(&ts->skeletons, 0);
-    ts->table = tree_states_build(t, &ts->time, &present);
+    ts->table = tree_states_build(t, &ts->time);
     ts->time = tree_later(ts->time, now);
-    if (present) {                      /* as new as the table */
-        atomic_store(&ts->present_dirty, 0);
-        rtm_gamepaths_free(ts->present);
-        ts->present = present;
-        ts->present_time = ts->time;
-    }
 }
 
 /* The table, built first when it is not (or no longer) up to date

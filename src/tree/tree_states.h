@@ -76,9 +76,8 @@ struct tree_states {
      * read, or when it was built again after a change (an include or a
      * config gone may change lines without a newer file) */
     struct timespec time;
-    /* missing.txt's: the game paths present, built with the table or at
-     * its first need; any change in SOURCE (an animation too) makes it
-     * built again */
+    /* missing.txt's: the game paths present, built at its first need;
+     * any change in SOURCE (an animation too) makes it built again */
     struct rtm_gamepaths *present;
     atomic_int present_dirty;
     struct timespec present_time;
@@ -130,15 +129,14 @@ void tree_states_counts(struct rtm_tree *t, uint64_t *parsed, uint64_t *remember
 /* Every config under SOURCE (or an archive SOURCE is), as a finished
  * table, from the persistent index when it has this generation of them
  * (t->states->gen, the counters and the index's record follow); the
- * newest of their times into *newest; the game paths present into
- * *present (NULL when the index gave the table, or memory ran out: built
- * at its need).  A table of no states when there are no configs; NULL
- * out of memory. */
-struct rtm_states *tree_states_build(struct rtm_tree *t, struct timespec *newest,
-                                     struct rtm_gamepaths **present);
-/* The game paths present (missing.txt), without reading a config; the
- * newest time of the archives and configs met into *newest.  NULL out of
- * memory. */
+ * newest of their times into *newest.  The archives are read on a few
+ * threads (tree_states_each), all joined before it returns.  A table of
+ * no states when there are no configs; NULL out of memory.  The game
+ * paths present are left to tree_states_build_present. */
+struct rtm_states *tree_states_build(struct rtm_tree *t, struct timespec *newest);
+/* The game paths present (missing.txt, check.txt), without reading a
+ * config; the newest time of the archives and configs met into *newest.
+ * NULL out of memory.  Reads the archives as tree_states_build does. */
 struct rtm_gamepaths *tree_states_build_present(struct rtm_tree *t, struct timespec *newest);
 
 /* ---- one job an item, on a few threads (tree_states_each.c) ---- */
