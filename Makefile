@@ -232,6 +232,7 @@ bench: all $(BUILD)/tests/bench_core $(BUILD)/tests/bench_config $(BUILD)/tests/
 	@BUILD=$(BUILD) bash tests/bench/bench_goals.sh
 	@BUILD=$(BUILD) bash tests/bench/bench_walks.sh
 	@BUILD=$(BUILD) bash tests/bench/bench_skeleton.sh
+	@BUILD=$(BUILD) bash tests/bench/bench_first_view.sh
 	@BUILD=$(BUILD) bash tests/bench/bench_damaged.sh
 	@BUILD=$(BUILD) bash tests/bench/bench_binarise.sh
 	@BUILD=$(BUILD) bash tests/bench/bench_bvh.sh
