@@ -290,11 +290,13 @@ TSAN_SRC   := $(CORE_SRC) $(WRIT_SRC) $(TREE_SRC) $(INDEX_SRC)
 # (the cache, the loader, the index: test_cache, test_loader, test_index,
 # test_remember) and the tree layer's (the inode table and the tree with
 # its sizing-ahead workers: test_inodes, test_tree, test_tree_ahead,
-# test_tree_changes).  The others test single-threaded code, which
-# ThreadSanitizer has nothing to say about; a new test of a threaded
-# layer's code joins this list.
+# test_tree_changes; the walk for the states table, which reads archives
+# on a few threads: test_states_each, test_states_remember).  The others
+# test single-threaded code, which ThreadSanitizer has nothing to say
+# about; a new test of a threaded layer's code joins this list.
 TSAN_TESTS := test_cache test_index test_loader test_remember \
-              test_inodes test_tree test_tree_ahead test_tree_changes test_skelreg
+              test_inodes test_tree test_tree_ahead test_tree_changes test_skelreg \
+              test_states_each test_states_remember
 # The unit tests' helpers (tests/unit/lib, as librtmtest.a above), built
 # once with ThreadSanitizer.
 TSAN_CC  = $(FUZZ_CC) -g -O1 $(NEED_CPPFLAGS) $(ALL_INC) $(NEED_CFLAGS) -Itests/unit -fsanitize=thread \

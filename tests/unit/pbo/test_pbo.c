@@ -293,6 +293,42 @@ static void table_from_head(void **state)
     pbo_fixture_free(&f);
 }
 
+/* The table from a file whatever the first read's size (1 byte, 4 KiB,
+ * the whole file and more): the same entries, and the trailer read, as
+ * pbo_load_table's; the bytes read grow with what the table needs, not
+ * with the file. */
+static void table_from_file_any_first_read(void **state)
+{
+    (void)state;
+    struct fixture f;
+    pbo_fixture_build(&f, 0);
+    struct pbo *full = parse_full(&f.pbo);
+    FILE *tf = tmpfile();
+    assert_non_null(tf);
+    assert_int_equal(fwrite(f.pbo.p, 1, f.pbo.len, tf), f.pbo.len);
+    assert_int_equal(fflush(tf), 0);
+    const size_t firsts[] = { 0, 1, 7, 4096, f.pbo.len, f.pbo.len + 100 };
+    for (size_t k = 0; k < sizeof firsts / sizeof *firsts; k++) {
+        struct pbo *p = NULL;
+        struct rtm_error err = { .msg = "" };
+        struct rtm_work work = { 0 };
+        assert_int_equal(pbo_load_table_first(&work, fileno(tf), firsts[k], &p, &err), 0);
+        assert_int_equal(p->nentries, full->nentries);
+        assert_int_equal(p->table_bytes, full->table_bytes);
+        for (size_t i = 0; i < p->nentries; i++)
+            assert_string_equal(p->entries[i].path, full->entries[i].path);
+        assert_int_equal(p->trailer, PBO_TRAILER_SHA1);
+        assert_memory_equal(p->sha1, full->sha1, 20);
+        uint64_t read = rtm_work_get(&work, RTM_WORK_BYTES);
+        if (firsts[k] && firsts[k] < full->table_bytes)   /* doubled until whole, + trailer */
+            assert_true(read < 4 * full->table_bytes + 21 + 4 * firsts[k]);
+        pbo_free(p);
+    }
+    fclose(tf);
+    pbo_free(full);
+    pbo_fixture_free(&f);
+}
+
 /* Real animations inside archives, when the corpus is present. */
 static void corpus_inside(void **state)
 {
@@ -375,6 +411,7 @@ int main(void)
         cmocka_unit_test(lookup_case_insensitive),
         cmocka_unit_test(tree_lookup_and_list),
         cmocka_unit_test(table_from_head),
+        cmocka_unit_test(table_from_file_any_first_read),
         cmocka_unit_test(corpus_inside),
     };
     return run_test_cases(tests, NULL, NULL);
