@@ -105,7 +105,8 @@ int tree_aim_at_member(struct tree_target *tg, uint64_t k)
 
 int tree_resolve_member(struct rtm_tree *t, struct tree_target *tg, uint64_t k)
 {
-    tg->full_if_parsed = member_needs_full(k);  /* as tree_resolve_inner */
+    /* as tree_resolve_inner; the table is built by the lookup before */
+    tg->full_if_parsed = member_needs_full(k) && !tree_states_may_choose(t);
     int rc = tree_load_anim(t, tg);     /* a shape names every view */
     if (rc)
         return rc;
@@ -135,6 +136,19 @@ static int name_needs_full(const char *name)
            rtmc_view_level((struct rtm_view){ .kind = kind }) == RTMC_FULL;
 }
 
+/* Whether the configs may give name's view another skeleton than the
+ * mount's (the skeleton rule's third step), so that it is parsed whole
+ * only once that is known.  A fixed view's size needs the configs'
+ * table anyway, which is built here; a folder's listing never reads a
+ * config (grep -r goes through it), so there a table not built yet counts
+ * as one that may choose. */
+static int skeleton_pending(struct rtm_tree *t, const char *name)
+{
+    enum rtm_view_kind kind;
+    const char *fixed = rtm_view_name_kind(name, &kind) ? NULL : rtm_view_fixed_name(kind);
+    return fixed && !strcmp(fixed, name) ? tree_states_chose_any(t) : tree_states_may_choose(t);
+}
+
 /* The same for member k of an animation's family: views come in
  * rtm_view_at() order, the fixed ones first by kind, then the folders'
  * files, which all need matrices. */
@@ -154,7 +168,7 @@ static int member_needs_full(uint64_t k)
  * index gives, or any entry already cached, still serves the names. */
 int tree_resolve_inner(struct rtm_tree *t, struct tree_target *tg)
 {
-    tg->full_if_parsed = name_needs_full(tg->rest);
+    tg->full_if_parsed = name_needs_full(tg->rest) && !skeleton_pending(t, tg->rest);
     int rc = tree_load_anim(t, tg);
     if (rc)
         return rc;

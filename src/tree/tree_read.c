@@ -92,8 +92,10 @@ static int view_entry(struct rtm_tree *t, struct tree_target *tg)
 
 /* Trades tg's anim entry for one of the skeleton the configs chose for
  * the file, when its view depends on the skeleton (a shape does not make
- * it) and they chose one (tree_states_skeleton; ready as there), at the
- * same level.  *when (if not NULL) as there. */
+ * it) and they chose one (tree_states_skeleton; ready as there): at the
+ * view's level when its bytes or size are wanted (whole: the entry of the
+ * mount's skeleton was a shape, tree_family.c, so the file is parsed
+ * whole once), else at the same level.  *when (if not NULL) as there. */
 static int skeleton_entry(struct rtm_tree *t, struct tree_target *tg, int ready,
                           struct timespec *when)
 {
@@ -103,7 +105,7 @@ static int skeleton_entry(struct rtm_tree *t, struct tree_target *tg, int ready,
     int rc = tree_states_skeleton(t, tg, ready, &id, when);
     if (rc || id == tg->skel)
         return rc;
-    tg->level = rtmc_level(tg->h);
+    tg->level = ready ? rtmc_level(tg->h) : rtmc_view_level(tg->view);
     rtmc_put(t->cfg.cache, tg->h);
     tg->h = NULL;
     tg->skel = id;

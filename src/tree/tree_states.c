@@ -279,6 +279,17 @@ int tree_states_may_choose(struct rtm_tree *t)
     return maybe;
 }
 
+int tree_states_chose_any(struct rtm_tree *t)
+{
+    if (!tree_states_may_choose(t))
+        return 0;
+    int rc = 0;
+    pthread_mutex_lock(&t->states->lock);
+    int any = rtm_states_skeletons_any(table_locked(t, 0, &rc));
+    pthread_mutex_unlock(&t->states->lock);
+    return rc || any;
+}
+
 /* The name a chosen skeleton goes by (a->skeleton_name, header.txt): its
  * class, and the config and root class of the first state that plays
  * the file with it ("CONFIG: CLASS_PATH", cut after the root class). */

@@ -196,5 +196,10 @@ int tree_states_skeleton(struct rtm_tree *t, const struct tree_target *tg, int r
 /* Whether the configs may choose a skeleton for some file: the step is on
  * and the table is not built yet, or chose one. */
 int tree_states_may_choose(struct rtm_tree *t);
+/* Whether the configs do choose a skeleton for some file, building the
+ * table when it is not (1 when that fails: not known).  A view that needs
+ * a whole parse is then parsed once its skeleton is known, from a shape,
+ * not whole with the mount's skeleton first and again with theirs. */
+int tree_states_chose_any(struct rtm_tree *t);
 
 #endif
