@@ -164,6 +164,23 @@ static int entry_bytes(const char *file, const char **entry, uint8_t **data, siz
 /* file's bytes, from disk or from an archive's entry (the part of file
  * that names it in *name): 0, 1 (said), or -1 when there is no such
  * file. */
+static int text_config_name(const char *name, int rapified);
+
+/* Whether the file open as fd may be a config named name: by its name, or
+ * by the magic of its first four bytes (an animation is not read whole
+ * twice for this). */
+static int may_be_config(int fd, const char *name)
+{
+    uint8_t magic[4];
+    return text_config_name(name, 0) ||
+           (rtm_pread_full(fd, magic, sizeof magic, 0) == (ssize_t)sizeof magic &&
+            rap_is_rapified(magic, sizeof magic));
+}
+
+/* The bytes of config file (or archive entry) into *data and *len, its
+ * name into *name: 0; NOT_CONFIG for a file that is no config; else
+ * entry_bytes' or fail()'s status. */
+enum { NOT_CONFIG = -2 };
 static int config_bytes(const char *file, const char **name, uint8_t **data, size_t *len)
 {
     struct stat st;
@@ -171,6 +188,10 @@ static int config_bytes(const char *file, const char **name, uint8_t **data, siz
     if (stat(file, &st) || !S_ISREG(st.st_mode))
         return entry_bytes(file, name, data, len);
     int fd = open(file, O_RDONLY | O_CLOEXEC);
+    if (fd >= 0 && !may_be_config(fd, file)) {
+        close(fd);
+        return NOT_CONFIG;
+    }
     int e = fd < 0 ? errno : rtmcat_read_fd(fd, data, len);
     if (fd >= 0)
         close(fd);
@@ -192,6 +213,8 @@ int rtmcat_text(const char *file, const char *view, int pp_only, const char *con
     uint8_t *data = NULL;
     size_t len = 0;
     int rc = config_bytes(file, &name, &data, &len);
+    if (rc == NOT_CONFIG)
+        return pp_only ? fail(file, "not a text config") : -1;
     if (rc)
         return rc > 0 ? 1 : pp_only ? fail(file, "no such file") : -1;
     int rapified = rap_is_rapified(data, len);
