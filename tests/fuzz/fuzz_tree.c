@@ -9,7 +9,8 @@
  * (and readdirplus, whose entries count as lookups), reads, open-read-
  * release, forgets of what was looked up (never a folder before what is
  * in it), du-like walks that start the workers, and changes to SOURCE
- * (rewritten in place or replaced, truncated, removed, renamed) with or
+ * (rewritten in place or replaced, truncated, removed, renamed; the folder
+ * of animations beside their model.cfg renamed away and back) with or
  * without the change reports inotify would give, and a later mount over
  * the same persistent index.  The workers run throughout (ahead 1 or 2)
  * and are joined by rtm_tree_free at the end.
@@ -385,6 +386,25 @@ static void op_rename(uint8_t from, uint8_t to, uint8_t notify)
     }
 }
 
+/* The folder of animations beside their model.cfg renamed while mounted:
+ * the first time to moved/ (a new, empty anims/ takes its place, so that
+ * the slots can still be written), then the two exchanged. */
+static void op_rename_dir(uint8_t notify)
+{
+    if (!z.moved) {
+        if (renameat(z.fd, "anims", z.fd, "moved") || mkdirat(z.fd, "anims", 0755))
+            return;
+        z.moved = 1;
+    } else if (renameat2(z.fd, "anims", z.fd, "moved", RENAME_EXCHANGE)) {
+        return;
+    }
+    z.changes++;
+    if (notify & 1) {
+        rtm_tree_changed(z.t, "", "anims", &fz_notify);
+        rtm_tree_changed(z.t, "", "moved", &fz_notify);
+    }
+}
+
 static void op_notify(uint8_t what)
 {
     z.work--;
@@ -504,6 +524,7 @@ static void fz_step(struct fz_in *in)
     case FZ_OP_REMOVE: op_remove(a, b); break;
     case FZ_OP_RENAME: op_rename(a, b, fz_u8(in)); break;
     case FZ_OP_NOTIFY: op_notify(a); break;
+    case FZ_OP_RENAME_DIR: op_rename_dir(a); break;
     default: op_remount(); break;
     }
 }
@@ -523,6 +544,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fz_mount();
     z.changes = 0;
     z.remounted = 0;
+    z.moved = 0;
     z.work = FZ_WORK;
     for (z.op = 0; fz_more(&in) && z.op < FZ_MAXOPS && z.work > 0; z.op++)
         fz_step(&in);

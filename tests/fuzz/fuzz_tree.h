@@ -56,6 +56,8 @@ enum {
     FZ_OP_REMOVE,               /* slot, notify */
     FZ_OP_RENAME,               /* slot from, slot to, notify */
     FZ_OP_NOTIFY,               /* what: a slot's name, its folder, or everything */
+    FZ_OP_RENAME_DIR,           /* notify: anims/ (animations and model.cfg) renamed
+                                   away, a new one made, or the two exchanged */
     FZ_OP_REMOUNT,              /* a later mount over the same SOURCE and index */
     FZ_NOPS
 };

@@ -56,6 +56,7 @@ struct fz {
     struct rtm_tree_config cfg;
     size_t budget;
     int digits, remounted, work;
+    int moved;                  /* anims/ was renamed to moved/ (a new anims/ made) */
     char render[256];
     unsigned long changes;      /* changes made to SOURCE, and reports of them */
     atomic_ulong stale;         /* numbers the tree said the index gave wrong */
