@@ -63,11 +63,14 @@ dmg_tree() {
     local f
     for f in hot.rtm cut.rtm ren_a.rtm; do cp "$T/churn/good.rtm" "$src/churn/$f"; done
     cp "$T/churn/good.pbo" "$src/churn/hot.pbo"; cp "$T/churn/good.cfg" "$src/churn/model.cfg"
+    mkdir -p "$src/churn/mov_a"             # a folder renamed with its model.cfg
+    cp "$T/churn/good.rtm" "$src/churn/mov_a/walk.rtm"; cp "$T/churn/good.cfg" "$src/churn/mov_a/model.cfg"
     DMG_SUMMARY=$(cat "$T/dmg.summary")
 }
 
 # One round of changes in SRC/churn: rewrites in place and by rename,
-# truncation, renames and removals.
+# truncation, renames and removals, a folder of an animation and its
+# model.cfg renamed, and that model.cfg removed and put back.
 dmg_churn() {
     local c=$1/churn i=$2 size
     if [ $((i % 2)) = 0 ]; then cat "$T/churn/good.rtm" > "$c/hot.rtm"
@@ -79,6 +82,9 @@ dmg_churn() {
     else cp "$T/churn/good.pbo" "$c/.p" && mv "$c/.p" "$c/hot.pbo"; fi
     if [ $((i % 2)) = 0 ]; then cat "$T/churn/bad.cfg" > "$c/model.cfg"; else cat "$T/churn/good.cfg" > "$c/model.cfg"; fi
     if [ -e "$c/gone.rtm" ]; then rm "$c/gone.rtm"; else cp "$T/churn/bad.rtm" "$c/gone.rtm"; fi
+    if [ -d "$c/mov_a" ]; then mv "$c/mov_a" "$c/mov_b"; else mv "$c/mov_b" "$c/mov_a"; fi
+    local m; m=$(echo "$c"/mov_?)
+    if [ $((i % 4)) = 0 ]; then rm -f "$m/model.cfg"; else cp "$T/churn/good.cfg" "$m/model.cfg"; fi
 } 2>/dev/null
 
 DMG_WRITER=
