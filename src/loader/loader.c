@@ -357,7 +357,8 @@ static int load_table(const struct rtm_loader *l, int fd, const struct rtmc_src 
 {
     struct rtm_error err = { .msg = "" };
     rtm_work_add(l->work, RTM_WORK_TABLES, 1);
-    if (pbo_load_table(l->work, fd, &out->pbo, &err))
+    /* 4 KiB first, as many tables need: a walk reads hundreds of them */
+    if (pbo_load_table_first(l->work, fd, 4096, &out->pbo, &err))
         return failed(msg, msglen, src->path, &err);
     loader_remember_table(l, fd, src, out->pbo);
     return 0;

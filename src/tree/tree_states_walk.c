@@ -367,7 +367,8 @@ static void archive_gamepaths(struct walk *w, const struct pbo *p, const char *r
  * thread adds it (in the walk's order, so that the table is the same
  * however the reads interleave): its table and its configs, parsed. */
 struct archive_read {
-    struct pbo *p;              /* NULL: not read */
+    struct rtmc_entry *h;       /* the cache's table (SOURCE's archives), or */
+    struct pbo *own;            /* one read here (-o configs=); both NULL: none */
     struct entry_cfg {
         struct cfg *c;
         char where[PATH_MAX];   /* its path from the walk's root */
@@ -385,12 +386,16 @@ struct archive_job {
     int configs;
 };
 
-/* Archive w->pbos[i]'s configs (r->p read), each one parsed into r. */
+static const struct pbo *read_table(const struct archive_read *r)
+{
+    return r->h ? rtmc_pbo(r->h) : r->own;
+}
+
+/* Archive w->pbos[i]'s configs (its table p read), each one parsed into r. */
 static void archive_configs(const struct walk *w, int fd, const char *rel,
-                            struct archive_read *r)
+                            const struct pbo *p, struct archive_read *r)
 {
     struct rtm_work *work = w->t->cfg.work;
-    const struct pbo *p = r->p;
     for (size_t i = 0; i < p->nentries; i++) {
         const struct pbo_entry *e = &p->entries[i];
         const char *base = e->path + strlen(e->path);
@@ -425,24 +430,71 @@ static void archive_configs(const struct walk *w, int fd, const char *rel,
     }
 }
 
-/* Reads archive i of the job's walk (tree_each_fn). */
+/* Whether table p holds a config the walk reads. */
+static int holds_config(const struct pbo *p)
+{
+    for (size_t i = 0; i < p->nentries; i++) {
+        const char *path = p->entries[i].path, *base = path + strlen(path);
+        while (base > path && base[-1] != '/' && base[-1] != '\\')
+            base--;
+        if (is_config_name(base))
+            return 1;
+    }
+    return 0;
+}
+
+/* Archive rel's table into r, of version *id (its stat): through the cache
+ * when rel is SOURCE's (-o configs= not given), so that the index gives
+ * it without opening the archive and the archive's listing shares it;
+ * else read here, 4 KiB first (most tables of mods fit, and a walk reads
+ * hundreds).  0, or -1 when there is none (r->oom says if memory ran out). */
+static int archive_table(const struct walk *w, const char *rel, struct archive_read *r,
+                         struct rtm_fileid *id)
+{
+    struct rtm_tree *t = w->t;
+    struct stat st;
+    struct rtm_error err = { .msg = "" };
+    if (fstatat(w->rootfd, rel, &st, 0) || !S_ISREG(st.st_mode))
+        return -1;
+    *id = rtm_fileid_of(&st);
+    if (!t->cfg.configs_from) {
+        struct rtmc_src ts = { .path = rel, .id = *id, .kind = RTMC_TABLE, .level = RTMC_FULL };
+        int rc = rtmc_get(t->cfg.cache, &ts, &r->h);
+        r->oom = rc == -ENOMEM;
+        if (rc == 0 && !rtmc_pbo(r->h)) {   /* a damaged archive: its folder says why */
+            rtmc_put(t->cfg.cache, r->h);
+            r->h = NULL;
+        }
+        return r->h ? 0 : -1;
+    }
+    int fd = rtm_work_openat(t->cfg.work, w->rootfd, rel, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    rtm_work_add(t->cfg.work, RTM_WORK_TABLES, fd >= 0);
+    int rc = fd < 0 || rtm_fileid_check(fd, id) ||
+             pbo_load_table_first(t->cfg.work, fd, 4096, &r->own, &err);
+    if (fd >= 0)
+        close(fd);
+    r->oom = err.code == ENOMEM;
+    return rc ? -1 : 0;
+}
+
+/* Reads archive i of the job's walk (tree_each_fn): its table, and its
+ * configs if asked, from the archive opened only when it holds one and
+ * read only if it is still the version of its table (else the watcher
+ * makes the table built again). */
 static void archive_load(void *ctx, size_t i)
 {
     const struct archive_job *job = ctx;
     const struct walk *w = job->w;
     struct archive_read *r = &job->out[i];
-    struct rtm_error err = { .msg = "" };
-    struct rtm_work *work = w->t->cfg.work;
-    int fd = rtm_work_openat(work, w->rootfd, w->pbos[i], O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    rtm_work_add(work, RTM_WORK_TABLES, fd >= 0);
-    if (fd < 0)
+    struct rtm_fileid id;
+    if (archive_table(w, w->pbos[i], r, &id) || !job->configs || !holds_config(read_table(r)))
         return;
-    /* 4 KiB first: most tables of mods fit, and the walk reads hundreds */
-    if (pbo_load_table_first(work, fd, 4096, &r->p, &err))
-        r->oom = err.code == ENOMEM;
-    else if (job->configs)
-        archive_configs(w, fd, w->pbos[i], r);
-    close(fd);
+    int fd = rtm_work_openat(w->t->cfg.work, w->rootfd, w->pbos[i],
+                             O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd >= 0 && rtm_fileid_check(fd, &id) == 0)
+        archive_configs(w, fd, w->pbos[i], read_table(r), r);
+    if (fd >= 0)
+        close(fd);
 }
 
 /* Adds what reading archive i gave to the walk: its game paths, and its
@@ -450,8 +502,8 @@ static void archive_load(void *ctx, size_t i)
 static void archive_add(struct walk *w, struct rtm_states *s, size_t i, struct archive_read *r)
 {
     walk_failed(w, r->oom);
-    if (r->p)
-        archive_gamepaths(w, r->p, w->pbos[i]);
+    if (read_table(r))
+        archive_gamepaths(w, read_table(r), w->pbos[i]);
     for (size_t k = 0; k < r->ncfgs; k++) {
         if (s)
             config_read(w, s, r->cfgs[k].c, r->cfgs[k].where, r->cfgs[k].rapified);
@@ -459,7 +511,8 @@ static void archive_add(struct walk *w, struct rtm_states *s, size_t i, struct a
             cfg_free(r->cfgs[k].c);
     }
     free(r->cfgs);
-    pbo_free(r->p);
+    rtmc_put(w->t->cfg.cache, r->h);
+    pbo_free(r->own);
 }
 
 /* Every archive of the walk, read by a few threads (their reads overlap,
