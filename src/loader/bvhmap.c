@@ -26,7 +26,7 @@ static int loose(const struct rtm_loader *l, const struct rtmc_src *src,
     if (rtm_bvh_map_beside(src->path, strlen(src->path), path, sizeof path))
         return 0;
     snprintf(m->where, sizeof m->where, "%s", rtm_side_file_name(path));
-    int fd = openat(l->srcfd, path, O_RDONLY | O_CLOEXEC);
+    int fd = rtm_work_openat(l->work, l->srcfd, path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return errno == ENOENT || errno == ENOTDIR ? 0 : -errno;
     int rc = fstat(fd, &st) ? -errno : !S_ISREG(st.st_mode) ? 0 : 2;
