@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench_bvh.sh - issue 48's goals for BVH sources, printed as | measure |
+# bench_bvh.sh - the goals for BVH sources, printed as | measure |
 # goal | measured | (not a pass/fail test: test_mocap_goals and
 # tests/mount/bvh_blender.sh assert them):
 #   - the round trip of every shared animation's anim.bvh read back, and
@@ -24,7 +24,7 @@ line() { printf '%s\n' "$goals" | sed -n "s/^# $1//p" | head -1; }
 cat "$CLIP" >/dev/null
 bytes=$(stat -c %s "$CLIP")
 times=$(for _ in $(seq "$RUNS"); do timed "$RTMCAT" "$CLIP" plain.rtm; done | median)
-echo "== BVH sources (issue 48)"
+echo "== BVH sources"
 row measure goal measured
 row "round trip: anim.bvh of the shared corpus read back" "137 of 137 within 1 mm" "$(line 'round trip: ')"
 row "cmu_01_01.bvh onto ofp2" "angles within 5 deg, motion 2 %" "$(line 'cmu_01_01.bvh: [0-9]* frames; ')"

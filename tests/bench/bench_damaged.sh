@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench_damaged.sh - the goal "0 deaths in 60 walks of each option set"
-# (issue 45): rtmgen -D's damaged tree (RTMFS_BENCH_DAMAGED_N damaged files
+# over rtmgen -D's damaged tree (RTMFS_BENCH_DAMAGED_N damaged files
 # beside good ones, default 500; tests/lib/damaged.sh) walked
 # RTMFS_BENCH_DAMAGED_WALKS times (60) with each of the default options,
 # -o ahead=1 and -o ahead=8,cache_size=4M, the walks du -a, ls -lR,

@@ -89,7 +89,7 @@ static void changes(struct seed *s)
     ADD(s, FZ_OP_REWRITE, FZ_SLOT_CONFIG, 2, FZ_GEN_V3, 1, 0, FZ_OP_CAT, 7, 3);
 }
 
-/* The sizing worker's crash of issue 45: a BMTR file whose full parse
+/* The sizing worker's old crash: a BMTR file whose full parse
  * fails sized ahead (keep_sizes on an entry with no sizes), as fuzz_tree
  * found it before the fix. */
 static const uint8_t keep_sizes_null[] = {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# damaged.sh - the mount never dies over a damaged tree (issue 45): rtmgen
+# damaged.sh - the mount never dies over a damaged tree: rtmgen
 # -D's tree of RTMFS_DAMAGED_N (500) damaged files beside good ones (cut
 # in every part, bytes flipped, counts and array sizes rewritten, LZO
 # broken, archives with table tricks and damaged entries, configs and

@@ -1,4 +1,4 @@
-/* test_mocap_goals.c - issue 48's goals for BVH as a source, on the shared
+/* test_mocap_goals.c - the goals for BVH as a source, on the shared
  * data (each case skips with a message without ../shared):
  *  - round trip: every corpus animation, parsed with ofp2, written as
  *    anim.bvh and read back as a source with ofp2: the joints of every

@@ -1,5 +1,5 @@
 /* test_alloc_fail.c - the tree survives every allocation failing, without
- * FUSE (issue 45, item 5; SQLite's harness is the model).
+ * FUSE (SQLite's harness of failed allocations is the model).
  *
  * Contract.  A SOURCE made by the project's writers holds plain and BMTR
  * animations (a/, four, for the workers to size ahead), an archive with
