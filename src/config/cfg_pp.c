@@ -546,7 +546,7 @@ int cfg_pp_file(const char *path, const struct cfg_pp_opts *o, struct cfg_pp_res
     size_t n;
     char dir[PATH_MAX];
     memset(r, 0, sizeof *r);
-    if (rtm_work_slurp_max(o->work, path, CFG_FILE_MAX, &data, &n)) {
+    if (rtm_work_slurp_max(o ? o->work : NULL, path, CFG_FILE_MAX, &data, &n)) {
         rtm_err_sys(err, errno, 0, "cannot read %s: %s", path, strerror(errno));
         return -1;
     }
@@ -590,7 +590,7 @@ int cfg_load_file(const char *path, const struct cfg_pp_opts *o, struct cfg **ou
     size_t n;
     char dir[PATH_MAX];
     *out = NULL;
-    if (rtm_work_slurp_max(o->work, path, CFG_FILE_MAX, &data, &n)) {
+    if (rtm_work_slurp_max(o ? o->work : NULL, path, CFG_FILE_MAX, &data, &n)) {
         rtm_err_sys(err, errno, 0, "cannot read %s: %s", path, strerror(errno));
         return -1;
     }
