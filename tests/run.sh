@@ -1,14 +1,20 @@
 #!/usr/bin/env bash
 # run.sh UNIT_TEST... | --only NAME: make check's runner.  Runs the unit tests, the build-flags test,
-# the rtmcat tests and the mount tests, showing their output as it comes and
-# keeping it in $BUILD/check.log, then ends with one summary line (see
-# tests/lib/check.sh for the lines it counts).  Exits 1 when anything failed.
-# TEST_CASE=PATTERN (with --only test_NAME alone) runs only that unit test's
-# cases whose names PATTERN matches ('*' and '?'; tests/unit/testutil.h).
+# the rtmcat tests and the mount tests as independent jobs, CHECK_JOBS at a
+# time (default: twice the cores, since most of them wait on mounts, disks
+# and sleeps rather than compute), each into a log of its own that is shown
+# whole when the job ends; then keeps them all, in the order of the jobs,
+# in $BUILD/check.log with each job's time, and ends with one summary line
+# (see tests/lib/check.sh for the lines it counts).  Exits 1 when anything
+# failed.  Every job makes its own temporary folder and mount points, so
+# none waits for another.  TEST_CASE=PATTERN (with --only test_NAME alone)
+# runs only that unit test's cases whose names PATTERN matches ('*' and
+# '?'; tests/unit/testutil.h).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 log=$BUILD/check.log
+jobs_dir=$BUILD/check.d
 # run.sh --only NAME: one unit test (test_tree) or one shell suite
 # (tests/mount/pbo.sh) alone, with the same summary.
 units=("$@") scripts=(tests/build/*.sh tests/cli/*.sh tests/mount/*.sh)
@@ -27,21 +33,63 @@ if [ -n "$TEST_CASE" ] && { [ "${1:-}" != --only ] || [ ${#scripts[@]} -ne 0 ]; 
     echo "run.sh: TEST_CASE=$TEST_CASE needs one unit test: TEST=test_NAME" >&2
     exit 2
 fi
-{
-    [ ${#units[@]} -eq 0 ] || bash tests/lib/unit.sh "${units[@]}"
-    # every script but the long ones that make valgrind and make stress run
-    # (unless asked for by name)
-    for t in "${scripts[@]}"; do
-        case $t in tests/cli/valgrind.sh|tests/mount/stress.sh) [ ${#scripts[@]} -eq 1 ] || continue ;; esac
-        echo "== $t"
-        BUILD=$BUILD bash "$t" 2>&1 | tee "$log.one"
-        rc=${PIPESTATUS[0]}
-        # a script that fails says what failed; one that dies may not have
-        if [ "$rc" -ne 0 ] && ! grep -q '^FAIL: ' "$log.one"; then
-            echo "FAIL: $t exited with status $rc"
-        fi
+ncpu=$(nproc 2>/dev/null || echo 2)
+max=${CHECK_JOBS:-$((ncpu * 2))}
+
+# The jobs: every script but the long ones that make valgrind and make
+# stress run (unless asked for by name), then every unit test.
+jobs=()
+for t in "${scripts[@]}"; do
+    case $t in tests/cli/valgrind.sh|tests/mount/stress.sh) [ ${#scripts[@]} -eq 1 ] || continue ;; esac
+    jobs+=("$t")
+done
+jobs+=("${units[@]}")
+
+# job N NAME: runs job NAME into $jobs_dir/N.log, its first line its name,
+# its last its time.
+job() {
+    local out=$jobs_dir/$1.log t=$2 start=$SECONDS rc
+    case $t in
+    *.sh) echo "== $t" > "$out"
+          BUILD=$BUILD bash "$t" >> "$out" 2>&1
+          rc=$?
+          # a script that fails says what failed; one that dies may not have
+          if [ "$rc" -ne 0 ] && ! grep -q '^FAIL: ' "$out"; then
+              echo "FAIL: $t exited with status $rc" >> "$out"
+          fi ;;
+    *)    bash tests/lib/unit.sh "$t" > "$out" 2>&1 ;;
+    esac
+    echo "== $(basename "$t"): $((SECONDS - start)) s" >> "$out"
+}
+
+rm -rf "$jobs_dir"
+mkdir -p "$jobs_dir"
+running=0 done_jobs=0
+declare -A pid_of
+for ((i = 0; i < ${#jobs[@]}; i++)); do
+    if [ "$running" -ge "$max" ]; then
+        wait -n
+        running=$((running - 1))
+    fi
+    job "$i" "${jobs[$i]}" &
+    pid_of[$i]=$!
+    running=$((running + 1))
+    # show the logs of the jobs that ended, in the order they ended
+    for k in "${!pid_of[@]}"; do
+        kill -0 "${pid_of[$k]}" 2>/dev/null && continue
+        wait "${pid_of[$k]}" 2>/dev/null
+        cat "$jobs_dir/$k.log"
+        unset "pid_of[$k]"
     done
-} 2>&1 | tee "$log"
-rm -f "$log.one"
+done
+for k in "${!pid_of[@]}"; do
+    wait "${pid_of[$k]}" 2>/dev/null
+    cat "$jobs_dir/$k.log"
+done
+: > "$log"
+for ((i = 0; i < ${#jobs[@]}; i++)); do
+    cat "$jobs_dir/$i.log" >> "$log"
+done
+rm -rf "$jobs_dir"
 echo
 bash tests/lib/summary.sh "$log"
