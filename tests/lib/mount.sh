@@ -105,27 +105,31 @@ do_umount() {
 # (its game path) and on the configs around it, not on the bytes, and src
 # is often a loose copy of an archived dir (tests/mount/states.sh checks it).
 check_anim() {
-    local src=$1 dir=$2 mode=${3:-full} size path n=0 seen=" "
+    local src=$1 dir=$2 mode=${3:-full} list size path seen=" "
+    list=$("$RTMCAT" "$src" | awk '$2 != "states.txt" {print $1, $2}')
+    # every stat size at once (one stat for the whole folder, not one a file)
+    local bad
+    bad=$(paste -d ' ' <(printf '%s\n' "$list") \
+                       <(cd "$dir" && cut -d ' ' -f 2 <<<"$list" | xargs -d '\n' stat -c %s -- 2>&1) |
+          awk '$1 != $3 {print $2 ": stat size " $3 " != " $1; exit}')
+    [ -z "$bad" ] || { fail "$dir/$bad"; return; }
     while read -r size path; do
-        [ "$path" = states.txt ] && continue
-        [ "$(stat -c %s "$dir/$path")" = "$size" ] || { fail "$dir/$path: stat size != $size"; return; }
         # quick mode reads the fixed views and the first file of each folder
         if [ "$mode" = full ] || [[ "$path" != */* ]] || [[ "$seen" != *" ${path%%/*} "* ]]; then
             cmp -s <("$RTMCAT" "$src" "$path") "$dir/$path" || { fail "$dir/$path: bytes differ from rtmcat"; return; }
             [[ "$path" == */* ]] && seen="$seen${path%%/*} "
         fi
-        n=$((n + 1))
-    done < <("$RTMCAT" "$src")
+    done <<<"$list"
     # the folder lists what rtmcat lists: its files, and its folders (and
     # states.txt, which rtmcat lists only for a file named .rtm)
     local want got
-    want=$("$RTMCAT" "$src" | sed 's|^ *[0-9]* ||; s|/.*||' | grep -vx states.txt | sort -u | tr '\n' ' ')
+    want=$(cut -d ' ' -f 2 <<<"$list" | sed 's|/.*||' | sort -u | tr '\n' ' ')
     got=$(ls "$dir" | grep -vx states.txt | tr '\n' ' ')
     [ "$got" = "$want" ] || fail "$dir lists $got, not $want"
     local folder
     for folder in frames joints tracks; do
         [ -d "$dir/$folder" ] || continue
-        [ "$(ls "$dir/$folder" | wc -l)" = "$("$RTMCAT" "$src" | grep -c " $folder/")" ] \
+        [ "$(ls "$dir/$folder" | wc -l)" = "$(grep -c " $folder/" <<<"$list")" ] \
             || fail "$dir/$folder: wrong count"
     done
 }
