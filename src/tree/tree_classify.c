@@ -79,15 +79,39 @@ int tree_classify_target(struct rtm_tree *t, struct tree_target *tg)
     return k;
 }
 
-/* ---- what kinds are ---- */
+/* ---- what kinds are: the traits the lower tiers ask of a kind (the
+ * kind table of tree_kinds.c, above them, has the rest) ---- */
+
+enum {
+    VERSIONED = 1,              /* of one version of its source file, which numbers it
+                                   (inodes.h), rather than of its path alone */
+    BY_PATH = 2,                /* or of its path alone (every kind is one or the other) */
+    HEAD = 4,                   /* an animation's folder: the head of a family */
+};
+
+static const unsigned char traits[] = {
+    [TK_DIR] = BY_PATH,         [TK_OTHER] = BY_PATH,
+    [TK_ANIM] = VERSIONED | HEAD, [TK_VIEW_FOLDER] = VERSIONED, [TK_VIEW] = VERSIONED,
+    [TK_ERROR] = VERSIONED,     [TK_GONE] = VERSIONED,
+    [TK_PBO] = VERSIONED,       [TK_PDIR] = VERSIONED, [TK_PINFO] = VERSIONED,
+    [TK_PFILE] = VERSIONED,     [TK_CONFIG] = BY_PATH, [TK_PCONFIG] = VERSIONED,
+    [TK_STATES] = VERSIONED,    [TK_MISSING] = BY_PATH, [TK_ROOTCHECK] = BY_PATH,
+    [TK_CONFLICTS] = VERSIONED,
+};
+_Static_assert(sizeof traits == TK_COUNT, "traits for every kind");
 
 int tree_kind_versioned(enum tree_kind k)
 {
-    return k != TK_DIR && k != TK_OTHER && k != TK_CONFIG && k != TK_MISSING &&
-           k != TK_ROOTCHECK;
+    return (traits[k] & VERSIONED) != 0;
 }
 
 int tree_kind_is_head(enum tree_kind k)
 {
-    return k == TK_ANIM;
+    return (traits[k] & HEAD) != 0;
 }
+
+int tree_kind_traits_known(enum tree_kind k)
+{
+    return (traits[k] & (VERSIONED | BY_PATH)) != 0;
+}
+

@@ -95,7 +95,7 @@ int tree_aim_at_member(struct tree_target *tg, uint64_t k)
         return -ENOENT;
     for (size_t i = 0; rtm_view_folder(a, i, &has); i++)
         if (has == kind) {
-            tg->kind = TK_FRAMES;
+            tg->kind = TK_VIEW_FOLDER;
             tg->view.kind = kind;
             tg->member = k;
             return 0;
@@ -178,7 +178,7 @@ int tree_resolve_inner(struct rtm_tree *t, struct tree_target *tg)
         tg->kind = TK_ERROR;
         tg->member = MEMBER_ERROR;
     } else if (rtm_view_folder_lookup(a, tg->rest, &tg->view.kind) == 0) {
-        tg->kind = TK_FRAMES;
+        tg->kind = TK_VIEW_FOLDER;
         tg->member = tree_folder_member(tg->view.kind);
     } else if (rtm_view_lookup(a, tg->rest, &tg->view) == 0) {
         tg->kind = TK_VIEW;

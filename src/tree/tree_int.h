@@ -48,11 +48,16 @@ int tree_is_hidden(const struct rtm_tree *t, const char *rel);
  * _PBO, _OTHER, _CONFIG), with tg's kind and (unless pinned) version set;
  * -ENOENT for a hidden entry, or a negative errno. */
 int tree_classify_target(struct rtm_tree *t, struct tree_target *tg);
-/* Whether a target of kind k is of one version of its source file, which
- * numbers it (inodes.h), rather than of its path alone. */
+/* A kind's traits (a table of tree_classify.c): whether a target of kind k
+ * is of one version of its source file, which numbers it (inodes.h),
+ * rather than of its path alone; whether it is an animation's folder, the
+ * head of a family; whether k has its traits at all.  tree_kinds_complete
+ * (tree_kinds.c): whether every kind has them and a row of the kind table
+ * (for the tests). */
 int tree_kind_versioned(enum tree_kind k);
-/* Whether kind k is an animation's folder: the head of a family. */
 int tree_kind_is_head(enum tree_kind k);
+int tree_kind_traits_known(enum tree_kind k);
+int tree_kinds_complete(void);
 
 /* ---- 3: the leaves ---- */
 

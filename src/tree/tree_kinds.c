@@ -117,7 +117,7 @@ static int content_conflicts(struct rtm_tree *t, struct tree_target *tg, struct 
 
 /* How a kind's attributes are made from its source's stat. */
 enum kind_attr {
-    AS_SOURCE,                  /* the source's own (a folder of SOURCE, a file shown as it is) */
+    AS_SOURCE = 1,              /* (0: no row, which tree_kinds_complete finds) */                  /* the source's own (a folder of SOURCE, a file shown as it is) */
     AS_FOLDER,                  /* a folder made up: searchable where readable */
     AS_FILE,                    /* a file made up: read-only, its size its content's */
 };
@@ -159,7 +159,7 @@ static const struct kind_row kinds[] = {
     [TK_DIR]       = { AS_SOURCE, 1, WATCHED, .list = tree_list_dir },
     [TK_OTHER]     = { AS_SOURCE, 0, 0, .read = tree_read_other },
     [TK_ANIM]      = { AS_FOLDER, 1, 0, .list = tree_list_anim },
-    [TK_FRAMES]    = { AS_FOLDER, 2, 0, .list = tree_list_views },
+    [TK_VIEW_FOLDER] = { AS_FOLDER, 2, 0, .list = tree_list_views },
     [TK_VIEW]      = { AS_FILE, 1, TIMED, .size = tree_view_size, .read = tree_read_view },
     [TK_ERROR]     = { AS_FILE, 1, 0, .content = content_error },
     [TK_GONE]      = { AS_FOLDER, 1, 0, .list = tree_list_gone },
@@ -175,6 +175,15 @@ static const struct kind_row kinds[] = {
     [TK_ROOTCHECK] = { AS_FILE, 1, OF_SOURCE | CONFIGS_TIME, .content = content_rootcheck },
     [TK_CONFLICTS] = { AS_FILE, 1, OF_SOURCE, .content = content_conflicts },
 };
+_Static_assert(sizeof kinds / sizeof kinds[0] == TK_COUNT, "a row for every kind");
+
+int tree_kinds_complete(void)
+{
+    for (size_t k = 0; k < TK_COUNT; k++)
+        if (!kinds[k].attr || !tree_kind_traits_known((enum tree_kind)k))
+            return 0;
+    return 1;
+}
 
 static const struct kind_row *row_of(const struct tree_target *tg)
 {

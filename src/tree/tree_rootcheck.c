@@ -16,7 +16,7 @@ static int bones_at(void *ctx, const char *where, rtm_states_bones_visit *visit,
     if (rc)
         return -1;
     const struct rtm_anim *a = NULL;
-    if (tg.kind == TK_ANIM) {
+    if (tree_kind_is_head(tg.kind)) {
         tg.level = RTMC_SHAPE;
         if (tree_load_anim(t, &tg) == 0)
             a = rtmc_anim(tg.h);

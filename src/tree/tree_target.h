@@ -53,8 +53,10 @@ struct rtm_tree {
 
 enum tree_kind {
     TK_DIR, TK_OTHER,             /* a source folder, another source file */
-    TK_ANIM, TK_FRAMES, TK_VIEW,  /* an animation's folder, one of its folders
-                                     of views (frames/, joints/, tracks/), a view */
+    TK_ANIM,                      /* an animation's folder */
+    TK_VIEW_FOLDER,               /* one of its folders of views: frames/, joints/
+                                     or tracks/ */
+    TK_VIEW,                      /* a view */
     TK_ERROR,                     /* an animation's or archive's error.txt, or
                                      the root's when the SOURCE file is gone */
     TK_GONE,                      /* the root while the SOURCE file is gone */
@@ -70,6 +72,7 @@ enum tree_kind {
     TK_ROOTCHECK,                 /* the root's check.txt: of the configs and
                                      of the animations states play */
     TK_CONFLICTS,                 /* -o gamepaths: the root's conflicts.txt */
+    TK_COUNT                      /* how many kinds: the kind table has a row each */
 };
 
 struct tree_target {
@@ -78,7 +81,7 @@ struct tree_target {
     char src[PATH_MAX];           /* source path relative to SOURCE */
     const char *rest;             /* path inside an animation folder, or (for
                                      TK_PBO and TK_PDIR) inside an archive */
-    struct rtmc_entry *h;         /* for TK_FRAMES, TK_VIEW, TK_ERROR; put it */
+    struct rtmc_entry *h;         /* for TK_VIEW_FOLDER, TK_VIEW, TK_ERROR; put it */
     struct rtmc_entry *table;     /* the archive's table, once needed; put it */
     long entry;                   /* the archive entry (TK_PFILE, or an anim's), or -1 */
     struct rtm_view view;

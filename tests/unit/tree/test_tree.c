@@ -15,6 +15,7 @@
 #include "tree_mount_testutil.h"
 #include "pbo.h"
 #include "pbo_write.h"
+#include "tree_int.h"
 
 static void views_read_as_rendered(void **state)
 {
@@ -409,6 +410,18 @@ static void cut_archives(void **state)
     pbo_free(p);
 }
 
+/* The kind table (tree_kinds.c) has a row for every kind: a kind added
+ * without one would be shown with no attributes, listing or bytes. */
+static void every_kind_has_a_row(void **state)
+{
+    (void)state;
+    assert_true(tree_kinds_complete());
+    assert_true(tree_kind_is_head(TK_ANIM));
+    assert_false(tree_kind_is_head(TK_VIEW_FOLDER));
+    assert_true(tree_kind_versioned(TK_VIEW));
+    assert_false(tree_kind_versioned(TK_DIR));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -423,6 +436,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(archives_as_released, setup, teardown),
         cmocka_unit_test_setup_teardown(cut_archives, setup, teardown),
         cmocka_unit_test_setup_teardown(readdirplus_gives_what_is_known, setup, teardown),
+        cmocka_unit_test(every_kind_has_a_row),
     };
     return run_test_cases(tests, NULL, NULL);
 }
