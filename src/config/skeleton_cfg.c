@@ -156,12 +156,19 @@ static int own_pairs(struct ctx *x, uint32_t cls, struct bones *b)
     return 0;
 }
 
+/* The game's man skeleton, which every Arma's configs define: a class
+ * that inherits it from a file that does not (a mod's model.cfg, counting
+ * on the game's) inherits the built-in ofp2, which is that skeleton. */
+#define GAME_SKELETON "OFP2_ManSkeleton"
+
 /* The skeletonInherit chain from cls (cls first) into chain (room for
- * every class of CfgSkeletons, so a longer chain is a loop). */
+ * every class of CfgSkeletons, so a longer chain is a loop); *game set
+ * when it ends in GAME_SKELETON that the file does not define. */
 static int inherit_chain(struct ctx *x, uint32_t cls, uint32_t *chain, uint32_t room,
-                         uint32_t *n)
+                         uint32_t *n, int *game)
 {
     *n = 0;
+    *game = 0;
     for (;;) {
         for (uint32_t i = 0; i < *n; i++)
             if (chain[i] == cls) {
@@ -179,6 +186,10 @@ static int inherit_chain(struct ctx *x, uint32_t cls, uint32_t *chain, uint32_t 
         if (!*up)
             return 0;
         long k = skeleton_class(x, up);
+        if (k < 0 && !strcasecmp(up, GAME_SKELETON)) {
+            *game = 1;
+            return 0;
+        }
         if (k < 0) {
             rtm_err_nooff(x->err, "skeleton '%s': skeletonInherit '%.64s' of class %s is not "
                           "a class of CfgSkeletons", x->spec, up, class_name(x, cls));
@@ -242,6 +253,16 @@ static struct pair *find_bone(const struct bones *b, const char *name)
     return NULL;
 }
 
+/* The built-in ofp2's bones as pairs: the game's own GAME_SKELETON. */
+static int ofp2_pairs(struct ctx *x, struct bones *b)
+{
+    const struct rtm_skeleton *o = x->ofp2;
+    for (uint32_t i = 0; i < o->nbones; i++)
+        if (add_pair(x, b, o->bone[i], o->parent[i] < 0 ? "" : o->bone[o->parent[i]]))
+            return -1;
+    return 0;
+}
+
 /* The bones of class cls: its inherited skeleton's, then its own. */
 static int class_bones(struct ctx *x, uint32_t cls, struct bones *b)
 {
@@ -249,7 +270,10 @@ static int class_bones(struct ctx *x, uint32_t cls, struct bones *b)
     uint32_t *chain = malloc(room * sizeof *chain);
     if (!chain)
         return oom(x);
-    int rc = inherit_chain(x, cls, chain, room, &n);
+    int game;
+    int rc = inherit_chain(x, cls, chain, room, &n, &game);
+    if (rc == 0 && game)
+        rc = ofp2_pairs(x, b);
     while (rc == 0 && n-- > 0)          /* the most inherited first */
         rc = own_pairs(x, chain[n], b);
     free(chain);

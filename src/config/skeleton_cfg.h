@@ -23,7 +23,9 @@
  *    be measured against: the ones Arma's character animations address.
  *  - A class's bones: those of the skeleton its skeletonInherit names
  *    (resolved the same way, first, as the game lists them), then its own
- *    skeletonBones[] pairs (BONE, PARENT; "" for a root).  Both values are
+ *    skeletonBones[] pairs (BONE, PARENT; "" for a root).  A
+ *    skeletonInherit of "OFP2_ManSkeleton" (any case) that the file does
+ *    not define is the game's own: the built-in ofp2's bones.  Both values are
  *    looked up through the class's config parents.  A bone listed again
  *    with the same parent is kept once; with another parent, an error.
  *    Bones are put parents first, else in the order listed.
@@ -40,7 +42,7 @@
  *    the persistent index's rendering key.
  *  - Errors (-1, err one line starting "skeleton 'SPEC': "): the file
  *    cannot be read or is no config, no CfgSkeletons, no class of that
- *    name, a skeletonInherit naming no class or looping, skeletonBones[]
+ *    name, a skeletonInherit naming no class (but the game's man) or looping, skeletonBones[]
  *    not an even list of strings, a bone name a skeleton file cannot hold
  *    (empty, "-", blank, '#', control bytes, over 255 bytes), a parent not
  *    listed, parents in a loop, more than 4096 bones.

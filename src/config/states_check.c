@@ -39,6 +39,13 @@ static const char *const IK_CURVES[] = { "leftHandIKCurve", "rightHandIKCurve",
 /* The state every Arma's CfgMovesMaleSdr has: SOURCE holds the base game
  * when a config under it defines it. */
 #define GAME_STATE "CfgMovesMaleSdr/States/AmovPercMstpSnonWnonDnon"
+/* The man's skeleton every Arma's configs define: where no config under
+ * SOURCE does, the game's own is rtmfs's built-in ofp2 (skeleton.h), which
+ * an animation's check.txt already uses, so a released mod's states are
+ * checked as the game will check them. */
+#define GAME_SKELETON "OFP2_ManSkeleton"
+/* How a finding names where that skeleton came from. */
+#define GAME_ORIGIN " (the game's own, built into rtmfs)"
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -218,6 +225,12 @@ static size_t skeleton_lookup(struct collect *x, size_t ci, uint32_t mc)
     for (size_t j = 0; !sk && j < s->ncfgs; j++)
         sk = rtm_skeleton_cfg_class((const uint8_t *)s->cfgs[j].skeletons.p,
                                     s->cfgs[j].skeletons.len, name);
+    int game = !sk && !strcasecmp(name, GAME_SKELETON);
+    struct rtm_error e;
+    if (game && rtm_skeleton_builtin("ofp2", &sk, &e)) {
+        x->oom = 1;
+        return SIZE_MAX;
+    }
     if (!sk) {
         if (!seen_once(x, f.cfg, f.entry))
             find(x, CODE_SKELETON, f.cfg, f.entry, "skeletonName '%s' is a class of "
@@ -233,7 +246,7 @@ static size_t skeleton_lookup(struct collect *x, size_t ci, uint32_t mc)
         return SIZE_MAX;
     }
     k->k = arr;
-    k->k[k->nk] = (struct check_skel){ n, sk };
+    k->k[k->nk] = (struct check_skel){ n, sk, game };
     return k->nk++;
 }
 
@@ -281,7 +294,8 @@ static void check_mask(struct collect *x, size_t ci, uint32_t k, uint32_t mc, si
         const struct cfg_value *v = &c->v[a->u.first + i];
         if (v->type == CFG_T_STRING && rtm_skeleton_find(sk, v->u.s.p, v->u.s.len) < 0)
             find(x, CODE_MASK_BONE, e.cfg, e.entry, "%s[] names bone '%s', which skeleton "
-                 "%s does not have", mask, v->u.s.p, s->check.k[skel].name);
+                 "%s%s does not have", mask, v->u.s.p, s->check.k[skel].name,
+                 s->check.k[skel].game ? GAME_ORIGIN : "");
     }
 }
 
@@ -441,8 +455,8 @@ static char *bones_line(const struct states_check *k, const struct check_bones *
     rtm_buf_init(&l.names);
     rtm_buf_init(&t);
     if (bones(ctx, b->key, visit_bones, &l) == 0 && l.n) {
-        rtm_buf_printf(&t, "%s: file %s: Bone %s doesn't exist in skeleton %s", b->where,
-                       b->file, l.first, sk->name);
+        rtm_buf_printf(&t, "%s: file %s: Bone %s doesn't exist in skeleton %s%s", b->where,
+                       b->file, l.first, sk->name, sk->game ? GAME_ORIGIN : "");
         if (l.n > 1)
             rtm_buf_printf(&t, " (and %u more: %.*s)", l.n - 1, (int)l.names.len, l.names.p);
         rtm_buf_putc(&t, 0);
@@ -504,6 +518,7 @@ int rtm_states_check_pack(const struct rtm_states *s, struct rtm_buf *out)
         rtm_buf_init(&text);
         rtm_skeleton_write(k->k[i].s, &text);
         put_str(out, k->k[i].name);
+        rtm_buf_put_u32(out, (uint32_t)k->k[i].game);
         rtm_buf_put_u32(out, (uint32_t)text.len);
         rtm_buf_put(out, text.p, text.len);
         out->oom |= text.oom;
@@ -581,14 +596,16 @@ static void unpack_skeletons(struct reader *r, struct states_check *k)
     }
     for (uint32_t i = 0; i < n && !r->bad; i++) {
         size_t len;
-        char *name = get_str(r, NULL), *text = get_str(r, &len);
+        char *name = get_str(r, NULL);
+        uint32_t game = get_u32(r);
+        char *text = get_str(r, &len);
         struct rtm_skeleton *sk = NULL;
         struct rtm_error e;
-        if (!name || !text || rtm_skeleton_parse(text, len, name, &sk, &e)) {
+        if (!name || !text || game > 1 || rtm_skeleton_parse(text, len, name, &sk, &e)) {
             free(name);
             r->bad = 1;
         } else {
-            k->k[k->nk++] = (struct check_skel){ name, sk };
+            k->k[k->nk++] = (struct check_skel){ name, sk, (int)game };
         }
         free(text);
     }

@@ -37,6 +37,9 @@ struct check_bones {
 struct check_skel {
     char *name;                 /* the CfgSkeletons class */
     struct rtm_skeleton *s;
+    int game;                   /* no config under SOURCE defines it: the
+                                   game's own OFP2_ManSkeleton, which is
+                                   rtmfs's built-in ofp2 (states_check.c) */
 };
 struct states_check {
     struct check_finding *f;
@@ -47,6 +50,8 @@ struct states_check {
     size_t nk, capk;
     uint32_t *by_key;           /* b's indices in the order of their keys,
                                    then of states.txt (states_skeleton.c) */
+    int any_source;             /* some state of b has a skeleton found under
+                                   SOURCE (not game): states_skeleton.c */
 };
 
 /* A line's strings share one block, key first: a table of 19,000 lines

@@ -34,6 +34,9 @@ int states_skeleton_index(struct states_check *k)
 {
     free(k->by_key);
     k->by_key = NULL;
+    k->any_source = 0;
+    for (size_t i = 0; i < k->nb; i++)
+        k->any_source |= !k->k[k->b[i].skel].game;
     if (!k->nb)
         return 0;
     struct keyed *t = malloc(k->nb * sizeof *t);
@@ -81,7 +84,7 @@ static int better(const struct candidate *c, const struct candidate *best)
 
 int rtm_states_skeletons_any(const struct rtm_states *s)
 {
-    return s && s->check.nb > 0;
+    return s && s->check.any_source;
 }
 
 int rtm_states_skeleton(const struct rtm_states *s, const char *key, const struct rtm_str *bones,
@@ -97,6 +100,8 @@ int rtm_states_skeleton(const struct rtm_states *s, const char *key, const struc
     size_t choices = 0;
     for (size_t i = from; i < to; i++) {
         size_t skel = k->b[k->by_key[i]].skel;
+        if (k->k[skel].game)
+            continue;                   /* step 4 gives the same bones */
         size_t seen = from;
         while (seen < i && k->b[k->by_key[seen]].skel != skel)
             seen++;

@@ -30,7 +30,9 @@ struct rtm_states_skeleton {
  * states that name it play it with, the one that holds the most of its
  * bones, then the one the most states play it with, then the first in
  * states.txt's order.  1 with *out; 0 when no state that names it has a
- * skeleton found under SOURCE (s NULL: no configs read). */
+ * skeleton found under SOURCE (s NULL: no configs read).  The built-in
+ * OFP2_ManSkeleton the root check uses where SOURCE defines none is not
+ * one: such a file falls to the rule's step 4, the same bones. */
 /* Whether any state has a skeleton found under SOURCE: else every file's
  * answer is 0 (a caller may skip finding its game path). */
 int rtm_states_skeletons_any(const struct rtm_states *s);

@@ -164,6 +164,123 @@ static void bones_of_the_class_skeleton(void **state)
     nbones = 3;
 }
 
+/* A mod whose moves class names the game's man skeleton without defining
+ * it, as a released mod does (aur in ../shared/addons): six planted
+ * mistakes, two of them bones that OFP2_ManSkeleton lacks, among clean
+ * states and a clean mask. */
+#define MAN_MOD MAN_MOD_OF("ofp2_manskeleton")
+#define MAN_MOD_OF(skeleton)                                                            \
+    "class CfgMovesBasic { class Default { file = \"\"; };\n"                           \
+    "  class Actions { class NoActions { }; }; };\n"                                     \
+    "class CfgMovesMod : CfgMovesBasic { skeletonName = \"" skeleton "\";\n"            \
+    "  class BlendAnims { clean[] = {\"Spine\", 1, \"head\", 0.5};\n"                  \
+    "    wrong[] = {\"Spine\", 1, \"Tail\", 0.5}; };\n"                                  \
+    "  class States {\n"                                                                \
+    "    class Clean : Default { file = \"\\m\\clean.rtm\"; mask = \"clean\";\n"        \
+    "      connectTo[] = {\"Clean2\", 1}; };\n"                                          \
+    "    class Clean2 : Clean { file = \"\\m\\clean2.rtm\"; };\n"                      \
+    "    class Face : Default { file = \"\\m\\face.rtm\"; };\n"                        \
+    "    class Masked : Default { file = \"\\m\\clean.rtm\"; mask = \"wrong\"; };\n"   \
+    "    class Odd : Default { file = \"\\m\\clean.rtm\"; connectTo[] = {\"Clean\"};\n" \
+    "      interpolateTo[] = {\"Clean\", \"x\"}; actions = \"Nowhere\";\n"               \
+    "      leftHandIKCurve[] = {0, 1, 0.5}; }; }; };\n"
+
+static const struct rtm_str MAN_CLEAN[] = { { "Pelvis", 6 }, { "spine", 5 }, { "head", 4 } };
+static const struct rtm_str MAN_FACE[] = { { "Pelvis", 6 }, { "cheek_lf", 8 }, { "head", 4 } };
+
+static int man_bones_of(void *ctx, const char *key, rtm_states_bones_visit *visit, void *vctx)
+{
+    (void)ctx;
+    if (strcmp(key, "m\\face.rtm") == 0)
+        visit(vctx, MAN_FACE, 3);
+    else if (strcmp(key, "m\\clean.rtm") == 0 || strcmp(key, "m\\clean2.rtm") == 0)
+        visit(vctx, MAN_CLEAN, 3);
+    else
+        return -1;
+    return 0;
+}
+
+static char *man_check(const char *mod, const char *model_cfg)
+{
+    struct rtm_states *s = rtm_states_new();
+    assert_non_null(s);
+    assert_int_equal(rtm_states_add(s, text_ok(mod), "mod/config.cpp"), 0);
+    if (model_cfg)
+        assert_int_equal(rtm_states_add(s, text_ok(model_cfg), "mod/model.cfg"), 0);
+    assert_int_equal(rtm_states_finish(s), 0);
+    struct rtm_buf b;
+    size_t len;
+    rtm_buf_init(&b);
+    rtm_states_check_render(s, man_bones_of, NULL, &b);
+    rtm_buf_putc(&b, 0);
+    assert_false(b.oom);
+    rtm_states_free(s);
+    return rtm_buf_take(&b, &len);
+}
+
+static size_t count_of(const char *text, const char *what)
+{
+    size_t n = 0;
+    for (const char *p = text; (p = strstr(p, what)); p += strlen(what))
+        n++;
+    return n;
+}
+
+/* Checked against the built-in ofp2, which is that skeleton: all six found
+ * once, the clean states and mask quiet; where SOURCE defines the class
+ * its definition wins. */
+static void game_man_skeleton(void **state)
+{
+    (void)state;
+    char *got = man_check(MAN_MOD, NULL);
+    static const char *const six[] = {
+        "error bone-not-in-skeleton: mod/config.cpp: CfgMovesMod/States/Face: file"
+        " \\m\\face.rtm: Bone cheek_lf doesn't exist in skeleton ofp2_manskeleton (the game's"
+        " own, built into rtmfs)\n",
+        "error not-pairs: mod/config.cpp: CfgMovesMod/States/Odd: connectTo[] has 1 elements",
+        "error not-pairs: mod/config.cpp: CfgMovesMod/States/Odd: interpolateTo[] element 2,"
+        " a weight, is no number\n",
+        "error ik-curve-size: mod/config.cpp: CfgMovesMod/States/Odd: leftHandIKCurve[]",
+        "warning mask-bone-not-in-skeleton: mod/config.cpp: CfgMovesMod/BlendAnims: wrong[]"
+        " names bone 'Tail', which skeleton ofp2_manskeleton (the game's own, built into"
+        " rtmfs) does not have\n",
+        "note name-not-in-source: mod/config.cpp: CfgMovesMod/States/Odd: actions names a"
+        " class of Actions 'Nowhere'",
+    };
+    for (size_t i = 0; i < sizeof six / sizeof *six; i++) {
+        if (count_of(got, six[i]) != 1)
+            fail_msg("not found once: %s\nin:\n%s", six[i], got);
+    }
+    assert_int_equal(count_of(got, "\n"), 6);
+    assert_null(strstr(got, "Clean"));
+    assert_null(strstr(got, "skeleton-not-in-source"));
+    free(got);
+    /* the mod's own model.cfg defines OFP2_ManSkeleton otherwise: with
+     * cheek_lf and Tail, without head; that wins, and it is not the game's */
+    got = man_check(MAN_MOD, "class CfgSkeletons { class OFP2_ManSkeleton { skeletonBones[] = {"
+                    "\"Pelvis\", \"\", \"Spine\", \"Pelvis\", \"cheek_lf\", \"Spine\","
+                    " \"Tail\", \"Pelvis\"}; }; };\n");
+    assert_int_equal(count_of(got, "Bone cheek_lf"), 0);
+    assert_int_equal(count_of(got, "names bone 'Tail'"), 0);
+    assert_int_equal(count_of(got, "built into rtmfs"), 0);
+    assert_int_equal(count_of(got, "CfgMovesMod/States/Clean: file \\m\\clean.rtm: Bone head"
+                                   " doesn't exist in skeleton ofp2_manskeleton\n"), 1);
+    assert_int_equal(count_of(got, "CfgMovesMod/States/Face: file \\m\\face.rtm: Bone head"
+                                   " doesn't exist in skeleton ofp2_manskeleton\n"), 1);
+    assert_int_equal(count_of(got, "names bone 'head', which skeleton ofp2_manskeleton does"
+                                   " not have"), 1);
+    free(got);
+    /* a model.cfg class that inherits the game's skeleton it does not
+     * define: the built-in's bones, then its own */
+    got = man_check(MAN_MOD_OF("OFP2_ManSkeleton_Mod"),
+                    "class CfgSkeletons { class OFP2_ManSkeleton_Mod { skeletonInherit ="
+                    " \"OFP2_ManSkeleton\"; skeletonBones[] = {\"cheek_lf\", \"head\"}; }; };\n");
+    assert_int_equal(count_of(got, "error bone-not-in-skeleton"), 0);
+    assert_int_equal(count_of(got, "names bone 'Tail', which skeleton OFP2_ManSkeleton_Mod does"
+                                   " not have"), 1);
+    free(got);
+}
+
 /* What a later mount gets from the index reads the same. */
 static void remembered_as_made(void **state)
 {
@@ -204,7 +321,7 @@ int main(void)
         cmocka_unit_test(quiet_when_right),    cmocka_unit_test(names_nowhere),
         cmocka_unit_test(pairs_that_are_not),  cmocka_unit_test(ik_curve_size),
         cmocka_unit_test(bones_of_the_class_skeleton),
-        cmocka_unit_test(remembered_as_made),
+        cmocka_unit_test(remembered_as_made), cmocka_unit_test(game_man_skeleton),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
