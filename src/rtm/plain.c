@@ -276,72 +276,157 @@ static int write_mdat(const struct rtm_anim *a, struct rtm_buf *out)
     return 0;
 }
 
-/* The bones' names as the frames repeat them: nbones fields of 32 bytes,
- * NUL-padded; NULL when out of memory. */
-static uint8_t *name_fields(const struct rtm_anim *a)
+/* The bones a writer puts, in the order it puts them: bone[i] of the anim
+ * named name[i] (bone NULL: every bone; name NULL: the anim's names). */
+struct pick {
+    uint32_t n;
+    const uint32_t *bone;
+    const struct rtm_str *name;
+};
+
+static uint32_t picked(const struct pick *p, uint32_t i)
 {
-    uint8_t *f = calloc(a->nbones ? a->nbones : 1, NAME_FIELD);
-    for (uint32_t b = 0; f && b < a->nbones; b++)
-        memcpy(f + (size_t)b * NAME_FIELD, a->bones[b].s,
-               a->bones[b].len < NAME_FIELD ? a->bones[b].len : NAME_FIELD);
+    return p->bone ? p->bone[i] : i;
+}
+
+static struct rtm_str picked_name(const struct rtm_anim *a, const struct pick *p, uint32_t i)
+{
+    return p->name ? p->name[i] : a->bones[picked(p, i)];
+}
+
+/* The bones' names as the frames repeat them: p->n fields of 32 bytes,
+ * NUL-padded; NULL when out of memory. */
+static uint8_t *name_fields(const struct rtm_anim *a, const struct pick *p)
+{
+    uint8_t *f = calloc(p->n ? p->n : 1, NAME_FIELD);
+    for (uint32_t b = 0; f && b < p->n; b++) {
+        struct rtm_str s = picked_name(a, p, b);
+        memcpy(f + (size_t)b * NAME_FIELD, s.s, s.len < NAME_FIELD ? s.len : NAME_FIELD);
+    }
     return f;
 }
 
 /* Frame f in place at the end of out (frame_bytes reserved there). */
-static void put_frame(const struct rtm_anim *a, uint32_t f, const uint8_t *names,
-                      struct rtm_buf *out)
+static void put_frame(const struct rtm_anim *a, const struct pick *p, uint32_t f,
+                      const uint8_t *names, struct rtm_buf *out)
 {
     char *o = out->p + out->len;
     memcpy(o, &a->phases[f], 4);
     o += 4;
-    for (uint32_t b = 0; b < a->nbones; b++, o += BONE_BYTES) {
+    for (uint32_t b = 0; b < p->n; b++, o += BONE_BYTES) {
         memcpy(o, names + (size_t)b * NAME_FIELD, NAME_FIELD);
-        memcpy(o + NAME_FIELD, rtm_matrix(a, f, b), MATRIX_BYTES);
+        memcpy(o + NAME_FIELD, rtm_matrix(a, f, picked(p, b)), MATRIX_BYTES);
     }
-    out->len += 4 + (size_t)BONE_BYTES * a->nbones;
+    out->len += 4 + (size_t)BONE_BYTES * p->n;
 }
 
 /* The head and the frames after the MDAT block, handing out to flush
  * whenever it holds chunk bytes or more (flush NULL: never).  A frame at a
  * time is reserved, so that a counting buffer holds one frame, not the
  * file; a plain buffer is sized whole first, for one allocation. */
-static int write_frames(const struct rtm_anim *a, const uint32_t *order, const uint8_t *names,
-                        struct rtm_buf *out, size_t chunk, rtm_plain_flush_fn flush,
-                        void *ctx)
+static int write_frames(const struct rtm_anim *a, const struct pick *p, const uint32_t *order,
+                        const uint8_t *names, struct rtm_buf *out, size_t chunk,
+                        rtm_plain_flush_fn flush, void *ctx)
 {
-    size_t frame_bytes = 4 + (size_t)BONE_BYTES * a->nbones;
-    uint64_t total = 28 + (uint64_t)NAME_FIELD * a->nbones + (uint64_t)a->nframes * frame_bytes;
+    size_t frame_bytes = 4 + (size_t)BONE_BYTES * p->n;
+    uint64_t total = 28 + (uint64_t)NAME_FIELD * p->n + (uint64_t)a->nframes * frame_bytes;
     if (!flush && !out->window && (total > SIZE_MAX || rtm_buf_reserve(out, (size_t)total)))
         return -1;
     rtm_buf_put(out, "RTM_0101", 8);
     rtm_buf_put(out, a->motion, sizeof a->motion);
     rtm_buf_put_u32(out, a->nframes);
-    rtm_buf_put_u32(out, a->nbones);
-    rtm_buf_put(out, names, (size_t)NAME_FIELD * a->nbones);
+    rtm_buf_put_u32(out, p->n);
+    rtm_buf_put(out, names, (size_t)NAME_FIELD * p->n);
     for (uint32_t i = 0; i < a->nframes; i++) {
         if (rtm_buf_reserve(out, frame_bytes))
             return -1;
-        put_frame(a, order[i], names, out);
+        put_frame(a, p, order[i], names, out);
         if (flush && out->len >= chunk && flush(ctx, out))
             return -1;
     }
     return out->oom || (flush && out->len && flush(ctx, out)) ? -1 : 0;
 }
 
-int rtm_write_plain_each(const struct rtm_anim *a, struct rtm_buf *out, size_t chunk,
-                         rtm_plain_flush_fn flush, void *ctx)
+static int write_picked(const struct rtm_anim *a, const struct pick *p, struct rtm_buf *out,
+                        size_t chunk, rtm_plain_flush_fn flush, void *ctx)
 {
     if (a->nprops && write_mdat(a, out))
         return -1;
     uint32_t *order = rtm_phase_order(a);
-    uint8_t *names = order ? name_fields(a) : NULL;
-    int rc = names ? write_frames(a, order, names, out, chunk, flush, ctx) : -1;
+    uint8_t *names = order ? name_fields(a, p) : NULL;
+    int rc = names ? write_frames(a, p, order, names, out, chunk, flush, ctx) : -1;
     free(order);
     free(names);
     return rc;
 }
 
+int rtm_write_plain_each(const struct rtm_anim *a, struct rtm_buf *out, size_t chunk,
+                         rtm_plain_flush_fn flush, void *ctx)
+{
+    struct pick all = { a->nbones, NULL, NULL };
+    return write_picked(a, &all, out, chunk, flush, ctx);
+}
+
 int rtm_write_plain(const struct rtm_anim *a, struct rtm_buf *out)
 {
     return rtm_write_plain_each(a, out, SIZE_MAX, NULL, NULL);
+}
+
+/* ---- some bones of a plain file, from its own bytes ---- */
+
+/* A 32-byte field for bone i of the pick: the source's own (at field)
+ * when the name is the file's, so that a bone kept as it is keeps every
+ * byte; else the new name, NUL-padded. */
+static void put_field(const struct rtm_anim *a, const struct pick *p, uint32_t i,
+                      const uint8_t *field, struct rtm_buf *out)
+{
+    struct rtm_str s = picked_name(a, p, i), own = a->bones[picked(p, i)];
+    if (s.len == own.len && memcmp(s.s, own.s, s.len) == 0) {
+        rtm_buf_put(out, field, NAME_FIELD);
+        return;
+    }
+    char f[NAME_FIELD] = { 0 };
+    memcpy(f, s.s, s.len < NAME_FIELD ? s.len : NAME_FIELD);
+    rtm_buf_put(out, f, NAME_FIELD);
+}
+
+/* The source with only the picked bones: its MDAT block, header, frames
+ * in file order and trailing bytes as they are, the count, names and
+ * bones of each frame as picked. */
+static int copy_picked(const struct rtm_anim *a, const struct pick *p, struct rtm_buf *out)
+{
+    uint64_t frame_bytes = 4 + (uint64_t)BONE_BYTES * a->nbones;
+    uint64_t body = 28 + (uint64_t)NAME_FIELD * a->nbones + a->nframes * frame_bytes;
+    if (a->source_bytes < body + a->trailing_bytes)
+        return -1;                          /* cannot happen: the parse measured it */
+    const uint8_t *src = a->source, *head = src + (a->source_bytes - a->trailing_bytes - body);
+    uint64_t keep = 28 + (uint64_t)NAME_FIELD * p->n +
+                    a->nframes * (4 + (uint64_t)BONE_BYTES * p->n);
+    uint64_t total = (uint64_t)(head - src) + keep + a->trailing_bytes;
+    if (!out->window && (total > SIZE_MAX || rtm_buf_reserve(out, (size_t)total)))
+        return -1;
+    rtm_buf_put(out, src, (size_t)(head - src) + 24);       /* MDAT, RTM_0101, motion, frames */
+    rtm_buf_put_u32(out, p->n);
+    const uint8_t *names = head + 28, *frame = names + (size_t)NAME_FIELD * a->nbones;
+    for (uint32_t i = 0; i < p->n; i++)
+        put_field(a, p, i, names + (size_t)picked(p, i) * NAME_FIELD, out);
+    for (uint32_t f = 0; f < a->nframes; f++, frame += frame_bytes) {
+        rtm_buf_put(out, frame, 4);
+        for (uint32_t i = 0; i < p->n; i++) {
+            const uint8_t *bone = frame + 4 + (size_t)picked(p, i) * BONE_BYTES;
+            put_field(a, p, i, bone, out);
+            rtm_buf_put(out, bone + NAME_FIELD, MATRIX_BYTES);
+        }
+    }
+    rtm_buf_put(out, src + a->source_bytes - a->trailing_bytes, (size_t)a->trailing_bytes);
+    return out->oom ? -1 : 0;
+}
+
+int rtm_write_plain_bones(const struct rtm_anim *a, const uint32_t *bone,
+                          const struct rtm_str *name, uint32_t n, struct rtm_buf *out)
+{
+    struct pick p = { n, bone, name };
+    if (a->format == RTM_FORMAT_PLAIN && a->source)
+        return copy_picked(a, &p, out);
+    return write_picked(a, &p, out, SIZE_MAX, NULL, NULL);
 }

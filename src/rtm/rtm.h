@@ -276,6 +276,15 @@ int rtm_write_plain(const struct rtm_anim *a, struct rtm_buf *out);
 typedef int (*rtm_plain_flush_fn)(void *ctx, struct rtm_buf *out);
 int rtm_write_plain_each(const struct rtm_anim *a, struct rtm_buf *out, size_t chunk,
                          rtm_plain_flush_fn flush, void *ctx);
+/* A plain RTM of only the bones bone[0, n) of a (indices, each once),
+ * bone[i] named name[i], for fixed.rtm (views.h).  A plain anim with its
+ * source is rewritten from its own bytes: the MDAT block, header, frames
+ * in file order, each kept bone's name field (when its name is unchanged)
+ * and matrices, and the trailing bytes as they are, so that picking every
+ * bone under its own name gives plain.rtm; any other is written as
+ * rtm_write_plain() writes it.  -1 only when out of memory. */
+int rtm_write_plain_bones(const struct rtm_anim *a, const uint32_t *bone,
+                          const struct rtm_str *name, uint32_t n, struct rtm_buf *out);
 /* The frames in phase order, as the writers and the views take them
  * (stable: equal phases keep file order; NaN last): a new array of
  * nframes (at least 1) the caller frees, NULL when out of memory. */

@@ -13,6 +13,7 @@
 
 #include "motion.h"
 #include "numfmt.h"
+#include "repair.h"
 
 /* The plain format's name field (rtm(5)): longer names are cut. */
 enum { PLAIN_NAME_BYTES = 32, MDAT_STRING_BYTES = 255 };
@@ -63,21 +64,8 @@ static void put_skel(struct emit *e)
     rtm_put_name(e->b, (struct rtm_str){ e->skel, (uint32_t)strlen(e->skel) });
 }
 
-static int ascii_lower(int c)
-{
-    return c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c;
-}
-
-/* Names compare as the skeleton's do (skeleton.h): ASCII case ignored. */
-static int casecmp(const char *x, size_t nx, const char *y, size_t ny)
-{
-    for (size_t i = 0; i < nx && i < ny; i++) {
-        int d = ascii_lower((unsigned char)x[i]) - ascii_lower((unsigned char)y[i]);
-        if (d)
-            return d;
-    }
-    return nx < ny ? -1 : nx > ny;
-}
+/* Names compare as the skeleton's do (repair.h). */
+#define casecmp rtm_name_casecmp
 
 static int ends_with_nocase(struct rtm_str s, const char *tail)
 {
@@ -94,20 +82,11 @@ static int match_skeleton(struct emit *e)
     const struct rtm_anim *a = e->a;
     if (!a->skel_names)
         return 0;
-    e->sk = malloc(a->skel_nbones * sizeof *e->sk);
+    e->sk = malloc((a->skel_nbones ? a->skel_nbones : 1) * sizeof *e->sk);
     e->match = malloc((a->nbones ? a->nbones : 1) * sizeof *e->match);
     if (!e->sk || !e->match)
         return -1;
-    const char *p = a->skel_names;
-    for (uint32_t k = 0; k < a->skel_nbones; k++, p += strlen(p) + 1)
-        e->sk[k] = p;
-    for (uint32_t b = 0; b < a->nbones; b++) {
-        e->match[b] = -1;
-        for (uint32_t k = 0; k < a->skel_nbones && e->match[b] < 0; k++)
-            if (casecmp(a->bones[b].s, a->bones[b].len, e->sk[k], strlen(e->sk[k])) == 0)
-                e->match[b] = (int32_t)k;
-    }
-    return 0;
+    return rtm_skeleton_match(a, e->sk, e->match);
 }
 
 /* The game's own line (arma_diag.exe's log, quoted in ACE3 #9137). */
@@ -121,7 +100,8 @@ static void check_not_in_skeleton(struct emit *e)
         put_bone(e, b);
         rtm_buf_puts(e->b, " doesn't exist in skeleton ");
         put_skel(e);
-        rtm_buf_puts(e->b, " (the game logs this and leaves the bone still)\n");
+        rtm_buf_puts(e->b, " (the game logs this and leaves the bone still; fixed.rtm is the "
+                     "file without it)\n");
     }
     end(e);
 }
@@ -149,7 +129,8 @@ static void check_binarise(struct emit *e)
         }
     if (n > named)
         rtm_buf_printf(e->b, " and %u more", n - named);
-    rtm_buf_puts(e->b, " (bmtr.rtm stores each as a root)\n");
+    rtm_buf_puts(e->b, " (bmtr.rtm stores each as a root; fixed.rtm is the file without "
+                   "them)\n");
 }
 
 /* Exporters end each chain with a tip bone, "NAME_end" (Blender's and
@@ -163,7 +144,7 @@ static void check_helpers(struct emit *e)
         rtm_buf_puts(e->b, "Bone ");
         put_bone(e, b);
         rtm_buf_puts(e->b, " is an exporter's helper, the tip of a chain: leave it out of "
-                     "the export\n");
+                     "the export (fixed.rtm is the file without it)\n");
     }
     end(e);
 }
@@ -183,7 +164,8 @@ static void check_case(struct emit *e)
         rtm_put_name(e->b, (struct rtm_str){ e->sk[k], (uint32_t)strlen(e->sk[k]) });
         rtm_buf_puts(e->b, "' in skeleton ");
         put_skel(e);
-        rtm_buf_puts(e->b, " (pboProject stops on it; the game matches bones without case)\n");
+        rtm_buf_puts(e->b, " (pboProject stops on it; the game matches bones without case; "
+                     "fixed.rtm names it as the skeleton does)\n");
     }
     end(e);
 }
@@ -229,7 +211,10 @@ static int check_duplicates(struct emit *e)
         rtm_buf_puts(e->b, "Bone ");
         put_bone(e, b);
         rtm_buf_printf(e->b, " (bone %u) repeats the name of bone %u: the game moves the "
-                       "skeleton's bone with only one of them\n", b, dup_of[b]);
+                       "skeleton's bone with only one of them", b, dup_of[b]);
+        /* fixed.rtm keeps the first of a name the skeleton has */
+        rtm_buf_puts(e->b, e->match && e->match[b] >= 0 ? " (fixed.rtm is the file without it)\n"
+                                                        : "\n");
     }
     end(e);
     free(dup_of);

@@ -83,6 +83,8 @@ static const struct view_row RTM_VIEWS[] = {
                          .render = view_plain, .stream = stream_plain },
     [RTM_VIEW_BMTR] = { .name = "bmtr.rtm", .depth = RTM_DEPTH_FULL,
                         .render = view_bmtr, .measure = measure_bmtr },
+    [RTM_VIEW_REPAIRED] = { .name = "fixed.rtm", .depth = RTM_DEPTH_FULL,
+                            .render = view_repaired },
     [RTM_VIEW_SKELETON] = { .name = "skeleton.txt", .depth = RTM_DEPTH_LIGHT,
                             .render = view_skeleton },
     [RTM_VIEW_MOVING] = { .name = "moving.txt", .depth = RTM_DEPTH_FULL,

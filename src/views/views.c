@@ -12,6 +12,7 @@
 #include "motion.h"
 #include "numfmt.h"
 #include "pivots.h"
+#include "repair.h"
 #include "svg.h"
 
 /* An anim made without rtm_parse (a writer's) has no skeleton copy. */
@@ -198,6 +199,7 @@ void view_header(const struct rtm_anim *a, uint32_t file, const struct view_with
                    "and anim.bvh)\n", a->scaled_bones);
     rtm_buf_printf(b, "source_bytes: %llu\n", (unsigned long long)a->source_bytes);
     put_format_fields(a, b);
+    rtm_repair_put_header(a, b);
 }
 
 void view_bones(const struct rtm_anim *a, uint32_t file, const struct view_with *w,
@@ -457,6 +459,16 @@ void view_bmtr(const struct rtm_anim *a, uint32_t file, const struct view_with *
     if (a->format == RTM_FORMAT_BMTR)
         rtm_buf_put(out, a->source, a->source_bytes);
     else if (rtm_binarise(a, out))
+        out->oom = 1;
+}
+
+/* fixed.rtm: plain.rtm with only the bones the skeleton holds (repair.h). */
+void view_repaired(const struct rtm_anim *a, uint32_t file, const struct view_with *w,
+                   struct rtm_buf *out)
+{
+    (void)file;
+    (void)w;
+    if (rtm_repair_write(a, out))
         out->oom = 1;
 }
 

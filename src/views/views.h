@@ -2,7 +2,8 @@
  *
  * Contract:
  *  - An animation has the file views header.txt, bones.txt, phases.csv,
- *    props.json, plain.rtm, bmtr.rtm (binarise.h), skeleton.txt,
+ *    props.json, plain.rtm, bmtr.rtm (binarise.h), fixed.rtm (repair.h:
+ *    plain.rtm with only the bones its skeleton holds), skeleton.txt,
  *    moving.txt, preview.svg (svg.h),
  *    check.txt (check.h),
  *    when its skeleton has pivots anim.bvh (bvh.h), one frames/NNN.csv a frame (NNN zero-padded
@@ -10,8 +11,8 @@
  *    pivots one joints/NNN.csv a frame, and one tracks/NAME.csv a bone (NAME
  *    from names.h's file rule: found exactly or ignoring case).
  *  - Frames, tracks, joints, phases and props write numbers as a->digits
- *    says (rtm.h); plain.rtm and bmtr.rtm are the same bytes whatever it
- *    says.
+ *    says (rtm.h); plain.rtm, bmtr.rtm and fixed.rtm are the same bytes
+ *    whatever it says.
  *  - rtm_view_render() appends a view's exact bytes to a caller-owned buffer;
  *    the same anim always renders the same bytes.  It returns -1 only when
  *    out of memory.  Rendering reads the anim and never changes it, so
@@ -34,7 +35,7 @@
  * persistent index's sizes) is never taken for another.  test_render_version
  * pins it to a hash of every view of fixed fixtures: a change of bytes fails
  * that test until this number is bumped with the new hash. */
-#define RTM_RENDER_VERSION 4
+#define RTM_RENDER_VERSION 5
 
 enum rtm_view_kind {
     RTM_VIEW_HEADER,
@@ -43,6 +44,8 @@ enum rtm_view_kind {
     RTM_VIEW_PROPS,
     RTM_VIEW_PLAIN,
     RTM_VIEW_BMTR,      /* bmtr.rtm */
+    RTM_VIEW_REPAIRED,  /* fixed.rtm (repair.h): "repaired", not to be read
+                           as one of the fixed (single-file) views */
     RTM_VIEW_SKELETON,
     RTM_VIEW_MOVING,
     RTM_VIEW_PREVIEW,   /* preview.svg */
@@ -55,7 +58,7 @@ enum rtm_view_kind {
 
 enum {
     RTM_NVIEW_KINDS = RTM_VIEW_TRACK + 1,
-    RTM_NFIXED_VIEWS = 11,              /* the most: anim.bvh needs pivots */
+    RTM_NFIXED_VIEWS = 12,              /* the most: anim.bvh needs pivots */
     RTM_NFOLDER_KINDS = 3,              /* frames/, joints/, tracks/ */
     RTM_NTIMED_VIEWS = 2,               /* preview.svg, anim.bvh */
     RTM_VIEW_NAME_MAX = 256,            /* a folder entry's name, with its NUL */

@@ -158,7 +158,13 @@ static void bones(void **state)
     expect(t, "warning duplicate-bone: Bone pelvis (bone 105) repeats the name of bone 0");
     expect(t, "warning binarise-refuses: binarise would refuse the file (There was no skeleton "
               "that could be used): skeleton OFP2_ManSkeleton lacks 2 of its bones: "
-              "slot_backpack, camera_end (bmtr.rtm stores each as a root)");
+              "slot_backpack, camera_end (bmtr.rtm stores each as a root; fixed.rtm is the file "
+              "without them)");
+    assert_non_null(strstr(t, "repeats the name of bone 0: the game moves the skeleton's bone with only one of "
+              "them (fixed.rtm is the file without it)"));
+    assert_non_null(strstr(t, "leaves the bone still; fixed.rtm is the file without it)"));
+    assert_non_null(strstr(t, "leave it out of the export (fixed.rtm is the file without it)"));
+    assert_non_null(strstr(t, "without case; fixed.rtm names it as the skeleton does)"));
     /* fixed order: the codes as check.h lists them */
     assert_true(strstr(t, "bone-not-in-skeleton") < strstr(t, "binarise-refuses"));
     assert_true(strstr(t, "binarise-refuses") < strstr(t, "helper-bone"));

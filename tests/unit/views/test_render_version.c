@@ -30,6 +30,8 @@ static const struct {
     { 4, "4f45e9789e2b3fbcbba36aa9f7b076fe878ee1cc6880d7365bc67ff2ba42db27", NULL,
       "anim.bvh's rtm_root carries motion x phase (the samples move), and bmtr.rtm takes "
       "the samples' quantised rotations back by the reader's rule (rtm(5), Writing BMTR)" },
+    { 5, "8d4b8a057343f1a975734e411a9e381498adb99e92ab6bea1be02477295f09c3", "fixed.rtm",
+      "header.txt gained its fixed: line and check.txt's bone findings name fixed.rtm" },
 };
 
 /* The views but the one named skip (NULL: all of them). */

@@ -12,7 +12,8 @@ static void fixed_names(void **state)
 {
     (void)state;
     static const char *const want[] = { "header.txt", "bones.txt", "phases.csv",
-                                        "props.json", "plain.rtm", "bmtr.rtm", "skeleton.txt",
+                                        "props.json", "plain.rtm", "bmtr.rtm", "fixed.rtm",
+                                        "skeleton.txt",
                                         "moving.txt", "preview.svg", "check.txt",
                                         "anim.bvh" };
     for (int k = 0; k < RTM_NFIXED_VIEWS; k++)
@@ -160,7 +161,7 @@ static void track_names(void **state)
 static void views_that_need_matrices(void **state)
 {
     (void)state;
-    static const enum rtm_view_kind full[] = { RTM_VIEW_HEADER, RTM_VIEW_PLAIN,
+    static const enum rtm_view_kind full[] = { RTM_VIEW_HEADER, RTM_VIEW_PLAIN, RTM_VIEW_REPAIRED,
                                                RTM_VIEW_MOVING, RTM_VIEW_PREVIEW, RTM_VIEW_CHECK,
                                                RTM_VIEW_BVH,
                                                RTM_VIEW_FRAME, RTM_VIEW_JOINTS, RTM_VIEW_TRACK };

@@ -113,7 +113,9 @@ static void header_exact(void **state)
              "moving.txt)\n"
              "scaled_bones: 1 (matrices not rotations: orthonormalised in moving.txt and "
              "anim.bvh)\n"
-             "source_bytes: %zu\nmdat_properties_block: yes\ntrailing_bytes: 5\n", src.len);
+             "source_bytes: %zu\nmdat_properties_block: yes\ntrailing_bytes: 5\n"
+             "fixed: nothing: no skeleton to check the bones against (skeleton none), so "
+             "fixed.rtm is plain.rtm\n", src.len);
     assert_string_equal(h, want);
     free(h);
     rtm_free(a);
@@ -142,7 +144,9 @@ static void header_exact(void **state)
              "scaled_bones: 0 (matrices not rotations: orthonormalised in moving.txt and "
              "anim.bvh)\n"
              "source_bytes: %zu\ncompression_flag_per_array: no\nreversed_flag: 7\n"
-             "engine_preload_count: 42\n", src.len);
+             "engine_preload_count: 42\n"
+             "fixed: nothing: no skeleton to check the bones against (skeleton none), so "
+             "fixed.rtm is plain.rtm\n", src.len);
     assert_string_equal(h, want);
     free(h);
     rtm_free(a);
