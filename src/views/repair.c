@@ -140,11 +140,12 @@ int rtm_repair_write(const struct rtm_anim *a, struct rtm_buf *out)
 /* "3 not in the skeleton (a, b, c)": the bones of fate f, NAMED_MAX by
  * name, after sep when there were others before. */
 static void put_fate(const struct rtm_anim *a, const struct rtm_repair *r,
-                     enum rtm_repair_fate f, const char *what, int *any, struct rtm_buf *b)
+                     enum rtm_repair_fate f, const char *one, const char *many, int *any,
+                     struct rtm_buf *b)
 {
     if (!r->count[f])
         return;
-    rtm_buf_printf(b, "%s%u %s (", *any ? ", " : "", r->count[f], what);
+    rtm_buf_printf(b, "%s%u %s (", *any ? ", " : "", r->count[f], r->count[f] == 1 ? one : many);
     *any = 1;
     uint32_t named = 0, kept = 0;
     for (uint32_t i = 0; i < a->nbones; i++) {
@@ -180,13 +181,16 @@ void rtm_repair_put_header(const struct rtm_anim *a, struct rtm_buf *b)
         rtm_buf_printf(b, "fixed: fixed.rtm keeps %u of %u bones", r.n, a->nbones);
         if (r.n < a->nbones)
             rtm_buf_puts(b, "; left out: ");
-        put_fate(a, &r, RTM_REPAIR_FOREIGN, "not in the skeleton", &any, b);
-        put_fate(a, &r, RTM_REPAIR_HELPER, "exporter's _end helpers", &any, b);
-        put_fate(a, &r, RTM_REPAIR_DUPLICATE, "repeating an earlier bone's name", &any, b);
+        put_fate(a, &r, RTM_REPAIR_FOREIGN, "not in the skeleton", "not in the skeleton", &any,
+                 b);
+        put_fate(a, &r, RTM_REPAIR_HELPER, "exporter's _end helper", "exporter's _end helpers",
+                 &any, b);
+        put_fate(a, &r, RTM_REPAIR_DUPLICATE, "repeating an earlier bone's name",
+                 "repeating an earlier bone's name", &any, b);
         any = 0;
         if (r.count[RTM_REPAIR_RENAMED])
             rtm_buf_puts(b, "; renamed as the skeleton names them: ");
-        put_fate(a, &r, RTM_REPAIR_RENAMED, "bones", &any, b);
+        put_fate(a, &r, RTM_REPAIR_RENAMED, "bone", "bones", &any, b);
         rtm_buf_putc(b, '\n');
     }
     rtm_repair_free(&r);
