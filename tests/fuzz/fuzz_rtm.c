@@ -16,11 +16,14 @@
  * ALL_VIEWS_MAX matrices renders its fixed views and the first and last
  * file of each folder, not all (every view is still looked up).
  * Whatever reads also binarises: bmtr.rtm reads back as BMTR with the same
- * bones (lower case) and frames. */
+ * bones (lower case) and frames.  And repairs: fixed.rtm reads back as a
+ * plain file of the bones the repair kept (repair.h), none of them left
+ * out again, with the same frames. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "repair.h"
 #include "rtm.h"
 #include "skeleton_cfg.h"
 #include "timing.h"
@@ -101,6 +104,38 @@ static void check_binarised(const struct rtm_anim *a, const struct rtm_skeleton 
     rtm_free(back);
 }
 
+/* fixed.rtm of a (which has matrices) read back with the same skeleton:
+ * the bones the plan kept, which a second repair keeps all of. */
+static void check_repaired(const struct rtm_anim *a, const struct rtm_skeleton *skel,
+                           struct rtm_buf *b)
+{
+    struct rtm_anim *back = NULL;
+    struct rtm_error err;
+    struct rtm_repair r, again;
+    b->len = 0;
+    if (rtm_repair_plan(a, &r) ||
+        rtm_view_render(a, (struct rtm_view){ .kind = RTM_VIEW_REPAIRED }, b) ||
+        rtm_parse((const uint8_t *)b->p, b->len, skel, &back, &err) ||
+        back->format != RTM_FORMAT_PLAIN || back->nframes != a->nframes)
+        abort();
+    uint32_t kept = r.skeleton ? r.n : a->nbones;
+    if (back->nbones != kept || rtm_repair_plan(back, &again))
+        abort();
+    /* names longer than a plain field are cut (then nothing is asked) */
+    int whole = 1;
+    for (uint32_t i = 0; r.skeleton && i < kept; i++) {
+        whole &= r.name[i].len <= 32;
+        if (r.name[i].len <= 32 && (back->bones[i].len != r.name[i].len ||
+                                    memcmp(back->bones[i].s, r.name[i].s, r.name[i].len)))
+            abort();
+    }
+    if (r.skeleton && whole && (again.n != kept || rtm_repair_changes(&again)))
+        abort();
+    rtm_repair_free(&r);
+    rtm_repair_free(&again);
+    rtm_free(back);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size == 0)
@@ -136,8 +171,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             check_size(a, v, sizes, i, 0.05 + (double)(data[size - 1]) * 2.3, &b);
     }
     free(sizes);
-    if (a->depth == RTM_DEPTH_FULL)
+    if (a->depth == RTM_DEPTH_FULL) {
         check_binarised(a, skel, &b);
+        check_repaired(a, skel, &b);
+    }
     rtm_buf_free(&b);
     rtm_free(a);
     return 0;
