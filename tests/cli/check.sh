@@ -40,7 +40,7 @@ grep -q slot_backpack "$T/bad.rtm" || fail "the fault was not written into bad.r
 expect "a clean file (a note only)" 0 --check "$T/s/walk.rtm"
 expect "a note is no warning" 0 --check --strict "$T/s/walk.rtm"
 expect "an unknown bone" 1 --check "$T/bad.rtm"
-if grep -qx "$T/bad.rtm: error bone-not-in-skeleton: Bone slot_backpack doesn't exist in skeleton OFP2_ManSkeleton (the game logs this and leaves the bone still)" "$T/out"
+if grep -qx "$T/bad.rtm: error bone-not-in-skeleton: Bone slot_backpack doesn't exist in skeleton OFP2_ManSkeleton (the game logs this and leaves the bone still; fixed.rtm is the file without it)" "$T/out"
 then ok "--check: the game's words, FILE first"
 else fail "--check: the line for slot_backpack: $(cat "$T/out")"; fi
 expect "a case mismatch is a warning" 0 --check "$T/case.rtm"

@@ -175,7 +175,7 @@ static void one_file_as_source(void **state)
     struct rtm_tree_entry te;
     assert_int_equal(rtm_tree_getattr(e->f.t, RTM_INO_ROOT, &te), 0);
     assert_true(S_ISDIR(te.st.st_mode));
-    check_listing(e, "", 13);               /* 10 views, states.txt, 2 folders */
+    check_listing(e, "", 14);               /* 11 views, states.txt, 2 folders */
     check_listing(e, "frames", 6);
     size_t want_len, got_len;
     char *want = render_view(&e->a, "header.txt", &want_len);
@@ -207,7 +207,7 @@ static void one_file_as_source(void **state)
     free(msg);
     assert_int_equal(unlinkat(e->f.fd, "walk.rtm", AT_REMOVEDIR), 0);
     assert_int_equal(renameat(e->f.fd, "walk.old", e->f.fd, "walk.rtm"), 0);
-    check_listing(e, "", 13);               /* 10 views, states.txt, 2 folders */
+    check_listing(e, "", 14);               /* 11 views, states.txt, 2 folders */
 }
 
 struct reader {
