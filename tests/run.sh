@@ -7,14 +7,15 @@
 # in $BUILD/check.log with each job's time, and ends with one summary line
 # (see tests/lib/check.sh for the lines it counts).  Exits 1 when anything
 # failed.  Every job makes its own temporary folder and mount points, so
-# none waits for another.  TEST_CASE=PATTERN (with --only test_NAME alone)
+# none waits for another; a script that measures its mount's own CPU time
+# (a line "# make check: alone" among its first ten) runs after the others,
+# alone, so that their load does not count against it.  TEST_CASE=PATTERN (with --only test_NAME alone)
 # runs only that unit test's cases whose names PATTERN matches ('*' and
 # '?'; tests/unit/testutil.h).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 log=$BUILD/check.log
-jobs_dir=$BUILD/check.d
 # run.sh --only NAME: one unit test (test_tree) or one shell suite
 # (tests/mount/pbo.sh) alone, with the same summary.
 units=("$@") scripts=(tests/build/*.sh tests/cli/*.sh tests/mount/*.sh)
@@ -38,10 +39,10 @@ max=${CHECK_JOBS:-$((ncpu * 2))}
 
 # The jobs: every script but the long ones that make valgrind and make
 # stress run (unless asked for by name), then every unit test.
-jobs=()
+jobs=() alone=()
 for t in "${scripts[@]}"; do
     case $t in tests/cli/valgrind.sh|tests/mount/stress.sh) [ ${#scripts[@]} -eq 1 ] || continue ;; esac
-    jobs+=("$t")
+    if head -n 10 "$t" | grep -qx '# make check: alone'; then alone+=("$t"); else jobs+=("$t"); fi
 done
 jobs+=("${units[@]}")
 
@@ -62,8 +63,10 @@ job() {
     echo "== $(basename "$t"): $((SECONDS - start)) s" >> "$out"
 }
 
-rm -rf "$jobs_dir"
-mkdir -p "$jobs_dir"
+mkdir -p "$BUILD"
+# the jobs' logs: a folder of this run's own, so that two runs never mix
+jobs_dir=$(mktemp -d "$BUILD/check.d.XXXXXX") || exit 2
+trap 'rm -rf "$jobs_dir"' EXIT
 running=0 done_jobs=0
 declare -A pid_of
 for ((i = 0; i < ${#jobs[@]}; i++)); do
@@ -86,10 +89,14 @@ for k in "${!pid_of[@]}"; do
     wait "${pid_of[$k]}" 2>/dev/null
     cat "$jobs_dir/$k.log"
 done
+for t in "${alone[@]}"; do
+    jobs+=("$t")
+    job $((${#jobs[@]} - 1)) "$t"
+    cat "$jobs_dir/$((${#jobs[@]} - 1)).log"
+done
 : > "$log"
 for ((i = 0; i < ${#jobs[@]}; i++)); do
     cat "$jobs_dir/$i.log" >> "$log"
 done
-rm -rf "$jobs_dir"
 echo
 bash tests/lib/summary.sh "$log"

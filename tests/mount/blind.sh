@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# make check: alone
 # blind.sh - SOURCE on a file system where inotify is blind: a FUSE one made
 # with bindfs (as sshfs or rclone would be), and NFS where this machine can
 # export to itself.  Every change is made in the BACKING folder, never
