@@ -47,19 +47,21 @@ SQLITE_LIBS   := $(shell $(PKG) --libs sqlite3 2>/dev/null || echo -lsqlite3)
 BELOW_base    :=
 BELOW_rtm     := base
 BELOW_pbo     := base
-BELOW_config  := base rtm pbo
-BELOW_views   := base rtm pbo config
-BELOW_writers := base rtm pbo config
-BELOW_cache   := base rtm pbo config views
+BELOW_config  := base
+BELOW_game    := base rtm pbo config
+BELOW_views   := base rtm pbo
+BELOW_writers := base rtm pbo config game
+BELOW_cache   := base rtm pbo config game views
 BELOW_loader  := $(BELOW_cache) cache
 BELOW_tree    := $(BELOW_loader) loader
 BELOW_index   := base
 BELOW_fuse    := $(BELOW_tree) tree index
 BELOW_rtmcat  := $(BELOW_tree) tree
-BELOW_rtmgen  := base rtm pbo config writers
-# The format core: RTM animations, PBO archives, configs and the views
-# rendered from them; no FUSE, no global state (librtmcore.a).
-CORE_DIRS := base rtm pbo config views
+BELOW_rtmgen  := base rtm pbo config game writers
+# The format core: RTM animations, PBO archives, configs (config/: their
+# syntax; game/: what the game makes of them, states and skeletons) and
+# the views rendered from them; no FUSE, no global state (librtmcore.a).
+CORE_DIRS := base rtm pbo config game views
 # The fixture writers (librtmwrite.a): samples, archives, rapified configs.
 WRIT_DIRS := writers
 # The mount without FUSE (librtmtree.a): the cache (an LRU), the loader
