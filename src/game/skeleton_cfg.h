@@ -97,17 +97,14 @@ const struct rtm_skeleton *rtm_skeleton_pick(void *ctx, const struct rtm_str *bo
 void rtm_skeleton_pick_done(struct rtm_skeleton_pick *p);
 
 /* The skeleton rule's file, one place for the mount, the loader and
- * rtmcat (skeleton_open.c):
- *  - the model.cfg beside the animation at path (len bytes; a path in
- *    SOURCE, or an archive's entry): "DIR/model.cfg" for "DIR/NAME",
- *    "model.cfg" for "NAME", into n bytes of out; -1 when it does not fit;
+ * rtmcat (skeleton_open.c; where it lies beside an animation is the
+ * loader's list of side files, sides.h):
  *  - a model.cfg that does not read, said as where it is and why, "WHERE
  *    not used: WHY", into n bytes of out;
  *  - an animation read without it, its skeleton named "NAME (WHERE not
  *    used: WHY)": 0, or -1 out of memory (a's name unchanged). */
 #define RTM_MODEL_CFG "model.cfg"
 struct rtm_anim;
-int rtm_model_cfg_beside(const char *path, size_t len, char *out, size_t n);
 void rtm_model_cfg_unused(char *out, size_t n, const char *where, const char *why);
 int rtm_model_cfg_say_unused(struct rtm_anim *a, const char *unused);
 

@@ -65,13 +65,6 @@ int rtm_skeleton_open(const char *spec, struct rtm_skeleton **out, struct rtm_er
     return rtm_skeleton_load(spec, out, err);
 }
 
-int rtm_model_cfg_beside(const char *path, size_t len, char *out, size_t n)
-{
-    const char *slash = memrchr(path, '/', len);
-    int dir = slash ? (int)(slash - path + 1) : 0;
-    return snprintf(out, n, "%.*s" RTM_MODEL_CFG, dir, path) >= (int)n ? -1 : 0;
-}
-
 void rtm_model_cfg_unused(char *out, size_t n, const char *where, const char *why)
 {
     snprintf(out, n, "%s not used: %s", where, why);

@@ -23,7 +23,7 @@ static int loose(const struct rtm_loader *l, const struct rtmc_src *src,
 {
     struct stat st;
     char path[PATH_MAX];
-    if (rtm_bvh_map_beside(src->path, strlen(src->path), path, sizeof path))
+    if (rtm_side_beside(RTM_SIDE_BVH_MAP, src->path, strlen(src->path), path, sizeof path))
         return 0;
     snprintf(m->where, sizeof m->where, "%s", rtm_side_file_name(path));
     int fd = rtm_work_openat(l->work, l->srcfd, path, O_RDONLY | O_CLOEXEC);
@@ -51,7 +51,7 @@ static int in_archive(const struct rtm_loader *l, int fd, const struct rtmc_src 
     char name[PBO_NAME_MAX + 16];
     struct rtmc_entry *t;
     long i;
-    if (rtm_bvh_map_beside(entry, strlen(entry), name, sizeof name))
+    if (rtm_side_beside(RTM_SIDE_BVH_MAP, entry, strlen(entry), name, sizeof name))
         return 0;
     int rc = rtm_archive_beside(l, src, name, &t, &i);
     if (rc || i < 0) {
@@ -75,7 +75,7 @@ int rtm_bvh_map_find(const struct rtm_loader *l, int fd, const struct rtmc_src *
                      struct rtm_bvh_map_file *m, char *msg, size_t msglen)
 {
     *m = (struct rtm_bvh_map_file){ .text = NULL };
-    if (src->kind != RTMC_ANIM || !rtm_is_bvh_name(src->path, strlen(src->path)))
+    if (src->kind != RTMC_ANIM || !rtm_side_wanted(RTM_SIDE_BVH_MAP, src->path, strlen(src->path), 0))
         return 0;
     int rc = src->archive_len ? in_archive(l, fd, src, m, msg, msglen)
                               : loose(l, src, m, msg, msglen);

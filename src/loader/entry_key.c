@@ -1,7 +1,7 @@
 /* entry_key.c - the keys a version is named by (loader.h): an archive
  * entry's cache key, which the loader and the files beside an entry
- * (modelcfg.c, bvhmap.c) both name, and a loose animation's salt from
- * the files beside it. */
+ * (modelcfg.c, bvhmap.c) both name, and the names of the files beside
+ * an animation (sides.c holds their list and the salt). */
 #include <stdio.h>
 #include <string.h>
 
@@ -24,17 +24,4 @@ const char *rtm_side_file_name(const char *path)
 int rtm_is_bvh_name(const char *name, size_t len)
 {
     return rtm_name_ends(name, len, ".bvh");
-}
-
-int rtm_bvh_map_beside(const char *path, size_t len, char *out, size_t n)
-{
-    const char *slash = memrchr(path, '/', len);
-    int dir = slash ? (int)(slash - path + 1) : 0;
-    return snprintf(out, n, "%.*s" RTM_BVH_MAP, dir, path) >= (int)n ? -1 : 0;
-}
-
-uint64_t rtm_loader_salt(const struct rtm_fileid *model_cfg, const struct rtm_fileid *map)
-{
-    uint64_t salt = rtm_fileid_hash(model_cfg), m = rtm_fileid_hash(map);
-    return m ? salt ^ (m * 0xbf58476d1ce4e5b9ull | 1) : salt;   /* no map: as before */
 }

@@ -71,6 +71,7 @@
 #include "cache.h"
 #include "fstype.h"
 #include "pbo.h"
+#include "sides.h"
 #include "skeleton.h"
 #include "skelreg.h"
 #include "store.h"
@@ -107,12 +108,8 @@ struct rtm_loader {
                                            added to from any thread); NULL: none */
 };
 
-/* A BVH animation's map file (rtmfs-views(7), BVH SOURCES): bvh.map in
- * its folder.  Its path beside animation path (len bytes) into out: 0, or
- * -1 when it does not fit.  rtm_is_bvh_name: whether a name ends in .bvh,
- * any case. */
-#define RTM_BVH_MAP "bvh.map"
-int rtm_bvh_map_beside(const char *path, size_t len, char *out, size_t n);
+/* rtm_is_bvh_name: whether a name ends in .bvh, any case (a BVH source,
+ * which its bvh.map applies to: sides.h). */
 int rtm_is_bvh_name(const char *name, size_t len);
 /* The name a view gives a file beside an animation (its model.cfg, its
  * map) whose key is path (relative to SOURCE, or "ARCHIVE/ENTRY"): the
@@ -123,12 +120,6 @@ int rtm_is_bvh_name(const char *name, size_t len);
  * mounts, or seen by rtmcat from another folder), so a view that named
  * the path would change under a size already known. */
 const char *rtm_side_file_name(const char *path);
-/* The salt of a loose animation's version (fileid.h): what the files
- * beside it that its views depend on are, from the version of its
- * model.cfg (RTM_FILEID_NONE: none, or not used: -o skeleton=) and of its
- * map (a BVH's; NONE: none).  0 when neither; without a map, the
- * model.cfg's hash alone. */
-uint64_t rtm_loader_salt(const struct rtm_fileid *model_cfg, const struct rtm_fileid *map);
 
 /* An archive entry's cache key (rtmc_src.path): "ARCHIVE/ENTRY", ARCHIVE
  * being the first archive_len bytes of archive, ENTRY the entry's

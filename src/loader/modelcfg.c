@@ -51,11 +51,13 @@ static int loose(const struct rtm_loader *l, const struct rtmc_src *src,
     struct stat st;
     struct rtm_fileid id = RTM_FILEID_NONE;
     int have = l->model_cfg &&
-               !rtm_model_cfg_beside(src->path, strlen(src->path), key, sizeof key) &&
+               !rtm_side_beside(RTM_SIDE_MODEL_CFG, src->path, strlen(src->path), key,
+                                sizeof key) &&
                fstatat(l->srcfd, key, &st, 0) == 0 && S_ISREG(st.st_mode);
     if (have)
         id = rtm_fileid_of(&st);
-    if (rtm_loader_salt(&id, map) != src->id.salt)
+    struct rtm_fileid ids[RTM_NSIDES] = { [RTM_SIDE_MODEL_CFG] = id, [RTM_SIDE_BVH_MAP] = *map };
+    if (rtm_loader_salt(ids) != src->id.salt)
         return -ESTALE;                 /* added, removed or rewritten since */
     if (!have)
         return 0;
@@ -87,7 +89,7 @@ static int in_archive(const struct rtm_loader *l, const struct rtmc_src *src,
     char name[PBO_NAME_MAX + 16], key[RTM_KEY_MAX];
     struct rtmc_entry *t;
     long i;
-    if (rtm_model_cfg_beside(entry, strlen(entry), name, sizeof name))
+    if (rtm_side_beside(RTM_SIDE_MODEL_CFG, entry, strlen(entry), name, sizeof name))
         return 0;
     int rc = rtm_archive_beside(l, src, name, &t, &i);
     if (rc)

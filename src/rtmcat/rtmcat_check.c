@@ -165,7 +165,9 @@ static void check_loose(struct run *r, const char *path)
         return;
     }
     char name[PATH_MAX];
-    if (!r->skel_given && rtm_model_cfg_beside(path, strlen(path), name, sizeof name) == 0 &&
+    size_t pl = strlen(path);
+    if (rtm_side_wanted(RTM_SIDE_MODEL_CFG, path, pl, r->skel_given) &&
+        rtm_side_beside(RTM_SIDE_MODEL_CFG, path, pl, name, sizeof name) == 0 &&
         rtm_slurp(name, &cfg, &cfg_len) == 0)
         beside_bytes(&m, rtm_side_file_name(name), cfg, cfg_len);
     check_bytes(r, path, data, len, &m);
@@ -186,8 +188,10 @@ static void entry_beside(struct in_archive *x, long i, struct beside *m)
 {
     char name[PBO_NAME_MAX + 16];
     const char *path = x->p->entries[i].path;
-    long k = x->r->skel_given || rtm_model_cfg_beside(path, strlen(path), name, sizeof name)
-                 ? -1 : pbo_find(x->p, name);
+    size_t pl = strlen(path);
+    long k = rtm_side_wanted(RTM_SIDE_MODEL_CFG, path, pl, x->r->skel_given) &&
+                     !rtm_side_beside(RTM_SIDE_MODEL_CFG, path, pl, name, sizeof name)
+                 ? pbo_find(x->p, name) : -1;
     uint8_t *cfg = NULL;
     size_t len = 0;
     struct rtm_error err = { .msg = "" };

@@ -23,6 +23,7 @@
 
 #include "rtm.h"
 #include "rtmcat_config.h"
+#include "sides.h"
 #include "skeleton_cfg.h"
 #include "views.h"
 
@@ -53,7 +54,7 @@ static int model_cfg_beside(int srcfd, const char *rel)
 {
     char p[PATH_MAX];
     struct stat st;
-    return rtm_model_cfg_beside(rel, strlen(rel), p, sizeof p) == 0 &&
+    return rtm_side_beside(RTM_SIDE_MODEL_CFG, rel, strlen(rel), p, sizeof p) == 0 &&
            fstatat(srcfd, p, &st, 0) == 0;
 }
 

@@ -1,11 +1,11 @@
 /* tree_modelcfg.c - the files beside an animation that its views depend
- * on: the model.cfg, whose classes give its skeleton unless -o skeleton=
- * was given (rtmfs-views(7), the skeleton rule; the loader reads it:
- * modelcfg.h), and a BVH's bvh.map (bvhmap.h).  A loose file's version
- * carries theirs in its salt (fileid.h, rtm_loader_salt), so one written,
- * added or removed makes a new version of every animation beside it; an
- * archive's entry is of the archive's version, which already changes with
- * any entry.
+ * on, as the loader's list names them (sides.h): the model.cfg, whose
+ * classes give its skeleton unless -o skeleton= was given (rtmfs-views(7),
+ * the skeleton rule; the loader reads it: modelcfg.h), and a BVH's bvh.map
+ * (bvhmap.h).  A loose file's version carries theirs in its salt
+ * (fileid.h, rtm_loader_salt), so one written, added or removed makes a
+ * new version of every animation beside it; an archive's entry is of the
+ * archive's version, which already changes with any entry.
  *
  * What a watched folder holds beside its animations is kept (struct
  * tree_sides) until the watcher says that folder changed, so that a lookup
@@ -19,17 +19,15 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "skeleton_cfg.h"
 #include "tree_target.h"
 
 /* ---- what watched folders hold beside their animations ---- */
 
-enum { SIDE_MODEL = 1, SIDE_MAP = 2 };  /* which of a folder's ids are known */
-
 struct side_dir {
     struct side_dir *next;
-    unsigned known;
-    struct rtm_fileid model, map;       /* NONE: no such file (or not regular) */
+    unsigned known;                     /* which of ids are known: bit 1 << s
+                                           for the list's row s */
+    struct rtm_fileid ids[RTM_NSIDES];  /* NONE: no such file (or not regular) */
     char dir[];                         /* relative to SOURCE; "" the root */
 };
 
@@ -155,7 +153,7 @@ void tree_sides_changed(struct rtm_tree *t, const char *dir, const char *name)
     pthread_mutex_lock(&s->lock);
     s->gen++;
     struct side_dir **at = find(s, dir, strlen(dir));
-    if (!name || tree_is_model_cfg(name)) {
+    if (!name || tree_is_side_file(name)) {
         if (*at)
             (*at)->known = 0;
     } else if (rtm_path_join(path, sizeof path, dir, name) == 0) {
@@ -196,16 +194,22 @@ static struct rtm_fileid side_id(int dfd, const char *p)
 }
 
 /* The ids of the files beside name (relative to dfd) that want asks for
- * (SIDE_MODEL, SIDE_MAP) into *model and *map, looked up now. */
-static void look(int dfd, const char *name, unsigned want, struct rtm_fileid *model,
-                 struct rtm_fileid *map)
+ * (bit 1 << s for row s) into ids, looked up now. */
+static void look(int dfd, const char *name, unsigned want, struct rtm_fileid *ids)
 {
     char p[PATH_MAX];
     size_t len = strlen(name);
-    if ((want & SIDE_MODEL) && !rtm_model_cfg_beside(name, len, p, sizeof p))
-        *model = side_id(dfd, p);
-    if ((want & SIDE_MAP) && !rtm_bvh_map_beside(name, len, p, sizeof p))
-        *map = side_id(dfd, p);
+    for (int s = 0; s < RTM_NSIDES; s++)
+        if ((want & 1u << s) && !rtm_side_beside(s, name, len, p, sizeof p))
+            ids[s] = side_id(dfd, p);
+}
+
+/* ids[s] = from[s] for each row s that want asks for. */
+static void copy_wanted(struct rtm_fileid *ids, const struct rtm_fileid *from, unsigned want)
+{
+    for (int s = 0; s < RTM_NSIDES; s++)
+        if (want & 1u << s)
+            ids[s] = from[s];
 }
 
 /* Whether what lies beside animations in rel's folder may be kept: its
@@ -221,37 +225,30 @@ static int keepable(struct rtm_tree *t, const char *rel, uint64_t dev)
  * to dfd): kept ones when its folder is watched and they are known, else
  * looked up (and kept when no change came meanwhile). */
 static void side_ids(struct rtm_tree *t, int dfd, const char *name, const char *rel,
-                     uint64_t dev, unsigned want, struct rtm_fileid *model,
-                     struct rtm_fileid *map)
+                     uint64_t dev, unsigned want, struct rtm_fileid *ids)
 {
     struct tree_sides *s = t->sides;
     const char *slash = strrchr(rel, '/');
     size_t dl = slash ? (size_t)(slash - rel) : 0;
     if (!keepable(t, rel, dev)) {
-        look(dfd, name, want, model, map);
+        look(dfd, name, want, ids);
         return;
     }
     pthread_mutex_lock(&s->lock);
     struct side_dir *d = *find(s, rel, dl);
     uint64_t gen = s->gen;
     if (d && (d->known & want) == want) {
-        if (want & SIDE_MODEL)
-            *model = d->model;
-        if (want & SIDE_MAP)
-            *map = d->map;
+        copy_wanted(ids, d->ids, want);
         pthread_mutex_unlock(&s->lock);
         return;
     }
     pthread_mutex_unlock(&s->lock);
-    look(dfd, name, want, model, map);
+    look(dfd, name, want, ids);
     if (!d)
         return;                         /* not watched: never kept */
     pthread_mutex_lock(&s->lock);
     if (s->gen == gen && (d = *find(s, rel, dl)) != NULL) {
-        if (want & SIDE_MODEL)
-            d->model = *model;
-        if (want & SIDE_MAP)
-            d->map = *map;
+        copy_wanted(d->ids, ids, want);
         d->known |= want;
     }
     pthread_mutex_unlock(&s->lock);
@@ -260,12 +257,15 @@ static void side_ids(struct rtm_tree *t, int dfd, const char *name, const char *
 uint64_t tree_modelcfg_salt(struct rtm_tree *t, int dfd, const char *name, const char *rel,
                             uint64_t dev)
 {
-    struct rtm_fileid model = RTM_FILEID_NONE, map = RTM_FILEID_NONE;
-    unsigned want = (t->cfg.skeleton_explicit ? 0 : SIDE_MODEL) |
-                    (rtm_is_bvh_name(name, strlen(name)) ? SIDE_MAP : 0);
+    struct rtm_fileid ids[RTM_NSIDES];
+    unsigned want = 0;
+    for (int s = 0; s < RTM_NSIDES; s++) {
+        ids[s] = RTM_FILEID_NONE;
+        want |= rtm_side_wanted(s, name, strlen(name), t->cfg.skeleton_explicit) ? 1u << s : 0;
+    }
     if (want)
-        side_ids(t, dfd, name, rel, dev, want, &model, &map);
-    return rtm_loader_salt(&model, &map);
+        side_ids(t, dfd, name, rel, dev, want, ids);
+    return rtm_loader_salt(ids);
 }
 
 /* Whether path is an animation's directly in dir. */
@@ -301,13 +301,14 @@ static void forget_beside(void *arg, uint64_t ino, const char *path,
 void tree_modelcfg_changed(struct rtm_tree *t, const char *dir, const char *name,
                            uint64_t parent, const struct rtm_tree_notify *n)
 {
-    if (t->cfg.skeleton_explicit && strcmp(name, RTM_BVH_MAP) != 0)
+    int s = rtm_side_named(name, RTM_SIDE_ON_DISK);
+    if (s < 0 || (RTM_SIDE_FILES[s].gives_skeleton && t->cfg.skeleton_explicit))
         return;
     struct beside_ctx b = { t, dir, parent, n };
     rtm_inodes_each(t->nodes, forget_beside, &b);
 }
 
-int tree_is_model_cfg(const char *name)
+int tree_is_side_file(const char *name)
 {
-    return name && (strcmp(name, RTM_MODEL_CFG) == 0 || strcmp(name, RTM_BVH_MAP) == 0);
+    return rtm_side_named(name, RTM_SIDE_ON_DISK) >= 0;
 }

@@ -212,7 +212,7 @@ int tree_list_put(struct rtm_tree *t, struct rtm_dirlist *d, const char *name, m
 int tree_list_add(struct rtm_tree *t, struct rtm_dirlist *d, const char *dir, const char *name,
                   mode_t type, const struct rtm_fileid *id, const struct tree_head *head);
 
-/* ---- the files beside an animation: model.cfg, bvh.map (tree_modelcfg.c) ---- */
+/* ---- the files beside an animation: the list of sides.h (tree_modelcfg.c) ---- */
 
 /* Asks for SOURCE folder dir to be watched (rtm_tree_config's watch): the
  * folders the kernel looks up, and those the configs' walk reads; a
@@ -221,8 +221,9 @@ void tree_watch(struct rtm_tree *t, const char *dir);
 
 /* The salt (fileid.h) of the version of the loose animation at name
  * (relative to dfd; rel: its path relative to SOURCE, on device dev):
- * rtm_loader_salt of its folder's model.cfg (none under an explicit -o
- * skeleton=) and, for a BVH, its bvh.map.  In a folder that is watched
+ * rtm_loader_salt of the side files beside it that apply to it (sides.h:
+ * its folder's model.cfg, none under an explicit -o skeleton=; a BVH's
+ * bvh.map).  In a folder that is watched
  * (tree_sides_watched) on a device inotify sees, what was looked up is
  * kept until a change in that folder is reported; elsewhere it is looked
  * up every time.  Thread-safe. */
@@ -250,8 +251,9 @@ void tree_sides_changed_all(struct rtm_tree *t);
  * are new versions (parent: dir's number, or 0). */
 void tree_modelcfg_changed(struct rtm_tree *t, const char *dir, const char *name,
                            uint64_t parent, const struct rtm_tree_notify *n);
-/* Whether name is a file beside animations that versions them: model.cfg
- * or bvh.map. */
-int tree_is_model_cfg(const char *name);
+/* Whether name, in a folder on disk, is a file beside animations that
+ * versions them: a row of the list of side files (sides.h), named exactly
+ * so. */
+int tree_is_side_file(const char *name);
 
 #endif
