@@ -99,7 +99,9 @@ static void walk_present(struct walk *w, const char *where, const char *gp, size
 
 /* The configs read: config.bin and config.cpp for their states, and
  * model.cfg for its CfgSkeletons (the skeleton a state's class names, for
- * the root check.txt). */
+ * the root check.txt).  Any case, on disk too: these are configs, named
+ * by the configs' rule (rtmfs-views(7)), not a side file beside an
+ * animation, whose name rule is sides.h's. */
 static int is_config_name(const char *name)
 {
     return strcasecmp(name, "config.bin") == 0 || strcasecmp(name, "config.cpp") == 0 ||
