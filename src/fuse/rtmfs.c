@@ -1,6 +1,7 @@
-/* rtmfs - a read-only FUSE mount that shows every .rtm file of SOURCE as a
- * folder of the views rtmcat prints, and every .pbo archive as a folder of
- * its entries (its .rtm entries as such folders too).
+/* rtmfs - a read-only FUSE mount that shows every animation of SOURCE
+ * (.rtm, plain or BMTR, and .bvh motion capture) as a folder of the views
+ * rtmcat prints, and every .pbo archive as a folder of its entries (its
+ * animation entries as such folders too).
  *
  * This file is the command line and the mount's life: options, checks,
  * setting up the cache, the tree (tree.h: what the mount shows), the
@@ -20,7 +21,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -29,7 +29,6 @@
 #include "index.h"
 #include "loader.h"
 #include "numfmt.h"
-#include "mocap_retarget.h"
 #include "skeleton_cfg.h"
 #include "tree.h"
 #include "version.h"
@@ -43,7 +42,8 @@ struct fs {
     struct rtm_skeleton *skel;
     struct rtm_skelreg *skels;    /* the configs' skeletons (skelreg.h), unless
                                      -o skeleton= is given */
-    struct rtm_mocap_opts mocap;  /* -o bvh_unit=, bvh_fps= */
+    struct rtm_shared_opts shared;  /* -o skeleton=, digits=, bvh_unit=, bvh_fps=
+                                       (shared_opts.h; points into the options) */
     struct rtm_index *index;      /* opened by run(), in the daemon */
     const struct rtm_store *store;  /* the index as the loader's and the tree's
                                        store (rtm_index_store), or NULL */
@@ -193,25 +193,14 @@ static char *index_path(const struct options *o)
 }
 
 /* Where the index is, and what the loader keys its records with. */
-static int index_setup(struct fs *fs, const struct options *o, int digits)
+static int index_setup(struct fs *fs, const struct options *o)
 {
     size_t bound = 64u << 20;
     if (o->index_size && rtm_parse_size(o->index_size, &bound)) {
         fprintf(stderr, "rtmfs: bad index_size '%s' (use e.g. 64M, 1G)\n", o->index_size);
         return -1;
     }
-    const char *skel = o->skeleton ? o->skeleton : "ofp2";
-    struct stat st;
-    int builtin = !strcasecmp(skel, "ofp2") || !strcasecmp(skel, "none");
-    struct rtm_fileid id = builtin || stat(skel, &st) ? RTM_FILEID_NONE : rtm_fileid_of(&st);
-    if (fs->skel->render_id)    /* a model.cfg: its file, class and bones */
-        rtm_loader_render_key(fs->render, sizeof fs->render, fs->skel->render_id, NULL, digits);
-    else
-        rtm_loader_render_key(fs->render, sizeof fs->render, builtin ? skel : "file",
-                              builtin ? NULL : &id, digits);
-    size_t k = strlen(fs->render);      /* BVH sources are read with these */
-    snprintf(fs->render + k, sizeof fs->render - k, " bvh_unit=%.17g bvh_fps=%.17g",
-             fs->mocap.unit, fs->mocap.fps);
+    rtm_render_key(fs->render, sizeof fs->render, &fs->shared, fs->skel);
     fs->index_path = index_path(o);
     fs->index_bound = bound;
     return 0;
@@ -235,84 +224,99 @@ static void index_open(struct fs *fs)
 enum { TRIM_EVERY = 8 << 20 };
 static void trim_malloc(void) { malloc_trim(0); }
 
-static int fs_setup(struct fs *fs, const struct options *o, const char *mountpoint)
+/* The options that take one of two words: 0 for the first (the default),
+ * 1 for the second, -1 after saying the value is neither. */
+static int choice(const char *name, const char *value, const char *first, const char *second)
 {
-    struct rtm_error err = { .msg = "" };
-    struct rtm_tree_attrs attrs;
-    size_t budget = 256u << 20;
-    if (o->cache_size && rtm_parse_size(o->cache_size, &budget)) {
+    if (!value || !strcmp(value, first))
+        return 0;
+    if (!strcmp(value, second))
+        return 1;
+    fprintf(stderr, "rtmfs: bad %s '%s' (%s or %s)\n", name, value, first, second);
+    return -1;
+}
+
+/* What fs_setup reads from the options before it makes anything. */
+struct settings {
+    size_t budget;                      /* -o cache_size= */
+    struct rtm_tree_attrs attrs;        /* -o uid= ... fmask= */
+    int rapified_raw, configs_none, timing_frames;
+    int ahead;
+    enum rtm_watch_mode watch;
+};
+
+/* Every option read and checked, before anything is opened or made. */
+static int read_settings(struct fs *fs, const struct options *o, struct settings *set)
+{
+    *set = (struct settings){ .budget = 256u << 20, .watch = RTM_WATCH_AUTO };
+    if (o->cache_size && rtm_parse_size(o->cache_size, &set->budget)) {
         fprintf(stderr, "rtmfs: bad cache_size '%s' (use e.g. 64M, 1G)\n", o->cache_size);
         return -1;
     }
-    if (rtmfs_parse_attrs(o, &attrs))
+    if (rtmfs_parse_attrs(o, &set->attrs) || rtmfs_shared_options(o, &fs->shared) ||
+        (set->rapified_raw = choice("rapified", o->rapified, "text", "raw")) < 0 ||
+        (set->configs_none = choice("configs", o->configs, "all", "none")) < 0 ||
+        (set->timing_frames = choice("timing", o->timing, "game", "frames")) < 0)
         return -1;
-    int digits = o->digits ? rtm_digits_parse(o->digits) : RTM_DIGITS_EXACT;
-    if (o->digits && digits < 0) {
-        fprintf(stderr, "rtmfs: bad digits '%s' (" RTM_DIGITS_HELP ")\n", o->digits);
-        return -1;
-    }
-    if (o->rapified && strcmp(o->rapified, "text") && strcmp(o->rapified, "raw")) {
-        fprintf(stderr, "rtmfs: bad rapified '%s' (text or raw)\n", o->rapified);
-        return -1;
-    }
-    if (o->configs && strcmp(o->configs, "all") && strcmp(o->configs, "none")) {
-        fprintf(stderr, "rtmfs: bad configs '%s' (all or none)\n", o->configs);
-        return -1;
-    }
-    if (o->timing && strcmp(o->timing, "game") && strcmp(o->timing, "frames")) {
-        fprintf(stderr, "rtmfs: bad timing '%s' (game or frames)\n", o->timing);
-        return -1;
-    }
-    if (rtmfs_mocap_options(o, &fs->mocap))
-        return -1;
-    int ahead = rtmfs_ahead_threads(o->ahead);
-    if (ahead < 0) {
+    if ((set->ahead = rtmfs_ahead_threads(o->ahead)) < 0) {
         fprintf(stderr, "rtmfs: bad ahead '%s' (a number of threads, 0 to %d)\n", o->ahead,
                 AHEAD_MAX);
         return -1;
     }
-    enum rtm_watch_mode mode = RTM_WATCH_AUTO;
-    if (o->watch && rtm_watch_mode_parse(o->watch, &mode)) {
+    if (o->watch && rtm_watch_mode_parse(o->watch, &set->watch)) {
         fprintf(stderr, "rtmfs: bad watch '%s' (auto, inotify or poll)\n", o->watch);
         return -1;
     }
-    if (rtm_skeleton_open(o->skeleton ? o->skeleton : "ofp2", &fs->skel, &err)) {
+    return 0;
+}
+
+/* The skeleton, the index's key, SOURCE, and the configs' skeletons
+ * unless -o skeleton= names one for all. */
+static int open_inputs(struct fs *fs, const struct options *o)
+{
+    struct rtm_error err = { .msg = "" };
+    if (rtm_skeleton_open(rtm_shared_skeleton(&fs->shared), &fs->skel, &err)) {
         fprintf(stderr, "rtmfs: %s\n", err.msg);
         return -1;
     }
-    if (index_setup(fs, o, digits))     /* after the skeleton: its key names it */
+    if (index_setup(fs, o) || open_source(fs, o->source))   /* the key names the skeleton */
         return -1;
-    if (open_source(fs, o->source))
-        return -1;
-    if (!o->skeleton && !(fs->skels = rtm_skelreg_new())) {
+    if (!fs->shared.skeleton && !(fs->skels = rtm_skelreg_new())) {
         fprintf(stderr, "rtmfs: out of memory\n");
         return -1;
     }
-    fs->loader = (struct rtm_loader){ .srcfd = fs->srcfd, .skel = fs->skel, .digits = digits,
+    return 0;
+}
+
+/* The loader and the cache it fills, the watcher, and the tree. */
+static int make_mount(struct fs *fs, const struct options *o, const struct settings *set,
+                      const char *mountpoint)
+{
+    int skel_given = fs->shared.skeleton != NULL;
+    fs->loader = (struct rtm_loader){ .srcfd = fs->srcfd, .skel = fs->skel,
+                                      .digits = fs->shared.digits,
                                       .render = fs->render,   /* .store: index_open */
-                                      .log = log_line, .model_cfg = o->skeleton == NULL,
-                                      .skels = fs->skels, .mocap = &fs->mocap,
+                                      .log = log_line, .model_cfg = !skel_given,
+                                      .skels = fs->skels, .mocap = &fs->shared.mocap,
                                       .work = &fs->work };
-    fs->cache = fs->loader.cache = rtmc_new(budget, rtm_loader_load, &fs->loader);
+    fs->cache = fs->loader.cache = rtmc_new(set->budget, rtm_loader_load, &fs->loader);
     if (fs->cache) {
         rtmc_set_store(fs->cache, rtm_loader_store);
         rtmc_set_timed(fs->cache, rtm_loader_timed);
         rtmc_set_trim(fs->cache, trim_malloc, TRIM_EVERY);
     }
-    fs->fsmap = rtm_fsmap_new(mode, fs->dir);
+    fs->fsmap = rtm_fsmap_new(set->watch, fs->dir);
     fs->loader.fsmap = fs->fsmap;
-    fs->watch = fs->cache && fs->fsmap ? rtm_watch_new(fs->dir, mode != RTM_WATCH_POLL) : NULL;
+    fs->watch = fs->cache && fs->fsmap ? rtm_watch_new(fs->dir, set->watch != RTM_WATCH_POLL)
+                                       : NULL;
     char *hidden = fs->file ? NULL : mountpoint_inside(fs->dir, mountpoint);
-    struct rtm_tree_config cfg = { .srcfd = fs->srcfd, .file = fs->file, .attrs = attrs,
+    struct rtm_tree_config cfg = { .srcfd = fs->srcfd, .file = fs->file, .attrs = set->attrs,
                                    .cache = fs->cache, .show_other = o->show_other,
-                                   .skeleton_explicit = o->skeleton != NULL,
-                                   .skels = fs->skels,
-                                   .log = log_line,
-                                   .gamepaths = o->gamepaths,
-                                   .rapified_raw = o->rapified && !strcmp(o->rapified, "raw"),
-                                   .configs_none = o->configs && !strcmp(o->configs, "none"),
-                                   .timing_frames = o->timing && !strcmp(o->timing, "frames"),
-                                   .ahead = ahead,
+                                   .skeleton_explicit = skel_given, .skels = fs->skels,
+                                   .log = log_line, .gamepaths = o->gamepaths,
+                                   .rapified_raw = set->rapified_raw,
+                                   .configs_none = set->configs_none,
+                                   .timing_frames = set->timing_frames, .ahead = set->ahead,
                                    .hidden = hidden, .store = &fs->store,
                                    .watch = rtm_watch_add,
                                    .watch_ctx = fs->watch, .fsmap = fs->fsmap,
@@ -328,6 +332,14 @@ static int fs_setup(struct fs *fs, const struct options *o, const char *mountpoi
     fs->ops.tree = fs->tree;
     fs->ops.max_read = o->max_read;
     return 0;
+}
+
+static int fs_setup(struct fs *fs, const struct options *o, const char *mountpoint)
+{
+    struct settings set;
+    if (read_settings(fs, o, &set) || open_inputs(fs, o))
+        return -1;
+    return make_mount(fs, o, &set, mountpoint);
 }
 
 /* RTMFS_STATS=FILE: what the cache and the index did, and the work done

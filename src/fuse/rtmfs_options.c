@@ -9,9 +9,6 @@
 #include <string.h>
 #include <unistd.h>
 
-
-
-
 #define OPT(t, p) { t, offsetof(struct options, p), 1 }
 const struct fuse_opt rtmfs_option_spec[] = {
     OPT("skeleton=%s", skeleton),
@@ -98,14 +95,13 @@ void rtmfs_usage(void)
 {
     printf("usage: rtmfs [options] SOURCE MOUNTPOINT\n"
            "Mount SOURCE read-only at MOUNTPOINT, showing every .rtm file (and every .bvh\n"
-           "motion capture, retargeted onto the skeleton) as a directory\n"
-           "of its views (header.txt bones.txt phases.csv props.json plain.rtm bmtr.rtm\n"
-           "skeleton.txt moving.txt, frames/, tracks/ and, with a skeleton that has pivots,\n"
-           "anim.bvh and joints/)\n"
-           "and every .pbo archive as a directory of its entries and pbo.txt.  SOURCE may\n"
+           "motion capture, retargeted onto the skeleton) as a directory of its views,\n");
+    rtm_views_usage(stdout, "    ", "    ");
+    printf("and every .pbo archive as a directory of its entries and pbo.txt.  SOURCE may\n"
            "also be one .rtm or .pbo file: the mount is then its directory.\n\n"
            "rtmfs options:\n"
-           "    -o skeleton=SKEL       ofp2 (default), none, FILE or MODEL.cfg[:CLASS]\n"
+           "    -o skeleton=SKEL       " RTM_SKELETON_DEFAULT " (default), " RTM_SKELETON_NONE
+           ", FILE or MODEL.cfg[:CLASS]\n"
            "    -o cache_size=SIZE     cache of parsed files and views (K, M, G; default 256M)\n"
            "    -o digits=N            numbers of frames, tracks, joints, phases and props\n"
            "                           with N decimals (0-9), for diff (default: exact)\n"
@@ -137,7 +133,6 @@ void rtmfs_usage(void)
            "                           on network and FUSE file systems), inotify, or poll\n\n");
 }
 
-/* -o uid=, gid=, umask=, dmask=, fmask= into what the tree shows. */
 /* The strings fuse_opt_parse made. */
 void rtmfs_options_free(struct options *o)
 {
@@ -184,21 +179,20 @@ int rtmfs_parse_attrs(const struct options *o, struct rtm_tree_attrs *a)
     return 0;
 }
 
-int rtmfs_mocap_options(const struct options *o, struct rtm_mocap_opts *out)
+int rtmfs_shared_options(const struct options *o, struct rtm_shared_opts *out)
 {
-    char *end = NULL;
-    (*out) = (struct rtm_mocap_opts){ .unit = 0 };
-    if (o->bvh_unit && rtm_mocap_unit_parse(o->bvh_unit, &(*out).unit)) {
-        fprintf(stderr, "rtmfs: bad bvh_unit '%s' (m, cm, mm, in, cmu or metres)\n",
-                o->bvh_unit);
-        return -1;
-    }
-    if (o->bvh_fps && (!((*out).fps = strtod(o->bvh_fps, &end)) || *end ||
-                       !((*out).fps > 0 && (*out).fps <= 1000))) {
-        fprintf(stderr, "rtmfs: bad bvh_fps '%s' (frames a second, above 0, at most 1000)\n",
-                o->bvh_fps);
-        return -1;
+    const struct { const char *name, *value; } given[] = {
+        { "skeleton", o->skeleton }, { "digits", o->digits },
+        { "bvh_unit", o->bvh_unit }, { "bvh_fps", o->bvh_fps },
+    };
+    char msg[256];
+    *out = (struct rtm_shared_opts)RTM_SHARED_OPTS_INIT;
+    for (size_t i = 0; i < sizeof given / sizeof *given; i++) {
+        if (given[i].value &&
+            rtm_shared_opt_set(out, given[i].name, given[i].value, msg, sizeof msg)) {
+            fprintf(stderr, "rtmfs: %s\n", msg);
+            return -1;
+        }
     }
     return 0;
 }
-

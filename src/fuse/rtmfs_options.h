@@ -1,6 +1,7 @@
 /* rtmfs_options.h - rtmfs's command line: the -o options fuse_opt_parse
  * fills, the usage text, and the options that need parsing (numbers,
- * owner and masks, threads, how BVH sources are read).  Messages go to
+ * owner and masks, threads; those rtmcat takes too are parsed by
+ * shared_opts.h).  Messages go to
  * stderr, prefixed "rtmfs: "; the functions that check return 0, or -1
  * after saying why.  rtmfs.c is the mount's life, which reads them.
  */
@@ -10,7 +11,7 @@
 #include "fuse_ops.h"  /* libfuse's API version, then fuse_opt.h */
 #include <fuse_opt.h>
 
-#include "mocap_retarget.h"
+#include "shared_opts.h"
 #include "tree.h"
 
 struct options {
@@ -23,6 +24,7 @@ struct options {
     char *timing;                       /* game (default) or frames */
     char *ahead;                        /* threads sizing ahead of a walk */
     char *bvh_unit, *bvh_fps;           /* how BVH sources are read */
+    /* skeleton, digits, bvh_unit, bvh_fps: rtmfs_shared_options */
     unsigned max_read;
 };
 
@@ -41,7 +43,9 @@ void rtmfs_options_free(struct options *o);
 int rtmfs_ahead_threads(const char *s);
 /* -o uid=, gid=, umask=, dmask=, fmask= into what the tree shows. */
 int rtmfs_parse_attrs(const struct options *o, struct rtm_tree_attrs *a);
-/* -o bvh_unit= and bvh_fps= into *out. */
-int rtmfs_mocap_options(const struct options *o, struct rtm_mocap_opts *out);
+/* -o skeleton=, digits=, bvh_unit= and bvh_fps=, the options rtmcat takes
+ * too, read by their one parser (shared_opts.h) into *out, which points
+ * into *o. */
+int rtmfs_shared_options(const struct options *o, struct rtm_shared_opts *out);
 
 #endif

@@ -513,7 +513,7 @@ int rtm_skeleton_cfg_open(const char *path, const char *cls, const char *spec,
         return -1;
     }
     struct rtm_skeleton *ofp2 = NULL;
-    if (rtm_skeleton_builtin("ofp2", &ofp2, err)) {
+    if (rtm_skeleton_builtin(RTM_SKELETON_OFP2, &ofp2, err)) {
         cfg_free(c);
         return -1;
     }
@@ -530,7 +530,7 @@ int rtm_skeleton_cfg_classes(const struct cfg *c, const char *where, struct rtm_
                              struct rtm_error *err)
 {
     struct rtm_skeleton *ofp2 = NULL;
-    if (rtm_skeleton_builtin("ofp2", &ofp2, err))
+    if (rtm_skeleton_builtin(RTM_SKELETON_OFP2, &ofp2, err))
         return -1;
     struct ctx x = { c, 0, where, ofp2, err };
     long k = cfg_member(c, 0, "CfgSkeletons");

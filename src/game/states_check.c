@@ -227,7 +227,7 @@ static size_t skeleton_lookup(struct collect *x, size_t ci, uint32_t mc)
                                     s->cfgs[j].skeletons.len, name);
     int game = !sk && !strcasecmp(name, GAME_SKELETON);
     struct rtm_error e;
-    if (game && rtm_skeleton_builtin("ofp2", &sk, &e)) {
+    if (game && rtm_skeleton_builtin(RTM_SKELETON_OFP2, &sk, &e)) {
         x->oom = 1;
         return SIZE_MAX;
     }

@@ -88,7 +88,8 @@ struct rtm_loader {
                                            _TABLE, _TIMED); NULL: none (rtmcat,
                                            -o noindex) */
     const char *render;                 /* the records' rendering key: what else
-                                           changes the views (rtm_loader_render_key) */
+                                           changes the views (rtm_render_key,
+                                           shared_opts.h) */
     rtm_store_log_fn log;               /* one line a trouble; may be NULL */
     void *log_ctx;
     const struct rtm_fsmap *fsmap;      /* the devices inotify is blind on (fstype.h),
@@ -128,12 +129,6 @@ enum { RTM_KEY_MAX = PATH_MAX + PBO_NAME_MAX + 2 };
 void rtm_loader_entry_key(char key[RTM_KEY_MAX], const char *archive, size_t archive_len,
                           const char *entry);
 
-/* The rendering key of the views of a mount (n bytes): the renderer's
- * version, digits=, and the skeleton with its file's identity (skel_id
- * NULL for a built-in one). */
-struct rtm_fileid;
-void rtm_loader_render_key(char *out, size_t n, const char *skel_name,
-                           const struct rtm_fileid *skel_id, int digits);
 /* The cache's store hook (rtmc_set_store); ctx is the struct rtm_loader. */
 void rtm_loader_store(void *ctx, const struct rtmc_src *src, const struct rtm_anim *a,
                       const uint64_t *sizes);

@@ -26,16 +26,6 @@ static void say(const struct rtm_loader *l, const char *path, const char *what)
         l->log(l->log_ctx, line);
 }
 
-void rtm_loader_render_key(char *out, size_t n, const char *skel_name,
-                           const struct rtm_fileid *id, int digits)
-{
-    int k = snprintf(out, n, "v=%d digits=%d skeleton=%s", RTM_RENDER_VERSION, digits, skel_name);
-    if (id && k >= 0 && (size_t)k < n)
-        snprintf(out + k, n - (size_t)k, "@%llu:%llu:%llu:%lld:%lld",
-                 (unsigned long long)id->dev, (unsigned long long)id->ino,
-                 (unsigned long long)id->size, (long long)id->mtime_ns, (long long)id->ctime_ns);
-}
-
 /* Whether src's version names one file's one version across mounts: not
  * on a blind device where a time is 0 (see loader.h). */
 static int version_trusted(const struct rtm_loader *l, const struct rtmc_src *src)

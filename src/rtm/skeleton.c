@@ -459,18 +459,24 @@ int32_t *rtm_skeleton_first_bones(const struct rtm_skeleton *s, const struct rtm
     return first;
 }
 
+int rtm_skeleton_is_builtin(const char *name)
+{
+    return strcasecmp(name, RTM_SKELETON_NONE) == 0 ||
+           strcasecmp(name, RTM_SKELETON_OFP2) == 0;
+}
+
 int rtm_skeleton_builtin(const char *name, struct rtm_skeleton **out, struct rtm_error *err)
 {
     *out = NULL;
-    if (strcasecmp(name, "none") == 0) {
-        if (!(*out = skel_new("none"))) {
+    if (strcasecmp(name, RTM_SKELETON_NONE) == 0) {
+        if (!(*out = skel_new(RTM_SKELETON_NONE))) {
             rtm_err_oom(err, "out of memory");
             return -1;
         }
         return 0;
     }
-    if (strcasecmp(name, "ofp2") == 0)
-        return parse_text(OFP2_TEXT, sizeof OFP2_TEXT - 1, "ofp2", out, err);
+    if (strcasecmp(name, RTM_SKELETON_OFP2) == 0)
+        return parse_text(OFP2_TEXT, sizeof OFP2_TEXT - 1, RTM_SKELETON_OFP2, out, err);
     return 1;
 }
 

@@ -49,8 +49,16 @@ struct rtm_skeleton {
                         * identity, class and bones (the index's key) */
 };
 
-/* The built-in names, for messages and usage texts. */
-#define RTM_SKELETON_BUILTINS "ofp2 or none"
+/* The built-in skeletons' names: the game's OFP2_ManSkeleton, which is
+ * also the one used when none is given, and none.  The list is for
+ * messages and usage texts. */
+#define RTM_SKELETON_OFP2 "ofp2"
+#define RTM_SKELETON_NONE "none"
+#define RTM_SKELETON_DEFAULT RTM_SKELETON_OFP2
+#define RTM_SKELETON_BUILTINS RTM_SKELETON_OFP2 " or " RTM_SKELETON_NONE
+
+/* Whether name is a built-in skeleton's, in any case. */
+int rtm_skeleton_is_builtin(const char *name);
 
 /* 0 with *out, or -1 (out of memory), for a built-in name; 1 for any
  * other name (*out NULL). */

@@ -619,10 +619,12 @@ int main(int argc, char **argv)
     int nops = argc - optind;
     if (status >= 0)
         return status;
+    const char *skel_spec = rtm_shared_skeleton(&a.shared);
+    int skel_given = a.shared.skeleton != NULL;
     if (a.estimate && nops >= 1)
-        return rtmcat_estimate(a.skel_spec, ops, nops);
+        return rtmcat_estimate(skel_spec, ops, nops);
     if (a.check && nops >= 1 && !a.estimate && !a.raw)
-        return rtmcat_check(a.skel_spec, a.skel_given, a.digits, a.check_flags, ops, nops);
+        return rtmcat_check(skel_spec, skel_given, a.shared.digits, a.check_flags, ops, nops);
     if (!a.raw && !a.estimate && !a.check && rtmcat_missing_asked(a.cdir, ops, nops))
         return rtmcat_missing(a.cdir, ops[0]);
     if (a.game && !rtmcat_gamepath(nops, ops, &ch))
@@ -637,14 +639,14 @@ int main(int argc, char **argv)
     const char *view = ops[1];
     if (!a.raw && !a.game && (status = rtmcat_text(ops[0], view, a.pp_only, a.inc, a.ninc)) >= 0)
         return status;  /* a config named on the command line (or -E's error) */
-    struct cat c = { .file = ops[0], .srcfd = -1, .raw = a.raw, .skel_given = a.skel_given,
-                     .mocap = a.mocap };
-    status = cat_open(&c, a.skel_spec);
+    struct cat c = { .file = ops[0], .srcfd = -1, .raw = a.raw, .skel_given = skel_given,
+                     .mocap = a.shared.mocap };
+    status = cat_open(&c, skel_spec);
     if (!status) {
         /* plain.rtm of a loose BMTR file the quick way, before any tree is made */
-        status = view && !a.raw ? rtmcat_plain(c.srcfd, c.rel, view, c.skel, a.skel_given, c.file)
+        status = view && !a.raw ? rtmcat_plain(c.srcfd, c.rel, view, c.skel, skel_given, c.file)
                                 : -1;
-        if (status < 0 && !(status = cat_tree(&c, a.digits, a.cdir)))
+        if (status < 0 && !(status = cat_tree(&c, a.shared.digits, a.cdir)))
             status = cat_file(&c, view);
     }
     cat_close(&c);

@@ -4,19 +4,34 @@
 #include <getopt.h>
 #include <lzo/lzoconf.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "numfmt.h"
 #include "rtmcat_check.h"
 #include "rtmcat_usage.h"
 #include "version.h"
 
+/* An option rtmfs takes too (shared_opts.h): its long name in opts, its
+ * value read by the one parser both programs use.  0, or 2 after saying
+ * why not. */
+static int shared_option(const struct option *opts, int ch, const char *value,
+                         struct rtm_shared_opts *o)
+{
+    char msg[256];
+    while (opts->name && opts->val != ch)
+        opts++;
+    if (!opts->name || rtm_shared_opt_set(o, opts->name, value, msg, sizeof msg) == 0)
+        return 0;
+    fprintf(stderr, "rtmcat: %s\n", msg);
+    return 2;
+}
+
 int rtmcat_args_parse(int argc, char **argv, struct rtmcat_args *a)
 {
     static const struct option opts[] = {
-        { "skeleton", required_argument, NULL, 's' },
-        { "digits", required_argument, NULL, 'd' },
+        { "skeleton", required_argument, NULL, 's' },       /* shared */
+        { "digits", required_argument, NULL, 'd' },         /* shared */
+        { "bvh-unit", required_argument, NULL, 'U' },       /* shared */
+        { "bvh-fps", required_argument, NULL, 'R' },        /* shared */
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, 'V' },
         { "estimate-pivots", no_argument, NULL, 'P' },
@@ -25,36 +40,15 @@ int rtmcat_args_parse(int argc, char **argv, struct rtmcat_args *a)
         { "strict", no_argument, NULL, 'S' },
         { "format", required_argument, NULL, 'F' },
         { "gamepath", no_argument, NULL, 'g' },
-        { "bvh-unit", required_argument, NULL, 'U' },
-        { "bvh-fps", required_argument, NULL, 'R' },
         { NULL, 0, NULL, 0 },
     };
     int ch;
-    char *end;
-    *a = (struct rtmcat_args){ .skel_spec = "ofp2", .digits = RTM_DIGITS_EXACT };
+    *a = (struct rtmcat_args){ .shared = RTM_SHARED_OPTS_INIT };
     while ((ch = getopt_long(argc, argv, "s:d:C:ghVEI:", opts, NULL)) != -1) {
         switch (ch) {
-        case 's': a->skel_spec = optarg, a->skel_given = 1; break;
-        case 'd':
-            if ((a->digits = rtm_digits_parse(optarg)) < 0) {
-                fprintf(stderr, "rtmcat: bad digits '%s' (" RTM_DIGITS_HELP ")\n", optarg);
+        case 's': case 'd': case 'U': case 'R':
+            if (shared_option(opts, ch, optarg, &a->shared))
                 return 2;
-            }
-            break;
-        case 'U':
-            if (rtm_mocap_unit_parse(optarg, &a->mocap.unit)) {
-                fprintf(stderr, "rtmcat: bad bvh-unit '%s' (m, cm, mm, in, cmu or metres)\n",
-                        optarg);
-                return 2;
-            }
-            break;
-        case 'R':
-            a->mocap.fps = strtod(optarg, &end);
-            if (*end || !(a->mocap.fps > 0 && a->mocap.fps <= 1000)) {
-                fprintf(stderr, "rtmcat: bad bvh-fps '%s' (frames a second, above 0, at most "
-                        "1000)\n", optarg);
-                return 2;
-            }
             break;
         case 'P': a->estimate = 1; break;
         case 'E': a->pp_only = 1; break;

@@ -3,18 +3,16 @@
 #ifndef RTM_RTMCAT_ARGS_H
 #define RTM_RTMCAT_ARGS_H
 
-#include "mocap_retarget.h"
+#include "shared_opts.h"
 
 struct rtmcat_args {
-    const char *skel_spec;          /* -s, or "ofp2" */
-    int skel_given;                 /* -s was given */
+    struct rtm_shared_opts shared;  /* -s, -d, --bvh-unit, --bvh-fps (the
+                                       options rtmfs takes too) */
     const char *cdir;               /* -C DIR, or NULL */
     const char *inc[64];            /* -I DIR, ninc of them */
     int ninc;
     int estimate, raw, check, game, pp_only;
-    int digits;                     /* -d, or RTM_DIGITS_EXACT */
     unsigned check_flags;           /* --strict, --format=json */
-    struct rtm_mocap_opts mocap;    /* --bvh-unit, --bvh-fps */
 };
 
 /* Reads the options of argv into *a, optind then at the first operand:

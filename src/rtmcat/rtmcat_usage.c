@@ -8,6 +8,7 @@
 #include "rtmcat_gamepath.h"
 #include "rtmcat_states.h"
 #include "rtmcat_text.h"
+#include "shared_opts.h"
 
 void rtmcat_usage(FILE *f)
 {
@@ -25,12 +26,11 @@ void rtmcat_usage(FILE *f)
             "name an entry inside a PBO archive: ARCHIVE.pbo/path/in/archive.rtm.\n"
             "For FILE an archive (ARCHIVE.pbo), VIEW is pbo.txt (its header\n"
             "properties); without VIEW its entries are listed, and so are those of\n"
-            "a folder in it (ARCHIVE.pbo/anims).\n\n"
-            "Views: header.txt bones.txt phases.csv props.json plain.rtm bmtr.rtm\n"
-            "       fixed.rtm skeleton.txt moving.txt preview.svg check.txt states.txt\n"
-            "       frames/NNN.csv tracks/BONE.csv\n"
-            "       anim.bvh joints/NNN.csv (with a skeleton that has pivots)\n\n"
-            "  -s, --skeleton=SKEL  ofp2 (default), none, or a skeleton file\n"
+            "a folder in it (ARCHIVE.pbo/anims).\n\n");
+    rtm_views_usage(f, "Views: ", "       ");
+    fprintf(f, "\n"
+            "  -s, --skeleton=SKEL  " RTM_SKELETON_DEFAULT " (default), " RTM_SKELETON_NONE
+            ", or a skeleton file\n"
             "  -d, --digits=N       write the numbers of frames, tracks, joints, phases\n"
             "                       and props with N decimals (0-9), for diff; default:\n"
             "                       exact (the shortest that reads back the same)\n"

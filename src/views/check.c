@@ -14,6 +14,7 @@
 #include "motion.h"
 #include "numfmt.h"
 #include "repair.h"
+#include "skeleton.h"
 
 /* The plain format's name field (rtm(5)): longer names are cut. */
 enum { PLAIN_NAME_BYTES = 32, MDAT_STRING_BYTES = 255 };
@@ -467,8 +468,9 @@ static void check_empty_property(struct emit *e)
 /* The game's name for the built-in skeleton, which its log uses. */
 static const char *game_skeleton_name(const struct rtm_anim *a)
 {
-    const char *n = a->skeleton_name ? a->skeleton_name : "none";
-    return casecmp(n, strlen(n), "ofp2", 4) == 0 ? "OFP2_ManSkeleton" : n;
+    const char *n = a->skeleton_name ? a->skeleton_name : RTM_SKELETON_NONE;
+    size_t len = strlen(RTM_SKELETON_OFP2);
+    return casecmp(n, strlen(n), RTM_SKELETON_OFP2, len) == 0 ? "OFP2_ManSkeleton" : n;
 }
 
 int rtm_check_render(const struct rtm_anim *a, struct rtm_buf *out)

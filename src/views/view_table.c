@@ -33,9 +33,10 @@
  *               RTM_NTIMED_VIEWS of them.
  *   stream      non-NULL when the view can be written a piece at a time
  *               (rtm_view_stream: rtmcat's quick plain.rtm).
- *   count, entry_name, entry_lookup
+ *   count, entry_name, entry_lookup, usage
  *               a folder's only: how many files a has in it, file i's
- *               name, and a name back to i.  Folders get ordinals 0, 1,
+ *               name, a name back to i, and its files as usage texts
+ *               name them ("frames/NNN.csv").  Folders get ordinals 0, 1,
  *               ... in table order (rtm_view_folder_ordinal).
  *
  * Every question about a view - its name, its depth, whether it is timed,
@@ -68,6 +69,7 @@ struct view_row {
     view_count_fn *count;
     view_entry_name_fn *entry_name;
     view_entry_lookup_fn *entry_lookup;
+    const char *usage;
 };
 
 static const struct view_row RTM_VIEWS[] = {
@@ -94,24 +96,28 @@ static const struct view_row RTM_VIEWS[] = {
     [RTM_VIEW_CHECK] = { .name = "check.txt", .depth = RTM_DEPTH_FULL,
                          .render = view_check },
     [RTM_VIEW_BVH] = { .name = "anim.bvh", .depth = RTM_DEPTH_FULL, .needs = NEEDS_PIVOTS,
-                       .render = view_bvh, .timed_size = rtm_bvh_timed_size },
+                       .render = view_bvh, .timed_size = rtm_anim_bvh_timed_size },
     [RTM_VIEW_FRAME] = { .name = "frames", .depth = RTM_DEPTH_FULL,
                          .render = view_frame, .measure = measure_frames_and_tracks,
                          .count = count_frames, .entry_name = frame_entry_name,
-                         .entry_lookup = rtm_frame_lookup },
+                         .entry_lookup = rtm_frame_lookup, .usage = "frames/NNN.csv" },
     [RTM_VIEW_JOINTS] = { .name = "joints", .depth = RTM_DEPTH_FULL, .needs = NEEDS_PIVOTS,
                           .render = view_joints, .measure = measure_joints,
                           .count = count_joints, .entry_name = frame_entry_name,
-                          .entry_lookup = rtm_frame_lookup },
+                          .entry_lookup = rtm_frame_lookup, .usage = "joints/NNN.csv" },
     [RTM_VIEW_TRACK] = { .name = "tracks", .depth = RTM_DEPTH_FULL,
                          .needs = NEEDS_TRACK_NAMES,
                          .render = view_track, .measure = measure_with_frames,
                          .count = count_tracks, .entry_name = track_entry_name,
-                         .entry_lookup = track_entry_lookup },
+                         .entry_lookup = track_entry_lookup, .usage = "tracks/BONE.csv" },
 };
 
 #define NROWS (sizeof RTM_VIEWS / sizeof *RTM_VIEWS)
 _Static_assert(NROWS == RTM_NVIEW_KINDS, "one row for each view kind");
+/* The fixed views are the kinds before the first folder's (the rows from
+ * RTM_VIEW_FRAME on are the folders; test_view_table checks each row). */
+_Static_assert((int)RTM_NFIXED_VIEWS == (int)RTM_VIEW_FRAME, "the fixed views come before the folders");
+_Static_assert(RTM_NFOLDER_KINDS == RTM_NVIEW_KINDS - RTM_NFIXED_VIEWS, "the rest are folders");
 
 /* The row of kind, or NULL for a number that is no kind. */
 static const struct view_row *row_of(enum rtm_view_kind kind)
@@ -147,6 +153,13 @@ static int has_file(const struct rtm_anim *a, const struct view_row *r, uint32_t
 }
 
 /* ---- what the rows say, one kind at a time ---- */
+
+const char *rtm_view_usage_name(enum rtm_view_kind kind, int *pivots)
+{
+    const struct view_row *r = row_of(kind);
+    *pivots = r && (r->needs & NEEDS_PIVOTS);
+    return !r ? NULL : is_folder(r) ? r->usage : r->name;
+}
 
 enum rtm_depth rtm_view_depth(enum rtm_view_kind kind)
 {

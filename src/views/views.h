@@ -80,6 +80,10 @@ enum rtm_depth rtm_view_depth(enum rtm_view_kind kind);
 
 /* "header.txt" ... "check.txt", "anim.bvh" for the fixed views; NULL for the others. */
 const char *rtm_view_fixed_name(enum rtm_view_kind kind);
+/* kind's view as a usage text names it: a fixed view's name, a folder's
+ * files ("frames/NNN.csv"); *pivots 1 when only a skeleton with pivots
+ * shows it.  NULL for a number that is no kind. */
+const char *rtm_view_usage_name(enum rtm_view_kind kind, int *pivots);
 /* The kind of view name (a path in an animation's folder) is or leads to:
  * a fixed view's name, a folder's, or a path in a folder.  Decided from
  * the name alone, for any anim (anim.bvh and joints/ match even where

@@ -515,7 +515,7 @@ int damaged_tree(const struct damaged_opts *o, const struct damaged_out *out,
         rtm_err_nooff(err, "an empty mix");
         return -1;
     }
-    if (rtm_skeleton_open("ofp2", &g.skel, err))
+    if (rtm_skeleton_open(RTM_SKELETON_OFP2, &g.skel, err))
         return -1;
     int rc = tricks(&g, &s);
     for (unsigned f = 0; !rc && g.damaged < o->n; f++)

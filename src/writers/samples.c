@@ -33,7 +33,7 @@ static int make_names(struct sample *s, int lower)
 {
     struct rtm_skeleton *sk = NULL;
     struct rtm_error err;
-    if (rtm_skeleton_open("ofp2", &sk, &err))
+    if (rtm_skeleton_open(RTM_SKELETON_OFP2, &sk, &err))
         return -1;
     int rc = 0;
     for (uint32_t i = 0; i < s->nbones && !rc; i++) {
@@ -116,7 +116,7 @@ static int fill_plain(const struct sample *s, struct rtm_anim *a)
     struct rtm_error err;
     struct rtm_plan plan;
     double *scratch = malloc(((size_t)s->nbones * 12 + 1) * sizeof *scratch);
-    if (!scratch || rtm_skeleton_open("ofp2", &sk, &err)) {
+    if (!scratch || rtm_skeleton_open(RTM_SKELETON_OFP2, &sk, &err)) {
         free(scratch);
         return -1;
     }

@@ -39,6 +39,7 @@
  */
 #include "fuzz_tree_source.h"
 #include "fuzz_tree_kernel.h"
+#include "shared_opts.h"
 #include "skeleton_cfg.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -481,7 +482,8 @@ static void fz_options(uint8_t o, uint8_t c)
         .rapified_raw = !!(o & FZ_OPT_RAPIFIED_RAW), .store = &z.store,
         .watch = o & FZ_OPT_UNWATCHED ? fz_nowatch : fz_watch, .stale = fz_stale,
         .log = fz_log };
-    rtm_loader_render_key(z.render, sizeof z.render, "ofp2", NULL, z.digits);
+    struct rtm_shared_opts shared = { .digits = z.digits };     /* the default skeleton */
+    rtm_render_key(z.render, sizeof z.render, &shared, z.skel);
 }
 
 /* SOURCE: a fresh folder with the input's files. */
@@ -533,7 +535,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct fz_in in = { data, size, 0 };
     struct rtm_error err;
-    if (!z.skel && rtm_skeleton_open("ofp2", &z.skel, &err))
+    if (!z.skel && rtm_skeleton_open(RTM_SKELETON_DEFAULT, &z.skel, &err))
         abort();
     z.trace = getenv("FUZZ_TREE_TRACE") != NULL;
     uint8_t opts = fz_u8(&in);

@@ -17,6 +17,7 @@
 #include "loader.h"
 #include "pbo_write.h"
 #include "samples.h"
+#include "shared_opts.h"
 #include "skeleton.h"
 #include "tree.h"
 
@@ -59,13 +60,11 @@ static struct mount *mount_with(struct env *e, const char *skel, int digits)
     struct tree_fixture *f = m->f = &e->f;
     struct rtm_error err;
     char path[160];
-    struct stat st;
-    int builtin = !strcmp(skel, "ofp2") || !strcmp(skel, "none");
     snprintf(path, sizeof path, "%s/%s", f->dir, skel);
-    struct rtm_fileid id = builtin || stat(path, &st) ? RTM_FILEID_NONE : rtm_fileid_of(&st);
-    assert_int_equal(rtm_skeleton_open(builtin ? skel : path, &f->skel, &err), 0);
-    rtm_loader_render_key(m->render, sizeof m->render, builtin ? skel : "file",
-                          builtin ? NULL : &id, digits);
+    struct rtm_shared_opts shared = { .skeleton = rtm_skeleton_is_builtin(skel) ? skel : path,
+                                      .digits = digits };
+    assert_int_equal(rtm_skeleton_open(shared.skeleton, &f->skel, &err), 0);
+    rtm_render_key(m->render, sizeof m->render, &shared, f->skel);
     assert_non_null(f->ix = rtm_index_open(f->index, 64u << 20, tree_quiet, NULL));
     tree_fixture_mount(f, 64u << 20);
     f->l.digits = digits;
