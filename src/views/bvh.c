@@ -297,15 +297,15 @@ static void put_frame(struct bvh *h, uint32_t f, struct rtm_buf *b)
     rtm_buf_putc(b, '\n');
 }
 
-int rtm_write_bvh(const struct rtm_anim *a, struct rtm_buf *out)
+int rtm_anim_bvh_write(const struct rtm_anim *a, struct rtm_buf *out)
 {
-    return rtm_write_bvh_with(a, NULL, NULL, out);
+    return rtm_anim_bvh_write_with(a, NULL, NULL, out);
 }
 
-int rtm_write_bvh_timed(const struct rtm_anim *a, const struct rtm_timing *tm,
-                        struct rtm_buf *out)
+int rtm_anim_bvh_write_timed(const struct rtm_anim *a, const struct rtm_timing *tm,
+                             struct rtm_buf *out)
 {
-    return rtm_write_bvh_with(a, NULL, tm, out);
+    return rtm_anim_bvh_write_with(a, NULL, tm, out);
 }
 
 /* The Frame Time line: the mean step of one pass when tm times it (bvh.h). */
@@ -318,8 +318,8 @@ static void put_frame_time(const struct rtm_anim *a, const struct rtm_timing *tm
         rtm_buf_puts(out, "Frame Time: " RTM_BVH_FRAME_TIME "\n");
 }
 
-int rtm_bvh_timed_size(const struct rtm_anim *a, const struct rtm_timing *tm, uint64_t untimed,
-                       uint64_t *size)
+int rtm_anim_bvh_timed_size(const struct rtm_anim *a, const struct rtm_timing *tm,
+                            uint64_t untimed, uint64_t *size)
 {
     struct rtm_buf plain, timed;
     rtm_buf_init(&plain);
@@ -333,8 +333,8 @@ int rtm_bvh_timed_size(const struct rtm_anim *a, const struct rtm_timing *tm, ui
     return rc;
 }
 
-int rtm_write_bvh_with(const struct rtm_anim *a, const struct rtm_rotations *rot,
-                       const struct rtm_timing *tm, struct rtm_buf *out)
+int rtm_anim_bvh_write_with(const struct rtm_anim *a, const struct rtm_rotations *rot,
+                            const struct rtm_timing *tm, struct rtm_buf *out)
 {
     if (!a->pivot || a->depth < RTM_DEPTH_FULL)
         return -1;

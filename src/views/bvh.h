@@ -7,11 +7,14 @@
  * Blender's default import (forward -Z, up Y) then puts an Arma point
  * (x, y, z) at its world (x, z, y).
  *
+ * This is the writer of the anim.bvh view (rtm_anim_bvh_*); the reader of
+ * .bvh files as sources is src/rtm/mocap*.h (rtm_mocap_*, rtm_bvh_*).
+ *
  * Contract:
- *  - rtm_write_bvh_timed() appends the BVH of a, which needs matrices and
- *    pivots (rtm.h), timed by tm (NULL: the convention; the caller's, read
+ *  - rtm_anim_bvh_write_timed() appends the BVH of a, which needs matrices
+ *    and pivots (rtm.h), timed by tm (NULL: the convention; the caller's, read
  *    during the call), to out; -1 when it has neither, or when out of
- *    memory.  rtm_write_bvh() is it with tm NULL.
+ *    memory.  rtm_anim_bvh_write() is it with tm NULL.
  *  - HIERARCHY: ROOT rtm_root at the origin, its 6 channels the motion
  *    vector's share of the frame (motion x phase as a position, no turn:
  *    the character travels as the game moves it), all 0 without one; under
@@ -48,17 +51,17 @@ extern const struct rtm_name_rule RTM_NAMES_BVH;
 #define RTM_BVH_ROOT "rtm_root"
 #define RTM_BVH_FRAME_TIME "0.0333333"
 
-int rtm_write_bvh(const struct rtm_anim *a, struct rtm_buf *out);
-int rtm_write_bvh_timed(const struct rtm_anim *a, const struct rtm_timing *tm,
-                        struct rtm_buf *out);
+int rtm_anim_bvh_write(const struct rtm_anim *a, struct rtm_buf *out);
+int rtm_anim_bvh_write_timed(const struct rtm_anim *a, const struct rtm_timing *tm,
+                             struct rtm_buf *out);
 /* The size of that BVH in *size from untimed, its size with tm NULL: a
  * timing changes the Frame Time line alone.  -1 when out of memory. */
-int rtm_bvh_timed_size(const struct rtm_anim *a, const struct rtm_timing *tm, uint64_t untimed,
-                       uint64_t *size);
+int rtm_anim_bvh_timed_size(const struct rtm_anim *a, const struct rtm_timing *tm,
+                            uint64_t untimed, uint64_t *size);
 /* The same from a's nearest rotations made once (motion.h; NULL: computed
  * here), when moving.txt is rendered with them. */
 struct rtm_rotations;
-int rtm_write_bvh_with(const struct rtm_anim *a, const struct rtm_rotations *rot,
-                       const struct rtm_timing *tm, struct rtm_buf *out);
+int rtm_anim_bvh_write_with(const struct rtm_anim *a, const struct rtm_rotations *rot,
+                            const struct rtm_timing *tm, struct rtm_buf *out);
 
 #endif

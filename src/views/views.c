@@ -502,7 +502,7 @@ void view_bvh(const struct rtm_anim *a, uint32_t file, const struct view_with *w
               struct rtm_buf *out)
 {
     (void)file;
-    if (rtm_write_bvh_with(a, w->rot, w->tm, out))
+    if (rtm_anim_bvh_write_with(a, w->rot, w->tm, out))
         out->oom = 1;
 }
 

@@ -118,7 +118,7 @@ static void round_trip(void **state)
         struct rtm_anim *a = corpus_anim(c.path[i], s);
         struct rtm_buf b;
         rtm_buf_init(&b);
-        assert_int_equal(rtm_write_bvh(a, &b), 0);
+        assert_int_equal(rtm_anim_bvh_write(a, &b), 0);
         struct rtm_anim *back = parse_bytes(b.p, b.len, s, c.path[i]);
         struct trip t = { 0, 0, 0, 0 };
         compare(a, back, &t);
