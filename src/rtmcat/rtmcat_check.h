@@ -2,10 +2,12 @@
  * files, archive entries and folder trees, for a mod's CI (rtmcat(1)).
  *
  * Contract:
- *  - Each FILE is an animation (any name), an archive (every .rtm entry),
- *    ARCHIVE.pbo/ENTRY or ARCHIVE.pbo/FOLDER (the .rtm entries below), or
- *    a folder, walked in name order: its *.rtm files and the .rtm entries
- *    of its *.pbo archives (names any case).
+ *  - Each FILE is an animation (any name: .rtm, plain or BMTR, or a .bvh
+ *    source), an archive (every animation entry, .rtm or .bvh),
+ *    ARCHIVE.pbo/ENTRY or ARCHIVE.pbo/FOLDER (the animation entries
+ *    below), or a folder, walked in name order: its *.rtm files (a walk
+ *    leaves its loose .bvh files out) and the animation entries of its
+ *    *.pbo archives (names any case).
  *  - Text: one "FILE: LEVEL CODE: message" line a finding, in check.txt's
  *    order, FILE as given joined with the path below it.  JSON
  *    (RTMCAT_CHECK_JSON): one object a line and a file,

@@ -225,7 +225,8 @@ enum rtm_src_kind {
     RTM_SRC_HIDDEN,               /* not shown: symlinked folders, devices, the
                                      mount point, other files without show_other */
     RTM_SRC_DIR,                  /* a folder of SOURCE */
-    RTM_SRC_ANIM,                 /* an .rtm file: a folder of views */
+    RTM_SRC_ANIM,                 /* an animation (.rtm, or a .bvh source;
+                                     rtm_is_anim_name): a folder of views */
     RTM_SRC_PBO,                  /* a .pbo file: a folder of its entries */
     RTM_SRC_OTHER,                /* another file, passed through */
     RTM_SRC_CONFIG,               /* a rapified config (by name, then its first

@@ -2,8 +2,9 @@
  * own struct, the target a path resolves to, the numbers of an animation's
  * family, and what every tier above uses on a target: its cache entries
  * and keys, an archive's entries below a folder, listings (tree_dirlist.c)
- * and the model.cfg beside an animation (tree_modelcfg.c).  Private to the
- * tree layer (everyone else uses tree.h). */
+ * and the side files beside an animation, its model.cfg and a BVH's
+ * bvh.map (tree_modelcfg.c).  Private to the tree layer (everyone else
+ * uses tree.h). */
 #ifndef RTM_TREE_TARGET_H
 #define RTM_TREE_TARGET_H
 
