@@ -27,10 +27,10 @@
  *               only for a file a has.
  *   measure     sizes all the row's files without rendering them, for
  *               rtm_view_sizes(); NULL: rendered into a counting buffer.
- *   timed_size  non-NULL when a timing (timing.h) changes the bytes: the
- *               timed size from the untimed one.  The timed views get
- *               slots 0, 1, ... in table order (rtm_view_timed_slot),
- *               RTM_NTIMED_VIEWS of them.
+ *   timed       TIMED(slot) when a timing (timing.h) changes the bytes:
+ *               the view's slot among the timed ones (rtm_view_timed_slot),
+ *               0, 1, ... in table order, RTM_NTIMED_VIEWS of them, and
+ *               TIMED_SIZE[slot] the timed size from the untimed one.
  *   stream      non-NULL when the view can be written a piece at a time
  *               (rtm_view_stream: rtmcat's quick plain.rtm).
  *   count, entry_name, entry_lookup, usage
@@ -64,13 +64,23 @@ struct view_row {
     unsigned needs;
     view_render_fn *render;
     view_measure_fn *measure;
-    view_timed_size_fn *timed_size;
+    unsigned timed;                     /* 0, or the timed slot + 1 */
     view_stream_fn *stream;
     view_count_fn *count;
     view_entry_name_fn *entry_name;
     view_entry_lookup_fn *entry_lookup;
     const char *usage;
 };
+
+/* The timed views' slots in table order, and how each one's timed size
+ * follows from its untimed one: the compiler counts them. */
+enum { TIMED_PREVIEW, TIMED_BVH, NTIMED };
+_Static_assert((int)NTIMED == (int)RTM_NTIMED_VIEWS, "RTM_NTIMED_VIEWS counts the timed slots");
+static view_timed_size_fn *const TIMED_SIZE[NTIMED] = {
+    [TIMED_PREVIEW] = rtm_svg_timed_size,
+    [TIMED_BVH] = rtm_anim_bvh_timed_size,
+};
+#define TIMED(slot) .timed = (slot) + 1
 
 static const struct view_row RTM_VIEWS[] = {
     [RTM_VIEW_HEADER] = { .name = "header.txt", .depth = RTM_DEPTH_FULL,
@@ -92,11 +102,11 @@ static const struct view_row RTM_VIEWS[] = {
     [RTM_VIEW_MOVING] = { .name = "moving.txt", .depth = RTM_DEPTH_FULL,
                           .render = view_moving },
     [RTM_VIEW_PREVIEW] = { .name = "preview.svg", .depth = RTM_DEPTH_FULL,
-                           .render = view_preview, .timed_size = rtm_svg_timed_size },
+                           .render = view_preview, TIMED(TIMED_PREVIEW) },
     [RTM_VIEW_CHECK] = { .name = "check.txt", .depth = RTM_DEPTH_FULL,
                          .render = view_check },
     [RTM_VIEW_BVH] = { .name = "anim.bvh", .depth = RTM_DEPTH_FULL, .needs = NEEDS_PIVOTS,
-                       .render = view_bvh, .timed_size = rtm_anim_bvh_timed_size },
+                       .render = view_bvh, TIMED(TIMED_BVH) },
     [RTM_VIEW_FRAME] = { .name = "frames", .depth = RTM_DEPTH_FULL,
                          .render = view_frame, .measure = measure_frames_and_tracks,
                          .count = count_frames, .entry_name = frame_entry_name,
@@ -198,19 +208,18 @@ static enum rtm_view_kind nth(size_t n, int (*has)(const struct view_row *))
     return (enum rtm_view_kind)k;
 }
 
-static int is_timed(const struct view_row *r)
-{
-    return r->timed_size != NULL;
-}
-
 int rtm_view_timed_slot(enum rtm_view_kind kind)
 {
-    return ordinal((size_t)kind, is_timed);
+    const struct view_row *r = row_of(kind);
+    return r && r->timed ? (int)r->timed - 1 : -1;
 }
 
 enum rtm_view_kind rtm_view_timed_kind(size_t slot)
 {
-    return nth(slot, is_timed);
+    size_t k = 0;
+    while (k < NROWS && RTM_VIEWS[k].timed != slot + 1)
+        k++;
+    return (enum rtm_view_kind)k;
 }
 
 int rtm_view_folder_ordinal(enum rtm_view_kind kind)
@@ -421,8 +430,8 @@ int rtm_view_timed_size(const struct rtm_anim *a, struct rtm_view v, const struc
     *size = untimed;
     if (r && !deep_enough(a, r))
         return -1;
-    if (r && r->timed_size && has_file(a, r, v.frame))
-        return r->timed_size(a, tm, untimed, size);
+    if (r && r->timed && has_file(a, r, v.frame))
+        return TIMED_SIZE[r->timed - 1](a, tm, untimed, size);
     return 0;
 }
 
