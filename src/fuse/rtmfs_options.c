@@ -189,7 +189,7 @@ int rtmfs_shared_options(const struct options *o, struct rtm_shared_opts *out)
     *out = (struct rtm_shared_opts)RTM_SHARED_OPTS_INIT;
     for (size_t i = 0; i < sizeof given / sizeof *given; i++) {
         if (given[i].value &&
-            rtm_shared_opt_set(out, given[i].name, given[i].value, msg, sizeof msg)) {
+            rtm_shared_opt_set(out, given[i].name, given[i].value, msg, sizeof msg) < 0) {
             fprintf(stderr, "rtmfs: %s\n", msg);
             return -1;
         }

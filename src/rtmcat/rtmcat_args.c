@@ -19,7 +19,7 @@ static int shared_option(const struct option *opts, int ch, const char *value,
     char msg[256];
     while (opts->name && opts->val != ch)
         opts++;
-    if (!opts->name || rtm_shared_opt_set(o, opts->name, value, msg, sizeof msg) == 0)
+    if (!opts->name || rtm_shared_opt_set(o, opts->name, value, msg, sizeof msg) >= 0)
         return 0;
     fprintf(stderr, "rtmcat: %s\n", msg);
     return 2;
