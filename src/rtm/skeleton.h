@@ -17,8 +17,8 @@
  *  - A pivot is the point where the bone joins its parent, in the model's
  *    rest pose: metres, +X left of the character, +Y up, the character
  *    facing -Z.  pivot and placed are NULL when the skeleton has none ("none"
- *    never has; "ofp2" has them when its built-in table carries them, read
- *    by the same parser), else nbones entries each.
+ *    never has; "ofp2" always has, from its generated table, whose floats
+ *    are the ones its "%.4f" text reads back as), else nbones entries each.
  *  - The skeleton owns every array in it.  The caller owns the returned
  *    skeleton and frees it with rtm_skeleton_free().  A skeleton is
  *    immutable once built, so threads may share it.
