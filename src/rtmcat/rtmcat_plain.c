@@ -75,12 +75,15 @@ int rtmcat_plain(int srcfd, const char *rel, const char *view,
     if (!rtm_view_streams(view) || (!skel_given && model_cfg_beside(srcfd, rel)) ||
         read_bmtr(srcfd, rel, &data, &len))
         return -1;
-    struct rtm_parse_opts o = { .skel = skel, .flags = RTM_PARSE_NO_TALLIES };
+    /* the anim keeps data as its source rather than a copy of it: a copy
+     * is as many fresh pages as the file, each a page fault */
+    struct rtm_parse_opts o = { .skel = skel, .flags = RTM_PARSE_NO_TALLIES, .give_source = 1 };
     struct rtm_error err = { .msg = "" };
     struct rtm_anim *a = NULL;
     struct rtm_view v;
     int rc = rtm_parse_opts(data, len, &o, &a, &err);
-    free(data);
+    if (!a || a->source != data)
+        free(data);
     if (rc || rtm_view_lookup(a, view, &v)) {
         rtm_free(a);
         return -1;
