@@ -96,8 +96,11 @@ static double q_of(const uint8_t *t, int i)
 /* armaio rot_loc_to_matrix with the handedness flips; the expression shapes
  * are kept as the reference writes them so that signed zeros agree.  Only
  * the first three columns are kept: the fourth is (0, 0, 0, 1) for a local
- * matrix, and no output depends on the fourth column of a product. */
-static void local_matrix(const uint8_t *t, double m[12])
+ * matrix, and no output depends on the fourth column of a product.
+ * Inlined into its caller, which then keeps m in registers for the
+ * product (no call, no round trip through the stack). */
+static inline __attribute__((always_inline)) void local_matrix(const uint8_t *t,
+                                                               double m[12])
 {
     double x = q_of(t, 0), y = q_of(t, 1), z = q_of(t, 2), w = q_of(t, 3);
     double tx = half_to_float(le_u16(t + 8));
