@@ -37,7 +37,10 @@
 struct rtm_skeleton {
     char *name;        /* "ofp2", "none" or the file path */
     uint32_t nbones;
-    char **bone;       /* nbones names */
+    char **bone;       /* nbones names, each its own allocation unless
+                        * name_block is set */
+    char *name_block;  /* NULL, or the one block every bone[i] points into
+                        * (the built-in ofp2: one allocation, not 103) */
     int32_t *parent;   /* index into bone[], -1 for a root */
     uint32_t *slots;   /* bone[] by case-insensitive name: index + 1, 0 for a
                         * free slot (rtm_skeleton_find) */
