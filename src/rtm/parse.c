@@ -58,8 +58,10 @@ static int take_skeleton_bones(struct rtm_anim *a, const struct rtm_skeleton *s)
 static int take_skeleton(struct rtm_anim *a, const struct rtm_skeleton *s)
 {
     size_t n = a->nbones ? a->nbones : 1;
-    int32_t *first = s ? rtm_skeleton_first_bones(s, a->bones, a->nbones) : NULL;
     a->skel_parent = malloc(n * sizeof *a->skel_parent);
+    /* each bone's skeleton index, held in skel_parent until replaced below */
+    int32_t *index = a->skel_parent;
+    int32_t *first = s && index ? rtm_skeleton_match(s, a->bones, a->nbones, index) : NULL;
     a->in_skeleton = calloc(n, 1);
     int pivots = rtm_skeleton_has_pivots(s);
     if (pivots) {
@@ -74,7 +76,7 @@ static int take_skeleton(struct rtm_anim *a, const struct rtm_skeleton *s)
         return -1;
     }
     for (uint32_t b = 0; b < a->nbones; b++) {
-        int32_t k = s ? rtm_skeleton_find(s, a->bones[b].s, a->bones[b].len) : -1;
+        int32_t k = s ? index[b] : -1;
         a->in_skeleton[b] = k >= 0;
         a->skel_parent[b] = k >= 0 && s->parent[k] >= 0 ? first[s->parent[k]] : -1;
         if (k >= 0 && pivots) {

@@ -39,13 +39,15 @@ int rtm_skeleton_has_pivots(const struct rtm_skeleton *s)
     return s && s->pivot;
 }
 
-/* Whether (name, len) is bone, ASCII case-insensitively. */
+/* Whether (name, len) is bone, ASCII case-insensitively.  Bytes that are
+ * equal need no folding, and most names are found as they are spelled. */
 static int name_is(const char *name, size_t len, const char *bone)
 {
-    for (size_t i = 0; i < len; i++)
-        if (rtm_ascii_lower((unsigned char)name[i]) != rtm_ascii_lower((unsigned char)bone[i]) ||
-            !bone[i])
+    for (size_t i = 0; i < len; i++) {
+        unsigned char a = (unsigned char)name[i], b = (unsigned char)bone[i];
+        if (!b || (a != b && rtm_ascii_lower(a) != rtm_ascii_lower(b)))
             return 0;
+    }
     return !bone[len];
 }
 
@@ -447,6 +449,12 @@ static int read_file(const char *path, char **text, size_t *len, struct rtm_erro
 int32_t *rtm_skeleton_first_bones(const struct rtm_skeleton *s, const struct rtm_str *bones,
                                   uint32_t n)
 {
+    return rtm_skeleton_match(s, bones, n, NULL);
+}
+
+int32_t *rtm_skeleton_match(const struct rtm_skeleton *s, const struct rtm_str *bones,
+                            uint32_t n, int32_t *index)
+{
     int32_t *first = malloc((s->nbones ? s->nbones : 1) * sizeof *first);
     if (!first)
         return NULL;
@@ -456,6 +464,8 @@ int32_t *rtm_skeleton_first_bones(const struct rtm_skeleton *s, const struct rtm
         int32_t k = rtm_skeleton_find(s, bones[b].s, bones[b].len);
         if (k >= 0)
             first[k] = (int32_t)b;
+        if (index)
+            index[b] = k;
     }
     return first;
 }

@@ -78,6 +78,10 @@ void rtm_skeleton_free(struct rtm_skeleton *s);
 struct rtm_str;
 int32_t *rtm_skeleton_first_bones(const struct rtm_skeleton *s, const struct rtm_str *bones,
                                   uint32_t n);
+/* The same, and when index is not NULL each bone's rtm_skeleton_find()
+ * in index[0, n) (caller-owned): one lookup a bone for both. */
+int32_t *rtm_skeleton_match(const struct rtm_skeleton *s, const struct rtm_str *bones,
+                            uint32_t n, int32_t *index);
 /* Index of the bone called name (len bytes), or -1. */
 int32_t rtm_skeleton_find(const struct rtm_skeleton *s, const char *name, size_t len);
 /* How many of bones[0, n) s holds (names matched as rtm_skeleton_find does). */

@@ -438,6 +438,36 @@ static void round_trip_ofp2(void **state)
     rtm_skeleton_free(s);
 }
 
+/* rtm_skeleton_match gives each bone's index as rtm_skeleton_find does
+ * (any case, -1 when absent) and, per skeleton bone, the first bone that
+ * has its name, as rtm_skeleton_first_bones does. */
+static void match_bones(void **state)
+{
+    (void)state;
+    struct rtm_skeleton *s = open_ok("ofp2");
+    static const char *const names[] = { "Spine", "nobody", "spine", "PELVIS", "Pelvis2" };
+    struct rtm_str bones[5];
+    for (int i = 0; i < 5; i++)
+        bones[i] = (struct rtm_str){ names[i], (uint32_t)strlen(names[i]) };
+    int32_t index[5];
+    int32_t *first = rtm_skeleton_match(s, bones, 5, index);
+    int32_t *alone = rtm_skeleton_first_bones(s, bones, 5);
+    assert_non_null(first);
+    assert_non_null(alone);
+    assert_int_equal(index[0], find(s, "Spine"));
+    assert_int_equal(index[1], -1);
+    assert_int_equal(index[2], find(s, "Spine"));
+    assert_int_equal(index[3], 0);
+    assert_int_equal(index[4], -1);
+    assert_int_equal(first[find(s, "Spine")], 0);   /* the first of the two */
+    assert_int_equal(first[0], 3);
+    assert_int_equal(first[find(s, "LeftHand")], -1);
+    assert_memory_equal(first, alone, s->nbones * sizeof *first);
+    free(first);
+    free(alone);
+    rtm_skeleton_free(s);
+}
+
 /* "none", and any skeleton without pivot columns, has no pivots. */
 static void no_pivots(void **state)
 {
@@ -480,6 +510,7 @@ int main(void)
         cmocka_unit_test(round_trip_pivots),
         cmocka_unit_test(round_trip_ofp2),
         cmocka_unit_test(no_pivots),
+        cmocka_unit_test(match_bones),
     };
     return run_test_cases(tests, NULL, NULL);
 }
