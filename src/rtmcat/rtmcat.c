@@ -12,6 +12,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <lzo/lzoconf.h>
+#include <malloc.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -611,8 +612,23 @@ static void cat_close(struct cat *c)
     rtm_skeleton_free(c->skel);
 }
 
+/* rtmcat is short-lived, mostly run once a file: large buffers (the file,
+ * its matrices) come from the heap rather than a mapping each, and the
+ * heap is not trimmed before exit.  A mapping of its own is fresh pages,
+ * grown by mremap and unmapped on free; the heap reuses what was freed
+ * (--estimate-pivots over the corpus's 137 files peaks at the same 45 MB
+ * either way).  Over the BMTR corpus, one process a file: about 600 page
+ * faults (of 13 k, the shell's included) and 7 % of the CPU time fewer.
+ * Above 256 MiB a buffer is still a mapping of its own. */
+static void heap_for_one_run(void)
+{
+    mallopt(M_MMAP_THRESHOLD, 256 << 20);
+    mallopt(M_TRIM_THRESHOLD, 512 << 20);
+}
+
 int main(int argc, char **argv)
 {
+    heap_for_one_run();
     struct rtmcat_args a;
     int status = rtmcat_args_parse(argc, argv, &a), ch;
     char **ops = argv + optind;
