@@ -87,7 +87,7 @@ static int match_skeleton(struct emit *e)
     e->match = malloc((a->nbones ? a->nbones : 1) * sizeof *e->match);
     if (!e->sk || !e->match)
         return -1;
-    return rtm_skeleton_match(a, e->sk, e->match);
+    return rtm_anim_skeleton_match(a, e->sk, e->match);
 }
 
 /* The game's own line (arma_diag.exe's log, quoted in ACE3 #9137). */

@@ -25,7 +25,7 @@ int rtm_name_casecmp(const char *x, size_t nx, const char *y, size_t ny)
     return nx < ny ? -1 : nx > ny;
 }
 
-int rtm_skeleton_match(const struct rtm_anim *a, const char **sk, int32_t *match)
+int rtm_anim_skeleton_match(const struct rtm_anim *a, const char **sk, int32_t *match)
 {
     size_t *len = malloc((a->skel_nbones ? a->skel_nbones : 1) * sizeof *len);
     if (!len)
@@ -104,7 +104,7 @@ int rtm_repair_plan(const struct rtm_anim *a, struct rtm_repair *r)
     uint8_t *taken = calloc(nsk, 1);
     r->bone = malloc(nb * sizeof *r->bone);
     r->name = malloc(nb * sizeof *r->name);
-    int rc = sk && match && taken && r->bone && r->name ? rtm_skeleton_match(a, sk, match) : -1;
+    int rc = sk && match && taken && r->bone && r->name ? rtm_anim_skeleton_match(a, sk, match) : -1;
     if (rc == 0)
         decide(a, sk, match, taken, r);
     free(sk);

@@ -51,7 +51,7 @@ int rtm_name_casecmp(const char *x, size_t nx, const char *y, size_t ny);
  * (nbones; -1 for none), the skeleton's names in sk (skel_nbones of them,
  * pointing into a).  The one rule check.txt and fixed.rtm match by.
  * a must have skel_names.  0, or -1 out of memory. */
-int rtm_skeleton_match(const struct rtm_anim *a, const char **sk, int32_t *match);
+int rtm_anim_skeleton_match(const struct rtm_anim *a, const char **sk, int32_t *match);
 
 /* The plan for a: 0, or -1 out of memory (then nothing to free). */
 int rtm_repair_plan(const struct rtm_anim *a, struct rtm_repair *r);
