@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format_table.h"
 #include "names.h"
 #include "pbo.h"
 #include "views.h"
@@ -79,7 +80,7 @@ int rtm_shape_encode(const struct rtm_anim *a, const uint64_t *sizes, const char
         return out->oom ? -1 : 0;
     }
     rtm_buf_putc(out, TAG_ANIM);
-    put_varint(out, a->format);
+    put_varint(out, rtm_format_of(a)->id);
     put_varint(out, a->nframes);
     put_varint(out, a->nbones);
     put_varint(out, a->pivot != NULL);
@@ -99,10 +100,11 @@ static struct rtm_anim *decode_anim(struct cur *c)
 {
     uint64_t format = get_varint(c), nframes = get_varint(c);
     uint64_t nbones = get_count(c, 1), pivots = get_varint(c);
-    if (c->bad || format > RTM_FORMAT_BVH || nframes > UINT32_MAX || pivots > 1)
+    const struct rtm_format_row *f = rtm_format_by_id(format);
+    if (c->bad || !f || nframes > UINT32_MAX || pivots > 1)
         return NULL;
     /* the names' bytes are all left at most; nframes costs one float each */
-    struct rtm_anim *a = rtm_anim_alloc((enum rtm_format)format, (uint32_t)nframes,
+    struct rtm_anim *a = rtm_anim_alloc(f->id, (uint32_t)nframes,
                                         (uint32_t)nbones, 0, (size_t)(c->end - c->p) + nbones,
                                         RTM_DEPTH_SHAPE);
     if (a && pivots)

@@ -1,20 +1,15 @@
-/* parse.c - the format dispatch: which reader (plain.c, bmtr.c, BVH's
- * mocap_retarget_source.c) a buffer
- * goes to, and what every parse does after it (the skeleton's links and
- * pivots copied into the anim, the source kept).  It sits above the
- * readers, which need only the model's allocation (anim.c). */
-#include "formats.h"
-#include "lzo.h"
-#include "mocap.h"
+/* parse.c - the format dispatch: which reader a buffer goes to (its
+ * row of the format table, format_table.h, by the row's signature), and
+ * what every parse does after it (the skeleton's links and pivots copied
+ * into the anim, the source kept).  It sits above the readers, which
+ * need only the model's allocation (anim.c). */
+#include "format_table.h"
 #include "names.h"
+#include "skeleton.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-int rtm_is_anim_name(const char *name, size_t len)
-{
-    return rtm_name_ends(name, len, ".rtm") || rtm_name_ends(name, len, ".bvh");
-}
 
 int rtm_parse(const uint8_t *data, size_t len, const struct rtm_skeleton *skel,
               struct rtm_anim **out, struct rtm_error *err)
@@ -88,6 +83,29 @@ static int take_skeleton(struct rtm_anim *a, const struct rtm_skeleton *s)
     return take_skeleton_bones(a, s);
 }
 
+/* "neither A, B nor C": every row's signature, for a file no row knows. */
+static void put_signatures(char *out, size_t n)
+{
+    size_t used = 0;
+    for (size_t i = 0; i < RTM_NFORMATS && used < n; i++) {
+        const char *sep = i == 0 ? "" : i + 1 == RTM_NFORMATS ? " nor " : ", ";
+        int k = snprintf(out + used, n - used, "%s%s", sep, rtm_format_by_id(i)->signature);
+        used += k > 0 ? (size_t)k : 0;
+    }
+}
+
+/* The reason no reader takes data. */
+static int unknown_format(size_t len, struct rtm_error *err)
+{
+    char sigs[128];
+    put_signatures(sigs, sizeof sigs);
+    if (len == 0)
+        rtm_err_set(err, 0, "empty file, not an RTM animation");
+    else
+        rtm_err_set(err, 0, "not an RTM animation: starts with neither %s", sigs);
+    return -1;
+}
+
 /* Reads data by its first bytes.  *skel: the skeleton a BVH was
  * retargeted onto (chosen by its joints' names), or NULL: the one the
  * options choose for the anim's bones. */
@@ -96,23 +114,8 @@ static int read_any(const uint8_t *data, size_t len, const struct rtm_parse_opts
                     struct rtm_error *err)
 {
     *skel = NULL;
-    if (len >= 8 && (memcmp(data, "RTM_0101", 8) == 0 || memcmp(data, "RTM_MDAT", 8) == 0))
-        return rtm_read_plain(data, len, o, out, err);
-    if (len >= 4 && memcmp(data, "BMTR", 4) == 0) {
-        if (rtm_lzo_init()) {
-            rtm_err_nooff(err, "liblzo2 failed to initialise");
-            return -1;
-        }
-        return rtm_read_bmtr(data, len, o, out, err);
-    }
-    if (rtm_mocap_sniff(data, len))
-        return rtm_read_bvh(data, len, o, skel, out, err);
-    if (len == 0)
-        rtm_err_set(err, 0, "empty file, not an RTM animation");
-    else
-        rtm_err_set(err, 0, "not an RTM animation: starts with neither "
-                    "RTM_0101, RTM_MDAT, BMTR nor (BVH) HIERARCHY");
-    return -1;
+    const struct rtm_format_row *f = rtm_format_sniff(data, len);
+    return f ? f->read(data, len, o, skel, out, err) : unknown_format(len, err);
 }
 
 /* What every reader's anim gets after: the skeleton's links, the tracks. */
@@ -156,16 +159,13 @@ int rtm_parse_head(const uint8_t *head, size_t len, uint64_t file_size,
                       (unsigned long long)file_size);
         return -1;
     }
+    const struct rtm_format_row *f = rtm_format_sniff(head, len);
     if (len < 8 && len < file_size)
         rc = RTM_PARSE_NEED_MORE;
-    else if (len >= 8 && (memcmp(head, "RTM_0101", 8) == 0 || memcmp(head, "RTM_MDAT", 8) == 0))
-        rc = rtm_head_plain(head, len, file_size, o, out, need, err);
-    else if (len >= 4 && memcmp(head, "BMTR", 4) == 0)
-        rc = rtm_head_bmtr(head, len, file_size, o, out, need, err);
-    else if (rtm_mocap_sniff(head, len))
-        rc = rtm_head_bvh(head, len, file_size, o, &skel, out, need, err);
+    else if (f)
+        rc = f->head(head, len, file_size, o, &skel, out, need, err);
     else
-        rc = read_any(head, len, o, &skel, out, err);      /* its message */
+        rc = unknown_format(len, err);
     if (rc == RTM_PARSE_NEED_MORE) {
         uint64_t twice = len < HEAD_MIN / 2 ? HEAD_MIN : (uint64_t)len * 2;
         if (*need <= len)

@@ -29,10 +29,12 @@ struct rtm_skeleton;
 struct rtm_names;
 struct rtm_mocap_opts;
 
-/* BVH: motion capture text retargeted onto the skeleton (mocap_retarget.h);
- * its plain.rtm and bmtr.rtm are written from the matrices, as a BMTR
- * file's plain.rtm is. */
-enum rtm_format { RTM_FORMAT_PLAIN, RTM_FORMAT_BMTR, RTM_FORMAT_BVH };
+/* The source formats, each a row of the format table (format_table.h),
+ * which says all that any layer asks of one.  BVH: motion capture text
+ * retargeted onto the skeleton (mocap_retarget.h); its plain.rtm and
+ * bmtr.rtm are written from the matrices, as a BMTR file's plain.rtm is.
+ * The persistent index stores the ids (shape.h): a new one goes last. */
+enum rtm_format { RTM_FORMAT_PLAIN, RTM_FORMAT_BMTR, RTM_FORMAT_BVH, RTM_NFORMATS };
 
 /* What header.txt says of a BVH source (RTM_FORMAT_BVH only): how its
  * joints were read and mapped.  The anim owns it (rtm_free); every string
@@ -182,8 +184,9 @@ int rtm_parse(const uint8_t *data, size_t len, const struct rtm_skeleton *skel,
               struct rtm_anim **out, struct rtm_error *err);
 
 /* Whether a file of this name (len bytes) is read as an animation: .rtm
- * (plain or BMTR) or .bvh (motion capture, mocap.h), in any case.  The
- * one rule the mount, the index's walks and rtmcat name animations by. */
+ * (plain or BMTR) or .bvh (motion capture, mocap.h), in any case: a
+ * format's row's extension (format_table.h).  The one rule the mount,
+ * the index's walks and rtmcat name animations by. */
 int rtm_is_anim_name(const char *name, size_t len);
 
 /* With RTM_PARSE_NO_MATRICES the file is read and checked exactly as by

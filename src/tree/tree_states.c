@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include "array.h"
+#include "format_table.h"
 #include "gamepath.h"
 #include "states.h"
 #include "states_check.h"
@@ -333,8 +334,8 @@ int tree_states_skeleton(struct rtm_tree *t, const struct tree_target *tg, int r
     int rc = 0;
     *id = 0;
     /* a BVH's bones are its skeleton's, which its listing names: the
-     * mount's rule alone (rtm(5), BVH SOURCES) */
-    if (!t->cfg.skels || t->cfg.configs_none || !a || a->format == RTM_FORMAT_BVH)
+     * mount's rule alone (rtm(5), BVH SOURCES; format_table.h) */
+    if (!t->cfg.skels || t->cfg.configs_none || !a || rtm_format_of(a)->bones_are_skeletons)
         return 0;
     pthread_mutex_lock(&t->states->lock);     /* most installs: no skeleton found */
     int any = rtm_states_skeletons_any(table_locked(t, ready, &rc));

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format_table.h"
 #include "motion.h"
 #include "numfmt.h"
 #include "repair.h"
@@ -116,7 +117,7 @@ static void check_binarise(struct emit *e)
     uint32_t n = 0;
     for (uint32_t b = 0; e->match && b < e->a->nbones; b++)
         n += e->match[b] < 0;
-    if (!n || e->a->format != RTM_FORMAT_PLAIN || !line(e))
+    if (!n || !rtm_format_of(e->a)->is_plain_rtm || !line(e))
         return;
     rtm_buf_puts(e->b, "binarise would refuse the file (There was no skeleton that could be used): "
                    "skeleton ");
@@ -155,7 +156,7 @@ static void check_helpers(struct emit *e)
 static void check_case(struct emit *e)
 {
     begin(e, "warning", "bone-case");
-    for (uint32_t b = 0; e->match && e->a->format == RTM_FORMAT_PLAIN && b < e->a->nbones; b++) {
+    for (uint32_t b = 0; e->match && rtm_format_of(e->a)->names_own_case && b < e->a->nbones; b++) {
         int32_t k = e->match[b];
         if (k < 0 || strcmp(e->a->bones[b].s, e->sk[k]) == 0 || !line(e))
             continue;

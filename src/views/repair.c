@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format_table.h"
 #include "numfmt.h"
 
 /* header.txt names this many bones of each fate, then counts the rest. */
@@ -128,7 +129,7 @@ int rtm_repair_write(const struct rtm_anim *a, struct rtm_buf *out)
         return -1;
     int rc;
     if (!rtm_repair_changes(&r))        /* plain.rtm: the file's own, or written */
-        rc = a->format == RTM_FORMAT_PLAIN && a->source
+        rc = rtm_format_of(a)->is_plain_rtm && a->source
                  ? (rtm_buf_put(out, a->source, a->source_bytes), out->oom ? -1 : 0)
                  : rtm_write_plain(a, out);
     else

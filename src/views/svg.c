@@ -6,6 +6,7 @@
 
 #include "numfmt.h"
 #include "pivots.h"
+#include "view_formats.h"
 
 enum colour { CENTRE, LEFT, RIGHT, NCOLOURS };
 static const char *const COLOUR[NCOLOURS] = { "#333", "#1f6fd1", "#d1361f" };
@@ -62,12 +63,9 @@ static void put_fixed(struct rtm_buf *b, double v, int digits)
 
 static void put_format_line(const struct rtm_anim *a, struct rtm_buf *b)
 {
-    if (a->format == RTM_FORMAT_PLAIN)
-        rtm_buf_puts(b, "RTM_0101");
-    else if (a->format == RTM_FORMAT_BVH)
-        rtm_buf_puts(b, "BVH");
-    else
-        rtm_buf_printf(b, "BMTR v%u", a->version);
+    rtm_buf_puts(b, view_format_of(a)->svg_name);
+    if (rtm_format_of(a)->versioned)
+        rtm_buf_printf(b, " v%u", a->version);
     rtm_buf_printf(b, ", %u frame%s, %u bone%s", a->nframes, a->nframes == 1 ? "" : "s", a->nbones,
                    a->nbones == 1 ? "" : "s");
 }

@@ -14,6 +14,7 @@
 #include "pivots.h"
 #include "repair.h"
 #include "svg.h"
+#include "view_formats.h"
 
 /* An anim made without rtm_parse (a writer's) has no skeleton copy. */
 static const char *skeleton_name(const struct rtm_anim *a)
@@ -77,12 +78,7 @@ static void put_skeleton(const struct rtm_anim *a, struct rtm_buf *b)
     struct rtm_str name = { skeleton_name(a), (uint32_t)strlen(skeleton_name(a)) };
     rtm_buf_puts(b, "skeleton: ");
     rtm_put_name(b, name);
-    if (a->format == RTM_FORMAT_PLAIN)
-        rtm_buf_puts(b, " (used for pivots and bmtr.rtm: plain matrices are already model-space)\n");
-    else if (a->format == RTM_FORMAT_BVH)
-        rtm_buf_puts(b, " (the motion retargeted onto its bones and rest pose)\n");
-    else
-        rtm_buf_printf(b, " (%u of %u bones composed with a parent)\n", a->composed, a->nbones);
+    view_format_of(a)->put_skeleton_note(a, b);
     /* where the joints come from, or why there are none */
     uint32_t known = 0, placed = 0;
     for (uint32_t i = 0; a->pivot && i < a->nbones; i++) {
@@ -97,96 +93,18 @@ static void put_skeleton(const struct rtm_anim *a, struct rtm_buf *b)
                      "(mount with one that has, e.g. ofp2)\n");
 }
 
-static void put_token(struct rtm_buf *b, const char *s)
-{
-    rtm_put_token(b, (struct rtm_str){ s, (uint32_t)strlen(s) });
-}
-
-/* How a BVH was read: its joints, unit, frames and naming, then one line
- * a joint a rule decided, and the joints without a bone on one line.
- * Names as tokens (a space escaped), so that each line splits on blanks. */
-static void put_bvh_fields(const struct rtm_bvh_info *in, struct rtm_buf *b)
-{
-    rtm_buf_printf(b, "bvh_joints: %u (%u stand for a bone)\n", in->njoints, in->nmapped);
-    if (strcmp(in->unit_name, "set") == 0)
-        rtm_buf_printf(b, "bvh_unit: %.6g m (set)\n", in->unit);
-    else
-        rtm_buf_printf(b, "bvh_unit: %.6g m (%s, inferred from the rest pose's height of "
-                       "%.2f m)\n", in->unit, in->unit_name, in->height * in->unit);
-    rtm_buf_printf(b, "bvh_frames: %u, %.6g s apart", in->source_frames, in->frame_time);
-    if (in->fps > 0)
-        rtm_buf_printf(b, " (resampled to %.6g fps)\n", in->fps);
-    else
-        rtm_buf_puts(b, " (every frame kept)\n");
-    rtm_buf_printf(b, "bvh_naming: %s\n", in->naming);
-    rtm_buf_puts(b, in->zup ? "bvh_up: z (as Blender's exporter writes BVH)\n"
-                            : "bvh_up: y (as BVH has it)\n");
-    if (in->identity)
-        rtm_buf_puts(b, "bvh_retarget: none: the skeleton's own joints, taken as they are\n");
-    else
-        rtm_buf_printf(b, "bvh_retarget: onto the rest pose, travel scaled by the hip "
-                       "heights' ratio %.4f\n", in->hip_ratio);
-    uint32_t without = 0;
-    for (uint32_t j = 0; j < in->njoints; j++) {
-        const struct rtm_bvh_joint *jt = &in->joint[j];
-        without += !jt->target;
-        if (!jt->how)
-            continue;
-        rtm_buf_puts(b, "bvh_map: ");
-        put_token(b, jt->name);
-        rtm_buf_puts(b, " ");
-        put_token(b, jt->target ? jt->target : "-");
-        rtm_buf_printf(b, " (%s", jt->how);
-        if (jt->wanted) {
-            rtm_buf_puts(b, ": ");
-            put_token(b, jt->wanted);
-            rtm_buf_puts(b, " went to a joint nearer the root");
-        }
-        rtm_buf_puts(b, ")\n");
-    }
-    rtm_buf_printf(b, "bvh_without_bone: %u", without);
-    for (uint32_t j = 0; j < in->njoints; j++)
-        if (!in->joint[j].target) {
-            rtm_buf_puts(b, " ");
-            put_token(b, in->joint[j].name);
-        }
-    rtm_buf_putc(b, '\n');
-}
-
-/* The fields only one format has, named for what rtm(5) says they are
- * (PLAIN RTM, BMTR and BVH SOURCES), not for where they sit in the file. */
-static void put_format_fields(const struct rtm_anim *a, struct rtm_buf *b)
-{
-    if (a->format == RTM_FORMAT_BVH) {
-        if (a->bvh)
-            put_bvh_fields(a->bvh, b);
-        return;
-    }
-    if (a->format == RTM_FORMAT_PLAIN) {
-        rtm_buf_printf(b, "mdat_properties_block: %s\ntrailing_bytes: %llu\n",
-                       a->has_mdat ? "yes" : "no", (unsigned long long)a->trailing_bytes);
-        return;
-    }
-    rtm_buf_printf(b, "compression_flag_per_array: %s\nreversed_flag: %u\n"
-                   "engine_preload_count: %u\n",
-                   a->flag_bytes ? "yes" : "no", a->bmtr_byte8, a->preload_count);
-    if (a->version >= 4)
-        rtm_buf_printf(b, "metadata_strings: %u\n", a->nmeta);
-}
-
 void view_header(const struct rtm_anim *a, uint32_t file, const struct view_with *w,
                  struct rtm_buf *b)
 {
     (void)file;
     (void)w;
-    int plain = a->format == RTM_FORMAT_PLAIN, bvh = a->format == RTM_FORMAT_BVH;
-    rtm_buf_printf(b, "format: %s\n", plain ? "plain" : bvh ? "bvh" : "bmtr");
-    if (plain)
-        rtm_buf_puts(b, "version: RTM_0101\n");
-    else if (bvh)
-        rtm_buf_puts(b, "version: none (BVH motion capture text)\n");
-    else
+    const struct rtm_format_row *f = rtm_format_of(a);
+    const struct view_format *vf = view_format_of(a);
+    rtm_buf_printf(b, "format: %s\n", f->name);
+    if (f->versioned)
         rtm_buf_printf(b, "version: %u\n", a->version);
+    else
+        rtm_buf_printf(b, "version: %s\n", vf->version_text);
     rtm_buf_printf(b, "frames: %u\nbones: %u\nproperties: %u\n", a->nframes, a->nbones, a->nprops);
     put_motion(a, b);
     put_phase_range(a, b);
@@ -198,7 +116,7 @@ void view_header(const struct rtm_anim *a, uint32_t file, const struct view_with
     rtm_buf_printf(b, "scaled_bones: %u (matrices not rotations: orthonormalised in moving.txt "
                    "and anim.bvh)\n", a->scaled_bones);
     rtm_buf_printf(b, "source_bytes: %llu\n", (unsigned long long)a->source_bytes);
-    put_format_fields(a, b);
+    vf->put_fields(a, b);
     rtm_repair_put_header(a, b);
 }
 
@@ -388,7 +306,7 @@ static void put_skeleton_comments(const struct rtm_anim *a, struct rtm_buf *b, u
     rtm_buf_puts(b, "# BONE PARENT [X Y Z [placed]]; use it with -o skeleton=FILE\n");
     for (uint32_t i = 0; i < a->nbones; i++)
         pick[i] = skel_parent(a, i) < 0;
-    put_name_list(b, a->format == RTM_FORMAT_BMTR
+    put_name_list(b, rtm_format_of(a)->composes_bones
                          ? "uncomposed (no parent here; the others are composed with theirs)"
                          : "uncomposed (no parent here: measured in model space)",
                   a, pick);
@@ -445,7 +363,7 @@ void view_plain(const struct rtm_anim *a, uint32_t file, const struct view_with 
 {
     (void)file;
     (void)w;
-    if (a->format == RTM_FORMAT_PLAIN)
+    if (rtm_format_of(a)->is_plain_rtm)
         rtm_buf_put(out, a->source, a->source_bytes);
     else if (rtm_write_plain(a, out))
         out->oom = 1;
@@ -456,7 +374,7 @@ void view_bmtr(const struct rtm_anim *a, uint32_t file, const struct view_with *
 {
     (void)file;
     (void)w;
-    if (a->format == RTM_FORMAT_BMTR)
+    if (rtm_format_of(a)->is_bmtr)
         rtm_buf_put(out, a->source, a->source_bytes);
     else if (rtm_binarise(a, out))
         out->oom = 1;
@@ -476,7 +394,7 @@ void view_repaired(const struct rtm_anim *a, uint32_t file, const struct view_wi
 int stream_plain(const struct rtm_anim *a, struct rtm_buf *out, size_t chunk,
                  rtm_plain_flush_fn flush, void *ctx)
 {
-    if (a->format != RTM_FORMAT_PLAIN)
+    if (!rtm_format_of(a)->is_plain_rtm)
         return rtm_write_plain_each(a, out, chunk, flush, ctx);
     rtm_buf_put(out, a->source, a->source_bytes);
     return out->oom ? -1 : flush(ctx, out);
@@ -603,6 +521,6 @@ int measure_bmtr(const struct rtm_anim *a, const size_t *first, struct rtm_buf *
                  uint64_t *sizes)
 {
     (void)scratch;
-    sizes[first[RTM_VIEW_BMTR]] = a->format == RTM_FORMAT_BMTR ? a->source_bytes : rtm_binarise_size(a);
+    sizes[first[RTM_VIEW_BMTR]] = rtm_format_of(a)->is_bmtr ? a->source_bytes : rtm_binarise_size(a);
     return 0;
 }

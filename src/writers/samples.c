@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "convert.h"
+#include "format_table.h"
 #include "rtm.h"
 #include "skeleton_cfg.h"
 
@@ -146,7 +147,7 @@ int rtm_sample_plain(const struct sample_opts *o, struct rtm_buf *out)
     struct sample s;
     int rc = -1;
     if (make_sample(o, 0, &s) == 0) {
-        struct rtm_anim *a = rtm_anim_alloc(RTM_FORMAT_PLAIN, s.nframes, s.nbones, s.nprops,
+        struct rtm_anim *a = rtm_anim_alloc(RTM_MADE_FORMAT, s.nframes, s.nbones, s.nprops,
                                             (size_t)s.nbones * 33 + s.nprops * 64,
                                             RTM_DEPTH_FULL);
         if (a) {
@@ -235,7 +236,7 @@ int rtm_sample_posed(const char *const *names, const int32_t *parent, const floa
     size_t strings = 0;
     for (uint32_t b = 0; b < nbones; b++)
         strings += strlen(names[b]) + 1;
-    struct rtm_anim *a = rtm_anim_alloc(RTM_FORMAT_PLAIN, o->nframes, nbones, 0, strings,
+    struct rtm_anim *a = rtm_anim_alloc(RTM_MADE_FORMAT, o->nframes, nbones, 0, strings,
                                         RTM_DEPTH_FULL);
     if (!a)
         return -1;
