@@ -1,5 +1,6 @@
 /* formats.h - one reader per on-disk format, behind rtm_parse() (parse.c):
- * plain RTM, BMTR, and BVH (read, mapped and retargeted).
+ * plain RTM, BMTR, and BVH (read, mapped and retargeted).  Each is named
+ * by its format's row (format_table.c), which parse.c dispatches by.
  *
  * Each reader gets the whole source and fills a new anim, or returns -1
  * with err set.  The caller has already matched the signature.
