@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "format_table.h"
 #include "loader.h"
 
 void rtm_loader_entry_key(char key[RTM_KEY_MAX], const char *archive, size_t archive_len,
@@ -22,9 +21,3 @@ const char *rtm_side_file_name(const char *path)
     return slash ? slash + 1 : path;
 }
 
-/* The one format that takes a side file is BVH (its map): the name's
- * row says (format_table.h). */
-int rtm_is_bvh_name(const char *name, size_t len)
-{
-    return rtm_format_side_file(name, len) != NULL;
-}

@@ -109,9 +109,6 @@ struct rtm_loader {
                                            added to from any thread); NULL: none */
 };
 
-/* rtm_is_bvh_name: whether a name ends in .bvh, any case (a BVH source,
- * which its bvh.map applies to: sides.h). */
-int rtm_is_bvh_name(const char *name, size_t len);
 /* The name a view gives a file beside an animation (its model.cfg, its
  * map) whose key is path (relative to SOURCE, or "ARCHIVE/ENTRY"): the
  * last component, as the folder or the archive spells it; a pointer into

@@ -5,20 +5,23 @@
 #include <string.h>
 #include <strings.h>
 
+#include "format_table.h"
 #include "loader.h"
 #include "skeleton_cfg.h"
 
 /* The salt's multipliers are fixed: a salt is part of the versions a
  * persistent index remembers, so they never change. */
 const struct rtm_side_file RTM_SIDE_FILES[RTM_NSIDES] = {
-    [RTM_SIDE_MODEL_CFG] = { RTM_MODEL_CFG, NULL, 1, 0 },
-    [RTM_SIDE_BVH_MAP] = { RTM_BVH_MAP, rtm_is_bvh_name, 0, 0xbf58476d1ce4e5b9ull },
+    [RTM_SIDE_MODEL_CFG] = { RTM_MODEL_CFG, 0, 1, 0 },
+    [RTM_SIDE_BVH_MAP] = { RTM_BVH_MAP, 1, 0, 0xbf58476d1ce4e5b9ull },
 };
 
 int rtm_side_wanted(enum rtm_side s, const char *anim, size_t len, int skeleton_given)
 {
     const struct rtm_side_file *f = &RTM_SIDE_FILES[s];
-    return !(f->gives_skeleton && skeleton_given) && (!f->of || f->of(anim, len));
+    const char *taken = f->of_format ? rtm_format_side_file(anim, len) : NULL;
+    return !(f->gives_skeleton && skeleton_given) &&
+           (!f->of_format || (taken && strcmp(taken, f->name) == 0));
 }
 
 int rtm_side_beside(enum rtm_side s, const char *path, size_t len, char *out, size_t n)

@@ -3,7 +3,8 @@
  * its name and which animations it applies to.
  *  - model.cfg: every animation, unless -o skeleton= (rtmcat -s) names the
  *    skeleton; its classes give the skeleton (modelcfg.h, skeleton_cfg.h);
- *  - bvh.map: BVH sources (rtm_is_bvh_name), whose bones it maps
+ *  - bvh.map: the sources whose format's row names it (BVH), whose bones
+ *    it maps
  *    (bvhmap.h).
  * A format that needs a file of its own beside its animations adds a row
  * (and a reader of it, as bvhmap.c): the tree's watch, its per-folder
@@ -32,8 +33,9 @@ enum rtm_side { RTM_SIDE_MODEL_CFG, RTM_SIDE_BVH_MAP, RTM_NSIDES };
 
 struct rtm_side_file {
     const char *name;                   /* as on disk, e.g. "model.cfg" */
-    int (*of)(const char *anim, size_t len);    /* the animations it applies
-                                           to, by name; NULL: every one */
+    int of_format;                      /* 1: only beside an animation whose
+                                           format takes it (its row's side
+                                           file, format_table.h); 0: every one */
     int gives_skeleton;                 /* 1: not used where -o skeleton=
                                            names the skeleton */
     uint64_t mix;                       /* its hash's odd multiplier in the
