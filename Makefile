@@ -92,6 +92,8 @@ LIBINDEX := $(BUILD)/librtmindex.a
 LIBS     := $(LZO_LIBS) -lm
 
 PROGS    := $(BUILD)/rtmcat $(BUILD)/rtmgen $(BUILD)/rtmfs
+# make check builds on every core unless -j was given
+NPROC    := $(shell nproc 2>/dev/null || echo 1)
 # tests/unit/LAYER/test_*.c: one cmocka program a file, by layer.
 UNIT_DIRS := $(sort $(dir $(wildcard tests/unit/*/test_*.c)))
 UNIT     := $(notdir $(basename $(wildcard tests/unit/*/test_*.c)))
@@ -210,7 +212,7 @@ TEST ?=
 check:
 	@$(if $(TEST_CASE),$(if $(filter test_%,$(TEST)),,echo "make check: TEST_CASE=$(TEST_CASE) needs TEST=test_NAME" >&2; exit 2))
 	@$(if $(TEST),,bash src/scripts/deps.sh)
-	@$(MAKE) --no-print-directory all tests
+	@$(MAKE) --no-print-directory $(if $(findstring j,$(MAKEFLAGS)),,-j$(NPROC)) all tests
 	@BUILD=$(BUILD) MAKE="$(MAKE)" TEST_CASE='$(TEST_CASE)' bash tests/run.sh $(if $(TEST),--only $(TEST),$(UNIT_BIN))
 
 deps:
