@@ -337,6 +337,7 @@ tsan: $(TSAN_TESTS:%=$(TSAN_DIR)/%) $(TSAN_DIR)/rtmfs all
 # 15 minutes each, 30 in all.
 STRESS_SECONDS ?= 60
 stress: all
+	@BUILD=$(BUILD) bash tests/mount/damaged.sh
 	@BUILD=$(BUILD) bash tests/mount/stress.sh $(STRESS_SECONDS)
 stress-long:
 	@$(MAKE) --no-print-directory stress STRESS_SECONDS=900

@@ -38,10 +38,13 @@ ncpu=$(nproc 2>/dev/null || echo 2)
 max=${CHECK_JOBS:-$((ncpu * 2))}
 
 # The jobs: every script but the long ones that make valgrind and make
-# stress run (unless asked for by name), then every unit test.
+# stress run (valgrind.sh; stress.sh and damaged.sh, minutes each) unless
+# asked for by name, then every unit test.
 jobs=() alone=()
 for t in "${scripts[@]}"; do
-    case $t in tests/cli/valgrind.sh|tests/mount/stress.sh) [ ${#scripts[@]} -eq 1 ] || continue ;; esac
+    case $t in tests/cli/valgrind.sh|tests/mount/stress.sh|tests/mount/damaged.sh)
+        [ ${#scripts[@]} -eq 1 ] || continue ;;
+    esac
     if head -n 10 "$t" | grep -qx '# make check: alone'; then alone+=("$t"); else jobs+=("$t"); fi
 done
 jobs+=("${units[@]}")
