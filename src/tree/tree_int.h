@@ -26,7 +26,7 @@
  *     tree_classify.c   what a source entry is, the kind it shows as, and
  *                       which kinds carry a version
  *  2  tree_states.h     the configs' machinery: tree_config.c,
- *                       tree_states.c, tree_states_walk.c,
+ *                       tree_states.c, tree_states_walk.c, tree_states_read.c,
  *                       tree_states_index.c
  *  1  tree_target.h     the tree's struct, targets, kinds and member
  *                       numbers; tree_target.c (cache entries and keys),

@@ -124,7 +124,7 @@ int tree_states_check(struct rtm_tree *t, struct rtm_buf *b, struct timespec *wh
  * persistent index gave (no config read). */
 void tree_states_counts(struct rtm_tree *t, uint64_t *parsed, uint64_t *remembered);
 
-/* ---- finding and reading the configs (tree_states_walk.c) ---- */
+/* ---- finding and reading the configs (tree_states_walk.c, _read.c) ---- */
 
 /* Every config under SOURCE (or an archive SOURCE is), as a finished
  * table, from the persistent index when it has this generation of them

@@ -1,0 +1,339 @@
+/* tree_states_read.c - reading the configs the walk found
+ * (tree_states_walk.c) into the mount's table of config states: loose
+ * configs below a $PBOPREFIX$, and every archive's table and configs, on a
+ * few threads.  Tier 2 of the tree (tree_states.h).
+ *
+ * A text config is preprocessed, its game-path includes found through the
+ * $PBOPREFIX$ folders under SOURCE, then through the project around it
+ * (gamepath.h: its addons/ and include/ folders). */
+#include "tree_states_walk.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "array.h"
+#include "gamepath.h"
+#include "skeleton_cfg.h"
+
+/* ---- what both halves of the walk use (tree_states_walk.h) ---- */
+
+/* What w was walking or reading failed; out of memory taints the walk. */
+void tree_walk_failed(struct walk *w, int oom)
+{
+    w->oom |= oom != 0;
+}
+
+/* A game path into w->present (where: the animation's path in SOURCE, as
+ * the root check.txt resolves it; "" for a prefix, or when the walk is
+ * not of SOURCE's own tree), out of memory noted. */
+void tree_walk_present(struct walk *w, const char *where, const char *gp, size_t len)
+{
+    int own = w->rootfd == w->t->cfg.srcfd && !w->t->file;
+    if (w->present)
+        tree_walk_failed(w, !where ? rtm_gamepaths_add_prefix(w->present, gp, len)
+                              : rtm_gamepaths_add_file(w->present, gp, len, own ? where : ""));
+}
+
+/* The configs read: config.bin and config.cpp for their states, and
+ * model.cfg for its CfgSkeletons (the skeleton a state's class names, for
+ * the root check.txt).  Any case, on disk too: these are configs, named
+ * by the configs' rule (rtmfs-views(7)), not a side file beside an
+ * animation, whose name rule is sides.h's. */
+int tree_walk_is_config(const char *name)
+{
+    return strcasecmp(name, "config.bin") == 0 || strcasecmp(name, "config.cpp") == 0 ||
+           strcasecmp(name, RTM_MODEL_CFG) == 0;
+}
+
+/* ---- reading them ---- */
+
+/* Game-path includes: the $PBOPREFIX$ folders under SOURCE first, then
+ * the project around the config (arg: a struct resolve). */
+struct resolve {
+    const struct walk *w;
+    struct gamepath_project *pr;
+};
+
+static int resolve_gp(void *arg, const char *gp, char *out, size_t n)
+{
+    const struct resolve *r = arg;
+    for (size_t i = 0; i < r->w->npre; i++) {
+        const struct prefix *p = &r->w->pre[i];
+        size_t len = strlen(p->gp);
+        if (strncasecmp(gp, p->gp, len) || gp[len] != '\\')
+            continue;
+        int k = snprintf(out, n, "%s/%s", p->dir, gp + len + 1);
+        if (k < 0 || (size_t)k >= n)
+            continue;
+        for (char *c = out + strlen(p->dir); *c; c++)
+            if (*c == '\\')
+                *c = '/';
+        if (access(out, R_OK) == 0)
+            return 0;
+    }
+    return r->pr ? gamepath_project_resolve(r->pr, gp, out, n) : -1;
+}
+
+/* Config c, read from rel (rapified or text), into table s. */
+static void config_read(struct walk *w, struct rtm_states *s, struct cfg *c, const char *rel,
+                        int rapified)
+{
+    w->text_configs += !rapified;       /* its includes may change without it */
+    w->left.eval += c->pp.eval, w->left.exec += c->pp.exec;
+    w->left.undefined_call += c->pp.undefined_call;
+    w->left.missing_include += c->pp.missing_include, w->left.other += c->pp.other;
+    atomic_fetch_add(&w->t->states->parsed, 1);
+    rtm_work_add(w->t->cfg.work, RTM_WORK_CONFIGS_PARSED, 1);
+    tree_walk_failed(w, rtm_states_add(s, c, rel));
+    rtmc_make_room(w->t->cfg.cache, rtm_states_config_bytes(s));  /* until it is made */
+}
+
+/* Whether the file at path starts as a rapified config does. */
+static int rapified_file(struct rtm_work *work, const char *path)
+{
+    uint8_t magic[4];
+    int fd = rtm_work_openat(work, AT_FDCWD, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    ssize_t n = fd < 0 ? -1 : rtm_work_pread(work, fd, magic, sizeof magic, 0);
+    if (fd >= 0)
+        close(fd);
+    return n == (ssize_t)sizeof magic && rap_is_rapified(magic, sizeof magic);
+}
+
+void tree_walk_read_loose(struct walk *w, struct rtm_states *s, const char *rel)
+{
+    char path[PATH_MAX];
+    struct cfg *c = NULL;
+    struct rtm_error err = { .msg = "" };
+    if (rtm_path_join(path, sizeof path, w->root, rel))
+        return;
+    struct resolve r = { w, NULL };
+    gamepath_project_open(path, &r.pr);
+    struct cfg_pp_opts o = { .resolve = resolve_gp, .arg = &r,
+                             .include_dir = r.pr ? gamepath_project_include(r.pr) : NULL,
+                             .epoch = w->t->epoch, .work = w->t->cfg.work };
+    rtm_work_add(w->t->cfg.work, RTM_WORK_CONFIGS_READ, 1);
+    if (cfg_load_file(path, &o, &c, &err) == 0)
+        config_read(w, s, c, rel, rapified_file(w->t->cfg.work, path));
+    else
+        tree_walk_failed(w, err.code == ENOMEM);
+    gamepath_project_free(r.pr);
+}
+
+/* A config that is an archive's entry: rapified, or text preprocessed
+ * without a folder (its includes are in the archive, out of reach).  On
+ * a reader thread: w is only read; *oom set when memory ran out. */
+static struct cfg *entry_config(const struct walk *w, const uint8_t *data, size_t len,
+                                const char *name, int *oom)
+{
+    struct cfg *c = NULL;
+    struct rtm_error err = { .msg = "" };
+    if (rap_is_rapified(data, len)) {
+        rap_read(data, len, &c, &err);
+    } else {
+        struct resolve r = { w, NULL };
+        struct cfg_pp_opts o = { .resolve = resolve_gp, .arg = &r, .epoch = w->t->epoch,
+                                 .work = w->t->cfg.work };
+        struct cfg_pp_result pp;
+        memset(&pp, 0, sizeof pp);
+        if (cfg_pp_text((const char *)data, len, name, NULL, &o, &pp, &err) == 0)
+            cfg_parse_text(pp.text.p, pp.text.len, name, &pp.map, &c, &err);
+        cfg_pp_free(&pp);
+    }
+    if (!c)
+        *oom |= err.code == ENOMEM;
+    return c;
+}
+
+/* The game paths of archive p's animations (and its prefix), rel its
+ * path from the walk's root, into the set of those present. */
+static void archive_gamepaths(struct walk *w, const struct pbo *p, const char *rel)
+{
+    char pre[GP_MAX], gp[GP_MAX + PATH_MAX];
+    if (!w->present || gamepath_archive(p, rel, pre, sizeof pre))
+        return;
+    tree_walk_present(w, NULL, pre, strlen(pre));
+    for (size_t i = 0; i < p->nentries; i++) {
+        const struct pbo_entry *e = &p->entries[i];
+        char where[PATH_MAX + PBO_NAME_MAX + 2];
+        int k = snprintf(gp, sizeof gp, "%s\\%s", pre, e->path);
+        snprintf(where, sizeof where, "%s/%s", rel, e->path);
+        if (!e->cut && tree_is_anim_name(e->path, strlen(e->path)) && k > 0 &&
+            (size_t)k < sizeof gp)
+            tree_walk_present(w, where, gp, (size_t)k);
+    }
+}
+
+/* What reading one archive gave, on a reader thread, until the walk's
+ * thread adds it (in the walk's order, so that the table is the same
+ * however the reads interleave): its table and its configs, parsed. */
+struct archive_read {
+    struct rtmc_entry *h;       /* the cache's table (SOURCE's archives), or */
+    struct pbo *own;            /* one read here (-o configs=); both NULL: none */
+    struct entry_cfg {
+        struct cfg *c;
+        char where[PATH_MAX];   /* its path from the walk's root */
+        int rapified;
+    } *cfgs;
+    size_t ncfgs;
+    int oom;
+};
+
+/* A reader thread's job: the archives of w->pbos, their configs too
+ * unless configs is 0 (the game paths present alone). */
+struct archive_job {
+    const struct walk *w;
+    struct archive_read *out;
+    int configs;
+};
+
+static const struct pbo *read_table(const struct archive_read *r)
+{
+    return r->h ? rtmc_pbo(r->h) : r->own;
+}
+
+/* Archive w->pbos[i]'s configs (its table p read), each one parsed into r. */
+static void archive_configs(const struct walk *w, int fd, const char *rel,
+                            const struct pbo *p, struct archive_read *r)
+{
+    struct rtm_work *work = w->t->cfg.work;
+    for (size_t i = 0; i < p->nentries; i++) {
+        const struct pbo_entry *e = &p->entries[i];
+        const char *base = e->path + strlen(e->path);
+        while (base > e->path && base[-1] != '/' && base[-1] != '\\')
+            base--;                     /* the name: after the last separator */
+        uint8_t *data;
+        size_t len;
+        struct rtm_error err = { .msg = "" };
+        if (!tree_walk_is_config(base) || pbo_entry_content_size(e) > CFG_FILE_MAX)
+            continue;
+        rtm_work_add(work, RTM_WORK_CONFIGS_READ, 1);
+        void *arr = r->cfgs;
+        size_t cap = r->ncfgs;          /* grown one at a time: a few a archive */
+        if (rtm_array_grow(&arr, &cap, r->ncfgs + 1, sizeof *r->cfgs, 1)) {
+            r->oom = 1;
+            return;
+        }
+        r->cfgs = arr;
+        if (pbo_load_entry(work, fd, p, i, &data, &len, &err)) {
+            r->oom |= err.code == ENOMEM;
+            continue;
+        }
+        struct entry_cfg *ec = &r->cfgs[r->ncfgs];
+        ec->rapified = rap_is_rapified(data, len);
+        ec->c = entry_config(w, data, len, base, &r->oom);
+        free(data);
+        snprintf(ec->where, sizeof ec->where, "%s/%s", rel, e->path);
+        for (char *k = ec->where + strlen(rel); *k; k++)
+            if (*k == '\\')
+                *k = '/';
+        r->ncfgs += ec->c != NULL;
+    }
+}
+
+/* Whether table p holds a config the walk reads. */
+static int holds_config(const struct pbo *p)
+{
+    for (size_t i = 0; i < p->nentries; i++) {
+        const char *path = p->entries[i].path, *base = path + strlen(path);
+        while (base > path && base[-1] != '/' && base[-1] != '\\')
+            base--;
+        if (tree_walk_is_config(base))
+            return 1;
+    }
+    return 0;
+}
+
+/* Archive rel's table into r, of version *id (its stat): through the cache
+ * when rel is SOURCE's (-o configs= not given), so that the index gives
+ * it without opening the archive and the archive's listing shares it;
+ * else read here, 4 KiB first (most tables of mods fit, and a walk reads
+ * hundreds).  0, or -1 when there is none (r->oom says if memory ran out). */
+static int archive_table(const struct walk *w, const char *rel, struct archive_read *r,
+                         struct rtm_fileid *id)
+{
+    struct rtm_tree *t = w->t;
+    struct stat st;
+    struct rtm_error err = { .msg = "" };
+    if (fstatat(w->rootfd, rel, &st, 0) || !S_ISREG(st.st_mode))
+        return -1;
+    *id = rtm_fileid_of(&st);
+    if (!t->cfg.configs_from) {
+        struct rtmc_src ts = { .path = rel, .id = *id, .kind = RTMC_TABLE, .level = RTMC_FULL };
+        int rc = rtmc_get(t->cfg.cache, &ts, &r->h);
+        r->oom = rc == -ENOMEM;
+        if (rc == 0 && !rtmc_pbo(r->h)) {   /* a damaged archive: its folder says why */
+            rtmc_put(t->cfg.cache, r->h);
+            r->h = NULL;
+        }
+        return r->h ? 0 : -1;
+    }
+    int fd = rtm_work_openat(t->cfg.work, w->rootfd, rel, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    rtm_work_add(t->cfg.work, RTM_WORK_TABLES, fd >= 0);
+    int rc = fd < 0 || rtm_fileid_check(fd, id) ||
+             pbo_load_table_first(t->cfg.work, fd, 4096, &r->own, &err);
+    if (fd >= 0)
+        close(fd);
+    r->oom = err.code == ENOMEM;
+    return rc ? -1 : 0;
+}
+
+/* Reads archive i of the job's walk (tree_each_fn): its table, and its
+ * configs if asked, from the archive opened only when it holds one and
+ * read only if it is still the version of its table (else the watcher
+ * makes the table built again). */
+static void archive_load(void *ctx, size_t i)
+{
+    const struct archive_job *job = ctx;
+    const struct walk *w = job->w;
+    struct archive_read *r = &job->out[i];
+    struct rtm_fileid id;
+    if (archive_table(w, w->pbos[i], r, &id) || !job->configs || !holds_config(read_table(r)))
+        return;
+    int fd = rtm_work_openat(w->t->cfg.work, w->rootfd, w->pbos[i],
+                             O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd >= 0 && rtm_fileid_check(fd, &id) == 0)
+        archive_configs(w, fd, w->pbos[i], read_table(r), r);
+    if (fd >= 0)
+        close(fd);
+}
+
+/* Adds what reading archive i gave to the walk: its game paths, and its
+ * configs into s (NULL: none read); frees it. */
+static void archive_add(struct walk *w, struct rtm_states *s, size_t i, struct archive_read *r)
+{
+    tree_walk_failed(w, r->oom);
+    if (read_table(r))
+        archive_gamepaths(w, read_table(r), w->pbos[i]);
+    for (size_t k = 0; k < r->ncfgs; k++) {
+        if (s)
+            config_read(w, s, r->cfgs[k].c, r->cfgs[k].where, r->cfgs[k].rapified);
+        else
+            cfg_free(r->cfgs[k].c);
+    }
+    free(r->cfgs);
+    rtmc_put(w->t->cfg.cache, r->h);
+    pbo_free(r->own);
+}
+
+/* Every archive of the walk, read by a few threads (their reads overlap,
+ * their configs parse on every core), then added in the walk's order:
+ * their configs into s unless it is NULL. */
+void tree_walk_read_archives(struct walk *w, struct rtm_states *s)
+{
+    enum { READERS = 8 };               /* reads a disk overlaps well */
+    struct archive_read *out = w->npbos ? calloc(w->npbos, sizeof *out) : NULL;
+    if (!out) {
+        tree_walk_failed(w, w->npbos != 0);
+        return;
+    }
+    struct archive_job job = { w, out, s != NULL };
+    tree_states_each(w->npbos, READERS, archive_load, &job);
+    for (size_t i = 0; i < w->npbos; i++)
+        archive_add(w, s, i, &out[i]);
+    free(out);
+}
