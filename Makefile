@@ -31,8 +31,10 @@ ALL_CPPFLAGS = $(NEED_CPPFLAGS) $(CPPFLAGS)
 ALL_CFLAGS   = $(DEF_CFLAGS) $(SAN_FLAGS) $(CFLAGS) $(NEED_CFLAGS)
 ALL_LDFLAGS  = $(SAN_FLAGS) $(LDFLAGS)
 
-LZO_CFLAGS    := $(shell $(PKG) --cflags lzo2 2>/dev/null)
+# The format core's libraries: LZO (BMTR's compression), jansson (glTF's JSON).
+CORE_CFLAGS   := $(shell $(PKG) --cflags lzo2 jansson 2>/dev/null)
 LZO_LIBS      := $(shell $(PKG) --libs lzo2 2>/dev/null || echo -llzo2)
+JANSSON_LIBS  := $(shell $(PKG) --libs jansson 2>/dev/null || echo -ljansson)
 CMOCKA_CFLAGS := $(shell $(PKG) --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS   := $(shell $(PKG) --libs cmocka 2>/dev/null || echo -lcmocka)
 FUSE_CFLAGS   := $(shell $(PKG) --cflags fuse3 2>/dev/null)
@@ -89,7 +91,7 @@ LIBCORE  := $(BUILD)/librtmcore.a
 LIBWRIT  := $(BUILD)/librtmwrite.a
 LIBTREE  := $(BUILD)/librtmtree.a
 LIBINDEX := $(BUILD)/librtmindex.a
-LIBS     := $(LZO_LIBS) -lm
+LIBS     := $(LZO_LIBS) $(JANSSON_LIBS) -lm
 
 PROGS    := $(BUILD)/rtmcat $(BUILD)/rtmgen $(BUILD)/rtmfs
 # make check builds on every core unless -j was given
@@ -109,7 +111,7 @@ tests: $(UNIT_BIN) $(BUILD)/tests/walk_check $(BUILD)/tests/fuzz_seeds $(BUILD)/
 # Objects: one rule; the FUSE front end alone sees libfuse's headers.
 $(BUILD)/obj/%.o: src/%.c
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CPPFLAGS) $(call layer_inc,$*) $(LZO_CFLAGS) $(XCFLAGS) $(ALL_CFLAGS) $(DEP_FLAGS) -c $< -o $@
+	$(CC) $(ALL_CPPFLAGS) $(call layer_inc,$*) $(CORE_CFLAGS) $(XCFLAGS) $(ALL_CFLAGS) $(DEP_FLAGS) -c $< -o $@
 $(BUILD)/obj/fuse/%.o: XCFLAGS = $(FUSE_CFLAGS)
 $(BUILD)/obj/index/%.o: XCFLAGS = $(SQLITE_CFLAGS)
 
@@ -154,7 +156,7 @@ $(BUILD)/rtmfs: $(call objs_of,$(call srcs_in,fuse)) $(LIBINDEX) $(LIBTREE) $(LI
 # so test_alloc_fail alone links its object.
 TLIB_SRC := $(filter-out tests/unit/lib/alloc_fail.c,$(sort $(wildcard tests/unit/lib/*.c)))
 LIBTEST  := $(BUILD)/librtmtest.a
-TEST_OBJ_CC = $(CC) $(ALL_CPPFLAGS) $(ALL_INC) -Itests/unit $(LZO_CFLAGS) $(CMOCKA_CFLAGS) \
+TEST_OBJ_CC = $(CC) $(ALL_CPPFLAGS) $(ALL_INC) -Itests/unit $(CORE_CFLAGS) $(CMOCKA_CFLAGS) \
 	$(ALL_CFLAGS) $(DEP_FLAGS) -c $< -o $@
 $(BUILD)/testobj/%.o: tests/%.c
 	@mkdir -p $(@D)
@@ -166,7 +168,7 @@ $(LIBTEST): $(TLIB_SRC:tests/%.c=$(BUILD)/testobj/%.o)
 # tests/bench (the core benchmark) and tests/lib (the mount tests' walker),
 # each one file linked with the libraries (and the objects a program's own
 # rule adds as prerequisites: $(filter %.o,$^)).
-TEST_CC = $(CC) $(ALL_CPPFLAGS) $(ALL_INC) -Itests/unit $(LZO_CFLAGS) $(CMOCKA_CFLAGS) $(ALL_CFLAGS) \
+TEST_CC = $(CC) $(ALL_CPPFLAGS) $(ALL_INC) -Itests/unit $(CORE_CFLAGS) $(CMOCKA_CFLAGS) $(ALL_CFLAGS) \
 	$(DEP_FLAGS) -o $@ $< $(filter %.o,$^) $(LIBTEST) $(LIBINDEX) $(LIBTREE) $(LIBWRIT) $(LIBCORE) $(ALL_LDFLAGS) \
 	$(CMOCKA_LIBS) $(SQLITE_LIBS) $(LIBS) -lpthread
 TEST_DEPS = $(LIBTEST) $(LIBINDEX) $(LIBTREE) $(LIBWRIT) $(LIBCORE) | $(BUILD)/tests
@@ -273,9 +275,9 @@ FUZZ_OWN_fuzz_tree     := tests/fuzz/fuzz_tree_source.c tests/fuzz/fuzz_tree_ker
 $(foreach f,$(FUZZERS),$(eval $(FUZZ_DIR)/$(f): $(FUZZ_OWN_$(f))))
 
 $(FUZZ_DIR)/%: tests/fuzz/%.c $(FUZZ_SRC) $(wildcard src/*/*.h tests/fuzz/*.h) | $(FUZZ_DIR)
-	$(FUZZ_CC) $(FUZZ_FLAGS) $(LZO_CFLAGS) -o $@ $< $(FUZZ_OWN_$(@F)) $(FUZZ_SRC) $(LIBS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(CORE_CFLAGS) -o $@ $< $(FUZZ_OWN_$(@F)) $(FUZZ_SRC) $(LIBS)
 $(FUZZ_DIR)/fuzz_tree: tests/fuzz/fuzz_tree.c $(FUZZ_TREE_SRC) $(wildcard src/*/*.h tests/fuzz/*.h) | $(FUZZ_DIR)
-	$(FUZZ_CC) $(FUZZ_FLAGS) $(LZO_CFLAGS) $(SQLITE_CFLAGS) -o $@ $< $(FUZZ_OWN_fuzz_tree) $(FUZZ_TREE_SRC) \
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(CORE_CFLAGS) $(SQLITE_CFLAGS) -o $@ $< $(FUZZ_OWN_fuzz_tree) $(FUZZ_TREE_SRC) \
 		$(SQLITE_LIBS) $(LIBS) -lpthread
 $(FUZZ_DIR):
 	mkdir -p $@
@@ -304,7 +306,7 @@ TSAN_TESTS := test_cache test_index test_loader test_remember \
 # The unit tests' helpers (tests/unit/lib, as librtmtest.a above), built
 # once with ThreadSanitizer.
 TSAN_CC  = $(FUZZ_CC) -g -O1 $(NEED_CPPFLAGS) $(ALL_INC) $(NEED_CFLAGS) -Itests/unit -fsanitize=thread \
-	$(LZO_CFLAGS) $(SQLITE_CFLAGS) $(CMOCKA_CFLAGS)
+	$(CORE_CFLAGS) $(SQLITE_CFLAGS) $(CMOCKA_CFLAGS)
 TSAN_LIB := $(TSAN_DIR)/librtmtest.a
 $(TSAN_DIR)/testobj/%.o: tests/unit/lib/%.c $(wildcard src/*/*.h tests/unit/*.h)
 	@mkdir -p $(@D)
@@ -323,7 +325,7 @@ $(foreach d,$(UNIT_DIRS),$(eval $(call tsan_rule,$(d))))
 TSAN_STRESS_SECONDS ?= 60
 $(TSAN_DIR)/rtmfs: $(call srcs_in,fuse) $(CORE_SRC) $(TREE_SRC) $(INDEX_SRC) $(wildcard src/*/*.h)
 	mkdir -p $(TSAN_DIR)
-	$(FUZZ_CC) -g -O1 $(NEED_CPPFLAGS) $(ALL_INC) $(NEED_CFLAGS) -fsanitize=thread $(LZO_CFLAGS) \
+	$(FUZZ_CC) -g -O1 $(NEED_CPPFLAGS) $(ALL_INC) $(NEED_CFLAGS) -fsanitize=thread $(CORE_CFLAGS) \
 		$(SQLITE_CFLAGS) $(FUSE_CFLAGS) -o $@ $(call srcs_in,fuse) $(CORE_SRC) $(TREE_SRC) $(INDEX_SRC) \
 		$(FUSE_LIBS) $(SQLITE_LIBS) $(LIBS) -lpthread
 tsan: $(TSAN_TESTS:%=$(TSAN_DIR)/%) $(TSAN_DIR)/rtmfs all
