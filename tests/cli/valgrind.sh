@@ -17,33 +17,34 @@ fi
 # it runs rtmcat-memcheck, the same objects linked dynamically.
 "${MAKE:-make}" --no-print-directory -s BUILD="$BUILD" "$BUILD/rtmcat-memcheck"
 rtmcat=$BUILD/rtmcat-memcheck
-vg=(valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all)
-runs=0
+# One memcheck run a line of $tmp/runs (rtmcat's arguments), on every core:
+# each run is a process of its own, so they need no order.  A run fails
+# only when valgrind itself reports (a rejected file is fine).
+cat > "$tmp/one.sh" <<'ONE'
+err=$(mktemp -p "$TMPD")
+# shellcheck disable=SC2086
+if ! valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all \
+        "$RTMCAT" $1 >/dev/null 2>"$err" && grep -q '^==[0-9]*==' "$err"; then
+    echo "valgrind: errors in rtmcat $1"; cat "$err"; rm -f "$err"; exit 255
+fi
+rm -f "$err"
+ONE
+export RTMCAT=$rtmcat TMPD=$tmp
 # Listing the views renders every one of them; plain.rtm adds the output path.
-for f in "${files[@]}"; do
-    for v in "" plain.rtm; do
-        if ! "${vg[@]}" "$rtmcat" "$f" $v >/dev/null 2>"$tmp/err" &&
-                grep -q '^==[0-9]*==' "$tmp/err"; then
-            echo "valgrind: errors in rtmcat $f $v"; cat "$tmp/err"; exit 1
-        fi
-        runs=$((runs + 1))
-    done
-done
+for f in "${files[@]}"; do printf '%s\n%s plain.rtm\n' "$f" "$f"; done > "$tmp/runs"
 # The same files inside an archive (entries read through its table), a cut
 # archive, and the archive's own listing and pbo.txt.
 "$BUILD/rtmgen" -a "$tmp/all.pbo" "${files[@]}"
 head -c 5000 "$tmp/all.pbo" > "$tmp/cut.pbo"
 mapfile -t entries < <("$BUILD/rtmcat" "$tmp/all.pbo" | awk 'NR > 1 {print $2}')
 # (and the error paths: a missing entry, a view an entry does not have)
-args=("$tmp/all.pbo" "$tmp/all.pbo pbo.txt" "$tmp/cut.pbo" "$tmp/cut.pbo/${entries[0]}"
-      "$tmp/all.pbo/no/such.rtm" "$tmp/all.pbo/${entries[0]} nope.txt")
-for e in "${entries[@]}"; do args+=("$tmp/all.pbo/$e"); done
-for a in "${args[@]}"; do
-    # shellcheck disable=SC2086
-    if ! "${vg[@]}" "$rtmcat" $a >/dev/null 2>"$tmp/err" && grep -q '^==[0-9]*==' "$tmp/err"; then
-        echo "valgrind: errors in rtmcat $a"; cat "$tmp/err"; exit 1
-    fi
-    runs=$((runs + 1))
-done
+{
+    printf '%s\n' "$tmp/all.pbo" "$tmp/all.pbo pbo.txt" "$tmp/cut.pbo" "$tmp/cut.pbo/${entries[0]}" \
+        "$tmp/all.pbo/no/such.rtm" "$tmp/all.pbo/${entries[0]} nope.txt"
+    for e in "${entries[@]}"; do printf '%s\n' "$tmp/all.pbo/$e"; done
+} >> "$tmp/runs"
+runs=$(wc -l < "$tmp/runs")
+# xargs stops at the first run that exits 255 and then fails itself.
+xargs -d '\n' -P "$(nproc)" -n 1 bash "$tmp/one.sh" < "$tmp/runs"
 echo "valgrind: $runs rtmcat runs over ${#files[@]} files, loose and in an archive" \
      "(every view rendered), no errors, no leaks"
