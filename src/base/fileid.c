@@ -26,7 +26,7 @@ int rtm_fileid_same(const struct rtm_fileid *a, const struct rtm_fileid *b)
 {
     return a->dev == b->dev && a->ino == b->ino && a->size == b->size &&
            a->mtime_ns == b->mtime_ns && a->ctime_ns == b->ctime_ns && a->salt == b->salt &&
-           a->skel == b->skel;
+           a->skel == b->skel && a->clip == b->clip;
 }
 
 int rtm_fileid_none(const struct rtm_fileid *id)
@@ -41,7 +41,7 @@ uint64_t rtm_fileid_hash(const struct rtm_fileid *id)
     uint64_t h = id->ino * 0x9e3779b97f4a7c15ull ^ id->size * 0xc2b2ae3d27d4eb4full ^
                  (uint64_t)id->mtime_ns * 0x165667b19e3779f9ull ^
                  (uint64_t)id->ctime_ns * 0x27d4eb2f165667c5ull ^ id->dev ^
-                 id->salt * 0x94d049bb133111ebull;
+                 id->salt * 0x94d049bb133111ebull ^ id->clip * 0xbf58476d1ce4e5b9ull;
     return h ^ (h >> 31);
 }
 

@@ -15,6 +15,9 @@
  *    SOURCE chose for the file (loader.h: skeletons), so that views made
  *    with it are of a version of their own.  Only a request for such a view
  *    sets it: the file's listing and inode numbers never depend on it.
+ *  - clip, 0 for the first, says which clip of a source that holds several
+ *    (glTF's animations, FBX's stacks: rtm(5)) the version shows: each
+ *    clip is an animation of its own, parsed and remembered apart.
  *  - Plain values: nothing to free.
  */
 #ifndef RTM_FILEID_H
@@ -28,12 +31,21 @@ struct rtm_fileid {
     int64_t mtime_ns, ctime_ns;
     uint64_t salt;
     uint64_t skel;
+    uint32_t clip;
 };
 
-#define RTM_FILEID_NONE ((struct rtm_fileid){ 0, 0, 0, 0, 0, 0, 0 })
+#define RTM_FILEID_NONE ((struct rtm_fileid){ 0, 0, 0, 0, 0, 0, 0, 0 })
 
 struct rtm_fileid rtm_fileid_of(const struct stat *st);
 int rtm_fileid_same(const struct rtm_fileid *a, const struct rtm_fileid *b);
+/* The version of the file itself, whatever skeleton or clip a view of it
+ * is of: an archive's table is one, for every entry's views. */
+static inline struct rtm_fileid rtm_fileid_file(struct rtm_fileid id)
+{
+    id.skel = 0;
+    id.clip = 0;
+    return id;
+}
 int rtm_fileid_none(const struct rtm_fileid *id);
 /* 0 for RTM_FILEID_NONE, so that a path's hash alone names it. */
 uint64_t rtm_fileid_hash(const struct rtm_fileid *id);

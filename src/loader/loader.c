@@ -403,8 +403,7 @@ static int load_entry(const struct rtm_loader *l, int fd, const char *archive,
                       const struct rtmc_src *src, struct rtmc_reservation *r,
                       struct rtmc_loaded *out, char *msg, size_t msglen)
 {
-    struct rtmc_src ts = { .path = archive, .id = src->id, .kind = RTMC_TABLE };
-    ts.id.skel = 0;                     /* one table, whatever skeleton parses the entry */
+    struct rtmc_src ts = { .path = archive, .id = rtm_fileid_file(src->id), .kind = RTMC_TABLE };
     struct rtmc_entry *t;
     int rc = rtmc_get(l->cache, &ts, &t);
     if (rc)

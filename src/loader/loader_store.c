@@ -45,7 +45,8 @@ static int index_key(const struct rtm_loader *l, const struct rtmc_src *src, uin
     *k = (struct rtm_store_key){ .dev = src->id.dev, .ino = src->id.ino, .size = src->id.size,
                                  .mtime_ns = src->id.mtime_ns, .ctime_ns = src->id.ctime_ns,
                                  .kind = kind, .render = kind == RTM_STORE_TABLE ? "" : l->render,
-                                 .salt = src->id.salt ^ src->id.skel * 0xd6e8feb86659fd93ull };
+                                 .salt = src->id.salt ^ src->id.skel * 0xd6e8feb86659fd93ull ^
+                                         src->id.clip * 0x9e3779b97f4a7c15ull };
     if (!src->archive_len)
         return 0;
     char archive[PATH_MAX];
@@ -53,7 +54,7 @@ static int index_key(const struct rtm_loader *l, const struct rtmc_src *src, uin
         return -1;
     memcpy(archive, src->path, src->archive_len);
     archive[src->archive_len] = 0;
-    struct rtmc_src ts = { .path = archive, .id = src->id, .kind = RTMC_TABLE };
+    struct rtmc_src ts = { .path = archive, .id = rtm_fileid_file(src->id), .kind = RTMC_TABLE };
     struct rtmc_entry *t;
     if (rtmc_get(l->cache, &ts, &t))
         return -1;

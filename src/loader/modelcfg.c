@@ -70,9 +70,8 @@ int rtm_archive_beside(const struct rtm_loader *l, const struct rtmc_src *src,
 {
     char archive[PATH_MAX];
     snprintf(archive, sizeof archive, "%.*s", (int)src->archive_len, src->path);
-    struct rtmc_src ts = { .path = archive, .id = src->id, .kind = RTMC_TABLE,
+    struct rtmc_src ts = { .path = archive, .id = rtm_fileid_file(src->id), .kind = RTMC_TABLE,
                            .level = RTMC_FULL };
-    ts.id.skel = 0;                     /* one table, whatever skeleton parses the entry */
     int rc = rtmc_get(l->cache, &ts, table);
     if (rc)
         return rc;

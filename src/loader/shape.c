@@ -4,6 +4,7 @@
  * A record is a tag byte and unsigned LEB128 numbers ("varints"): sizes
  * are mostly a few kB, so a number takes two or three bytes, not eight.
  *   'A' format nframes nbones pivots nnames {len bytes}... nsizes {size+1}...
+ *       [nclips clip {len bytes}...]   (a source of several clips only)
  *   'E' the message's bytes
  *   'T' head_len head tail_len tail
  */
@@ -92,7 +93,33 @@ int rtm_shape_encode(const struct rtm_anim *a, const uint64_t *sizes, const char
     put_varint(out, n);
     for (size_t i = 0; i < n; i++)
         put_varint(out, !sizes || sizes[i] == UINT64_MAX ? 0 : sizes[i] + 1);
+    if (a->nclips) {
+        put_varint(out, a->nclips);
+        put_varint(out, a->clip);
+        for (uint32_t i = 0; i < a->nclips; i++) {
+            put_varint(out, a->clip_names[i].len);
+            rtm_buf_put(out, a->clip_names[i].s, a->clip_names[i].len);
+        }
+    }
     return out->oom ? -1 : 0;
+}
+
+/* The clips' part of a record, when there is one (c after the sizes). */
+static int decode_clips(struct cur *c, struct rtm_anim *a)
+{
+    if (c->p == c->end)
+        return 0;
+    uint64_t n = get_count(c, 1), clip = get_varint(c);
+    struct rtm_str *names = n ? malloc(n * sizeof *names) : NULL;
+    for (uint64_t i = 0; names && i < n; i++) {
+        uint64_t len = get_varint(c);
+        const uint8_t *s = get_bytes(c, len);
+        names[i] = (struct rtm_str){ s ? (const char *)s : "", s ? (uint32_t)len : 0 };
+    }
+    int rc = !names || c->bad || c->p != c->end || clip >= n ||
+             rtm_anim_set_clips(a, (uint32_t)clip, (uint32_t)n, names) ? -1 : 0;
+    free(names);
+    return rc;
 }
 
 /* The anim of a shape record's counts and names (c after the tag). */
@@ -141,7 +168,7 @@ int rtm_shape_decode(const void *p, size_t len, struct rtm_anim **a, uint64_t **
         goto bad;
     for (uint64_t i = 0; i < count; i++)
         (*sizes)[i] = get_varint(&c) - 1;   /* 0 (not known) wraps to UINT64_MAX */
-    if (!c.bad && c.p == c.end)
+    if (!c.bad && decode_clips(&c, *a) == 0)
         return 0;
 bad:
     rtm_free(*a);

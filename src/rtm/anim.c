@@ -3,7 +3,9 @@
 #include "formats.h"
 #include "names.h"
 
+#include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,8 +70,45 @@ void rtm_free(struct rtm_anim *a)
     free(a->skel_names);
     free(a->skel_parents);
     rtm_names_free(a->tracks);
+    free(a->clip_names);
+    rtm_names_free(a->clips);
     rtm_bvh_info_free(a->bvh);
     free(a);
+}
+
+int rtm_anim_set_clips(struct rtm_anim *a, uint32_t clip, uint32_t n,
+                       const struct rtm_str *names)
+{
+    if (!n || clip >= n)
+        return -1;
+    size_t bytes = (size_t)n * (sizeof(struct rtm_str) + 16);  /* "clipI" and a NUL each */
+    for (uint32_t i = 0; i < n; i++)
+        bytes += names[i].len;
+    struct rtm_str *given = malloc(bytes);
+    if (!given)
+        return -1;
+    char *at = (char *)(given + n);
+    for (uint32_t i = 0; i < n; i++) {
+        given[i].s = at;
+        if (names[i].len)
+            memcpy(at, names[i].s, names[i].len);
+        given[i].len = names[i].len ? names[i].len
+                                    : (uint32_t)sprintf(at, "clip%" PRIu32, i + 1);
+        at[given[i].len] = 0;
+        at += given[i].len + 1;
+    }
+    struct rtm_names *made = rtm_names_make(given, n, &RTM_NAMES_FILE);
+    if (!made) {
+        free(given);
+        return -1;
+    }
+    free(a->clip_names);
+    rtm_names_free(a->clips);
+    a->clip_names = given;
+    a->clips = made;
+    a->nclips = n;
+    a->clip = clip;
+    return 0;
 }
 
 void rtm_bvh_info_free(struct rtm_bvh_info *in)
@@ -155,6 +194,9 @@ size_t rtm_anim_mem_bytes(const struct rtm_anim *a)
                rtm_names_mem_bytes(a->tracks);
     if (a->source)
         n += rtm_heap_bytes(a->source_bytes);
+    for (uint32_t i = 0; i < a->nclips; i++)
+        n += sizeof *a->clip_names + a->clip_names[i].len + 1;
+    n += rtm_names_mem_bytes(a->clips);
     if (a->bvh) {                       /* its joints' names, each with a bone's */
         size_t names = 0;
         for (uint32_t j = 0; j < a->bvh->njoints; j++)

@@ -141,6 +141,16 @@ struct rtm_anim {
     /* BVH only (NULL for the others): what header.txt says of the source */
     struct rtm_bvh_info *bvh;
 
+    /* A source of several clips (glTF's animations, FBX's stacks; 0 and
+     * NULL for the others): how many the file holds, which one this is (0
+     * the first), their names (clip_names, nclips of them, in one block
+     * with their bytes) and their folder names in the mount's clips/
+     * (names.h, RTM_NAMES_FILE: unique, a file system's names); both made
+     * by rtm_anim_set_clips(). */
+    uint32_t nclips, clip;
+    struct rtm_str *clip_names;
+    struct rtm_names *clips;
+
     /* The skeleton the anim was read with, per bone (both formats; taken at
      * parse time, so the anim needs the skeleton no longer): */
     int32_t *skel_parent;       /* nbones: the bone of this anim that is its
@@ -304,5 +314,10 @@ struct rtm_anim *rtm_anim_alloc(enum rtm_format fmt, uint32_t nframes,
                                 size_t string_bytes, enum rtm_depth depth);
 /* Copies len bytes into the anim's string arena. */
 struct rtm_str rtm_anim_str(struct rtm_anim *a, const void *s, uint32_t len);
+/* Says that a is clip `clip` of n (>= 1) whose names are names[0, n) (an
+ * empty name stands as "clipI", I counted from 1): -1 when out of memory,
+ * or when clip >= n. */
+int rtm_anim_set_clips(struct rtm_anim *a, uint32_t clip, uint32_t n,
+                       const struct rtm_str *names);
 
 #endif

@@ -116,11 +116,12 @@ static uint64_t child_number(struct rtm_tree *t, uint64_t parent, const char *pa
 {
     struct rtm_fileid id = tree_kind_versioned(tg->kind) ? tg->id : RTM_FILEID_NONE;
     struct tree_head hi;
-    if (parent & RTM_INO_FAMILY)
+    if (!tree_kind_is_head(tg->kind) && (parent & RTM_INO_FAMILY))
         return tg->member ? rtm_inodes_ref_member(t->nodes, rtm_ino_head(parent), tg->member) : 0;
     if (!tree_kind_is_head(tg->kind))
         return rtm_inodes_ref(t->nodes, path, &id);
     tree_head_info(tg->src, &tg->st, tg->entry, &hi);
+    hi.clip = tg->clip;                 /* a folder of clips/ heads a family too */
     return rtm_inodes_ref_head(t->nodes, path, &id, &hi);
 }
 

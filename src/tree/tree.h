@@ -107,6 +107,10 @@ struct rtm_skelreg;
  * animation's folder, after its views; the one file there that depends on
  * the configs under SOURCE, not only on the animation. */
 #define RTM_TREE_STATES_NAME "states.txt"
+/* The other clips of a source that holds several (glTF, FBX: rtm(5)): a
+ * folder in the source's own, which shows its first clip; in it, a folder
+ * of every view a clip, named as the clip is (its name made a file's). */
+#define RTM_TREE_CLIPS_NAME "clips"
 /* Which config states name an animation that is not there (rtmfs-views(7)):
  * at the root, unless SOURCE shows an entry of that name there. */
 #define RTM_TREE_MISSING_NAME "missing.txt"

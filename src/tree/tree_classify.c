@@ -96,7 +96,7 @@ static const unsigned char traits[] = {
     [TK_PBO] = VERSIONED,       [TK_PDIR] = VERSIONED, [TK_PINFO] = VERSIONED,
     [TK_PFILE] = VERSIONED,     [TK_CONFIG] = BY_PATH, [TK_PCONFIG] = VERSIONED,
     [TK_STATES] = VERSIONED,    [TK_MISSING] = BY_PATH, [TK_ROOTCHECK] = BY_PATH,
-    [TK_CONFLICTS] = VERSIONED,
+    [TK_CONFLICTS] = VERSIONED, [TK_CLIPS] = VERSIONED,
 };
 _Static_assert(sizeof traits == TK_COUNT, "traits for every kind");
 

@@ -4,6 +4,7 @@
  * number, and names inside it, without looking at SOURCE (the version is
  * pinned).  A leaf of the resolver, tier 3 of the tree (tree_int.h). */
 #include "tree_int.h"
+#include "names.h"
 
 #include <errno.h>
 #include <string.h>
@@ -38,8 +39,9 @@ int tree_resolve_head(struct rtm_tree *t, uint64_t ino, char path[PATH_MAX],
     tg->st.st_gid = hi.gid;
     tg->st.st_atim = (struct timespec){ .tv_sec = hi.atime_sec, .tv_nsec = hi.atime_nsec };
     rtm_fileid_to_stat(&id, &tg->st);
-    if (hi.srclen == n)
-        return 0;
+    tg->clip = hi.clip;
+    if (hi.entry < 0)
+        return 0;                       /* a file's folder, or one of its clips/ */
     /* an archive's entry: its index in the table of this very version */
     rc = tree_get_entry(t, tg, tg->src, RTMC_TABLE, &tg->table);
     const struct pbo *p = rc ? NULL : rtmc_pbo(tg->table);
@@ -62,7 +64,9 @@ int tree_resolve_in_family(struct rtm_tree *t, uint64_t parent, const char *name
         return rc;
     size_t n = strlen(path);
     enum rtm_view_kind kind;
-    if (k && tree_member_folder(k, &kind))
+    if (k == MEMBER_CLIPS)
+        rc = rtm_path_join(path, PATH_MAX, path, RTM_TREE_CLIPS_NAME);
+    else if (k && tree_member_folder(k, &kind))
         rc = -ENOTDIR;
     else if (k)
         rc = rtm_path_join(path, PATH_MAX, path, rtm_view_folder_name(kind));
@@ -88,6 +92,11 @@ int tree_aim_at_member(struct tree_target *tg, uint64_t k)
     }
     if (a && k == MEMBER_STATES) {
         tg->kind = TK_STATES;
+        tg->member = k;
+        return 0;
+    }
+    if (k == MEMBER_CLIPS && tree_shows_clips(tg, a)) {
+        tg->kind = TK_CLIPS;
         tg->member = k;
         return 0;
     }
@@ -161,6 +170,40 @@ static int member_needs_full(uint64_t k)
            rtmc_view_level((struct rtm_view){ .kind = (enum rtm_view_kind)i }) == RTMC_FULL;
 }
 
+/* What is inside clips/ of the first clip's folder (tg->rest), the anim
+ * loaded: clips/ itself, a clip's folder (a family's head), or a name
+ * inside one, resolved as inside the source's folder with that clip's
+ * anim.  1 when tg->rest is not in clips/ (or there is none). */
+static int resolve_clips(struct rtm_tree *t, struct tree_target *tg)
+{
+    const char *rest = tg->rest;
+    size_t n = strlen(RTM_TREE_CLIPS_NAME);
+    if (strncmp(rest, RTM_TREE_CLIPS_NAME, n) || (rest[n] && rest[n] != '/') ||
+        !tree_shows_clips(tg, rtmc_anim(tg->h)))
+        return 1;
+    if (!rest[n]) {
+        tg->kind = TK_CLIPS;
+        tg->member = MEMBER_CLIPS;
+        return 0;
+    }
+    const char *name = rest + n + 1, *slash = strchr(name, '/');
+    int64_t i = rtm_names_find(rtmc_anim(tg->h)->clips, name,
+                               slash ? (size_t)(slash - name) : strlen(name));
+    rtmc_put(t->cfg.cache, tg->h);
+    tg->h = NULL;
+    if (i < 1)
+        return -ENOENT;                 /* the first clip is the folder itself */
+    tg->clip = (uint32_t)i;
+    tg->member = 0;
+    if (!slash) {
+        tg->kind = TK_ANIM;
+        tg->rest = "";
+        return 0;
+    }
+    tg->rest = slash + 1;
+    return tree_resolve_inner(t, tg);
+}
+
 /* Resolves what is inside an animation folder (tg->rest).  A name that
  * can only be a view with numbers loads, when the file must be parsed at
  * all, the full parse its size and bytes will need: a cold file is parsed
@@ -170,7 +213,7 @@ int tree_resolve_inner(struct rtm_tree *t, struct tree_target *tg)
 {
     tg->full_if_parsed = name_needs_full(tg->rest) && !skeleton_pending(t, tg->rest);
     int rc = tree_load_anim(t, tg);
-    if (rc)
+    if (rc || (rc = resolve_clips(t, tg)) <= 0)
         return rc;
     const struct rtm_anim *a = rtmc_anim(tg->h);
     int found = 1;

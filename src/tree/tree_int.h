@@ -147,7 +147,7 @@ int tree_dir_path(struct rtm_tree *t, uint64_t ino, char path[PATH_MAX], struct 
 typedef int tree_list_fn(struct rtm_tree *t, uint64_t ino, struct tree_target *tg,
                          const char *path, struct rtm_dirlist *d);
 tree_list_fn tree_list_dir, tree_list_anim, tree_list_views, tree_list_gone, tree_list_archive,
-    tree_list_archive_dir;
+    tree_list_archive_dir, tree_list_clips;
 /* The root's missing.txt and check.txt, last, unless SOURCE showed an
  * entry of that name. */
 int tree_list_missing(struct rtm_tree *t, struct rtm_dirlist *d);

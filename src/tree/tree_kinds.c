@@ -174,6 +174,7 @@ static const struct kind_row kinds[] = {
     [TK_MISSING]   = { AS_FILE, 1, OF_SOURCE | CONFIGS_TIME, .content = content_missing },
     [TK_ROOTCHECK] = { AS_FILE, 1, OF_SOURCE | CONFIGS_TIME, .content = content_rootcheck },
     [TK_CONFLICTS] = { AS_FILE, 1, OF_SOURCE, .content = content_conflicts },
+    [TK_CLIPS]     = { AS_FOLDER, 1, 0, .list = tree_list_clips },
 };
 _Static_assert(sizeof kinds / sizeof kinds[0] == TK_COUNT, "a row for every kind");
 

@@ -5,6 +5,7 @@
  * which lister a folder's kind has; the listing itself is tree_dirlist.c's.
  * Each lister appends to d, and returns 0 or a negative errno. */
 #include "tree_int.h"
+#include "names.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -173,6 +174,25 @@ int tree_list_anim(struct rtm_tree *t, uint64_t ino, struct tree_target *tg, con
         rc = add_view(t, d, ino, path, tg, RTM_TREE_STATES_NAME, S_IFREG, MEMBER_STATES);
     for (size_t i = 0; !rc && (folder = rtm_view_folder(a, i, &kind)); i++)
         rc = add_view(t, d, ino, path, tg, folder, S_IFDIR, tree_folder_member(kind));
+    if (!rc && tree_shows_clips(tg, a))
+        rc = add_view(t, d, ino, path, tg, RTM_TREE_CLIPS_NAME, S_IFDIR, MEMBER_CLIPS);
+    return rc;
+}
+
+/* clips/ of a source of several clips: a folder a clip but the first
+ * (which is the source's own folder), each the head of a family. */
+int tree_list_clips(struct rtm_tree *t, uint64_t ino, struct tree_target *tg, const char *path,
+                    struct rtm_dirlist *d)
+{
+    (void)ino;
+    const struct rtm_anim *a = rtmc_anim(tg->h);
+    struct tree_head hi;
+    tree_head_info(tg->src, &tg->st, tg->entry, &hi);
+    int rc = 0;
+    for (uint32_t i = 1; !rc && i < a->nclips; i++) {
+        hi.clip = i;
+        rc = tree_list_add(t, d, path, a->clips->form[i], S_IFDIR, &tg->id, &hi);
+    }
     return rc;
 }
 

@@ -195,6 +195,8 @@ int tree_dir_path(struct rtm_tree *t, uint64_t ino, char path[PATH_MAX], struct 
     if (rc || !k)
         return rc;
     enum rtm_view_kind kind;
+    if (k == MEMBER_CLIPS)
+        return rtm_path_join(path, PATH_MAX, path, RTM_TREE_CLIPS_NAME);
     if (tree_member_folder(k, &kind))
         return -ENOTDIR;
     return rtm_path_join(path, PATH_MAX, path, rtm_view_folder_name(kind));

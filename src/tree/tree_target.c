@@ -22,8 +22,10 @@ int tree_get_entry(struct rtm_tree *t, struct tree_target *tg, const char *key,
                           .full_if_parsed = kind == RTMC_ANIM && tg->full_if_parsed };
     for (int tries = 0; tries < 5; tries++) {
         s.id = tg->id;
-        if (kind == RTMC_ANIM)
+        if (kind == RTMC_ANIM) {
             s.id.skel = tg->skel;
+            s.id.clip = tg->clip;
+        }
         int rc = rtmc_get(t->cfg.cache, &s, h);
         if (rc != -ESTALE || tg->pinned)
             return rc;

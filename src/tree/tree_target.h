@@ -73,6 +73,8 @@ enum tree_kind {
     TK_ROOTCHECK,                 /* the root's check.txt: of the configs and
                                      of the animations states play */
     TK_CONFLICTS,                 /* -o gamepaths: the root's conflicts.txt */
+    TK_CLIPS,                     /* a source of several clips: its clips/ folder,
+                                     of the clips but its first (rtm(5)) */
     TK_COUNT                      /* how many kinds: the kind table has a row each */
 };
 
@@ -93,6 +95,8 @@ struct tree_target {
     int full_if_parsed;           /* the target can only be a view that needs
                                      matrices: a shape that must be parsed is
                                      parsed full (cache.h) */
+    uint32_t clip;                /* which clip of its source (fileid.h): 0, or
+                                     a folder of clips/; its anim entry h is of it */
     uint64_t skel;                /* the skeleton the configs chose for its
                                      view (skelreg.h), 0: the loader's rule;
                                      its anim entry h is of it */
@@ -118,6 +122,14 @@ static inline uint64_t tree_folder_member(enum rtm_view_kind kind)
  * moves, and the views' numbers stay contiguous (tree_stale tells them as
  * one run, which states.txt, of the configs, is not part of). */
 #define MEMBER_STATES (RTM_INO_MEMBERS - 1)
+/* clips/ (TK_CLIPS) the one before; its folders are heads of their own. */
+#define MEMBER_CLIPS (RTM_INO_MEMBERS - 2)
+/* Whether the folder of tg (an animation, anim a) holds clips/: the first
+ * clip's folder of a source of several does. */
+static inline int tree_shows_clips(const struct tree_target *tg, const struct rtm_anim *a)
+{
+    return a && a->nclips > 1 && tg->clip == 0;
+}
 /* The inverse: the kind of folder member k is; -1 when it is no folder. */
 static inline int tree_member_folder(uint64_t k, enum rtm_view_kind *kind)
 {
@@ -136,7 +148,8 @@ struct tree_head {
                                      all of it, or the archive's */
     int32_t entry;                /* the archive's entry, or -1 */
     uint32_t mode, uid, gid;      /* of the source file (or archive) */
-    uint32_t pad;
+    uint32_t clip;                /* the clip its folder shows: 0, or one of
+                                     clips/ (the head's path ends in it) */
     int64_t atime_sec, atime_nsec;
 };
 _Static_assert(sizeof(struct tree_head) == RTM_INO_AUX, "a head's aux is a tree_head");
