@@ -34,7 +34,7 @@ struct rtm_fileid {
     uint32_t clip;
 };
 
-#define RTM_FILEID_NONE ((struct rtm_fileid){ 0, 0, 0, 0, 0, 0, 0, 0 })
+#define RTM_FILEID_NONE ((struct rtm_fileid){ .dev = 0 })
 
 struct rtm_fileid rtm_fileid_of(const struct stat *st);
 int rtm_fileid_same(const struct rtm_fileid *a, const struct rtm_fileid *b);

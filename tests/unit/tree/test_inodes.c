@@ -7,7 +7,8 @@
 #include "testutil.h"
 #include "inodes.h"
 
-static const struct rtm_fileid V1 = { 1, 2, 3, 4, 5, 0, 0 }, V2 = { 1, 2, 3, 4, 6, 0, 0 };
+static const struct rtm_fileid V1 = { .dev = 1, .ino = 2, .size = 3, .mtime_ns = 4, .ctime_ns = 5 },
+                               V2 = { .dev = 1, .ino = 2, .size = 3, .mtime_ns = 4, .ctime_ns = 6 };
 static const char AUX[RTM_INO_AUX] = "the caller's bytes about a head, 40";
 
 static void numbers_are_stable_and_counted(void **state)
