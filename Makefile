@@ -262,7 +262,7 @@ FUZZ_FLAGS   := -g -O1 $(NEED_CPPFLAGS) $(ALL_INC) $(NEED_CFLAGS) \
                 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_SRC     := $(CORE_SRC)
 FUZZERS      := fuzz_rtm fuzz_rtm_head fuzz_skeleton fuzz_pbo fuzz_config fuzz_gamepath fuzz_tree \
-                fuzz_mocap
+                fuzz_mocap fuzz_gltf
 # fuzz_tree drives the tree with its workers: the writers make its SOURCE,
 # and the cache, the loader and the index (SQLite) are under test too.
 FUZZ_TREE_SRC := $(FUZZ_SRC) $(WRIT_SRC) $(TREE_SRC) $(INDEX_SRC)

@@ -279,8 +279,8 @@ static int check_kind(struct gltf *g, const struct gltf_accessor *a, const char 
 static int read_minmax(struct gltf *g, json_t *acc, struct gltf_accessor *a, const char *where)
 {
     json_t *mn = json_object_get(acc, "min"), *mx = json_object_get(acc, "max");
-    if (!mn && !mx)
-        return 0;
+    if (!mn || !mx)
+        return 0;               /* the use says whether it needs them */
     json_t *x = json_array_get(mn, 0), *y = json_array_get(mx, 0);
     if (!json_is_number(x) || !json_is_number(y) || !isfinite(json_number_value(x)) ||
         !isfinite(json_number_value(y)))

@@ -217,6 +217,7 @@ static void pose_free(struct pose *p)
     free(p->rest);
     free(p->world);
     free(p->track);
+    free(p->use);
     free(p->lastrot);
 }
 

@@ -185,7 +185,7 @@ static int list_names(const struct gltf *g, struct rtm_clips *out, struct rtm_er
 {
     json_t *list = json_object_get(g->root, "animations");
     uint32_t n = g->nclips ? g->nclips : 1;
-    size_t bytes = n * sizeof *out->name;
+    size_t bytes = n * sizeof *out->name + (n - g->nclips);   /* "" without clips */
     for (uint32_t i = 0; i < g->nclips; i++) {
         json_t *nm = json_object_get(json_array_get(list, i), "name");
         bytes += (json_is_string(nm) ? strlen(json_string_value(nm)) : 0) + 1;
