@@ -139,7 +139,7 @@ $(LIBINDEX): $(INDEX_OBJ)
 # valgrind's memcheck does to watch the heap, so make valgrind runs
 # rtmcat-memcheck, the same objects linked dynamically.
 RTMCAT_OBJ := $(patsubst %,$(BUILD)/obj/rtmcat/rtmcat%.o,_args _estimate _config _check _usage _states \
-                _missing _gamepath _plain _text) $(BUILD)/obj/rtmcat/rtmcat.o
+                _missing _gamepath _plain _text _gltf) $(BUILD)/obj/rtmcat/rtmcat.o
 $(BUILD)/rtmcat: $(RTMCAT_OBJ) $(LIBTREE) $(LIBCORE)
 	$(CC) $(ALL_LDFLAGS) $(if $(SANITIZE),,-static-pie) -o $@ $^ $(LIBS) -lpthread
 $(BUILD)/rtmcat-memcheck: $(RTMCAT_OBJ) $(LIBTREE) $(LIBCORE)
@@ -262,7 +262,7 @@ FUZZ_FLAGS   := -g -O1 $(NEED_CPPFLAGS) $(ALL_INC) $(NEED_CFLAGS) \
                 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_SRC     := $(CORE_SRC)
 FUZZERS      := fuzz_rtm fuzz_rtm_head fuzz_skeleton fuzz_pbo fuzz_config fuzz_gamepath fuzz_tree \
-                fuzz_mocap
+                fuzz_mocap fuzz_gltf
 # fuzz_tree drives the tree with its workers: the writers make its SOURCE,
 # and the cache, the loader and the index (SQLite) are under test too.
 FUZZ_TREE_SRC := $(FUZZ_SRC) $(WRIT_SRC) $(TREE_SRC) $(INDEX_SRC)

@@ -117,6 +117,7 @@ void rtm_bvh_info_free(struct rtm_bvh_info *in)
         return;
     free(in->joint);
     free(in->names);
+    free(in->clip_name);
     free(in);
 }
 

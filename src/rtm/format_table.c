@@ -1,12 +1,14 @@
 /* format_table.c - the source formats' rows (format_table.h): each
  * format's name, extension, signature and readers, and the facts the
- * other layers ask of it.  The readers are plain.c, bmtr.c and BVH's
- * mocap_retarget_source.c; the wrappers here give them one signature. */
+ * other layers ask of it.  The readers are plain.c, bmtr.c, BVH's
+ * mocap_retarget_source.c and glTF's gltf_source.c (GLB and FBX too); the wrappers here give them one signature. */
 #include "format_table.h"
 #include "formats.h"
+#include "glb.h"
 #include "lzo.h"
 #include "mocap.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static int sniff_plain(const uint8_t *data, size_t len)
@@ -76,6 +78,22 @@ static const struct rtm_format_row ROWS[] = {
         .sniff = rtm_mocap_sniff, .read = rtm_read_bvh, .head = rtm_head_bvh,
         .bones_are_skeletons = 1,
     },
+    [RTM_FORMAT_GLTF] = {
+        .id = RTM_FORMAT_GLTF, .name = "gltf", .ext = ".gltf", .signature = "(glTF) {",
+        .sniff = rtm_gltf_sniff, .read = rtm_read_gltf, .head = rtm_head_gltf,
+        .clips = rtm_clips_gltf, .bones_are_skeletons = 1,
+    },
+    [RTM_FORMAT_GLB] = {
+        .id = RTM_FORMAT_GLB, .name = "glb", .ext = ".glb", .signature = "glTF",
+        .sniff = rtm_glb_sniff, .read = rtm_read_glb, .head = rtm_head_glb,
+        .clips = rtm_clips_glb, .bones_are_skeletons = 1,
+    },
+    [RTM_FORMAT_FBX] = {
+        .id = RTM_FORMAT_FBX, .name = "fbx", .ext = ".fbx",
+        .signature = "Kaydara FBX Binary",
+        .sniff = rtm_fbx_sniff, .read = rtm_read_fbx, .head = rtm_head_fbx,
+        .bones_are_skeletons = 1,
+    },
 };
 _Static_assert(sizeof ROWS / sizeof *ROWS == RTM_NFORMATS, "a source format without a row");
 
@@ -111,4 +129,33 @@ const char *rtm_format_side_file(const char *name, size_t len)
         if (ROWS[i].side_file && rtm_name_ends(name, len, ROWS[i].ext))
             return ROWS[i].side_file;
     return NULL;
+}
+
+int rtm_list_clips(const uint8_t *head, size_t len, uint64_t file_size, struct rtm_clips *out,
+                   uint64_t *need, struct rtm_error *err)
+{
+    *out = (struct rtm_clips){ 0, NULL };
+    *need = 0;
+    const struct rtm_format_row *f = rtm_format_sniff(head, len);
+    if (f && f->clips)
+        return f->clips(head, len, file_size, out, need, err);
+    /* one clip, named "": the pointer and its empty string in one block */
+    out->name = malloc(sizeof *out->name + 1);
+    if (!out->name) {
+        rtm_err_oom(err, "out of memory");
+        return -1;
+    }
+    out->name[0] = (char *)(out->name + 1);
+    out->name[0][0] = 0;
+    out->n = 1;
+    return 0;
+}
+
+void rtm_clips_free(struct rtm_clips *c)
+{
+    if (!c)
+        return;
+    free(c->name);
+    c->name = NULL;
+    c->n = 0;
 }

@@ -1,5 +1,5 @@
 /* format_table.h - the source formats, one row each (plain RTM, BMTR,
- * BVH): what any layer asks of a format it reads from the format's row,
+ * BVH, glTF, GLB, FBX): what any layer asks of a format it reads from the format's row,
  * never by comparing an anim's format with one, as curl's protocol
  * handlers and SQLite's sqlite3_vfs give each backend one struct.
  *
@@ -50,6 +50,10 @@ struct rtm_format_row {
     int (*head)(const uint8_t *data, size_t len, uint64_t file_size,
                 const struct rtm_parse_opts *o, const struct rtm_skeleton **skel,
                 struct rtm_anim **out, uint64_t *need, struct rtm_error *err);
+    /* Its clips (rtm_list_clips), from the head as head reads it; NULL:
+     * one clip a file, named "". */
+    int (*clips)(const uint8_t *data, size_t len, uint64_t file_size, struct rtm_clips *out,
+                 uint64_t *need, struct rtm_error *err);
 
     /* The file carries a version number (a->version): BMTR 3..5. */
     unsigned versioned : 1;

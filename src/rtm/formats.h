@@ -1,5 +1,6 @@
 /* formats.h - one reader per on-disk format, behind rtm_parse() (parse.c):
- * plain RTM, BMTR, and BVH (read, mapped and retargeted).  Each is named
+ * plain RTM, BMTR, BVH (read, mapped and retargeted), and glTF, GLB
+ * and FBX (read into BVH's model, then the same).  Each is named
  * by its format's row (format_table.c), which parse.c dispatches by.
  *
  * Each reader gets the whole source and fills a new anim, or returns -1
@@ -27,6 +28,43 @@ int rtm_read_bvh(const uint8_t *data, size_t len, const struct rtm_parse_opts *o
 int rtm_head_bvh(const uint8_t *data, size_t len, uint64_t file_size,
                  const struct rtm_parse_opts *o, const struct rtm_skeleton **skel,
                  struct rtm_anim **out, uint64_t *need, struct rtm_error *err);
+
+/* glTF 2.0 (gltf.h): a .gltf's JSON text or a .glb container, the clip
+ * o->clip read into a mocap as an equivalent BVH would be and then mapped
+ * and retargeted as BVH is (mocap_retarget.h).  Buffers come from the GLB's
+ * BIN chunk, data: URIs, or o->read_beside.  The heads read the JSON
+ * alone (counts and accessors' min/max) and give the same bones and
+ * nframes; the clip lists are the JSON's animations[]. */
+int rtm_read_gltf(const uint8_t *data, size_t len, const struct rtm_parse_opts *o,
+                  const struct rtm_skeleton **skel, struct rtm_anim **out,
+                  struct rtm_error *err);
+int rtm_head_gltf(const uint8_t *data, size_t len, uint64_t file_size,
+                  const struct rtm_parse_opts *o, const struct rtm_skeleton **skel,
+                  struct rtm_anim **out, uint64_t *need, struct rtm_error *err);
+int rtm_clips_gltf(const uint8_t *data, size_t len, uint64_t file_size, struct rtm_clips *out,
+                   uint64_t *need, struct rtm_error *err);
+int rtm_read_glb(const uint8_t *data, size_t len, const struct rtm_parse_opts *o,
+                 const struct rtm_skeleton **skel, struct rtm_anim **out,
+                 struct rtm_error *err);
+int rtm_head_glb(const uint8_t *data, size_t len, uint64_t file_size,
+                 const struct rtm_parse_opts *o, const struct rtm_skeleton **skel,
+                 struct rtm_anim **out, uint64_t *need, struct rtm_error *err);
+int rtm_clips_glb(const uint8_t *data, size_t len, uint64_t file_size, struct rtm_clips *out,
+                  uint64_t *need, struct rtm_error *err);
+/* Its first non-blank byte (after a UTF-8 BOM) is '{'. */
+int rtm_gltf_sniff(const uint8_t *data, size_t len);
+
+/* FBX: o->convert turns it into GLB, read as rtm_read_glb reads one (the
+ * anim's format then FBX); without it the parse fails saying so.  The
+ * head needs the whole file (the converter reads it all). */
+int rtm_read_fbx(const uint8_t *data, size_t len, const struct rtm_parse_opts *o,
+                 const struct rtm_skeleton **skel, struct rtm_anim **out,
+                 struct rtm_error *err);
+int rtm_head_fbx(const uint8_t *data, size_t len, uint64_t file_size,
+                 const struct rtm_parse_opts *o, const struct rtm_skeleton **skel,
+                 struct rtm_anim **out, uint64_t *need, struct rtm_error *err);
+/* Binary ("Kaydara FBX Binary") or ASCII ("; FBX" first) FBX. */
+int rtm_fbx_sniff(const uint8_t *data, size_t len);
 
 /* The same from the first len of file_size bytes: names and counts only
  * (rtm_parse_head).  RTM_PARSE_NEED_MORE when they need more bytes, with

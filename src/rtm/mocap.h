@@ -100,6 +100,19 @@ int rtm_mocap_read(const uint8_t *data, size_t len, uint64_t file_size, unsigned
                    struct rtm_mocap **out, uint64_t *need, struct rtm_error *err);
 void rtm_mocap_free(struct rtm_mocap *m);
 
+/* A mocap made in code (another format's reader, glTF's; a test):
+ * rtm_mocap_new() gives njoints joints named name[j] (copied into the
+ * mocap's arena; a name holding a NUL is cut there) and everything else
+ * 0: the caller sets each joint's parent (a parent before its children,
+ * the root first with -1), offset, channels and first, and nframes,
+ * frame_time and nvalues, to what rtm_mocap_read() promises of them;
+ * then rtm_mocap_alloc_values() gives values (nframes * nvalues, 0),
+ * unless the mocap is to be a head (values NULL).  The mocap is then one
+ * as rtm_mocap_read() makes, freed by rtm_mocap_free().  NULL / -1 when
+ * out of memory or past RTM_MOCAP_MAX_JOINTS (NULL too). */
+struct rtm_mocap *rtm_mocap_new(uint32_t njoints, const struct rtm_str *name);
+int rtm_mocap_alloc_values(struct rtm_mocap *m);
+
 /* Does the buffer look like BVH (its first word, after blanks, is
  * HIERARCHY, in any case)?  For the format dispatch (parse.c). */
 int rtm_mocap_sniff(const uint8_t *data, size_t len);

@@ -82,4 +82,18 @@ int rtm_mocap_retarget(const struct rtm_mocap *m, const struct rtm_mocap_map *ma
                        const struct rtm_skeleton *s, const struct rtm_mocap_opts *o,
                        unsigned flags, struct rtm_anim **out, struct rtm_error *err);
 
+/* The last steps of every source read into a mocap (BVH, glTF; formats.h).
+ * rtm_mocap_source_reserve() asks o->reserve for what a parse of head
+ * (the joints and counts; values NULL) will hold, with the skeleton o
+ * chooses by its joints' names.  rtm_mocap_source_make() maps m onto that
+ * skeleton and retargets it with mo (NULL: o->mocap, or zeroed), depth
+ * by m and flags; *skel gets the skeleton, the anim format fmt and
+ * source_bytes file_size.  -1 with err. */
+int rtm_mocap_source_reserve(const struct rtm_parse_opts *o, const struct rtm_mocap *head,
+                             struct rtm_error *err);
+int rtm_mocap_source_make(const struct rtm_mocap *m, const struct rtm_parse_opts *o,
+                          const struct rtm_mocap_opts *mo, unsigned flags, uint64_t file_size,
+                          enum rtm_format fmt, const struct rtm_skeleton **skel,
+                          struct rtm_anim **out, struct rtm_error *err);
+
 #endif

@@ -1,7 +1,8 @@
 /* mocap_retarget_source.c - BVH as a format of rtm_parse (formats.h): the
  * reader (mocap.h), the map and the retargeting (mocap_retarget.h) in a
  * row, with the skeleton the parse's options choose and the memory its
- * reserve allows. */
+ * reserve allows.  The last two steps are shared with glTF's reader
+ * (gltf_source.c), which makes its mocap in code. */
 #include "formats.h"
 #include "mocap.h"
 #include "mocap_retarget.h"
@@ -29,12 +30,14 @@ static int choose_skeleton(const struct rtm_parse_opts *o, const struct rtm_moca
 }
 
 /* Mapped and retargeted: the anim of m (its depth from m and flags). */
-static int make(const struct rtm_mocap *m, const struct rtm_parse_opts *o, unsigned flags,
-                uint64_t file_size, const struct rtm_skeleton **skel, struct rtm_anim **out,
-                struct rtm_error *err)
+int rtm_mocap_source_make(const struct rtm_mocap *m, const struct rtm_parse_opts *o,
+                          const struct rtm_mocap_opts *mo, unsigned flags, uint64_t file_size,
+                          enum rtm_format fmt, const struct rtm_skeleton **skel,
+                          struct rtm_anim **out, struct rtm_error *err)
 {
     static const struct rtm_mocap_opts none;
-    const struct rtm_mocap_opts *mo = o->mocap ? o->mocap : &none;
+    if (!mo)
+        mo = o->mocap ? o->mocap : &none;
     if (choose_skeleton(o, m, skel)) {
         rtm_err_oom(err, "out of memory");
         return -1;
@@ -49,16 +52,23 @@ static int make(const struct rtm_mocap *m, const struct rtm_parse_opts *o, unsig
         return -1;
     int rc = rtm_mocap_retarget(m, &map, *skel, mo, flags, out, err);
     rtm_mocap_map_free(&map);
-    if (!rc)
+    if (!rc) {
         (*out)->source_bytes = file_size;
+        (*out)->format = fmt;
+    }
     return rc;
 }
 
 /* What a parse will hold: the values read, and the anim (frames out at
  * most the source's: resampling only thins). */
-static int reserve(const struct rtm_parse_opts *o, const struct rtm_mocap *head,
-                   const struct rtm_skeleton *s, struct rtm_error *err)
+int rtm_mocap_source_reserve(const struct rtm_parse_opts *o, const struct rtm_mocap *head,
+                             struct rtm_error *err)
 {
+    const struct rtm_skeleton *s = NULL;
+    if (choose_skeleton(o, head, &s)) {
+        rtm_err_oom(err, "out of memory");
+        return -1;
+    }
     uint64_t values = (uint64_t)head->nframes * head->nvalues * sizeof(double);
     uint64_t nb = s ? s->nbones : 0, per_frame = sizeof(float) + nb * 12 * sizeof(float);
     uint64_t light = values + (uint64_t)head->nframes * sizeof(float) + nb * 64;
@@ -76,15 +86,14 @@ int rtm_read_bvh(const uint8_t *data, size_t len, const struct rtm_parse_opts *o
     /* the counts first, so that the reserve is asked before the values */
     int rc = rtm_mocap_read(data, len, len, RTM_MOCAP_HEAD, &m, &need, err);
     if (!rc) {
-        const struct rtm_skeleton *s = NULL;
-        rc = choose_skeleton(o, m, &s) ? -1 : reserve(o, m, s, err);
+        rc = rtm_mocap_source_reserve(o, m, err);
         rtm_mocap_free(m);
         m = NULL;
     }
     if (!rc)
         rc = rtm_mocap_read(data, len, len, 0, &m, &need, err);
     if (!rc)
-        rc = make(m, o, o->flags, len, skel, out, err);
+        rc = rtm_mocap_source_make(m, o, NULL, o->flags, len, RTM_FORMAT_BVH, skel, out, err);
     rtm_mocap_free(m);
     return rc ? -1 : 0;
 }
@@ -98,7 +107,7 @@ int rtm_head_bvh(const uint8_t *data, size_t len, uint64_t file_size,
     int rc = rtm_mocap_read(data, len, file_size, RTM_MOCAP_HEAD, &m, need, err);
     if (rc)
         return rc;
-    rc = make(m, o, 0, file_size, skel, out, err);
+    rc = rtm_mocap_source_make(m, o, NULL, 0, file_size, RTM_FORMAT_BVH, skel, out, err);
     rtm_mocap_free(m);
     return rc;
 }

@@ -97,7 +97,7 @@ static void put_signatures(char *out, size_t n)
 /* The reason no reader takes data. */
 static int unknown_format(size_t len, struct rtm_error *err)
 {
-    char sigs[128];
+    char sigs[192];
     put_signatures(sigs, sizeof sigs);
     if (len == 0)
         rtm_err_set(err, 0, "empty file, not an RTM animation");

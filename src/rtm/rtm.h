@@ -2,8 +2,9 @@
  *
  * Contract:
  *  - rtm_parse() reads a plain RTM (RTM_0101, optional leading RTM_MDAT), a
- *    binarised BMTR (v3, v4, v5) or a BVH motion capture (retargeted onto
- *    the skeleton, mocap_retarget.h) from a byte buffer it does not keep, and
+ *    binarised BMTR (v3, v4, v5), a BVH motion capture (retargeted onto
+ *    the skeleton, mocap_retarget.h) or a glTF, GLB or FBX clip (gltf.h;
+ *    FBX through the caller's converter, rtm_parse_opts) from a byte buffer it does not keep, and
  *    returns a newly allocated struct rtm_anim that the caller releases with
  *    rtm_free().  Every string and array inside belongs to the anim.
  *  - BMTR transforms are converted to plain model-space matrices at parse time
@@ -33,11 +34,16 @@ struct rtm_mocap_opts;
  * which says all that any layer asks of one.  BVH: motion capture text
  * retargeted onto the skeleton (mocap_retarget.h); its plain.rtm and
  * bmtr.rtm are written from the matrices, as a BMTR file's plain.rtm is.
+ * glTF (JSON text) and GLB (its binary container): read into the same
+ * mocap as an equivalent BVH and retargeted alike (gltf.h); FBX: turned
+ * into GLB by the caller's converter (rtm_parse_opts.convert), then read
+ * as GLB.
  * The persistent index stores the ids (shape.h): a new one goes last. */
-enum rtm_format { RTM_FORMAT_PLAIN, RTM_FORMAT_BMTR, RTM_FORMAT_BVH, RTM_NFORMATS };
+enum rtm_format { RTM_FORMAT_PLAIN, RTM_FORMAT_BMTR, RTM_FORMAT_BVH, RTM_FORMAT_GLTF,
+                  RTM_FORMAT_GLB, RTM_FORMAT_FBX, RTM_NFORMATS };
 
-/* What header.txt says of a BVH source (RTM_FORMAT_BVH only): how its
- * joints were read and mapped.  The anim owns it (rtm_free); every string
+/* What header.txt says of a BVH source (and of glTF, GLB and FBX, read
+ * as one): how its joints were read and mapped.  The anim owns it (rtm_free); every string
  * is in names, or static. */
 struct rtm_bvh_joint {
     const char *name;           /* the source joint's */
@@ -62,6 +68,10 @@ struct rtm_bvh_info {
                                    identity path) */
     struct rtm_bvh_joint *joint;    /* njoints, file order */
     char *names;                /* the strings joint[] points into */
+    /* glTF, GLB and FBX: which clip of the file (from 0) of how many, and
+     * its name (malloc'd, or NULL when it has none); 0, 0, NULL for BVH */
+    uint32_t clip, nclips;
+    char *clip_name;
 };
 void rtm_bvh_info_free(struct rtm_bvh_info *in);
 
@@ -138,7 +148,7 @@ struct rtm_anim {
     char *skeleton_name;        /* the skeleton it was read with (both formats) */
     uint32_t composed;          /* bones composed with their parent */
 
-    /* BVH only (NULL for the others): what header.txt says of the source */
+    /* BVH, glTF, GLB, FBX (NULL for RTM): what header.txt says of the source */
     struct rtm_bvh_info *bvh;
 
     /* A source of several clips (glTF's animations, FBX's stacks; 0 and
@@ -194,7 +204,8 @@ int rtm_parse(const uint8_t *data, size_t len, const struct rtm_skeleton *skel,
               struct rtm_anim **out, struct rtm_error *err);
 
 /* Whether a file of this name (len bytes) is read as an animation: .rtm
- * (plain or BMTR) or .bvh (motion capture, mocap.h), in any case: a
+ * (plain or BMTR), .bvh (motion capture, mocap.h), .gltf, .glb or .fbx,
+ * in any case: a
  * format's row's extension (format_table.h).  The one rule the mount,
  * the index's walks and rtmcat name animations by. */
 int rtm_is_anim_name(const char *name, size_t len);
@@ -239,8 +250,29 @@ struct rtm_parse_opts {
      * (then a->source == data and the caller must not free it). */
     int give_source;
     /* How a BVH source is read (mocap_retarget.h: unit, frame rate, map
-     * file); NULL: as zeroed. */
+     * file); NULL: as zeroed.  glTF, GLB and FBX sources take it too. */
     const struct rtm_mocap_opts *mocap;
+    /* Which clip of a source that holds several (glTF's animations[],
+     * from 0, in file order; rtm_list_clips) the parse reads.  0: the
+     * first.  Past the last: the parse fails naming the count. */
+    uint32_t clip;
+    /* A file a source names beside itself (a .gltf's buffers by their
+     * uri, percent-decoded, never absolute nor with a ".." part): the
+     * callee mallocs *data (len bytes), which the parse frees, and
+     * returns 0; or -1 with err saying why (a missing file, named).
+     * NULL: a source that names one fails, naming it.  The core never
+     * opens a file itself. */
+    int (*read_beside)(void *ctx, const char *name, uint8_t **data, size_t *len,
+                       struct rtm_error *err);
+    void *beside_ctx;
+    /* Turns a source of a format the core does not read itself (format:
+     * "fbx") into GLB: the callee mallocs *glb (*glb_len bytes), which
+     * the parse reads as a GLB source and frees, and returns 0; or -1
+     * with err.  NULL: an FBX parse fails saying the converter is
+     * needed.  It may be called from any thread the parse runs on. */
+    int (*convert)(void *ctx, const char *format, const uint8_t *data, size_t len,
+                   uint8_t **glb, size_t *glb_len, struct rtm_error *err);
+    void *convert_ctx;
 };
 int rtm_parse_opts(const uint8_t *data, size_t len, const struct rtm_parse_opts *o,
                    struct rtm_anim **out, struct rtm_error *err);
@@ -266,6 +298,24 @@ int rtm_parse_head(const uint8_t *head, size_t len, uint64_t file_size,
                    const struct rtm_parse_opts *o, struct rtm_anim **out, uint64_t *need,
                    struct rtm_error *err);
 void rtm_free(struct rtm_anim *a);
+
+/* The clips a source holds (glTF's animations[], in file order), for a
+ * listing that shows each as an animation of its own: n of them, name[i]
+ * each clip's name ("" when the file gives none), NUL-terminated, all in
+ * one allocation the caller frees with rtm_clips_free().  A format with
+ * one animation a file (RTM, BVH) has one clip, named "".  A glTF file
+ * with a skin and no animation has one (its rest pose); one with neither
+ * fails as its parse would.  Read from the head as rtm_parse_head() is
+ * (RTM_PARSE_NEED_MORE with *need, or -1 with err): a glTF's JSON alone,
+ * never its buffers.  An FBX file, whose clips only its converter knows,
+ * counts as one. */
+struct rtm_clips {
+    uint32_t n;
+    char **name;
+};
+int rtm_list_clips(const uint8_t *head, size_t len, uint64_t file_size, struct rtm_clips *out,
+                   uint64_t *need, struct rtm_error *err);
+void rtm_clips_free(struct rtm_clips *c);
 /* Memory a parsed anim holds, close enough for a budget: its arrays with
  * the heap's cost of each, its track names, its source if it keeps one.
  * 0 for NULL. */

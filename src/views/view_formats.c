@@ -56,6 +56,8 @@ static void put_bvh_fields(const struct rtm_bvh_info *in, struct rtm_buf *b)
     rtm_buf_printf(b, "bvh_joints: %u (%u stand for a bone)\n", in->njoints, in->nmapped);
     if (strcmp(in->unit_name, "set") == 0)
         rtm_buf_printf(b, "bvh_unit: %.6g m (set)\n", in->unit);
+    else if (strcmp(in->unit_name, "file") == 0)
+        rtm_buf_printf(b, "bvh_unit: %.6g m (as the file says: glTF is metres)\n", in->unit);
     else
         rtm_buf_printf(b, "bvh_unit: %.6g m (%s, inferred from the rest pose's height of "
                        "%.2f m)\n", in->unit, in->unit_name, in->height * in->unit);
@@ -105,6 +107,28 @@ static void bvh_fields(const struct rtm_anim *a, struct rtm_buf *b)
         put_bvh_fields(a->bvh, b);
 }
 
+/* ---- glTF, GLB, FBX: read into BVH's model, then retargeted alike ---- */
+
+static void gltf_skeleton_note(const struct rtm_anim *a, struct rtm_buf *b)
+{
+    (void)a;
+    rtm_buf_puts(b, " (the clip retargeted onto its bones and rest pose)\n");
+}
+
+/* Which clip of how many, then what BVH's lines say of the joints. */
+static void gltf_fields(const struct rtm_anim *a, struct rtm_buf *b)
+{
+    if (!a->bvh)
+        return;
+    rtm_buf_printf(b, "clip: %u of %u", a->bvh->clip, a->bvh->nclips);
+    if (a->bvh->clip_name && a->bvh->clip_name[0]) {
+        rtm_buf_puts(b, " ");
+        put_token(b, a->bvh->clip_name);
+    }
+    rtm_buf_putc(b, '\n');
+    put_bvh_fields(a->bvh, b);
+}
+
 /* ---- the table: a row for each of format_table.h's ---- */
 
 static const struct view_format ROWS[] = {
@@ -114,6 +138,13 @@ static const struct view_format ROWS[] = {
                           .put_skeleton_note = bmtr_skeleton_note, .put_fields = bmtr_fields },
     [RTM_FORMAT_BVH] = { .version_text = "none (BVH motion capture text)", .svg_name = "BVH",
                          .put_skeleton_note = bvh_skeleton_note, .put_fields = bvh_fields },
+    [RTM_FORMAT_GLTF] = { .version_text = "2.0 (glTF JSON text)", .svg_name = "glTF",
+                          .put_skeleton_note = gltf_skeleton_note, .put_fields = gltf_fields },
+    [RTM_FORMAT_GLB] = { .version_text = "2.0 (glTF binary)", .svg_name = "GLB",
+                         .put_skeleton_note = gltf_skeleton_note, .put_fields = gltf_fields },
+    [RTM_FORMAT_FBX] = { .version_text = "none (FBX, read through its converter to glTF)",
+                         .svg_name = "FBX",
+                         .put_skeleton_note = gltf_skeleton_note, .put_fields = gltf_fields },
 };
 _Static_assert(sizeof ROWS / sizeof *ROWS == RTM_NFORMATS, "a source format without views' row");
 

@@ -9,9 +9,11 @@ dir=$1 build=$2 secs=$3
 shared=${RTMFS_SHARED:-../shared}
 seeds_rtm=$dir/seeds-rtm seeds_skel=$dir/seeds-skeleton seeds_pbo=$dir/seeds-pbo
 seeds_config=$dir/seeds-config seeds_tree=$dir/seeds-tree seeds_mocap=$dir/seeds-mocap
-mkdir -p "$seeds_rtm" "$seeds_skel" "$seeds_pbo" "$seeds_config" "$seeds_mocap" "$dir/corpus-rtm" \
+seeds_gltf=$dir/seeds-gltf
+mkdir -p "$seeds_rtm" "$seeds_skel" "$seeds_pbo" "$seeds_config" "$seeds_mocap" "$seeds_gltf" "$dir/corpus-rtm" \
          "$dir/corpus-skeleton" "$dir/corpus-pbo" "$dir/corpus-config" "$dir/corpus-gamepath"
-"$build/tests/fuzz_seeds" "$seeds_rtm" "$seeds_skel" "$seeds_pbo" "$seeds_config" "$seeds_mocap"
+"$build/tests/fuzz_seeds" "$seeds_rtm" "$seeds_skel" "$seeds_pbo" "$seeds_config" "$seeds_mocap" \
+    "$seeds_gltf"
 mkdir -p "$seeds_tree"
 "$build/tests/fuzz_tree_seeds" "$seeds_tree"   # SOURCEs and scripts (fuzz_tree.h)
 extra=()
@@ -23,7 +25,7 @@ fi
 status=0
 config_extra=()
 [ -d "$shared/configs" ] && config_extra=("$shared/configs")   # the real rapified files
-for t in ${FUZZ_TARGETS:-rtm rtm_head skeleton pbo config gamepath tree mocap}; do
+for t in ${FUZZ_TARGETS:-rtm rtm_head skeleton pbo config gamepath tree mocap gltf}; do
     seeds=$dir/seeds-$t max_len=262144
     [ "$t" = gamepath ] && seeds=$dir/seeds-pbo     # archives, read for their prefix
     [ "$t" = rtm_head ] && seeds=$dir/seeds-rtm max_len=256    # every prefix of each

@@ -7,6 +7,7 @@
 
 #include "config.h"
 #include "mocap_write.h"
+#include "../unit/rtm/gltf_fixture.h"
 #include "pbo_tricks.h"
 #include "pbo_write.h"
 #include "samples.h"
@@ -122,14 +123,39 @@ static int put_mocap(const char *dir)
     return 0;
 }
 
+/* The tests' arm (gltf_fixture.h), every variant, as text and GLB. */
+static int put_gltf(const char *dir)
+{
+    for (int flags = 0; flags < 8; flags++) {
+        struct rtm_buf t, g;
+        char name[64];
+        rtm_buf_init(&t);
+        rtm_buf_init(&g);
+        fx_gltf(&t, flags);
+        fx_glb(&g, flags);
+        if (t.oom || g.oom)
+            return -1;
+        snprintf(name, sizeof name, "arm%d.gltf", flags);
+        put(dir, name, -1, t.p, t.len);
+        snprintf(name, sizeof name, "arm%d.glb", flags);
+        put(dir, name, -1, g.p, g.len);
+        rtm_buf_free(&t);
+        rtm_buf_free(&g);
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 7 && put_gltf(argv[6]))
+        return 1;
     if (argc >= 5 && put_configs(argv[4]))
         return 1;
-    if (argc == 6 && put_mocap(argv[5]))
+    if (argc >= 6 && put_mocap(argv[5]))
         return 1;
-    if (argc < 4 || argc > 6) {
-        fprintf(stderr, "usage: fuzz_seeds RTM_DIR SKELETON_DIR PBO_DIR [CONFIG_DIR [MOCAP_DIR]]\n");
+    if (argc < 4 || argc > 7) {
+        fprintf(stderr, "usage: fuzz_seeds RTM_DIR SKELETON_DIR PBO_DIR [CONFIG_DIR [MOCAP_DIR "
+                        "[GLTF_DIR]]]\n");
         return 2;
     }
     struct sample_opts o = { 3, 8, 1, 2 };

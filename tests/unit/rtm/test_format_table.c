@@ -38,6 +38,11 @@ static void signatures_pick_the_row(void **state)
     assert_string_equal(sniffed("RTM_MDAT...."), "plain");
     assert_string_equal(sniffed("BMTR...."), "bmtr");
     assert_string_equal(sniffed("\n  hierarchy\nROOT Hips"), "bvh");
+    assert_string_equal(sniffed("\xef\xbb\xbf \n{\"asset\":{}}"), "gltf");
+    assert_string_equal(sniffed("glTF\x02"), "glb");
+    assert_string_equal(sniffed("Kaydara FBX Binary  "), "fbx");
+    assert_string_equal(sniffed("; FBX 7.4.0 project file"), "fbx");
+    assert_string_equal(sniffed("[1]"), "none");
     assert_string_equal(sniffed("RTM_01"), "none");       /* too short to tell */
     assert_string_equal(sniffed("BMT"), "none");
     assert_string_equal(sniffed("MOTION\n"), "none");
@@ -55,6 +60,11 @@ static void rows_say_what_header_txt_prints(void **state)
     assert_true(rtm_format_by_id(RTM_FORMAT_PLAIN)->is_plain_rtm);
     assert_true(rtm_format_by_id(RTM_FORMAT_BMTR)->is_bmtr);
     assert_true(rtm_format_by_id(RTM_FORMAT_BVH)->bones_are_skeletons);
+    for (int f = RTM_FORMAT_GLTF; f <= RTM_FORMAT_FBX; f++)
+        assert_true(rtm_format_by_id(f)->bones_are_skeletons);
+    assert_string_equal(rtm_format_by_id(RTM_FORMAT_GLTF)->name, "gltf");
+    assert_string_equal(rtm_format_by_id(RTM_FORMAT_GLB)->name, "glb");
+    assert_string_equal(rtm_format_by_id(RTM_FORMAT_FBX)->name, "fbx");
     assert_false(rtm_format_by_id(RTM_FORMAT_BMTR)->bones_are_skeletons);
     assert_false(rtm_format_by_id(RTM_FORMAT_BVH)->is_plain_rtm);
     assert_false(rtm_format_by_id(RTM_FORMAT_BVH)->is_bmtr);
@@ -63,9 +73,11 @@ static void rows_say_what_header_txt_prints(void **state)
 static void names_by_extension_in_any_case(void **state)
 {
     (void)state;
-    static const char *const anims[] = { "a.rtm", "A.RTM", "dir/x.Rtm", "m.bvh", "M.BVH" };
-    static const char *const others[] = { "a.pbo", "rtm", "a.rtm.txt", "bvh.map", "" };
-    for (size_t i = 0; i < 5; i++) {
+    static const char *const anims[] = { "a.rtm", "A.RTM", "dir/x.Rtm", "m.bvh", "M.BVH",
+                                         "a.gltf", "b.GLB", "c.Fbx" };
+    static const char *const others[] = { "a.pbo", "rtm", "a.rtm.txt", "bvh.map", "",
+                                          "a.bin", "a.gltf.txt", "fbx" };
+    for (size_t i = 0; i < 8; i++) {
         assert_true(rtm_is_anim_name(anims[i], strlen(anims[i])));
         assert_false(rtm_is_anim_name(others[i], strlen(others[i])));
     }
@@ -84,7 +96,8 @@ static void unknown_bytes_name_every_signature(void **state)
     assert_int_equal(rtm_parse(junk, sizeof junk - 1, NULL, &a, &err), -1);
     assert_null(a);
     assert_string_equal(err.msg, "not an RTM animation: starts with neither RTM_0101, "
-                                 "RTM_MDAT, BMTR nor (BVH) HIERARCHY");
+                                 "RTM_MDAT, BMTR, (BVH) HIERARCHY, (glTF) {, glTF nor "
+                                 "Kaydara FBX Binary");
     assert_int_equal(rtm_parse(junk, 0, NULL, &a, &err), -1);
     assert_string_equal(err.msg, "empty file, not an RTM animation");
     /* a head parse: the same message, once it has the bytes to tell */
@@ -94,7 +107,8 @@ static void unknown_bytes_name_every_signature(void **state)
                      -1);
     assert_null(a);
     assert_string_equal(err.msg, "not an RTM animation: starts with neither RTM_0101, "
-                                 "RTM_MDAT, BMTR nor (BVH) HIERARCHY");
+                                 "RTM_MDAT, BMTR, (BVH) HIERARCHY, (glTF) {, glTF nor "
+                                 "Kaydara FBX Binary");
     assert_int_equal(rtm_parse_head(junk, 4, sizeof junk - 1, &o, &a, &need, &err),
                      RTM_PARSE_NEED_MORE);
 }
