@@ -93,6 +93,7 @@ struct load_src {
     size_t classes_len;
     const char *classes_where;
     const struct rtm_bvh_map_file *map;     /* a BVH's (bvhmap.h), or NULL */
+    int fd;                                 /* the file (or archive) open */
 };
 
 static const struct load_src *load_of(const struct rtmc_src *src)
@@ -150,6 +151,18 @@ static void with_mocap(const struct rtm_loader *l, const struct rtmc_src *src,
     o->mocap = mo;
 }
 
+/* A parse with o reads the clip src's version shows, and the files beside
+ * the source that its bytes name (bs is o's to point at). */
+static void with_source(const struct rtm_loader *l, const struct rtmc_src *src,
+                        struct rtmc_reservation *r, struct rtm_parse_opts *o,
+                        struct rtm_beside *bs)
+{
+    *bs = (struct rtm_beside){ .l = l, .src = src, .fd = load_of(src)->fd, .r = r };
+    o->clip = src->id.clip;
+    o->read_beside = rtm_loader_read_beside;
+    o->beside_ctx = bs;
+}
+
 /* A parse with o takes its skeleton from the model.cfg beside the file
  * when the tree found one (pick's classes), else from the configs when the
  * version names their choice (its skel). */
@@ -180,8 +193,10 @@ static int parse(const struct rtm_loader *l, const struct rtmc_src *src,
                                 .flags = src->level != RTMC_FULL && !src->full_if_parsed
                                              ? RTM_PARSE_NO_MATRICES : 0,
                                 .give_source = 1 };
+    struct rtm_beside bs;
     with_skeleton(l, src, &o, &pick);
     with_mocap(l, src, &o, &mo);
+    with_source(l, src, r, &o, &bs);
     rtm_work_add(l->work, RTM_WORK_PARSE_FULL, 1);
     int rc = rtm_parse_opts(data, len, &o, &out->anim, &err);
     rtm_skeleton_pick_done(&pick);
@@ -228,8 +243,10 @@ static int load_head(const struct rtm_loader *l, const struct rtmc_src *src,
     struct rtm_skeleton_pick pick = pick_of(src);
     struct rtm_mocap_opts mo;
     struct rtm_parse_opts o = { .skel = l->skel, .reserve = reserve_parse, .reserve_ctx = &pb };
+    struct rtm_beside bs;
     with_skeleton(l, src, &o, &pick);
     with_mocap(l, src, &o, &mo);
+    with_source(l, src, r, &o, &bs);
     uint8_t *buf = NULL;
     size_t len = hs->size < HEAD_FIRST ? (size_t)hs->size : HEAD_FIRST, reserved = 0;
     uint64_t need;
@@ -463,7 +480,7 @@ int rtm_loader_load(void *ctx, const struct rtmc_src *src, struct rtmc_reservati
     int rc = same_version(fd, src);
     struct rtm_modelcfg m = { .h = NULL };
     struct rtm_bvh_map_file map = { .text = NULL };
-    struct load_src with = { .src = *src, .map = &map };
+    struct load_src with = { .src = *src, .map = &map, .fd = fd };
     if (!rc && (rc = rtm_bvh_map_find(l, fd, src, &map, msg, msglen)) == 1) {
         close(fd);                      /* a map that does not read: the file's message */
         return 0;

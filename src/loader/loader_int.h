@@ -30,4 +30,17 @@ void loader_remember_shape(const struct rtm_loader *l, const struct rtmc_src *sr
 void loader_remember_error(const struct rtm_loader *l, const struct rtmc_src *src,
                            const struct rtm_error *err);
 
+/* What a parse of src reads beside it (beside.c): the files its bytes name
+ * (a .gltf's buffers), from its folder or, for an entry, from its archive
+ * (open as fd); reserved in r before they are read. */
+struct rtm_beside {
+    const struct rtm_loader *l;
+    const struct rtmc_src *src;
+    int fd;
+    struct rtmc_reservation *r;
+};
+/* rtm_parse_opts.read_beside; ctx a struct rtm_beside. */
+int rtm_loader_read_beside(void *ctx, const char *name, uint8_t **data, size_t *len,
+                           struct rtm_error *err);
+
 #endif

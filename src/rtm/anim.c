@@ -117,7 +117,6 @@ void rtm_bvh_info_free(struct rtm_bvh_info *in)
         return;
     free(in->joint);
     free(in->names);
-    free(in->clip_name);
     free(in);
 }
 

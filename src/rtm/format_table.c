@@ -81,7 +81,7 @@ static const struct rtm_format_row ROWS[] = {
     [RTM_FORMAT_GLTF] = {
         .id = RTM_FORMAT_GLTF, .name = "gltf", .ext = ".gltf", .signature = "(glTF) {",
         .sniff = rtm_gltf_sniff, .read = rtm_read_gltf, .head = rtm_head_gltf,
-        .clips = rtm_clips_gltf, .bones_are_skeletons = 1,
+        .clips = rtm_clips_gltf, .files = rtm_gltf_files, .bones_are_skeletons = 1,
     },
     [RTM_FORMAT_GLB] = {
         .id = RTM_FORMAT_GLB, .name = "glb", .ext = ".glb", .signature = "glTF",
@@ -158,4 +158,12 @@ void rtm_clips_free(struct rtm_clips *c)
     free(c->name);
     c->name = NULL;
     c->n = 0;
+}
+
+const struct rtm_format_row *rtm_format_naming_files(const char *name, size_t len)
+{
+    for (size_t i = 0; i < RTM_NFORMATS; i++)
+        if (ROWS[i].files && rtm_name_ends(name, len, ROWS[i].ext))
+            return &ROWS[i];
+    return NULL;
 }

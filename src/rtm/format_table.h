@@ -55,6 +55,14 @@ struct rtm_format_row {
     int (*clips)(const uint8_t *data, size_t len, uint64_t file_size, struct rtm_clips *out,
                  uint64_t *need, struct rtm_error *err);
 
+    /* The files beside it that a file's own bytes name (a .gltf's
+     * buffers), which are part of its version as its side file is
+     * (loader.h), or NULL: 0 with their names, relative to its folder and
+     * checked not to leave it, in *names (n of them, one allocation the
+     * caller frees), or -1 with err when the bytes do not say. */
+    int (*files)(const uint8_t *data, size_t len, char ***names, uint32_t *n,
+                 struct rtm_error *err);
+
     /* The file carries a version number (a->version): BMTR 3..5. */
     unsigned versioned : 1;
     /* Its bytes are plain.rtm's: plain.rtm and fixed.rtm copy them, and
@@ -80,5 +88,8 @@ const struct rtm_format_row *rtm_format_of(const struct rtm_anim *a);
 const struct rtm_format_row *rtm_format_by_id(uint64_t id);
 const struct rtm_format_row *rtm_format_sniff(const uint8_t *data, size_t len);
 const char *rtm_format_side_file(const char *name, size_t len);
+/* The row of a file of that name whose bytes name files beside it
+ * (files), or NULL. */
+const struct rtm_format_row *rtm_format_naming_files(const char *name, size_t len);
 
 #endif

@@ -53,6 +53,9 @@ int rtm_clips_glb(const uint8_t *data, size_t len, uint64_t file_size, struct rt
                   uint64_t *need, struct rtm_error *err);
 /* Its first non-blank byte (after a UTF-8 BOM) is '{'. */
 int rtm_gltf_sniff(const uint8_t *data, size_t len);
+/* The files beside it a .gltf's buffers name (format_table.h: files). */
+int rtm_gltf_files(const uint8_t *data, size_t len, char ***names, uint32_t *n,
+                   struct rtm_error *err);
 
 /* FBX: o->convert turns it into GLB, read as rtm_read_glb reads one (the
  * anim's format then FBX); without it the parse fails saying so.  The

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "formats.h"
 #include "gltf.h"
 
 /* Past this, a JSON length is no file's (and sums of them cannot wrap). */
@@ -355,4 +356,51 @@ double gltf_get(const struct gltf_accessor *a, uint32_t i, uint32_t k)
     case 5123: return le_u16(p) / 65535.0;
     default: return le_u32(p);
     }
+}
+
+/* ---- the files a .gltf names (format_table.h: the row's files) ---- */
+
+int rtm_gltf_files(const uint8_t *data, size_t len, char ***names, uint32_t *n,
+                   struct rtm_error *err)
+{
+    json_error_t je;
+    struct gltf g = { .err = err };
+    *names = NULL;
+    *n = 0;
+    json_t *root = json_loadb((const char *)data, len, JSON_REJECT_DUPLICATES, &je);
+    json_t *list = root ? json_object_get(root, "buffers") : NULL;
+    if (!root) {
+        rtm_err_set(err, (uint64_t)je.position, "glTF: %s (line %d, column %d)", je.text,
+                    je.line, je.column);
+        return -1;
+    }
+    size_t count = json_is_array(list) ? json_array_size(list) : 0, bytes = 0;
+    for (size_t i = 0; i < count; i++) {
+        json_t *uri = json_object_get(json_array_get(list, i), "uri");
+        if (json_is_string(uri) && strncmp(json_string_value(uri), "data:", 5))
+            bytes += sizeof **names + json_string_length(uri) + 1;
+    }
+    char **out = malloc(bytes ? bytes : 1);
+    char *at = out ? (char *)out + bytes : NULL;
+    int rc = out ? 0 : (rtm_err_oom(err, "out of memory"), -1);
+    uint32_t k = 0;
+    for (size_t i = 0; i < count; i++) {   /* a name a file: decoded no longer than its uri */
+        json_t *uri = json_object_get(json_array_get(list, i), "uri");
+        if (rc || !json_is_string(uri) || !strncmp(json_string_value(uri), "data:", 5))
+            continue;
+        char name[4096];
+        rc = beside_name(&g, (uint32_t)i, json_string_value(uri), name, sizeof name);
+        if (!rc) {
+            at -= strlen(name) + 1;
+            out[k++] = memcpy(at, name, strlen(name) + 1);
+        }
+    }
+    json_decref(root);
+    if (rc) {
+        free(out);
+        return -1;
+    }
+    *names = out;
+    *n = k;
+    return 0;
 }

@@ -35,20 +35,27 @@ int rtm_fbx_sniff(const uint8_t *data, size_t len)
            (len >= 5 && memcmp(data, "; FBX", 5) == 0);
 }
 
-/* header.txt's clip line and unit (glTF is metres unless the user says). */
+static int list_names(const struct gltf *g, struct rtm_clips *out, struct rtm_error *err);
+
+/* Which clip a is, of the file's (rtm_anim_set_clips: header.txt's clip
+ * line, the mount's clips/), and its unit (glTF is metres unless the
+ * user says). */
 static int note_clip(const struct gltf *g, int unit_set, struct rtm_anim *a, struct rtm_error *err)
 {
-    if (!a->bvh)
-        return 0;
-    a->bvh->clip = g->clip;
-    a->bvh->nclips = g->nclips ? g->nclips : 1;
-    if (!unit_set)
+    if (a->bvh && !unit_set)
         a->bvh->unit_name = "file";
-    if (g->clip_name && !(a->bvh->clip_name = strdup(g->clip_name))) {
-        rtm_err_oom(err, "out of memory");
+    struct rtm_clips c;
+    if (list_names(g, &c, err))
         return -1;
-    }
-    return 0;
+    struct rtm_str *names = malloc(c.n * sizeof *names);
+    for (uint32_t i = 0; names && i < c.n; i++)
+        names[i] = (struct rtm_str){ c.name[i], (uint32_t)strlen(c.name[i]) };
+    int rc = names ? rtm_anim_set_clips(a, g->nclips ? g->clip : 0, c.n, names) : -1;
+    free(names);
+    rtm_clips_free(&c);
+    if (rc)
+        rtm_err_oom(err, "out of memory");
+    return rc;
 }
 
 /* The model of c read and made the anim of format fmt. */

@@ -68,10 +68,6 @@ struct rtm_bvh_info {
                                    identity path) */
     struct rtm_bvh_joint *joint;    /* njoints, file order */
     char *names;                /* the strings joint[] points into */
-    /* glTF, GLB and FBX: which clip of the file (from 0) of how many, and
-     * its name (malloc'd, or NULL when it has none); 0, 0, NULL for BVH */
-    uint32_t clip, nclips;
-    char *clip_name;
 };
 void rtm_bvh_info_free(struct rtm_bvh_info *in);
 

@@ -27,7 +27,6 @@
 #include "pbo.h"
 #include "rtm.h"
 #include "mocap_retarget.h"
-#include "rtmcat_gltf.h"
 #include "skeleton_cfg.h"
 #include "tree.h"
 #include "rtmcat_args.h"
@@ -663,9 +662,6 @@ int main(int argc, char **argv)
         /* plain.rtm of a loose BMTR file the quick way, before any tree is made */
         status = view && !a.raw ? rtmcat_plain(c.srcfd, c.rel, view, c.skel, skel_given, c.file)
                                 : -1;
-        /* a loose glTF's view with the files beside it and --clip */
-        if (status < 0 && !a.raw)
-            status = rtmcat_gltf(c.srcfd, c.rel, view, c.skel, &c.mocap, a.clip, c.file);
         if (status < 0 && !(status = cat_tree(&c, a.shared.digits, a.cdir)))
             status = cat_file(&c, view);
     }

@@ -1,11 +1,9 @@
 /* rtmcat_args.c - rtmcat's command line (rtmcat_args.h). */
 #include "rtmcat_args.h"
 
-#include <errno.h>
 #include <getopt.h>
 #include <lzo/lzoconf.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "rtmcat_check.h"
@@ -42,7 +40,6 @@ int rtmcat_args_parse(int argc, char **argv, struct rtmcat_args *a)
         { "strict", no_argument, NULL, 'S' },
         { "format", required_argument, NULL, 'F' },
         { "gamepath", no_argument, NULL, 'g' },
-        { "clip", required_argument, NULL, 'c' },
         { NULL, 0, NULL, 0 },
     };
     int ch;
@@ -61,17 +58,6 @@ int rtmcat_args_parse(int argc, char **argv, struct rtmcat_args *a)
         case 'K': a->check = 1; break;
         case 'g': a->game = 1; break;
         case 'C': a->cdir = optarg; break;
-        case 'c': {
-            char *end;
-            errno = 0;
-            unsigned long n = strtoul(optarg, &end, 10);
-            if (!*optarg || *end || errno || n > UINT32_MAX || optarg[0] == '-') {
-                fprintf(stderr, "rtmcat: bad clip '%s' (a number from 0)\n", optarg);
-                return 2;
-            }
-            a->clip = (uint32_t)n;
-            break;
-        }
         case 'S': a->check_flags |= RTMCAT_CHECK_STRICT; break;
         case 'F':
             if (strcmp(optarg, "json") && strcmp(optarg, "text")) {

@@ -3,8 +3,6 @@
 #ifndef RTM_RTMCAT_ARGS_H
 #define RTM_RTMCAT_ARGS_H
 
-#include <stdint.h>
-
 #include "shared_opts.h"
 
 struct rtmcat_args {
@@ -15,7 +13,6 @@ struct rtmcat_args {
     int ninc;
     int estimate, raw, check, game, pp_only;
     unsigned check_flags;           /* --strict, --format=json */
-    uint32_t clip;                  /* --clip N: a glTF file's clip (from 0) */
 };
 
 /* Reads the options of argv into *a, optind then at the first operand:

@@ -3,6 +3,7 @@
  * name of the format. */
 #include "view_formats.h"
 
+#include <inttypes.h>
 #include <string.h>
 
 /* ---- plain RTM ---- */
@@ -118,15 +119,13 @@ static void gltf_skeleton_note(const struct rtm_anim *a, struct rtm_buf *b)
 /* Which clip of how many, then what BVH's lines say of the joints. */
 static void gltf_fields(const struct rtm_anim *a, struct rtm_buf *b)
 {
-    if (!a->bvh)
-        return;
-    rtm_buf_printf(b, "clip: %u of %u", a->bvh->clip, a->bvh->nclips);
-    if (a->bvh->clip_name && a->bvh->clip_name[0]) {
-        rtm_buf_puts(b, " ");
-        put_token(b, a->bvh->clip_name);
+    if (a->nclips) {
+        rtm_buf_printf(b, "clip: %" PRIu32 " of %" PRIu32 " ", a->clip + 1, a->nclips);
+        put_token(b, a->clip_names[a->clip].s);
+        rtm_buf_puts(b, a->nclips > 1 && !a->clip ? " (the others: clips/)\n" : "\n");
     }
-    rtm_buf_putc(b, '\n');
-    put_bvh_fields(a->bvh, b);
+    if (a->bvh)
+        put_bvh_fields(a->bvh, b);
 }
 
 /* ---- the table: a row for each of format_table.h's ---- */
