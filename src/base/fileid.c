@@ -62,5 +62,6 @@ int rtm_fileid_check(int fd, const struct rtm_fileid *id)
     struct rtm_fileid now = rtm_fileid_of(&st);
     now.salt = id->salt;
     now.skel = id->skel;
+    now.clip = id->clip;
     return rtm_fileid_same(&now, id) ? 0 : -ESTALE;
 }

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "format_table.h"
 #include "loader_int.h"
 #include "modelcfg.h"
 
@@ -111,3 +112,61 @@ int rtm_loader_read_beside(void *ctx, const char *name, uint8_t **data, size_t *
     return b->src->archive_len ? read_entry(b, name, data, len, err)
                                : read_loose(b, name, data, len, err);
 }
+
+/* ---- the versions of the files a source names ---- */
+
+/* The bytes of the file at name (relative to dfd), when it is regular and
+ * at most max bytes: 0, or -1. */
+static int read_small(struct rtm_work *w, int dfd, const char *name, size_t max, uint8_t **data,
+                      size_t *len)
+{
+    struct stat st;
+    int fd = rtm_work_openat(w, dfd, name, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    int rc = fstat(fd, &st) || !S_ISREG(st.st_mode) || (uint64_t)st.st_size > max ? -1 : 0;
+    *len = rc ? 0 : (size_t)st.st_size;
+    *data = rc ? NULL : malloc(*len ? *len : 1);
+    if (!rc && (!*data || rtm_work_pread(w, fd, *data, *len, 0) != (ssize_t)*len))
+        rc = -1;
+    close(fd);
+    if (rc) {
+        free(*data);
+        *data = NULL;
+    }
+    return rc;
+}
+
+/* A .gltf bigger than this names no file as part of its version: its
+ * JSON would be read at every lookup (a buffer that big is inline). */
+enum { NAMED_FILES_MAX = 16 << 20 };
+
+uint64_t rtm_loader_named_salt(struct rtm_work *w, int dfd, const char *name)
+{
+    const struct rtm_format_row *f = rtm_format_naming_files(name, strlen(name));
+    uint8_t *data;
+    size_t len;
+    char **files;
+    uint32_t n;
+    struct rtm_error err = { .msg = "" };
+    if (!f || read_small(w, dfd, name, NAMED_FILES_MAX, &data, &len))
+        return 0;
+    int rc = f->files(data, len, &files, &n, &err);
+    free(data);
+    uint64_t salt = 0;
+    const char *slash = strrchr(name, '/');
+    int dl = slash ? (int)(slash - name) + 1 : 0;
+    for (uint32_t i = 0; !rc && i < n; i++) {
+        char p[PATH_MAX];
+        if (snprintf(p, sizeof p, "%.*s%s", dl, name, files[i]) >= (int)sizeof p)
+            continue;
+        struct stat st;
+        struct rtm_fileid id = fstatat(dfd, p, &st, 0) || !S_ISREG(st.st_mode)
+                                   ? RTM_FILEID_NONE : rtm_fileid_of(&st);
+        salt += rtm_fileid_hash(&id) * (2 * (uint64_t)i + 0x9e3779b97f4a7c15ull);
+    }
+    if (!rc)
+        free(files);
+    return salt;
+}
+

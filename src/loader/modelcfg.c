@@ -57,7 +57,8 @@ static int loose(const struct rtm_loader *l, const struct rtmc_src *src,
     if (have)
         id = rtm_fileid_of(&st);
     struct rtm_fileid ids[RTM_NSIDES] = { [RTM_SIDE_MODEL_CFG] = id, [RTM_SIDE_BVH_MAP] = *map };
-    if (rtm_loader_salt(ids) != src->id.salt)
+    if ((rtm_loader_salt(ids) ^ rtm_loader_named_salt(l->work, l->srcfd, src->path)) !=
+        src->id.salt)
         return -ESTALE;                 /* added, removed or rewritten since */
     if (!have)
         return 0;

@@ -33,6 +33,9 @@
  *   rtmgen -b DIR         BVH motion capture in every naming public mocap
  *                         uses and every rotation order, and DIR/bvh.tsv
  *                         (rtmgen_bvh.c)
+ *   rtmgen -G DIR         glTF: a two-bone arm as arm.glb (two clips),
+ *                         arm.gltf with its buffer beside it, and
+ *                         arm_inline.gltf (rtmgen_gltf.c)
  *   rtmgen -h, --help     the usage, on stdout; bad usage: on stderr, exit 2
  */
 #include <errno.h>
@@ -313,6 +316,10 @@ static void usage(FILE *f)
           "                   down) and line ends; ofp2_ORDER.bvh in the man skeleton's\n"
           "                   names for every rotation order and mixed; DIR/bvh.tsv says\n"
           "                   what each file is\n"
+          "  -G DIR           glTF: a two-bone arm (RightArm, RightForeArm, RightHand) as\n"
+          "                   arm.glb with a skin and two clips (bend, lift), arm.gltf\n"
+          "                   with its buffer in the file \"arm data.bin\" beside it, and\n"
+          "                   arm_inline.gltf (its buffer inline, no skin, one clip)\n"
           "  -h, --help       show this help and exit\n"
           "The same options write the same bytes on every run and machine.\n", f);
 }
@@ -327,7 +334,7 @@ int main(int argc, char **argv)
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
-    while ((c = getopt_long(argc, argv, "t:p:P:a:s:x:F:I:D:b:h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "t:p:P:a:s:x:F:I:D:b:G:h", longopts, NULL)) != -1) {
         if (c == 'D' && optind + 1 == argc) {
             return rtmgen_damaged(optarg, argv[optind]);
         } else if ((c == 's' || c == 'x') && optind + 1 == argc) {
@@ -360,6 +367,8 @@ int main(int argc, char **argv)
             return gen_pbo(optarg);
         } else if (c == 'b' && optind == argc) {
             return rtmgen_mkdir(optarg) ? 1 : rtmgen_bvh(optarg);
+        } else if (c == 'G' && optind == argc) {
+            return rtmgen_mkdir(optarg) ? 1 : rtmgen_gltf(optarg);
         } else if (c == 'P') {
             errno = 0;
             mb = strtol(optarg, &end, 10);

@@ -46,6 +46,10 @@ int rtmgen_damaged(const char *arg, const char *dir);
 /* -b DIR: BVH files in every naming and style (mocap_write.h) and
  * DIR/bvh.tsv, what each is. */
 int rtmgen_bvh(const char *dir);
+/* -G DIR: the glTF arm (gltf_write.h) as arm.glb (a skin, two clips),
+ * arm.gltf with its buffer beside it ("arm data.bin") and
+ * arm_inline.gltf (its buffer in a data: URI, no skin, one clip). */
+int rtmgen_gltf(const char *dir);
 
 /* The animations' names of the generated trees. */
 enum { RTMGEN_NANIMS = 10 };

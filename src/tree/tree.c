@@ -18,6 +18,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include "format_table.h"
 #include "pbo.h"
 #include "views.h"
 
@@ -335,12 +336,13 @@ void rtm_tree_changed(struct rtm_tree *t, const char *dir, const char *name,
         atomic_store(&t->skeletons_moved, 1);
     if (t->file) {
         /* everything shown is of that one file */
-        if (!*dir && name && (strcmp(name, t->file) == 0 || tree_is_side_file(name)))
+        if (!*dir && name && (strcmp(name, t->file) == 0 || tree_is_side_file(name) ||
+                              rtm_format_naming_files(t->file, strlen(t->file))))
             rtm_tree_changed_all(t, n);
         return;
     }
     uint64_t parent = rtm_inodes_find(t->nodes, dir, &RTM_FILEID_NONE);
-    if (tree_is_side_file(name))
+    if (name)                           /* a side file, or a file a .gltf may name */
         tree_modelcfg_changed(t, dir, name, parent, n);
     if (!name) {
         if (parent)

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "format_table.h"
 #include "tree_target.h"
 
 /* ---- what watched folders hold beside their animations ---- */
@@ -265,7 +266,7 @@ uint64_t tree_modelcfg_salt(struct rtm_tree *t, int dfd, const char *name, const
     }
     if (want)
         side_ids(t, dfd, name, rel, dev, want, ids);
-    return rtm_loader_salt(ids);
+    return rtm_loader_salt(ids) ^ rtm_loader_named_salt(t->cfg.work, dfd, name);
 }
 
 /* Whether path is an animation's directly in dir. */
@@ -283,6 +284,8 @@ struct beside_ctx {
     const char *dir;
     uint64_t parent;
     const struct rtm_tree_notify *n;
+    int naming_only;                    /* another file changed: only the animations
+                                           whose bytes may name it (a .gltf) */
 };
 
 static void forget_beside(void *arg, uint64_t ino, const char *path,
@@ -290,7 +293,8 @@ static void forget_beside(void *arg, uint64_t ino, const char *path,
 {
     struct beside_ctx *b = arg;
     (void)id;
-    if (!anim_in(path, b->dir))
+    if (!anim_in(path, b->dir) ||
+        (b->naming_only && !rtm_format_naming_files(path, strlen(path))))
         return;
     rtmc_invalidate(b->t->cfg.cache, path);
     if (b->parent)
@@ -302,10 +306,11 @@ void tree_modelcfg_changed(struct rtm_tree *t, const char *dir, const char *name
                            uint64_t parent, const struct rtm_tree_notify *n)
 {
     int s = rtm_side_named(name, RTM_SIDE_ON_DISK);
-    if (s < 0 || (RTM_SIDE_FILES[s].gives_skeleton && t->cfg.skeleton_explicit))
+    struct beside_ctx b = { t, dir, parent, n, s < 0 };
+    if (s >= 0 && RTM_SIDE_FILES[s].gives_skeleton && t->cfg.skeleton_explicit)
         return;
-    struct beside_ctx b = { t, dir, parent, n };
-    rtm_inodes_each(t->nodes, forget_beside, &b);
+    if (s >= 0 || !tree_is_anim_name(name, strlen(name)))
+        rtm_inodes_each(t->nodes, forget_beside, &b);
 }
 
 int tree_is_side_file(const char *name)

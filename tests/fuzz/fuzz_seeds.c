@@ -7,7 +7,7 @@
 
 #include "config.h"
 #include "mocap_write.h"
-#include "../unit/rtm/gltf_fixture.h"
+#include "gltf_write.h"
 #include "pbo_tricks.h"
 #include "pbo_write.h"
 #include "samples.h"
@@ -131,8 +131,8 @@ static int put_gltf(const char *dir)
         char name[64];
         rtm_buf_init(&t);
         rtm_buf_init(&g);
-        fx_gltf(&t, flags);
-        fx_glb(&g, flags);
+        rtm_gltf_arm_text(&t, flags);
+        rtm_gltf_arm_glb(&g, flags);
         if (t.oom || g.oom)
             return -1;
         snprintf(name, sizeof name, "arm%d.gltf", flags);

@@ -9,8 +9,9 @@
 #include "testutil.h"
 #include "formats.h"
 #include "gltf.h"
-#include "gltf_fixture.h"
+#include "gltf_write.h"
 #include "mocap.h"
+#include "names.h"
 #include "skeleton.h"
 
 static struct rtm_mocap *mocap_of(const struct rtm_buf *b, uint32_t clip, int head)
@@ -49,7 +50,7 @@ static void check_arm(int flags)
 {
     struct rtm_buf b;
     rtm_buf_init(&b);
-    fx_gltf(&b, flags);
+    rtm_gltf_arm_text(&b, flags);
     struct rtm_mocap *m = mocap_of(&b, 0, 0);
     assert_int_equal(m->njoints, 3);
     assert_string_equal(m->joint[0].name, "RightArm");
@@ -65,7 +66,7 @@ static void check_arm(int flags)
     for (uint32_t f = 0; f < 3; f++)
         assert_bend(m, f, 45.0 * f);
     /* the root's place: still with a skin, moving without */
-    assert_near(m->values[2 * 12], flags & ARM_SKIN ? 0.2 : 0.4, 1e-6);
+    assert_near(m->values[2 * 12], flags & RTM_ARM_SKIN ? 0.2 : 0.4, 1e-6);
     rtm_mocap_free(m);
     /* the head: the same joints and frames, no values */
     m = mocap_of(&b, 0, 1);
@@ -79,7 +80,7 @@ static void check_arm(int flags)
 static void arm_with_a_skin(void **state)
 {
     (void)state;
-    check_arm(ARM_SKIN);
+    check_arm(RTM_ARM_SKIN);
 }
 
 static void arm_without_a_skin(void **state)
@@ -93,7 +94,7 @@ static void arm_without_a_skin(void **state)
 static void rest_turn_is_taken_out(void **state)
 {
     (void)state;
-    check_arm(ARM_SKIN | ARM_REST_TURN);
+    check_arm(RTM_ARM_SKIN | RTM_ARM_REST_TURN);
 }
 
 static void second_clip(void **state)
@@ -101,7 +102,7 @@ static void second_clip(void **state)
     (void)state;
     struct rtm_buf b;
     rtm_buf_init(&b);
-    fx_gltf(&b, ARM_SKIN | ARM_TWO_CLIPS);
+    rtm_gltf_arm_text(&b, RTM_ARM_SKIN | RTM_ARM_TWO_CLIPS);
     struct rtm_clips c;
     struct rtm_error err = { .msg = "" };
     uint64_t need = 0;
@@ -139,8 +140,8 @@ static void parsed_as_gltf_and_glb(void **state)
     struct rtm_buf text, glb;
     rtm_buf_init(&text);
     rtm_buf_init(&glb);
-    fx_gltf(&text, ARM_SKIN);
-    fx_glb(&glb, ARM_SKIN);
+    rtm_gltf_arm_text(&text, RTM_ARM_SKIN);
+    rtm_gltf_arm_glb(&glb, RTM_ARM_SKIN);
     struct rtm_anim *a = NULL, *b = NULL, *h = NULL;
     if (rtm_parse_opts((const uint8_t *)text.p, text.len, &o, &a, &err))
         fail_msg("%s", err.msg);
@@ -153,8 +154,9 @@ static void parsed_as_gltf_and_glb(void **state)
     assert_int_equal(b->nbones, a->nbones);
     assert_memory_equal(a->matrices, b->matrices, (size_t)a->nframes * a->nbones * 12 * sizeof(float));
     assert_string_equal(a->bvh->unit_name, "file");
-    assert_int_equal(a->bvh->nclips, 1);
-    assert_string_equal(a->bvh->clip_name, "bend");
+    assert_int_equal(a->nclips, 1);
+    assert_string_equal(a->clip_names[0].s, "bend");
+    assert_string_equal(a->clips->form[0], "bend");
     /* a head read: the header and JSON chunk are enough */
     uint64_t need = 0;
     size_t json_end = 20 + le_u32((const uint8_t *)glb.p + 12);
@@ -190,9 +192,9 @@ static int read_beside(void *ctx, const char *name, uint8_t **data, size_t *len,
         rtm_err_nooff(err, "%s: No such file or directory", name);
         return -1;
     }
-    *data = malloc(FX_BIN_LEN);
-    fx_bin(*data, ARM_SKIN);
-    *len = FX_BIN_LEN;
+    *data = malloc(RTM_GLTF_ARM_BIN);
+    rtm_gltf_arm_bin(*data, RTM_ARM_SKIN);
+    *len = RTM_GLTF_ARM_BIN;
     return 0;
 }
 
@@ -205,7 +207,7 @@ static void buffer_beside(void **state)
     struct rtm_error err = { .msg = "" };
     struct rtm_buf j;
     rtm_buf_init(&j);
-    fx_json(&j, ARM_SKIN, "arm%20data.bin");
+    rtm_gltf_arm_json(&j, RTM_ARM_SKIN, "arm%20data.bin");
     struct rtm_anim *a = NULL;
     if (rtm_parse_opts((const uint8_t *)j.p, j.len, &o, &a, &err))
         fail_msg("%s", err.msg);
@@ -220,7 +222,7 @@ static void buffer_beside(void **state)
     rtm_free(a);
     /* a missing file: the callee's message */
     j.len = 0;
-    fx_json(&j, ARM_SKIN, "gone.bin");
+    rtm_gltf_arm_json(&j, RTM_ARM_SKIN, "gone.bin");
     assert_int_equal(rtm_parse_opts((const uint8_t *)j.p, j.len, &o, &a, &err), -1);
     assert_string_equal(err.msg, "gone.bin: No such file or directory");
     /* nothing to read it with */
@@ -241,7 +243,7 @@ static int fake_converter(void *ctx, const char *format, const uint8_t *data, si
     assert_string_equal(format, "fbx");
     struct rtm_buf b;
     rtm_buf_init(&b);
-    fx_glb(&b, ARM_SKIN);
+    rtm_gltf_arm_glb(&b, RTM_ARM_SKIN);
     *glb = (uint8_t *)rtm_buf_take(&b, glb_len);
     return 0;
 }

@@ -1,7 +1,10 @@
 /* test_gltf_bad.c - each bad glTF input the issue names, with the
  * message it gets: the arm of gltf_fixture.h with one thing broken. */
+#include <math.h>
+
 #include "testutil.h"
-#include "gltf_fixture.h"
+#include "glb.h"
+#include "gltf_write.h"
 #include "skeleton.h"
 
 static struct rtm_skeleton *skel;
@@ -41,7 +44,7 @@ static void refused_edit(int flags, const char *from, const char *to, const char
     struct rtm_buf b, e;
     rtm_buf_init(&b);
     rtm_buf_init(&e);
-    fx_gltf(&b, flags);
+    rtm_gltf_arm_text(&b, flags);
     rtm_buf_putc(&b, 0);
     char *at = strstr(b.p, from);
     if (!at)
@@ -68,7 +71,7 @@ static void truncated_glb(void **state)
     (void)state;
     struct rtm_buf b;
     rtm_buf_init(&b);
-    fx_glb(&b, ARM_SKIN);
+    rtm_gltf_arm_glb(&b, RTM_ARM_SKIN);
     refused(b.p, b.len - 100, "GLB", ~(uint64_t)0);
     refused(b.p, 10, "GLB", ~(uint64_t)0);
     rtm_buf_free(&b);
@@ -77,13 +80,13 @@ static void truncated_glb(void **state)
 static void structure(void **state)
 {
     (void)state;
-    refused_edit(ARM_SKIN, "\"joints\":[0,1,2]", "\"joints\":[]", "skins[0] has no joints");
-    refused_edit(ARM_SKIN, "\"translation\":[0.25,0,0]}",
+    refused_edit(RTM_ARM_SKIN, "\"joints\":[0,1,2]", "\"joints\":[]", "skins[0] has no joints");
+    refused_edit(RTM_ARM_SKIN, "\"translation\":[0.25,0,0]}",
                  "\"translation\":[0.25,0,0],\"children\":[1]}",
                  "nodes[1] has two parents, nodes[0] and nodes[2]");
-    refused_edit(ARM_SKIN, "\"scene\":0", "\"scene\":0,\"nodes\":[{\"children\":[0]}]",
+    refused_edit(RTM_ARM_SKIN, "\"scene\":0", "\"scene\":0,\"nodes\":[{\"children\":[0]}]",
                  "duplicate object key");
-    refused_edit(ARM_SKIN, "\"translation\":[0.25,0,0]}",
+    refused_edit(RTM_ARM_SKIN, "\"translation\":[0.25,0,0]}",
                  "\"translation\":[0.25,0,0],\"children\":[2]}", "its own child");
 }
 
@@ -121,41 +124,41 @@ static void nothing_to_animate(void **state)
 static void accessors(void **state)
 {
     (void)state;
-    refused_edit(ARM_SKIN, "\"byteOffset\":204,", "\"byteOffset\":304,",
+    refused_edit(RTM_ARM_SKIN, "\"byteOffset\":204,", "\"byteOffset\":304,",
                  "accessors[2]: 3 elements from byte 304 run past bufferViews[0]'s 328 bytes");
-    refused_edit(ARM_SKIN, "\"byteLength\":328}]", "\"byteLength\":329}]",
+    refused_edit(RTM_ARM_SKIN, "\"byteLength\":328}]", "\"byteLength\":329}]",
                  "runs past buffers[0]'s byteLength 328");
-    refused_edit(ARM_SKIN, "\"componentType\":5126,\"count\":3,\"type\":\"MAT4\"",
+    refused_edit(RTM_ARM_SKIN, "\"componentType\":5126,\"count\":3,\"type\":\"MAT4\"",
                  "\"componentType\":5127,\"count\":3,\"type\":\"MAT4\"",
                  "accessors[0].componentType is not one of glTF's");
-    refused_edit(ARM_SKIN, "\"type\":\"MAT4\"", "\"type\":\"MAT5\"",
+    refused_edit(RTM_ARM_SKIN, "\"type\":\"MAT4\"", "\"type\":\"MAT5\"",
                  "accessors[0].type is not SCALAR");
-    refused_edit(ARM_SKIN, "\"type\":\"MAT4\"", "\"type\":\"VEC4\"",
+    refused_edit(RTM_ARM_SKIN, "\"type\":\"MAT4\"", "\"type\":\"VEC4\"",
                  "accessors[0] has 4 components an element");
-    refused_edit(ARM_SKIN, "\"count\":3,\"type\":\"VEC4\"", "\"count\":2,\"type\":\"VEC4\"",
+    refused_edit(RTM_ARM_SKIN, "\"count\":3,\"type\":\"VEC4\"", "\"count\":2,\"type\":\"VEC4\"",
                  "animations[0].samplers[0]: 3 key times but 2 values");
-    refused_edit(ARM_SKIN, "\"min\":[0],\"max\":[1]", "\"min\":[1],\"max\":[1]",
+    refused_edit(RTM_ARM_SKIN, "\"min\":[0],\"max\":[1]", "\"min\":[1],\"max\":[1]",
                  "key times do not increase");
-    refused_edit(ARM_SKIN, "\"min\":[0],\"max\":[1]", "\"max\":[1]", "has no min and max");
+    refused_edit(RTM_ARM_SKIN, "\"min\":[0],\"max\":[1]", "\"max\":[1]", "has no min and max");
 }
 
 /* The buffer's bytes broken: a NaN key, times that go back. */
 static void bad_keys(void **state)
 {
     (void)state;
-    uint8_t bin[FX_BIN_LEN];
+    uint8_t bin[RTM_GLTF_ARM_BIN];
     struct rtm_buf j, g;
     rtm_buf_init(&j);
     rtm_buf_init(&g);
-    fx_json(&j, ARM_SKIN, NULL);
-    fx_bin(bin, ARM_SKIN);
+    rtm_gltf_arm_json(&j, RTM_ARM_SKIN, NULL);
+    rtm_gltf_arm_bin(bin, RTM_ARM_SKIN);
     float nan = NAN, back = 0.25f;
     memcpy(bin + 204 + 16 + 8, &nan, 4);            /* key 1's z */
     rtm_glb_join(j.p, j.len, bin, sizeof bin, &g);
-    uint64_t bin_at = g.len - FX_BIN_LEN;
+    uint64_t bin_at = g.len - RTM_GLTF_ARM_BIN;
     refused(g.p, g.len, "accessors[2][1]: a key value that is not a finite number",
             bin_at + 204 + 16);
-    fx_bin(bin, ARM_SKIN);
+    rtm_gltf_arm_bin(bin, RTM_ARM_SKIN);
     memcpy(bin + 192 + 8, &back, 4);                /* time 2 before time 1 */
     g.len = 0;
     rtm_glb_join(j.p, j.len, bin, sizeof bin, &g);
@@ -179,7 +182,7 @@ static void uris(void **state)
     };
     for (size_t k = 0; k < sizeof BAD / sizeof *BAD; k++) {
         rtm_buf_init(&j);
-        fx_json(&j, ARM_SKIN, BAD[k][0]);
+        rtm_gltf_arm_json(&j, RTM_ARM_SKIN, BAD[k][0]);
         refused(j.p, j.len, BAD[k][1], ~(uint64_t)0);
         rtm_buf_free(&j);
     }
@@ -190,7 +193,7 @@ static void clip_past_the_last(void **state)
     (void)state;
     struct rtm_buf b;
     rtm_buf_init(&b);
-    fx_gltf(&b, ARM_SKIN | ARM_TWO_CLIPS);
+    rtm_gltf_arm_text(&b, RTM_ARM_SKIN | RTM_ARM_TWO_CLIPS);
     struct rtm_parse_opts o = { .skel = skel, .clip = 2 };
     struct rtm_error err = { .msg = "" };
     struct rtm_anim *a = NULL;

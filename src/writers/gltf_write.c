@@ -1,22 +1,13 @@
-/* gltf_fixture.h - glTF files written by the tests (test_gltf*.c, the
- * fuzz seeds): a two-bone arm (RightArm, RightForeArm, RightHand along
- * +x) whose forearm turns about z by 0, 45 and 90 degrees at 0, 0.5 and
- * 1 s, with or without a skin, with one or two clips; as JSON text with
- * its buffer in a data: URI, or as a GLB.  Header-only: each program
- * that includes it gets its own copy. */
-#ifndef RTM_GLTF_FIXTURE_H
-#define RTM_GLTF_FIXTURE_H
+/* gltf_write.c - the glTF arm the tests, the fuzz seeds and rtmgen -G
+ * write (gltf_write.h). */
+#include "gltf_write.h"
 
 #include <math.h>
-#include <stdint.h>
 #include <string.h>
 
 #include "glb.h"
-#include "util.h"
 
-enum { ARM_SKIN = 1, ARM_TWO_CLIPS = 2, ARM_REST_TURN = 4 };
-
-static inline void fx_base64(struct rtm_buf *out, const uint8_t *d, size_t n)
+static void put_base64(struct rtm_buf *out, const uint8_t *d, size_t n)
 {
     static const char A[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     for (size_t i = 0; i < n; i += 3) {
@@ -28,13 +19,8 @@ static inline void fx_base64(struct rtm_buf *out, const uint8_t *d, size_t n)
     }
 }
 
-/* The arm's buffer: 3 inverse bind matrices (0), 3 key times (192), 3
- * forearm rotations (204), 3 root translations (252), 2 key times of the
- * second clip (288) and its 2 arm rotations (296); 328 bytes. */
-enum { FX_BIN_LEN = 328 };
-
-/* q = turn about z by deg, after rest (about x by 90 when ARM_REST_TURN) */
-static inline void fx_quat(double deg, int rest_turn, float q[4])
+/* q = turn about z by deg, after rest (about x by 90 when RTM_ARM_REST_TURN) */
+static void turn_z(double deg, int rest_turn, float q[4])
 {
     double h = deg * M_PI / 360, z[4] = { 0, 0, sin(h), cos(h) };  /* x y z w */
     double r[4] = { rest_turn ? sin(M_PI / 4) : 0, 0, 0, rest_turn ? cos(M_PI / 4) : 1 };
@@ -46,9 +32,9 @@ static inline void fx_quat(double deg, int rest_turn, float q[4])
     q[0] = (float)x, q[1] = (float)y, q[2] = (float)zz, q[3] = (float)w;
 }
 
-static inline void fx_bin(uint8_t *bin, int flags)
+void rtm_gltf_arm_bin(uint8_t bin[RTM_GLTF_ARM_BIN], int flags)
 {
-    float f[FX_BIN_LEN / 4];
+    float f[RTM_GLTF_ARM_BIN / 4];
     memset(f, 0, sizeof f);
     static const float X[3] = { 0.2f, 0.5f, 0.75f };
     for (int k = 0; k < 3; k++) {
@@ -56,7 +42,7 @@ static inline void fx_bin(uint8_t *bin, int flags)
         m[0] = m[5] = m[10] = m[15] = 1;
         m[12] = -X[k];
         m[13] = -1.4f;
-        if (k >= 1 && (flags & ARM_REST_TURN)) {
+        if (k >= 1 && (flags & RTM_ARM_REST_TURN)) {
             /* world rest R = Rx(90): IBM = R^T T(-p): y -> -z ... */
             m[5] = 0, m[6] = -1, m[9] = 1, m[10] = 0;
             m[13] = 0, m[14] = 1.4f;
@@ -64,27 +50,27 @@ static inline void fx_bin(uint8_t *bin, int flags)
     }
     f[48] = 0, f[49] = 0.5f, f[50] = 1;
     for (int k = 0; k < 3; k++)
-        fx_quat(45.0 * k, flags & ARM_REST_TURN, f + 51 + 4 * k);
+        turn_z(45.0 * k, flags & RTM_ARM_REST_TURN, f + 51 + 4 * k);
     for (int k = 0; k < 3; k++) {
         f[63 + 3 * k] = 0.2f + 0.1f * (float)k;
         f[64 + 3 * k] = 1.4f;
         f[65 + 3 * k] = 0;
     }
     f[72] = 0, f[73] = 2;
-    fx_quat(0, 0, f + 74);
-    fx_quat(30, 0, f + 78);
-    memcpy(bin, f, FX_BIN_LEN);
+    turn_z(0, 0, f + 74);
+    turn_z(30, 0, f + 78);
+    memcpy(bin, f, RTM_GLTF_ARM_BIN);
 }
 
 /* The JSON; uri NULL: the buffer has none (a GLB's BIN). */
-static inline void fx_json(struct rtm_buf *j, int flags, const char *uri)
+void rtm_gltf_arm_json(struct rtm_buf *j, int flags, const char *uri)
 {
     rtm_buf_printf(j, "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0]}],"
                       "\"nodes\":[{\"name\":\"RightArm\",\"translation\":[0.2,1.4,0],"
                       "\"children\":[1]},{\"name\":\"RightForeArm\",\"translation\":[0.3,0,0],"
                       "%s\"children\":[2]},{\"name\":\"RightHand\",\"translation\":[0.25,0,0]}],",
-                   flags & ARM_REST_TURN ? "\"rotation\":[0.70710678,0,0,0.70710678]," : "");
-    if (flags & ARM_SKIN)
+                   flags & RTM_ARM_REST_TURN ? "\"rotation\":[0.70710678,0,0,0.70710678]," : "");
+    if (flags & RTM_ARM_SKIN)
         rtm_buf_puts(j, "\"skins\":[{\"joints\":[0,1,2],\"inverseBindMatrices\":0}],");
     rtm_buf_puts(j, "\"buffers\":[{\"byteLength\":328");
     if (uri)
@@ -103,10 +89,10 @@ static inline void fx_json(struct rtm_buf *j, int flags, const char *uri)
                     "\"type\":\"VEC4\"}],\"animations\":[{\"name\":\"bend\",\"samplers\":["
                     "{\"input\":1,\"output\":2},{\"input\":1,\"output\":3}],\"channels\":["
                     "{\"sampler\":0,\"target\":{\"node\":1,\"path\":\"rotation\"}}");
-    if (!(flags & ARM_SKIN))
+    if (!(flags & RTM_ARM_SKIN))
         rtm_buf_puts(j, ",{\"sampler\":1,\"target\":{\"node\":0,\"path\":\"translation\"}}");
     rtm_buf_puts(j, "]}");
-    if (flags & ARM_TWO_CLIPS)
+    if (flags & RTM_ARM_TWO_CLIPS)
         rtm_buf_puts(j, ",{\"name\":\"lift\",\"samplers\":[{\"input\":4,\"output\":5,"
                         "\"interpolation\":\"STEP\"}],\"channels\":[{\"sampler\":0,"
                         "\"target\":{\"node\":0,\"path\":\"rotation\"}}]}");
@@ -114,29 +100,29 @@ static inline void fx_json(struct rtm_buf *j, int flags, const char *uri)
 }
 
 /* The arm as .gltf text, its buffer in a data: URI. */
-static inline void fx_gltf(struct rtm_buf *out, int flags)
+void rtm_gltf_arm_text(struct rtm_buf *out, int flags)
 {
-    uint8_t bin[FX_BIN_LEN];
-    fx_bin(bin, flags);
+    uint8_t bin[RTM_GLTF_ARM_BIN];
+    rtm_gltf_arm_bin(bin, flags);
     struct rtm_buf uri;
     rtm_buf_init(&uri);
     rtm_buf_puts(&uri, "data:application/octet-stream;base64,");
-    fx_base64(&uri, bin, sizeof bin);
+    put_base64(&uri, bin, sizeof bin);
     rtm_buf_putc(&uri, 0);
-    fx_json(out, flags, uri.p);
+    rtm_gltf_arm_json(out, flags, uri.p);
     rtm_buf_free(&uri);
 }
 
 /* The arm as a GLB. */
-static inline void fx_glb(struct rtm_buf *out, int flags)
+int rtm_gltf_arm_glb(struct rtm_buf *out, int flags)
 {
-    uint8_t bin[FX_BIN_LEN];
-    fx_bin(bin, flags);
+    uint8_t bin[RTM_GLTF_ARM_BIN];
+    rtm_gltf_arm_bin(bin, flags);
     struct rtm_buf j;
     rtm_buf_init(&j);
-    fx_json(&j, flags, NULL);
-    rtm_glb_join(j.p, j.len, bin, sizeof bin, out);
+    rtm_gltf_arm_json(&j, flags, NULL);
+    int rc = j.oom ? -1 : rtm_glb_join(j.p, j.len, bin, sizeof bin, out);
     rtm_buf_free(&j);
+    return rc;
 }
 
-#endif
