@@ -390,12 +390,17 @@ MAN_DIR = $(DESTDIR)$(PREFIX)/share/man
 # completions; without DESTDIR the MIME database is updated too.
 SHARE     = $(DESTDIR)$(PREFIX)/share
 LIBEXEC   = $(PREFIX)/libexec/rtmfs
+# rtmfs-fbx: where rtmfs and rtmcat look for it, ../lib/rtmfs from their own
+# folder (src/loader/convert_proc.h)
+CONVDIR   = $(DESTDIR)$(PREFIX)/lib/rtmfs
 COMPL_DIR = $(SHARE)/bash-completion/completions
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(MAN_DIR)/man1 $(MAN_DIR)/man5 $(MAN_DIR)/man7 \
-		$(SHARE)/rtmfs $(DESTDIR)$(LIBEXEC) $(SHARE)/mime/packages $(SHARE)/thumbnailers $(COMPL_DIR)
+		$(SHARE)/rtmfs $(DESTDIR)$(LIBEXEC) $(SHARE)/mime/packages $(SHARE)/thumbnailers $(COMPL_DIR) \
+		$(CONVDIR)
 	install -m 755 $(BUILD)/rtmcat $(BUILD)/rtmfs $(BUILD)/rtmgen $(DESTDIR)$(PREFIX)/bin/
+	install -m 755 $(BUILD)/rtmfs-fbx $(CONVDIR)/
 	for m in $(MAN); do install -m 644 $$m $(MAN_DIR)/man$${m##*.}/ || exit 1; done
 	install -m 644 src/packaging/rtmfs.magic $(SHARE)/rtmfs/
 	install -m 755 src/packaging/rtmfs-thumbnailer $(DESTDIR)$(LIBEXEC)/
@@ -411,11 +416,11 @@ install-magic:
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/rtmcat $(DESTDIR)$(PREFIX)/bin/rtmfs \
-		$(DESTDIR)$(PREFIX)/bin/rtmgen $(SHARE)/rtmfs/rtmfs.magic \
+		$(DESTDIR)$(PREFIX)/bin/rtmgen $(SHARE)/rtmfs/rtmfs.magic $(CONVDIR)/rtmfs-fbx \
 		$(DESTDIR)$(LIBEXEC)/rtmfs-thumbnailer $(SHARE)/thumbnailers/rtmfs.thumbnailer \
 		$(SHARE)/mime/packages/rtmfs.xml $(COMPL_DIR)/rtmcat $(COMPL_DIR)/rtmfs $(COMPL_DIR)/rtmgen
 	for m in $(MAN); do rm -f $(MAN_DIR)/man$${m##*.}/$${m#man/}; done
-	rmdir $(SHARE)/rtmfs $(DESTDIR)$(LIBEXEC) 2>/dev/null || true
+	rmdir $(SHARE)/rtmfs $(DESTDIR)$(LIBEXEC) $(CONVDIR) 2>/dev/null || true
 	$(if $(DESTDIR),,-command -v update-mime-database >/dev/null && update-mime-database $(SHARE)/mime)
 	@sh src/scripts/magic.sh remove "$(MAGIC)"
 
