@@ -41,6 +41,7 @@ FUSE_CFLAGS   := $(shell $(PKG) --cflags fuse3 2>/dev/null)
 FUSE_LIBS     := $(shell $(PKG) --libs fuse3 2>/dev/null || echo -lfuse3)
 SQLITE_CFLAGS := $(shell $(PKG) --cflags sqlite3 2>/dev/null)
 SQLITE_LIBS   := $(shell $(PKG) --libs sqlite3 2>/dev/null || echo -lsqlite3)
+ASSIMP_LIBS   := $(shell $(PKG) --libs assimp 2>/dev/null || echo -lassimp)
 
 # src/ holds one folder a layer.  A layer sees only the headers of the
 # layers below it (BELOW_layer, its own folder aside), so the compiler keeps
@@ -60,6 +61,9 @@ BELOW_index   := base
 BELOW_fuse    := $(BELOW_tree) tree index
 BELOW_rtmcat  := $(BELOW_tree) tree
 BELOW_rtmgen  := base rtm pbo config game writers
+# rtmfs-fbx, the FBX converter rtmfs runs as a process of its own
+# (src/loader/convert_proc.h): base and libassimp alone.
+BELOW_fbx     := base
 # The format core: RTM animations, PBO archives, configs (config/: their
 # syntax; game/: what the game makes of them, states and skeletons) and
 # the views rendered from them; no FUSE, no global state (librtmcore.a).
@@ -73,7 +77,7 @@ TREE_DIRS := cache loader tree
 # The persistent index in SQLite (librtmindex.a), a store (store.h) that
 # only rtmfs makes: only rtmfs, the tests, tsan and fuzz_tree link SQLite.
 INDEX_DIRS := index
-LAYER_DIRS := $(CORE_DIRS) $(WRIT_DIRS) $(TREE_DIRS) $(INDEX_DIRS) fuse rtmcat rtmgen
+LAYER_DIRS := $(CORE_DIRS) $(WRIT_DIRS) $(TREE_DIRS) $(INDEX_DIRS) fuse rtmcat rtmgen fbx
 # Tests, fuzz targets and benchmarks see every layer.
 ALL_INC  := $(LAYER_DIRS:%=-Isrc/%)
 layer_inc = $(addprefix -Isrc/,$(BELOW_$(firstword $(subst /, ,$(1)))))
@@ -93,7 +97,7 @@ LIBTREE  := $(BUILD)/librtmtree.a
 LIBINDEX := $(BUILD)/librtmindex.a
 LIBS     := $(LZO_LIBS) $(JANSSON_LIBS) -lm
 
-PROGS    := $(BUILD)/rtmcat $(BUILD)/rtmgen $(BUILD)/rtmfs
+PROGS    := $(BUILD)/rtmcat $(BUILD)/rtmgen $(BUILD)/rtmfs $(BUILD)/rtmfs-fbx
 # make check builds on every core unless -j was given
 NPROC    := $(shell nproc 2>/dev/null || echo 1)
 # tests/unit/LAYER/test_*.c: one cmocka program a file, by layer.
@@ -148,6 +152,13 @@ $(BUILD)/rtmgen: $(call objs_of,$(call srcs_in,rtmgen)) $(LIBWRIT) $(LIBCORE)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 $(BUILD)/rtmfs: $(call objs_of,$(call srcs_in,fuse)) $(LIBINDEX) $(LIBTREE) $(LIBCORE)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(FUSE_LIBS) $(SQLITE_LIBS) $(LIBS) -lpthread
+# rtmfs-fbx: FBX in, GLB out, through libassimp; the one program that links
+# it.  Its modules but main (FBX_OBJ) need no assimp function, so the unit
+# tests of tests/unit/fbx link them without it.
+FBX_OBJ := $(call objs_of,$(filter-out src/fbx/rtmfs_fbx.c,$(call srcs_in,fbx)))
+$(BUILD)/rtmfs-fbx: $(BUILD)/obj/fbx/rtmfs_fbx.o $(FBX_OBJ) $(LIBCORE)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ASSIMP_LIBS) $(LIBS)
+$(foreach t,$(notdir $(basename $(wildcard tests/unit/fbx/test_*.c))),$(eval $(BUILD)/tests/$(t): $(FBX_OBJ)))
 
 # The helpers the unit tests share, declared in tests/unit/*.h and defined
 # in tests/unit/lib/*.c, compiled once into librtmtest.a (cmocka's asserts
@@ -379,12 +390,17 @@ MAN_DIR = $(DESTDIR)$(PREFIX)/share/man
 # completions; without DESTDIR the MIME database is updated too.
 SHARE     = $(DESTDIR)$(PREFIX)/share
 LIBEXEC   = $(PREFIX)/libexec/rtmfs
+# rtmfs-fbx: where rtmfs and rtmcat look for it, ../lib/rtmfs from their own
+# folder (src/loader/convert_proc.h)
+CONVDIR   = $(DESTDIR)$(PREFIX)/lib/rtmfs
 COMPL_DIR = $(SHARE)/bash-completion/completions
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(MAN_DIR)/man1 $(MAN_DIR)/man5 $(MAN_DIR)/man7 \
-		$(SHARE)/rtmfs $(DESTDIR)$(LIBEXEC) $(SHARE)/mime/packages $(SHARE)/thumbnailers $(COMPL_DIR)
+		$(SHARE)/rtmfs $(DESTDIR)$(LIBEXEC) $(SHARE)/mime/packages $(SHARE)/thumbnailers $(COMPL_DIR) \
+		$(CONVDIR)
 	install -m 755 $(BUILD)/rtmcat $(BUILD)/rtmfs $(BUILD)/rtmgen $(DESTDIR)$(PREFIX)/bin/
+	install -m 755 $(BUILD)/rtmfs-fbx $(CONVDIR)/
 	for m in $(MAN); do install -m 644 $$m $(MAN_DIR)/man$${m##*.}/ || exit 1; done
 	install -m 644 src/packaging/rtmfs.magic $(SHARE)/rtmfs/
 	install -m 755 src/packaging/rtmfs-thumbnailer $(DESTDIR)$(LIBEXEC)/
@@ -400,11 +416,11 @@ install-magic:
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/rtmcat $(DESTDIR)$(PREFIX)/bin/rtmfs \
-		$(DESTDIR)$(PREFIX)/bin/rtmgen $(SHARE)/rtmfs/rtmfs.magic \
+		$(DESTDIR)$(PREFIX)/bin/rtmgen $(SHARE)/rtmfs/rtmfs.magic $(CONVDIR)/rtmfs-fbx \
 		$(DESTDIR)$(LIBEXEC)/rtmfs-thumbnailer $(SHARE)/thumbnailers/rtmfs.thumbnailer \
 		$(SHARE)/mime/packages/rtmfs.xml $(COMPL_DIR)/rtmcat $(COMPL_DIR)/rtmfs $(COMPL_DIR)/rtmgen
 	for m in $(MAN); do rm -f $(MAN_DIR)/man$${m##*.}/$${m#man/}; done
-	rmdir $(SHARE)/rtmfs $(DESTDIR)$(LIBEXEC) 2>/dev/null || true
+	rmdir $(SHARE)/rtmfs $(DESTDIR)$(LIBEXEC) $(CONVDIR) 2>/dev/null || true
 	$(if $(DESTDIR),,-command -v update-mime-database >/dev/null && update-mime-database $(SHARE)/mime)
 	@sh src/scripts/magic.sh remove "$(MAGIC)"
 

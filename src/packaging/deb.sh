@@ -50,7 +50,7 @@ flags() { DEB_BUILD_MAINT_OPTIONS=hardening=+all dpkg-buildflags --get "$1"; }
     CPPFLAGS="$(flags CPPFLAGS)" LDFLAGS="$(flags LDFLAGS)" all
 "$MK" --no-print-directory BUILD="$W/build" SANITIZE= PREFIX=/usr DESTDIR="$ROOT" install >/dev/null
 
-for f in "$ROOT"/usr/bin/*; do
+for f in "$ROOT"/usr/bin/* "$ROOT"/usr/lib/rtmfs/rtmfs-fbx; do
     strip --remove-section=.comment --remove-section=.note --strip-unneeded "$f"
 done
 find "$ROOT/usr/share/man" -type f -name '*.[1-9]' -exec gzip -9n {} +
@@ -87,8 +87,10 @@ cp src/packaging/control "$SRC/debian/control"
 (
     cd "$SRC"
     install -d debian/rtmfs/DEBIAN
-    # (not rtmcat: a static program, it needs no shared library)
-    dpkg-shlibdeps -edebian/rtmfs/usr/bin/rtmfs -edebian/rtmfs/usr/bin/rtmgen
+    # (not rtmcat: a static program, it needs no shared library; rtmfs-fbx
+    # brings libassimp)
+    dpkg-shlibdeps -edebian/rtmfs/usr/bin/rtmfs -edebian/rtmfs/usr/bin/rtmgen \
+        -edebian/rtmfs/usr/lib/rtmfs/rtmfs-fbx
     dpkg-gencontrol -prtmfs -Pdebian/rtmfs ${DEB_MAINTAINER:+"-DMaintainer=$DEB_MAINTAINER"}
 )
 (cd "$ROOT" && find usr -type f -print0 | LC_ALL=C sort -z | xargs -0 md5sum) >"$ROOT/DEBIAN/md5sums"

@@ -6,9 +6,11 @@
 # chromium and python3 for preview.svg), and what tests/cli/package.sh
 # checks the Debian package with (dpkg-dev, lintian, shared-mime-info with
 # mimetype and gio, bash-completion).  bindfs is in the base list: the
-# blind-source test (tests/mount/blind.sh) makes a FUSE SOURCE with it.
+# blind-source test (tests/mount/blind.sh) makes a FUSE SOURCE with it;
+# libassimp-dev is for rtmfs-fbx, which reads FBX (src/fbx/).
 set -euo pipefail
-PKGS=(gcc make pkg-config liblzo2-dev libjansson-dev libcmocka-dev libfuse3-dev libsqlite3-dev fuse3 attr file bindfs)
+PKGS=(gcc make pkg-config liblzo2-dev libjansson-dev libcmocka-dev libfuse3-dev libsqlite3-dev fuse3 attr file bindfs
+    libassimp-dev)
 [ "${1:-}" = ci ] && PKGS+=(clang libclang-rt-14-dev valgrind blender python3 libxml2-utils librsvg2-bin chromium
     dpkg-dev lintian shared-mime-info libfile-mimeinfo-perl libglib2.0-bin bash-completion)
 missing=()

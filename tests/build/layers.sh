@@ -12,7 +12,7 @@
 #  - no function is defined twice among the objects and archives linked
 #    into one program (rtmfs, rtmcat, rtmgen: their link lines, make -n),
 #    so that no program's link order picks one copy of two (as a stub of
-#    the index for rtmcat once did).
+#    the index for rtmcat once did); rtmfs-fbx too.
 # Each checker is run on a made-up case first, which it must reject.
 NAME=layers
 # shellcheck source=tests/lib/check.sh
@@ -168,7 +168,7 @@ else
 fi
 
 # No function defined twice within one program's objects and archives.
-for prog in rtmfs rtmcat rtmgen; do
+for prog in rtmfs rtmcat rtmgen rtmfs-fbx; do
     inputs=$(link_inputs "$prog")
     if [ -z "$inputs" ]; then
         fail "no link line for $BUILD/$prog (make -n)"

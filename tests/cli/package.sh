@@ -61,6 +61,7 @@ cat >"$T/want" <<'EOF'
 ./usr/bin/rtmcat
 ./usr/bin/rtmfs
 ./usr/bin/rtmgen
+./usr/lib/rtmfs/rtmfs-fbx
 ./usr/libexec/rtmfs/rtmfs-thumbnailer
 ./usr/share/bash-completion/completions/rtmcat
 ./usr/share/bash-completion/completions/rtmfs -> rtmcat
@@ -86,7 +87,7 @@ else
 fi
 field() { dpkg-deb -f "$DEB" "$1"; }
 dep=$(field Depends)
-[ "$(field Version)" = "$VER" ] && [[ $dep == *libfuse3-* && $dep == *liblzo2-* && $dep == *libc6* ]] &&
+[ "$(field Version)" = "$VER" ] && [[ $dep == *libfuse3-* && $dep == *liblzo2-* && $dep == *libc6* && $dep == *libassimp* ]] &&
     [[ ", $dep," == *", fuse3,"* ]] && [ "$(field Recommends)" = librsvg2-bin ] &&
     ok "control: Version $VER, Depends $dep, Recommends librsvg2-bin" ||
     fail "control: Version $(field Version), Depends $dep, Recommends $(field Recommends)"
@@ -115,6 +116,8 @@ else
 fi
 cmp -s "$R/usr/share/rtmfs/rtmfs.magic" src/packaging/rtmfs.magic &&
     ok "the magic file is /usr/share/rtmfs/rtmfs.magic" || fail "no /usr/share/rtmfs/rtmfs.magic"
+"$R/usr/lib/rtmfs/rtmfs-fbx" --version >"$T/fbx.out" 2>&1 && grep -q '^rtmfs-fbx ' "$T/fbx.out" &&
+    ok "the installed /usr/lib/rtmfs/rtmfs-fbx runs" || fail "the installed rtmfs-fbx: $(cat "$T/fbx.out")"
 B=$R/usr/bin
 "$B/rtmgen" "$T/s" && "$B/rtmgen" -p "$T/x.pbo" || { fail "the installed rtmgen: samples"; finish package.sh; }
 # a rapified config: the root class, empty (rtm(5), RAPIFIED CONFIGS)
