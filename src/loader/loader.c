@@ -1,6 +1,7 @@
 /* loader.c - reading one version of a file of SOURCE for the cache
  * (loader.h).  What is recalled from and remembered in the store is
  * decided in loader_store.c, which this calls through loader_int.h. */
+#include "convert_proc.h"
 #include "loader_int.h"
 
 #include <errno.h>
@@ -151,8 +152,9 @@ static void with_mocap(const struct rtm_loader *l, const struct rtmc_src *src,
     o->mocap = mo;
 }
 
-/* A parse with o reads the clip src's version shows, and the files beside
- * the source that its bytes name (bs is o's to point at). */
+/* A parse with o reads the clip src's version shows, the files beside the
+ * source that its bytes name (bs is o's to point at), and FBX through its
+ * converter (convert_proc.h). */
 static void with_source(const struct rtm_loader *l, const struct rtmc_src *src,
                         struct rtmc_reservation *r, struct rtm_parse_opts *o,
                         struct rtm_beside *bs)
@@ -161,6 +163,7 @@ static void with_source(const struct rtm_loader *l, const struct rtmc_src *src,
     o->clip = src->id.clip;
     o->read_beside = rtm_loader_read_beside;
     o->beside_ctx = bs;
+    o->convert = rtm_convert_proc;      /* FBX: in a process of its own */
 }
 
 /* A parse with o takes its skeleton from the model.cfg beside the file

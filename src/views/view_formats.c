@@ -58,7 +58,7 @@ static void put_bvh_fields(const struct rtm_bvh_info *in, struct rtm_buf *b)
     if (strcmp(in->unit_name, "set") == 0)
         rtm_buf_printf(b, "bvh_unit: %.6g m (set)\n", in->unit);
     else if (strcmp(in->unit_name, "file") == 0)
-        rtm_buf_printf(b, "bvh_unit: %.6g m (as the file says: glTF is metres)\n", in->unit);
+        rtm_buf_printf(b, "bvh_unit: %.6g m (as the file says: glTF is metres, FBX says its own)\n", in->unit);
     else
         rtm_buf_printf(b, "bvh_unit: %.6g m (%s, inferred from the rest pose's height of "
                        "%.2f m)\n", in->unit, in->unit_name, in->height * in->unit);
