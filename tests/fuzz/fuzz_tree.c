@@ -84,7 +84,7 @@ static void op_lookup(uint8_t dpick, uint8_t npick)
         "config.bin", "config.bin.cpp", "model.cfg", "header.txt", "bones.txt", "error.txt",
         "frames", "tracks", "joints", "000.csv", "001.csv", "states.txt", "preview.svg",
         "anim.bvh", "check.txt", "pbo.txt", "missing.txt", "x.rtm", "y.rtm", "readme.txt",
-        "plain.rtm", "bmtr.rtm", "fixed.rtm", "nothere", "A.RTM",
+        "plain.rtm", "bmtr.rtm", "fixed.rtm", "nothere", "A.RTM", "clips", "lift",
     };
     struct fz_rec *dir = fz_pick(dpick, S_IFDIR);
     const char *name = npick < 128 && z.nnames ? z.names[npick % z.nnames]

@@ -37,7 +37,11 @@ enum { FZ_SLOT_A, FZ_SLOT_B, FZ_SLOT_C, FZ_SLOT_MODELCFG, FZ_SLOT_PBO, FZ_SLOT_C
        FZ_SLOT_CONFIGBIN, FZ_SLOT_TOP, FZ_NSLOTS };
 
 enum { FZ_GEN_ABSENT, FZ_GEN_PLAIN, FZ_GEN_PROPS, FZ_GEN_V3, FZ_GEN_V4, FZ_GEN_V5RAW,
-       FZ_GEN_V5LZO, FZ_GEN_RAW, FZ_NGENS };
+       FZ_GEN_V5LZO, FZ_GEN_RAW,
+       FZ_GEN_GLB, FZ_GEN_GLTF,     /* the glTF arm (gltf_write.h; param's low bits
+                                       its flags: two clips, a skin), read by its
+                                       bytes whatever the slot's name */
+       FZ_NGENS };
 
 enum { FZ_MUT_CUT, FZ_MUT_FLIP, FZ_MUT_COUNT, FZ_MUT_BYTE, FZ_NMUTS };
 

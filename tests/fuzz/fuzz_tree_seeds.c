@@ -153,6 +153,20 @@ int main(int argc, char **argv)
             ADD(&s, FZ_OP_REMOUNT, FZ_OP_READDIR, 0, 0x0f, 1, FZ_OP_WALK, 1, 1);
         put(argv[1], k[i].name, s.b, s.n);
     }
+    /* glTF: a GLB of two clips as anims/a.rtm and one in the archive,
+     * .gltf text as c.rtm (read by their bytes), walked and changed */
+    struct seed g = { .n = 0 };
+    ADD(&g, FZ_OPT_AHEAD2 | FZ_OPT_INDEX | FZ_OPT_INDEX2, 2);
+    ADD(&g, FZ_GEN_GLB, 3, 0);                      /* anims/a.rtm: skin, two clips */
+    cut_bmtr(&g, 0x2c);                             /* anims/b.rtm */
+    ADD(&g, FZ_GEN_GLTF, 6, 0);                     /* anims/c.rtm: two clips, turned */
+    ADD(&g, FZ_GEN_PLAIN, 3, 0, FZ_GEN_GLB, 2, 0, FZ_GEN_PLAIN, 0, 0, FZ_GEN_PLAIN, 0, 0,
+        FZ_GEN_V5RAW, 0x19, 0);
+    walk(&g);
+    reads(&g);
+    changes(&g);
+    ADD(&g, FZ_OP_REMOUNT, FZ_OP_READDIR, 0, 0x0f, 1, FZ_OP_WALK, 1, 3);
+    put(argv[1], "gltf", g.b, g.n);
     put(argv[1], "keep-sizes-null", keep_sizes_null, sizeof keep_sizes_null);
     put(argv[1], "empty-config-entry", empty_config_entry, sizeof empty_config_entry);
     put(argv[1], "error-text-agrees", error_text_agrees, sizeof error_text_agrees);

@@ -2,6 +2,7 @@
  * fz_sample_opts; compiled with fuzz_tree (FUZZ_OWN_fuzz_tree in the
  * Makefile) and linked into fuzz_tree_seeds. */
 #include "fuzz_tree_source.h"
+#include "gltf_write.h"
 
 struct sample_opts fz_sample_opts(int gen, uint8_t param)
 {
@@ -44,6 +45,14 @@ static void fz_anim_make(int gen, uint8_t param, struct rtm_buf *b)
  * time, which took a third of an input's time. */
 static void fz_anim(int gen, uint8_t param, struct rtm_buf *b)
 {
+    if (gen == FZ_GEN_GLB || gen == FZ_GEN_GLTF) {
+        int flags = param & (RTM_ARM_SKIN | RTM_ARM_TWO_CLIPS | RTM_ARM_REST_TURN);
+        if (gen == FZ_GEN_GLB && rtm_gltf_arm_glb(b, flags))
+            abort();
+        if (gen == FZ_GEN_GLTF)
+            rtm_gltf_arm_text(b, flags);
+        return;
+    }
     static struct rtm_buf made[FZ_GEN_RAW][256];
     struct rtm_buf *m = &made[gen][param];
     if (!m->len) {
@@ -155,7 +164,7 @@ static void fz_generate(const struct rtm_skeleton *ofp2, int s, int gen, uint8_t
         fz_model_cfg(ofp2, 1 + (uint32_t)(gen + param) % 7u, b);
         break;
     case FZ_SLOT_PBO: {
-        static struct rtm_buf made[FZ_GEN_RAW][256];     /* LZSS takes its time */
+        static struct rtm_buf made[FZ_NGENS][256];      /* LZSS takes its time */
         struct rtm_buf *m = &made[gen][param];
         if (!m->len)
             fz_archive(ofp2, gen, param, m);
