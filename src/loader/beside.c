@@ -116,19 +116,22 @@ int rtm_loader_read_beside(void *ctx, const char *name, uint8_t **data, size_t *
 /* ---- the versions of the files a source names ---- */
 
 /* The bytes of the file at name (relative to dfd), when it is regular and
- * at most max bytes: 0, or -1. */
+ * at most max bytes: 0; -ENOMEM; or 1 when it cannot be had (its load then
+ * says why). */
 static int read_small(struct rtm_work *w, int dfd, const char *name, size_t max, uint8_t **data,
                       size_t *len)
 {
     struct stat st;
     int fd = rtm_work_openat(w, dfd, name, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
-        return -1;
-    int rc = fstat(fd, &st) || !S_ISREG(st.st_mode) || (uint64_t)st.st_size > max ? -1 : 0;
+        return 1;
+    int rc = fstat(fd, &st) || !S_ISREG(st.st_mode) || (uint64_t)st.st_size > max ? 1 : 0;
     *len = rc ? 0 : (size_t)st.st_size;
     *data = rc ? NULL : malloc(*len ? *len : 1);
-    if (!rc && (!*data || rtm_work_pread(w, fd, *data, *len, 0) != (ssize_t)*len))
-        rc = -1;
+    if (!rc && !*data)
+        rc = -ENOMEM;
+    else if (!rc && rtm_work_pread(w, fd, *data, *len, 0) != (ssize_t)*len)
+        rc = 1;
     close(fd);
     if (rc) {
         free(*data);
@@ -141,7 +144,7 @@ static int read_small(struct rtm_work *w, int dfd, const char *name, size_t max,
  * JSON would be read at every lookup (a buffer that big is inline). */
 enum { NAMED_FILES_MAX = 16 << 20 };
 
-uint64_t rtm_loader_named_salt(struct rtm_work *w, int dfd, const char *name)
+int rtm_loader_named_salt(struct rtm_work *w, int dfd, const char *name, uint64_t *out)
 {
     const struct rtm_format_row *f = rtm_format_naming_files(name, strlen(name));
     uint8_t *data;
@@ -149,10 +152,14 @@ uint64_t rtm_loader_named_salt(struct rtm_work *w, int dfd, const char *name)
     char **files;
     uint32_t n;
     struct rtm_error err = { .msg = "" };
-    if (!f || read_small(w, dfd, name, NAMED_FILES_MAX, &data, &len))
-        return 0;
-    int rc = f->files(data, len, &files, &n, &err);
+    *out = 0;
+    int rc = f ? read_small(w, dfd, name, NAMED_FILES_MAX, &data, &len) : 1;
+    if (rc)
+        return rc < 0 ? rc : 0;
+    rc = f->files(data, len, &files, &n, &err);
     free(data);
+    if (rc && err.code == ENOMEM)
+        return -ENOMEM;
     uint64_t salt = 0;
     const char *slash = strrchr(name, '/');
     int dl = slash ? (int)(slash - name) + 1 : 0;
@@ -167,6 +174,7 @@ uint64_t rtm_loader_named_salt(struct rtm_work *w, int dfd, const char *name)
     }
     if (!rc)
         free(files);
-    return salt;
+    *out = salt;
+    return 0;
 }
 

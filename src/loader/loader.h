@@ -122,12 +122,13 @@ const char *rtm_side_file_name(const char *path);
 /* The part of a loose animation's salt (fileid.h) that the files beside it
  * its own bytes name give (a .gltf's buffers: format_table.h, files):
  * their versions mixed, so that one rewritten, added or removed makes a
- * new version of it.  0 when its format names none, when the file names
- * none or does not say which (its parse then says why), and for a file
- * over 16 MiB (whose buffers are inline).  name is relative to dfd; what
- * is read is counted in w (work.h; NULL: nothing).  The tree adds it to
- * the salt; the loader checks it. */
-uint64_t rtm_loader_named_salt(struct rtm_work *w, int dfd, const char *name);
+ * new version of it, into *salt.  0 when its format names none, when the
+ * file names none or does not say which (its parse then says why), and
+ * for a file over 16 MiB (whose buffers are inline).  name is relative to
+ * dfd; what is read is counted in w (work.h; NULL: nothing).  The tree
+ * adds it to the salt; the loader checks it.  Returns 0, or -ENOMEM: a
+ * salt is never guessed. */
+int rtm_loader_named_salt(struct rtm_work *w, int dfd, const char *name, uint64_t *salt);
 
 /* An archive entry's cache key (rtmc_src.path): "ARCHIVE/ENTRY", ARCHIVE
  * being the first archive_len bytes of archive, ENTRY the entry's

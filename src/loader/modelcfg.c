@@ -57,8 +57,11 @@ static int loose(const struct rtm_loader *l, const struct rtmc_src *src,
     if (have)
         id = rtm_fileid_of(&st);
     struct rtm_fileid ids[RTM_NSIDES] = { [RTM_SIDE_MODEL_CFG] = id, [RTM_SIDE_BVH_MAP] = *map };
-    if ((rtm_loader_salt(ids) ^ rtm_loader_named_salt(l->work, l->srcfd, src->path)) !=
-        src->id.salt)
+    uint64_t named;
+    int rc = rtm_loader_named_salt(l->work, l->srcfd, src->path, &named);
+    if (rc)
+        return rc;
+    if ((rtm_loader_salt(ids) ^ named) != src->id.salt)
         return -ESTALE;                 /* added, removed or rewritten since */
     if (!have)
         return 0;

@@ -369,6 +369,10 @@ int rtm_gltf_files(const uint8_t *data, size_t len, char ***names, uint32_t *n,
     *n = 0;
     json_t *root = json_loadb((const char *)data, len, JSON_REJECT_DUPLICATES, &je);
     json_t *list = root ? json_object_get(root, "buffers") : NULL;
+    if (!root && json_error_code(&je) == json_error_out_of_memory) {
+        rtm_err_oom(err, "out of memory reading glTF's JSON");
+        return -1;
+    }
     if (!root) {
         rtm_err_set(err, (uint64_t)je.position, "glTF: %s (line %d, column %d)", je.text,
                     je.line, je.column);

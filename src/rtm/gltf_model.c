@@ -363,6 +363,10 @@ static int read_json(struct gltf *g, const uint8_t *json, size_t len)
 {
     json_error_t je;
     g->root = json_loadb((const char *)json, len, JSON_REJECT_DUPLICATES, &je);
+    if (!g->root && json_error_code(&je) == json_error_out_of_memory) {
+        rtm_err_oom(g->err, "out of memory reading glTF's JSON");
+        return -1;
+    }
     if (!g->root) {
         rtm_err_set(g->err, g->json_at + (uint64_t)(je.position > 0 ? je.position : 0),
                     "glTF JSON line %d column %d: %s", je.line, je.column, je.text);

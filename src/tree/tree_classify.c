@@ -56,8 +56,8 @@ int rtm_tree_classify(struct rtm_tree *t, int dfd, const char *name, const char 
         return RTM_SRC_CONFIG;
     if (!tree_is_anim_name(base, len))
         return RTM_SRC_PBO;
-    id->salt = tree_modelcfg_salt(t, dfd, name, rel, (uint64_t)st->st_dev);
-    return RTM_SRC_ANIM;
+    int rc = tree_modelcfg_salt(t, dfd, name, rel, (uint64_t)st->st_dev, &id->salt);
+    return rc ? rc : RTM_SRC_ANIM;
 }
 
 int tree_classify_target(struct rtm_tree *t, struct tree_target *tg)

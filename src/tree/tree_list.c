@@ -53,7 +53,9 @@ static int list_source_dir(struct rtm_tree *t, const char *rel, struct rtm_dirli
             name = shown;
             id = RTM_FILEID_NONE;
         }
-        if (k < 0 && k != -ENOENT)
+        if (k == -ENOMEM)
+            rc = k;                         /* never a listing short of an entry */
+        else if (k < 0 && k != -ENOENT)
             tree_listing_set_unsure(d);     /* not gone, only unread: ask again */
         if (k > RTM_SRC_HIDDEN)
             rc = tree_list_add(t, d, rel, name, k == RTM_SRC_OTHER || k == RTM_SRC_CONFIG ? S_IFREG

@@ -255,8 +255,8 @@ static void side_ids(struct rtm_tree *t, int dfd, const char *name, const char *
     pthread_mutex_unlock(&s->lock);
 }
 
-uint64_t tree_modelcfg_salt(struct rtm_tree *t, int dfd, const char *name, const char *rel,
-                            uint64_t dev)
+int tree_modelcfg_salt(struct rtm_tree *t, int dfd, const char *name, const char *rel,
+                       uint64_t dev, uint64_t *salt)
 {
     struct rtm_fileid ids[RTM_NSIDES];
     unsigned want = 0;
@@ -266,7 +266,10 @@ uint64_t tree_modelcfg_salt(struct rtm_tree *t, int dfd, const char *name, const
     }
     if (want)
         side_ids(t, dfd, name, rel, dev, want, ids);
-    return rtm_loader_salt(ids) ^ rtm_loader_named_salt(t->cfg.work, dfd, name);
+    uint64_t named;
+    int rc = rtm_loader_named_salt(t->cfg.work, dfd, name, &named);
+    *salt = rtm_loader_salt(ids) ^ named;
+    return rc;
 }
 
 /* Whether path is an animation's directly in dir. */

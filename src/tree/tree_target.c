@@ -36,8 +36,10 @@ int tree_get_entry(struct rtm_tree *t, struct tree_target *tg, const char *key,
         tg->id = rtm_fileid_of(&tg->st);
         if (kind == RTMC_ANIM && key == tg->src) { /* its model.cfg may be what changed */
             tree_sides_stale(t, tg->src);
-            tg->id.salt = tree_modelcfg_salt(t, t->cfg.srcfd, tg->src, tg->src,
-                                             (uint64_t)tg->st.st_dev);
+            rc = tree_modelcfg_salt(t, t->cfg.srcfd, tg->src, tg->src,
+                                    (uint64_t)tg->st.st_dev, &tg->id.salt);
+            if (rc)
+                return rc;
         }
     }
     return -EIO;

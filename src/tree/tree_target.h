@@ -237,12 +237,13 @@ void tree_watch(struct rtm_tree *t, const char *dir);
  * (relative to dfd; rel: its path relative to SOURCE, on device dev):
  * rtm_loader_salt of the side files beside it that apply to it (sides.h:
  * its folder's model.cfg, none under an explicit -o skeleton=; a BVH's
- * bvh.map).  In a folder that is watched
- * (tree_sides_watched) on a device inotify sees, what was looked up is
- * kept until a change in that folder is reported; elsewhere it is looked
- * up every time.  Thread-safe. */
-uint64_t tree_modelcfg_salt(struct rtm_tree *t, int dfd, const char *name, const char *rel,
-                            uint64_t dev);
+ * bvh.map), mixed with the files its own bytes name (a .gltf's buffers:
+ * rtm_loader_named_salt), into *salt.  In a folder that is watched
+ * (tree_sides_watched) on a device inotify sees, the side files looked up
+ * are kept until a change in that folder is reported; elsewhere they are
+ * looked up every time.  0, or -ENOMEM.  Thread-safe. */
+int tree_modelcfg_salt(struct rtm_tree *t, int dfd, const char *name, const char *rel,
+                       uint64_t dev, uint64_t *salt);
 /* The life of what watched folders hold beside their animations (t->sides):
  * 0 or -ENOMEM. */
 int tree_sides_new(struct rtm_tree *t);

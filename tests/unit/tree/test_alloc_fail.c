@@ -19,7 +19,8 @@
  * during the mount, the first walk and the unmount; the reference round
  * counts K of them.  Round N fails the Nth (single), or the Nth and every
  * later one (persistent).  Every N up to BOUND is failed, then N with a
- * stride that keeps a case to about ROUNDS rounds (RTMFS_ALLOC_ALL=1: all).
+ * stride that keeps a case to about ROUNDS rounds (RTMFS_ALLOC_ALL=1: all);
+ * the glTF tree, whose walk is longer, a quarter of each.
  *
  * What must hold in every round:
  *  - the first walk answers each call as the reference did, or with an
@@ -43,6 +44,7 @@
  * alone, printing the failed allocation's backtrace and every answer that
  * was not the reference's; RTMFS_ALLOC_FROM=N starts the sweep at N. */
 #include "testutil.h"
+#include "gltf_write.h"
 #include "tree_testutil.h"
 #include "alloc_fail.h"
 
@@ -81,6 +83,7 @@ struct sweep {
     int ahead;
     struct tally t;
     int verbose;
+    uint64_t bound, rounds;     /* BOUND and ROUNDS, or the glTF tree's quarter */
     uint64_t n_now;             /* the round's N (0: none) */
     int exact;                  /* the walk after failures: the reference's only */
     uint64_t ahead_sized;       /* versions the workers sized in the reference round */
@@ -142,9 +145,24 @@ static void put_animations(struct sweep *s, struct rtm_buf *plain, struct rtm_bu
     b.len = 0;
     assert_int_equal(rtm_sample_plain(&o4, &b), 0);
     put_buf(s, "a/idle.rtm", &b);
-    rtm_buf_free(&b);
     tree_fixture_write(&s->f, "a/readme.txt", "a loose file\n", 13);
+    rtm_buf_free(&b);
     tree_fixture_write(&s->f, "a/$PBOPREFIX$", "a", 1);    /* their game paths: \a\... */
+}
+
+/* A tree of its own for glTF (its clips retarget onto the man's 103
+ * bones: a walk of it is as long as the other tree's): .gltf text of two
+ * clips (clips/) reading its buffer from the file beside it. */
+static void put_gltf(struct sweep *s)
+{
+    struct rtm_buf b;
+    uint8_t bin[RTM_GLTF_ARM_BIN];
+    rtm_buf_init(&b);
+    rtm_gltf_arm_json(&b, RTM_ARM_TWO_CLIPS, "arm.bin");
+    put_buf(s, "arm.gltf", &b);
+    rtm_gltf_arm_bin(bin, RTM_ARM_TWO_CLIPS);
+    tree_fixture_write(&s->f, "arm.bin", bin, sizeof bin);
+    rtm_buf_free(&b);
 }
 
 static void put_configs(struct sweep *s)
@@ -554,13 +572,13 @@ static double now_s(void)
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* The Ns of a sweep over k counted allocations: all up to BOUND, then a
+/* The Ns of a sweep over k counted allocations: all up to s->bound, then a
  * stride (odd, so that it does not keep to one phase of a loop). */
-static uint64_t next_n(uint64_t n, uint64_t k)
+static uint64_t next_n(const struct sweep *s, uint64_t n, uint64_t k)
 {
-    if (n < BOUND || env_u64("RTMFS_ALLOC_ALL"))
+    if (n < s->bound || env_u64("RTMFS_ALLOC_ALL"))
         return n + 1;
-    uint64_t stride = k > BOUND ? (k - BOUND) / (ROUNDS - BOUND) + 1 : 1;
+    uint64_t stride = k > s->bound ? (k - s->bound) / (s->rounds - s->bound) + 1 : 1;
     return n + (stride | 1);
 }
 
@@ -576,7 +594,7 @@ static void sweep(struct sweep *s, int ahead, int persist)
     uint64_t from = only ? only : env_u64("RTMFS_ALLOC_FROM");
     s->verbose = only != 0;
     atomic_store(&af_verbose, s->verbose);
-    for (uint64_t n = from ? from : 1; n <= k; n = next_n(n, k)) {
+    for (uint64_t n = from ? from : 1; n <= k; n = next_n(s, n, k)) {
         round_run(s, n, persist);
         if (only)
             break;
@@ -608,18 +626,25 @@ static void sweep(struct sweep *s, int ahead, int persist)
 
 /* ---- cases ------------------------------------------------------------- */
 
-static int setup(void **state)
+/* The sweep's tree (gltf: the glTF one), mounted once for the reference. */
+static int setup_tree(void **state, int gltf)
 {
     struct sweep *s = calloc(1, sizeof *s);
     struct rtm_buf plain, bmtr;
     struct rtm_error err;
     assert_non_null(s);
     tree_fixture_open(&s->f, "allocfail");
-    put_animations(s, &plain, &bmtr);
-    put_archive(s, &plain, &bmtr);
-    put_configs(s);
-    rtm_buf_free(&plain);
-    rtm_buf_free(&bmtr);
+    s->bound = gltf ? BOUND / 4 : BOUND;
+    s->rounds = gltf ? ROUNDS / 4 : ROUNDS;
+    if (gltf) {
+        put_gltf(s);
+    } else {
+        put_animations(s, &plain, &bmtr);
+        put_archive(s, &plain, &bmtr);
+        put_configs(s);
+        rtm_buf_free(&plain);
+        rtm_buf_free(&bmtr);
+    }
     assert_int_equal(rtm_skeleton_builtin("ofp2", &s->f.skel, &err), 0);
     assert_int_equal(mount_tree(s), 0);
     reference(s);
@@ -628,6 +653,16 @@ static int setup(void **state)
     af_main = pthread_self();
     *state = s;
     return 0;
+}
+
+static int setup(void **state)
+{
+    return setup_tree(state, 0);
+}
+
+static int setup_gltf(void **state)
+{
+    return setup_tree(state, 1);
 }
 
 static int teardown(void **state)
@@ -661,6 +696,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(single_failure, setup, teardown),
         cmocka_unit_test_setup_teardown(every_failure_from_n, setup, teardown),
         cmocka_unit_test_setup_teardown(single_failure_with_workers, setup, teardown),
+        cmocka_unit_test_setup_teardown(single_failure, setup_gltf, teardown),
     };
     return run_test_cases(tests, NULL, NULL);
 }
