@@ -2,6 +2,7 @@
 #include "bvh.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "numfmt.h"
@@ -11,6 +12,7 @@ const struct rtm_name_rule RTM_NAMES_BVH = { " ", 0, 0, 63, RTM_BVH_ROOT };
 
 #define CHANNELS "CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n"
 enum { MAX_INDENT = 32 };               /* deeper joints are not indented further */
+enum { FRAME_TIME_CHARS = 32 };         /* "%.6g" of a double, and its NUL */
 
 struct bvh {
     struct rtm_pose pose;       /* the hierarchy and each frame's relative poses */
@@ -200,14 +202,30 @@ int rtm_anim_bvh_write_timed(const struct rtm_anim *a, const struct rtm_timing *
     return rtm_anim_bvh_write_with(a, NULL, tm, out);
 }
 
-/* The Frame Time line: the mean step of one pass when tm times it (bvh.h). */
+/* The Frame Time's number: the mean step of one pass when tm times it
+ * (bvh.h), else the convention's. */
+static void frame_time_text(const struct rtm_anim *a, const struct rtm_timing *tm,
+                            char out[FRAME_TIME_CHARS])
+{
+    if (tm && tm->seconds > 0 && a->nframes >= 2)
+        snprintf(out, FRAME_TIME_CHARS, "%.6g", tm->seconds / (a->nframes - 1));
+    else
+        snprintf(out, FRAME_TIME_CHARS, "%s", RTM_BVH_FRAME_TIME);
+}
+
 static void put_frame_time(const struct rtm_anim *a, const struct rtm_timing *tm,
                            struct rtm_buf *out)
 {
-    if (tm && tm->seconds > 0 && a->nframes >= 2)
-        rtm_buf_printf(out, "Frame Time: %.6g\n", tm->seconds / (a->nframes - 1));
-    else
-        rtm_buf_puts(out, "Frame Time: " RTM_BVH_FRAME_TIME "\n");
+    char t[FRAME_TIME_CHARS];
+    frame_time_text(a, tm, t);
+    rtm_buf_printf(out, "Frame Time: %s\n", t);
+}
+
+double rtm_anim_bvh_frame_time(const struct rtm_anim *a, const struct rtm_timing *tm)
+{
+    char t[FRAME_TIME_CHARS];
+    frame_time_text(a, tm, t);
+    return strtod(t, NULL);
 }
 
 int rtm_anim_bvh_timed_size(const struct rtm_anim *a, const struct rtm_timing *tm,

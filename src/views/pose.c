@@ -96,13 +96,18 @@ int rtm_pose_init(struct rtm_pose *p, const struct rtm_anim *a, const struct rtm
         rtm_pose_free(p);
         return -1;
     }
-    for (uint32_t b = 0; b < a->nbones; b++) {     /* the rest pose, until a frame says */
+    rtm_pose_rest(p);
+    return 0;
+}
+
+void rtm_pose_rest(struct rtm_pose *p)
+{
+    for (uint32_t b = 0; b < p->a->nbones; b++) {
         rtm_pose_rest_offset(p, b, p->offset[b]);
         for (int i = 0; i < 3; i++)
             for (int j = 0; j < 3; j++)
                 p->rel[b][i][j] = i == j;
     }
-    return 0;
 }
 
 /* The rotation of frame f's matrix of bone b in the views' space, column

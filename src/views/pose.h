@@ -55,6 +55,8 @@ struct rtm_pose {
 int rtm_pose_init(struct rtm_pose *p, const struct rtm_anim *a, const struct rtm_rotations *rot);
 void rtm_pose_free(struct rtm_pose *p);
 void rtm_pose_frame(struct rtm_pose *p, uint32_t f);
+/* Back to the rest pose, as before the first frame (a second pass). */
+void rtm_pose_rest(struct rtm_pose *p);
 /* Bone b's rest offset from its parent's joint (the root's: the origin). */
 void rtm_pose_rest_offset(const struct rtm_pose *p, uint32_t b, double out[3]);
 int rtm_pose_root(const struct rtm_anim *a, uint32_t f, double out[3]);
