@@ -2,107 +2,43 @@
 #include "bvh.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
-#include "motion.h"
 #include "numfmt.h"
-#include "pivots.h"
+#include "pose.h"
 
 const struct rtm_name_rule RTM_NAMES_BVH = { " ", 0, 0, 63, RTM_BVH_ROOT };
 
 #define CHANNELS "CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n"
 enum { MAX_INDENT = 32 };               /* deeper joints are not indented further */
+enum { FRAME_TIME_CHARS = 32 };         /* "%.6g" of a double, and its NUL */
 
 struct bvh {
-    const struct rtm_anim *a;
+    struct rtm_pose pose;       /* the hierarchy and each frame's relative poses */
     struct rtm_names *names;
-    int32_t *parent;            /* per bone: its parent here, or -1 (rtm_root) */
-    int32_t *first_child;       /* per bone, and [nbones] for rtm_root */
-    int32_t *next_sibling;
-    uint32_t *order;            /* the joints in hierarchy order */
-    double (*c)[3][3];          /* this frame's rotations, BVH space, column form */
-    uint8_t *ok;
-    float (*joint)[3];          /* this frame's joints (pivot . M), each made once */
     double (*chan)[6];          /* each joint's channels, kept from frame to frame */
-    const struct rtm_rotations *rot;    /* the nearest rotations made once, or NULL */
 };
 
 static void bvh_free(struct bvh *h)
 {
+    rtm_pose_free(&h->pose);
     rtm_names_free(h->names);
-    free(h->parent);
-    free(h->first_child);
-    free(h->next_sibling);
-    free(h->order);
-    free(h->c);
-    free(h->ok);
-    free(h->joint);
     free(h->chan);
 }
 
-/* A point of model space in BVH space: z flips. */
-static void to_bvh(const double in[3], double out[3])
+/* The pose, names, and every joint's channels at rest. */
+static int build(struct bvh *h, const struct rtm_anim *a, const struct rtm_rotations *rot)
 {
-    out[0] = in[0];
-    out[1] = in[1];
-    out[2] = -in[2];
-}
-
-/* The rest offset of joint b from its parent's joint, in BVH space. */
-static void rest_offset(const struct bvh *h, uint32_t b, double out[3])
-{
-    const float *pb = h->a->pivot[b];
-    int32_t p = h->parent[b];
-    double d[3];
-    for (int k = 0; k < 3; k++)
-        d[k] = (double)pb[k] - (p >= 0 ? (double)h->a->pivot[p][k] : 0);
-    to_bvh(d, out);
-}
-
-/* Children lists in file order, and the joints in hierarchy order
- * (depth first, without recursion: a skeleton may be one long chain). */
-static int build(struct bvh *h)
-{
-    const struct rtm_anim *a = h->a;
-    uint32_t n = a->nbones;
-    size_t nn = (size_t)n + 1;
-    h->parent = malloc(nn * sizeof *h->parent);
-    h->first_child = malloc(nn * sizeof *h->first_child);
-    h->next_sibling = malloc(nn * sizeof *h->next_sibling);
-    h->order = malloc(nn * sizeof *h->order);
-    h->c = malloc(nn * sizeof *h->c);
-    h->ok = malloc(nn);
-    h->joint = malloc(nn * sizeof *h->joint);
-    h->chan = calloc(nn, sizeof *h->chan);
-    h->names = rtm_names_make(a->bones, n, &RTM_NAMES_BVH);
-    if (!h->parent || !h->first_child || !h->next_sibling || !h->order || !h->c || !h->ok ||
-        !h->joint || !h->chan || !h->names)
+    if (rtm_pose_init(&h->pose, a, rot))
         return -1;
-    for (uint32_t b = 0; b <= n; b++)
-        h->first_child[b] = -1;
-    for (uint32_t i = n; i-- > 0;) {
-        int32_t p = a->skel_parent ? a->skel_parent[i] : -1;
-        h->parent[i] = p;
-        uint32_t at = p >= 0 ? (uint32_t)p : n;
-        h->next_sibling[i] = h->first_child[at];
-        h->first_child[at] = (int32_t)i;
-    }
-    /* preorder: a bone, then its children's subtrees in order */
-    uint32_t k = 0;
-    for (int32_t b = h->first_child[n]; b >= 0;) {
-        h->order[k++] = (uint32_t)b;
-        if (h->first_child[b] >= 0) {
-            b = h->first_child[b];
-            continue;
-        }
-        while (b >= 0 && h->next_sibling[b] < 0)
-            b = h->parent[b];
-        if (b >= 0)
-            b = h->next_sibling[b];
-    }
-    for (uint32_t b = 0; b < n; b++)    /* the rest pose, until a frame says */
-        rest_offset(h, b, h->chan[b]);
-    return k == n ? 0 : -1;             /* a cycle: cannot happen */
+    h->chan = calloc((size_t)a->nbones + 1, sizeof *h->chan);
+    h->names = rtm_names_make(a->bones, a->nbones, &RTM_NAMES_BVH);
+    if (!h->chan || !h->names)
+        return -1;
+    for (uint32_t b = 0; b < a->nbones; b++)    /* the rest pose, until a frame says */
+        rtm_pose_rest_offset(&h->pose, b, h->chan[b]);
+    return 0;
 }
 
 static void put_num(struct rtm_buf *b, double v, int digits)
@@ -148,7 +84,7 @@ static void put_joint_head(const struct bvh *h, struct rtm_buf *b, uint32_t bone
                            uint32_t depth)
 {
     double o[3];
-    rest_offset(h, bone, o);
+    rtm_pose_rest_offset(&h->pose, bone, o);
     indent(b, depth);
     rtm_buf_puts(b, "JOINT ");
     rtm_buf_put(b, h->names->form[bone], h->names->len[bone]);
@@ -158,53 +94,36 @@ static void put_joint_head(const struct bvh *h, struct rtm_buf *b, uint32_t bone
     put_offset(b, depth + 1, o);
     indent(b, depth + 1);
     rtm_buf_puts(b, CHANNELS);
-    if (h->first_child[bone] < 0)
+    if (h->pose.first_child[bone] < 0)
         put_end_site(b, depth + 1, o);
 }
 
 static void put_hierarchy(const struct bvh *h, struct rtm_buf *b)
 {
     static const double zero[3] = { 0, 0, 0 };
-    uint32_t n = h->a->nbones, depth = 1;
+    uint32_t n = h->pose.a->nbones, depth = 1;
     rtm_buf_puts(b, "HIERARCHY\nROOT " RTM_BVH_ROOT "\n{\n");
     put_offset(b, 1, zero);
     rtm_buf_puts(b, "\t" CHANNELS);
-    if (h->first_child[n] < 0)
+    if (h->pose.first_child[n] < 0)
         put_end_site(b, 1, zero);
     /* walk the preorder, closing braces as the walk climbs */
     for (uint32_t i = 0; i < n; i++) {
-        uint32_t bone = h->order[i];
+        uint32_t bone = h->pose.order[i];
         put_joint_head(h, b, bone, depth);
-        if (h->first_child[bone] >= 0) {
+        if (h->pose.first_child[bone] >= 0) {
             depth++;
             continue;
         }
-        for (int32_t up = (int32_t)bone; up >= 0; up = h->parent[up]) {
+        for (int32_t up = (int32_t)bone; up >= 0; up = h->pose.parent[up]) {
             indent(b, depth);
             rtm_buf_puts(b, "}\n");
-            if (h->next_sibling[up] >= 0)
+            if (h->pose.next_sibling[up] >= 0)
                 break;
             depth--;
         }
     }
     rtm_buf_puts(b, "}\n");
-}
-
-/* The rotation of frame f's matrix of bone b in BVH space, column form:
- * S Q^T S, Q its nearest rotation (row form). */
-static int rotation(const struct bvh *h, uint32_t f, uint32_t b, double c[3][3])
-{
-    static const double s[3] = { 1, 1, -1 };
-    const struct rtm_anim *a = h->a;
-    size_t at = (size_t)f * a->nbones + b;
-    double mine[3][3];
-    const double (*q)[3] = h->rot ? (const double (*)[3])h->rot->q[at] : (const double (*)[3])mine;
-    if (h->rot ? !h->rot->ok[at] : rtm_nearest_rotation(rtm_matrix(a, f, b), mine) != 0)
-        return -1;
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++)
-            c[i][j] = s[i] * q[j][i] * s[j];
-    return 0;
 }
 
 /* R = Rz(z) Rx(x) Ry(y) on column vectors: the angles, in degrees. */
@@ -224,61 +143,36 @@ static void euler_zxy(const double r[3][3], double deg[3])
     deg[2] = y * (180 / M_PI);
 }
 
-/* Joint b's channels in this frame, from its and its parent's joints and
- * rotations. */
-static void channels(const struct bvh *h, uint32_t b, double out[6])
-{
-    int32_t p = h->parent[b];
-    static const float origin[3] = { 0, 0, 0 };
-    const float *jb = h->joint[b], *jp = p >= 0 ? h->joint[p] : origin;
-    double d[3], w[3] = { (double)jb[0] - jp[0], (double)jb[1] - jp[1], (double)jb[2] - jp[2] };
-    to_bvh(w, d);
-    double rel[3][3];
-    for (int i = 0; i < 3; i++) {       /* C_p^T d and C_p^T C_b */
-        out[i] = p < 0 ? d[i] : h->c[p][0][i] * d[0] + h->c[p][1][i] * d[1] + h->c[p][2][i] * d[2];
-        for (int j = 0; j < 3; j++)
-            rel[i][j] = p < 0 ? h->c[b][i][j]
-                              : h->c[p][0][i] * h->c[b][0][j] + h->c[p][1][i] * h->c[b][1][j] +
-                                    h->c[p][2][i] * h->c[b][2][j];
-    }
-    euler_zxy(rel, out + 3);
-}
-
-/* rtm_root's channels: the motion vector's share of frame f (motion x
- * phase, BVH axes), so that a reader sees the character travel and a
- * reader of rtmfs's own BVH gets the motion vector back (rtm(5)); all 0
- * without motion (or with one not finite). */
+/* rtm_root's channels: the motion vector's share of frame f (pose.h), so
+ * that a reader sees the character travel and a reader of rtmfs's own BVH
+ * gets the motion vector back (rtm(5)); all 0 without motion. */
 static void put_root(const struct rtm_anim *a, uint32_t f, struct rtm_buf *b)
 {
-    float phase = isfinite(a->phases[f]) ? a->phases[f] : 0;
-    int none = !a->motion[0] && !a->motion[1] && !a->motion[2];
-    if (none || !isfinite(a->motion[0]) || !isfinite(a->motion[1]) || !isfinite(a->motion[2])) {
+    double d[3];
+    if (rtm_pose_root(a, f, d)) {
         rtm_buf_puts(b, "0 0 0 0 0 0");
         return;
     }
-    double m[3] = { a->motion[0], a->motion[1], a->motion[2] }, d[3];
-    to_bvh(m, d);
     for (int k = 0; k < 3; k++) {
         if (k)
             rtm_buf_putc(b, ' ');
-        put_num(b, d[k] * phase, 5);
+        put_num(b, d[k], 5);
     }
     rtm_buf_puts(b, " 0 0 0");
 }
 
 static void put_frame(struct bvh *h, uint32_t f, struct rtm_buf *b)
 {
-    const struct rtm_anim *a = h->a;
-    for (uint32_t i = 0; i < a->nbones; i++) {
-        h->ok[i] = rotation(h, f, i, h->c[i]) == 0;
-        rtm_point_times(a->pivot[i], rtm_matrix(a, f, i), h->joint[i]);
-    }
+    const struct rtm_anim *a = h->pose.a;
+    rtm_pose_frame(&h->pose, f);
     put_root(a, f, b);
     for (uint32_t k = 0; k < a->nbones; k++) {
-        uint32_t bone = h->order[k];
-        int32_t p = h->parent[bone];
-        if (h->ok[bone] && (p < 0 || h->ok[p]))
-            channels(h, bone, h->chan[bone]);
+        uint32_t bone = h->pose.order[k];
+        if (h->pose.fresh[bone]) {
+            for (int i = 0; i < 3; i++)
+                h->chan[bone][i] = h->pose.offset[bone][i];
+            euler_zxy((const double (*)[3])h->pose.rel[bone], h->chan[bone] + 3);
+        }
         if (rtm_buf_counts(b)) {            /* sizing: the lengths alone */
             for (int c = 0; c < 6; c++)
                 rtm_buf_count(b, 1 + rtm_fixed_len(h->chan[bone][c], 5));
@@ -308,14 +202,30 @@ int rtm_anim_bvh_write_timed(const struct rtm_anim *a, const struct rtm_timing *
     return rtm_anim_bvh_write_with(a, NULL, tm, out);
 }
 
-/* The Frame Time line: the mean step of one pass when tm times it (bvh.h). */
+/* The Frame Time's number: the mean step of one pass when tm times it
+ * (bvh.h), else the convention's. */
+static void frame_time_text(const struct rtm_anim *a, const struct rtm_timing *tm,
+                            char out[FRAME_TIME_CHARS])
+{
+    if (tm && tm->seconds > 0 && a->nframes >= 2)
+        snprintf(out, FRAME_TIME_CHARS, "%.6g", tm->seconds / (a->nframes - 1));
+    else
+        snprintf(out, FRAME_TIME_CHARS, "%s", RTM_BVH_FRAME_TIME);
+}
+
 static void put_frame_time(const struct rtm_anim *a, const struct rtm_timing *tm,
                            struct rtm_buf *out)
 {
-    if (tm && tm->seconds > 0 && a->nframes >= 2)
-        rtm_buf_printf(out, "Frame Time: %.6g\n", tm->seconds / (a->nframes - 1));
-    else
-        rtm_buf_puts(out, "Frame Time: " RTM_BVH_FRAME_TIME "\n");
+    char t[FRAME_TIME_CHARS];
+    frame_time_text(a, tm, t);
+    rtm_buf_printf(out, "Frame Time: %s\n", t);
+}
+
+double rtm_anim_bvh_frame_time(const struct rtm_anim *a, const struct rtm_timing *tm)
+{
+    char t[FRAME_TIME_CHARS];
+    frame_time_text(a, tm, t);
+    return strtod(t, NULL);
 }
 
 int rtm_anim_bvh_timed_size(const struct rtm_anim *a, const struct rtm_timing *tm,
@@ -338,9 +248,9 @@ int rtm_anim_bvh_write_with(const struct rtm_anim *a, const struct rtm_rotations
 {
     if (!a->pivot || a->depth < RTM_DEPTH_FULL)
         return -1;
-    struct bvh h = { .a = a, .rot = rot };
+    struct bvh h = { 0 };
     uint32_t *by_phase = NULL;
-    int rc = build(&h) || !(by_phase = rtm_phase_order(a)) ? -1 : 0;
+    int rc = build(&h, a, rot) || !(by_phase = rtm_phase_order(a)) ? -1 : 0;
     if (!rc) {
         put_hierarchy(&h, out);
         rtm_buf_printf(out, "MOTION\nFrames: %u\n", a->nframes);

@@ -54,6 +54,9 @@ extern const struct rtm_name_rule RTM_NAMES_BVH;
 int rtm_anim_bvh_write(const struct rtm_anim *a, struct rtm_buf *out);
 int rtm_anim_bvh_write_timed(const struct rtm_anim *a, const struct rtm_timing *tm,
                              struct rtm_buf *out);
+/* The Frame Time that BVH writes, as the number its text reads back to
+ * (anim.glb's frames are that far apart). */
+double rtm_anim_bvh_frame_time(const struct rtm_anim *a, const struct rtm_timing *tm);
 /* The size of that BVH in *size from untimed, its size with tm NULL: a
  * timing changes the Frame Time line alone.  -1 when out of memory. */
 int rtm_anim_bvh_timed_size(const struct rtm_anim *a, const struct rtm_timing *tm,

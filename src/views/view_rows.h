@@ -44,7 +44,8 @@ typedef int view_entry_lookup_fn(const struct rtm_anim *a, const char *name, uin
 
 /* views.c: the renderers, and the measures that count their bytes. */
 view_render_fn view_header, view_bones, view_phases, view_props, view_plain, view_bmtr,
-    view_repaired, view_skeleton, view_moving, view_preview, view_check, view_bvh, view_frame, view_joints,
+    view_repaired, view_skeleton, view_moving, view_preview, view_check, view_bvh, view_glb,
+    view_frame, view_joints,
     view_track;
 view_measure_fn measure_bmtr, measure_frames_and_tracks, measure_with_frames, measure_joints;
 view_stream_fn stream_plain;

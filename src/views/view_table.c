@@ -17,7 +17,8 @@
  *               header.txt is FULL for the tallies only a full parse
  *               counts (rtm.h).
  *   needs       what the anim must have for the view to be shown at all:
- *               NEEDS_PIVOTS (a skeleton with pivots: anim.bvh, joints/),
+ *               NEEDS_PIVOTS (a skeleton with pivots: anim.bvh, anim.glb,
+ *               joints/),
  *               NEEDS_TRACK_NAMES (tracks/: every parse and shape has
  *               them, an anim filled by hand not; rtm.h).  A
  *               fixed view with needs comes after every fixed view
@@ -53,6 +54,7 @@
 #include <string.h>
 
 #include "bvh.h"
+#include "glb_view.h"
 #include "motion.h"
 #include "svg.h"
 
@@ -74,11 +76,12 @@ struct view_row {
 
 /* The timed views' slots in table order, and how each one's timed size
  * follows from its untimed one: the compiler counts them. */
-enum { TIMED_PREVIEW, TIMED_BVH, NTIMED };
+enum { TIMED_PREVIEW, TIMED_BVH, TIMED_GLB, NTIMED };
 _Static_assert((int)NTIMED == (int)RTM_NTIMED_VIEWS, "RTM_NTIMED_VIEWS counts the timed slots");
 static view_timed_size_fn *const TIMED_SIZE[NTIMED] = {
     [TIMED_PREVIEW] = rtm_svg_timed_size,
     [TIMED_BVH] = rtm_anim_bvh_timed_size,
+    [TIMED_GLB] = rtm_anim_glb_timed_size,
 };
 #define TIMED(slot) .timed = (slot) + 1
 
@@ -107,6 +110,8 @@ static const struct view_row RTM_VIEWS[] = {
                          .render = view_check },
     [RTM_VIEW_BVH] = { .name = "anim.bvh", .depth = RTM_DEPTH_FULL, .needs = NEEDS_PIVOTS,
                        .render = view_bvh, TIMED(TIMED_BVH) },
+    [RTM_VIEW_GLB] = { .name = "anim.glb", .depth = RTM_DEPTH_FULL, .needs = NEEDS_PIVOTS,
+                       .render = view_glb, TIMED(TIMED_GLB) },
     [RTM_VIEW_FRAME] = { .name = "frames", .depth = RTM_DEPTH_FULL,
                          .render = view_frame, .measure = measure_frames_and_tracks,
                          .count = count_frames, .entry_name = frame_entry_name,
@@ -346,8 +351,8 @@ size_t rtm_view_index(const struct rtm_anim *a, struct rtm_view v)
     if (r && !is_folder(r))
         return (size_t)v.kind;
     /* the rows before v's that a shows, fixed views counting one and
-     * folders their files: the fixed rows come first, anim.bvh (the one a
-     * may lack) last among them, so this is rtm_view_nfixed's count and
+     * folders their files: the fixed rows come first, anim.bvh and anim.glb
+     * (the ones a may lack) last among them, so this is rtm_view_nfixed's count and
      * the folders' in one pass (every stat asks it) */
     size_t idx = 0;
     for (size_t k = 0; k < NROWS && k != (size_t)v.kind; k++)
@@ -451,9 +456,9 @@ int rtm_view_stream(const struct rtm_anim *a, struct rtm_view v, struct rtm_buf 
     return r->stream(a, out, chunk, flush, ctx);
 }
 
-/* The most memory rtm_view_sizes() gives the rotations moving.txt and
- * anim.bvh share (motion.h), so that sizing never holds much beside the
- * anim; a larger anim has each view make its own, frame by frame. */
+/* The most memory rtm_view_sizes() gives the rotations moving.txt,
+ * anim.bvh and anim.glb share (motion.h), so that sizing never holds much
+ * beside the anim; a larger anim has each view make its own, frame by frame. */
 enum { SHARED_ROTATIONS_MAX = 4 << 20 };
 
 /* The views without a measure are rendered into a counting buffer

@@ -9,6 +9,7 @@
 #include "binarise.h"
 #include "bvh.h"
 #include "check.h"
+#include "glb_view.h"
 #include "motion.h"
 #include "numfmt.h"
 #include "pivots.h"
@@ -89,8 +90,8 @@ static void put_skeleton(const struct rtm_anim *a, struct rtm_buf *b)
         rtm_buf_printf(b, "rest_pose: pivots of %u of %u bones, %u placed by a rule "
                        "(skeleton.txt)\n", known, a->nbones, placed);
     else
-        rtm_buf_puts(b, "rest_pose: none: the skeleton has no pivots, so no joints/ or anim.bvh "
-                     "(mount with one that has, e.g. ofp2)\n");
+        rtm_buf_puts(b, "rest_pose: none: the skeleton has no pivots, so no joints/, anim.bvh or "
+                     "anim.glb (mount with one that has, e.g. ofp2)\n");
 }
 
 void view_header(const struct rtm_anim *a, uint32_t file, const struct view_with *w,
@@ -421,6 +422,14 @@ void view_bvh(const struct rtm_anim *a, uint32_t file, const struct view_with *w
 {
     (void)file;
     if (rtm_anim_bvh_write_with(a, w->rot, w->tm, out))
+        out->oom = 1;
+}
+
+void view_glb(const struct rtm_anim *a, uint32_t file, const struct view_with *w,
+              struct rtm_buf *out)
+{
+    (void)file;
+    if (rtm_anim_glb_write(a, w->rot, w->tm, out))
         out->oom = 1;
 }
 

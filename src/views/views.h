@@ -6,7 +6,8 @@
  *    plain.rtm with only the bones its skeleton holds), skeleton.txt,
  *    moving.txt, preview.svg (svg.h),
  *    check.txt (check.h),
- *    when its skeleton has pivots anim.bvh (bvh.h), one frames/NNN.csv a frame (NNN zero-padded
+ *    when its skeleton has pivots anim.bvh (bvh.h) and anim.glb
+ *    (glb_view.h), one frames/NNN.csv a frame (NNN zero-padded
  *    to at least 3 digits, wider when there are more than 1000 frames), with
  *    pivots one joints/NNN.csv a frame, and one tracks/NAME.csv a bone (NAME
  *    from names.h's file rule: found exactly or ignoring case).
@@ -35,7 +36,7 @@
  * persistent index's sizes) is never taken for another.  test_render_version
  * pins it to a hash of every view of fixed fixtures: a change of bytes fails
  * that test until this number is bumped with the new hash. */
-#define RTM_RENDER_VERSION 5
+#define RTM_RENDER_VERSION 6
 
 enum rtm_view_kind {
     RTM_VIEW_HEADER,
@@ -51,6 +52,7 @@ enum rtm_view_kind {
     RTM_VIEW_PREVIEW,   /* preview.svg */
     RTM_VIEW_CHECK,     /* check.txt (check.h) */
     RTM_VIEW_BVH,       /* anim.bvh: only with pivots */
+    RTM_VIEW_GLB,       /* anim.glb (glb_view.h): only with pivots */
     RTM_VIEW_FRAME,     /* frames/NNN.csv */
     RTM_VIEW_JOINTS,    /* joints/NNN.csv */
     RTM_VIEW_TRACK,     /* tracks/NAME.csv */
@@ -58,9 +60,9 @@ enum rtm_view_kind {
 
 enum {
     RTM_NVIEW_KINDS = RTM_VIEW_TRACK + 1,
-    RTM_NFIXED_VIEWS = 12,              /* the most: anim.bvh needs pivots */
+    RTM_NFIXED_VIEWS = 13,              /* the most: anim.bvh, anim.glb need pivots */
     RTM_NFOLDER_KINDS = 3,              /* frames/, joints/, tracks/ */
-    RTM_NTIMED_VIEWS = 2,               /* preview.svg, anim.bvh */
+    RTM_NTIMED_VIEWS = 3,               /* preview.svg, anim.bvh, anim.glb */
     RTM_VIEW_NAME_MAX = 256,            /* a folder entry's name, with its NUL */
     RTM_VIEW_PATH_MAX = 8 + RTM_VIEW_NAME_MAX,
 };
@@ -78,7 +80,7 @@ struct rtm_view {
  * (RTM_PARSE_NO_MATRICES), or a full one. */
 enum rtm_depth rtm_view_depth(enum rtm_view_kind kind);
 
-/* "header.txt" ... "check.txt", "anim.bvh" for the fixed views; NULL for the others. */
+/* "header.txt" ... "check.txt", "anim.bvh", "anim.glb" for the fixed views; NULL for the others. */
 const char *rtm_view_fixed_name(enum rtm_view_kind kind);
 /* kind's view as a usage text names it: a fixed view's name, a folder's
  * files ("frames/NNN.csv"); *pivots 1 when only a skeleton with pivots
@@ -86,7 +88,7 @@ const char *rtm_view_fixed_name(enum rtm_view_kind kind);
 const char *rtm_view_usage_name(enum rtm_view_kind kind, int *pivots);
 /* The kind of view name (a path in an animation's folder) is or leads to:
  * a fixed view's name, a folder's, or a path in a folder.  Decided from
- * the name alone, for any anim (anim.bvh and joints/ match even where
+ * the name alone, for any anim (anim.bvh, anim.glb and joints/ match even where
  * there are no pivots): 0 and *kind, else -1. */
 int rtm_view_name_kind(const char *name, enum rtm_view_kind *kind);
 /* How many fixed views a has: the first that many kinds. */
@@ -129,7 +131,7 @@ int rtm_view_needs_matrices(struct rtm_view v);
  * a->depth: a view never renders from fields its anim's maker left empty. */
 int rtm_view_render(const struct rtm_anim *a, struct rtm_view v, struct rtm_buf *out);
 /* The same timed by tm (timing.h; NULL: the empty generation, as above):
- * only preview.svg and anim.bvh depend on it (rtm_view_timed). */
+ * only preview.svg, anim.bvh and anim.glb depend on it (rtm_view_timed). */
 struct rtm_timing;
 int rtm_view_render_timed(const struct rtm_anim *a, struct rtm_view v,
                           const struct rtm_timing *tm, struct rtm_buf *out);

@@ -80,10 +80,10 @@ for f in "${samples[@]}"; do
     bones=$("$CAT" "$file" header.txt | sed -n 's/^bones: //p')
     n=$(wc -l <"$T/list")
     # with the default skeleton (ofp2, which has pivots): bmtr.rtm, fixed.rtm, preview.svg, check.txt,
-    # anim.bvh, frames/, joints/, tracks/; and states.txt
-    check "listing $f has 13 + 2 x $frames + $bones views" [ "$n" -eq $((13 + 2 * frames + bones)) ]
+    # anim.bvh, anim.glb, frames/, joints/, tracks/; and states.txt
+    check "listing $f has 14 + 2 x $frames + $bones views" [ "$n" -eq $((14 + 2 * frames + bones)) ]
     for v in header.txt bones.txt phases.csv props.json plain.rtm bmtr.rtm fixed.rtm skeleton.txt moving.txt preview.svg check.txt \
-             anim.bvh frames/000.csv joints/000.csv tracks/pelvis.csv; do
+             anim.bvh anim.glb frames/000.csv joints/000.csv tracks/pelvis.csv; do
         check "listing $f shows $v" grep -Eiq "^ *[0-9]+ $v\$" "$T/list"
     done
     # every view's size as listed equals the bytes rtmcat prints for it

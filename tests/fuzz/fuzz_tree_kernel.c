@@ -146,7 +146,7 @@ static int fz_inside(const char *path, int *in_archive)
 static int fz_timed(const char *name)
 {
     return !strcmp(name, RTM_TREE_STATES_NAME) || !strcmp(name, "preview.svg") ||
-           !strcmp(name, "anim.bvh");
+           !strcmp(name, "anim.bvh") || !strcmp(name, "anim.glb");
 }
 
 /* What a known number must still show: its kind, and a file's size, as

@@ -27,7 +27,7 @@ check_rtm() {
     MOUNTS+=("$M")
     mounted "$M" || { fail "walk.rtm: not mounted"; return; }
     grep -q "^$S/walk.rtm $M fuse.rtmfs " /proc/mounts || fail "/proc/mounts: $(grep " $M " /proc/mounts)"
-    [ "$(ls "$M" | tr '\n' ' ')" = "anim.bvh bmtr.rtm bones.txt check.txt fixed.rtm frames header.txt joints moving.txt phases.csv plain.rtm preview.svg props.json skeleton.txt states.txt tracks " ] \
+    [ "$(ls "$M" | tr '\n' ' ')" = "anim.bvh anim.glb bmtr.rtm bones.txt check.txt fixed.rtm frames header.txt joints moving.txt phases.csv plain.rtm preview.svg props.json skeleton.txt states.txt tracks " ] \
         || fail "root lists: $(ls "$M")"
     check_anim "$S/walk.rtm" "$M"
     cat "$T/gen/run_v5.rtm" > "$S/walk.rtm"                                 # rewritten

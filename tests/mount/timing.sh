@@ -94,7 +94,7 @@ done
 do_umount "$N"
 
 # a config rewritten: states.txt and the two timed views within 1 s, no other
-others() { (cd "$V" && find . -type f ! -name states.txt ! -name preview.svg ! -name anim.bvh -print0 | sort -z | xargs -0 md5sum); }
+others() { (cd "$V" && find . -type f ! -name states.txt ! -name preview.svg ! -name anim.bvh ! -name anim.glb -print0 | sort -z | xargs -0 md5sum); }
 before=$(others)
 [ "$(echo "$before" | wc -l)" -gt 100 ] || fail "only $(echo "$before" | wc -l) other views"
 # rewrite SPEED WANT_DESC WANT_DUR: the config's speed becomes SPEED
@@ -171,18 +171,18 @@ do_umount "$M"
 do_mount "$S" "$M" -o "$SKEL" || exit 1
 sizes() { stat -c %s "$V/preview.svg" "$V/anim.bvh" | tr '\n' ' '; }
 first=$(sizes)
-exact "$V/preview.svg" && exact "$V/anim.bvh" && grep -q 'one pass in 4 s' "$V/preview.svg" &&
+exact "$V/preview.svg" && exact "$V/anim.bvh" && exact "$V/anim.glb" && grep -q 'one pass in 4 s' "$V/preview.svg" &&
     exact "$M/loose.rtm/preview.svg" && [ "$(desc "$M/loose.rtm")" = "$NOSTATE" ] &&
     ok "a later mount: the timed views' sizes are exact ($first), no state's too" || fail "later mount: $first"
 do_umount "$M"
 config -8
 do_mount "$S" "$M" -o "$SKEL" || exit 1
-exact "$V/preview.svg" && exact "$V/anim.bvh" && grep -q 'one pass in 8 s' "$V/preview.svg" &&
+exact "$V/preview.svg" && exact "$V/anim.bvh" && exact "$V/anim.glb" && grep -q 'one pass in 8 s' "$V/preview.svg" &&
     ok "a config changed between mounts: the new timing, sizes exact" || fail "after the change: $(sizes), $(desc "$V")"
 # rtmcat -C: the configs under DIR time the file as the mount does; without
 # it, those of the file's own archive, where none plays it: no state, as
 # the loose copy on the mount
-for v in preview.svg anim.bvh; do
+for v in preview.svg anim.bvh anim.glb; do
     cmp -s "$V/$v" <("$RTMCAT" -s "$T/gen/figure.skel" -C "$S" "$S/anims.pbo/gen/figure.rtm" "$v") &&
         cmp -s "$M/loose.rtm/$v" <("$RTMCAT" -s "$T/gen/figure.skel" "$S/anims.pbo/gen/figure.rtm" "$v") &&
         ok "rtmcat -C SOURCE FILE $v: the mount's bytes; without -C no state's" ||

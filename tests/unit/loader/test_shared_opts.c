@@ -86,7 +86,7 @@ static void usage_lists_every_view(void **state)
         assert_non_null(strstr(text, name));
     }
     assert_non_null(strstr(text, " states.txt"));
-    assert_non_null(strstr(text, "\n       anim.bvh joints/NNN.csv (with a skeleton that has "
+    assert_non_null(strstr(text, "\n       anim.bvh anim.glb joints/NNN.csv (with a skeleton that has "
                                  "pivots)\n"));
     for (const char *line = text; *line;) {
         const char *end = strchr(line, '\n');

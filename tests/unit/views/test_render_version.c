@@ -32,6 +32,8 @@ static const struct {
       "the samples' quantised rotations back by the reader's rule (rtm(5), Writing BMTR)" },
     { 5, "8d4b8a057343f1a975734e411a9e381498adb99e92ab6bea1be02477295f09c3", "fixed.rtm",
       "header.txt gained its fixed: line and check.txt's bone findings name fixed.rtm" },
+    { 6, "089ceb929480a3c0d70b84e81694d1d6447b0b8034391696d614b388da9a92c5", "anim.glb",
+      "header.txt's rest_pose: none line names anim.glb too" },
 };
 
 /* The views but the one named skip (NULL: all of them). */

@@ -15,13 +15,13 @@ static void fixed_names(void **state)
                                         "props.json", "plain.rtm", "bmtr.rtm", "fixed.rtm",
                                         "skeleton.txt",
                                         "moving.txt", "preview.svg", "check.txt",
-                                        "anim.bvh" };
+                                        "anim.bvh", "anim.glb" };
     for (int k = 0; k < RTM_NFIXED_VIEWS; k++)
         assert_string_equal(rtm_view_fixed_name((enum rtm_view_kind)k), want[k]);
     assert_null(rtm_view_fixed_name(RTM_VIEW_FRAME));
 
     struct rtm_anim *a = counts_only(12);
-    assert_int_equal(rtm_view_count(a), RTM_VIEW_BVH + 12);  /* no pivots: no anim.bvh, joints/ */
+    assert_int_equal(rtm_view_count(a), RTM_VIEW_BVH + 12);  /* no pivots: no anim.bvh, anim.glb, joints/ */
     char path[RTM_VIEW_PATH_MAX];
     for (size_t i = 0; i < rtm_view_count(a); i++) {
         struct rtm_view v = rtm_view_at(a, i), back;

@@ -184,7 +184,7 @@ static int lists(const struct rtm_anim *a, enum rtm_view_kind kind)
     return 0;
 }
 
-/* Without pivots an anim lacks anim.bvh and joints/, and only those; the
+/* Without pivots an anim lacks anim.bvh, anim.glb and joints/, and only those; the
  * fixed views it has are still the first kinds. */
 static void pivots_agree_with_listing(void **state)
 {
@@ -196,7 +196,8 @@ static void pivots_agree_with_listing(void **state)
     for (int k = 0; k < RTM_NVIEW_KINDS; k++) {
         enum rtm_view_kind kind = (enum rtm_view_kind)k;
         assert_true(lists(with, kind));
-        assert_int_equal(lists(without, kind), kind != RTM_VIEW_BVH && kind != RTM_VIEW_JOINTS);
+        assert_int_equal(lists(without, kind), kind != RTM_VIEW_BVH && kind != RTM_VIEW_GLB &&
+                                                  kind != RTM_VIEW_JOINTS);
     }
     for (size_t i = 0; i < rtm_view_nfixed(without); i++)
         assert_int_equal(rtm_view_at(without, i).kind, (enum rtm_view_kind)i);
