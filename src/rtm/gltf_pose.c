@@ -197,8 +197,11 @@ static int make_hierarchy(struct gltf *g, const struct pose *p, struct rtm_mocap
         jt->parent = parent;
         for (int k = 0; k < 3; k++)
             jt->offset[k] = p->rest[j].t[k] - (parent >= 0 ? p->rest[parent].t[k] : 0);
-        jt->nchan = j == 0 ? 6 : 3;
-        memcpy(jt->chan, j == 0 ? "XYZzxy" : "zxy", jt->nchan);
+        /* the root, and a joint the clip moves (not only turns), carry
+         * their place too: a skeleton's own clip (anim.glb's) moves bones */
+        int moves = j == 0 || p->use[p->joint[j] * 3 + GLTF_TRANSLATION] >= 0;
+        jt->nchan = moves ? 6 : 3;
+        memcpy(jt->chan, moves ? "XYZzxy" : "zxy", jt->nchan);
         jt->first = first;
         first += jt->nchan;
     }

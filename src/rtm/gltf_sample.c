@@ -325,6 +325,13 @@ static int put_row(struct gltf *g, struct pose *p, const struct rtm_mocap *m, do
         if (parent < 0) {
             memcpy(v, w->t, 3 * sizeof *v);
             v += 3;
+        } else if (m->joint[j].nchan == 6) {    /* its place in its parent's turned frame */
+            const double *pt = p->world[p->joint[parent]].t;
+            const double (*pr)[3] = p->lastrot[parent];
+            double d[3] = { w->t[0] - pt[0], w->t[1] - pt[1], w->t[2] - pt[2] };
+            for (int k = 0; k < 3; k++)
+                v[k] = pr[0][k] * d[0] + pr[1][k] * d[1] + pr[2][k] * d[2];
+            v += 3;
         }
         gm_euler_zxy(local, v);
     }
