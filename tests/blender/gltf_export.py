@@ -1,0 +1,55 @@
+# gltf_export.py - run by Blender: blender -b --factory-startup --python-exit-code 2
+#   --python tests/blender/gltf_export.py -- IN.bvh OUT [IN.bvh OUT]...
+#
+# Each IN.bvh (a motion capture clip) is imported with Blender's defaults
+# and exported as OUT.glb (its glTF exporter, binary; every frame kept:
+# no key dropped as redundant) and OUT.fbx (its FBX exporter; no curve
+# simplified), an armature and no mesh, as a user converting a clip does.
+# Prints "exported: OUT" a clip and "FAIL: ..." for one that did not,
+# then "blender: N exported, M failed"; exits 2 when any failed.
+import sys
+
+import bpy
+
+
+def patch_ru():
+    """Debian 12's Blender 3.4 opens BVH files with mode 'rU', which its
+    Python 3.11 refuses (ValueError: invalid mode: 'rU')."""
+    import builtins
+    import io_anim_bvh.import_bvh as ib
+
+    def open_without_u(file, mode="r", *args, **kwargs):
+        return builtins.open(file, mode.replace("U", ""), *args, **kwargs)
+
+    ib.open = open_without_u
+
+
+def export(src, out):
+    bpy.ops.wm.read_factory_settings(use_empty=True)
+    bpy.ops.import_anim.bvh(filepath=src)
+    arm = bpy.context.selected_objects[0]
+    bpy.context.view_layer.objects.active = arm
+    first, last = (int(f) for f in arm.animation_data.action.frame_range)
+    scene = bpy.context.scene
+    scene.frame_start, scene.frame_end = first, last
+    bpy.ops.export_scene.gltf(filepath=out + ".glb", export_format="GLB",
+                              export_optimize_animation_size=False)
+    bpy.ops.export_scene.fbx(filepath=out + ".fbx", bake_anim_simplify_factor=0.0)
+
+
+def main():
+    args = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else []
+    patch_ru()
+    failed = 0
+    for src, out in zip(args[0::2], args[1::2]):
+        try:
+            export(src, out)
+            print("exported: " + out)
+        except Exception as e:  # noqa: BLE001 - one file's failure is reported
+            print("FAIL: %s: %s" % (src, e))
+            failed += 1
+    print("blender: %d exported, %d failed" % (len(args) // 2 - failed, failed))
+    sys.exit(2 if failed else 0)
+
+
+main()
