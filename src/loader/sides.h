@@ -3,7 +3,8 @@
  * its name and which animations it applies to.
  *  - model.cfg: every animation, unless -o skeleton= (rtmcat -s) names the
  *    skeleton; its classes give the skeleton (modelcfg.h, skeleton_cfg.h);
- *  - bvh.map: the sources whose format's row names it (BVH), whose bones
+ *  - bvh.map: the sources whose format's row names it (BVH, glTF, GLB,
+ *    FBX), whose joints
  *    it maps
  *    (bvhmap.h).
  * A format that needs a file of its own beside its animations adds a row

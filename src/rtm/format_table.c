@@ -80,17 +80,19 @@ static const struct rtm_format_row ROWS[] = {
     },
     [RTM_FORMAT_GLTF] = {
         .id = RTM_FORMAT_GLTF, .name = "gltf", .ext = ".gltf", .signature = "(glTF) {",
+        .side_file = "bvh.map",
         .sniff = rtm_gltf_sniff, .read = rtm_read_gltf, .head = rtm_head_gltf,
         .clips = rtm_clips_gltf, .files = rtm_gltf_files, .bones_are_skeletons = 1,
     },
     [RTM_FORMAT_GLB] = {
         .id = RTM_FORMAT_GLB, .name = "glb", .ext = ".glb", .signature = "glTF",
+        .side_file = "bvh.map",
         .sniff = rtm_glb_sniff, .read = rtm_read_glb, .head = rtm_head_glb,
         .clips = rtm_clips_glb, .bones_are_skeletons = 1,
     },
     [RTM_FORMAT_FBX] = {
         .id = RTM_FORMAT_FBX, .name = "fbx", .ext = ".fbx",
-        .signature = "Kaydara FBX Binary",
+        .signature = "Kaydara FBX Binary", .side_file = "bvh.map",
         .sniff = rtm_fbx_sniff, .read = rtm_read_fbx, .head = rtm_head_fbx,
         .bones_are_skeletons = 1,
     },

@@ -84,6 +84,13 @@ mv "$T/away.bin" "$S/arm/arm data.bin"
 back() { [ -f "$A/arm.gltf/header.txt" ] && exact "$A/arm.gltf/header.txt"; }
 within_1s back && ok "and put back: the views again" || fail "back: $(ls "$A/arm.gltf")"
 
+# bvh.map maps a glTF's joints as it maps a BVH's
+printf 'RightForeArm -\n' >"$S/arm/bvh.map"
+mapped() { grep -qx 'bvh_map: RightForeArm - (map file)' "$A/arm.glb/header.txt" && exact "$A/arm.glb/header.txt"; }
+within_1s mapped && ok "bvh.map beside a GLB maps its joints, shown within 1 s" ||
+    fail "map: $(grep RightForeArm "$A/arm.glb/header.txt")"
+rm "$S/arm/bvh.map"
+
 # FBX through the planted converters
 grep -qx 'format: fbx' "$A/walk.fbx/header.txt" &&
     grep -qx 'clip: 1 of 2 bend (the others: clips/)' "$A/walk.fbx/header.txt" && exact "$A/walk.fbx/header.txt" &&
