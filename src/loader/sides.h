@@ -4,9 +4,7 @@
  *  - model.cfg: every animation, unless -o skeleton= (rtmcat -s) names the
  *    skeleton; its classes give the skeleton (modelcfg.h, skeleton_cfg.h);
  *  - bvh.map: the sources whose format's row names it (BVH, glTF, GLB,
- *    FBX), whose joints
- *    it maps
- *    (bvhmap.h).
+ *    FBX), whose joints it maps (bvhmap.h).
  * A format that needs a file of its own beside its animations adds a row
  * (and a reader of it, as bvhmap.c): the tree's watch, its per-folder
  * memory of side files and the version's salt follow the list.
