@@ -1,5 +1,7 @@
-/* beside.c - the files beside a source that its own bytes name (a .gltf's
- * buffers: format_table.h, files), read for its parse through
+/* beside.c - the files beside a source: finding one beside an archive's
+ * entry (rtm_archive_beside: a model.cfg, a bvh.map, a buffer); and those
+ * its own bytes name (a .gltf's buffers: format_table.h, files), read for
+ * its parse through
  * rtm_parse_opts.read_beside: from its folder in SOURCE, or from the
  * entries of its archive beside its entry (found in any case, as the
  * game finds names: pbo_find).  Their versions are part of a loose
@@ -14,7 +16,6 @@
 
 #include "format_table.h"
 #include "loader_int.h"
-#include "modelcfg.h"
 
 /* "DIR/NAME" for the source at path "DIR/FILE" ("NAME" for "FILE"). */
 static int join_beside(const char *path, const char *name, char *out, size_t n)
@@ -37,6 +38,21 @@ static int reserve_read(struct rtmc_reservation *r, uint64_t size, const char *n
     else if (rc)
         rtm_err_sys(err, -rc, 0, "no memory free to read %s", name);
     return rc ? -1 : 0;
+}
+
+int rtm_archive_beside(const struct rtm_loader *l, const struct rtmc_src *src,
+                       const char *name, struct rtmc_entry **table, long *i)
+{
+    char archive[PATH_MAX];
+    snprintf(archive, sizeof archive, "%.*s", (int)src->archive_len, src->path);
+    struct rtmc_src ts = { .path = archive, .id = rtm_fileid_file(src->id), .kind = RTMC_TABLE,
+                           .level = RTMC_FULL };
+    int rc = rtmc_get(l->cache, &ts, table);
+    if (rc)
+        return rc;
+    const struct pbo *p = rtmc_pbo(*table);
+    *i = p ? pbo_find(p, name) : -1;
+    return 0;
 }
 
 /* The file beside a loose source. */

@@ -1,5 +1,6 @@
 /* bvhmap.c - the map file beside a BVH animation (bvhmap.h). */
 #include "bvhmap.h"
+#include "loader_int.h"
 #include "modelcfg.h"
 
 #include <errno.h>

@@ -30,6 +30,14 @@ void loader_remember_shape(const struct rtm_loader *l, const struct rtmc_src *sr
 void loader_remember_error(const struct rtm_loader *l, const struct rtmc_src *src,
                            const struct rtm_error *err);
 
+/* The entry name (a path in the archive, any case) of the archive src's
+ * entry is in: 0 with the archive's table held in *table (put it) and the
+ * entry's index in *i (-1: none, or a table that does not read), or a
+ * negative errno.  What a file beside an entry is found by (model.cfg,
+ * bvh.map). */
+int rtm_archive_beside(const struct rtm_loader *l, const struct rtmc_src *src,
+                       const char *name, struct rtmc_entry **table, long *i);
+
 /* What a parse of src reads beside it (beside.c): the files its bytes name
  * (a .gltf's buffers), from its folder or, for an entry, from its archive
  * (open as fd); reserved in r before they are read. */

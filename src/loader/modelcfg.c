@@ -1,4 +1,5 @@
 /* modelcfg.c - the model.cfg beside an animation (modelcfg.h). */
+#include "loader_int.h"
 #include "modelcfg.h"
 
 #include <errno.h>
@@ -67,21 +68,6 @@ static int loose(const struct rtm_loader *l, const struct rtmc_src *src,
         return 0;
     struct rtmc_src s = { .path = key, .id = id, .kind = RTMC_SKELETONS, .level = RTMC_FULL };
     return get(l, &s, m);
-}
-
-int rtm_archive_beside(const struct rtm_loader *l, const struct rtmc_src *src,
-                       const char *name, struct rtmc_entry **table, long *i)
-{
-    char archive[PATH_MAX];
-    snprintf(archive, sizeof archive, "%.*s", (int)src->archive_len, src->path);
-    struct rtmc_src ts = { .path = archive, .id = rtm_fileid_file(src->id), .kind = RTMC_TABLE,
-                           .level = RTMC_FULL };
-    int rc = rtmc_get(l->cache, &ts, table);
-    if (rc)
-        return rc;
-    const struct pbo *p = rtmc_pbo(*table);
-    *i = p ? pbo_find(p, name) : -1;
-    return 0;
 }
 
 /* An archive entry's: the entry model.cfg beside it, any case. */

@@ -36,12 +36,4 @@ struct rtm_modelcfg {
 int rtm_modelcfg_find(const struct rtm_loader *l, const struct rtmc_src *src,
                       const struct rtm_fileid *map, struct rtm_modelcfg *m);
 void rtm_modelcfg_release(const struct rtm_loader *l, struct rtm_modelcfg *m);
-/* The entry name (a path in the archive, any case) of the archive src's
- * entry is in: 0 with the archive's table held in *table (put it) and the
- * entry's index in *i (-1: none, or a table that does not read), or a
- * negative errno.  What a file beside an entry is found by (model.cfg,
- * bvh.map). */
-int rtm_archive_beside(const struct rtm_loader *l, const struct rtmc_src *src,
-                       const char *name, struct rtmc_entry **table, long *i);
-
 #endif

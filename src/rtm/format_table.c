@@ -82,13 +82,13 @@ static const struct rtm_format_row ROWS[] = {
         .id = RTM_FORMAT_GLTF, .name = "gltf", .ext = ".gltf", .signature = "(glTF) {",
         .side_file = "bvh.map",
         .sniff = rtm_gltf_sniff, .read = rtm_read_gltf, .head = rtm_head_gltf,
-        .clips = rtm_clips_gltf, .files = rtm_gltf_files, .bones_are_skeletons = 1,
+        .files = rtm_gltf_files, .bones_are_skeletons = 1,
     },
     [RTM_FORMAT_GLB] = {
         .id = RTM_FORMAT_GLB, .name = "glb", .ext = ".glb", .signature = "glTF",
         .side_file = "bvh.map",
         .sniff = rtm_glb_sniff, .read = rtm_read_glb, .head = rtm_head_glb,
-        .clips = rtm_clips_glb, .bones_are_skeletons = 1,
+        .bones_are_skeletons = 1,
     },
     [RTM_FORMAT_FBX] = {
         .id = RTM_FORMAT_FBX, .name = "fbx", .ext = ".fbx",
@@ -131,35 +131,6 @@ const char *rtm_format_side_file(const char *name, size_t len)
         if (ROWS[i].side_file && rtm_name_ends(name, len, ROWS[i].ext))
             return ROWS[i].side_file;
     return NULL;
-}
-
-int rtm_list_clips(const uint8_t *head, size_t len, uint64_t file_size, struct rtm_clips *out,
-                   uint64_t *need, struct rtm_error *err)
-{
-    *out = (struct rtm_clips){ 0, NULL };
-    *need = 0;
-    const struct rtm_format_row *f = rtm_format_sniff(head, len);
-    if (f && f->clips)
-        return f->clips(head, len, file_size, out, need, err);
-    /* one clip, named "": the pointer and its empty string in one block */
-    out->name = malloc(sizeof *out->name + 1);
-    if (!out->name) {
-        rtm_err_oom(err, "out of memory");
-        return -1;
-    }
-    out->name[0] = (char *)(out->name + 1);
-    out->name[0][0] = 0;
-    out->n = 1;
-    return 0;
-}
-
-void rtm_clips_free(struct rtm_clips *c)
-{
-    if (!c)
-        return;
-    free(c->name);
-    c->name = NULL;
-    c->n = 0;
 }
 
 const struct rtm_format_row *rtm_format_naming_files(const char *name, size_t len)

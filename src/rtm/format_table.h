@@ -50,10 +50,6 @@ struct rtm_format_row {
     int (*head)(const uint8_t *data, size_t len, uint64_t file_size,
                 const struct rtm_parse_opts *o, const struct rtm_skeleton **skel,
                 struct rtm_anim **out, uint64_t *need, struct rtm_error *err);
-    /* Its clips (rtm_list_clips), from the head as head reads it; NULL:
-     * one clip a file, named "". */
-    int (*clips)(const uint8_t *data, size_t len, uint64_t file_size, struct rtm_clips *out,
-                 uint64_t *need, struct rtm_error *err);
 
     /* The files beside it that a file's own bytes name (a .gltf's
      * buffers), which are part of its version as its side file is

@@ -41,16 +41,12 @@ int rtm_read_gltf(const uint8_t *data, size_t len, const struct rtm_parse_opts *
 int rtm_head_gltf(const uint8_t *data, size_t len, uint64_t file_size,
                   const struct rtm_parse_opts *o, const struct rtm_skeleton **skel,
                   struct rtm_anim **out, uint64_t *need, struct rtm_error *err);
-int rtm_clips_gltf(const uint8_t *data, size_t len, uint64_t file_size, struct rtm_clips *out,
-                   uint64_t *need, struct rtm_error *err);
 int rtm_read_glb(const uint8_t *data, size_t len, const struct rtm_parse_opts *o,
                  const struct rtm_skeleton **skel, struct rtm_anim **out,
                  struct rtm_error *err);
 int rtm_head_glb(const uint8_t *data, size_t len, uint64_t file_size,
                  const struct rtm_parse_opts *o, const struct rtm_skeleton **skel,
                  struct rtm_anim **out, uint64_t *need, struct rtm_error *err);
-int rtm_clips_glb(const uint8_t *data, size_t len, uint64_t file_size, struct rtm_clips *out,
-                  uint64_t *need, struct rtm_error *err);
 /* Its first non-blank byte (after a UTF-8 BOM) is '{'. */
 int rtm_gltf_sniff(const uint8_t *data, size_t len);
 /* The files beside it a .gltf's buffers name (format_table.h: files). */

@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "gltf.h"
+#include "rotmath.h"
 
 enum { GLTF_NAME_MAX = 128 };   /* a joint's name, cut past this */
 
@@ -49,17 +50,6 @@ int gltf_tracks(struct gltf *g, struct pose *p, int head);
 int gltf_rest(struct gltf *g, struct pose *p, int head);
 int gltf_frames(struct gltf *g, struct pose *p, struct rtm_mocap *m);
 
-static inline void gm_mul(const double a[3][3], const double b[3][3], double out[3][3])
-{
-    double t[3][3];
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++)
-            t[i][j] = a[i][0] * b[0][j] + a[i][1] * b[1][j] + a[i][2] * b[2][j];
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++)
-            out[i][j] = t[i][j];
-}
-
 /* a^T b */
 static inline void gm_tmul(const double a[3][3], const double b[3][3], double out[3][3])
 {
@@ -90,7 +80,7 @@ static inline void gm_compose(const struct xform *a, const struct xform *b, stru
     double t[3];
     for (int i = 0; i < 3; i++)
         t[i] = a->m[i][0] * b->t[0] + a->m[i][1] * b->t[1] + a->m[i][2] * b->t[2] + a->t[i];
-    gm_mul(a->m, b->m, out->m);
+    rt_mul(a->m, b->m, out->m);
     for (int i = 0; i < 3; i++)
         out->t[i] = t[i];
 }

@@ -239,20 +239,6 @@ static void key(const struct track *t, uint32_t i, uint32_t part, double v[4])
         v[k] = gltf_get(&t->out, e, k);
 }
 
-static void slerp(const double a[4], const double b[4], double s, double out[4])
-{
-    double d = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
-    double sign = d < 0 ? -1 : 1, w0 = 1 - s, w1 = s;
-    d = fabs(d);
-    if (d < 0.9995) {
-        double th = acos(d), sn = sin(th);
-        w0 = sin((1 - s) * th) / sn;
-        w1 = sin(s * th) / sn;
-    }
-    for (int k = 0; k < 4; k++)
-        out[k] = w0 * a[k] + sign * w1 * b[k];
-}
-
 /* t's value at time x, as its sampler says; times only increase between
  * calls, so the cursor only moves on. */
 static void sample(struct track *t, double x, double v[4])
@@ -279,7 +265,7 @@ static void sample(struct track *t, double x, double v[4])
             v[c] = (2 * s3 - 3 * s2 + 1) * a[c] + (s3 - 2 * s2 + s) * td * out_tan[c] +
                    (-2 * s3 + 3 * s2) * b[c] + (s3 - s2) * td * in_tan[c];
     } else if (t->path == GLTF_ROTATION) {
-        slerp(a, b, s, v);
+        rt_slerp(a, b, s, v);
     } else {
         for (uint32_t c = 0; c < n; c++)
             v[c] = a[c] + s * (b[c] - a[c]);

@@ -2,7 +2,7 @@
  * the container opened (GLB: rtm_glb_split; FBX: the caller's converter
  * to GLB), the model read into a mocap (gltf.h), and the mocap mapped and
  * retargeted as BVH's is (mocap_retarget.h: rtm_mocap_source_make).  The
- * clip lists (rtm_list_clips) read the JSON alone. */
+ * the clips' names come from the JSON. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,24 +35,24 @@ int rtm_fbx_sniff(const uint8_t *data, size_t len)
            (len >= 5 && memcmp(data, "; FBX", 5) == 0);
 }
 
-static int list_names(const struct gltf *g, struct rtm_clips *out, struct rtm_error *err);
-
-/* Which clip a is, of the file's (rtm_anim_set_clips: header.txt's clip
- * line, the mount's clips/), and its unit (glTF is metres unless the
- * user says). */
+/* Which clip a is, of the file's, and their names ("" for one without,
+ * and one clip named "" for a skin without animation): header.txt's clip
+ * line and the mount's clips/ (rtm_anim_set_clips); and its unit (glTF is
+ * metres unless the user says). */
 static int note_clip(const struct gltf *g, int unit_set, struct rtm_anim *a, struct rtm_error *err)
 {
     if (a->bvh && !unit_set)
         a->bvh->unit_name = "file";
-    struct rtm_clips c;
-    if (list_names(g, &c, err))
-        return -1;
-    struct rtm_str *names = malloc(c.n * sizeof *names);
-    for (uint32_t i = 0; names && i < c.n; i++)
-        names[i] = (struct rtm_str){ c.name[i], (uint32_t)strlen(c.name[i]) };
-    int rc = names ? rtm_anim_set_clips(a, g->nclips ? g->clip : 0, c.n, names) : -1;
+    json_t *list = json_object_get(g->root, "animations");
+    uint32_t n = g->nclips ? g->nclips : 1;
+    struct rtm_str *names = malloc(n * sizeof *names);
+    for (uint32_t i = 0; names && i < n; i++) {
+        json_t *nm = i < g->nclips ? json_object_get(json_array_get(list, i), "name") : NULL;
+        const char *s = json_is_string(nm) ? json_string_value(nm) : "";
+        names[i] = (struct rtm_str){ s, (uint32_t)strnlen(s, UINT32_MAX) };
+    }
+    int rc = names ? rtm_anim_set_clips(a, g->nclips ? g->clip : 0, n, names) : -1;
     free(names);
-    rtm_clips_free(&c);
     if (rc)
         rtm_err_oom(err, "out of memory");
     return rc;
@@ -183,65 +183,6 @@ int rtm_head_glb(const uint8_t *data, size_t len, uint64_t file_size,
     *skel = NULL;
     int rc = glb_head_container(data, len, file_size, &c, need, err);
     return rc ? rc : read_model(&c, file_size, 1, o, RTM_FORMAT_GLB, skel, out, err);
-}
-
-/* ---- the clips ---- */
-
-/* The names of the model's clips, in one block (rtm_clips). */
-static int list_names(const struct gltf *g, struct rtm_clips *out, struct rtm_error *err)
-{
-    json_t *list = json_object_get(g->root, "animations");
-    uint32_t n = g->nclips ? g->nclips : 1;
-    size_t bytes = n * sizeof *out->name + (n - g->nclips);   /* "" without clips */
-    for (uint32_t i = 0; i < g->nclips; i++) {
-        json_t *nm = json_object_get(json_array_get(list, i), "name");
-        bytes += (json_is_string(nm) ? strlen(json_string_value(nm)) : 0) + 1;
-    }
-    out->name = malloc(bytes);
-    if (!out->name) {
-        rtm_err_oom(err, "out of memory");
-        return -1;
-    }
-    char *at = (char *)(out->name + n);
-    for (uint32_t i = 0; i < n; i++) {
-        json_t *nm = i < g->nclips ? json_object_get(json_array_get(list, i), "name") : NULL;
-        const char *s = json_is_string(nm) ? json_string_value(nm) : "";
-        size_t k = strlen(s) + 1;
-        out->name[i] = memcpy(at, s, k);
-        at += k;
-    }
-    out->n = n;
-    return 0;
-}
-
-static int clips_of(const struct container *c, struct rtm_clips *out, struct rtm_error *err)
-{
-    struct gltf g = { 0 };
-    struct rtm_parse_opts o = { 0 };
-    int rc = gltf_open(&g, c->json, c->json_len, c->json_at, &o, err);
-    if (!rc)
-        rc = list_names(&g, out, err);
-    gltf_close(&g);
-    return rc;
-}
-
-int rtm_clips_gltf(const uint8_t *data, size_t len, uint64_t file_size, struct rtm_clips *out,
-                   uint64_t *need, struct rtm_error *err)
-{
-    if (len < file_size) {
-        *need = file_size;
-        return RTM_PARSE_NEED_MORE;
-    }
-    struct container c = gltf_container(data, len);
-    return clips_of(&c, out, err);
-}
-
-int rtm_clips_glb(const uint8_t *data, size_t len, uint64_t file_size, struct rtm_clips *out,
-                  uint64_t *need, struct rtm_error *err)
-{
-    struct container c;
-    int rc = glb_head_container(data, len, file_size, &c, need, err);
-    return rc ? rc : clips_of(&c, out, err);
 }
 
 /* ---- .fbx: through the caller's converter ---- */

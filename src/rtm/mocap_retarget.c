@@ -37,21 +37,6 @@ static void local_of(const struct rtm_mocap_joint *jt, const double *row, double
     }
 }
 
-/* The turn a of the way from q0 to q1 on the shorter arc. */
-static void slerp(const double q0[4], const double q1[4], double a, double out[4])
-{
-    double d = q0[0] * q1[0] + q0[1] * q1[1] + q0[2] * q1[2] + q0[3] * q1[3];
-    double sign = d < 0 ? -1 : 1, w0 = 1 - a, w1 = a;
-    d = fabs(d);
-    if (d < 0.9995) {
-        double th = acos(d), s = sin(th);
-        w0 = sin((1 - a) * th) / s;
-        w1 = sin(a * th) / s;
-    }
-    for (int k = 0; k < 4; k++)
-        out[k] = w0 * q0[k] + sign * w1 * q1[k];
-}
-
 /* The source posed at u (source frames from 0; between two frames, each
  * joint's local turn slerped and its place moved linearly). */
 static void pose_at(const struct rt *r, double u, struct pose *p)
@@ -72,7 +57,7 @@ static void pose_at(const struct rt *r, double u, struct pose *p)
         if (a > 0) {
             double q1[4], t1[3];
             local_of(jt, row1, q1, t1);
-            slerp(q, q1, a, q);
+            rt_slerp(q, q1, a, q);
             for (int k = 0; k < 3; k++)
                 t[k] += a * (t1[k] - t[k]);
         }

@@ -1,6 +1,6 @@
 /* mocap_retarget_int.h - what the two halves of the retargeting share
  * (mocap_retarget_rest.c: the rest poses compared once; mocap_retarget.c:
- * the frames), and the small rotation algebra both use.
+ * the frames).
  *
  * Conventions: every rotation here is a 3x3 in column form (v' = R v) and
  * every position a point of Arma's model space in metres (+x left, +y up,
@@ -8,7 +8,7 @@
  * there, a BVH rotation W is S W S with S = diag(1, 1, -1): the inverse of
  * what src/views/bvh.c writes.  A file whose up is z, as Blender's BVH
  * exporter writes its world (z up, x right, y back), is read with S the
- * swap of y and z: (x, z, y).  Quaternions are (w, x, y, z), Hamilton.
+ * swap of y and z: (x, z, y).  The rotation algebra is rotmath.h's.
  */
 #ifndef RTM_MOCAP_RETARGET_INT_H
 #define RTM_MOCAP_RETARGET_INT_H
@@ -18,6 +18,7 @@
 
 #include "mocap.h"
 #include "mocap_retarget.h"
+#include "rotmath.h"
 #include "skeleton.h"
 
 /* Below this many metres two joints are one point: no direction. */
@@ -75,85 +76,5 @@ void rt_release(struct rt *r);
 /* Frames out: every source frame, or the clip's length at fps (at least
  * one step a source frame's worth, evenly spread, first and last kept). */
 uint32_t rt_frame_count(const struct rtm_mocap *m, double fps);
-
-/* ---- rotations ---- */
-
-static inline void rt_identity(double r[3][3])
-{
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++)
-            r[i][j] = i == j;
-}
-
-static inline void rt_mul(const double a[3][3], const double b[3][3], double out[3][3])
-{
-    double t[3][3];
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++)
-            t[i][j] = a[i][0] * b[0][j] + a[i][1] * b[1][j] + a[i][2] * b[2][j];
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++)
-            out[i][j] = t[i][j];
-}
-
-static inline void rt_apply(const double r[3][3], const double v[3], double out[3])
-{
-    double t[3];
-    for (int i = 0; i < 3; i++)
-        t[i] = r[i][0] * v[0] + r[i][1] * v[1] + r[i][2] * v[2];
-    for (int i = 0; i < 3; i++)
-        out[i] = t[i];
-}
-
-static inline double rt_dot(const double a[3], const double b[3])
-{
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-
-static inline void rt_cross(const double a[3], const double b[3], double out[3])
-{
-    double t[3] = { a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2],
-                    a[0] * b[1] - a[1] * b[0] };
-    out[0] = t[0];
-    out[1] = t[1];
-    out[2] = t[2];
-}
-
-/* v / |v|, or 0 (and 0 returned) when |v| is at most eps. */
-static inline double rt_unit(const double v[3], double out[3], double eps)
-{
-    double n = sqrt(rt_dot(v, v));
-    for (int i = 0; i < 3; i++)
-        out[i] = n > eps ? v[i] / n : 0;
-    return n > eps ? n : 0;
-}
-
-static inline void rt_quat_mul(const double a[4], const double b[4], double out[4])
-{
-    double t[4] = { a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3],
-                    a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2],
-                    a[0] * b[2] - a[1] * b[3] + a[2] * b[0] + a[3] * b[1],
-                    a[0] * b[3] + a[1] * b[2] - a[2] * b[1] + a[3] * b[0] };
-    for (int i = 0; i < 4; i++)
-        out[i] = t[i];
-}
-
-/* The rotation of a unit quaternion (normalised here: slerp and products
- * drift). */
-static inline void rt_quat_matrix(const double q[4], double r[3][3])
-{
-    double n = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
-    double s = n > 0 ? 2 / n : 0;
-    double w = q[0], x = q[1], y = q[2], z = q[3];
-    r[0][0] = 1 - s * (y * y + z * z);
-    r[0][1] = s * (x * y - w * z);
-    r[0][2] = s * (x * z + w * y);
-    r[1][0] = s * (x * y + w * z);
-    r[1][1] = 1 - s * (x * x + z * z);
-    r[1][2] = s * (y * z - w * x);
-    r[2][0] = s * (x * z - w * y);
-    r[2][1] = s * (y * z + w * x);
-    r[2][2] = 1 - s * (x * x + y * y);
-}
 
 #endif

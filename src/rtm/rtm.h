@@ -249,7 +249,7 @@ struct rtm_parse_opts {
      * file); NULL: as zeroed.  glTF, GLB and FBX sources take it too. */
     const struct rtm_mocap_opts *mocap;
     /* Which clip of a source that holds several (glTF's animations[],
-     * from 0, in file order; rtm_list_clips) the parse reads.  0: the
+     * from 0, in file order) the parse reads.  0: the
      * first.  Past the last: the parse fails naming the count. */
     uint32_t clip;
     /* A file a source names beside itself (a .gltf's buffers by their
@@ -295,23 +295,6 @@ int rtm_parse_head(const uint8_t *head, size_t len, uint64_t file_size,
                    struct rtm_error *err);
 void rtm_free(struct rtm_anim *a);
 
-/* The clips a source holds (glTF's animations[], in file order), for a
- * listing that shows each as an animation of its own: n of them, name[i]
- * each clip's name ("" when the file gives none), NUL-terminated, all in
- * one allocation the caller frees with rtm_clips_free().  A format with
- * one animation a file (RTM, BVH) has one clip, named "".  A glTF file
- * with a skin and no animation has one (its rest pose); one with neither
- * fails as its parse would.  Read from the head as rtm_parse_head() is
- * (RTM_PARSE_NEED_MORE with *need, or -1 with err): a glTF's JSON alone,
- * never its buffers.  An FBX file, whose clips only its converter knows,
- * counts as one. */
-struct rtm_clips {
-    uint32_t n;
-    char **name;
-};
-int rtm_list_clips(const uint8_t *head, size_t len, uint64_t file_size, struct rtm_clips *out,
-                   uint64_t *need, struct rtm_error *err);
-void rtm_clips_free(struct rtm_clips *c);
 /* Memory a parsed anim holds, close enough for a budget: its arrays with
  * the heap's cost of each, its track names, its source if it keeps one.
  * 0 for NULL. */

@@ -17,19 +17,10 @@ import sys
 
 import bpy
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bvh_import import patch_ru  # noqa: E402
+
 TOLERANCE_MM = 1.0
-
-
-def patch_ru():
-    """Debian 12's Blender 3.4 opens BVH files with mode 'rU', which its
-    Python 3.11 refuses (ValueError: invalid mode: 'rU')."""
-    import builtins
-    import io_anim_bvh.import_bvh as ib
-
-    def open_without_u(file, mode="r", *args, **kwargs):
-        return builtins.open(file, mode.replace("U", ""), *args, **kwargs)
-
-    ib.open = open_without_u
 
 
 def bvh_name(escaped):

@@ -11,17 +11,13 @@
 # within 1 %.
 # Prints "ok: ..." or "FAIL: ..." lines and "blender: done"; exits 2 when
 # anything failed.
+import os
 import sys
 
 import bpy
 
-def patch_ru():
-    """As bvh_check.py: Debian 12's Blender 3.4 opens BVH files with mode
-    'rU', which its Python 3.11 refuses."""
-    import builtins
-    import io_anim_bvh.import_bvh as ib
-    ib.open = lambda file, mode="r", *a, **k: builtins.open(file, mode.replace("U", ""), *a, **k)
-
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bvh_import import patch_ru  # noqa: E402
 
 def main(path, seconds, frames):
     patch_ru()

@@ -7,21 +7,13 @@
 # simplified), an armature and no mesh, as a user converting a clip does.
 # Prints "exported: OUT" a clip and "FAIL: ..." for one that did not,
 # then "blender: N exported, M failed"; exits 2 when any failed.
+import os
 import sys
 
 import bpy
 
-
-def patch_ru():
-    """Debian 12's Blender 3.4 opens BVH files with mode 'rU', which its
-    Python 3.11 refuses (ValueError: invalid mode: 'rU')."""
-    import builtins
-    import io_anim_bvh.import_bvh as ib
-
-    def open_without_u(file, mode="r", *args, **kwargs):
-        return builtins.open(file, mode.replace("U", ""), *args, **kwargs)
-
-    ib.open = open_without_u
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bvh_import import patch_ru  # noqa: E402
 
 
 def export(src, out):

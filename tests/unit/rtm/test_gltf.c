@@ -103,14 +103,6 @@ static void second_clip(void **state)
     struct rtm_buf b;
     rtm_buf_init(&b);
     rtm_gltf_arm_text(&b, RTM_ARM_SKIN | RTM_ARM_TWO_CLIPS);
-    struct rtm_clips c;
-    struct rtm_error err = { .msg = "" };
-    uint64_t need = 0;
-    assert_int_equal(rtm_list_clips((const uint8_t *)b.p, b.len, b.len, &c, &need, &err), 0);
-    assert_int_equal(c.n, 2);
-    assert_string_equal(c.name[0], "bend");
-    assert_string_equal(c.name[1], "lift");
-    rtm_clips_free(&c);
     /* "lift": 2 keys 2 s apart, STEP: 0 until the last frame, then 30 */
     struct rtm_mocap *m = mocap_of(&b, 1, 0);
     assert_int_equal(m->nframes, 2);
@@ -129,6 +121,33 @@ static struct rtm_skeleton *ofp2(void)
     struct rtm_error err = { .msg = "" };
     assert_int_equal(rtm_skeleton_builtin("ofp2", &s, &err), 0);
     return s;
+}
+
+/* Each clip knows the file's clips by name, and which it is; a clip asked
+ * for that the file lacks is an error naming how many it holds. */
+static void clips_named(void **state)
+{
+    (void)state;
+    struct rtm_skeleton *s = ofp2();
+    struct rtm_buf b;
+    rtm_buf_init(&b);
+    assert_int_equal(rtm_gltf_arm_glb(&b, RTM_ARM_SKIN | RTM_ARM_TWO_CLIPS), 0);
+    struct rtm_error err = { .msg = "" };
+    struct rtm_anim *a = NULL;
+    struct rtm_parse_opts o = { .skel = s, .clip = 1 };
+    if (rtm_parse_opts((const uint8_t *)b.p, b.len, &o, &a, &err))
+        fail_msg("%s", err.msg);
+    assert_int_equal(a->nclips, 2);
+    assert_int_equal(a->clip, 1);
+    assert_string_equal(a->clip_names[0].s, "bend");
+    assert_string_equal(a->clips->form[1], "lift");
+    assert_int_equal(a->nframes, 2);
+    rtm_free(a);
+    o.clip = 2;
+    assert_int_equal(rtm_parse_opts((const uint8_t *)b.p, b.len, &o, &a, &err), -1);
+    assert_non_null(strstr(err.msg, "holds 2"));
+    rtm_buf_free(&b);
+    rtm_skeleton_free(s);
 }
 
 static void parsed_as_gltf_and_glb(void **state)
@@ -276,6 +295,7 @@ int main(void)
         cmocka_unit_test(arm_without_a_skin),
         cmocka_unit_test(rest_turn_is_taken_out),
         cmocka_unit_test(second_clip),
+        cmocka_unit_test(clips_named),
         cmocka_unit_test(parsed_as_gltf_and_glb),
         cmocka_unit_test(buffer_beside),
         cmocka_unit_test(fbx_through_its_converter),
