@@ -422,7 +422,7 @@ int rt_prepare(struct rt *r, const struct rtm_mocap *m, const struct rtm_mocap_m
     sources(r);
     if (!r->nmapped) {
         rt_release(r);
-        rtm_err_nooff(err, "no joint of the BVH maps to a bone of skeleton %s "
+        rtm_err_nooff(err, "no joint of the clip maps to a bone of skeleton %s "
                       "(a map file beside it can say which is which)", s->name);
         return -1;
     }

@@ -2,7 +2,8 @@
 # Installs what rtmfs needs to build and test on Debian/Ubuntu: as root with
 # apt-get, otherwise prints the exact command to run.  "deps.sh ci" adds the
 # checkers CI runs (clang's fuzzer and sanitizers, valgrind) and the clients
-# the views are tested with (blender for anim.bvh; xmllint, rsvg-convert,
+# the views are tested with (blender for anim.bvh; assimp-testmodels, other
+# tools' glTF and FBX files; xmllint, rsvg-convert,
 # chromium and python3 for preview.svg), and what tests/cli/package.sh
 # checks the Debian package with (dpkg-dev, lintian, shared-mime-info with
 # mimetype and gio, bash-completion).  bindfs is in the base list: the
@@ -16,7 +17,7 @@ set -euo pipefail
 TOOLS=${RTMFS_TEST_TOOLS:-/usr/local/lib/rtmfs-test-tools}
 PKGS=(gcc make pkg-config liblzo2-dev libjansson-dev libcmocka-dev libfuse3-dev libsqlite3-dev fuse3 attr file bindfs
     libassimp-dev)
-[ "${1:-}" = ci ] && PKGS+=(clang libclang-rt-14-dev valgrind blender python3-numpy python3 libxml2-utils librsvg2-bin chromium
+[ "${1:-}" = ci ] && PKGS+=(clang libclang-rt-14-dev valgrind blender python3-numpy python3 assimp-testmodels libxml2-utils librsvg2-bin chromium
     dpkg-dev lintian shared-mime-info libfile-mimeinfo-perl libglib2.0-bin bash-completion)
 [ "${1:-}" = ci ] && ! { command -v node && command -v npm; } >/dev/null && PKGS+=(nodejs npm)
 
