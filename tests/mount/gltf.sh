@@ -7,7 +7,7 @@
 # the buffer rewritten or removed while mounted shows within a second.
 # FBX goes through a converter planted with RTMFS_FBX (one that gives the
 # arm's GLB, one that dies of SEGV): the mount reads the first and says
-# why of the second, and lives on.
+# why of the second, and lives on; an FBX in an archive too.
 NAME=gltf
 # shellcheck source=tests/lib/mount.sh
 . "$(dirname "$0")/../lib/mount.sh"
@@ -32,6 +32,7 @@ cat "$T/gen/arm.glb"
 CONV
 chmod +x "$T/fbx"
 export RTMFS_FBX=$T/fbx
+"$RTMGEN" -a "$S/fbx.pbo" "$S/arm/walk.fbx" >/dev/null || fail "rtmgen -a fbx"
 exact() { [ "$(stat -c %s "$1")" = "$(wc -c <"$1")" ]; }
 
 do_mount "$S" "$M" || exit 1
@@ -96,6 +97,9 @@ grep -qx 'format: fbx' "$A/walk.fbx/header.txt" &&
     grep -qx 'clip: 1 of 2 bend (the others: clips/)' "$A/walk.fbx/header.txt" && exact "$A/walk.fbx/header.txt" &&
     ok "an .fbx read through its converter (RTMFS_FBX): every view, its clips" ||
     fail "fbx: $(head -3 "$A/walk.fbx/header.txt" 2>&1)"
+grep -qx 'format: fbx' "$M/fbx.pbo/arm/walk.fbx/header.txt" &&
+    ok "an .fbx in an archive: its entry's bytes through the converter" ||
+    fail "fbx in an archive: $(ls "$M/fbx.pbo" 2>&1)"
 [ "$(ls "$A/crash.fbx")" = error.txt ] && grep -q 'rtmfs-fbx died of signal 11' "$A/crash.fbx/error.txt" &&
     [ -f "$A/arm.glb/header.txt" ] &&
     ok "a converter that dies: error.txt says so, the mount lives ($(cat "$A/crash.fbx/error.txt"))" ||
