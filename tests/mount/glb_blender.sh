@@ -5,8 +5,11 @@
 # plus the motion's share of the frame within 1 mm, after one fixed change
 # of axes: Arma (x, y, z) at Blender's (x, z, y) (tests/blender/glb_check.py).
 # On the writer's samples, and on 6 corpus files of each of BMTR v3, v4, v5
-# and plain when ../shared exists (at least 20 files must pass).  Blender
-# gets 20 minutes.  Skips (fails under CI) without blender.
+# and plain when ../shared exists (at least 20 files must pass).  Then
+# Blender saves each corpus file's import again as GLB
+# (tests/blender/glb_reexport.py), which, read back as a source, must put
+# every joint of every frame where the original's is, within 1 mm.
+# Blender gets 20 minutes a run.  Skips (fails under CI) without blender.
 NAME=glb-blender
 # shellcheck source=tests/lib/mount.sh
 . "$(dirname "$0")/../lib/mount.sh"
@@ -50,4 +53,30 @@ grep -q '^blender: ' "$T/blender.log" || fail "blender did not finish (status $r
 [ "$rc" = 0 ] || [ "$FAILS" -gt 0 ] || fail "blender exit status $rc"
 passed=$(grep -c '^ok: ' "$T/blender.log")
 ! have_corpus || [ "$passed" -ge 20 ] || fail "only $passed files within 1 mm in Blender (at least 20)"
+
+# Blender's export of what it imported, read back as a source: every joint
+# of every frame where the original's is (tests/lib/joints_compare.py)
+if have_corpus; then
+    B=$T/back R=$T/readback
+    mkdir -p "$B"
+    pairs=() cmp_args=()
+    for f in "${folders[@]}"; do
+        [[ "$f" == "$C"/* ]] || continue
+        name=$(basename "$f" .rtm).${#pairs[@]}.glb
+        pairs+=("$f/anim.glb" "$B/$name")
+        cmp_args+=("$f" "$R/$name")
+    done
+    timeout 1200 blender -b --factory-startup --python-exit-code 2 --python tests/blender/glb_reexport.py \
+        -- "${pairs[@]}" >"$T/reexport.log" 2>&1
+    grep -q '^blender: ' "$T/reexport.log" || fail "blender did not finish: $(tail -5 "$T/reexport.log")"
+    grep '^FAIL' "$T/reexport.log" | while IFS= read -r l; do fail "$l"; done
+    do_mount "$B" "$R" || exit 1
+    python3 tests/lib/joints_compare.py "${cmp_args[@]}" >"$T/cmp.log" 2>&1
+    back=$(grep -c '^ok' "$T/cmp.log")
+    grep '^FAIL' "$T/cmp.log" | while IFS= read -r l; do fail "$l"; done
+    [ "$back" -ge 20 ] && [ "$back" = "$((${#pairs[@]} / 2))" ] &&
+        ok "Blender's GLB export of anim.glb read back: $back files within 1 mm in every frame" \
+           "(worst $(sed -n 's/.*worst joint \([0-9.]*\) mm.*/\1/p' "$T/cmp.log" | sort -g | tail -1) mm)" ||
+        fail "$back of $((${#pairs[@]} / 2)) re-exported files within 1 mm"
+fi
 finish mount/glb_blender
