@@ -18,7 +18,7 @@ import sys
 import bpy
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bvh_import import patch_ru  # noqa: E402
+from rtmfs_blender import joints, motion, patch_ru, phase_order, phases  # noqa: E402
 
 TOLERANCE_MM = 1.0
 
@@ -28,45 +28,11 @@ def bvh_name(escaped):
     return escaped.replace(" ", "\\x20")
 
 
-def phase_order(folder):
-    with open(os.path.join(folder, "phases.csv")) as f:
-        rows = [line.rstrip("\n").split(",") for line in f][1:]
-    phases = [float(p) for _, p in rows]
-    return sorted(range(len(phases)),
-                  key=lambda i: (math.isnan(phases[i]), 0 if math.isnan(phases[i]) else phases[i], i))
-
-
-def phases(folder):
-    with open(os.path.join(folder, "phases.csv")) as f:
-        return [float(r.split(",")[1]) for r in f.read().splitlines()[1:]]
-
-
-def motion(folder):
-    """header.txt's 'motion: x X y Y z Z (metres)'."""
-    with open(os.path.join(folder, "header.txt")) as f:
-        for line in f:
-            if line.startswith("motion:"):
-                w = line.split()
-                return float(w[2]), float(w[4]), float(w[6])
-    return 0.0, 0.0, 0.0
-
-
-def joints(folder, frame, nframes):
-    width = max(3, len(str(nframes - 1)))
-    with open(os.path.join(folder, "joints", "%0*d.csv" % (width, frame))) as f:
-        rows = [line.rstrip("\n").split(",") for line in f][1:]
-    out = []
-    for r in rows:
-        xyz = r[-3:]
-        out.append(None if xyz[0] == "" else tuple(float(v) for v in xyz))
-    return out
-
-
 def check(folder):
     with open(os.path.join(folder, "bones.txt")) as f:
         bones = [line.rstrip("\n") for line in f]
-    order = phase_order(folder)
     phase = phases(folder)
+    order = phase_order(phase)
     mx, my, mz = motion(folder)
     bpy.ops.wm.read_factory_settings(use_empty=True)
     patch_ru()

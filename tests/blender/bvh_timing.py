@@ -17,7 +17,7 @@ import sys
 import bpy
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bvh_import import patch_ru  # noqa: E402
+from rtmfs_blender import patch_ru  # noqa: E402
 
 def main(path, seconds, frames):
     patch_ru()

@@ -8,7 +8,7 @@
 # compares rtmfs-fbx's output with: for every STEP-th frame, the world
 # head of every pose bone in Blender's axes (z up) and units, and the
 # clip's frame rate and frame range.
-# Prints "exported: OUT" a file, "FAIL: ..." for one that did not; exits 2
+# Prints "exported: OUT.json" a file, "FAIL: ..." for one that did not; exits 2
 # when any failed.
 import json
 import os
@@ -17,7 +17,7 @@ import sys
 import bpy
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bvh_import import patch_ru  # noqa: E402
+from rtmfs_blender import each, patch_ru  # noqa: E402
 
 STEP = 10
 
@@ -47,19 +47,5 @@ def export(src, out, ref):
                    "frames": heads(arm, first, last)}, f)
 
 
-def main():
-    args = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else []
-    patch_ru()
-    failed = 0
-    for src, out, ref in zip(args[0::3], args[1::3], args[2::3]):
-        try:
-            export(src, out, ref)
-            print("exported: " + out)
-        except Exception as e:  # noqa: BLE001 - one file's failure is reported
-            print("FAIL: %s: %s" % (src, e))
-            failed += 1
-    print("blender: %d exported, %d failed" % (len(args) // 3 - failed, failed))
-    sys.exit(2 if failed else 0)
-
-
-main()
+patch_ru()
+each(export, 3)

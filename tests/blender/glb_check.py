@@ -20,38 +20,15 @@ import sys
 
 import bpy
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from rtmfs_blender import joints, motion, phase_order, phases  # noqa: E402
+
 TOLERANCE_MM = 1.0
 
 
 def glb_name(name):
     """A bones.txt name as anim.glb names its node (anim.bvh's name)."""
     return name.replace(" ", "\\x20")
-
-
-def phases(folder):
-    with open(os.path.join(folder, "phases.csv")) as f:
-        return [float(r.split(",")[1]) for r in f.read().splitlines()[1:]]
-
-
-def phase_order(ph):
-    return sorted(range(len(ph)), key=lambda i: (math.isnan(ph[i]), 0 if math.isnan(ph[i]) else ph[i], i))
-
-
-def motion(folder):
-    """header.txt's 'motion: x X y Y z Z (metres)'."""
-    with open(os.path.join(folder, "header.txt")) as f:
-        for line in f:
-            if line.startswith("motion:"):
-                w = line.split()
-                return float(w[2]), float(w[4]), float(w[6])
-    return 0.0, 0.0, 0.0
-
-
-def joints(folder, frame, nframes):
-    width = max(3, len(str(nframes - 1)))
-    with open(os.path.join(folder, "joints", "%0*d.csv" % (width, frame))) as f:
-        rows = [line.rstrip("\n").split(",") for line in f][1:]
-    return [None if r[-3] == "" else tuple(float(v) for v in r[-3:]) for r in rows]
 
 
 def keys(arm):

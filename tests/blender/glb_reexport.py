@@ -9,9 +9,13 @@
 # own rate when no config times it, so that a key stays a frame.
 # Prints "exported: OUT" a file, "FAIL: ..." for one that did not; exits 2
 # when any failed.
+import os
 import sys
 
 import bpy
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from rtmfs_blender import each  # noqa: E402
 
 
 def round_trip(src, out):
@@ -31,18 +35,4 @@ def round_trip(src, out):
                               export_optimize_animation_size=False)
 
 
-def main():
-    args = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else []
-    failed = 0
-    for src, out in zip(args[0::2], args[1::2]):
-        try:
-            round_trip(src, out)
-            print("exported: " + out)
-        except Exception as e:  # noqa: BLE001 - one file's failure is reported
-            print("FAIL: %s: %s" % (src, e))
-            failed += 1
-    print("blender: %d exported, %d failed" % (len(args) // 2 - failed, failed))
-    sys.exit(2 if failed else 0)
-
-
-main()
+each(round_trip, 2)

@@ -13,7 +13,7 @@ import sys
 import bpy
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bvh_import import patch_ru  # noqa: E402
+from rtmfs_blender import each, patch_ru  # noqa: E402
 
 
 def export(src, out):
@@ -29,19 +29,5 @@ def export(src, out):
     bpy.ops.export_scene.fbx(filepath=out + ".fbx", bake_anim_simplify_factor=0.0)
 
 
-def main():
-    args = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else []
-    patch_ru()
-    failed = 0
-    for src, out in zip(args[0::2], args[1::2]):
-        try:
-            export(src, out)
-            print("exported: " + out)
-        except Exception as e:  # noqa: BLE001 - one file's failure is reported
-            print("FAIL: %s: %s" % (src, e))
-            failed += 1
-    print("blender: %d exported, %d failed" % (len(args) // 2 - failed, failed))
-    sys.exit(2 if failed else 0)
-
-
-main()
+patch_ru()
+each(export, 2)
