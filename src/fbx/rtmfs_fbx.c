@@ -168,8 +168,10 @@ int main(int argc, char **argv)
     limit_self();
     rtm_buf_init(&in);
     rtm_buf_init(&out);
-    if (read_input(&in, msg, sizeof msg) != 0)
+    if (read_input(&in, msg, sizeof msg) != 0) {
+        rtm_buf_free(&in);
         return die(msg);
+    }
     const struct aiScene *sc = import(&in);
     rtm_buf_free(&in);
     if (!sc)
@@ -180,6 +182,7 @@ int main(int argc, char **argv)
     aiReleaseImport(sc);
     if (rc != 0) {
         rtm_err_format(&err, msg, sizeof msg);
+        rtm_buf_free(&out);
         return die(msg);
     }
     if (write_all(out.p, out.len) != 0) {

@@ -180,7 +180,7 @@ static int timed_views_differing(const struct rtm_anim *a, const struct rtm_timi
         rtm_buf_init(&q);
         assert_int_equal(rtm_view_render_timed(a, v, x, &p), 0);
         assert_int_equal(rtm_view_render_timed(a, v, y, &q), 0);
-        int same = p.len == q.len && memcmp(p.p, q.p, p.len) == 0;
+        int same = p.len == q.len && (!p.len || memcmp(p.p, q.p, p.len) == 0);
         if (rtm_view_timed(v.kind))
             differ += !same;
         else
