@@ -48,6 +48,19 @@ skip_or_fail() {
 
 have_corpus() { [ -f "$SHARED/corpus/MANIFEST.tsv" ]; }
 
+# plain_build_only WHAT: in a sanitizer build (make check SANITIZE=1, BUILD
+# build-san) a test of what an outside program (Blender, a browser, the
+# glTF validator, dpkg) makes of the views' bytes skips, saying so (status
+# 0: the caller finishes): the bytes are the plain build's, which the plain
+# make check has shown to that program, and the program's time is most of
+# the test's.  Status 1 in a plain build.
+plain_build_only() {
+    case $BUILD in
+    *-san) skip "sanitizer build" "$1: the plain make check runs it"; return 0 ;;
+    esac
+    return 1
+}
+
 # finish NAME: the script's last word.
 finish() {
     [ "$FAILS" = 0 ] && echo "$1: all passed" || echo "$1: $FAILS failure(s)"
