@@ -40,14 +40,27 @@ max=${CHECK_JOBS:-$((ncpu * 2))}
 # The jobs: every script but the long ones that make valgrind and make
 # stress run (valgrind.sh; stress.sh and damaged.sh, minutes each) unless
 # asked for by name, then every unit test.
-jobs=() alone=()
+# The long ones (a line "make check: long" among a script's or a unit
+# test's source's first ten) start first, so that none of them is left
+# running alone at the end while a core waits.
+jobs=() alone=() long=()
 for t in "${scripts[@]}"; do
     case $t in tests/cli/valgrind.sh|tests/mount/stress.sh|tests/mount/damaged.sh)
         [ ${#scripts[@]} -eq 1 ] || continue ;;
     esac
-    if head -n 10 "$t" | grep -qx '# make check: alone'; then alone+=("$t"); else jobs+=("$t"); fi
+    first=$(head -n 10 "$t")
+    if grep -qx '# make check: alone' <<<"$first"; then alone+=("$t")
+    elif grep -qx '# make check: long' <<<"$first"; then long+=("$t")
+    else jobs+=("$t"); fi
 done
-jobs+=("${units[@]}")
+for u in "${units[@]}"; do
+    if head -n 10 tests/unit/*/"$(basename "$u")".c 2>/dev/null | grep -q 'make check: long'; then
+        long+=("$u")
+    else
+        jobs+=("$u")
+    fi
+done
+jobs=("${long[@]}" "${jobs[@]}")
 
 # job N NAME: runs job NAME into $jobs_dir/N.log, its first line its name,
 # its last its time.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# make check: long
 # rtmcat.sh - the rtmcat command line on rtmgen samples, broken files and,
 # when ../shared/corpus is there (or RTMFS_SHARED), every real file's plain.rtm.
 # Uses $BUILD/rtmcat and $BUILD/rtmgen (BUILD defaults to build).

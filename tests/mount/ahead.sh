@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# make check: long
 # ahead.sh - sizing ahead of a walk (tree_ahead.c, -o ahead=N) through real
 # mounts, on a first mount (a new index each): grep -r of bones.txt sizes
 # nothing, ahead or not (RTMFS_STATS counts); du and ls -lR have workers

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# make check: long
 # basics.sh - really mounts rtmfs and checks it with ordinary tools: the
 # mount's bytes and sizes equal rtmcat's, writes fail with EROFS, a changed
 # source shows within a second, a broken file shows error.txt.  Every mount

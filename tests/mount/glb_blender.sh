@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# make check: long
 # glb_blender.sh - anim.glb in Blender: its glTF importer reads each
 # animation's anim.glb through the mount with its default settings, and
 # every pose bone's head, at every key, must be the joint of joints/NNN.csv

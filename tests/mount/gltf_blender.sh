@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# make check: long
 # gltf_blender.sh - glTF and FBX from a real client (rtm(5), GLTF SOURCES):
 # Blender imports each of the two shared BVH clips (../shared/bvh) and
 # exports it as GLB and as FBX (tests/blender/gltf_export.py); the three

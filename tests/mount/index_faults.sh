@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# make check: long
 # index_faults.sh - the persistent index's faults through real mounts
 # (test_index covers a corrupt, unopenable, read-only or locked file without
 # FUSE): an index cut in the middle of a write (rtmfs killed with -9 while

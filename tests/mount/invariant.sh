@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# make check: long
 # invariant.sh - what every mount must hold, whatever it shows: over the
 # trees the tests build (rtmgen's samples with their broken file, an
 # archive as a folder's file and as SOURCE itself, a 100-animation install

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# make check: long
 # memory.sh - one file cannot take rtmfs past its memory budget: a small
 # BMTR whose LZO arrays expand far past cache_size, and a plain file larger
 # than cache_size, are refused with an error.txt that says what they need;

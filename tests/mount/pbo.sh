@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# make check: long
 # pbo.sh - PBO archives through a real mount, with ordinary tools: each
 # archive is a folder of its entries, its RTM entries have exactly the views
 # of the same bytes as a loose file, pbo.txt shows its header, other entries

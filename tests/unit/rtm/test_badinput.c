@@ -1,3 +1,4 @@
+/* make check: long (started first: tests/run.sh) */
 /* test_badinput.c - the parser on hostile input: valid files broken every
  * way a program can enumerate.
  *

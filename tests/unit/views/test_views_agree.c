@@ -1,3 +1,4 @@
+/* make check: long (started first: tests/run.sh) */
 /* test_views_agree.c - the views agree (views.h): rendering twice gives the
  * same bytes and appends; a light parse renders what it can as a full one
  * does; tracks/NAME.csv is cut from frames/NNN.csv; -o digits=N changes
