@@ -269,8 +269,8 @@ view-hashes: all
 FUZZ_SECONDS ?= 60
 FUZZ_DIR     := build-fuzz
 FUZZ_CC      ?= clang
-FUZZ_FLAGS   := -g -O1 $(NEED_CPPFLAGS) $(ALL_INC) $(NEED_CFLAGS) \
-                -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+FUZZ_COMPILE := -g -O1 $(NEED_CPPFLAGS) $(ALL_INC) $(NEED_CFLAGS) -fno-sanitize-recover=all
+FUZZ_FLAGS   := $(FUZZ_COMPILE) -fsanitize=fuzzer,address,undefined
 FUZZ_SRC     := $(CORE_SRC)
 FUZZERS      := fuzz_rtm fuzz_rtm_head fuzz_skeleton fuzz_pbo fuzz_config fuzz_gamepath fuzz_tree \
                 fuzz_mocap fuzz_gltf
@@ -285,15 +285,26 @@ FUZZ_OWN_fuzz_rtm_head := tests/fuzz/fuzz_head.c
 FUZZ_OWN_fuzz_tree     := tests/fuzz/fuzz_tree_source.c tests/fuzz/fuzz_tree_kernel.c
 $(foreach f,$(FUZZERS),$(eval $(FUZZ_DIR)/$(f): $(FUZZ_OWN_$(f))))
 
-$(FUZZ_DIR)/%: tests/fuzz/%.c $(FUZZ_SRC) $(wildcard src/*/*.h tests/fuzz/*.h) | $(FUZZ_DIR)
-	$(FUZZ_CC) $(FUZZ_FLAGS) $(CORE_CFLAGS) -o $@ $< $(FUZZ_OWN_$(@F)) $(FUZZ_SRC) $(LIBS)
-$(FUZZ_DIR)/fuzz_tree: tests/fuzz/fuzz_tree.c $(FUZZ_TREE_SRC) $(wildcard src/*/*.h tests/fuzz/*.h) | $(FUZZ_DIR)
-	$(FUZZ_CC) $(FUZZ_FLAGS) $(CORE_CFLAGS) $(SQLITE_CFLAGS) -o $@ $< $(FUZZ_OWN_fuzz_tree) $(FUZZ_TREE_SRC) \
-		$(SQLITE_LIBS) $(LIBS) -lpthread
+# The sources are compiled once for every target (instrumented for the
+# fuzzer, not linked with its main), each target then linked from them.
+fuzz_objs = $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(1))
+$(FUZZ_DIR)/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_COMPILE) -fsanitize=fuzzer-no-link,address,undefined $(CORE_CFLAGS) \
+		$(SQLITE_CFLAGS) $(DEP_FLAGS) -c $< -o $@
+-include $(patsubst %.o,%.d,$(call fuzz_objs,$(FUZZ_TREE_SRC)))
+$(FUZZ_DIR)/%: tests/fuzz/%.c $(call fuzz_objs,$(FUZZ_SRC)) $(wildcard src/*/*.h tests/fuzz/*.h) | $(FUZZ_DIR)
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(CORE_CFLAGS) -o $@ $< $(FUZZ_OWN_$(@F)) $(call fuzz_objs,$(FUZZ_SRC)) $(LIBS)
+$(FUZZ_DIR)/fuzz_tree: tests/fuzz/fuzz_tree.c $(call fuzz_objs,$(FUZZ_TREE_SRC)) \
+		$(wildcard src/*/*.h tests/fuzz/*.h) | $(FUZZ_DIR)
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(CORE_CFLAGS) $(SQLITE_CFLAGS) -o $@ $< $(FUZZ_OWN_fuzz_tree) \
+		$(call fuzz_objs,$(FUZZ_TREE_SRC)) $(SQLITE_LIBS) $(LIBS) -lpthread
 $(FUZZ_DIR):
 	mkdir -p $@
 
-fuzz: $(FUZZERS:%=$(FUZZ_DIR)/%) $(BUILD)/tests/fuzz_seeds $(BUILD)/tests/fuzz_tree_seeds
+fuzz:
+	@$(MAKE) --no-print-directory $(if $(findstring j,$(MAKEFLAGS)),,-j$(NPROC)) \
+		$(FUZZERS:%=$(FUZZ_DIR)/%) $(BUILD)/tests/fuzz_seeds $(BUILD)/tests/fuzz_tree_seeds
 	@bash tests/fuzz/fuzz.sh $(FUZZ_DIR) $(BUILD) $(FUZZ_SECONDS)
 # Ten minutes each target.
 fuzz-long:

@@ -63,10 +63,10 @@ static void parse_both_ways(const uint8_t *data, size_t size, const struct rtm_p
         abort();
     if (hr && !err.msg[0])
         abort();
+    if (a && (a->nclips == 0 || a->clip >= a->nclips))
+        abort();                        /* every clip knows which of how many */
     rtm_free(a);
     rtm_free(h);
-    if (a && (a->nclips == 0 || a->clip >= a->nclips))
-        abort();
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
