@@ -335,10 +335,18 @@ $(TSAN_DIR)/testobj/%.o: tests/unit/lib/%.c $(wildcard src/*/*.h tests/unit/*.h)
 	$(TSAN_CC) -c $< -o $@
 $(TSAN_LIB): $(TLIB_SRC:tests/unit/lib/%.c=$(TSAN_DIR)/testobj/%.o)
 	rm -f $@ && ar rcs $@ $^
+# The sources compiled once with ThreadSanitizer, for every test to link.
+TSAN_ALL := $(TSAN_DIR)/librtmall.a
+$(TSAN_DIR)/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(TSAN_CC) $(DEP_FLAGS) -c $< -o $@
+-include $(patsubst %.c,$(TSAN_DIR)/obj/%.d,$(TSAN_SRC))
+$(TSAN_ALL): $(patsubst %.c,$(TSAN_DIR)/obj/%.o,$(TSAN_SRC))
+	rm -f $@ && ar rcs $@ $^
 define tsan_rule
-$$(TSAN_DIR)/%: $(1)%.c $$(TSAN_SRC) $$(TSAN_LIB) $$(wildcard src/*/*.h tests/unit/*.h)
+$$(TSAN_DIR)/%: $(1)%.c $$(TSAN_ALL) $$(TSAN_LIB) $$(wildcard src/*/*.h tests/unit/*.h)
 	mkdir -p $$(TSAN_DIR)
-	$$(TSAN_CC) -o $$@ $$< $$(TSAN_LIB) $$(TSAN_SRC) $$(CMOCKA_LIBS) $$(SQLITE_LIBS) $$(LIBS) -lpthread
+	$$(TSAN_CC) -o $$@ $$< $$(TSAN_LIB) $$(TSAN_ALL) $$(CMOCKA_LIBS) $$(SQLITE_LIBS) $$(LIBS) -lpthread
 endef
 $(foreach d,$(UNIT_DIRS),$(eval $(call tsan_rule,$(d))))
 # And rtmfs itself built with ThreadSanitizer from the same sources as
@@ -350,7 +358,9 @@ $(TSAN_DIR)/rtmfs: $(call srcs_in,fuse) $(CORE_SRC) $(TREE_SRC) $(INDEX_SRC) $(w
 	$(FUZZ_CC) -g -O1 $(NEED_CPPFLAGS) $(ALL_INC) $(NEED_CFLAGS) -fsanitize=thread $(CORE_CFLAGS) \
 		$(SQLITE_CFLAGS) $(FUSE_CFLAGS) -o $@ $(call srcs_in,fuse) $(CORE_SRC) $(TREE_SRC) $(INDEX_SRC) \
 		$(FUSE_LIBS) $(SQLITE_LIBS) $(LIBS) -lpthread
-tsan: $(TSAN_TESTS:%=$(TSAN_DIR)/%) $(TSAN_DIR)/rtmfs all
+tsan:
+	@$(MAKE) --no-print-directory $(if $(findstring j,$(MAKEFLAGS)),,-j$(NPROC)) \
+		$(TSAN_TESTS:%=$(TSAN_DIR)/%) $(TSAN_DIR)/rtmfs all
 	@set -e; for t in $(TSAN_TESTS:%=$(TSAN_DIR)/%); do echo "== $$t"; TSAN_OPTIONS=halt_on_error=1 $$t; done
 	@echo "== $(TSAN_DIR)/rtmfs: stress over a damaged tree, $(TSAN_STRESS_SECONDS) s"
 	@BUILD=$(BUILD) RTMFS_BIN=$(TSAN_DIR)/rtmfs TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1" \
