@@ -46,14 +46,12 @@
  * alone, printing the failed allocation's backtrace and every answer that
  * was not the reference's; RTMFS_ALLOC_FROM=N starts the sweep at N. */
 #include "testutil.h"
-#include "gltf_write.h"
+#include "alloc_fail_trees.h"
 #include "tree_testutil.h"
 #include "alloc_fail.h"
 
 #include <time.h>
 
-#include "config.h"
-#include "pbo_write.h"
 
 /* Under AddressSanitizer (make check SANITIZE=1) a round takes three
  * times as long: half the rounds there, every N up to half the bound then
@@ -112,101 +110,6 @@ struct problem {
 };
 static struct problem problems[PROBLEMS_MAX];
 static size_t nproblems;
-
-/* ---- SOURCE ------------------------------------------------------------ */
-
-static const char CFG_TEXT[] =
-    "class CfgMovesBasic;\n"
-    "class CfgMovesMaleSdr : CfgMovesBasic { class States {\n"
-    "  class Walk { file = \"\\a\\walk.rtm\"; speed = 0.5; looped = 1; };\n"
-    "  class Packed { file = \"\\mod\\anims\\b.rtm\"; speed = -2; looped = 0; };\n"
-    "  class Gone { file = \"\\a\\gone.rtm\"; speed = 1; };\n"
-    "}; };\n";
-static const char PBO_TEXT[] =
-    "class CfgMovesMaleSdr { class States {\n"
-    "  class FromPbo { file = \"\\mod\\anims\\p.rtm\"; speed = 0.75; looped = 1; };\n"
-    "}; };\n";
-static const char BIN_TEXT[] =
-    "class CfgGesturesMale { class States {\n"
-    "  class Binarised { file = \"\\a\\bmtr.rtm\"; speed = 0.25; looped = 1; };\n"
-    "  class InPbo { file = \"\\mod\\anims\\p.rtm\"; speed = 1.5; };\n"
-    "}; };\n";
-
-static void put_buf(struct sweep *s, const char *name, struct rtm_buf *b)
-{
-    tree_fixture_write(&s->f, name, b->p, b->len);
-}
-
-static void put_animations(struct sweep *s, struct rtm_buf *plain, struct rtm_buf *bmtr)
-{
-    struct sample_opts op = { 3, 5, 1, 1 }, ob = { 3, 5, 2, 1 };
-    rtm_buf_init(plain);
-    rtm_buf_init(bmtr);
-    assert_int_equal(rtm_sample_plain(&op, plain), 0);
-    assert_int_equal(rtm_sample_bmtr(&ob, 5, BMTR_COMPRESS_ALL, bmtr), 0);
-    assert_int_equal(mkdirat(s->f.fd, "a", 0755), 0);
-    put_buf(s, "a/walk.rtm", plain);
-    put_buf(s, "a/bmtr.rtm", bmtr);
-    /* two more, for the workers to size ahead of a walk of the others */
-    struct sample_opts o3 = { 2, 4, 3, 0 }, o4 = { 4, 3, 4, 2 };
-    struct rtm_buf b;
-    rtm_buf_init(&b);
-    assert_int_equal(rtm_sample_bmtr(&o3, 4, BMTR_COMPRESS_AUTO, &b), 0);
-    put_buf(s, "a/run.rtm", &b);
-    b.len = 0;
-    assert_int_equal(rtm_sample_plain(&o4, &b), 0);
-    put_buf(s, "a/idle.rtm", &b);
-    tree_fixture_write(&s->f, "a/readme.txt", "a loose file\n", 13);
-    rtm_buf_free(&b);
-    tree_fixture_write(&s->f, "a/$PBOPREFIX$", "a", 1);    /* their game paths: \a\... */
-}
-
-/* A tree of its own for glTF (its clips retarget onto the man's 103
- * bones: a walk of it is as long as the other tree's): .gltf text of two
- * clips (clips/) reading its buffer from the file beside it. */
-static void put_gltf(struct sweep *s)
-{
-    struct rtm_buf b;
-    uint8_t bin[RTM_GLTF_ARM_BIN];
-    rtm_buf_init(&b);
-    rtm_gltf_arm_json(&b, RTM_ARM_TWO_CLIPS, "arm.bin");
-    put_buf(s, "arm.gltf", &b);
-    rtm_gltf_arm_bin(bin, RTM_ARM_TWO_CLIPS);
-    tree_fixture_write(&s->f, "arm.bin", bin, sizeof bin);
-    rtm_buf_free(&b);
-}
-
-static void put_configs(struct sweep *s)
-{
-    struct rtm_buf b;
-    assert_int_equal(mkdirat(s->f.fd, "cfg", 0755), 0);
-    tree_fixture_write(&s->f, "cfg/config.cpp", CFG_TEXT, sizeof CFG_TEXT - 1);
-    tree_fixture_write(&s->f, "cfg/$PBOPREFIX$", "cfg", 3);    /* loose configs count there */
-    rapify_text(BIN_TEXT, &b);
-    assert_int_equal(mkdirat(s->f.fd, "bin", 0755), 0);
-    put_buf(s, "bin/config.bin", &b);
-    tree_fixture_write(&s->f, "bin/$PBOPREFIX$", "bin", 3);
-    rtm_buf_free(&b);
-}
-
-static void put_archive(struct sweep *s, const struct rtm_buf *plain, const struct rtm_buf *bmtr)
-{
-    struct rtm_buf cfg;
-    rapify_text(PBO_TEXT, &cfg);
-    const struct pbo_write_entry w[] = {
-        { "config.bin", (const uint8_t *)cfg.p, cfg.len, PBO_PACK_STORE, 1000000000 },
-        { "anims\\p.rtm", (const uint8_t *)plain->p, plain->len, PBO_PACK_STORE, 1000000000 },
-        { "anims\\b.rtm", (const uint8_t *)bmtr->p, bmtr->len, PBO_PACK_CPRS, 1100000000 },
-        { "texts\\notes.txt", (const uint8_t *)"notes\n", 6, PBO_PACK_STORE, 0 },
-    };
-    const struct pbo_write_prop props[] = { { "prefix", "mod" } };
-    struct rtm_buf b;
-    rtm_buf_init(&b);
-    assert_int_equal(pbo_write(w, 4, props, 1, 0, &b), 0);
-    put_buf(s, "mod.pbo", &b);
-    rtm_buf_free(&b);
-    rtm_buf_free(&cfg);
-}
 
 /* ---- mounting ---------------------------------------------------------- */
 
@@ -641,21 +544,15 @@ static void sweep(struct sweep *s, int ahead, int persist)
 static int setup_tree(void **state, int gltf)
 {
     struct sweep *s = calloc(1, sizeof *s);
-    struct rtm_buf plain, bmtr;
     struct rtm_error err;
     assert_non_null(s);
     tree_fixture_open(&s->f, "allocfail");
     s->bound = (gltf ? BOUND / 4 : BOUND) / SANITIZED_SHARE;
     s->rounds = (gltf ? ROUNDS / 4 : ROUNDS) / SANITIZED_SHARE;
-    if (gltf) {
-        put_gltf(s);
-    } else {
-        put_animations(s, &plain, &bmtr);
-        put_archive(s, &plain, &bmtr);
-        put_configs(s);
-        rtm_buf_free(&plain);
-        rtm_buf_free(&bmtr);
-    }
+    if (gltf)
+        af_put_gltf(&s->f);
+    else
+        af_put_tree(&s->f);
     assert_int_equal(rtm_skeleton_builtin("ofp2", &s->f.skel, &err), 0);
     assert_int_equal(mount_tree(s), 0);
     reference(s);
