@@ -13,6 +13,8 @@ enum { BUCKETS = 1024 };
 
 struct cfg_macros {
     struct cfg_macro *bucket[BUCKETS];
+    size_t n;           /* defined: most configs define none, and then
+                           no identifier needs hashing */
 };
 
 struct cfg_macros *cfg_macros_new(void) { return calloc(1, sizeof(struct cfg_macros)); }
@@ -51,7 +53,7 @@ static struct cfg_macro **slot(const struct cfg_macros *m, const char *name, siz
 
 struct cfg_macro *cfg_macro_find(const struct cfg_macros *m, const char *name, size_t n)
 {
-    return *slot(m, name, n);
+    return m->n ? *slot(m, name, n) : NULL;
 }
 
 /* The built-ins the expander knows by name count as defined. */
@@ -74,6 +76,7 @@ void cfg_macro_undef(struct cfg_macros *m, const char *name, size_t n)
     if (d) {
         *p = d->next;
         macro_free(d);
+        m->n--;
     }
 }
 
@@ -187,6 +190,7 @@ static int define_at(struct cfg_macros *m, const char *s, size_t n, const size_t
     cfg_macro_undef(m, d->name, strlen(d->name));
     struct cfg_macro **p = slot(m, d->name, strlen(d->name));
     *p = d;
+    m->n++;
     return 0;
 }
 

@@ -418,6 +418,37 @@ static int has_lower(const char *s, size_t n)
     return 0;
 }
 
+/* An identifier s (n bytes) that is not expanded, paren: a '(' follows:
+ * a call of what looks like an undefined macro (upper case) is counted. */
+static void not_expanded(struct cfg_macro_expand *x, const char *s, size_t n, int paren,
+                         const struct cfg_macro *d)
+{
+    if (paren && (!d || !d->active) && n > 1 && !has_lower(s, n))
+        x->counts->undefined_call++;
+}
+
+/* The identifier s..p is copied as it is: no macro of its name, and no
+ * built-in (most words of a config).  Counted as not_expanded says. */
+static int plain_word(struct cfg_macro_expand *x, const char *s, const char *p, const char *e)
+{
+    size_t n = (size_t)(p - s);
+    if ((n >= 6 && s[0] == '_' && s[1] == '_') || cfg_macro_find(x->m, s, n))
+        return 0;
+    const char *after = cfg_macro_blank(p, e);
+    not_expanded(x, s, n, after < e && *after == '(', NULL);
+    return 1;
+}
+
+/* Puts the text *run..s, copied as it is, into out; *run moves to s. */
+static int flush(struct cfg_macro_expand *x, const char **run, const char *s,
+                 struct rtm_buf *out)
+{
+    size_t n = (size_t)(s - *run);
+    rtm_buf_put(out, *run, n);
+    *run = s;
+    return spend(x, n);
+}
+
 /* The identifier s..p (and what follows up to e): how much was used. */
 static const char *identifier(struct cfg_macro_expand *x, const char *s, const char *p,
                               const char *e, struct rtm_buf *out, int depth, int *rc)
@@ -470,8 +501,7 @@ static const char *identifier(struct cfg_macro_expand *x, const char *s, const c
         *rc = call(x, d, a, d->nparams, out, depth);
         return end;
     }
-    if (paren && (!d || !d->active) && n > 1 && !has_lower(s, n))
-        x->counts->undefined_call++;
+    not_expanded(x, s, n, paren, d);
     rtm_buf_put(out, s, n);
     *rc = spend(x, n);
     return p;
@@ -483,7 +513,7 @@ static const char *identifier(struct cfg_macro_expand *x, const char *s, const c
  * these are the text's own. */
 static int expand(struct cfg_macro_expand *x, const char *s, size_t n, struct rtm_buf *out, int depth)
 {
-    const char *e = s + n;
+    const char *e = s + n, *run = s;    /* run..s: copied as it is, not yet put */
     int single = 0;             /* inside 'single quotes' */
     if (depth > CFG_DEPTH_MAX) {
         x->why = "macros nested deeper than 64 (a macro that expands into itself?)";
@@ -501,28 +531,31 @@ static int expand(struct cfg_macro_expand *x, const char *s, size_t n, struct rt
         if (is_quote(*s)) {
             p = skip_string(s, e);
         } else if (*s == '#' && e - s >= 2 && s[1] == '#' && !single) {
+            if (flush(x, &run, s, out))
+                return -1;
             trim_tail(out, 0);
-            s = cfg_macro_blank(s + 2, e);
+            s = run = cfg_macro_blank(s + 2, e);
             continue;
         } else if (cfg_macro_ident_start((unsigned char)*s)) {
             while (p < e && cfg_macro_ident((unsigned char)*p))
                 p++;
-            s = identifier(x, s, p, e, out, depth, &rc);
-            if (rc)
-                return rc;
-            continue;
+            if (!plain_word(x, s, p, e)) {
+                if (flush(x, &run, s, out))
+                    return -1;
+                s = run = identifier(x, s, p, e, out, depth, &rc);
+                if (rc)
+                    return rc;
+                continue;
+            }
         } else if (*s >= '0' && *s <= '9') {
             while (p < e && (cfg_macro_ident((unsigned char)*p) || *p == '.'))
                 p++;
         } else {
             single ^= *p++ == '\'';
         }
-        rtm_buf_put(out, s, (size_t)(p - s));
-        if (spend(x, (size_t)(p - s)))
-            return -1;
         s = p;
     }
-    return 0;
+    return flush(x, &run, s, out);
 }
 
 int cfg_macro_expand_line(struct cfg_macro_expand *x, const char *s, size_t n, struct rtm_buf *out)
