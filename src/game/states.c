@@ -35,6 +35,9 @@ void rtm_states_free(struct rtm_states *s)
     free(s);
 }
 
+void rtm_states_check_later(struct rtm_states *s) { s->check_later = 1; }
+int rtm_states_checked(const struct rtm_states *s) { return s && !s->check_later; }
+
 size_t rtm_states_nconfigs(const struct rtm_states *s) { return s ? s->ncfgs : 0; }
 size_t rtm_states_nlines(const struct rtm_states *s) { return s ? s->nlines : 0; }
 size_t rtm_states_config_bytes(const struct rtm_states *s) { return s ? s->cfg_bytes : 0; }
@@ -45,17 +48,18 @@ size_t rtm_states_config_bytes(const struct rtm_states *s) { return s ? s->cfg_b
  * members: cfg_class, cfg_parent), for the members named file, speed and
  * looped (cfg_lookup; only whether one is a value, and which, is read),
  * and for States; the root check.txt (states_check.c) for the members it
- * checks (states_check_reads) and every member of a BlendAnims class,
+ * checks (states_check_reads) and every member of a BlendAnims class
+ * (a table whose check comes later: skeletonName alone),
  * arrays with their elements.  The rest (most of a config: a generated install's 30 MB
  * of config.bin parse into 107 MB, of which 21 MB are kept) is dropped
  * when the config is added.  A member not kept could still hide a class of its name from
  * cfg_member (the last one named counts), so a member that shares its name
  * with a class of the same class is kept too; kept entries keep their
  * order, so the lines' file order (entry) sorts as before. */
-static int is_resolved_name(const char *n)
+static int is_resolved_name(const char *n, int checks)
 {
     return !strcasecmp(n, "file") || !strcasecmp(n, "speed") || !strcasecmp(n, "looped") ||
-           states_check_reads(n);
+           states_check_reads(n, checks);
 }
 
 static int by_name_ci(const void *a, const void *b)
@@ -65,7 +69,8 @@ static int by_name_ci(const void *a, const void *b)
 
 /* Marks the kept members of class k in keep (names: room for its member
  * count, for the names of its classes). */
-static void keep_members(const struct cfg *c, uint32_t k, uint8_t *keep, const char **names)
+static void keep_members(const struct cfg *c, uint32_t k, uint8_t *keep, const char **names,
+                         int checks)
 {
     const struct cfg_entry *cls = &c->e[k];
     size_t nc = 0;
@@ -73,10 +78,10 @@ static void keep_members(const struct cfg *c, uint32_t k, uint8_t *keep, const c
         if (c->e[i].kind == CFG_CLASS)
             names[nc++] = c->e[i].name.p;
     qsort(names, nc, sizeof *names, by_name_ci);
-    int blend = strcasecmp(cls->name.p, "BlendAnims") == 0;
+    int blend = checks && strcasecmp(cls->name.p, "BlendAnims") == 0;
     for (uint32_t i = cls->first; i < cls->first + cls->n; i++) {
         const char *n = c->e[i].name.p;
-        keep[i] = c->e[i].kind == CFG_CLASS || blend || is_resolved_name(n) ||
+        keep[i] = c->e[i].kind == CFG_CLASS || blend || is_resolved_name(n, checks) ||
                   (nc && bsearch(&n, names, nc, sizeof *names, by_name_ci));
     }
 }
@@ -138,27 +143,29 @@ static int copy_entry(struct cfg *to, const struct cfg *from, uint32_t at,
 
 /* Marks in keep what resolving reads of c, and maps the kept entries'
  * indices (map) in order: how many are kept. */
-static uint32_t mark_kept(const struct cfg *c, uint8_t *keep, uint32_t *map, const char **names)
+static uint32_t mark_kept(const struct cfg *c, uint8_t *keep, uint32_t *map, const char **names,
+                          int checks)
 {
     uint32_t n = 0;
     keep[0] = 1;
     for (uint32_t k = 0; k < c->ne; k++)
         if (c->e[k].kind == CFG_CLASS)
-            keep_members(c, k, keep, names);
+            keep_members(c, k, keep, names, checks);
     for (uint32_t k = 0; k < c->ne; k++)
         map[k] = keep[k] ? n++ : UINT32_MAX;
     return n;
 }
 
-/* A copy of c holding what resolving reads; NULL when out of memory. */
-static struct cfg *states_prune(const struct cfg *c)
+/* A copy of c holding what resolving reads, and the check when checks;
+ * NULL when out of memory. */
+static struct cfg *states_prune(const struct cfg *c, int checks)
 {
     size_t ne = c->ne ? c->ne : 1;
     uint8_t *keep = calloc(ne, 1);
     uint32_t *map = malloc(ne * sizeof *map);
     const char **names = malloc(ne * sizeof *names);
     struct cfg *to = keep && map && names ? cfg_new() : NULL;
-    uint32_t n = to && c->ne ? mark_kept(c, keep, map, names) : 0;
+    uint32_t n = to && c->ne ? mark_kept(c, keep, map, names, checks) : 0;
     int rc = !to || (n && (cfg_reserve(to, n, 0, 0, 0) || cfg_add_entries(to, n) != 0));
     for (uint32_t k = 0; !rc && k < c->ne; k++)
         rc = keep[k] && copy_entry(to, c, map[k], &c->e[k], keep, map);
@@ -192,7 +199,7 @@ int rtm_states_add(struct rtm_states *s, struct cfg *c, const char *rel)
     rtm_buf_init(&skels);
     if (c)
         skeletons_of(c, rel, &skels);
-    struct cfg *kept = c ? states_prune(c) : NULL;
+    struct cfg *kept = c ? states_prune(c, !s->check_later) : NULL;
     cfg_free(c);
     void *cfgs = s->cfgs;
     if (!r || (c && !kept) || skels.oom ||
@@ -248,15 +255,21 @@ static void state_line(const struct rtm_states *s, size_t ci, uint32_t cls, stru
     double speed = NAN, looped = 0;
     if (states_class_path(s->cfgs[ci].c, cls, path, sizeof path))
         snprintf(path, sizeof path, "?");
-    rtm_buf_printf(b, "%s speed=", path);
+    rtm_buf_puts(b, path);              /* a line a state: no printf */
+    rtm_buf_puts(b, " speed=");
     if (put_value(b, states_value_of(s, sp), &speed) == 0)
         rtm_timing_duration(speed, dur, sizeof dur);
-    rtm_buf_printf(b, " duration_s=%s looped=", dur);
+    rtm_buf_puts(b, " duration_s=");
+    rtm_buf_puts(b, dur);
+    rtm_buf_puts(b, " looped=");
     put_value(b, states_value_of(s, lo), &looped);
-    rtm_buf_printf(b, " config=%s", s->cfgs[ci].rel);
+    rtm_buf_puts(b, " config=");
+    rtm_buf_puts(b, s->cfgs[ci].rel);
     const char *inh = sp.inherits ? sp.inherits : lo.inherits;
-    if (inh)
-        rtm_buf_printf(b, " inherits=%s", inh);
+    if (inh) {
+        rtm_buf_puts(b, " inherits=");
+        rtm_buf_puts(b, inh);
+    }
     rtm_buf_putc(b, '\n');
 }
 

@@ -43,6 +43,14 @@ int rtm_states_add(struct rtm_states *s, struct cfg *c, const char *rel);
 /* Resolves the states of every config added, ordered by the config's
  * path, then in file order.  0, or -1. */
 int rtm_states_finish(struct rtm_states *s);
+/* A table finishes with the root check.txt's findings (states_check.h)
+ * unless this is called before its first config is added: then it keeps
+ * of each config only what the lines and the skeleton each state's class
+ * names need, and finishes without the other checks, about a third of
+ * the time.  A header's skeleton needs no more; check.txt needs a table
+ * built again with them.  Whether s was finished with them: */
+void rtm_states_check_later(struct rtm_states *s);
+int rtm_states_checked(const struct rtm_states *s);
 /* How many configs were added, and how many state lines were made. */
 size_t rtm_states_nconfigs(const struct rtm_states *s);
 size_t rtm_states_nlines(const struct rtm_states *s);

@@ -49,9 +49,13 @@ static const char *const IK_CURVES[] = { "leftHandIKCurve", "rightHandIKCurve",
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
-int states_check_reads(const char *n)
+int states_check_reads(const char *n, int checks)
 {
-    static const char *const more[] = { "actions", "mask", "equivalentTo", "skeletonName" };
+    static const char *const more[] = { "actions", "mask", "equivalentTo" };
+    if (!strcasecmp(n, "skeletonName"))
+        return 1;                       /* the skeleton a state's class names */
+    if (!checks)
+        return 0;
     for (size_t i = 0; i < NELEM(PAIRED); i++)
         if (!strcasecmp(n, PAIRED[i]))
             return 1;
@@ -92,6 +96,7 @@ void states_check_free(struct states_check *k)
 struct collect {
     struct rtm_states *s;
     uint8_t **seen;             /* per config, per entry: checked already */
+    int findings;               /* checking: not a table whose check comes later */
     struct moves_skel {         /* each moves class's skeleton, found once */
         size_t cfg, skel;       /* for all its states */
         uint32_t mc;
@@ -120,6 +125,8 @@ static void find(struct collect *x, unsigned code, size_t ci, long entry, const 
 {
     struct states_check *k = &x->s->check;
     const struct cfg *c = x->s->cfgs[ci].c;
+    if (!x->findings)
+        return;
     uint32_t cls = c->e[entry].kind == CFG_CLASS ? (uint32_t)entry : c->e[entry].up;
     char path[CLASS_PATH_MAX], *msg = NULL, *text = NULL;
     if (states_class_path(c, cls, path, sizeof path))
@@ -334,10 +341,16 @@ static void want_bones(struct collect *x, const struct line *l, size_t skel)
     struct states_check *k = &x->s->check;
     const struct cfg *c = x->s->cfgs[l->cfg].c;
     char path[CLASS_PATH_MAX];
+    const char *rel = x->s->cfgs[l->cfg].rel;
     char *where = NULL;
-    if (states_class_path(c, l->entry, path, sizeof path) ||
-        asprintf(&where, "%s: %s", x->s->cfgs[l->cfg].rel, path) < 0)
-        where = NULL;
+    if (states_class_path(c, l->entry, path, sizeof path) == 0) {
+        size_t nr = strlen(rel), np = strlen(path);     /* "REL: PATH", no printf */
+        if ((where = malloc(nr + 2 + np + 1))) {
+            memcpy(where, rel, nr);
+            memcpy(where + nr, ": ", 2);
+            memcpy(where + nr + 2, path, np + 1);
+        }
+    }
     char *key = strdup(l->key), *file = strdup(l->file);
     void *b = k->b;
     if (!where || !key || !file || rtm_array_grow(&b, &k->capb, k->nb + 1, sizeof *k->b, 16)) {
@@ -359,6 +372,11 @@ static void check_state(struct collect *x, const struct line *l)
     while (mc && c->e[mc].up)
         mc = c->e[mc].up;               /* the moves class: a root class */
     struct found f;
+    size_t skel = skeleton_of(x, l->cfg, mc);
+    if (skel != SIZE_MAX)
+        want_bones(x, l, skel);
+    if (!x->findings)
+        return;
     for (size_t i = 0; i < NELEM(PAIRED); i++) {
         f = states_lookup(x->s, l->cfg, k, PAIRED[i], 1);
         const struct cfg_value *a = array_at(x->s, f);
@@ -369,16 +387,14 @@ static void check_state(struct collect *x, const struct line *l)
     if (eq && *eq && !seen_once(x, f.cfg, f.entry) && !state_defined(x->s, l->cfg, states, eq))
         undefined(x, f, "equivalentTo", "state", eq);
     check_actions(x, l->cfg, k, mc);
-    size_t skel = skeleton_of(x, l->cfg, mc);
     check_mask(x, l->cfg, k, mc, skel);
     check_ik(x, l->cfg, k);
-    if (skel != SIZE_MAX)
-        want_bones(x, l, skel);
 }
 
 int states_check_collect(struct rtm_states *s)
 {
-    struct collect x = { .s = s, .seen = calloc(s->ncfgs ? s->ncfgs : 1, sizeof *x.seen) };
+    struct collect x = { .s = s, .seen = calloc(s->ncfgs ? s->ncfgs : 1, sizeof *x.seen),
+                         .findings = !s->check_later };
     if (!x.seen)
         return -1;
     for (size_t i = 0; i < s->ncfgs && !x.game; i++)
@@ -503,6 +519,9 @@ void rtm_states_check_render(const struct rtm_states *s, rtm_states_bones_fn *bo
 
 /* ---- remembered in the index ---- */
 
+/* The count of findings that says a table was finished without them. */
+#define NOT_CHECKED UINT32_MAX
+
 static void put_str(struct rtm_buf *b, const char *s)
 {
     rtm_buf_put_u32(b, (uint32_t)strlen(s));
@@ -524,7 +543,7 @@ int rtm_states_check_pack(const struct rtm_states *s, struct rtm_buf *out)
         out->oom |= text.oom;
         rtm_buf_free(&text);
     }
-    rtm_buf_put_u32(out, (uint32_t)k->nf);
+    rtm_buf_put_u32(out, s->check_later ? NOT_CHECKED : (uint32_t)k->nf);
     for (size_t i = 0; i < k->nf; i++) {
         const struct check_finding *f = &k->f[i];
         uint32_t w[4] = { f->code, (uint32_t)f->cfg, f->entry, f->seq };
@@ -611,9 +630,15 @@ static void unpack_skeletons(struct reader *r, struct states_check *k)
     }
 }
 
-static void unpack_findings(struct reader *r, struct states_check *k, size_t ncfgs)
+static void unpack_findings(struct reader *r, struct rtm_states *s)
 {
+    struct states_check *k = &s->check;
+    size_t ncfgs = s->ncfgs;
     uint32_t n = get_u32(r);
+    if (n == NOT_CHECKED && !r->bad) {
+        s->check_later = 1;
+        return;
+    }
     if (r->bad || n > r->len || room(&k->f, &k->capf, k->nf, n, sizeof *k->f)) {
         r->bad = 1;
         return;
@@ -659,7 +684,7 @@ int rtm_states_check_unpack(struct rtm_states *s, const uint8_t *p, size_t len)
 {
     struct reader r = { p, len, 0, 0 };
     unpack_skeletons(&r, &s->check);
-    unpack_findings(&r, &s->check, s->ncfgs);
+    unpack_findings(&r, s);
     unpack_bones(&r, &s->check, s->ncfgs);
     return r.bad || r.at != len ? -1 : 0;
 }

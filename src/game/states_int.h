@@ -116,6 +116,7 @@ struct rtm_states {
     size_t nlines, caplines;
     size_t cfg_bytes;   /* what the configs hold (cfg mem_bytes) */
     int finished;       /* rtm_states_finish ran: the configs are gone */
+    int check_later;    /* finished without the check's findings */
     struct states_check check;
 };
 
@@ -155,9 +156,10 @@ void states_sets_free(struct class_sets *x, size_t ncfgs);
 /* ---- states_check.c: the root check.txt ---- */
 
 /* Whether a member of that name is one the checks read (kept when a
- * config is added). */
-int states_check_reads(const char *name);
-/* Finds what the configs say wrong, once the lines are made and before
+ * config is added): skeletonName, and with checks the findings' too. */
+int states_check_reads(const char *name, int checks);
+/* Finds what the configs say wrong (unless the check comes later: then
+ * the skeleton of each state alone), once the lines are made and before
  * the configs go: 0, or -1 out of memory. */
 int states_check_collect(struct rtm_states *s);
 void states_check_free(struct states_check *k);

@@ -19,11 +19,15 @@ int states_class_path(const struct cfg *c, uint32_t cls, char *out, size_t n)
         chain[depth++] = k;
     size_t len = 0;
     out[0] = 0;
-    while (depth--) {
-        int w = snprintf(out + len, n - len, "%s%s", len ? "/" : "", c->e[chain[depth]].name.p);
-        if (w < 0 || (size_t)w >= n - len)
+    while (depth--) {                   /* one path a class: no printf */
+        const struct cfg_str *name = &c->e[chain[depth]].name;
+        size_t sep = len != 0;
+        if (name->len + sep >= n - len)
             return -1;
-        len += (size_t)w;
+        out[len] = '/';
+        memcpy(out + len + sep, name->p, name->len);
+        len += sep + name->len;
+        out[len] = 0;
     }
     return 0;
 }

@@ -9,7 +9,9 @@
  * again at the next need after SOURCE changed anything but an animation
  * (rtm_tree_changed): the text is never kept anywhere else, so nothing
  * older than the table is ever served.  preview.svg and anim.bvh take
- * their timing (timing.h) from the same table, at the same times. */
+ * their timing (timing.h) from the same table, at the same times.  The
+ * root check.txt's findings cost more than all the rest of the table: a
+ * table is built without them until check.txt asks (table_up_to_date). */
 #include "tree_states.h"
 
 #include <errno.h>
@@ -91,22 +93,28 @@ static int anim_gamepath(struct rtm_tree *t, const struct tree_target *tg, char 
     return errno == ENOMEM ? -ENOMEM : -ENOENT;
 }
 
-/* Builds the table when it is not, or no longer, up to date; ts->lock
- * held.  Unless -o configs=none.  (The game paths present are built at
- * their own need: root_text_begin.) */
-static void table_up_to_date(struct rtm_tree *t, struct tree_states *ts)
+/* Builds the table when it is not, or no longer, up to date, or when
+ * checked asks for the root check.txt's findings and it was built without
+ * them (every other text is made before them: a first header.txt does
+ * not wait for the check); ts->lock held.  Unless -o configs=none.  (The
+ * game paths present are built at their own need: root_text_begin.)
+ * A table built again only for its check keeps its time: its lines, and
+ * so every states.txt, are the same. */
+static void table_up_to_date(struct rtm_tree *t, struct tree_states *ts, int checked)
 {
     int dirty = atomic_exchange(&ts->dirty, 0);
-    if (t->cfg.configs_none || (ts->table && !dirty))
+    if (t->cfg.configs_none ||
+        (ts->table && !dirty && (!checked || rtm_states_checked(ts->table))))
         return;
-    struct timespec now = { 0, 0 };
-    if (ts->table)
+    struct timespec now = { 0, 0 }, kept = ts->time;
+    if (ts->table && dirty)
         clock_gettime(CLOCK_REALTIME, &now);
+    int again = ts->table && !dirty;
     rtm_states_free(ts->table);
     chosen_free(ts);                    /* the table's skeletons go with it */
     atomic_store(&ts->skeletons, 0);
-    ts->table = tree_states_build(t, &ts->time);
-    ts->time = tree_later(ts->time, now);
+    ts->table = tree_states_build(t, checked, &ts->time);
+    ts->time = again ? kept : tree_later(ts->time, now);
 }
 
 /* The table, built first when it is not (or no longer) up to date
@@ -122,7 +130,7 @@ static const struct rtm_states *table_locked(struct rtm_tree *t, int ready, int 
         *rc = -EAGAIN;
         return NULL;
     }
-    table_up_to_date(t, ts);
+    table_up_to_date(t, ts, 0);
     if (!ts->table)
         *rc = -ENOMEM;                  /* nothing kept: built again next time */
     return ts->table;
@@ -169,15 +177,16 @@ void tree_states_counts(struct rtm_tree *t, uint64_t *parsed, uint64_t *remember
 
 /* ---- missing.txt ---- */
 
-/* Takes ts->lock with the table and the game paths present up to date,
- * for a text of the root (missing.txt, check.txt): 0, or -ENOMEM (the
- * lock released). */
-static int root_text_begin(struct rtm_tree *t, struct rtm_buf *b, struct timespec *when)
+/* Takes ts->lock with the table (checked: with the check's findings)
+ * and the game paths present up to date, for a text of the root
+ * (missing.txt, check.txt): 0, or -ENOMEM (the lock released). */
+static int root_text_begin(struct rtm_tree *t, int checked, struct rtm_buf *b,
+                           struct timespec *when)
 {
     struct tree_states *ts = t->states;
     rtm_buf_init(b);
     pthread_mutex_lock(&ts->lock);
-    table_up_to_date(t, ts);
+    table_up_to_date(t, ts, checked);
     if (!t->cfg.configs_none && (!ts->present || atomic_exchange(&ts->present_dirty, 0))) {
         struct timespec now = { 0, 0 };
         if (ts->present)                /* an animation came or went */
@@ -197,7 +206,7 @@ static int root_text_begin(struct rtm_tree *t, struct rtm_buf *b, struct timespe
 
 int tree_states_missing(struct rtm_tree *t, struct rtm_buf *b, struct timespec *when)
 {
-    int rc = root_text_begin(t, b, when);
+    int rc = root_text_begin(t, 0, b, when);
     if (rc)
         return rc;
     if (!t->cfg.configs_none)
@@ -223,7 +232,7 @@ static int bones_by_key(void *ctx, const char *key, rtm_states_bones_visit *visi
 int tree_states_check(struct rtm_tree *t, struct rtm_buf *b, struct timespec *when,
                       tree_bones_fn *bones, void *ctx)
 {
-    int rc = root_text_begin(t, b, when);
+    int rc = root_text_begin(t, 1, b, when);
     if (rc)
         return rc;
     struct bones_by_key k = { t->states->present, bones, ctx };

@@ -132,8 +132,11 @@ void tree_states_counts(struct rtm_tree *t, uint64_t *parsed, uint64_t *remember
  * newest of their times into *newest.  The archives are read on a few
  * threads (tree_states_each), all joined before it returns.  A table of
  * no states when there are no configs; NULL out of memory.  The game
- * paths present are left to tree_states_build_present. */
-struct rtm_states *tree_states_build(struct rtm_tree *t, struct timespec *newest);
+ * paths present are left to tree_states_build_present.  With checked,
+ * the table holds the root check.txt's findings; without, it is finished
+ * without them (rtm_states_check_later), as everything but check.txt
+ * needs. */
+struct rtm_states *tree_states_build(struct rtm_tree *t, int checked, struct timespec *newest);
 /* The game paths present (missing.txt, check.txt), without reading a
  * config; the newest time of the archives and configs met into *newest.
  * NULL out of memory.  Reads the archives as tree_states_build does. */

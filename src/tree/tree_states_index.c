@@ -30,7 +30,7 @@
 #include "states_check.h"
 
 /* The lines' format: states.c's text (RTM_RENDER_VERSION) and this file's. */
-#define STORE_VERSION 6
+#define STORE_VERSION 7
 /* A plain value longer is not believed (a damaged record). */
 #define PLAIN_MAX (1u << 30)
 

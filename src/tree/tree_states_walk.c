@@ -299,7 +299,23 @@ static void remember(struct tree_states *ts, const struct rtm_store *ix, char *g
  * only missing.txt and check.txt need them (tree_states_build_present),
  * and gathering 20,000 animations' game paths cost the first view of a
  * big install a fifth of its time. */
-struct rtm_states *tree_states_build(struct rtm_tree *t, struct timespec *newest)
+/* A table from the index with the generation gen, when it has one that
+ * holds what checked asks: 0, or -1. */
+static int recall(struct tree_states *ts, const struct rtm_store *ix, const char *gen,
+                  int checked, struct rtm_states **out)
+{
+    if (!gen || tree_states_recall(ix, gen, out))
+        return -1;
+    if (checked && !rtm_states_checked(*out)) {
+        rtm_states_free(*out);          /* built again with the check */
+        *out = NULL;
+        return -1;
+    }
+    atomic_fetch_add(&ts->remembered, 1);
+    return 0;
+}
+
+struct rtm_states *tree_states_build(struct rtm_tree *t, int checked, struct timespec *newest)
 {
     struct walk w = { .t = t, .rootfd = -1 };
     struct rtm_states *s = NULL;
@@ -311,12 +327,13 @@ struct rtm_states *tree_states_build(struct rtm_tree *t, struct timespec *newest
     }
     if (ix && !w.gen_lost)
         gen = tree_states_gen(w.root, w.gen, w.ngen);
-    if (gen && tree_states_recall(ix, gen, &s) == 0) {
-        atomic_fetch_add(&t->states->remembered, 1);
+    if (recall(t->states, ix, gen, checked, &s) == 0) {
         free(t->states->gen);           /* the generation this mount sees */
         t->states->gen = gen;
         gen = NULL;
     } else if ((s = rtm_states_new())) {
+        if (!checked)
+            rtm_states_check_later(s);
         tree_walk_read_archives(&w, s);
         for (size_t i = 0; i < w.nloose; i++)
             tree_walk_read_loose(&w, s, w.loose[i]);

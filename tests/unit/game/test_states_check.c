@@ -3,9 +3,11 @@
  * that each is seen to fire and to stay quiet; the levels of a name no
  * config defines with and without the base game; the bones of a state's
  * file against its class's skeleton (skeletonName, skeletonInherit); and
- * the findings remembered and given back byte for byte. */
+ * the findings remembered and given back byte for byte; a table finished
+ * without them (rtm_states_check_later). */
 #include "cfg_testutil.h"
 #include "states_check.h"
+#include "states_skeleton.h"
 
 /* The base a mod builds on, as the game would give it (the moves class,
  * its Actions, BlendAnims and skeleton). */
@@ -37,10 +39,14 @@ static int bones_of(void *ctx, const char *key, rtm_states_bones_visit *visit, v
     return 0;
 }
 
+static int later;                      /* tables are finished without findings */
+
 static struct rtm_states *table(const char *mod, const char *game)
 {
     struct rtm_states *s = rtm_states_new();
     assert_non_null(s);
+    if (later)
+        rtm_states_check_later(s);
     assert_int_equal(rtm_states_add(s, text_ok(BASIC), "base/config.cpp"), 0);
     if (game)
         assert_int_equal(rtm_states_add(s, text_ok(game), "game/config.bin"), 0);
@@ -315,6 +321,61 @@ static void remembered_as_made(void **state)
     nbones = 3;
 }
 
+/* The skeleton the table chose for walk.rtm: "NAME WHERE STATES", malloc'd. */
+static char *walk_skeleton(const struct rtm_states *s)
+{
+    struct rtm_states_skeleton c;
+    char *out = NULL;
+    assert_int_equal(rtm_states_skeleton(s, "m\\walk.rtm", BONES, nbones, &c), 1);
+    assert_true(asprintf(&out, "%s %s %zu", c.s->name, c.where, c.states) > 0);
+    return out;
+}
+
+/* A table whose check comes later has the same lines and chooses the
+ * same skeletons, finds nothing, and says so when the index gives it
+ * back: check.txt then builds one with the findings. */
+static void check_later_same_lines_and_skeleton(void **state)
+{
+    (void)state;
+    const char *mod = DOG("connectTo[] = {\"Run\", 0.5}; mask = \"lower\";");
+    struct rtm_states *full = table(mod, NULL);
+    later = 1;
+    struct rtm_states *lean = table(mod, NULL);
+    later = 0;
+    assert_true(rtm_states_checked(full));
+    assert_false(rtm_states_checked(lean));
+    assert_int_equal(rtm_states_nlines(lean), rtm_states_nlines(full));
+    for (size_t i = 0; i < rtm_states_nlines(full); i++) {
+        struct rtm_state_line a, b;
+        rtm_states_line(full, i, &a);
+        rtm_states_line(lean, i, &b);
+        assert_string_equal(a.text, b.text);
+    }
+    char *want = walk_skeleton(full), *got = walk_skeleton(lean);
+    assert_string_equal(got, want);
+    free(got);
+    char *found = check_of(full);
+    assert_non_null(strstr(found, "'Run'"));
+    free(found);
+    struct rtm_buf packed;
+    rtm_buf_init(&packed);
+    assert_int_equal(rtm_states_check_pack(lean, &packed), 0);
+    struct rtm_states *back = rtm_states_new();
+    for (size_t i = 0; rtm_states_config(lean, i); i++)
+        assert_int_equal(rtm_states_add(back, NULL, rtm_states_config(lean, i)), 0);
+    assert_int_equal(rtm_states_check_unpack(back, (const uint8_t *)packed.p, packed.len), 0);
+    assert_int_equal(rtm_states_finish(back), 0);
+    assert_false(rtm_states_checked(back));
+    got = walk_skeleton(back);
+    assert_string_equal(got, want);
+    free(got);
+    free(want);
+    rtm_buf_free(&packed);
+    rtm_states_free(back);
+    rtm_states_free(lean);
+    rtm_states_free(full);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -322,6 +383,7 @@ int main(void)
         cmocka_unit_test(pairs_that_are_not),  cmocka_unit_test(ik_curve_size),
         cmocka_unit_test(bones_of_the_class_skeleton),
         cmocka_unit_test(remembered_as_made), cmocka_unit_test(game_man_skeleton),
+        cmocka_unit_test(check_later_same_lines_and_skeleton),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
