@@ -145,12 +145,16 @@ struct rtm_gamepaths *tree_states_build_present(struct rtm_tree *t, struct times
 /* ---- one job an item, on a few threads (tree_states_each.c) ---- */
 
 /* Calls fn(ctx, i) once for every i below n, on up to nthreads threads
- * (the caller's among them: with one, or when no other starts, all on
- * it), in no set order; returns once every call has returned and every
- * thread started is joined.  fn must be safe to call from several
- * threads at once on different i. */
+ * (the caller's among them unless then is given: when no other starts,
+ * all on it), in no set order; and then(ctx, i), when not NULL, on the
+ * caller's thread in the order of i, each once fn(ctx, i) has returned
+ * (while later items are still being done).  Returns once every call has
+ * returned and every thread started is joined.  fn must be safe to call
+ * from several threads at once on different i, and beside then on an
+ * earlier one. */
 typedef void tree_each_fn(void *ctx, size_t i);
-void tree_states_each(size_t n, unsigned nthreads, tree_each_fn *fn, void *ctx);
+void tree_states_each(size_t n, unsigned nthreads, tree_each_fn *fn, tree_each_fn *then,
+                      void *ctx);
 
 /* ---- the states table in the persistent index (tree_states_index.c) ---- */
 

@@ -189,6 +189,8 @@ struct archive_job {
     const struct walk *w;
     struct archive_read *out;
     int configs;
+    struct walk *adder;         /* the walk's thread's view of w, which then */
+    struct rtm_states *s;       /* adds each archive's configs to s */
 };
 
 static const struct pbo *read_table(const struct archive_read *r)
@@ -303,9 +305,13 @@ static void archive_load(void *ctx, size_t i)
 }
 
 /* Adds what reading archive i gave to the walk: its game paths, and its
- * configs into s (NULL: none read); frees it. */
-static void archive_add(struct walk *w, struct rtm_states *s, size_t i, struct archive_read *r)
+ * configs into s (NULL: none read); frees it.  On the walk's thread. */
+static void archive_add(void *ctx, size_t i)
 {
+    const struct archive_job *job = ctx;
+    struct walk *w = job->adder;
+    struct rtm_states *s = job->s;
+    struct archive_read *r = &job->out[i];
     tree_walk_failed(w, r->oom);
     if (read_table(r))
         archive_gamepaths(w, read_table(r), w->pbos[i]);
@@ -321,8 +327,10 @@ static void archive_add(struct walk *w, struct rtm_states *s, size_t i, struct a
 }
 
 /* Every archive of the walk, read by a few threads (their reads overlap,
- * their configs parse on every core), then added in the walk's order:
- * their configs into s unless it is NULL. */
+ * their configs parse on every core), and added in the walk's order as
+ * they come: their configs into s unless it is NULL.  The readers only
+ * read w (job.w) while the walk's thread adds to it (job.adder): what
+ * they read, the walk's lists and root, adding does not change. */
 void tree_walk_read_archives(struct walk *w, struct rtm_states *s)
 {
     enum { READERS = 8 };               /* reads a disk overlaps well */
@@ -331,9 +339,7 @@ void tree_walk_read_archives(struct walk *w, struct rtm_states *s)
         tree_walk_failed(w, w->npbos != 0);
         return;
     }
-    struct archive_job job = { w, out, s != NULL };
-    tree_states_each(w->npbos, READERS, archive_load, &job);
-    for (size_t i = 0; i < w->npbos; i++)
-        archive_add(w, s, i, &out[i]);
+    struct archive_job job = { w, out, s != NULL, w, s };
+    tree_states_each(w->npbos, READERS, archive_load, archive_add, &job);
     free(out);
 }
