@@ -31,6 +31,8 @@ enum rtm_work_counter {
     RTM_WORK_TABLES,            /* archive header tables read from an archive */
     RTM_WORK_CONFIGS_READ,      /* configs read from SOURCE (files or entries) */
     RTM_WORK_CONFIGS_PARSED,    /* configs whose classes were parsed */
+    RTM_WORK_STATES_CHECKED,    /* states the root check.txt's findings were
+                                   collected for (a states table's lines) */
     RTM_WORK_PARSE_HEAD,        /* animations parsed from their head only */
     RTM_WORK_PARSE_FULL,        /* animations parsed whole */
     RTM_WORK_STALE,             /* notifications that the kernel forget something */

@@ -338,6 +338,8 @@ struct rtm_states *tree_states_build(struct rtm_tree *t, int checked, struct tim
         for (size_t i = 0; i < w.nloose; i++)
             tree_walk_read_loose(&w, s, w.loose[i]);
         int rc = rtm_states_finish(s) || w.oom;
+        rtm_work_add(t->cfg.work, RTM_WORK_STATES_CHECKED,
+                     rtm_states_checked(s) ? rtm_states_nlines(s) : 0);
         rtmc_trim(t->cfg.cache);        /* the configs read are freed, between live blocks */
         if (rc) {
             rtm_states_free(s);

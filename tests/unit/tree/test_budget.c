@@ -233,7 +233,7 @@ static size_t walk(struct rtm_tree *t, uint64_t ino, enum walk_kind kind)
 
 /* What a walk did, beside its budget: each counter at most its budget. */
 struct budget {
-    uint64_t opened, bytes, tables, configs, heads, fulls, renders;
+    uint64_t opened, bytes, tables, configs, checked, heads, fulls, renders;
 };
 
 static void within(struct env *e, const char *walk_name, struct budget b)
@@ -245,6 +245,7 @@ static void within(struct env *e, const char *walk_name, struct budget b)
         { "bytes_read", rtm_work_get(&e->work, RTM_WORK_BYTES), b.bytes },
         { "archive_tables", rtm_work_get(&e->work, RTM_WORK_TABLES), b.tables },
         { "configs_parsed", rtm_work_get(&e->work, RTM_WORK_CONFIGS_PARSED), b.configs },
+        { "states_checked", rtm_work_get(&e->work, RTM_WORK_STATES_CHECKED), b.checked },
         { "parses_head", rtm_work_get(&e->work, RTM_WORK_PARSE_HEAD), b.heads },
         { "parses_full", rtm_work_get(&e->work, RTM_WORK_PARSE_FULL), b.fulls },
         { "renders", st.renders, b.renders },
@@ -283,7 +284,8 @@ static uint64_t bytes_for(const struct env *e, uint64_t tables)
  * each archive opened again to read its config, parsed once; the
  * animation parsed whole once.  With configs that choose a skeleton, its
  * head comes first (the skeleton chosen needs its bones), then one whole
- * parse with that skeleton. */
+ * parse with that skeleton.  No state is checked: only check.txt needs
+ * that. */
 static void first_view(struct env *e, uint64_t configs)
 {
     struct rtm_tree *t = mount(e, 0);
