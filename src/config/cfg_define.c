@@ -15,6 +15,8 @@ struct cfg_macros {
     struct cfg_macro *bucket[BUCKETS];
     size_t n;           /* defined: most configs define none, and then
                            no identifier needs hashing */
+    size_t plain;       /* of them, those not named __...: a text without
+                           "__" calls none of the others */
 };
 
 struct cfg_macros *cfg_macros_new(void) { return calloc(1, sizeof(struct cfg_macros)); }
@@ -51,6 +53,17 @@ static struct cfg_macro **slot(const struct cfg_macros *m, const char *name, siz
     return (struct cfg_macro **)p;
 }
 
+/* Whether a name is one the game's own take (__ARMA__, __LINE__...). */
+static int underscored(const char *name, size_t n)
+{
+    return n >= 2 && name[0] == '_' && name[1] == '_';
+}
+
+int cfg_macros_only_underscored(const struct cfg_macros *m)
+{
+    return m->plain == 0;
+}
+
 struct cfg_macro *cfg_macro_find(const struct cfg_macros *m, const char *name, size_t n)
 {
     return m->n ? *slot(m, name, n) : NULL;
@@ -75,6 +88,7 @@ void cfg_macro_undef(struct cfg_macros *m, const char *name, size_t n)
     struct cfg_macro **p = slot(m, name, n), *d = *p;
     if (d) {
         *p = d->next;
+        m->plain -= !underscored(name, n);
         macro_free(d);
         m->n--;
     }
@@ -191,6 +205,7 @@ static int define_at(struct cfg_macros *m, const char *s, size_t n, const size_t
     struct cfg_macro **p = slot(m, d->name, strlen(d->name));
     *p = d;
     m->n++;
+    m->plain += !underscored(d->name, strlen(d->name));
     return 0;
 }
 

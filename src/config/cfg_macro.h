@@ -32,6 +32,9 @@ int cfg_macro_define(struct cfg_macros *m, const char *s, size_t n);
 void cfg_macro_undef(struct cfg_macros *m, const char *name, size_t n);
 /* Whether NAME is defined: a macro, or a built-in the expander knows. */
 int cfg_macro_defined(const struct cfg_macros *m, const char *name, size_t n);
+/* Whether every macro defined is named __... (as those the game defines
+ * in every file): a text without "__" then calls none. */
+int cfg_macros_only_underscored(const struct cfg_macros *m);
 /* The macro NAME (n bytes), or NULL. */
 struct cfg_macro *cfg_macro_find(const struct cfg_macros *m, const char *name, size_t n);
 

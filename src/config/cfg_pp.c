@@ -447,6 +447,41 @@ static int one_line(struct pp *pp, struct src *f, struct cfg_cond *c, const char
     return emit_line(pp, f, s, n);
 }
 
+/* Whether text s (n bytes, comments out) is its own preprocessed text,
+ * line for line: no directive and no # or ## (no '#'), no macro call
+ * (no '('), no continued line, and no name a macro defined has (none
+ * but the game's __... ones, and no "__" in it).  Most configs of a mod
+ * are so, and are then copied at memchr's pace. */
+static int as_is(const struct pp *pp, const char *s, size_t n)
+{
+    if (!cfg_macros_only_underscored(pp->m) || memchr(s, '#', n) || memchr(s, '(', n))
+        return 0;
+    for (const char *p = s, *e = s + n; (p = memchr(p, '_', (size_t)(e - p))); p++)
+        if (p + 1 < e && p[1] == '_')
+            return 0;
+    for (const char *p = s, *e = s + n; (p = memchr(p, '\\', (size_t)(e - p))); p++)
+        if (p + 1 < e && (p[1] == '\n' || (p[1] == '\r' && p + 2 < e && p[2] == '\n')))
+            return 0;
+    return 1;
+}
+
+/* Text s (n bytes) that is as_is, as process() would put it: each line
+ * without the \r before its \n, ended by a \n. */
+static void copy_lines(struct pp *pp, struct src *f, const char *s, size_t n)
+{
+    const char *e = s + n;
+    while (s < e) {
+        const char *nl = memchr(s, '\n', (size_t)(e - s)), *t = nl ? nl : e;
+        if (t > s && t[-1] == '\r')
+            t--;
+        rtm_buf_put(&pp->r->text, s, (size_t)(t - s));
+        rtm_buf_putc(&pp->r->text, '\n');
+        pp->out_line++;
+        f->line++;
+        s = nl ? nl + 1 : e;
+    }
+}
+
 static int process(struct pp *pp, const char *text, size_t len, struct src *f)
 {
     struct rtm_buf clean, line;
@@ -463,6 +498,12 @@ static int process(struct pp *pp, const char *text, size_t len, struct src *f)
     }
     const char *s = clean.p ? clean.p : "", *e = s + clean.len;
     char quote = 0;
+    if (as_is(pp, s, clean.len)) {
+        copy_lines(pp, f, s, clean.len);
+        s = e;
+        if (pp->r->text.oom)
+            rc = (rtm_err_oom(pp->err, "out of memory preprocessing %s", f->name), -1);
+    }
     while (s < e && rc == 0) {
         uint32_t lines;
         s = logical_line(s, e, &line, &lines, &quote);
