@@ -427,6 +427,39 @@ int pbo_list(const struct pbo *p, const char *dir, pbo_child_fn fn, void *arg)
     return 0;
 }
 
+/* An index path is normalised already, so the folder it would be is it
+ * and a '/'.  The paths below it follow it in index order, after its
+ * duplicates and the paths that go on with a byte sorting before '/'
+ * ("anims.txt" after "anims"): a few of those are stepped over, which
+ * is all a table ever has; past them, a search. */
+long pbo_index_first_below(const struct pbo *p, size_t k)
+{
+    enum { STEPS = 8 };
+    const char *dir = p->by_path[k].path;
+    size_t n = strlen(dir), i = k + 1;
+    if (n == 0 || n > PBO_NAME_MAX)
+        return -1;                      /* as dir_prefix has it */
+    for (int step = 0; i < p->nindex && step < STEPS; i++, step++) {
+        const char *path = p->by_path[i].path;
+        if (!has_prefix(path, dir, n))
+            return -1;                  /* those that start so are all passed */
+        int c = fold((unsigned char)path[n]);
+        if (c == '/')
+            return (long)p->by_path[i].entry;
+        if (c > '/')
+            return -1;                  /* and so is every later one */
+    }
+    if (i >= p->nindex)
+        return -1;
+    char q[PBO_NAME_MAX + 2];
+    memcpy(q, dir, n);
+    q[n] = '/';
+    q[n + 1] = 0;
+    i = lower_bound(p, q);
+    return i < p->nindex && has_prefix(p->by_path[i].path, q, n + 1)
+               ? (long)p->by_path[i].entry : -1;
+}
+
 int pbo_each_below(const struct pbo *p, const char *dir, pbo_entry_fn fn, void *arg)
 {
     char q[PBO_NAME_MAX + 2];

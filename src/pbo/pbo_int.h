@@ -16,6 +16,9 @@ struct pbo_index {
 int pbo_path_cmp(const char *a, const char *b);
 /* (Re)builds p->by_path from the entries' paths: 0, or -1 out of memory. */
 int pbo_build_index(struct pbo *p);
+/* The first entry below index position k's path as a folder, in index
+ * order, or -1: what pbo_each_below(p, that path) meets first. */
+long pbo_index_first_below(const struct pbo *p, size_t k);
 /* The table's entries as stored, placed in the file (pbo_read_table()
  * less the naming and the trailer): 0 with *out, or -1 with err. */
 int pbo_read_entries(const uint8_t *head, size_t len, uint64_t file_size,

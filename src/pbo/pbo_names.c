@@ -138,12 +138,6 @@ static int rename_entry(struct pbo *p, size_t i, unsigned why, uint32_t other)
     return 0;
 }
 
-static int first_below(void *arg, long entry)
-{
-    *(long *)arg = entry;
-    return 1;
-}
-
 static int name_entries(struct pbo *p)
 {
     if (shorten_long(p))
@@ -164,8 +158,7 @@ static int name_entries(struct pbo *p)
                 continue;
             }
             first = k;
-            long below = -1;
-            pbo_each_below(p, ix->path, first_below, &below);
+            long below = pbo_index_first_below(p, k);
             if (below >= 0) {
                 if (rename_entry(p, ix->entry, PBO_RENAMED_FOLDER, (uint32_t)below))
                     return -1;

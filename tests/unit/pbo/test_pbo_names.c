@@ -4,6 +4,7 @@
  * pbo_lookup() and pbo_list() under the name the rule gives it. */
 #include "testutil.h"
 #include "pbo_testutil.h"
+#include "pbo_int.h"
 
 static const uint8_t data[] = "RTM_0101";
 
@@ -166,6 +167,50 @@ static void stable(void **state)
     rtm_buf_free(&b2);
 }
 
+/* pbo_each_below's first entry, as name_entries asked it before. */
+static int first_of(void *arg, long entry)
+{
+    *(long *)arg = entry;
+    return 1;
+}
+
+/* The folder check name_entries makes (pbo_index_first_below) finds what
+ * a search from the root finds, for every entry of tables of names that
+ * sort between a folder and what lies below it (" ", "!", "-", ".": below
+ * '/'), in any case, more of them than it steps over. */
+static void folder_check_as_search(void **state)
+{
+    (void)state;
+    static const char alphabet[] = "aA .!-/\\b";
+    enum { ROUNDS = 300, ENTRIES = 40 };
+    struct pbo_write_entry e[ENTRIES];
+    char names[ENTRIES][8];
+    unsigned seed = 12345;
+    for (int round = 0; round < ROUNDS; round++) {
+        for (size_t i = 0; i < ENTRIES; i++) {
+            size_t len = 1 + (seed = seed * 1103515245 + 12345) % 5;
+            for (size_t j = 0; j < len; j++)
+                names[i][j] = alphabet[(seed = seed * 1103515245 + 12345) >> 16 & 7];
+            names[i][0] = 'a';          /* a common start: long runs of steppers */
+            names[i][len] = 0;
+            e[i] = (struct pbo_write_entry){ names[i], data, sizeof data - 1, PBO_PACK_STORE, 0 };
+        }
+        struct rtm_buf b;
+        rtm_buf_init(&b);
+        assert_int_equal(pbo_write(e, ENTRIES, NULL, 0, 0, &b), 0);
+        struct pbo *p = parse_full(&b);
+        for (size_t k = 0; k < p->nindex; k++) {
+            long want = -1;
+            if (p->by_path[k].path[0])
+                pbo_each_below(p, p->by_path[k].path, first_of, &want);
+            if (p->by_path[k].path[0])
+                assert_int_equal(pbo_index_first_below(p, k), want);
+        }
+        pbo_free(p);
+        rtm_buf_free(&b);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -175,6 +220,7 @@ int main(void)
         cmocka_unit_test(new_name_taken),
         cmocka_unit_test(long_parts),
         cmocka_unit_test(stable),
+        cmocka_unit_test(folder_check_as_search),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
