@@ -526,13 +526,14 @@ int rtm_skeleton_cfg_open(const char *path, const char *cls, const char *spec,
 
 /* ---- the classes of a model.cfg beside an animation ---- */
 
-int rtm_skeleton_cfg_classes(const struct cfg *c, const char *where, struct rtm_buf *out,
+int rtm_skeleton_cfg_classes(const struct cfg *c, const char *where,
+                             const struct rtm_skeleton *ofp2, struct rtm_buf *out,
                              struct rtm_error *err)
 {
-    struct rtm_skeleton *ofp2 = NULL;
-    if (rtm_skeleton_builtin(RTM_SKELETON_OFP2, &ofp2, err))
+    struct rtm_skeleton *own = NULL;
+    if (!ofp2 && rtm_skeleton_builtin(RTM_SKELETON_OFP2, &own, err))
         return -1;
-    struct ctx x = { c, 0, where, ofp2, err };
+    struct ctx x = { c, 0, where, ofp2 ? ofp2 : own, err };
     long k = cfg_member(c, 0, "CfgSkeletons");
     int rc = k < 0 || c->e[k].kind != CFG_CLASS ? -1 : 0;
     if (rc)
@@ -563,7 +564,7 @@ int rtm_skeleton_cfg_classes(const struct cfg *c, const char *where, struct rtm_
     }
     if (rc == 0 && out->oom)
         rc = oom(&x);
-    rtm_skeleton_free(ofp2);
+    rtm_skeleton_free(own);
     return rc;
 }
 
@@ -587,7 +588,7 @@ int rtm_skeleton_cfg_classes_of(const uint8_t *data, size_t len, const char *whe
         rtm_err_nooff(err, "skeleton '%s': %s", where, e2.msg);
         return -1;
     }
-    rc = rtm_skeleton_cfg_classes(c, where, out, err);
+    rc = rtm_skeleton_cfg_classes(c, where, NULL, out, err);
     cfg_free(c);
     return rc;
 }

@@ -65,9 +65,12 @@ int rtm_skeleton_cfg_open(const char *path, const char *cls, const char *spec,
  * every CfgSkeletons class, in file order, as the bytes a cache keeps
  * (each class's name, its cover of ofp2's bones and its skeleton text,
  * which rtm_skeleton_pick reads).  0, or -1 with the message ("skeleton
- * 'WHERE': ..."), where being the model.cfg as the user sees it. */
+ * 'WHERE': ..."), where being the model.cfg as the user sees it.  ofp2
+ * is the built-in ofp2 (rtm_skeleton_builtin) when the caller has it for
+ * many configs, or NULL: built here. */
 struct cfg;
-int rtm_skeleton_cfg_classes(const struct cfg *c, const char *where, struct rtm_buf *out,
+int rtm_skeleton_cfg_classes(const struct cfg *c, const char *where,
+                             const struct rtm_skeleton *ofp2, struct rtm_buf *out,
                              struct rtm_error *err);
 /* The same from a model.cfg's bytes: rapified, or text preprocessed
  * without includes (an archive's, or a file read through a folder's fd). */

@@ -27,6 +27,7 @@ void rtm_states_free(struct rtm_states *s)
         rtm_buf_free(&s->cfgs[i].skeletons);
     }
     states_check_free(&s->check);
+    rtm_skeleton_free(s->ofp2);
     for (size_t i = 0; i < s->nlines; i++) {
         free(s->lines[i].key);          /* the line's one block */
     }
@@ -183,12 +184,17 @@ static struct cfg *states_prune(const struct cfg *c, int checks)
 
 /* The CfgSkeletons classes of c into out (empty when it has none, or
  * they do not read: the check then finds no skeleton of that name). */
-static void skeletons_of(const struct cfg *c, const char *rel, struct rtm_buf *out)
+static void skeletons_of(struct rtm_states *s, const struct cfg *c, const char *rel,
+                         struct rtm_buf *out)
 {
     struct rtm_error err;
     rtm_buf_init(out);
     long k = cfg_member(c, 0, "CfgSkeletons");
-    if (k >= 0 && c->e[k].kind == CFG_CLASS && rtm_skeleton_cfg_classes(c, rel, out, &err))
+    if (k < 0 || c->e[k].kind != CFG_CLASS)
+        return;
+    if (!s->ofp2 && rtm_skeleton_builtin(RTM_SKELETON_OFP2, &s->ofp2, &err))
+        s->ofp2 = NULL;                 /* built again for each: slower, the same */
+    if (rtm_skeleton_cfg_classes(c, rel, s->ofp2, out, &err))
         rtm_buf_free(out);
 }
 
@@ -198,7 +204,7 @@ int rtm_states_add(struct rtm_states *s, struct cfg *c, const char *rel)
     struct rtm_buf skels;
     rtm_buf_init(&skels);
     if (c)
-        skeletons_of(c, rel, &skels);
+        skeletons_of(s, c, rel, &skels);
     struct cfg *kept = c ? states_prune(c, !s->check_later) : NULL;
     cfg_free(c);
     void *cfgs = s->cfgs;
@@ -217,23 +223,80 @@ int rtm_states_add(struct rtm_states *s, struct cfg *c, const char *rel)
 
 /* ---- one state's line ---- */
 
-/* A value as written into b; its number in *num when it is one. */
-static int put_value(struct rtm_buf *b, const struct cfg_value *v, double *num)
+/* The texts of the numbers a table's lines write, by their bits: a mod's
+ * states use a few speeds, and each one's shortest decimal and duration
+ * (printf's %g) cost more than the rest of a line.  One table's, while
+ * it is finished. */
+enum { MEMO_SLOTS = 64 };
+struct fmt_memo {
+    struct memo_slot {
+        uint64_t bits;
+        int kind;               /* 0: empty; 1: a float's text; 2: a duration */
+        char text[32];
+    } slot[MEMO_SLOTS];
+};
+
+/* The slot of (kind, bits): *hit says whether it holds them already. */
+static struct memo_slot *memo_at(struct fmt_memo *m, int kind, uint64_t bits, int *hit)
 {
-    char tmp[32];
+    struct memo_slot *sl = &m->slot[((bits + (uint64_t)kind) * 0x9E3779B97F4A7C15ull) >> 58];
+    *hit = sl->kind == kind && sl->bits == bits;
+    sl->kind = kind;
+    sl->bits = bits;
+    return sl;
+}
+
+static const char *float_text(struct fmt_memo *m, float f)
+{
+    uint32_t u;
+    int hit;
+    memcpy(&u, &f, sizeof u);
+    struct memo_slot *sl = memo_at(m, 1, u, &hit);
+    if (!hit)
+        sl->text[rtm_fmt_float(f, sl->text)] = 0;
+    return sl->text;
+}
+
+static const char *duration_text(struct fmt_memo *m, double speed)
+{
+    uint64_t u;
+    int hit;
+    memcpy(&u, &speed, sizeof u);
+    struct memo_slot *sl = memo_at(m, 2, u, &hit);
+    if (!hit)
+        rtm_timing_duration(speed, sl->text, sizeof sl->text);
+    return sl->text;
+}
+
+/* An integer in decimal, without printf. */
+static void put_int(struct rtm_buf *b, long long v)
+{
+    char tmp[24], *p = tmp + sizeof tmp;
+    unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+    do
+        *--p = (char)('0' + u % 10);
+    while (u /= 10);
+    if (v < 0)
+        *--p = '-';
+    rtm_buf_put(b, p, (size_t)(tmp + sizeof tmp - p));
+}
+
+/* A value as written into b; its number in *num when it is one. */
+static int put_value(struct rtm_buf *b, const struct cfg_value *v, double *num,
+                     struct fmt_memo *m)
+{
     if (!v) {
         rtm_buf_putc(b, '?');
         return -1;
     }
     switch (v->type) {
     case CFG_T_FLOAT:
-        tmp[rtm_fmt_float(v->u.f, tmp)] = 0;
-        rtm_buf_puts(b, tmp);
+        rtm_buf_puts(b, float_text(m, v->u.f));
         *num = v->u.f;
         return 0;
     case CFG_T_INT:
     case CFG_T_INT64:
-        rtm_buf_printf(b, "%lld", (long long)v->u.i);
+        put_int(b, (long long)v->u.i);
         *num = (double)v->u.i;
         return 0;
     case CFG_T_STRING:
@@ -246,10 +309,13 @@ static int put_value(struct rtm_buf *b, const struct cfg_value *v, double *num)
     }
 }
 
-/* The line of state cls of config ci into b. */
-static void state_line(const struct rtm_states *s, size_t ci, uint32_t cls, struct rtm_buf *b)
+/* The line of state cls of config ci into b, and its speed as the line
+ * writes it into speed (*known: a finite number). */
+static void state_line(const struct rtm_states *s, size_t ci, uint32_t cls, struct rtm_buf *b,
+                       struct rtm_buf *speed_text, int *known, struct fmt_memo *m)
 {
-    char path[CLASS_PATH_MAX], dur[32] = "?";
+    char path[CLASS_PATH_MAX];
+    const char *dur = "?";
     struct found sp = states_lookup(s, ci, cls, "speed", 0);
     struct found lo = states_lookup(s, ci, cls, "looped", 0);
     double speed = NAN, looped = 0;
@@ -257,12 +323,16 @@ static void state_line(const struct rtm_states *s, size_t ci, uint32_t cls, stru
         snprintf(path, sizeof path, "?");
     rtm_buf_puts(b, path);              /* a line a state: no printf */
     rtm_buf_puts(b, " speed=");
-    if (put_value(b, states_value_of(s, sp), &speed) == 0)
-        rtm_timing_duration(speed, dur, sizeof dur);
+    size_t at = b->len;
+    int number = put_value(b, states_value_of(s, sp), &speed, m) == 0;
+    if (number)
+        dur = duration_text(m, speed);
+    *known = number && isfinite(speed);
+    rtm_buf_put(speed_text, b->p + at, b->len - at);
     rtm_buf_puts(b, " duration_s=");
     rtm_buf_puts(b, dur);
     rtm_buf_puts(b, " looped=");
-    put_value(b, states_value_of(s, lo), &looped);
+    put_value(b, states_value_of(s, lo), &looped, m);
     rtm_buf_puts(b, " config=");
     rtm_buf_puts(b, s->cfgs[ci].rel);
     const char *inh = sp.inherits ? sp.inherits : lo.inherits;
@@ -306,15 +376,13 @@ static int put_line(struct rtm_states *s, const char *key, const char *text, con
 }
 
 static int add_line(struct rtm_states *s, size_t ci, uint32_t cls, const char *key,
-                    const struct cfg_value *file)
+                    const struct cfg_value *file, struct fmt_memo *m)
 {
     struct rtm_buf b, sp;
-    double speed = NAN;
+    int known;
     rtm_buf_init(&b);
     rtm_buf_init(&sp);
-    state_line(s, ci, cls, &b);
-    struct found f = states_lookup(s, ci, cls, "speed", 0);
-    int known = put_value(&sp, states_value_of(s, f), &speed) == 0 && isfinite(speed);
+    state_line(s, ci, cls, &b, &sp, &known, m);
     rtm_buf_putc(&b, 0);                    /* taken as C strings */
     rtm_buf_putc(&sp, 0);
     int rc = b.oom || sp.oom ? -1 : put_line(s, key, b.p, file->u.s.p, file->u.s.len, sp.p,
@@ -325,7 +393,7 @@ static int add_line(struct rtm_states *s, size_t ci, uint32_t cls, const char *k
 }
 
 /* Every state of config ci: the classes of each root class's States. */
-static int states_of(struct rtm_states *s, size_t ci)
+static int states_of(struct rtm_states *s, size_t ci, struct fmt_memo *m)
 {
     const struct cfg *c = s->cfgs[ci].c;
     if (!c)
@@ -345,7 +413,7 @@ static int states_of(struct rtm_states *s, size_t ci)
             const struct cfg_value *f = states_value_of(s, at);
             if (!f || f->type != CFG_T_STRING || rtm_states_key(f->u.s.p, f->u.s.len, key))
                 continue;
-            if (add_line(s, ci, k, key, f))
+            if (add_line(s, ci, k, key, f, m))
                 return -1;
         }
     }
@@ -373,9 +441,11 @@ int rtm_states_finish(struct rtm_states *s)
     if (s->ncfgs)
         qsort(s->cfgs, s->ncfgs, sizeof *s->cfgs, by_rel);
     s->sets = states_sets_new(s);
-    int rc = !s->sets;
+    struct fmt_memo *memo = calloc(1, sizeof *memo);
+    int rc = !s->sets || !memo;
     for (size_t i = 0; !rc && i < s->ncfgs; i++)
-        rc = states_of(s, i);
+        rc = states_of(s, i, memo);
+    free(memo);
     rc = rc || states_check_collect(s) || states_skeleton_index(&s->check);
     states_sets_free(s->sets, s->ncfgs);
     s->sets = NULL;
@@ -386,6 +456,8 @@ int rtm_states_finish(struct rtm_states *s)
         s->cfgs[i].c = NULL;
         rtm_buf_free(&s->cfgs[i].skeletons);
     }
+    rtm_skeleton_free(s->ofp2);         /* every config's skeletons are read */
+    s->ofp2 = NULL;
     s->cfg_bytes = 0;
     s->finished = 1;
     size_t sorted = 1;                  /* lines given back in order need no sort */

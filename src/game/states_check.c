@@ -101,7 +101,7 @@ struct collect {
         size_t cfg, skel;       /* for all its states */
         uint32_t mc;
     } *moves;
-    size_t nmoves, capmoves;
+    size_t nmoves, capmoves, last;
     int game, oom;
 };
 
@@ -257,12 +257,15 @@ static size_t skeleton_lookup(struct collect *x, size_t ci, uint32_t mc)
     return k->nk++;
 }
 
-/* skeleton_lookup, once a moves class (mc of config ci). */
+/* skeleton_lookup, once a moves class (mc of config ci).  Lines come by
+ * config, so the last moves class found is most often the one asked. */
 static size_t skeleton_of(struct collect *x, size_t ci, uint32_t mc)
 {
+    if (x->nmoves && x->moves[x->last].cfg == ci && x->moves[x->last].mc == mc)
+        return x->moves[x->last].skel;
     for (size_t i = 0; i < x->nmoves; i++)
         if (x->moves[i].cfg == ci && x->moves[i].mc == mc)
-            return x->moves[i].skel;
+            return x->moves[x->last = i].skel;
     size_t skel = skeleton_lookup(x, ci, mc);
     void *m = x->moves;
     if (rtm_array_grow(&m, &x->capmoves, x->nmoves + 1, sizeof *x->moves, 16)) {
@@ -270,6 +273,7 @@ static size_t skeleton_of(struct collect *x, size_t ci, uint32_t mc)
         return skel;
     }
     x->moves = m;
+    x->last = x->nmoves;
     x->moves[x->nmoves++] = (struct moves_skel){ ci, skel, mc };
     return skel;
 }

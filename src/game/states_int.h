@@ -117,6 +117,8 @@ struct rtm_states {
     size_t cfg_bytes;   /* what the configs hold (cfg mem_bytes) */
     int finished;       /* rtm_states_finish ran: the configs are gone */
     int check_later;    /* finished without the check's findings */
+    struct rtm_skeleton *ofp2;  /* the built-in, for every config's
+                                   CfgSkeletons, once (or NULL) */
     struct states_check check;
 };
 
