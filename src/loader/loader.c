@@ -400,6 +400,8 @@ static int load_entry_whole(const struct rtm_loader *l, int fd, const struct pbo
     struct rtm_error err = { .msg = "" };
     if (reserve(r, entry_bytes(&p->entries[i]), entry_bytes(&p->entries[i]), "to read", &err))
         return failed(msg, msglen, src->path, &err);
+    if (src->kind == RTMC_ANIM)
+        loader_prefetch(fd, p, i, 1, 0);
     if (pbo_load_entry(l->work, fd, p, i, &data, &len, &err)) {
         /* damage a head does not see (an LZSS checksum): remembered as a
          * parse that fails is, so the folder stays error.txt alone */
@@ -438,6 +440,7 @@ static int load_entry(const struct rtm_loader *l, int fd, const char *archive,
         rc = HEAD_UNREAD;
         if (wants_head(l, src)) {
             struct head_src hs = { l->work, fd, p, (size_t)i, pbo_entry_content_size(&p->entries[i]) };
+            loader_prefetch(fd, p, (size_t)i, 0, HEAD_FIRST);
             rc = load_head(l, src, r, &hs, out, msg, msglen);
         }
         if (rc == HEAD_UNREAD)

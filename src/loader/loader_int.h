@@ -30,6 +30,14 @@ void loader_remember_shape(const struct rtm_loader *l, const struct rtmc_src *sr
 void loader_remember_error(const struct rtm_loader *l, const struct rtmc_src *src,
                            const struct rtm_error *err);
 
+struct pbo;
+/* Before entry i of archive p (open as fd) is read, its head (head_len
+ * content bytes) or whole: when its first page is not cached, the same
+ * reads of the next animations in p's table are started too, so that a
+ * walk through the archive waits once a window (prefetch.c).  A hint
+ * only: nothing read depends on it. */
+void loader_prefetch(int fd, const struct pbo *p, size_t i, int whole, size_t head_len);
+
 /* The entry name (a path in the archive, any case) of the archive src's
  * entry is in: 0 with the archive's table held in *table (put it) and the
  * entry's index in *i (-1: none, or a table that does not read), or a

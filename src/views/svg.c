@@ -24,7 +24,6 @@ struct svg {
     double scale, mid[3], ymin;
     uint32_t *path[NCOLOURS], npath[NCOLOURS];  /* bones, MOVE where a subpath starts */
     struct rtm_buf anim;        /* the attributes every animation element shares */
-    int no_xy;                  /* the coordinates left out (rtm_svg_timed_size) */
 };
 
 static void svg_free(struct svg *h)
@@ -217,15 +216,12 @@ static void put_xy(struct rtm_buf *b, const struct svg *h, char sep, uint32_t k,
                    int panel)
 {
     float j[3];
-    double x = 0, y = 0;
-    if (!h->no_xy) {
-        int u = panel ? 2 : 0;
-        joint(h, k, bone, j);
-        x = panel_left(panel) + RTM_SVG_PANEL_W / 2.0 + h->scale * (j[u] - h->mid[u]);
-        y = picture_y(h, j[1]);
-    }
+    int u = panel ? 2 : 0;
+    joint(h, k, bone, j);
+    double x = panel_left(panel) + RTM_SVG_PANEL_W / 2.0 + h->scale * (j[u] - h->mid[u]);
+    double y = picture_y(h, j[1]);
     if (rtm_buf_counts(b)) {                /* sizing: the lengths alone */
-        rtm_buf_count(b, (sep != 0) + (h->no_xy ? 0 : rtm_fixed_len(x, 1) + 1 + rtm_fixed_len(y, 1)));
+        rtm_buf_count(b, (sep != 0) + rtm_fixed_len(x, 1) + 1 + rtm_fixed_len(y, 1));
         return;
     }
     if (rtm_buf_reserve(b, 2 * RTM_FLOAT_CHARS + 2))
@@ -233,11 +229,9 @@ static void put_xy(struct rtm_buf *b, const struct svg *h, char sep, uint32_t k,
     char *o = b->p + b->len;
     *o = sep;
     o += sep != 0;
-    if (!h->no_xy) {
-        o += rtm_fmt_fixed(x, 1, o);
-        *o++ = ' ';
-        o += rtm_fmt_fixed(y, 1, o);
-    }
+    o += rtm_fmt_fixed(x, 1, o);
+    *o++ = ' ';
+    o += rtm_fmt_fixed(y, 1, o);
     b->len = (size_t)(o - b->p);
 }
 
@@ -451,8 +445,35 @@ int rtm_write_svg_timed(const struct rtm_anim *a, const struct rtm_timing *tm,
     return rc;
 }
 
-/* A timing changes only dur and the <desc>, never a coordinate: the
- * figure without its coordinates, untimed and timed, tells by how much. */
+/* How many animation elements the planned figure holds, each with the
+ * attributes h->anim (put_lines, put_dots): in each panel one for each
+ * colour's path and one for each joint drawn; none in a still. */
+static uint64_t animated_elements(const struct svg *h)
+{
+    uint64_t paths = 0;
+    for (int c = 0; c < NCOLOURS; c++)
+        paths += h->npath[c] != 0;
+    return h->anim.len && h->ndrawn ? 2 * (paths + h->ndrawn) : 0;
+}
+
+/* What of the planned figure a timing tm changes, counted into out: its
+ * <desc>, and the attributes every animation element repeats (their dur),
+ * once for each. */
+static int timed_part(struct svg *h, const struct rtm_timing *tm, struct rtm_buf *out)
+{
+    h->tm = tm;
+    h->anim.len = 0;
+    plan_animation(h);
+    if (h->anim.oom)
+        return -1;
+    put_desc(out, h);
+    rtm_buf_count(out, animated_elements(h) * h->anim.len);
+    return out->oom ? -1 : 0;
+}
+
+/* A timing changes only dur and the <desc>, never a coordinate nor what
+ * is drawn: those parts, untimed and timed, tell by how much, without
+ * writing the frames' coordinates again. */
 int rtm_svg_timed_size(const struct rtm_anim *a, const struct rtm_timing *tm, uint64_t untimed,
                        uint64_t *size)
 {
@@ -461,12 +482,12 @@ int rtm_svg_timed_size(const struct rtm_anim *a, const struct rtm_timing *tm, ui
         return -1;
     if (!a->pivot || rtm_timing_empty(tm))
         return 0;
-    struct svg h = { .a = a, .no_xy = 1 };
+    struct svg h = { .a = a };
     struct rtm_buf plain, timed;
     rtm_buf_init_counting(&plain, 4096);
     rtm_buf_init_counting(&timed, 4096);
-    int rc = plan_figure(&h) || write_timed_figure(&h, NULL, &plain) ||
-                     write_timed_figure(&h, tm, &timed) ? -1 : 0;
+    int rc = plan_figure(&h) || timed_part(&h, NULL, &plain) || timed_part(&h, tm, &timed)
+                 ? -1 : 0;
     *size = untimed - rtm_buf_total(&plain) + rtm_buf_total(&timed);
     rtm_buf_free(&plain);
     rtm_buf_free(&timed);
