@@ -106,9 +106,20 @@ static int skip_space(struct parser *ps)
     return 0;
 }
 
+/* The bytes a name may hold: above ' ', none of ;:{}[]=,+"'()/ nor DEL
+ * (a table: every byte of every name is asked). */
 static int is_name_byte(unsigned char ch)
 {
-    return ch > ' ' && !strchr(";:{}[]=,+\"'()/", ch) && ch != 0x7f;
+    static const uint32_t not_name[8] = {
+        0xffffffffu,                            /* 0x00-0x1f */
+        (1u << 0) | (1u << ('"' - 32)) | (1u << ('\'' - 32)) | (1u << ('(' - 32)) |
+            (1u << (')' - 32)) | (1u << ('+' - 32)) | (1u << (',' - 32)) |
+            (1u << ('/' - 32)) | (1u << (':' - 32)) | (1u << (';' - 32)) |
+            (1u << ('=' - 32)),                 /* 0x20-0x3f, ' ' too */
+        (1u << ('[' - 64)) | (1u << (']' - 64)), /* 0x40-0x5f */
+        (1u << ('{' - 96)) | (1u << ('}' - 96)) | (1u << (0x7f - 96)),
+    };
+    return !(not_name[ch >> 5] >> (ch & 31) & 1);
 }
 
 static int get_name(struct parser *ps, struct cfg_str *out, const char *what)
@@ -211,8 +222,35 @@ static int quoted_into(struct parser *ps, struct rtm_buf *b)
  * one string with a newline byte (0x0A) where each \n stood.  A \n not
  * followed by a quoted string is left where it is (the caller then finds
  * it). */
+/* The common case of get_quoted: a string with no doubled quote and no
+ * \n joining another, kept straight from the text: 1 when it was one
+ * (v set, or -1 in *rc), else 0 (nothing read). */
+static int quoted_plain(struct parser *ps, struct cfg_value *v, int *rc)
+{
+    char q = *ps->p;
+    const char *s = ps->p + 1, *e = memchr(s, q, (size_t)(ps->end - s));
+    if (!e || (e + 1 < ps->end && e[1] == q) || (size_t)(e - s) > CFG_STR_MAX)
+        return 0;
+    const char *after = e + 1;
+    while (after < ps->end && (*after == ' ' || *after == '\t' || *after == '\r'))
+        after++;
+    if (ps->end - after >= 2 && after[0] == '\\' && after[1] == 'n')
+        return 0;                       /* maybe joined: the general way */
+    const char *d = cfg_strdup(ps->c, s, (size_t)(e - s));
+    *rc = d ? 0 : oom(ps);
+    for (const char *nl = s; (nl = memchr(nl, '\n', (size_t)(e - nl))); nl++)
+        ps->line++;
+    ps->p = e + 1;
+    v->type = CFG_T_STRING;
+    v->u.s = (struct cfg_str){ d, (uint32_t)(e - s) };
+    return 1;
+}
+
 static int get_quoted(struct parser *ps, struct cfg_value *v)
 {
+    int plain_rc;
+    if (quoted_plain(ps, v, &plain_rc))
+        return plain_rc;
     struct rtm_buf b;
     rtm_buf_init(&b);
     int rc = quoted_into(ps, &b);
