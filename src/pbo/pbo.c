@@ -199,8 +199,14 @@ static int fold(int c) { return c >= 'A' && c <= 'Z' ? c + 32 : c; }
 int pbo_path_cmp(const char *a, const char *b)
 {
     for (;; a++, b++) {
-        int x = fold((unsigned char)*a), y = fold((unsigned char)*b);
-        if (x != y || !x)
+        unsigned char p = (unsigned char)*a, q = (unsigned char)*b;
+        if (p == q) {                   /* most bytes: a shared start */
+            if (!p)
+                return 0;
+            continue;
+        }
+        int x = fold(p), y = fold(q);
+        if (x != y)
             return x - y;
     }
 }
