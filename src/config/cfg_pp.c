@@ -90,19 +90,20 @@ static long add_file(struct pp *pp, const char *name)
  * comment_in_quote). */
 static void strip_comments(const char *s, size_t n, struct rtm_buf *out)
 {
+    /* the bytes that start a string or a comment, by a table: the text is
+     * scanned at a byte a step */
+    static const unsigned char starts[256] = { ['"'] = 1, ['\''] = 1, ['/'] = 1 };
     const char *e = s + n;
     while (s < e) {
         const char *p = s;
-        while (p < e && *p != '"' && *p != '\'' && *p != '/')
+        while (p < e && !starts[(unsigned char)*p])
             p++;
         rtm_buf_put(out, s, (size_t)(p - s));
         if (p >= e)
             break;
         if (*p == '"' || *p == '\'') {
-            const char *q = p + 1;
-            while (q < e && *q != *p)
-                q++;
-            q += q < e && *q == *p;
+            const char *q = memchr(p + 1, *p, (size_t)(e - p - 1));
+            q = q ? q + 1 : e;
             rtm_buf_put(out, p, (size_t)(q - p));
             s = q;
         } else if (e - p >= 2 && p[1] == '/') {
