@@ -154,6 +154,25 @@ check_broken() {
     [ "$(stat -c %s "$dir/error.txt")" = "$(wc -c < "$dir/error.txt")" ] || fail "error.txt size"
 }
 
+# sizes_read DIR: every file below DIR read to its end, in one process;
+# prints "differs: PATH stat S read R" for each whose stat size is not the
+# bytes read (the first 20), then "files N bad B".  Returns 1 when B > 0.
+sizes_read() {
+    find "$1" -type f -print0 | perl -0 -e 'my ($n, $bad) = (0, 0);
+        while (my $path = <STDIN>) {
+            chomp $path; $n++;
+            my $size = -s $path // -1;
+            my ($got, $buf) = (-1, "");
+            if (open(my $f, "<", $path)) {
+                binmode $f; $got = 0;
+                while (my $k = sysread($f, $buf, 65536)) { $got += $k }
+            }
+            next if $got == $size;
+            print "differs: $path stat $size read $got\n" if $bad++ < 20;
+        }
+        print "files $n bad $bad\n"; exit($bad ? 1 : 0)'
+}
+
 # Whether folder $1 lists error.txt and nothing else.
 lists_only_error() { [ "$(ls "$1")" = error.txt ]; }
 

@@ -41,16 +41,7 @@ lsR_then_sizes() {
     # told to forget its listing just after the request that found it
     within_1s broken_shows_error || echo "broken.rtm still lists: $(ls small/broken.rtm)"
     find . -type f -printf '%s %p\n' | sort -k2 > "$T/sizes.txt"
-    # every file read to its end, by one process: a size is the bytes read
-    perl -e 'my ($n, $bad) = (0, 0);
-        while (<STDIN>) {
-            chomp; my ($size, $path) = split / /, $_, 2; $n++;
-            open(my $f, "<", $path) or do { $bad++; print "unreadable: $path\n"; next };
-            binmode $f; my ($got, $buf) = (0, "");
-            while (my $k = sysread($f, $buf, 65536)) { $got += $k }
-            if ($got != $size) { $bad++; print "differs: $size $path (read $got)\n" }
-        }
-        print "files $n bad $bad\n"' < "$T/sizes.txt"
+    sizes_read .
 }
 
 first -- grep -rl lefthand --include=bones.txt . || exit 1

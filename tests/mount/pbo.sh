@@ -90,11 +90,9 @@ check_tree() {
     n_arch=$(grep -rl lefthand --include=bones.txt "$m/@mod" | wc -l)
     [ "$n_loose" -gt 0 ] && [ "$n_arch" = $((2 * n_loose)) ] \
         && ok "grep -r finds bones in archives ($n_arch)" || fail "grep -r: $n_arch, loose $n_loose"
-    local f bad=0
-    while IFS= read -r f; do
-        [ "$(stat -c %s "$f")" = "$(wc -c < "$f")" ] || { bad=1; fail "$f: size != bytes read"; }
-    done < <(find "$m/@mod" -type f)
-    [ $bad = 0 ] && ok "every stat size in the archives equals the bytes read"
+    sizes_read "$m/@mod" > "$T/sizes" &&
+        ok "every stat size in the archives equals the bytes read ($(tail -1 "$T/sizes"))" ||
+        fail "stat size != bytes read: $(head -3 "$T/sizes" | tr '\n' ' ')"
     [ "$(stat -c %i "$d/anims/walk.rtm/bones.txt")" = "$(stat -c %i "$d/anims/walk.rtm/bones.txt")" ] \
         || fail "unstable inode"
     local e
