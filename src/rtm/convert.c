@@ -24,17 +24,19 @@ static inline float half_to_float(uint16_t h)
 
 float rtm_half_to_float(uint16_t h) { return half_to_float(h); }
 
-struct skel_rank {
-    uint32_t bone;
-    int64_t rank;   /* skeleton index, or past the end for unknown bones */
-};
-
-static int rank_cmp(const void *pa, const void *pb)
+/* plan->order: the bones by rank (skeleton index, skel_n for a bone the
+ * skeleton lacks), equal ranks in bone order.  A counting sort: ranks are
+ * small, bone order is what a stable pass keeps, and qsort's merge sort
+ * cost more than the rest of the plan.  count: skel_n + 2 zeroed slots. */
+static void order_by_rank(const uint32_t *rank, uint32_t nbones, uint32_t skel_n,
+                          uint32_t *count, uint32_t *order)
 {
-    const struct skel_rank *a = pa, *b = pb;
-    if (a->rank != b->rank)
-        return a->rank < b->rank ? -1 : 1;
-    return a->bone < b->bone ? -1 : a->bone > b->bone;
+    for (uint32_t b = 0; b < nbones; b++)
+        count[rank[b] + 1]++;
+    for (uint32_t k = 1; k <= skel_n + 1; k++)
+        count[k] += count[k - 1];
+    for (uint32_t b = 0; b < nbones; b++)
+        order[count[rank[b]]++] = b;
 }
 
 int rtm_plan_make(const struct rtm_skeleton *skel, const struct rtm_str *bones,
@@ -45,13 +47,15 @@ int rtm_plan_make(const struct rtm_skeleton *skel, const struct rtm_str *bones,
         skel = &no_skeleton;
     memset(plan, 0, sizeof *plan);
     size_t n = nbones ? nbones : 1;
-    struct skel_rank *r = malloc(n * sizeof *r);
+    uint32_t *rank = malloc(n * sizeof *rank);
     int32_t *first = malloc((skel->nbones ? skel->nbones : 1) * sizeof *first);
+    uint32_t *count = calloc((size_t)skel->nbones + 2, sizeof *count);
     plan->order = malloc(n * sizeof *plan->order);
     plan->parent = malloc(n * sizeof *plan->parent);
-    if (!r || !first || !plan->order || !plan->parent) {
-        free(r);
+    if (!rank || !first || !count || !plan->order || !plan->parent) {
+        free(rank);
         free(first);
+        free(count);
         rtm_plan_free(plan);
         return -1;
     }
@@ -60,22 +64,20 @@ int rtm_plan_make(const struct rtm_skeleton *skel, const struct rtm_str *bones,
         first[s] = -1;
     for (uint32_t b = 0; b < nbones; b++) {
         int32_t s = rtm_skeleton_find(skel, bones[b].s, bones[b].len);
-        r[b].bone = b;
-        r[b].rank = s >= 0 ? s : (int64_t)skel->nbones;
+        rank[b] = s >= 0 ? (uint32_t)s : skel->nbones;
         if (s >= 0 && first[s] < 0)
             first[s] = (int32_t)b;
     }
     /* Only a direct parent that is present counts (rtm(5), Composition). */
     for (uint32_t b = 0; b < nbones; b++) {
-        int32_t p = r[b].rank < skel->nbones ? skel->parent[r[b].rank] : -1;
+        int32_t p = rank[b] < skel->nbones ? skel->parent[rank[b]] : -1;
         plan->parent[b] = p >= 0 ? first[p] : -1;
         plan->composed += plan->parent[b] >= 0;
     }
-    qsort(r, nbones, sizeof *r, rank_cmp);
-    for (uint32_t i = 0; i < nbones; i++)
-        plan->order[i] = r[i].bone;
-    free(r);
+    order_by_rank(rank, nbones, skel->nbones, count, plan->order);
+    free(rank);
     free(first);
+    free(count);
     return 0;
 }
 

@@ -8,6 +8,8 @@
  * The layouts and errors of the reader: test_bmtr. */
 #include "testutil.h"
 #include "bmtr_testutil.h"
+#include "convert.h"
+#include "skeleton.h"
 
 /* ---- conversion values ------------------------------------------------- */
 
@@ -199,6 +201,40 @@ static void ofp2_product(void **state)
     }
 }
 
+/* The plan converts parents first: the bones in skeleton order (a name
+ * the skeleton has twice in the file, in file order), those it lacks
+ * last in file order; each composes with the first bone of its parent's
+ * name. */
+static void plan_order(void **state)
+{
+    (void)state;
+    static const char *const names[] = { "zig", "spine1", "Spine", "pelvis", "spine",
+                                         "zag", "leftarm" };
+    enum { NB = 7 };
+    struct rtm_str bones[NB];
+    for (uint32_t b = 0; b < NB; b++)
+        bones[b] = (struct rtm_str){ names[b], (uint32_t)strlen(names[b]) };
+    struct rtm_skeleton *ofp2;
+    struct rtm_error err;
+    assert_int_equal(rtm_skeleton_builtin("ofp2", &ofp2, &err), 0);
+    struct rtm_plan plan;
+    assert_int_equal(rtm_plan_make(ofp2, bones, NB, &plan), 0);
+    static const uint32_t order[NB] = { 3, 2, 4, 1, 6, 0, 5 };
+    static const int32_t parent[NB] = { -1, 2, 3, -1, 3, -1, -1 };
+    assert_memory_equal(plan.order, order, sizeof order);
+    assert_memory_equal(plan.parent, parent, sizeof parent);
+    assert_int_equal(plan.composed, 3);
+    rtm_plan_free(&plan);
+    /* without a skeleton: file order, nothing composed */
+    assert_int_equal(rtm_plan_make(NULL, bones, NB, &plan), 0);
+    for (uint32_t b = 0; b < NB; b++) {
+        assert_int_equal(plan.order[b], b);
+        assert_int_equal(plan.parent[b], -1);
+    }
+    rtm_plan_free(&plan);
+    rtm_skeleton_free(ofp2);
+}
+
 /* ---- skeletons and parse flags ----------------------------------------- */
 
 /* A NULL skeleton means no hierarchy, the same as "none". */
@@ -253,6 +289,7 @@ int main(void)
         cmocka_unit_test(local_matrices_exact),
         cmocka_unit_test(ofp2_composition),
         cmocka_unit_test(ofp2_product),
+        cmocka_unit_test(plan_order),
         cmocka_unit_test(no_tallies),
     };
     return run_test_cases(tests, NULL, NULL);
