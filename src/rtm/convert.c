@@ -154,8 +154,8 @@ static void mul4x3(const double a[12], const double b[12], double res[12])
     mul_row(a + 9, 1.0, b, b0, b1, b2, b3, res + 9);
 }
 
-void rtm_convert_frame(const struct rtm_plan *plan, const uint8_t *transforms,
-                       double *scratch, float *out)
+void rtm_convert_frame_at(const struct rtm_plan *plan, const uint8_t *transforms,
+                          double *scratch, uint8_t *out, size_t stride)
 {
     for (uint32_t i = 0; i < plan->nbones; i++) {
         uint32_t b = plan->order[i];
@@ -168,8 +168,15 @@ void rtm_convert_frame(const struct rtm_plan *plan, const uint8_t *transforms,
         } else {
             local_matrix(transforms + (size_t)b * RTM_TRANSFORM_BYTES, abs);
         }
-        float *o = out + (size_t)b * 12;
+        float o[12];
         for (int k = 0; k < 12; k++)
             o[k] = (float)abs[k];
+        memcpy(out + (size_t)b * stride, o, sizeof o);
     }
+}
+
+void rtm_convert_frame(const struct rtm_plan *plan, const uint8_t *transforms,
+                       double *scratch, float *out)
+{
+    rtm_convert_frame_at(plan, transforms, scratch, (uint8_t *)out, 12 * sizeof(float));
 }
