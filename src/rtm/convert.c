@@ -24,6 +24,25 @@ static inline float half_to_float(uint16_t h)
 
 float rtm_half_to_float(uint16_t h) { return half_to_float(h); }
 
+/* The same value as a double, for the converter, which takes it so: a
+ * normal half (exponent 1 to 30) has its bits placed in a double's, the
+ * exponent rebased from 15 to 1023, which is its value exactly, as the
+ * float was; a zero (half of all translations) keeps its sign alone.
+ * Subnormals, infinities and NaNs go through the float as before (the
+ * NaN's bits too). */
+static inline double half_to_double(uint16_t h)
+{
+    uint32_t mag = h & 0x7fffu;
+    uint64_t bits = (uint64_t)(h & 0x8000u) << 48;
+    if (mag - 0x0400u < 0x7800u)        /* exponent 1 to 30 */
+        bits |= ((uint64_t)mag << 42) + ((uint64_t)(1023 - 15) << 52);
+    else if (mag != 0)
+        return half_to_float(h);
+    double d;
+    memcpy(&d, &bits, sizeof d);
+    return d;
+}
+
 /* plan->order: the bones by rank (skeleton index, skel_n for a bone the
  * skeleton lacks), equal ranks in bone order.  A counting sort: ranks are
  * small, bone order is what a stable pass keeps, and qsort's merge sort
@@ -105,9 +124,9 @@ static inline __attribute__((always_inline)) void local_matrix(const uint8_t *t,
                                                                double m[12])
 {
     double x = q_of(t, 0), y = q_of(t, 1), z = q_of(t, 2), w = q_of(t, 3);
-    double tx = half_to_float(le_u16(t + 8));
-    double ty = half_to_float(le_u16(t + 10));
-    double tz = half_to_float(le_u16(t + 12));
+    double tx = half_to_double(le_u16(t + 8));
+    double ty = half_to_double(le_u16(t + 10));
+    double tz = half_to_double(le_u16(t + 12));
     double r00 = 1 - 2 * y * y - 2 * z * z, r01 = 2 * x * y - 2 * z * w;
     double r02 = 2 * x * z + 2 * y * w, r10 = 2 * x * y + 2 * z * w;
     double r11 = 1 - 2 * x * x - 2 * z * z, r12 = 2 * y * z - 2 * x * w;
@@ -154,6 +173,28 @@ static void mul4x3(const double a[12], const double b[12], double res[12])
     mul_row(a + 9, 1.0, b, b0, b1, b2, b3, res + 9);
 }
 
+/* Two floats, what SSE2 rounds two doubles to at once (cvtpd2ps): each
+ * lane as (float) would round it. */
+typedef float v2f __attribute__((vector_size(8)));
+
+/* Doubles d[k], d[k + 1] as floats at out + k floats. */
+static inline void put_pair(const double *d, int k, uint8_t *out)
+{
+    v2f f = __builtin_convertvector(load2(d + k), v2f);
+    memcpy(out + (size_t)k * sizeof(float), &f, sizeof f);
+}
+
+/* A matrix's 12 doubles as floats at out, two at a time. */
+static inline void put_floats(const double *d, uint8_t *out)
+{
+    put_pair(d, 0, out);
+    put_pair(d, 2, out);
+    put_pair(d, 4, out);
+    put_pair(d, 6, out);
+    put_pair(d, 8, out);
+    put_pair(d, 10, out);
+}
+
 void rtm_convert_frame_at(const struct rtm_plan *plan, const uint8_t *transforms,
                           double *scratch, uint8_t *out, size_t stride)
 {
@@ -168,10 +209,7 @@ void rtm_convert_frame_at(const struct rtm_plan *plan, const uint8_t *transforms
         } else {
             local_matrix(transforms + (size_t)b * RTM_TRANSFORM_BYTES, abs);
         }
-        float o[12];
-        for (int k = 0; k < 12; k++)
-            o[k] = (float)abs[k];
-        memcpy(out + (size_t)b * stride, o, sizeof o);
+        put_floats(abs, out + (size_t)b * stride);
     }
 }
 
