@@ -40,20 +40,22 @@ int rtm_bmtr_plain_each(const uint8_t *data, size_t len, const struct rtm_parse_
                         struct rtm_error *err)
 {
     const struct rtm_format_row *f = rtm_format_sniff(data, len);
-    if (!f || !f->is_bmtr) {
-        rtm_err_nooff(err, "not a BMTR file");
-        return -1;
-    }
-    if (rtm_lzo_init()) {
-        rtm_err_nooff(err, "liblzo2 failed to initialise");
+    if (!f || !f->is_bmtr || rtm_lzo_init()) {
+        rtm_err_nooff(err, !f || !f->is_bmtr ? "not a BMTR file"
+                                             : "liblzo2 failed to initialise");
+        if (o->give_source)
+            free((void *)data);
         return -1;
     }
     struct rtm_bmtr_raw raw;
-    if (rtm_read_bmtr_raw(data, len, o, &raw, err))
+    int rc = rtm_read_bmtr_raw(data, len, o, &raw, err);
+    if (o->give_source)             /* read: its pages are the writer's to reuse */
+        free((void *)data);
+    if (rc)
         return -1;
     uint32_t nb = raw.anim->nbones;
     struct maker mk = { &raw, malloc((nb ? nb : 1) * 12 * sizeof(double)) };
-    int rc = -2;
+    rc = -2;
     if (mk.abs)
         rc = rtm_write_plain_made(raw.anim, make_frame, &mk, out, chunk, flush, ctx) ? -2 : 0;
     free(mk.abs);

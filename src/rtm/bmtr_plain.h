@@ -12,7 +12,10 @@
  *    never holding the matrices: 0, or -2 when out of memory or when
  *    flush stopped it (some pieces may then have been handed out).
  *  - Memory: the file's transforms (14 bytes a bone and frame, where the
- *    matrices are 48), a frame of doubles and about chunk bytes.
+ *    matrices are 48), a frame of doubles and about chunk bytes.  With
+ *    o->give_source the caller hands data (malloc'd) over: it is freed
+ *    once read, before the writing allocates, which then reuses its
+ *    pages, and the caller never frees it, whatever is returned.
  */
 #ifndef RTM_BMTR_PLAIN_H
 #define RTM_BMTR_PLAIN_H

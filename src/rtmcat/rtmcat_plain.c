@@ -79,13 +79,12 @@ int rtmcat_plain(int srcfd, const char *rel, const char *view,
     if (rtm_view_name_kind(view, &kind) || kind != RTM_VIEW_PLAIN ||
         (!skel_given && model_cfg_beside(srcfd, rel)) || read_bmtr(srcfd, rel, &data, &len))
         return -1;
-    struct rtm_parse_opts o = { .skel = skel };
+    struct rtm_parse_opts o = { .skel = skel, .give_source = 1 };   /* data is freed once read */
     struct rtm_error err = { .msg = "" };
     struct rtm_buf out;
     rtm_buf_init(&out);
     int status = 0;
     int rc = rtm_bmtr_plain_each(data, len, &o, &out, CHUNK, flush_out, &status, &err);
-    free(data);
     rtm_buf_free(&out);
     if (rc == -1)
         return -1;                      /* nothing written: the tree's way says why */
