@@ -3,6 +3,15 @@
 
 #include <stdlib.h>
 
+/* x86-64 with GCC or clang: the AVX2 converter is built beside the
+ * generic one and chosen at run time (rtm_convert_avx2). */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define RTM_CONVERT_AVX2 1
+#include <immintrin.h>
+#else
+#define RTM_CONVERT_AVX2 0
+#endif
+
 /* Inline: each bone of each frame has three. */
 static inline float half_to_float(uint16_t h)
 {
@@ -195,8 +204,9 @@ static inline void put_floats(const double *d, uint8_t *out)
     put_pair(d, 10, out);
 }
 
-void rtm_convert_frame_at(const struct rtm_plan *plan, const uint8_t *transforms,
-                          double *scratch, uint8_t *out, size_t stride)
+/* The converter on any x86-64 (SSE2), or anywhere. */
+static void convert_generic(const struct rtm_plan *plan, const uint8_t *transforms,
+                            double *scratch, uint8_t *out, size_t stride)
 {
     for (uint32_t i = 0; i < plan->nbones; i++) {
         uint32_t b = plan->order[i];
@@ -211,6 +221,103 @@ void rtm_convert_frame_at(const struct rtm_plan *plan, const uint8_t *transforms
         }
         put_floats(abs, out + (size_t)b * stride);
     }
+}
+
+#if RTM_CONVERT_AVX2
+/* The same with AVX2, on a processor that has it: a product's row, three
+ * columns (and a fourth, unused), is one 4-lane operation where SSE2
+ * needs a pair and a single; the rest is the same code in VEX encoding.
+ * Every lane rounds as the scalar expression would: the same operations
+ * in the same order, and no FMA (-ffp-contract=off, and AVX2 has none). */
+
+/* Row a[0..2] x b's rows, plus t (a's fourth column's term), left to right. */
+__attribute__((target("avx2"))) static inline __m256d row4(const double *a, __m256d b0,
+                                                           __m256d b1, __m256d b2, __m256d t)
+{
+    __m256d s = _mm256_mul_pd(_mm256_set1_pd(a[0]), b0);
+    s = _mm256_add_pd(s, _mm256_mul_pd(_mm256_set1_pd(a[1]), b1));
+    s = _mm256_add_pd(s, _mm256_mul_pd(_mm256_set1_pd(a[2]), b2));
+    return _mm256_add_pd(s, t);
+}
+
+/* res = a x b as mul4x3 computes it, and res as floats at out.  Row k of
+ * b is 4 doubles from b + 3k (the fourth is the next row's first); the
+ * last row's load starts one earlier, so as not to read past b, and is
+ * shifted down.  a's fourth column is (0, 0, 0, 1): rows 0 to 2 add
+ * 0 * b's last row, kept as in mul4x3; row 3 adds b's last row itself,
+ * as the compiler makes of 1 * it there.  The rows are stored in order,
+ * each 4-lane store's extra lane overwritten by the next row; the last
+ * row is stored as 2 + 1, since its extra lane is another bone's. */
+__attribute__((target("avx2"))) static void mul4x3_avx2(const double a[12],
+                                                        const double b[12], double res[12],
+                                                        uint8_t *out)
+{
+    __m256d b0 = _mm256_loadu_pd(b), b1 = _mm256_loadu_pd(b + 3);
+    __m256d b2 = _mm256_loadu_pd(b + 6);
+    __m256d b3 = _mm256_permute4x64_pd(_mm256_loadu_pd(b + 8), _MM_SHUFFLE(3, 3, 2, 1));
+    __m256d zero = _mm256_mul_pd(_mm256_setzero_pd(), b3);
+    __m256d r0 = row4(a, b0, b1, b2, zero), r1 = row4(a + 3, b0, b1, b2, zero);
+    __m256d r2 = row4(a + 6, b0, b1, b2, zero), r3 = row4(a + 9, b0, b1, b2, b3);
+    _mm256_storeu_pd(res, r0);
+    _mm256_storeu_pd(res + 3, r1);
+    _mm256_storeu_pd(res + 6, r2);
+    _mm_storeu_pd(res + 9, _mm256_castpd256_pd128(r3));
+    _mm_store_sd(res + 11, _mm256_extractf128_pd(r3, 1));
+    __m128 f3 = _mm256_cvtpd_ps(r3);
+    _mm_storeu_ps((float *)(void *)out, _mm256_cvtpd_ps(r0));
+    _mm_storeu_ps((float *)(void *)(out + 12), _mm256_cvtpd_ps(r1));
+    _mm_storeu_ps((float *)(void *)(out + 24), _mm256_cvtpd_ps(r2));
+    _mm_storel_pi((__m64 *)(void *)(out + 36), f3);
+    _mm_store_ss((float *)(void *)(out + 44), _mm_movehl_ps(f3, f3));
+}
+
+__attribute__((target("avx2"))) static void convert_avx2(const struct rtm_plan *plan,
+                                                         const uint8_t *transforms,
+                                                         double *scratch, uint8_t *out,
+                                                         size_t stride)
+{
+    for (uint32_t i = 0; i < plan->nbones; i++) {
+        uint32_t b = plan->order[i];
+        double *abs = scratch + (size_t)b * 12;
+        int32_t p = plan->parent[b];
+        if (p >= 0) {
+            double local[12];
+            local_matrix(transforms + (size_t)b * RTM_TRANSFORM_BYTES, local);
+            mul4x3_avx2(local, scratch + (size_t)p * 12, abs, out + (size_t)b * stride);
+        } else {
+            local_matrix(transforms + (size_t)b * RTM_TRANSFORM_BYTES, abs);
+            put_floats(abs, out + (size_t)b * stride);
+        }
+    }
+}
+#endif
+
+int rtm_convert_avx2(void)
+{
+#if RTM_CONVERT_AVX2
+    return __builtin_cpu_supports("avx2") != 0;
+#else
+    return 0;
+#endif
+}
+
+void rtm_convert_frame_with(int avx2, const struct rtm_plan *plan, const uint8_t *transforms,
+                            double *scratch, uint8_t *out, size_t stride)
+{
+#if RTM_CONVERT_AVX2
+    if (avx2) {
+        convert_avx2(plan, transforms, scratch, out, stride);
+        return;
+    }
+#endif
+    (void)avx2;
+    convert_generic(plan, transforms, scratch, out, stride);
+}
+
+void rtm_convert_frame_at(const struct rtm_plan *plan, const uint8_t *transforms,
+                          double *scratch, uint8_t *out, size_t stride)
+{
+    rtm_convert_frame_with(rtm_convert_avx2(), plan, transforms, scratch, out, stride);
 }
 
 void rtm_convert_frame(const struct rtm_plan *plan, const uint8_t *transforms,
