@@ -549,6 +549,10 @@ int rtm_read_bmtr_raw(const uint8_t *data, size_t len, const struct rtm_parse_op
                       struct rtm_bmtr_raw *out, struct rtm_error *err)
 {
     memset(out, 0, sizeof *out);
+    if (rtm_lzo_init()) {
+        rtm_err_nooff(err, "liblzo2 failed to initialise");
+        return -1;
+    }
     const struct rtm_skeleton *skel;
     struct bmtr_head h;
     if (prepare(data, len, o, HOLD_RAW, &h, &skel, &out->plan, err))

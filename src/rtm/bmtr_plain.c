@@ -16,7 +16,6 @@
 
 #include "format_table.h"
 #include "formats.h"
-#include "lzo.h"
 
 /* What makes a frame's matrices: the file's transforms and the plan, and
  * a frame of doubles (the bones' absolute matrices, parents first). */
@@ -40,9 +39,8 @@ int rtm_bmtr_plain_each(const uint8_t *data, size_t len, const struct rtm_parse_
                         struct rtm_error *err)
 {
     const struct rtm_format_row *f = rtm_format_sniff(data, len);
-    if (!f || !f->is_bmtr || rtm_lzo_init()) {
-        rtm_err_nooff(err, !f || !f->is_bmtr ? "not a BMTR file"
-                                             : "liblzo2 failed to initialise");
+    if (!f || !f->is_bmtr) {
+        rtm_err_nooff(err, "not a BMTR file");
         if (o->give_source)
             free((void *)data);
         return -1;

@@ -23,8 +23,7 @@ int rtm_read_bmtr(const uint8_t *data, size_t len, const struct rtm_parse_opts *
  * skeleton's copy, no tracks), with every frame's transforms kept
  * unconverted, nframes * nbones * 14 bytes in file order, and the plan
  * that converts them (convert.h): a full parse's matrices, a frame at a
- * time, from a quarter of their memory (bmtr_plain.h).  rtm_lzo_init()
- * must have succeeded. */
+ * time, from a quarter of their memory (bmtr_plain.h). */
 struct rtm_bmtr_raw {
     struct rtm_anim *anim;
     uint8_t *transforms;
