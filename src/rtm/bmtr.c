@@ -144,53 +144,60 @@ static void fill_strings(const uint8_t *data, const struct bmtr_head *h, struct 
     }
 }
 
-/* One compressed array (rtm(5), BMTR arrays) of exactly expect elements of elem
- * bytes, decoded into *buf (grown as needed, owned by the caller). */
-static int read_array(struct rtm_cursor *c, const struct bmtr_head *h,
+/* Where one compressed array (rtm(5), BMTR arrays) lies: its bytes once
+ * decoded, and whether LZO holds them. */
+struct array_at {
+    size_t at;          /* its count's offset, for messages */
+    uint64_t size;
+    int lzo;
+};
+
+/* The head of an array of exactly expect elements of elem bytes: its
+ * count and flag are read and its size checked against the bytes left. */
+static int array_head(struct rtm_cursor *c, const struct bmtr_head *h,
                       const struct reading *rd, uint32_t expect, size_t elem,
-                      uint8_t **buf, size_t *cap, const char *what)
+                      struct array_at *a, const char *what)
 {
-    size_t at = c->pos;
     uint32_t count;
+    a->at = c->pos;
     if (rtm_cur_u32(c, &count, what))
         return -1;
     if (count != expect) {
-        rtm_err_set(c->err, at, "%s holds %u entries, expected %u", what, count, expect);
+        rtm_err_set(c->err, a->at, "%s holds %u entries, expected %u", what, count, expect);
         return -1;
     }
-    uint64_t size = (uint64_t)count * elem;
-    int lzo;
+    a->size = (uint64_t)count * elem;
     if (h->version >= 5 || rd->flag_bytes) {
         uint8_t flag = 0;
-        if ((size > 0 || rd->empty_flag) && rtm_cur_u8(c, &flag, what))
+        if ((a->size > 0 || rd->empty_flag) && rtm_cur_u8(c, &flag, what))
             return -1;
-        lzo = flag != 0 && size > 0;
+        a->lzo = flag != 0 && a->size > 0;
     } else {
-        lzo = size >= 1024;
+        a->lzo = a->size >= 1024;
     }
-    uint64_t limit = lzo ? (uint64_t)rtm_cur_left(c) * LZO_MAX_RATIO + LZO_SLACK : rtm_cur_left(c);
-    if (size > limit) {
-        rtm_err_set(c->err, at, "%s of %u entries (%llu bytes) cannot fit in the "
-                    "%zu bytes left", what, count, (unsigned long long)size, rtm_cur_left(c));
+    uint64_t limit = a->lzo ? (uint64_t)rtm_cur_left(c) * LZO_MAX_RATIO + LZO_SLACK
+                            : rtm_cur_left(c);
+    if (a->size > limit) {
+        rtm_err_set(c->err, a->at, "%s of %u entries (%llu bytes) cannot fit in the "
+                    "%zu bytes left", what, count, (unsigned long long)a->size,
+                    rtm_cur_left(c));
         return -1;
     }
-    if (size > *cap) {
-        uint8_t *nb = realloc(*buf, size);
-        if (!nb) {
-            rtm_err_oom(c->err, "out of memory for %s", what);
-            return -1;
-        }
-        *buf = nb;
-        *cap = size;
-    }
-    if (!lzo) {
-        if (size) /* *buf is still NULL for an empty first array */
-            memcpy(*buf, c->data + c->pos, size);
-        c->pos += size;
+    return 0;
+}
+
+/* The array's bytes into dst, room for a->size of them. */
+static int array_body(struct rtm_cursor *c, const struct array_at *a, uint8_t *dst,
+                      const char *what)
+{
+    if (!a->lzo) {
+        if (a->size) /* dst may be NULL for an empty array */
+            memcpy(dst, c->data + c->pos, a->size);
+        c->pos += a->size;
         return 0;
     }
     size_t used = 0;
-    int rc = rtm_lzo_decode(c->data + c->pos, rtm_cur_left(c), *buf, size, &used);
+    int rc = rtm_lzo_decode(c->data + c->pos, rtm_cur_left(c), dst, a->size, &used);
     if (rc) {
         rtm_err_set(c->err, c->pos, "%s: %s", what, rtm_lzo_strerror(rc));
         return -1;
@@ -199,12 +206,35 @@ static int read_array(struct rtm_cursor *c, const struct bmtr_head *h,
     return 0;
 }
 
+/* One array decoded into *buf (grown as needed, owned by the caller). */
+static int read_array(struct rtm_cursor *c, const struct bmtr_head *h,
+                      const struct reading *rd, uint32_t expect, size_t elem,
+                      uint8_t **buf, size_t *cap, const char *what)
+{
+    struct array_at a;
+    if (array_head(c, h, rd, expect, elem, &a, what))
+        return -1;
+    if (a.size > *cap) {
+        uint8_t *nb = realloc(*buf, a.size);
+        if (!nb) {
+            rtm_err_oom(c->err, "out of memory for %s", what);
+            return -1;
+        }
+        *buf = nb;
+        *cap = a.size;
+    }
+    return array_body(c, &a, *buf, what);
+}
+
 struct attempt {
     float *phases;
     float *matrices;       /* grows frame by frame: memory follows decoded data */
     size_t mat_frames_cap;
     uint8_t *scratch;
     size_t scratch_cap;
+    uint8_t *raw;          /* with keep_raw, every frame's transforms, grown */
+    size_t raw_frames_cap; /* as matrices is */
+    int keep_raw;          /* the transforms are kept, not converted */
     int keep;              /* matrices are kept (no RTM_PARSE_NO_MATRICES) */
     int tally;             /* ... and classified (no RTM_PARSE_NO_TALLIES) */
     double *abs;
@@ -217,6 +247,7 @@ static void attempt_free(struct attempt *t)
     free(t->phases);
     free(t->matrices);
     free(t->scratch);
+    free(t->raw);
     free(t->abs);
     free(t->scaled);
     memset(t, 0, sizeof *t);
@@ -251,9 +282,29 @@ static void frame_label(char out[24], uint32_t f)
     out[6 + n] = 0;
 }
 
+/* Frame f's transforms decoded straight into their place in t->raw,
+ * which grows as frames come: memory follows the decoded data. */
+static int read_raw_frame(struct rtm_cursor *c, const struct bmtr_head *h,
+                          const struct reading *rd, uint32_t f, struct attempt *t,
+                          const char *what)
+{
+    struct array_at a;
+    size_t frame_bytes = (size_t)h->nbones * RTM_TRANSFORM_BYTES;
+    if (array_head(c, h, rd, h->nbones, RTM_TRANSFORM_BYTES, &a, what))
+        return -1;
+    void *raw = t->raw;
+    if (rtm_array_grow_max(&raw, &t->raw_frames_cap, (size_t)f + 1, frame_bytes, 1,
+                           h->nframes)) {
+        rtm_err_oom(c->err, "out of memory at frame %u", f);
+        return -1;
+    }
+    t->raw = raw;
+    return array_body(c, &a, t->raw + (size_t)f * frame_bytes, what);
+}
+
 /* Walks every array (which checks the file); with matrices kept, converts
  * every frame and (unless told not to) tallies the unusable and scaled
- * ones (rtm.h). */
+ * ones (rtm.h); with keep_raw, keeps every frame's transforms instead. */
 static int read_frames(struct rtm_cursor *c, const struct bmtr_head *h,
                        const struct reading *rd, const struct rtm_plan *plan,
                        struct attempt *t)
@@ -274,6 +325,11 @@ static int read_frames(struct rtm_cursor *c, const struct bmtr_head *h,
     }
     for (uint32_t f = 0; f < h->nframes; f++) {
         frame_label(what, f);
+        if (t->keep_raw) {
+            if (read_raw_frame(c, h, rd, f, t, what))
+                return -1;
+            continue;
+        }
         if (read_array(c, h, rd, h->nbones, RTM_TRANSFORM_BYTES, &t->scratch,
                        &t->scratch_cap, what))
             return -1;
@@ -395,61 +451,138 @@ static int frames_fit(const struct bmtr_head *h, uint64_t file_size, struct rtm_
     return -1;
 }
 
-int rtm_read_bmtr(const uint8_t *data, size_t len, const struct rtm_parse_opts *o,
-                  struct rtm_anim **out, struct rtm_error *err)
+/* Walks the arrays in each reading h's version allows, in rtm(5)'s order,
+ * until one reaches the file's end exactly: 0 with *t that walk's (made
+ * with the keep flags *t came in with) and *won its reading; or -1 with
+ * err the preferred reading's error. */
+static int walk_readings(const uint8_t *data, size_t len, const struct bmtr_head *h,
+                         const struct rtm_plan *plan, struct attempt *t,
+                         const struct reading **won, struct rtm_error *err)
 {
-    const struct rtm_skeleton *skel = NULL;
-    unsigned flags = o->flags;
-    struct bmtr_head h;
-    memset(&h, 0, sizeof h);
-    struct rtm_cursor c = { data, len, 0, err };
-    if (scan_layout(&c, &h) || frames_fit(&h, len, err))
-        return -1;
-    /* a full parse keeps the source too: bmtr.rtm is its bytes */
-    int full = !(flags & RTM_PARSE_NO_MATRICES);
-    uint64_t copy = o->give_source ? 0 : len;
-    if (rtm_reserve(o, parsed_bytes(&h, full) + (full ? copy : 0), parsed_bytes(&h, 1) + copy,
-                    err))
-        return -1;
-    struct rtm_plan plan;
-    if (plan_for(data, &h, o, &skel, &plan)) {
-        rtm_err_oom(err, "out of memory for %u bones", h.nbones);
-        return -1;
-    }
     static const struct reading v3[] = { { 0, 0 } };
     static const struct reading v4[] = { { 0, 0 }, { 1, 0 }, { 1, 1 } };
     static const struct reading v5[] = { { 1, 0 }, { 1, 1 } };
-    const struct reading *rd = h.version == 3 ? v3 : h.version == 4 ? v4 : v5;
-    size_t n = h.version == 3 ? 1 : h.version == 4 ? 3 : 2;
-    int has_empty = h.nframes == 0 || h.nbones == 0;
+    const struct reading *rd = h->version == 3 ? v3 : h->version == 4 ? v4 : v5;
+    size_t n = h->version == 3 ? 1 : h->version == 4 ? 3 : 2;
+    int has_empty = h->nframes == 0 || h->nbones == 0;
+    const struct attempt flags = *t;
     for (size_t i = 0; i < n; i++) {
         if (rd[i].empty_flag && !has_empty)
             continue;
-        struct attempt t;
-        memset(&t, 0, sizeof t);
         struct rtm_error ignored; /* only the preferred reading's error is told */
-        struct rtm_cursor ac = { data, len, h.arrays_at, i == 0 ? err : &ignored };
-        t.keep = full;
-        t.tally = !(flags & RTM_PARSE_NO_TALLIES);
-        if (read_frames(&ac, &h, &rd[i], &plan, &t) == 0) {
-            *out = build_anim(data, len, &h, &plan, skel, &t, &rd[i],
-                              full ? RTM_DEPTH_FULL : RTM_DEPTH_LIGHT);
-            attempt_free(&t);
-            rtm_plan_free(&plan);
-            if (*out && full && keep_source(*out, data, len, o->give_source)) {
-                rtm_free(*out);
-                *out = NULL;
-            }
-            if (!*out) {
-                rtm_err_oom(err, "out of memory");
-                return -1;
-            }
+        struct rtm_cursor ac = { data, len, h->arrays_at, i == 0 ? err : &ignored };
+        *t = flags;
+        if (read_frames(&ac, h, &rd[i], plan, t) == 0) {
+            *won = &rd[i];
             return 0;
         }
-        attempt_free(&t);
+        attempt_free(t);
     }
-    rtm_plan_free(&plan);
     return -1;
+}
+
+/* What a parse holds beside the anim's head: the matrices and the
+ * source's copy (a full parse), nothing more (a light one), or every
+ * frame's transforms (rtm_read_bmtr_raw). */
+enum holding { HOLD_LIGHT, HOLD_FULL, HOLD_RAW };
+
+/* The head read and checked, the bytes the parse will hold reserved and
+ * the plan made: what every parse does before the arrays. */
+static int prepare(const uint8_t *data, size_t len, const struct rtm_parse_opts *o,
+                   enum holding hold, struct bmtr_head *h, const struct rtm_skeleton **skel,
+                   struct rtm_plan *plan, struct rtm_error *err)
+{
+    memset(h, 0, sizeof *h);
+    *skel = NULL;
+    struct rtm_cursor c = { data, len, 0, err };
+    if (scan_layout(&c, h) || frames_fit(h, len, err))
+        return -1;
+    /* a full parse keeps the source too: bmtr.rtm is its bytes */
+    uint64_t copy = o->give_source ? 0 : len;
+    uint64_t raw = (uint64_t)h->nframes * h->nbones * RTM_TRANSFORM_BYTES;
+    uint64_t bytes = hold == HOLD_FULL  ? parsed_bytes(h, 1) + copy
+                     : hold == HOLD_RAW ? parsed_bytes(h, 0) + raw
+                                        : parsed_bytes(h, 0);
+    if (rtm_reserve(o, bytes, parsed_bytes(h, 1) + copy, err))
+        return -1;
+    if (plan_for(data, h, o, skel, plan)) {
+        rtm_err_oom(err, "out of memory for %u bones", h->nbones);
+        return -1;
+    }
+    return 0;
+}
+
+int rtm_read_bmtr(const uint8_t *data, size_t len, const struct rtm_parse_opts *o,
+                  struct rtm_anim **out, struct rtm_error *err)
+{
+    const struct rtm_skeleton *skel;
+    int full = !(o->flags & RTM_PARSE_NO_MATRICES);
+    struct bmtr_head h;
+    struct rtm_plan plan;
+    if (prepare(data, len, o, full ? HOLD_FULL : HOLD_LIGHT, &h, &skel, &plan, err))
+        return -1;
+    struct attempt t;
+    memset(&t, 0, sizeof t);
+    t.keep = full;
+    t.tally = !(o->flags & RTM_PARSE_NO_TALLIES);
+    const struct reading *rd;
+    if (walk_readings(data, len, &h, &plan, &t, &rd, err)) {
+        rtm_plan_free(&plan);
+        return -1;
+    }
+    *out = build_anim(data, len, &h, &plan, skel, &t, rd,
+                      full ? RTM_DEPTH_FULL : RTM_DEPTH_LIGHT);
+    attempt_free(&t);
+    rtm_plan_free(&plan);
+    if (*out && full && keep_source(*out, data, len, o->give_source)) {
+        rtm_free(*out);
+        *out = NULL;
+    }
+    if (!*out) {
+        rtm_err_oom(err, "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
+int rtm_read_bmtr_raw(const uint8_t *data, size_t len, const struct rtm_parse_opts *o,
+                      struct rtm_bmtr_raw *out, struct rtm_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (rtm_lzo_init()) {
+        rtm_err_nooff(err, "liblzo2 failed to initialise");
+        return -1;
+    }
+    const struct rtm_skeleton *skel;
+    struct bmtr_head h;
+    if (prepare(data, len, o, HOLD_RAW, &h, &skel, &out->plan, err))
+        return -1;
+    struct attempt t;
+    memset(&t, 0, sizeof t);
+    t.keep_raw = 1;
+    const struct reading *rd;
+    if (walk_readings(data, len, &h, &out->plan, &t, &rd, err)) {
+        rtm_plan_free(&out->plan);
+        return -1;
+    }
+    out->anim = build_anim(data, len, &h, &out->plan, skel, &t, rd, RTM_DEPTH_LIGHT);
+    out->transforms = t.raw;
+    t.raw = NULL;
+    attempt_free(&t);
+    if (!out->anim) {
+        rtm_bmtr_raw_free(out);
+        rtm_err_oom(err, "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
+void rtm_bmtr_raw_free(struct rtm_bmtr_raw *r)
+{
+    rtm_free(r->anim);
+    free(r->transforms);
+    rtm_plan_free(&r->plan);
+    memset(r, 0, sizeof *r);
 }
 
 int rtm_head_bmtr(const uint8_t *data, size_t len, uint64_t file_size,

@@ -3,6 +3,15 @@
 
 #include <stdlib.h>
 
+/* x86-64 with GCC or clang: the AVX2 converter is built beside the
+ * generic one and chosen at run time (rtm_convert_avx2). */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define RTM_CONVERT_AVX2 1
+#include <immintrin.h>
+#else
+#define RTM_CONVERT_AVX2 0
+#endif
+
 /* Inline: each bone of each frame has three. */
 static inline float half_to_float(uint16_t h)
 {
@@ -24,17 +33,38 @@ static inline float half_to_float(uint16_t h)
 
 float rtm_half_to_float(uint16_t h) { return half_to_float(h); }
 
-struct skel_rank {
-    uint32_t bone;
-    int64_t rank;   /* skeleton index, or past the end for unknown bones */
-};
-
-static int rank_cmp(const void *pa, const void *pb)
+/* The same value as a double, for the converter, which takes it so: a
+ * normal half (exponent 1 to 30) has its bits placed in a double's, the
+ * exponent rebased from 15 to 1023, which is its value exactly, as the
+ * float was; a zero (half of all translations) keeps its sign alone.
+ * Subnormals, infinities and NaNs go through the float as before (the
+ * NaN's bits too). */
+static inline double half_to_double(uint16_t h)
 {
-    const struct skel_rank *a = pa, *b = pb;
-    if (a->rank != b->rank)
-        return a->rank < b->rank ? -1 : 1;
-    return a->bone < b->bone ? -1 : a->bone > b->bone;
+    uint32_t mag = h & 0x7fffu;
+    uint64_t bits = (uint64_t)(h & 0x8000u) << 48;
+    if (mag - 0x0400u < 0x7800u)        /* exponent 1 to 30 */
+        bits |= ((uint64_t)mag << 42) + ((uint64_t)(1023 - 15) << 52);
+    else if (mag != 0)
+        return half_to_float(h);
+    double d;
+    memcpy(&d, &bits, sizeof d);
+    return d;
+}
+
+/* plan->order: the bones by rank (skeleton index, skel_n for a bone the
+ * skeleton lacks), equal ranks in bone order.  A counting sort: ranks are
+ * small, bone order is what a stable pass keeps, and qsort's merge sort
+ * cost more than the rest of the plan.  count: skel_n + 2 zeroed slots. */
+static void order_by_rank(const uint32_t *rank, uint32_t nbones, uint32_t skel_n,
+                          uint32_t *count, uint32_t *order)
+{
+    for (uint32_t b = 0; b < nbones; b++)
+        count[rank[b] + 1]++;
+    for (uint32_t k = 1; k <= skel_n + 1; k++)
+        count[k] += count[k - 1];
+    for (uint32_t b = 0; b < nbones; b++)
+        order[count[rank[b]]++] = b;
 }
 
 int rtm_plan_make(const struct rtm_skeleton *skel, const struct rtm_str *bones,
@@ -45,13 +75,15 @@ int rtm_plan_make(const struct rtm_skeleton *skel, const struct rtm_str *bones,
         skel = &no_skeleton;
     memset(plan, 0, sizeof *plan);
     size_t n = nbones ? nbones : 1;
-    struct skel_rank *r = malloc(n * sizeof *r);
+    uint32_t *rank = malloc(n * sizeof *rank);
     int32_t *first = malloc((skel->nbones ? skel->nbones : 1) * sizeof *first);
+    uint32_t *count = calloc((size_t)skel->nbones + 2, sizeof *count);
     plan->order = malloc(n * sizeof *plan->order);
     plan->parent = malloc(n * sizeof *plan->parent);
-    if (!r || !first || !plan->order || !plan->parent) {
-        free(r);
+    if (!rank || !first || !count || !plan->order || !plan->parent) {
+        free(rank);
         free(first);
+        free(count);
         rtm_plan_free(plan);
         return -1;
     }
@@ -60,22 +92,20 @@ int rtm_plan_make(const struct rtm_skeleton *skel, const struct rtm_str *bones,
         first[s] = -1;
     for (uint32_t b = 0; b < nbones; b++) {
         int32_t s = rtm_skeleton_find(skel, bones[b].s, bones[b].len);
-        r[b].bone = b;
-        r[b].rank = s >= 0 ? s : (int64_t)skel->nbones;
+        rank[b] = s >= 0 ? (uint32_t)s : skel->nbones;
         if (s >= 0 && first[s] < 0)
             first[s] = (int32_t)b;
     }
     /* Only a direct parent that is present counts (rtm(5), Composition). */
     for (uint32_t b = 0; b < nbones; b++) {
-        int32_t p = r[b].rank < skel->nbones ? skel->parent[r[b].rank] : -1;
+        int32_t p = rank[b] < skel->nbones ? skel->parent[rank[b]] : -1;
         plan->parent[b] = p >= 0 ? first[p] : -1;
         plan->composed += plan->parent[b] >= 0;
     }
-    qsort(r, nbones, sizeof *r, rank_cmp);
-    for (uint32_t i = 0; i < nbones; i++)
-        plan->order[i] = r[i].bone;
-    free(r);
+    order_by_rank(rank, nbones, skel->nbones, count, plan->order);
+    free(rank);
     free(first);
+    free(count);
     return 0;
 }
 
@@ -103,9 +133,9 @@ static inline __attribute__((always_inline)) void local_matrix(const uint8_t *t,
                                                                double m[12])
 {
     double x = q_of(t, 0), y = q_of(t, 1), z = q_of(t, 2), w = q_of(t, 3);
-    double tx = half_to_float(le_u16(t + 8));
-    double ty = half_to_float(le_u16(t + 10));
-    double tz = half_to_float(le_u16(t + 12));
+    double tx = half_to_double(le_u16(t + 8));
+    double ty = half_to_double(le_u16(t + 10));
+    double tz = half_to_double(le_u16(t + 12));
     double r00 = 1 - 2 * y * y - 2 * z * z, r01 = 2 * x * y - 2 * z * w;
     double r02 = 2 * x * z + 2 * y * w, r10 = 2 * x * y + 2 * z * w;
     double r11 = 1 - 2 * x * x - 2 * z * z, r12 = 2 * y * z - 2 * x * w;
@@ -152,8 +182,31 @@ static void mul4x3(const double a[12], const double b[12], double res[12])
     mul_row(a + 9, 1.0, b, b0, b1, b2, b3, res + 9);
 }
 
-void rtm_convert_frame(const struct rtm_plan *plan, const uint8_t *transforms,
-                       double *scratch, float *out)
+/* Two floats, what SSE2 rounds two doubles to at once (cvtpd2ps): each
+ * lane as (float) would round it. */
+typedef float v2f __attribute__((vector_size(8)));
+
+/* Doubles d[k], d[k + 1] as floats at out + k floats. */
+static inline void put_pair(const double *d, int k, uint8_t *out)
+{
+    v2f f = __builtin_convertvector(load2(d + k), v2f);
+    memcpy(out + (size_t)k * sizeof(float), &f, sizeof f);
+}
+
+/* A matrix's 12 doubles as floats at out, two at a time. */
+static inline void put_floats(const double *d, uint8_t *out)
+{
+    put_pair(d, 0, out);
+    put_pair(d, 2, out);
+    put_pair(d, 4, out);
+    put_pair(d, 6, out);
+    put_pair(d, 8, out);
+    put_pair(d, 10, out);
+}
+
+/* The converter on any x86-64 (SSE2), or anywhere. */
+static void convert_generic(const struct rtm_plan *plan, const uint8_t *transforms,
+                            double *scratch, uint8_t *out, size_t stride)
 {
     for (uint32_t i = 0; i < plan->nbones; i++) {
         uint32_t b = plan->order[i];
@@ -166,8 +219,109 @@ void rtm_convert_frame(const struct rtm_plan *plan, const uint8_t *transforms,
         } else {
             local_matrix(transforms + (size_t)b * RTM_TRANSFORM_BYTES, abs);
         }
-        float *o = out + (size_t)b * 12;
-        for (int k = 0; k < 12; k++)
-            o[k] = (float)abs[k];
+        put_floats(abs, out + (size_t)b * stride);
     }
+}
+
+#if RTM_CONVERT_AVX2
+/* The same with AVX2, on a processor that has it: a product's row, three
+ * columns (and a fourth, unused), is one 4-lane operation where SSE2
+ * needs a pair and a single; the rest is the same code in VEX encoding.
+ * Every lane rounds as the scalar expression would: the same operations
+ * in the same order, and no FMA (-ffp-contract=off, and AVX2 has none). */
+
+/* Row a[0..2] x b's rows, plus t (a's fourth column's term), left to right. */
+__attribute__((target("avx2"))) static inline __m256d row4(const double *a, __m256d b0,
+                                                           __m256d b1, __m256d b2, __m256d t)
+{
+    __m256d s = _mm256_mul_pd(_mm256_set1_pd(a[0]), b0);
+    s = _mm256_add_pd(s, _mm256_mul_pd(_mm256_set1_pd(a[1]), b1));
+    s = _mm256_add_pd(s, _mm256_mul_pd(_mm256_set1_pd(a[2]), b2));
+    return _mm256_add_pd(s, t);
+}
+
+/* res = a x b as mul4x3 computes it, and res as floats at out.  Row k of
+ * b is 4 doubles from b + 3k (the fourth is the next row's first); the
+ * last row's load starts one earlier, so as not to read past b, and is
+ * shifted down.  a's fourth column is (0, 0, 0, 1): rows 0 to 2 add
+ * 0 * b's last row, kept as in mul4x3; row 3 adds b's last row itself,
+ * as the compiler makes of 1 * it there.  The rows are stored in order,
+ * each 4-lane store's extra lane overwritten by the next row; the last
+ * row is stored as 2 + 1, since its extra lane is another bone's. */
+__attribute__((target("avx2"))) static void mul4x3_avx2(const double a[12],
+                                                        const double b[12], double res[12],
+                                                        uint8_t *out)
+{
+    __m256d b0 = _mm256_loadu_pd(b), b1 = _mm256_loadu_pd(b + 3);
+    __m256d b2 = _mm256_loadu_pd(b + 6);
+    __m256d b3 = _mm256_permute4x64_pd(_mm256_loadu_pd(b + 8), _MM_SHUFFLE(3, 3, 2, 1));
+    __m256d zero = _mm256_mul_pd(_mm256_setzero_pd(), b3);
+    __m256d r0 = row4(a, b0, b1, b2, zero), r1 = row4(a + 3, b0, b1, b2, zero);
+    __m256d r2 = row4(a + 6, b0, b1, b2, zero), r3 = row4(a + 9, b0, b1, b2, b3);
+    _mm256_storeu_pd(res, r0);
+    _mm256_storeu_pd(res + 3, r1);
+    _mm256_storeu_pd(res + 6, r2);
+    _mm_storeu_pd(res + 9, _mm256_castpd256_pd128(r3));
+    _mm_store_sd(res + 11, _mm256_extractf128_pd(r3, 1));
+    __m128 f3 = _mm256_cvtpd_ps(r3);
+    _mm_storeu_ps((float *)(void *)out, _mm256_cvtpd_ps(r0));
+    _mm_storeu_ps((float *)(void *)(out + 12), _mm256_cvtpd_ps(r1));
+    _mm_storeu_ps((float *)(void *)(out + 24), _mm256_cvtpd_ps(r2));
+    _mm_storel_pi((__m64 *)(void *)(out + 36), f3);
+    _mm_store_ss((float *)(void *)(out + 44), _mm_movehl_ps(f3, f3));
+}
+
+__attribute__((target("avx2"))) static void convert_avx2(const struct rtm_plan *plan,
+                                                         const uint8_t *transforms,
+                                                         double *scratch, uint8_t *out,
+                                                         size_t stride)
+{
+    for (uint32_t i = 0; i < plan->nbones; i++) {
+        uint32_t b = plan->order[i];
+        double *abs = scratch + (size_t)b * 12;
+        int32_t p = plan->parent[b];
+        if (p >= 0) {
+            double local[12];
+            local_matrix(transforms + (size_t)b * RTM_TRANSFORM_BYTES, local);
+            mul4x3_avx2(local, scratch + (size_t)p * 12, abs, out + (size_t)b * stride);
+        } else {
+            local_matrix(transforms + (size_t)b * RTM_TRANSFORM_BYTES, abs);
+            put_floats(abs, out + (size_t)b * stride);
+        }
+    }
+}
+#endif
+
+int rtm_convert_avx2(void)
+{
+#if RTM_CONVERT_AVX2
+    return __builtin_cpu_supports("avx2") != 0;
+#else
+    return 0;
+#endif
+}
+
+void rtm_convert_frame_with(int avx2, const struct rtm_plan *plan, const uint8_t *transforms,
+                            double *scratch, uint8_t *out, size_t stride)
+{
+#if RTM_CONVERT_AVX2
+    if (avx2) {
+        convert_avx2(plan, transforms, scratch, out, stride);
+        return;
+    }
+#endif
+    (void)avx2;
+    convert_generic(plan, transforms, scratch, out, stride);
+}
+
+void rtm_convert_frame_at(const struct rtm_plan *plan, const uint8_t *transforms,
+                          double *scratch, uint8_t *out, size_t stride)
+{
+    rtm_convert_frame_with(rtm_convert_avx2(), plan, transforms, scratch, out, stride);
+}
+
+void rtm_convert_frame(const struct rtm_plan *plan, const uint8_t *transforms,
+                       double *scratch, float *out)
+{
+    rtm_convert_frame_at(plan, transforms, scratch, (uint8_t *)out, 12 * sizeof(float));
 }

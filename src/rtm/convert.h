@@ -13,6 +13,7 @@
 #ifndef RTM_CONVERT_H
 #define RTM_CONVERT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "rtm.h"
@@ -32,6 +33,18 @@ int rtm_plan_make(const struct rtm_skeleton *skel, const struct rtm_str *bones,
 void rtm_plan_free(struct rtm_plan *plan);
 void rtm_convert_frame(const struct rtm_plan *plan, const uint8_t *transforms,
                        double *scratch, float *out);
+/* The same with bone b's 12 floats at out + b * stride bytes (any
+ * alignment): straight into a plain file's frame, between its names. */
+void rtm_convert_frame_at(const struct rtm_plan *plan, const uint8_t *transforms,
+                          double *scratch, uint8_t *out, size_t stride);
 float rtm_half_to_float(uint16_t h);
+/* Whether the processor runs the AVX2 converter, which the two above use
+ * when it does: the same bytes, fewer instructions. */
+int rtm_convert_avx2(void);
+/* rtm_convert_frame_at with the AVX2 converter (avx2 nonzero: only where
+ * rtm_convert_avx2() says so) or the generic one: for the tests that
+ * compare them. */
+void rtm_convert_frame_with(int avx2, const struct rtm_plan *plan, const uint8_t *transforms,
+                            double *scratch, uint8_t *out, size_t stride);
 
 #endif

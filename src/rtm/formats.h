@@ -9,6 +9,7 @@
 #ifndef RTM_FORMATS_H
 #define RTM_FORMATS_H
 
+#include "convert.h"
 #include "rtm.h"
 #include "skeleton.h"
 
@@ -16,6 +17,21 @@ int rtm_read_plain(const uint8_t *data, size_t len, const struct rtm_parse_opts 
                    struct rtm_anim **out, struct rtm_error *err);
 int rtm_read_bmtr(const uint8_t *data, size_t len, const struct rtm_parse_opts *o,
                   struct rtm_anim **out, struct rtm_error *err);
+
+/* A BMTR file read as a light parse reads it (the same checks, readings
+ * and errors; the anim at RTM_DEPTH_LIGHT, made by the reader alone: no
+ * skeleton's copy, no tracks), with every frame's transforms kept
+ * unconverted, nframes * nbones * 14 bytes in file order, and the plan
+ * that converts them (convert.h): a full parse's matrices, a frame at a
+ * time, from a quarter of their memory (bmtr_plain.h). */
+struct rtm_bmtr_raw {
+    struct rtm_anim *anim;
+    uint8_t *transforms;
+    struct rtm_plan plan;
+};
+int rtm_read_bmtr_raw(const uint8_t *data, size_t len, const struct rtm_parse_opts *o,
+                      struct rtm_bmtr_raw *out, struct rtm_error *err);
+void rtm_bmtr_raw_free(struct rtm_bmtr_raw *r);
 
 /* BVH motion capture (mocap.h), retargeted onto the skeleton the options
  * choose by its joints' names (mocap_retarget.h); *skel gets that

@@ -282,6 +282,8 @@ struct pick {
     uint32_t n;
     const uint32_t *bone;
     const struct rtm_str *name;
+    rtm_plain_frame_fn make;    /* NULL: the matrices are the anim's */
+    void *make_ctx;
 };
 
 static uint32_t picked(const struct pick *p, uint32_t i)
@@ -313,10 +315,14 @@ static void put_frame(const struct rtm_anim *a, const struct pick *p, uint32_t f
     char *o = out->p + out->len;
     memcpy(o, &a->phases[f], 4);
     o += 4;
-    for (uint32_t b = 0; b < p->n; b++, o += BONE_BYTES) {
-        memcpy(o, names + (size_t)b * NAME_FIELD, NAME_FIELD);
-        memcpy(o + NAME_FIELD, rtm_matrix(a, f, picked(p, b)), MATRIX_BYTES);
+    for (uint32_t b = 0; b < p->n; b++) {
+        memcpy(o + (size_t)b * BONE_BYTES, names + (size_t)b * NAME_FIELD, NAME_FIELD);
+        if (!p->make)
+            memcpy(o + (size_t)b * BONE_BYTES + NAME_FIELD, rtm_matrix(a, f, picked(p, b)),
+                   MATRIX_BYTES);
     }
+    if (p->make)        /* every bone, in place between the names */
+        p->make(p->make_ctx, f, (uint8_t *)o + NAME_FIELD, BONE_BYTES);
     out->len += 4 + (size_t)BONE_BYTES * p->n;
 }
 
@@ -363,7 +369,14 @@ static int write_picked(const struct rtm_anim *a, const struct pick *p, struct r
 int rtm_write_plain_each(const struct rtm_anim *a, struct rtm_buf *out, size_t chunk,
                          rtm_plain_flush_fn flush, void *ctx)
 {
-    struct pick all = { a->nbones, NULL, NULL };
+    struct pick all = { a->nbones, NULL, NULL, NULL, NULL };
+    return write_picked(a, &all, out, chunk, flush, ctx);
+}
+
+int rtm_write_plain_made(const struct rtm_anim *a, rtm_plain_frame_fn make, void *make_ctx,
+                         struct rtm_buf *out, size_t chunk, rtm_plain_flush_fn flush, void *ctx)
+{
+    struct pick all = { a->nbones, NULL, NULL, make, make_ctx };
     return write_picked(a, &all, out, chunk, flush, ctx);
 }
 
@@ -425,7 +438,7 @@ static int copy_picked(const struct rtm_anim *a, const struct pick *p, struct rt
 int rtm_write_plain_bones(const struct rtm_anim *a, const uint32_t *bone,
                           const struct rtm_str *name, uint32_t n, struct rtm_buf *out)
 {
-    struct pick p = { n, bone, name };
+    struct pick p = { n, bone, name, NULL, NULL };
     if (a->format == RTM_FORMAT_PLAIN && a->source)
         return copy_picked(a, &p, out);
     return write_picked(a, &p, out, SIZE_MAX, NULL, NULL);

@@ -108,8 +108,9 @@ struct rtm_prop {
  *
  * RTM_PARSE_NO_TALLIES is no depth but a flag of a FULL parse: it leaves
  * out one number of one view (header.txt's tallies), not a field that a
- * kind of views needs, and its only caller (rtmcat) streams plain.rtm and
- * caches nothing; a depth between LIGHT and FULL for it would move every
+ * kind of views needs, for a caller that writes plain.rtm alone and caches
+ * nothing (rtmcat goes further: bmtr_plain.h holds no matrices at all);
+ * a depth between LIGHT and FULL for it would move every
  * other full view's row for nothing.  Such an anim is FULL with unusable
  * and scaled_bones 0, and its maker must not render header.txt from it.
  *
@@ -214,9 +215,8 @@ int rtm_is_anim_name(const char *name, size_t len);
 enum { RTM_PARSE_NO_MATRICES = 1 };
 /* With RTM_PARSE_NO_TALLIES the matrices are made as by a full parse but
  * not classified: unusable and scaled_bones stay 0, so such an anim must
- * not render header.txt.  For a caller that only writes plain.rtm
- * (rtmcat), to whom classifying every matrix would cost a third of the
- * parse. */
+ * not render header.txt.  For a caller that only writes plain.rtm, to
+ * whom classifying every matrix would cost a third of the parse. */
 enum { RTM_PARSE_NO_TALLIES = 2 };
 int rtm_parse_flags(const uint8_t *data, size_t len, const struct rtm_skeleton *skel,
                     unsigned flags, struct rtm_anim **out, struct rtm_error *err);
@@ -318,6 +318,13 @@ int rtm_write_plain(const struct rtm_anim *a, struct rtm_buf *out);
 typedef int (*rtm_plain_flush_fn)(void *ctx, struct rtm_buf *out);
 int rtm_write_plain_each(const struct rtm_anim *a, struct rtm_buf *out, size_t chunk,
                          rtm_plain_flush_fn flush, void *ctx);
+/* The same for an anim whose matrices make gives, a frame at a time (it
+ * may hold none: a light parse): make(make_ctx, f, m, stride) writes
+ * frame f's, bone b's 12 floats at m + b * stride bytes, unaligned; it is
+ * called once for each frame written, in the order written. */
+typedef void (*rtm_plain_frame_fn)(void *ctx, uint32_t f, uint8_t *m, size_t stride);
+int rtm_write_plain_made(const struct rtm_anim *a, rtm_plain_frame_fn make, void *make_ctx,
+                         struct rtm_buf *out, size_t chunk, rtm_plain_flush_fn flush, void *ctx);
 /* A plain RTM of only the bones bone[0, n) of a (indices, each once),
  * bone[i] named name[i], for fixed.rtm (views.h).  A plain anim with its
  * source is rewritten from its own bytes: the MDAT block, header, frames

@@ -1,14 +1,13 @@
 /* rtmcat_plain.c - plain.rtm of a loose BMTR file without the tree.
  *
  * Converting is what rtmcat is run for most, once a file by a script, so
- * this one view takes a shorter way than the tree's: the file is parsed
- * without classifying its matrices (RTM_PARSE_NO_TALLIES: only header.txt
- * shows those tallies) and the view is written out in pieces of CHUNK
- * bytes as it is made (rtm_view_stream: the views that can be, which
- * plain.rtm is), never whole in memory.  The bytes are the view's by
- * construction: the same parse, and the view table's stream function
- * uses the writer its renderer does.  Anything else (a
- * file that does not parse, a plain RTM, an archive entry) goes the
+ * this one view takes a shorter way than the tree's: the file is read as
+ * a full parse reads it, but each frame is converted straight into the
+ * piece of CHUNK bytes being written (rtm_bmtr_plain_each), so that the
+ * matrices are never held, nor the skeleton's copy and the track names
+ * that only other views need.  The bytes are the view's by construction:
+ * the same reader, conversion and writer (bmtr_plain.h).  Anything else
+ * (a file that does not parse, a plain RTM, an archive entry) goes the
  * tree's way, which also makes every message. */
 #include "rtmcat_plain.h"
 
@@ -21,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bmtr_plain.h"
 #include "rtm.h"
 #include "rtmcat_config.h"
 #include "sides.h"
@@ -73,32 +73,24 @@ static int flush_out(void *ctx, struct rtm_buf *out)
 int rtmcat_plain(int srcfd, const char *rel, const char *view,
                  const struct rtm_skeleton *skel, int skel_given, const char *file)
 {
+    enum rtm_view_kind kind;
     uint8_t *data;
     size_t len;
-    if (!rtm_view_streams(view) || (!skel_given && model_cfg_beside(srcfd, rel)) ||
-        read_bmtr(srcfd, rel, &data, &len))
+    if (rtm_view_name_kind(view, &kind) || kind != RTM_VIEW_PLAIN ||
+        (!skel_given && model_cfg_beside(srcfd, rel)) || read_bmtr(srcfd, rel, &data, &len))
         return -1;
-    /* the anim keeps data as its source rather than a copy of it: a copy
-     * is as many fresh pages as the file, each a page fault */
-    struct rtm_parse_opts o = { .skel = skel, .flags = RTM_PARSE_NO_TALLIES, .give_source = 1 };
+    struct rtm_parse_opts o = { .skel = skel, .give_source = 1 };   /* data is freed once read */
     struct rtm_error err = { .msg = "" };
-    struct rtm_anim *a = NULL;
-    struct rtm_view v;
-    int rc = rtm_parse_opts(data, len, &o, &a, &err);
-    if (!a || a->source != data)
-        free(data);
-    if (rc || rtm_view_lookup(a, view, &v)) {
-        rtm_free(a);
-        return -1;
-    }
     struct rtm_buf out;
     rtm_buf_init(&out);
     int status = 0;
-    if (rtm_view_stream(a, v, &out, CHUNK, flush_out, &status) && !status) {
+    int rc = rtm_bmtr_plain_each(data, len, &o, &out, CHUNK, flush_out, &status, &err);
+    rtm_buf_free(&out);
+    if (rc == -1)
+        return -1;                      /* nothing written: the tree's way says why */
+    if (rc && !status) {
         fprintf(stderr, "rtmcat: %s: out of memory\n", file);
         status = 1;
     }
-    rtm_buf_free(&out);
-    rtm_free(a);
     return status;
 }

@@ -4,10 +4,13 @@
  * independent half-float decoder (bmtr_testutil.h): the zero signs of the
  * identity, random transforms in every version and compression, the ofp2
  * skeleton's composition of child with parent against a double-precision
- * product, a NULL skeleton as "none", and RTM_PARSE_NO_TALLIES's matrices.
+ * product, a NULL skeleton as "none", and RTM_PARSE_NO_TALLIES's matrices;
+ * every half, and the AVX2 converter against the generic one.
  * The layouts and errors of the reader: test_bmtr. */
 #include "testutil.h"
 #include "bmtr_testutil.h"
+#include "convert.h"
+#include "skeleton.h"
 
 /* ---- conversion values ------------------------------------------------- */
 
@@ -199,6 +202,147 @@ static void ofp2_product(void **state)
     }
 }
 
+/* The plan converts parents first: the bones in skeleton order (a name
+ * the skeleton has twice in the file, in file order), those it lacks
+ * last in file order; each composes with the first bone of its parent's
+ * name. */
+static void plan_order(void **state)
+{
+    (void)state;
+    static const char *const names[] = { "zig", "spine1", "Spine", "pelvis", "spine",
+                                         "zag", "leftarm" };
+    enum { NB = 7 };
+    struct rtm_str bones[NB];
+    for (uint32_t b = 0; b < NB; b++)
+        bones[b] = (struct rtm_str){ names[b], (uint32_t)strlen(names[b]) };
+    struct rtm_skeleton *ofp2;
+    struct rtm_error err;
+    assert_int_equal(rtm_skeleton_builtin("ofp2", &ofp2, &err), 0);
+    struct rtm_plan plan;
+    assert_int_equal(rtm_plan_make(ofp2, bones, NB, &plan), 0);
+    static const uint32_t order[NB] = { 3, 2, 4, 1, 6, 0, 5 };
+    static const int32_t parent[NB] = { -1, 2, 3, -1, 3, -1, -1 };
+    assert_memory_equal(plan.order, order, sizeof order);
+    assert_memory_equal(plan.parent, parent, sizeof parent);
+    assert_int_equal(plan.composed, 3);
+    rtm_plan_free(&plan);
+    /* without a skeleton: file order, nothing composed */
+    assert_int_equal(rtm_plan_make(NULL, bones, NB, &plan), 0);
+    for (uint32_t b = 0; b < NB; b++) {
+        assert_int_equal(plan.order[b], b);
+        assert_int_equal(plan.parent[b], -1);
+    }
+    rtm_plan_free(&plan);
+    rtm_skeleton_free(ofp2);
+}
+
+/* Every half converts to the value rtm_half_to_float gives it, bit for
+ * bit once written as a float: zeros, subnormals, infinities and NaNs
+ * (their payloads) included, in the translation row of a local matrix. */
+static void every_half_exact(void **state)
+{
+    (void)state;
+    const struct rtm_str bone = { "b", 1 };
+    struct rtm_plan plan;
+    assert_int_equal(rtm_plan_make(NULL, &bone, 1, &plan), 0);
+    double scratch[12];
+    for (uint32_t h = 0; h <= 0xffff; h++) {
+        uint8_t t[14];
+        put_transform(t, 0, 0, 0, 16384, (uint16_t)h, (uint16_t)h, (uint16_t)h);
+        float m[12];
+        rtm_convert_frame(&plan, t, scratch, m);
+        /* volatile: through a double, as the converter goes (a NaN's quiet
+         * bit set), not folded back to the float */
+        volatile double v = rtm_half_to_float((uint16_t)h);
+        float want[3] = { (float)-v, (float)v, (float)-v };
+        if (memcmp(m + 9, want, sizeof want) != 0)
+            fail_msg("half 0x%04x: got 0x%08x, want 0x%08x", h,
+                     ((const uint32_t *)(const void *)m)[10],
+                     ((const uint32_t *)(const void *)want)[1]);
+    }
+    rtm_plan_free(&plan);
+}
+
+/* A random transform: any quaternion integers (the extremes often), and
+ * halves of every class (zeros of both signs, subnormals, infinities,
+ * and with nans NaNs) among random ones. */
+static void random_transform(uint8_t t[14], int nans)
+{
+    static const int16_t q_odd[] = { 0, -32768, 32767, 16384, -16384, 1, -1 };
+    static const uint16_t h_odd[] = { 0x0000, 0x8000, 0x0001, 0x83ff, 0x7c00, 0xfc00, 0x7e00,
+                                      0xfd55, 0x7bff, 0x0400 };
+    int16_t q[4];
+    uint16_t h[3];
+    for (int k = 0; k < 4; k++)
+        q[k] = lcg_next() % 4 == 0 ? q_odd[lcg_next() % 7] : (int16_t)(lcg_next() & 0xffff);
+    for (int k = 0; k < 3; k++) {
+        h[k] = lcg_next() % 4 == 0 ? h_odd[lcg_next() % 10] : (uint16_t)(lcg_next() & 0xffff);
+        if (!nans && (h[k] & 0x7fff) > 0x7c00)
+            h[k] = 0x7c00;              /* infinity: its NaNs are all the default one */
+    }
+    put_transform(t, q[0], q[1], q[2], q[3], h[0], h[1], h[2]);
+}
+
+/* The same bits; with nans, two NaNs also pass.  A sum of two NaNs (two
+ * NaN translations meeting, a broken file's) is one of them, and which
+ * one C leaves to the compiler, who may swap an addition's operands: no
+ * converter can promise it, the generic one included.  Without NaNs in
+ * the file every NaN is the default one (infinity times zero), and every
+ * value is compared bit for bit. */
+static int same_value(double a, double b, int nans)
+{
+    return memcmp(&a, &b, sizeof a) == 0 || (nans && isnan(a) && isnan(b));
+}
+
+static int same_float(const uint8_t *a, const uint8_t *b, int nans)
+{
+    float fa, fb;
+    memcpy(&fa, a, sizeof fa);
+    memcpy(&fb, b, sizeof fb);
+    return memcmp(&fa, &fb, sizeof fa) == 0 || (nans && isnan(fa) && isnan(fb));
+}
+
+/* Where the processor has AVX2, its converter gives the generic one's
+ * bytes, and the same doubles to compose children with: every bone of
+ * ofp2's hierarchy (and unknown ones) over random frames. */
+static void avx2_same_as_generic(void **state)
+{
+    (void)state;
+    if (!rtm_convert_avx2())
+        skip_because("no AVX2 here");
+    enum { NB = 110, FRAMES = 400 };
+    struct rtm_skeleton *ofp2;
+    struct rtm_error err;
+    assert_int_equal(rtm_skeleton_builtin("ofp2", &ofp2, &err), 0);
+    struct rtm_str bones[NB];
+    char extra[NB][16];
+    for (uint32_t b = 0; b < NB; b++) {
+        snprintf(extra[b], sizeof extra[b], "extra_%u", b);
+        const char *n = b < ofp2->nbones ? ofp2->bone[ofp2->nbones - 1 - b] : extra[b];
+        bones[b] = (struct rtm_str){ n, (uint32_t)strlen(n) };
+    }
+    struct rtm_plan plan;
+    assert_int_equal(rtm_plan_make(ofp2, bones, NB, &plan), 0);
+    assert_true(plan.composed > 90);
+    static uint8_t t[NB * 14], f_gen[NB * 48], f_avx[NB * 48];
+    static double s_gen[NB * 12], s_avx[NB * 12];
+    lcg_state = 7;
+    for (int f = 0; f < FRAMES; f++) {
+        int nans = f % 2;
+        for (uint32_t b = 0; b < NB; b++)
+            random_transform(t + 14 * b, nans);
+        rtm_convert_frame_with(0, &plan, t, s_gen, f_gen, 48);
+        rtm_convert_frame_with(1, &plan, t, s_avx, f_avx, 48);
+        for (uint32_t k = 0; k < NB * 12; k++)
+            if (!same_value(s_gen[k], s_avx[k], nans) ||
+                !same_float(f_gen + 4 * k, f_avx + 4 * k, nans))
+                fail_msg("frame %d, bone %u, [%u]: the AVX2 converter gives %g, the generic "
+                         "one %g", f, k / 12, k % 12, s_avx[k], s_gen[k]);
+    }
+    rtm_plan_free(&plan);
+    rtm_skeleton_free(ofp2);
+}
+
 /* ---- skeletons and parse flags ----------------------------------------- */
 
 /* A NULL skeleton means no hierarchy, the same as "none". */
@@ -253,6 +397,9 @@ int main(void)
         cmocka_unit_test(local_matrices_exact),
         cmocka_unit_test(ofp2_composition),
         cmocka_unit_test(ofp2_product),
+        cmocka_unit_test(plan_order),
+        cmocka_unit_test(every_half_exact),
+        cmocka_unit_test(avx2_same_as_generic),
         cmocka_unit_test(no_tallies),
     };
     return run_test_cases(tests, NULL, NULL);

@@ -514,6 +514,32 @@ static void write_sorts_stably_many(void **state)
     rtm_buf_free(&out);
 }
 
+/* Phases that already ascend keep file order, equal ones (-0 and 0
+ * too) included; a NaN among them still goes last. */
+static void phase_order_sorted(void **state)
+{
+    (void)state;
+    static const float sorted[] = { -1.0f, -0.0f, 0.0f, 0.0f, 0.5f, 0.5f, 1.0f };
+    static const float nan_in[] = { 0.0f, NAN, 0.5f, 1.0f };
+    static const uint32_t nan_last[] = { 0, 2, 3, 1 };
+    enum { NS = sizeof sorted / sizeof sorted[0], NN = sizeof nan_in / sizeof nan_in[0] };
+    struct rtm_anim *a = rtm_anim_alloc(RTM_FORMAT_PLAIN, NS, 0, 0, 1, RTM_DEPTH_LIGHT);
+    assert_non_null(a);
+    memcpy(a->phases, sorted, sizeof sorted);
+    uint32_t *o = rtm_phase_order(a);
+    assert_non_null(o);
+    for (uint32_t i = 0; i < NS; i++)
+        assert_int_equal(o[i], i);
+    free(o);
+    memcpy(a->phases, nan_in, sizeof nan_in);
+    a->nframes = NN;
+    o = rtm_phase_order(a);
+    assert_non_null(o);
+    assert_memory_equal(o, nan_last, sizeof nan_last);
+    free(o);
+    rtm_free(a);
+}
+
 /* An anim built in memory: a name longer than 32 bytes is cut to 32, an
  * MDAT string longer than 255 to 255, and zero frames write a file that
  * reads back (the reference refuses it; we keep the header). */
@@ -622,6 +648,7 @@ int main(void)
         cmocka_unit_test(write_reproduces_mdat),
         cmocka_unit_test(write_sorts_stably),
         cmocka_unit_test(write_sorts_stably_many),
+        cmocka_unit_test(phase_order_sorted),
         cmocka_unit_test(write_limits),
         cmocka_unit_test(write_in_pieces),
     };

@@ -257,6 +257,27 @@ static char *write_text(const struct rtm_skeleton *s, size_t *len)
     return rtm_buf_take(&b, NULL);
 }
 
+/* Names are found in any ASCII case, whatever their length (the lookup
+ * hashes them 8 bytes at a time), and only A-Z fold: '@' and '`', '['
+ * and '{', or bytes past ASCII, differ by the same bit and stay apart. */
+static void find_folds_ascii_only(void **state)
+{
+    (void)state;
+    static const char text[] = "a -\nAbCdEfGh a\nAbCdEfGhIjKlMnOpQ a\nx@[\xc1 a\n";
+    struct rtm_skeleton *s = parse_text_ok(text, sizeof text - 1);
+    assert_int_equal(rtm_skeleton_find(s, "A", 1), 0);
+    assert_int_equal(rtm_skeleton_find(s, "abcdefgh", 8), 1);
+    assert_int_equal(rtm_skeleton_find(s, "ABCDEFGH", 8), 1);
+    assert_int_equal(rtm_skeleton_find(s, "aBcDeFgHiJkLmNoPq", 17), 2);
+    assert_int_equal(rtm_skeleton_find(s, "ABCDEFGHIJKLMNOPQ", 17), 2);
+    assert_int_equal(rtm_skeleton_find(s, "ABCDEFGHIJKLMNOP", 16), -1);
+    assert_int_equal(rtm_skeleton_find(s, "X@[\xc1", 4), 3);
+    assert_int_equal(rtm_skeleton_find(s, "x`[\xc1", 4), -1);
+    assert_int_equal(rtm_skeleton_find(s, "x@{\xc1", 4), -1);
+    assert_int_equal(rtm_skeleton_find(s, "x@[\xe1", 4), -1);
+    rtm_skeleton_free(s);
+}
+
 static const char PIVOTS[] =
     "# bone parent x y z\n"
     "root -   0 1.25 -0\n"
@@ -504,6 +525,7 @@ int main(void)
         cmocka_unit_test(open_file),
         cmocka_unit_test(open_missing_file),
         cmocka_unit_test(builtin_any_case),
+        cmocka_unit_test(find_folds_ascii_only),
         cmocka_unit_test(parse_pivots),
         cmocka_unit_test(parse_pivot_errors),
         cmocka_unit_test(write_format),
