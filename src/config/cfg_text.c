@@ -10,12 +10,12 @@
 #include "config.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "array.h"
+#include "cfg_word.h"
 
 struct parser {
     const char *begin, *p, *end;
@@ -287,135 +287,28 @@ static int get_quoted(struct parser *ps, struct cfg_value *v)
     return 0;
 }
 
-/* Digits of base 10 or 16 from s to e: the value, or -1 past INT64_MAX. */
-static int parse_digits(const char *s, const char *e, int base, uint64_t *out)
-{
-    uint64_t v = 0;
-    if (s == e)
-        return -1;
-    for (; s < e; s++) {
-        int d;
-        if (*s >= '0' && *s <= '9')
-            d = *s - '0';
-        else if (base == 16 && (*s | 0x20) >= 'a' && (*s | 0x20) <= 'f')
-            d = (*s | 0x20) - 'a' + 10;
-        else
-            return -1;
-        if (v > ((uint64_t)INT64_MAX - (uint64_t)d) / (uint64_t)base)
-            return -1;
-        v = v * (uint64_t)base + (uint64_t)d;
-    }
-    *out = v;
-    return 0;
-}
-
-static int as_float(const char *s, const char *e, float *f)
-{
-    const char *p = s;
-    int digits = 0, point = 0, exp = 0;
-    if (p < e && (*p == '-' || *p == '+'))
-        p++;
-    for (; p < e && ((*p >= '0' && *p <= '9') || *p == '.'); p++) {
-        if (*p == '.' && point++)
-            return -1;
-        digits += *p != '.';
-    }
-    if (!digits)
-        return -1;
-    if (p < e && (*p == 'e' || *p == 'E')) {
-        p++;
-        if (p < e && (*p == '-' || *p == '+'))
-            p++;
-        for (; p < e && *p >= '0' && *p <= '9'; p++)
-            exp++;
-        if (!exp)
-            return -1;
-    }
-    if (p != e || (!point && !exp))
-        return -1;
-    char tmp[128];
-    if ((size_t)(e - s) >= sizeof tmp)
-        return -1;
-    memcpy(tmp, s, (size_t)(e - s));
-    tmp[e - s] = 0;
-    *f = strtof(tmp, NULL);
-    return 0;
-}
-
-/* The non-finite spellings cfg_print_text() uses (and DeRap's). */
-static int as_nonfinite(const char *s, size_t n, float *f)
-{
-    unsigned bits;
-    char tail;
-    char tmp[40];
-    if (n >= sizeof tmp)
-        return -1;
-    memcpy(tmp, s, n);
-    tmp[n] = 0;
-    if (!strcmp(tmp, "1.#INF") || !strcmp(tmp, "-1.#INF")) {
-        *f = tmp[0] == '-' ? -INFINITY : INFINITY;
-        return 0;
-    }
-    if (!strcmp(tmp, "1.#QNAN") || !strcmp(tmp, "-1.#IND") || !strcmp(tmp, "-1.#QNAN")) {
-        bits = tmp[0] == '-' ? 0xFFC00000u : 0x7FC00000u;
-    } else if (sscanf(tmp, "1.#QNAN(0x%8x%c", &bits, &tail) != 2 || tail != ')' ||
-               n != 19) {
-        return -1;
-    }
-    memcpy(f, &bits, 4);
-    return isnan(*f) ? 0 : -1;
-}
-
-/* Whether s..e is __EVAL( ... ) whose first parenthesis closes at e: the
- * expression inside into *x. */
-static int as_expression(const char *s, const char *e, struct cfg_str *x)
-{
-    long depth = 0;
-    if (e - s < 8 || memcmp(s, "__EVAL(", 7) != 0 || e[-1] != ')')
-        return 0;
-    for (const char *p = s + 6; p < e; p++) {
-        depth += *p == '(' ? 1 : *p == ')' ? -1 : 0;
-        if (depth == 0 && p + 1 < e)
-            return 0;
-    }
-    *x = (struct cfg_str){ s + 7, (uint32_t)(e - s - 8) };
-    return depth == 0;
-}
-
-/* Unquoted text s..e: a number as BI's tools read it, an expression
- * (__EVAL(...), which rapifies to one, as HEMTT's rapifier writes it),
- * else a string. */
+/* Unquoted text s..e, as cfg_word.h reads it, into v. */
 static int classify(struct parser *ps, const char *s, const char *e, struct cfg_value *v)
 {
-    const char *d = s;
-    int neg = 0;
-    uint64_t u;
-    struct cfg_str x;
-    if (as_expression(s, e, &x)) {
-        if (!(x.p = cfg_strdup(ps->c, x.p, x.len)))
-            return oom(ps);
-        v->type = CFG_T_VARIABLE;
-        v->u.s = x;
+    struct cfg_word w;
+    cfg_word_read(s, e, &w);
+    switch (w.kind) {
+    case CFG_WORD_INT:
+        v->type = w.i >= INT32_MIN && w.i <= INT32_MAX ? CFG_T_INT : CFG_T_INT64;
+        v->u.i = w.i;
         return 0;
-    }
-    if (d < e && (*d == '-' || *d == '+'))
-        neg = *d++ == '-';
-    int hex = e - d > 2 && d[0] == '0' && (d[1] | 0x20) == 'x';
-    if (parse_digits(hex ? d + 2 : d, e, hex ? 16 : 10, &u) == 0) {
-        int64_t i = neg ? -(int64_t)u : (int64_t)u;
-        v->type = i >= INT32_MIN && i <= INT32_MAX ? CFG_T_INT : CFG_T_INT64;
-        v->u.i = i;
-        return 0;
-    }
-    if (as_float(s, e, &v->u.f) == 0 || as_nonfinite(s, (size_t)(e - s), &v->u.f) == 0) {
+    case CFG_WORD_FLOAT:
         v->type = CFG_T_FLOAT;
+        v->u.f = w.f;
         return 0;
+    default:
+        break;
     }
-    const char *p = cfg_strdup(ps->c, s, (size_t)(e - s));
+    const char *p = cfg_strdup(ps->c, w.text, w.len);
     if (!p)
         return oom(ps);
-    v->type = CFG_T_STRING;
-    v->u.s = (struct cfg_str){ p, (uint32_t)(e - s) };
+    v->type = w.kind == CFG_WORD_EXPRESSION ? CFG_T_VARIABLE : CFG_T_STRING;
+    v->u.s = (struct cfg_str){ p, (uint32_t)w.len };
     return 0;
 }
 
