@@ -1,7 +1,8 @@
 # rtmfs - read-only FUSE views of Arma RTM animations.
 # make            build the programs into build/
 # make check      install missing build dependencies, build, run every test
-#                 and end with one summary line (SANITIZE=1: ASan + UBSan)
+#                 and end with one summary line (SANITIZE=1: ASan + UBSan);
+#                 make check-builds: the tests that build the project again
 # make bench      benchmarks; make demo: install deps, build, show samples
 #
 # CFLAGS, CPPFLAGS and LDFLAGS from the command line or the environment add
@@ -105,7 +106,7 @@ UNIT_DIRS := $(sort $(dir $(wildcard tests/unit/*/test_*.c)))
 UNIT     := $(notdir $(basename $(wildcard tests/unit/*/test_*.c)))
 UNIT_BIN := $(UNIT:%=$(BUILD)/tests/%)
 
-.PHONY: all tests check bench demo fuzz fuzz-long tsan stress stress-long valgrind install install-magic uninstall deb \
+.PHONY: all tests check check-builds bench demo fuzz fuzz-long tsan stress stress-long valgrind install install-magic uninstall deb \
 	clean deps layers view-hashes ofp2-table pow10-table corpus-mix float-exhaustive
 all: $(PROGS)
 # the unit tests, and the mount tests' own programs (tests/lib/walk_check.c; fuzz_seeds for tests/mount/tricks.sh;
@@ -375,6 +376,12 @@ stress: all
 	@BUILD=$(BUILD) bash tests/mount/stress.sh $(STRESS_SECONDS)
 stress-long:
 	@$(MAKE) --no-print-directory stress STRESS_SECONDS=900
+
+# The tests that build the project again (a "# make check: builds" line:
+# a user's CFLAGS, the Debian package), kept out of make check's minutes.
+check-builds: all
+	@for t in $$(grep -lx '# make check: builds' tests/*/*.sh); do \
+	    BUILD=$(BUILD) bash tests/run.sh --only $$t || exit 1; done
 
 # valgrind memcheck over rtmcat for every file of the corpus.
 valgrind: all $(BUILD)/rtmcat-memcheck

@@ -38,8 +38,10 @@ ncpu=$(nproc 2>/dev/null || echo 2)
 max=${CHECK_JOBS:-$((ncpu * 2))}
 
 # The jobs: every script but the long ones that make valgrind and make
-# stress run (valgrind.sh; stress.sh and damaged.sh, minutes each) unless
-# asked for by name, then every unit test.
+# stress run (valgrind.sh; stress.sh and damaged.sh, minutes each) and
+# those that build the project again (a line "# make check: builds" among
+# their first ten: make check-builds runs them) unless asked for by name,
+# then every unit test.
 # The long ones (a line "make check: long" among a script's or a unit
 # test's source's first ten) start first, so that none of them is left
 # running alone at the end while a core waits.
@@ -49,7 +51,8 @@ for t in "${scripts[@]}"; do
         [ ${#scripts[@]} -eq 1 ] || continue ;;
     esac
     first=$(head -n 10 "$t")
-    if grep -qx '# make check: alone' <<<"$first"; then alone+=("$t")
+    if grep -qx '# make check: builds' <<<"$first" && [ ${#scripts[@]} -gt 1 ]; then continue
+    elif grep -qx '# make check: alone' <<<"$first"; then alone+=("$t")
     elif grep -qx '# make check: long' <<<"$first"; then long+=("$t")
     else jobs+=("$t"); fi
 done

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make check: long
+# make check: builds
 # flags.sh - the build keeps what correctness needs whatever flags a user
 # gives.  Builds rtmcat and the real-file test with a user's CFLAGS into
 # build-flags-*: with -O0 -g (the issue that started this), and with FMA

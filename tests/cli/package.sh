@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make check: long
+# make check: builds
 # package.sh - make deb and what the package installs: builds
 # $BUILD/rtmfs_VERSION-1_ARCH.deb, runs lintian on it (no E: or W: line),
 # compares dpkg-deb -c with the list below, installs it (for real as root
