@@ -247,7 +247,7 @@ __attribute__((target("avx2"))) static inline __m256d row4(const double *a, __m2
  * 0 * b's last row, kept as in mul4x3; row 3 adds b's last row itself,
  * as the compiler makes of 1 * it there.  The rows are stored in order,
  * each 4-lane store's extra lane overwritten by the next row; the last
- * row is stored as 2 + 1, since its extra lane is another bone's. */
+ * row's three are copied, since its extra lane is another bone's. */
 __attribute__((target("avx2"))) static void mul4x3_avx2(const double a[12],
                                                         const double b[12], double res[12],
                                                         uint8_t *out)
@@ -267,8 +267,9 @@ __attribute__((target("avx2"))) static void mul4x3_avx2(const double a[12],
     _mm_storeu_ps((float *)(void *)out, _mm256_cvtpd_ps(r0));
     _mm_storeu_ps((float *)(void *)(out + 12), _mm256_cvtpd_ps(r1));
     _mm_storeu_ps((float *)(void *)(out + 24), _mm256_cvtpd_ps(r2));
-    _mm_storel_pi((__m64 *)(void *)(out + 36), f3);
-    _mm_store_ss((float *)(void *)(out + 44), _mm_movehl_ps(f3, f3));
+    float last[4];                      /* out is a byte stream: no aligned store */
+    _mm_storeu_ps(last, f3);
+    memcpy(out + 36, last, 3 * sizeof(float));
 }
 
 __attribute__((target("avx2"))) static void convert_avx2(const struct rtm_plan *plan,
