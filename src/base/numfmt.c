@@ -44,7 +44,7 @@ static inline uint64_t round_to_odd(uint64_t g, uint64_t cp)
  * two of 10^k.  The interval's bounds and v are scaled to quarter units of
  * 10^k (vbl, vbr, vb), rounded to odd; the bounds belong to the interval
  * when the significand is even (strtof rounds ties to even). */
-static inline int shortest_fast(float v, struct decimal *d)
+static inline __attribute__((always_inline)) int shortest_fast(float v, struct decimal *d)
 {
     uint32_t bits;
     memcpy(&bits, &v, 4);
@@ -256,7 +256,19 @@ size_t rtm_fmt_float(float v, char *buf)
     return put_decimal(d, signbit(v) != 0, buf);
 }
 
-/* The same decisions as rtm_fmt_float, without writing the digits. */
+/* How many digits v (1 <= v < 10^10) has: from its bit length, which
+ * leaves two candidates, and one comparison; sizing counts the digits of
+ * every number of a matrix, where ten comparisons cost a fifth of it. */
+static inline int count_digits(uint64_t v)
+{
+    static const uint64_t POW10[11] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
+                                        100000000, 1000000000, 10000000000 };
+    int t = ((64 - __builtin_clzll(v | 1)) * 1233) >> 12;    /* bits · log10(2) */
+    return t + (v >= POW10[t]);
+}
+
+/* The same decisions as rtm_fmt_float, without writing the digits: d's
+ * digits without trailing zeros, counted as trim_decimal counts them. */
 static inline size_t float_len(float v)
 {
     struct decimal d;
@@ -264,9 +276,14 @@ static inline size_t float_len(float v)
         char s[RTM_FLOAT_CHARS];
         return rtm_fmt_float(v, s);
     }
-    int n, k;
-    trim_decimal(d, &n, &k);
-    return decimal_len(n, k, signbit(v) != 0);
+    uint64_t m = d.digits;
+    int e = d.exp10;
+    while (m >= 10 && m % 10 == 0) {
+        m /= 10;
+        e++;
+    }
+    int n = count_digits(m);
+    return decimal_len(n, e + n - 1, signbit(v) != 0);
 }
 
 size_t rtm_float_len(float v)
@@ -406,6 +423,81 @@ size_t rtm_fixed_len(double v, int digits)
         frac--;
     }
     return (size_t)((q && v < 0) + (n > digits ? n - digits : 1) + (frac ? frac + 1 : 0));
+}
+
+/* ---- printf's lengths ---- */
+
+/* The fast paths below scale by one exact power of ten (one rounding:
+ * 2^-53 relative) and keep to results below 10^9, so the scaled value is
+ * within 2^-23 of the true one; a fraction closer than FRAC_MARGIN to a
+ * half, or a value that close to a power of ten, goes to snprintf. */
+#define FRAC_MARGIN 1e-4
+static const double POW10_EXACT[23] = { 1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                        1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                        1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
+
+/* t >= 0 rounded to an integer as printf rounds the exact value, or -1
+ * when t is too near a half to tell. */
+static inline int64_t clear_round(double t)
+{
+    double fl = floor(t), frac = t - fl;
+    if (fabs(frac - 0.5) < FRAC_MARGIN)
+        return -1;
+    return (int64_t)fl + (frac > 0.5);
+}
+
+size_t rtm_printf_f_len(double v, int decimals)
+{
+    if (decimals < 0 || decimals > RTM_DIGITS_MAX)
+        return (size_t)snprintf(NULL, 0, "%.*f", decimals, v);
+    double t = fabs(v) * POW10_EXACT[decimals];
+    int64_t q = isfinite(v) && t < 1e9 ? clear_round(t) : -1;
+    if (q < 0)
+        return (size_t)snprintf(NULL, 0, "%.*f", decimals, v);
+    int whole = 1;
+    for (int64_t w = q / (int64_t)POW10_EXACT[decimals]; w >= 10; w /= 10)
+        whole++;
+    return (size_t)(signbit(v) != 0) + (size_t)whole + (size_t)(decimals ? decimals + 1 : 0);
+}
+
+/* The length %g writes for n significant digits (trailing zeros gone) at
+ * decimal exponent x with precision p: plain from 10^-4 to below 10^p,
+ * else d.ddde+XX with at least two exponent digits. */
+static size_t g_len(int n, int x, int p)
+{
+    if (x >= -4 && x < p)
+        return x >= 0 ? (size_t)(x + 1 + (n > x + 1 ? n - x : 0)) : (size_t)(1 - x + n);
+    int ax = x < 0 ? -x : x;
+    return (size_t)(n > 1 ? n + 1 : 1) + 2 + (ax >= 100 ? 3 : 2);
+}
+
+/* a · 10^s for |s| <= 22, rounded once. */
+static inline double scale10(double a, int s)
+{
+    return s >= 0 ? a * POW10_EXACT[s] : a / POW10_EXACT[-s];
+}
+
+size_t rtm_printf_g_len(double v, int precision)
+{
+    double a = fabs(v);
+    int p = precision, x = isfinite(v) && a > 0 ? (int)floor(log10(a)) : 0;
+    if (!isfinite(v) || a == 0 || p < 1 || p > 9 || p - 1 - x < -21 || p - 1 - x > 21)
+        return (size_t)snprintf(NULL, 0, "%.*g", precision, v);
+    double lo = POW10_EXACT[p - 1], hi = POW10_EXACT[p];
+    double t = scale10(a, p - 1 - x);   /* p digits before the point */
+    if (t < lo)                         /* log10 rounded up to a power of ten */
+        t = scale10(a, p - 1 - --x);
+    int64_t q = clear_round(t);
+    if (q < 0 || t < lo * (1 + FRAC_MARGIN) || t >= hi * (1 - 1e-12))
+        return (size_t)snprintf(NULL, 0, "%.*g", precision, v);
+    if (q == (int64_t)hi) {             /* 9.9999999996 to 10.0000000 */
+        q /= 10;
+        x++;
+    }
+    int n = p;
+    for (; n > 1 && q % 10 == 0; n--)
+        q /= 10;
+    return (size_t)(signbit(v) != 0) + g_len(n, x, p);
 }
 
 size_t rtm_fmt_num(float v, int digits, char *buf)

@@ -51,6 +51,11 @@ uint64_t rtm_nums_len(const float *v, size_t n, int digits);
 size_t rtm_fmt_fixed(double v, int digits, char *buf);
 /* Its length alone, without writing the digits (what sizing needs). */
 size_t rtm_fixed_len(double v, int digits);
+/* The lengths of printf's "%.*f" (decimals 0..9) and "%.*g" (precision
+ * 1..9) of v, without printf's digits where the rounding is clear (a
+ * counting buffer's views: sizing). */
+size_t rtm_printf_f_len(double v, int decimals);
+size_t rtm_printf_g_len(double v, int precision);
 /* The reference: the same by snprintf (slower; for tests). */
 size_t rtm_fmt_num_slow(float v, int digits, char *buf);
 void rtm_put_num(struct rtm_buf *b, float v, int digits);

@@ -16,6 +16,8 @@
 #include "pose.h"
 
 #define GL_FLOAT 5126
+/* The JSON's bytes kept while it is only counted (util.h). */
+enum { GLB_COUNT_WINDOW = 4096 };
 
 /* One accessor and its buffer view (the same number): count elements of
  * size bytes at offset in the BIN chunk. */
@@ -167,8 +169,16 @@ static void put_key_dec(struct rtm_buf *j, const char *s, uint64_t v)
     put_dec(j, v);
 }
 
+/* When j only counts (sizing), the lengths alone: printf's digits were
+ * most of what sizing anim.glb cost. */
 static void put_vec3(struct rtm_buf *j, const double v[3])
 {
+    if (rtm_buf_counts(j)) {
+        rtm_buf_count(j, 4 + rtm_printf_g_len(finite_or_0(v[0]), 9) +
+                             rtm_printf_g_len(finite_or_0(v[1]), 9) +
+                             rtm_printf_g_len(finite_or_0(v[2]), 9));
+        return;
+    }
     rtm_buf_printf(j, "[%.9g,%.9g,%.9g]", finite_or_0(v[0]), finite_or_0(v[1]),
                    finite_or_0(v[2]));
 }
@@ -361,10 +371,11 @@ static void fill(struct glb *g, uint8_t *bin)
 /* The GLB of the plan and its JSON j to out; only counted when out counts. */
 static int emit(struct glb *g, const struct rtm_buf *j, struct rtm_buf *out)
 {
-    if (rtm_glb_size(j->len, (size_t)g->bin_len) > UINT32_MAX)
+    uint64_t jlen = rtm_buf_total(j);
+    if (jlen > UINT32_MAX || rtm_glb_size((size_t)jlen, (size_t)g->bin_len) > UINT32_MAX)
         return -1;
     if (rtm_buf_counts(out)) {
-        rtm_buf_count(out, rtm_glb_size(j->len, (size_t)g->bin_len));
+        rtm_buf_count(out, rtm_glb_size((size_t)jlen, (size_t)g->bin_len));
         return 0;
     }
     uint8_t *bin = malloc(g->bin_len);
@@ -382,8 +393,11 @@ int rtm_anim_glb_write(const struct rtm_anim *a, const struct rtm_rotations *rot
     if (!a->pivot || a->depth < RTM_DEPTH_FULL)
         return -1;
     struct glb g;
-    struct rtm_buf j;
-    rtm_buf_init(&j);
+    struct rtm_buf j;                   /* the JSON: only counted when out counts */
+    if (rtm_buf_counts(out))
+        rtm_buf_init_counting(&j, GLB_COUNT_WINDOW);
+    else
+        rtm_buf_init(&j);
     int rc = glb_init(&g, a, rot, tm);
     if (!rc) {
         scan(&g);

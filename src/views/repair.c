@@ -39,7 +39,8 @@ int rtm_anim_skeleton_match(const struct rtm_anim *a, const char **sk, int32_t *
     for (uint32_t b = 0; b < a->nbones; b++) {
         match[b] = -1;
         for (uint32_t k = 0; k < a->skel_nbones && match[b] < 0; k++)
-            if (rtm_name_casecmp(a->bones[b].s, a->bones[b].len, sk[k], len[k]) == 0)
+            if (len[k] == a->bones[b].len &&        /* only names of one length match */
+                rtm_name_casecmp(a->bones[b].s, a->bones[b].len, sk[k], len[k]) == 0)
                 match[b] = (int32_t)k;
     }
     free(len);

@@ -207,6 +207,23 @@ void view_track(const struct rtm_anim *a, uint32_t bone, const struct view_with 
     }
 }
 
+/* " ROTATION_DEG TRANSLATION_M\n" of a line of moving.txt; when b only
+ * counts (sizing), the lengths alone, as printf's digits were a third of
+ * what sizing the view cost. */
+static void put_bone_motion(struct rtm_buf *b, const struct rtm_bone_motion *m)
+{
+    if (rtm_buf_counts(b)) {
+        rtm_buf_count(b, 3 + rtm_printf_f_len(m->rotation_deg, 3) +
+                             (m->has_translation ? rtm_printf_f_len(m->translation_m, 5) : 1));
+        return;
+    }
+    rtm_buf_printf(b, " %.3f", m->rotation_deg);
+    if (m->has_translation)
+        rtm_buf_printf(b, " %.5f\n", m->translation_m);
+    else
+        rtm_buf_puts(b, " -\n");
+}
+
 /* moving.txt: NAME ROTATION_DEG TRANSLATION_M for each bone that moves
  * (motion.h), in file order; fixed decimals, so that lines diff. */
 void view_moving(const struct rtm_anim *a, uint32_t file, const struct view_with *w,
@@ -223,11 +240,7 @@ void view_moving(const struct rtm_anim *a, uint32_t file, const struct view_with
         if (!rtm_bone_moves(&m[i]))
             continue;
         rtm_put_token(b, a->bones[i]);
-        rtm_buf_printf(b, " %.3f", m[i].rotation_deg);
-        if (m[i].has_translation)
-            rtm_buf_printf(b, " %.5f\n", m[i].translation_m);
-        else
-            rtm_buf_puts(b, " -\n");
+        put_bone_motion(b, &m[i]);
     }
     free(m);
 }
