@@ -253,8 +253,11 @@ static int holds_config(const struct pbo *p)
 /* Archive rel's table into r, of version *id (its stat): through the cache
  * when rel is SOURCE's (-o configs= not given), so that the index gives
  * it without opening the archive and the archive's listing shares it;
- * else read here, 4 KiB first (most tables of mods fit, and a walk reads
- * hundreds).  0, or -1 when there is none (r->oom says if memory ran out). */
+ * else, or when the cache has no room for it now (its loads may be the
+ * very requests waiting for this walk's table: a small cache_size, a busy
+ * machine), read here, 4 KiB first (most tables of mods fit, and a walk
+ * reads hundreds).  0, or -1 when there is none (r->oom says if memory
+ * ran out). */
 static int archive_table(const struct walk *w, const char *rel, struct archive_read *r,
                          struct rtm_fileid *id)
 {
@@ -267,12 +270,12 @@ static int archive_table(const struct walk *w, const char *rel, struct archive_r
     if (!t->cfg.configs_from) {
         struct rtmc_src ts = { .path = rel, .id = *id, .kind = RTMC_TABLE, .level = RTMC_FULL };
         int rc = rtmc_get(t->cfg.cache, &ts, &r->h);
-        r->oom = rc == -ENOMEM;
         if (rc == 0 && !rtmc_pbo(r->h)) {   /* a damaged archive: its folder says why */
             rtmc_put(t->cfg.cache, r->h);
             r->h = NULL;
         }
-        return r->h ? 0 : -1;
+        if (rc != -ENOMEM)
+            return r->h ? 0 : -1;
     }
     int fd = rtm_work_openat(t->cfg.work, w->rootfd, rel, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     rtm_work_add(t->cfg.work, RTM_WORK_TABLES, fd >= 0);
