@@ -381,6 +381,7 @@ stress-long:
 # a user's CFLAGS, the Debian package), kept out of make check's minutes.
 check-builds: all
 	@for t in $$(grep -lx '# make check: builds' tests/*/*.sh); do \
+	    CHECK_LOG=$(BUILD)/check-builds-$$(basename $$t .sh).log \
 	    BUILD=$(BUILD) bash tests/run.sh --only $$t || exit 1; done
 
 # valgrind memcheck over rtmcat for every file of the corpus.

@@ -4,7 +4,7 @@
 # time (default: twice the cores, since most of them wait on mounts, disks
 # and sleeps rather than compute), each into a log of its own that is shown
 # whole when the job ends; then keeps them all, in the order of the jobs,
-# in $BUILD/check.log with each job's time, and ends with one summary line
+# in $BUILD/check.log (or $CHECK_LOG) with each job's time, and ends with one summary line
 # (see tests/lib/check.sh for the lines it counts).  Exits 1 when anything
 # failed.  Every job makes its own temporary folder and mount points, so
 # none waits for another; a script that measures its mount's own CPU time
@@ -15,7 +15,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
-log=$BUILD/check.log
+log=${CHECK_LOG:-$BUILD/check.log}
 # run.sh --only NAME: one unit test (test_tree) or one shell suite
 # (tests/mount/pbo.sh) alone, with the same summary.
 units=("$@") scripts=(tests/build/*.sh tests/cli/*.sh tests/mount/*.sh)
