@@ -97,6 +97,10 @@ struct af_siteset {
     size_t n;
 };
 extern struct af_siteset af_sites, af_case_sites;
+/* The site of each counted call of a round that fails none (the
+ * reference round): af_ref_site[N - 1] for call N, the first AF_REF_MAX. */
+enum { AF_REF_MAX = 1u << 15 };
+extern uintptr_t af_ref_site[AF_REF_MAX];
 /* The stack of the round's Nth call (the first it failed), to group the
  * rounds that went wrong by where they failed. */
 enum { AF_FRAMES = 8 };

@@ -14,6 +14,7 @@ static _Thread_local int af_exempt;        /* the test's own calls */
 pthread_t af_main;
 unsigned af_round;
 struct af_siteset af_sites, af_case_sites;
+uintptr_t af_ref_site[AF_REF_MAX];
 void *af_nth[AF_FRAMES];
 int af_nnth;
 static struct af_block af_live[AF_SLOTS];
@@ -92,6 +93,8 @@ static int af_fail(uintptr_t site, uint64_t *seq)
         return 0;
     uint64_t n = atomic_fetch_add(&af_seq, 1) + 1, at = atomic_load(&af_fail_at);
     *seq = n;
+    if (!at && n <= AF_REF_MAX)
+        af_ref_site[n - 1] = site;
     if (!at || n < at || (n > at && !atomic_load(&af_fail_after)))
         return 0;
     atomic_fetch_add(&af_failed, 1);

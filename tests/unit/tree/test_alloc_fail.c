@@ -19,10 +19,15 @@
  * which: those of rtmfs's own code, the test's and the libraries' not)
  * during the mount, the first walk and the unmount; the reference round
  * counts K of them.  Round N fails the Nth (single), or the Nth and every
- * later one (persistent).  Every N up to BOUND is failed, then N with a
- * stride that keeps a case to about ROUNDS rounds (RTMFS_ALLOC_ALL=1: all);
- * the glTF tree, whose walk is longer, a quarter of each; a sanitizer
- * build half of that.
+ * later one (persistent).  The Ns are chosen by where the reference's
+ * allocations were made (the site: the return address into rtmfs's code):
+ * each site's first and last call (persistent: its first), which fails
+ * every site the walk reaches, in its first state and in a later one,
+ * then SPREAD more Ns evenly over the rest (RTMFS_ALLOC_ALL=1: every
+ * N).  Most of K is a few sites called over and over (a list grown, a
+ * name copied), so failing every N up to a bound, as this test did
+ * before, spent most rounds on sites already failed.  The glTF tree's
+ * spread is a quarter; a sanitizer build's half.
  *
  * What must hold in every round:
  *  - the first walk answers each call as the reference did, or with an
@@ -54,8 +59,8 @@
 
 
 /* Under AddressSanitizer (make check SANITIZE=1) a round takes three
- * times as long: half the rounds there, every N up to half the bound then
- * a wider stride; the plain build's sweep is the full one. */
+ * times as long: half the spread there; the plain build's is the full
+ * one.  Every site is failed in both. */
 #if defined(__SANITIZE_ADDRESS__)
 #define SANITIZED_SHARE 2
 #else
@@ -66,8 +71,8 @@ enum {
     NODES_MAX = 400,
     FILE_MAX = 1 << 17,         /* the largest file of the walk, with room */
     LIST_MAX = 1 << 14,
-    BOUND = 1200,               /* every N up to here */
-    ROUNDS = 2000,              /* then a stride that keeps a case near this */
+    SPREAD = 400,               /* rounds spread evenly, beside each site's */
+    SITE_SLOTS = 1 << 12,       /* the plan's table of sites (AF_SITES_MAX) */
     WATCHDOG_S = 60,
     SHOW = 3,                   /* problems printed a kind, in a sweep */
 };
@@ -92,7 +97,7 @@ struct sweep {
     int ahead;
     struct tally t;
     int verbose;
-    uint64_t bound, rounds;     /* BOUND and ROUNDS, or the glTF tree's quarter */
+    uint64_t spread;            /* SPREAD, or the glTF tree's quarter */
     uint64_t n_now;             /* the round's N (0: none) */
     int exact;                  /* the walk after failures: the reference's only */
     uint64_t ahead_sized;       /* versions the workers sized in the reference round */
@@ -486,14 +491,53 @@ static double now_s(void)
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* The Ns of a sweep over k counted allocations: all up to s->bound, then a
- * stride (odd, so that it does not keep to one phase of a loop). */
-static uint64_t next_n(const struct sweep *s, uint64_t n, uint64_t k)
+/* The Ns of a sweep over the reference's k counted allocations, as
+ * pick[N] = 1 (see the contract); how many sites the reference called. */
+static size_t plan_rounds(const struct sweep *s, uint64_t k, int persist, uint8_t *pick)
 {
-    if (n < s->bound || env_u64("RTMFS_ALLOC_ALL"))
-        return n + 1;
-    uint64_t stride = k > s->bound ? (k - s->bound) / (s->rounds - s->bound) + 1 : 1;
-    return n + (stride | 1);
+    static uintptr_t site[SITE_SLOTS];
+    static uint64_t last[SITE_SLOTS];
+    memset(site, 0, sizeof site);
+    size_t nsites = 0;
+    uint64_t known = k < AF_REF_MAX ? k : AF_REF_MAX;
+    for (uint64_t n = 1; n <= known; n++) {
+        uintptr_t at = af_ref_site[n - 1];
+        size_t i = (size_t)((at * 0x9e3779b97f4a7c15ull) >> 52) & (SITE_SLOTS - 1);
+        while (site[i] && site[i] != at)
+            i = (i + 1) & (SITE_SLOTS - 1);
+        if (!site[i]) {                 /* its first call */
+            site[i] = at, nsites++;
+            pick[n] = 1;
+        }
+        last[i] = n;
+    }
+    if (!persist)
+        for (size_t i = 0; i < SITE_SLOTS; i++)
+            if (site[i])
+                pick[last[i]] = 1;
+    uint64_t stride = k / s->spread + 1;
+    for (uint64_t n = 1; n <= k; n += stride | 1)   /* odd: not one phase of a loop */
+        pick[n] = 1;
+    if (env_u64("RTMFS_ALLOC_ALL"))
+        memset(pick + 1, 1, (size_t)k);
+    return nsites;
+}
+
+/* How many sites of the reference's k calls no round of the case failed. */
+static size_t sites_not_failed(uint64_t k)
+{
+    size_t missed = 0;
+    for (uint64_t n = 1; n <= k; n++) {
+        size_t i = 0;
+        while (i < af_case_sites.n && af_case_sites.site[i] != af_ref_site[n - 1])
+            i++;
+        if (i == af_case_sites.n) {
+            fprintf(stderr, "alloc_fail: the site of call %llu was never failed\n",
+                    (unsigned long long)n);
+            missed++;
+        }
+    }
+    return missed;
 }
 
 /* The sweep of one case: the reference round, then a round a chosen N. */
@@ -508,23 +552,29 @@ static void sweep(struct sweep *s, int ahead, int persist)
     uint64_t from = only ? only : env_u64("RTMFS_ALLOC_FROM");
     s->verbose = only != 0;
     atomic_store(&af_verbose, s->verbose);
-    for (uint64_t n = from ? from : 1; n <= k; n = next_n(s, n, k)) {
+    uint8_t *pick = calloc((size_t)k + 2, 1);
+    assert_non_null(pick);
+    size_t sites = plan_rounds(s, k, persist, pick);
+    for (uint64_t n = from ? from : 1; n <= k; n++) {
+        if (!pick[n] && !only)
+            continue;
         round_run(s, n, persist);
         if (only)
             break;
     }
+    free(pick);
     const struct tally *t = &s->t;
     print_problems(persist);
     printf("# alloc_fail %s ahead=%d: K=%llu allocations counted, %llu rounds, %llu allocations "
            "failed (%llu of them in workers; %llu versions sized ahead) at %zu distinct sites "
-           "(%zu in all cases so far); answers: %llu as the reference, "
+           "(of %zu the reference called; %zu in all cases so far); answers: %llu as the reference, "
            "errors ENOMEM %llu EIO %llu ENOENT %llu other %llu, %llu told in the answer, "
            "%llu mounts failed; wrong %llu, sticky %llu, crashes 0, leaks %llu (fds %llu); %.1f s\n",
            persist ? "persistent" : "single", ahead, (unsigned long long)k,
            (unsigned long long)t->rounds - 1,
            (unsigned long long)(atomic_load(&af_failed) - failed0),
            (unsigned long long)(atomic_load(&af_failed_off_main) - off_main0),
-           (unsigned long long)s->ahead_sized, af_case_sites.n, af_sites.n,
+           (unsigned long long)s->ahead_sized, af_case_sites.n, sites, af_sites.n,
            (unsigned long long)t->ok, (unsigned long long)t->enomem,
            (unsigned long long)t->eio, (unsigned long long)t->enoent,
            (unsigned long long)t->eother, (unsigned long long)t->substitutes,
@@ -536,6 +586,11 @@ static void sweep(struct sweep *s, int ahead, int persist)
     assert_int_equal(t->sticky, 0);
     assert_int_equal(t->leaks, 0);
     assert_int_equal(t->fdleaks, 0);
+    /* Without workers the calls are the reference's, so every site it
+     * called was failed (and some that only the failures' handling
+     * reached). */
+    if (!ahead && !from && k <= AF_REF_MAX)
+        assert_int_equal(sites_not_failed(k), 0);
 }
 
 /* ---- cases ------------------------------------------------------------- */
@@ -547,8 +602,7 @@ static int setup_tree(void **state, int gltf)
     struct rtm_error err;
     assert_non_null(s);
     tree_fixture_open(&s->f, "allocfail");
-    s->bound = (gltf ? BOUND / 4 : BOUND) / SANITIZED_SHARE;
-    s->rounds = (gltf ? ROUNDS / 4 : ROUNDS) / SANITIZED_SHARE;
+    s->spread = (gltf ? SPREAD / 4 : SPREAD) / SANITIZED_SHARE;
     if (gltf)
         af_put_gltf(&s->f);
     else
