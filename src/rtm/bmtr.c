@@ -236,7 +236,6 @@ struct attempt {
     size_t raw_frames_cap; /* as matrices is */
     int keep_raw;          /* the transforms are kept, not converted */
     int keep;              /* matrices are kept (no RTM_PARSE_NO_MATRICES) */
-    int tally;             /* ... and classified (no RTM_PARSE_NO_TALLIES) */
     double *abs;
     uint64_t unusable;     /* matrices not usable (motion.h) */
     uint8_t *scaled;       /* per bone: a usable matrix was not a rotation */
@@ -303,8 +302,8 @@ static int read_raw_frame(struct rtm_cursor *c, const struct bmtr_head *h,
 }
 
 /* Walks every array (which checks the file); with matrices kept, converts
- * every frame and (unless told not to) tallies the unusable and scaled
- * ones (rtm.h); with keep_raw, keeps every frame's transforms instead. */
+ * every frame and tallies the unusable and scaled ones (rtm.h); with
+ * keep_raw, keeps every frame's transforms instead. */
 static int read_frames(struct rtm_cursor *c, const struct bmtr_head *h,
                        const struct reading *rd, const struct rtm_plan *plan,
                        struct attempt *t)
@@ -319,7 +318,7 @@ static int read_frames(struct rtm_cursor *c, const struct bmtr_head *h,
         return -1;
     if (t->keep && h->nframes && h->nbones &&
         (!(t->abs = malloc((size_t)h->nbones * 12 * sizeof(double))) ||
-         (t->tally && !(t->scaled = calloc(h->nbones, 1))))) {
+         !(t->scaled = calloc(h->nbones, 1)))) {
         rtm_err_oom(c->err, "out of memory for %u bones", h->nbones);
         return -1;
     }
@@ -339,7 +338,7 @@ static int read_frames(struct rtm_cursor *c, const struct bmtr_head *h,
             return -1;
         float *m = t->matrices + (size_t)f * h->nbones * 12;
         rtm_convert_frame(plan, t->scratch, t->abs, m);
-        for (uint32_t b = 0; t->tally && b < h->nbones; b++) {
+        for (uint32_t b = 0; b < h->nbones; b++) {
             enum rtm_matrix_kind k = rtm_matrix_kind(m + (size_t)b * 12);
             t->unusable += k == RTM_MATRIX_UNUSABLE;
             t->scaled[b] |= k == RTM_MATRIX_SCALED;
@@ -524,7 +523,6 @@ int rtm_read_bmtr(const uint8_t *data, size_t len, const struct rtm_parse_opts *
     struct attempt t;
     memset(&t, 0, sizeof t);
     t.keep = full;
-    t.tally = !(o->flags & RTM_PARSE_NO_TALLIES);
     const struct reading *rd;
     if (walk_readings(data, len, &h, &plan, &t, &rd, err)) {
         rtm_plan_free(&plan);

@@ -94,9 +94,9 @@ static int check_sizes(struct rtm_cursor *c, uint32_t nf, uint32_t nb)
     return 0;
 }
 
-/* With matrices kept, tallies the unusable and scaled ones (rtm.h) when
- * tally is set.  scaled: nbones bytes of scratch. */
-static void read_frames(const uint8_t *p, struct rtm_anim *a, int tally, uint8_t *scaled)
+/* With matrices kept, tallies the unusable and scaled ones (rtm.h).
+ * scaled: nbones bytes of scratch. */
+static void read_frames(const uint8_t *p, struct rtm_anim *a, uint8_t *scaled)
 {
     size_t frame_bytes = 4 + (size_t)BONE_BYTES * a->nbones;
     memset(scaled, 0, a->nbones);
@@ -105,8 +105,6 @@ static void read_frames(const uint8_t *p, struct rtm_anim *a, int tally, uint8_t
         float *m = a->matrices + (size_t)f * a->nbones * 12;
         for (uint32_t b = 0; a->depth == RTM_DEPTH_FULL && b < a->nbones; b++, m += 12) {
             memcpy(m, p + 4 + (size_t)b * BONE_BYTES + NAME_FIELD, MATRIX_BYTES);
-            if (!tally)
-                continue;
             enum rtm_matrix_kind k = rtm_matrix_kind(m);
             a->unusable += k == RTM_MATRIX_UNUSABLE;
             scaled[b] |= k == RTM_MATRIX_SCALED;
@@ -208,7 +206,7 @@ int rtm_read_plain(const uint8_t *data, size_t len, const struct rtm_parse_opts 
     a->source = source;
     a->source_bytes = len;
     c.pos += (size_t)NAME_FIELD * nb;
-    read_frames(data + c.pos, a, !(o->flags & RTM_PARSE_NO_TALLIES), scaled);
+    read_frames(data + c.pos, a, scaled);
     free(scaled);
     c.pos += (size_t)nf * (4 + (size_t)BONE_BYTES * nb);
     a->trailing_bytes = rtm_cur_left(&c);

@@ -106,14 +106,6 @@ struct rtm_prop {
  * rtm_view_depth), and the cache loads an anim to the depth a view asks
  * (cache.h: enum rtmc_level, one level a depth).
  *
- * RTM_PARSE_NO_TALLIES is no depth but a flag of a FULL parse: it leaves
- * out one number of one view (header.txt's tallies), not a field that a
- * kind of views needs, for a caller that writes plain.rtm alone and caches
- * nothing (rtmcat goes further: bmtr_plain.h holds no matrices at all);
- * a depth between LIGHT and FULL for it would move every
- * other full view's row for nothing.  Such an anim is FULL with unusable
- * and scaled_bones 0, and its maker must not render header.txt from it.
- *
  * tracks is no sign of depth: every maker above makes it, at every depth;
  * it is NULL only in an anim filled by hand (rtm_anim_alloc alone), which
  * then shows no tracks/ and cannot be sized (views.h: rtm_view_sizes). */
@@ -213,11 +205,6 @@ int rtm_is_anim_name(const char *name, size_t len);
  * views that need none (rtm_view_needs_matrices()).  Cheap for listings
  * and bones.txt. */
 enum { RTM_PARSE_NO_MATRICES = 1 };
-/* With RTM_PARSE_NO_TALLIES the matrices are made as by a full parse but
- * not classified: unusable and scaled_bones stay 0, so such an anim must
- * not render header.txt.  For a caller that only writes plain.rtm, to
- * whom classifying every matrix would cost a third of the parse. */
-enum { RTM_PARSE_NO_TALLIES = 2 };
 int rtm_parse_flags(const uint8_t *data, size_t len, const struct rtm_skeleton *skel,
                     unsigned flags, struct rtm_anim **out, struct rtm_error *err);
 
@@ -238,7 +225,7 @@ struct rtm_parse_opts {
      * must live until the parse returns. */
     const struct rtm_skeleton *(*choose)(void *ctx, const struct rtm_str *bones, uint32_t n);
     void *choose_ctx;
-    unsigned flags;               /* RTM_PARSE_NO_MATRICES, RTM_PARSE_NO_TALLIES */
+    unsigned flags;               /* RTM_PARSE_NO_MATRICES */
     rtm_reserve_fn reserve;       /* NULL: no limit */
     void *reserve_ctx;
     /* The source was malloc'd by the caller, who hands it over: an anim

@@ -33,9 +33,6 @@ typedef int view_measure_fn(const struct rtm_anim *a, const size_t *first,
  * (views.h: rtm_view_timed_size). */
 typedef int view_timed_size_fn(const struct rtm_anim *a, const struct rtm_timing *tm,
                                uint64_t untimed, uint64_t *size);
-/* The view handed to flush in pieces (views.h: rtm_view_stream). */
-typedef int view_stream_fn(const struct rtm_anim *a, struct rtm_buf *out, size_t chunk,
-                           rtm_plain_flush_fn flush, void *ctx);
 /* A folder's files: how many a has, file i's name (RTM_VIEW_NAME_MAX
  * bytes), and the inverse (0 and *i, else -1). */
 typedef uint32_t view_count_fn(const struct rtm_anim *a);
@@ -48,7 +45,6 @@ view_render_fn view_header, view_bones, view_phases, view_props, view_plain, vie
     view_frame, view_joints,
     view_track;
 view_measure_fn measure_bmtr, measure_frames_and_tracks, measure_with_frames, measure_joints;
-view_stream_fn stream_plain;
 
 /* view_names.c: the folders' files. */
 view_count_fn count_frames, count_joints, count_tracks;

@@ -32,8 +32,6 @@
  *               the view's slot among the timed ones (rtm_view_timed_slot),
  *               0, 1, ... in table order, RTM_NTIMED_VIEWS of them, and
  *               TIMED_SIZE[slot] the timed size from the untimed one.
- *   stream      non-NULL when the view can be written a piece at a time
- *               (rtm_view_stream: rtmcat's quick plain.rtm).
  *   count, entry_name, entry_lookup, usage
  *               a folder's only: how many files a has in it, file i's
  *               name, a name back to i, and its files as usage texts
@@ -67,7 +65,6 @@ struct view_row {
     view_render_fn *render;
     view_measure_fn *measure;
     unsigned timed;                     /* 0, or the timed slot + 1 */
-    view_stream_fn *stream;
     view_count_fn *count;
     view_entry_name_fn *entry_name;
     view_entry_lookup_fn *entry_lookup;
@@ -95,7 +92,7 @@ static const struct view_row RTM_VIEWS[] = {
     [RTM_VIEW_PROPS] = { .name = "props.json", .depth = RTM_DEPTH_LIGHT,
                          .render = view_props },
     [RTM_VIEW_PLAIN] = { .name = "plain.rtm", .depth = RTM_DEPTH_FULL,
-                         .render = view_plain, .stream = stream_plain },
+                         .render = view_plain },
     [RTM_VIEW_BMTR] = { .name = "bmtr.rtm", .depth = RTM_DEPTH_FULL,
                         .render = view_bmtr, .measure = measure_bmtr },
     [RTM_VIEW_REPAIRED] = { .name = "fixed.rtm", .depth = RTM_DEPTH_FULL,
@@ -438,22 +435,6 @@ int rtm_view_timed_size(const struct rtm_anim *a, struct rtm_view v, const struc
     if (r && r->timed && has_file(a, r, v.frame))
         return TIMED_SIZE[r->timed - 1](a, tm, untimed, size);
     return 0;
-}
-
-int rtm_view_streams(const char *name)
-{
-    enum rtm_view_kind k;
-    return rtm_view_name_kind(name, &k) == 0 && RTM_VIEWS[k].stream != NULL;
-}
-
-int rtm_view_stream(const struct rtm_anim *a, struct rtm_view v, struct rtm_buf *out,
-                    size_t chunk, rtm_plain_flush_fn flush, void *ctx)
-{
-    const struct view_row *r = row_of(v.kind);
-    if (!r || !r->stream || !has_file(a, r, v.frame) ||
-        !deep_enough(a, r))
-        return -1;
-    return r->stream(a, out, chunk, flush, ctx);
 }
 
 /* The most memory rtm_view_sizes() gives the rotations moving.txt,

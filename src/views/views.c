@@ -404,16 +404,6 @@ void view_repaired(const struct rtm_anim *a, uint32_t file, const struct view_wi
         out->oom = 1;
 }
 
-/* plain.rtm a piece at a time: the same bytes as view_plain. */
-int stream_plain(const struct rtm_anim *a, struct rtm_buf *out, size_t chunk,
-                 rtm_plain_flush_fn flush, void *ctx)
-{
-    if (!rtm_format_of(a)->is_plain_rtm)
-        return rtm_write_plain_each(a, out, chunk, flush, ctx);
-    rtm_buf_put(out, a->source, a->source_bytes);
-    return out->oom ? -1 : flush(ctx, out);
-}
-
 void view_preview(const struct rtm_anim *a, uint32_t file, const struct view_with *w,
                   struct rtm_buf *out)
 {

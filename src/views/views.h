@@ -149,16 +149,6 @@ enum rtm_view_kind rtm_view_timed_kind(size_t slot);
 int rtm_view_timed_size(const struct rtm_anim *a, struct rtm_view v, const struct rtm_timing *tm,
                         uint64_t untimed, uint64_t *size);
 
-/* Whether the view named name can be written a piece at a time as it is
- * made, never whole in memory (plain.rtm); decided from the name alone. */
-int rtm_view_streams(const char *name);
-/* Such a view of a handed to flush in pieces (rtm.h: rtm_plain_flush_fn):
- * whenever out holds chunk bytes or more, and at the end; the same bytes
- * as rtm_view_render().  -1 when out of memory, when flush stops, or when
- * v is not streamed or is deeper than a (as rtm_view_render). */
-int rtm_view_stream(const struct rtm_anim *a, struct rtm_view v, struct rtm_buf *out,
-                    size_t chunk, rtm_plain_flush_fn flush, void *ctx);
-
 /* Every view's size, sizes[i] for rtm_view_at(a, i) (rtm_view_count(a) of
  * them), in one pass: the rows frames/ and tracks/ share are measured
  * once, joints/ measured too, the other views rendered into a counting

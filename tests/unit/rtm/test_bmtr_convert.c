@@ -4,8 +4,8 @@
  * independent half-float decoder (bmtr_testutil.h): the zero signs of the
  * identity, random transforms in every version and compression, the ofp2
  * skeleton's composition of child with parent against a double-precision
- * product, a NULL skeleton as "none", and RTM_PARSE_NO_TALLIES's matrices;
- * every half, and the AVX2 converter against the generic one.
+ * product, and a NULL skeleton as "none"; every half, and the AVX2
+ * converter against the generic one.
  * The layouts and errors of the reader: test_bmtr. */
 #include "testutil.h"
 #include "bmtr_testutil.h"
@@ -364,31 +364,6 @@ static void null_skeleton_is_none(void **state)
     rtm_buf_free(&b);
 }
 
-/* RTM_PARSE_NO_TALLIES: the same matrices as a full parse, none
- * classified (random quaternions are not unit ones: scaled bones). */
-static void no_tallies(void **state)
-{
-    (void)state;
-    struct fixture fx;
-    fixture_init(&fx, 6, 5, 77);
-    struct bmtr_spec s = spec_of(&fx, 5);
-    struct rtm_buf b;
-    write_spec(&s, &b);
-    struct rtm_anim *full = parse_ok(&b, "none"), *bare = NULL;
-    struct rtm_error err = { .msg = "" };
-    assert_int_equal(rtm_parse_flags((const uint8_t *)b.p, b.len, NULL, RTM_PARSE_NO_TALLIES,
-                                     &bare, &err), 0);
-    assert_true(full->scaled_bones > 0);
-    assert_int_equal(bare->scaled_bones, 0);
-    assert_int_equal(bare->unusable, 0);
-    assert_int_equal(bare->depth, RTM_DEPTH_FULL);
-    assert_memory_equal(bare->matrices, full->matrices, (size_t)6 * 5 * 12 * sizeof(float));
-    rtm_free(bare);
-    rtm_free(full);
-    rtm_buf_free(&b);
-    fixture_free(&fx);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -400,7 +375,6 @@ int main(void)
         cmocka_unit_test(plan_order),
         cmocka_unit_test(every_half_exact),
         cmocka_unit_test(avx2_same_as_generic),
-        cmocka_unit_test(no_tallies),
     };
     return run_test_cases(tests, NULL, NULL);
 }

@@ -1,9 +1,9 @@
 /* test_depth.c - an anim's depth (rtm.h: enum rtm_depth) is what its maker
  * documents, and the views ask nothing else: each maker (a full parse, a
- * light parse, RTM_PARSE_NO_TALLIES, a head parse, a shape from the
- * index, an anim filled by hand) sets its depth, and every view deeper
- * than the anim refuses to render, stream, be timed or sized from it,
- * while every view as deep or shallower renders. */
+ * light parse, a head parse, a shape from the index, an anim filled by
+ * hand) sets its depth, and every view deeper than the anim refuses to
+ * render, be timed or sized from it, while every view as deep or
+ * shallower renders. */
 #include "testutil.h"
 #include "views_testutil.h"
 
@@ -64,11 +64,9 @@ static void makers_set_their_depth(void **state)
         struct rtm_buf b;
         sample(k, &b);
         struct rtm_anim *full = parsed(&b, sk, 0), *light = parsed(&b, sk, RTM_PARSE_NO_MATRICES);
-        struct rtm_anim *bare = parsed(&b, sk, RTM_PARSE_NO_TALLIES);
         struct rtm_anim *head = head_parsed(&b, sk), *shape = shape_of(full);
         assert_int_equal(full->depth, RTM_DEPTH_FULL);
         assert_int_equal(light->depth, RTM_DEPTH_LIGHT);
-        assert_int_equal(bare->depth, RTM_DEPTH_FULL);     /* a flag, not a depth */
         assert_int_equal(head->depth, RTM_DEPTH_SHAPE);
         assert_int_equal(shape->depth, RTM_DEPTH_SHAPE);
         /* what each depth documents it holds */
@@ -80,7 +78,6 @@ static void makers_set_their_depth(void **state)
         assert_non_null(shape->tracks);
         rtm_free(full);
         rtm_free(light);
-        rtm_free(bare);
         rtm_free(head);
         rtm_free(shape);
         rtm_buf_free(&b);
@@ -98,15 +95,8 @@ static void makers_set_their_depth(void **state)
     rtm_free(c);
 }
 
-static int flush_none(void *ctx, struct rtm_buf *out)
-{
-    (void)ctx;
-    out->len = 0;
-    return 0;
-}
-
 /* Every view of a renders exactly when its depth is at most a's; the
- * deeper ones also refuse to stream and to be timed. */
+ * deeper ones also refuse to be timed. */
 static void expect_refusals(const struct rtm_anim *a)
 {
     for (size_t i = 0; i < rtm_view_count(a); i++) {
@@ -124,9 +114,6 @@ static void expect_refusals(const struct rtm_anim *a)
         uint64_t size;
         if (deeper && rtm_view_timed_size(a, v, NULL, 0, &size) != -1)
             fail_msg("%s of depth %d: timed", path, (int)a->depth);
-        if (deeper && rtm_view_streams(path) &&
-            rtm_view_stream(a, v, &b, 4096, flush_none, NULL) != -1)
-            fail_msg("%s of depth %d: streamed", path, (int)a->depth);
         rtm_buf_free(&b);
     }
     uint64_t *sizes = calloc(rtm_view_count(a) + 1, sizeof *sizes);

@@ -2,8 +2,8 @@
  * and with rendering: every kind's name leads back to it, the folders' and
  * timed views' numbers round-trip, a view renders from a shallower parse
  * exactly when its depth says it may, exactly the timed views change with
- * a timing, the views that need pivots are the ones an anim without them
- * lacks, and a streamed view streams its rendered bytes. */
+ * a timing, and the views that need pivots are the ones an anim without
+ * them lacks. */
 #include "testutil.h"
 #include "views_testutil.h"
 
@@ -206,46 +206,6 @@ static void pivots_agree_with_listing(void **state)
     rtm_buf_free(&src);
 }
 
-static int collect(void *ctx, struct rtm_buf *out)
-{
-    struct rtm_buf *all = ctx;
-    rtm_buf_put(all, out->p, out->len);
-    out->len = 0;
-    return 0;
-}
-
-/* plain.rtm alone streams, to the bytes it renders, of either format. */
-static void stream_agrees_with_rendering(void **state)
-{
-    (void)state;
-    for (int k = 0; k < RTM_NFIXED_VIEWS; k++) {
-        enum rtm_view_kind kind = (enum rtm_view_kind)k;
-        assert_int_equal(rtm_view_streams(rtm_view_fixed_name(kind)), kind == RTM_VIEW_PLAIN);
-    }
-    assert_false(rtm_view_streams("frames/000.csv"));
-    struct rtm_buf src;
-    struct rtm_anim *anims[2] = { plain_anim(1, &src), bmtr_anim(5, 40, 30, 1) };
-    for (int i = 0; i < 2; i++) {
-        struct rtm_view v;
-        assert_int_equal(rtm_view_lookup(anims[i], "plain.rtm", &v), 0);
-        size_t n;
-        char *want = render(anims[i], v, &n);
-        struct rtm_buf out, all;
-        rtm_buf_init(&out);
-        rtm_buf_init(&all);
-        assert_int_equal(rtm_view_stream(anims[i], v, &out, 256, collect, &all), 0);
-        assert_int_equal(all.len, n);
-        assert_memory_equal(all.p, want, n);
-        struct rtm_view header = { .kind = RTM_VIEW_HEADER };
-        assert_int_equal(rtm_view_stream(anims[i], header, &out, 256, collect, &all), -1);
-        rtm_buf_free(&out);
-        rtm_buf_free(&all);
-        free(want);
-        rtm_free(anims[i]);
-    }
-    rtm_buf_free(&src);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -254,7 +214,6 @@ int main(void)
         cmocka_unit_test(depth_agrees_with_rendering),
         cmocka_unit_test(timed_agrees_with_rendering),
         cmocka_unit_test(pivots_agree_with_listing),
-        cmocka_unit_test(stream_agrees_with_rendering),
     };
     return run_test_cases(tests, NULL, NULL);
 }
