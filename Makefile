@@ -144,7 +144,7 @@ $(LIBINDEX): $(INDEX_OBJ)
 # valgrind's memcheck does to watch the heap, so make valgrind runs
 # rtmcat-memcheck, the same objects linked dynamically.
 RTMCAT_OBJ := $(patsubst %,$(BUILD)/obj/rtmcat/rtmcat%.o,_args _estimate _config _check _usage _states \
-                _missing _gamepath _plain _text) $(BUILD)/obj/rtmcat/rtmcat.o
+                _missing _gamepath _plain _text _extract) $(BUILD)/obj/rtmcat/rtmcat.o
 $(BUILD)/rtmcat: $(RTMCAT_OBJ) $(LIBTREE) $(LIBCORE)
 	$(CC) $(ALL_LDFLAGS) $(if $(SANITIZE),,-static-pie) -o $@ $^ $(LIBS) -lpthread
 $(BUILD)/rtmcat-memcheck: $(RTMCAT_OBJ) $(LIBTREE) $(LIBCORE)

@@ -33,6 +33,7 @@
 #include "rtmcat_check.h"
 #include "rtmcat_config.h"
 #include "rtmcat_estimate.h"
+#include "rtmcat_extract.h"
 #include "rtmcat_missing.h"
 #include "rtmcat_plain.h"
 #include "rtmcat_gamepath.h"
@@ -55,6 +56,9 @@ struct cat {
     struct rtmc *cache;
     struct rtm_tree *tree;
     char states_from[PATH_MAX];   /* whose configs states.txt reads (-C) */
+    const char *outdir;           /* -o: the views written below it */
+    char *const *views;           /* -o's VIEWs, nviews of them (0: all) */
+    int nviews;
 };
 
 /* Where a walk of rel stopped. */
@@ -193,20 +197,7 @@ static int split(struct cat *c)
  * one too long to be in the tree: VIEW is a name, not a path on disk). */
 static int lookup_view(struct cat *c, uint64_t ino, const char *view, struct rtm_tree_entry *out)
 {
-    char name[PATH_MAX];
-    out->ino = ino;
-    for (const char *p = view;; p++) {
-        size_t n = strcspn(p, "/");
-        if (n == 0 || n >= sizeof name)
-            return -ENOENT;
-        memcpy(name, p, n);
-        name[n] = 0;
-        int rc = rtm_tree_lookup(c->tree, out->ino, name, out);
-        if (rc)
-            return rc == -ENAMETOOLONG ? -ENOENT : rc;
-        if (!*(p += n))
-            return 0;
-    }
+    return rtmcat_lookup_view(c->tree, ino, view, out);
 }
 
 /* Whether the folder of an animation or archive is that of a broken one,
@@ -340,10 +331,17 @@ static int list_dir(struct cat *c, uint64_t ino, const char *prefix, struct rtm_
     return rc;
 }
 
-/* FILE is an animation: VIEW, or the list of views. */
+/* FILE is an animation: VIEW, or the list of views; with -o, the views
+ * written below OUTDIR. */
 static int cat_anim(struct cat *c, const struct walk *w, const char *view)
 {
     struct rtm_tree_entry e;
+    if (c->outdir) {
+        int broken = report_broken(c, w->ino);
+        return broken >= 0 ? broken
+                           : rtmcat_extract(c->tree, w->ino, c->file, c->outdir, c->views,
+                                            c->nviews);
+    }
     /* error.txt is the message of a broken file, not a view */
     int rc = view && strcmp(view, RTM_TREE_ERROR_NAME) ? lookup_view(c, w->ino, view, &e) : -ENOENT;
     if (rc == 0 && S_ISREG(e.st.st_mode))
@@ -565,6 +563,8 @@ static int cat_file(struct cat *c, const char *view)
         return fail_errno(c, rc);
     if (w.at == AT_ANIM)
         return cat_anim(c, &w, view);
+    if (c->outdir)
+        return fail(c, "not an animation (-o writes an animation's views)");
     if (w.at == AT_ARCHIVE)
         return cat_archive(c, &w, view);
     return fail_errno(c, -EISDIR);
@@ -631,6 +631,7 @@ int main(int argc, char **argv)
     heap_for_one_run();
     struct rtmcat_args a;
     int status = rtmcat_args_parse(argc, argv, &a), ch;
+    int most = a.outdir ? argc : 2 - a.raw;   /* operands: FILE [VIEW], -o: FILE [VIEW...] */
     char **ops = argv + optind;
     int nops = argc - optind;
     if (status >= 0)
@@ -647,16 +648,17 @@ int main(int argc, char **argv)
         return ch;
     ops += a.game;                      /* SOURCE is dropped: FILE [VIEW] follow */
     nops -= a.game;
-    if (nops < 1 || nops > 2 - a.raw || a.estimate || a.check || a.check_flags ||
-        (a.pp_only && (a.raw || a.game))) {
+    if (nops < 1 || nops > most || a.estimate || a.check || a.check_flags ||
+        (a.pp_only && (a.raw || a.game)) || (a.outdir && (a.raw || a.pp_only))) {
         rtmcat_usage(stderr);
         return 2;
     }
-    const char *view = ops[1];
-    if (!a.raw && !a.game && (status = rtmcat_text(ops[0], view, a.pp_only, a.inc, a.ninc)) >= 0)
+    const char *view = a.outdir ? NULL : ops[1];
+    if (!a.raw && !a.game && !a.outdir && (status = rtmcat_text(ops[0], view, a.pp_only, a.inc, a.ninc)) >= 0)
         return status;  /* a config named on the command line (or -E's error) */
     struct cat c = { .file = ops[0], .srcfd = -1, .raw = a.raw, .skel_given = skel_given,
-                     .mocap = a.shared.mocap };
+                     .mocap = a.shared.mocap, .outdir = a.outdir, .views = ops + 1,
+                     .nviews = nops - 1 };
     status = cat_open(&c, skel_spec);
     if (!status) {
         /* plain.rtm of a loose BMTR file the quick way, before any tree is made */

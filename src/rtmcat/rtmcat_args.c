@@ -40,11 +40,12 @@ int rtmcat_args_parse(int argc, char **argv, struct rtmcat_args *a)
         { "strict", no_argument, NULL, 'S' },
         { "format", required_argument, NULL, 'F' },
         { "gamepath", no_argument, NULL, 'g' },
+        { "output", required_argument, NULL, 'o' },
         { NULL, 0, NULL, 0 },
     };
     int ch;
     *a = (struct rtmcat_args){ .shared = RTM_SHARED_OPTS_INIT };
-    while ((ch = getopt_long(argc, argv, "s:d:C:ghVEI:", opts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, "s:d:C:o:ghVEI:", opts, NULL)) != -1) {
         switch (ch) {
         case 's': case 'd': case 'U': case 'R':
             if (shared_option(opts, ch, optarg, &a->shared))
@@ -58,6 +59,7 @@ int rtmcat_args_parse(int argc, char **argv, struct rtmcat_args *a)
         case 'K': a->check = 1; break;
         case 'g': a->game = 1; break;
         case 'C': a->cdir = optarg; break;
+        case 'o': a->outdir = optarg; break;
         case 'S': a->check_flags |= RTMCAT_CHECK_STRICT; break;
         case 'F':
             if (strcmp(optarg, "json") && strcmp(optarg, "text")) {

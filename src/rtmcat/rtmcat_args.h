@@ -9,6 +9,7 @@ struct rtmcat_args {
     struct rtm_shared_opts shared;  /* -s, -d, --bvh-unit, --bvh-fps (the
                                        options rtmfs takes too) */
     const char *cdir;               /* -C DIR, or NULL */
+    const char *outdir;             /* -o OUTDIR, or NULL */
     const char *inc[64];            /* -I DIR, ninc of them */
     int ninc;
     int estimate, raw, check, game, pp_only;

@@ -14,6 +14,7 @@ void rtmcat_usage(FILE *f)
 {
     fprintf(f,
             "usage: rtmcat [-s SKELETON] [-d DIGITS] [-C DIR] FILE [VIEW]\n"
+            "       rtmcat [-s SKELETON] [-d DIGITS] [-C DIR] -o OUTDIR FILE [VIEW...]\n"
             "       rtmcat -C DIR missing.txt\n"
             "       rtmcat [-s SKELETON] --estimate-pivots FILE...\n"
             "       rtmcat --raw FILE\n"
@@ -37,6 +38,8 @@ void rtmcat_usage(FILE *f)
             "      --bvh-unit=UNIT  a BVH FILE's unit: m, cm, mm, in, cmu or metres\n"
             "                       (default: inferred from the skeleton's height)\n"
             "      --bvh-fps=N      resample a BVH FILE's motion to N frames a second\n"
+            "  -o, --output=OUTDIR  write the VIEWs of FILE (all of them when none is\n"
+            "                       named) as files below OUTDIR, made when missing\n"
             "      --estimate-pivots  estimate the skeleton's pivots (rest-pose joint\n"
             "                       positions) from the animation FILEs; print a\n"
             "                       skeleton file with them and a report per joint\n"

@@ -122,6 +122,44 @@ for v in nope frames/040.csv frames/40.csv frames/ frames/-01.csv Header.txt "";
     fi
 done
 
+# --- -o OUTDIR: the views as files -------------------------------------------
+section "-o OUTDIR"
+for f in walk.rtm run_v5.rtm; do
+    rm -rf "$T/o"
+    run -o "$T/o" "$T/s/$f"
+    check "-o $f: status 0, nothing printed" [ "$rc" -eq 0 -a ! -s "$T/out" -a ! -s "$T/err" ]
+    # every view rtmcat lists is a file of that size, with the bytes it prints
+    listed=$("$CAT" "$T/s/$f" | awk '{print $2}' | sort)
+    check "-o $f: OUTDIR holds what the listing lists" \
+        [ "$(cd "$T/o" && find . -type f | sed 's|^\./||' | sort)" = "$listed" ]
+    while read -r size v; do
+        [ "$(wc -c <"$T/o/$v")" = "$size" ] && cmp -s <("$CAT" "$T/s/$f" "$v") "$T/o/$v" ||
+            { bad "-o $f: $v is not what 'rtmcat $f $v' prints"; continue 2; }
+    done < <("$CAT" "$T/s/$f")
+    pass
+done
+rm -rf "$T/o"; mkdir -p "$T/o"; echo old >"$T/o/header.txt"
+run -o "$T/o" "$T/s/walk.rtm" header.txt frames/003.csv
+check "-o with VIEWs: only those, a file there replaced" \
+    [ "$rc" -eq 0 ] && cmp -s <("$CAT" "$T/s/walk.rtm" header.txt) "$T/o/header.txt" &&
+    cmp -s <("$CAT" "$T/s/walk.rtm" frames/003.csv) "$T/o/frames/003.csv" &&
+    [ "$(find "$T/o" -type f | wc -l)" = 2 ]
+for v in nope ../escape frames /etc/passwd; do
+    if expect_error "-o with view '$v'" -o "$T/o" "$T/s/walk.rtm" "$v"; then
+        check "-o with view '$v': the message names it" grep -q -- "$v" "$T/err"
+    fi
+done
+check "-o never writes outside OUTDIR" [ ! -e "$T/escape" ]
+"$GEN" -p "$T/x.pbo" >/dev/null || bad "rtmgen -p"
+expect_error "-o of an archive" -o "$T/o2" "$T/x.pbo"
+check "-o of an archive: says it is not an animation" grep -q 'not an animation' "$T/err"
+expect_error "-o of a broken file" -o "$T/o3" "$T/s/broken.rtm"
+check "-o of a broken file: the message is error.txt's" grep -q '(at byte [0-9]*)' "$T/err"
+touch "$T/notdir"
+expect_error "-o onto a file" -o "$T/notdir" "$T/s/walk.rtm"
+run -o "$T/o" --raw "$T/s/walk.rtm"
+check "-o with --raw: usage error (status 2)" [ "$rc" -eq 2 ]
+
 # --- broken files ------------------------------------------------------------
 section "broken files"
 # FILE: message (at byte N), exactly one line, nothing on stdout, status 1

@@ -100,12 +100,14 @@ do_umount() {
 }
 
 # Compares every view of one animation with rtmcat: size and bytes.
-# With a third argument "quick", bytes only for the fixed views and frame 0.
+# With a third argument "quick", bytes only for the fixed views and the
+# first file of each folder.  rtmcat writes the views compared in one run
+# (-o), and one process compares them all (same_bytes).
 # states.txt is listed but not compared: it depends on where the file lies
 # (its game path) and on the configs around it, not on the bytes, and src
 # is often a loose copy of an archived dir (tests/mount/states.sh checks it).
 check_anim() {
-    local src=$1 dir=$2 mode=${3:-full} list size path seen=" "
+    local src=$1 dir=$2 mode=${3:-full} list want=$T/check_anim.want paths differs
     list=$("$RTMCAT" "$src" | awk '$2 != "states.txt" {print $1, $2}')
     # every stat size at once (one stat for the whole folder, not one a file)
     local bad
@@ -113,25 +115,39 @@ check_anim() {
                        <(cd "$dir" && cut -d ' ' -f 2 <<<"$list" | xargs -d '\n' stat -c %s -- 2>&1) |
           awk '$1 != $3 {print $2 ": stat size " $3 " != " $1; exit}')
     [ -z "$bad" ] || { fail "$dir/$bad"; return; }
-    while read -r size path; do
-        # quick mode reads the fixed views and the first file of each folder
-        if [ "$mode" = full ] || [[ "$path" != */* ]] || [[ "$seen" != *" ${path%%/*} "* ]]; then
-            cmp -s <("$RTMCAT" "$src" "$path") "$dir/$path" || { fail "$dir/$path: bytes differ from rtmcat"; return; }
-            [[ "$path" == */* ]] && seen="$seen${path%%/*} "
-        fi
-    done <<<"$list"
+    # the views compared: all, or (quick) those outside folders and the
+    # first of each folder
+    mapfile -t paths < <(awk -v quick="$([ "$mode" = full ] || echo 1)" '
+        { n = split($2, p, "/") }
+        !quick || n == 1 || !seen[p[1]]++ { print $2 }' <<<"$list")
+    rm -rf "$want"
+    "$RTMCAT" -o "$want" "$src" "${paths[@]}" || { fail "$dir: rtmcat -o fails"; return; }
+    differs=$(same_bytes "$want" "$dir" "${paths[@]}")
+    [ -z "$differs" ] || { fail "$dir/$differs: bytes differ from rtmcat"; return; }
     # the folder lists what rtmcat lists: its files, and its folders (and
     # states.txt, which rtmcat lists only for a file named .rtm)
-    local want got
-    want=$(cut -d ' ' -f 2 <<<"$list" | sed 's|/.*||' | sort -u | tr '\n' ' ')
+    local want_ls got
+    want_ls=$(cut -d ' ' -f 2 <<<"$list" | sed 's|/.*||' | sort -u | tr '\n' ' ')
     got=$(ls "$dir" | grep -vx states.txt | tr '\n' ' ')
-    [ "$got" = "$want" ] || fail "$dir lists $got, not $want"
+    [ "$got" = "$want_ls" ] || fail "$dir lists $got, not $want_ls"
     local folder
     for folder in frames joints tracks; do
         [ -d "$dir/$folder" ] || continue
         [ "$(ls "$dir/$folder" | wc -l)" = "$(grep -c " $folder/" <<<"$list")" ] \
             || fail "$dir/$folder: wrong count"
     done
+}
+
+# same_bytes A B PATH...: the first PATH whose bytes under A and under B
+# differ (or that one of them cannot read); nothing when all are the same.
+same_bytes() {
+    perl -e 'my ($a, $b) = (shift, shift);
+        sub slurp { open(my $f, "<", $_[0]) or return undef; binmode $f; local $/; my $d = <$f>;
+                    return defined $d ? $d : "" }
+        for my $p (@ARGV) {
+            my ($x, $y) = (slurp("$a/$p"), slurp("$b/$p"));
+            if (!defined $x || !defined $y || $x ne $y) { print "$p\n"; exit }
+        }' "$@"
 }
 
 # error.txt holds rtmcat's message without "rtmcat: ", run from SOURCE.

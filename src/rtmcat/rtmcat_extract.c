@@ -1,0 +1,172 @@
+/* rtmcat_extract.c - an animation's views as files (rtmcat_extract.h). */
+#include "rtmcat_extract.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct extract {
+    struct rtm_tree *t;
+    const char *file;             /* FILE as given, for messages */
+    int outfd;                    /* OUTDIR */
+    char *piece;                  /* what one read gives */
+};
+
+enum { PIECE = 1 << 16 };
+
+__attribute__((format(printf, 2, 3)))
+static int fail(const struct extract *x, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "rtmcat: %s: ", x->file);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return 1;
+}
+
+int rtmcat_lookup_view(struct rtm_tree *t, uint64_t ino, const char *view,
+                       struct rtm_tree_entry *out)
+{
+    char name[NAME_MAX + 1];
+    out->ino = ino;
+    for (const char *p = view;; p++) {
+        size_t n = strcspn(p, "/");
+        if (n == 0 || n >= sizeof name)
+            return -ENOENT;
+        memcpy(name, p, n);
+        name[n] = 0;
+        if (!strcmp(name, ".") || !strcmp(name, ".."))
+            return -ENOENT;             /* no view climbs (-o writes below OUTDIR) */
+        int rc = rtm_tree_lookup(t, out->ino, name, out);
+        if (rc)
+            return rc == -ENAMETOOLONG ? -ENOENT : rc;
+        if (!*(p += n))
+            return 0;
+    }
+}
+
+/* The folders of path below OUTDIR, made when missing: 0 or -errno. */
+static int make_folders(const struct extract *x, const char *path)
+{
+    char sub[PATH_MAX];
+    for (const char *slash = strchr(path, '/'); slash; slash = strchr(slash + 1, '/')) {
+        size_t n = (size_t)(slash - path);
+        if (n >= sizeof sub)
+            return -ENAMETOOLONG;
+        memcpy(sub, path, n);
+        sub[n] = 0;
+        if (mkdirat(x->outfd, sub, 0755) && errno != EEXIST)
+            return -errno;
+    }
+    return 0;
+}
+
+/* Every byte of n at p to fd: 0 or -errno. */
+static int write_all(int fd, const char *p, size_t n)
+{
+    while (n) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0)
+            return -errno;
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+/* File ino, the view called path, to OUTDIR/path: rtmcat's exit status. */
+static int write_view(struct extract *x, uint64_t ino, const char *path)
+{
+    int rc = make_folders(x, path);
+    if (rc)
+        return fail(x, "%s: cannot make its folder: %s", path, strerror(-rc));
+    int fd = openat(x->outfd, path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return fail(x, "%s: cannot write it: %s", path, strerror(errno));
+    ssize_t n = 1;
+    for (off_t at = 0; n > 0 && !rc; at += n) {
+        n = rtm_tree_read(x->t, ino, x->piece, PIECE, at);
+        if (n > 0)
+            rc = write_all(fd, x->piece, (size_t)n);
+    }
+    if (close(fd) && !rc)
+        rc = -errno;
+    if (n < 0)
+        return fail(x, "%s: %s", path, strerror((int)-n));
+    return rc ? fail(x, "%s: cannot write it: %s", path, strerror(-rc)) : 0;
+}
+
+/* Every file of folder ino, as PREFIXNAME, its folders' too. */
+static int write_folder(struct extract *x, uint64_t ino, const char *prefix)
+{
+    struct rtm_dirlist *d;
+    int rc = rtm_tree_listing(x->t, ino, 0, &d), status = 0;
+    if (rc)
+        return fail(x, "%s: %s", *prefix ? prefix : ".", strerror(-rc));
+    for (size_t i = 0; !status && i < d->n; i++) {
+        const char *name = d->e[i].name;
+        struct rtm_tree_entry e;
+        char path[PATH_MAX];
+        if (!strcmp(name, ".") || !strcmp(name, ".."))
+            continue;
+        if (snprintf(path, sizeof path, "%s%s", prefix, name) >= (int)sizeof path - 1)
+            status = fail(x, "%s%s: a name too long", prefix, name);
+        else if ((rc = rtm_tree_lookup(x->t, ino, name, &e)))
+            status = fail(x, "%s: %s", path, strerror(-rc));
+        else if (S_ISDIR(e.st.st_mode))
+            status = write_folder(x, e.ino, strcat(path, "/"));
+        else
+            status = write_view(x, e.ino, path);
+    }
+    rtm_tree_listing_put(x->t, d);
+    return status;
+}
+
+/* The views named, each a file (a folder's name: -EISDIR's message). */
+static int write_named(struct extract *x, uint64_t ino, char *const *views, int n)
+{
+    int status = 0;
+    for (int i = 0; !status && i < n; i++) {
+        struct rtm_tree_entry e;
+        int rc = rtmcat_lookup_view(x->t, ino, views[i], &e);
+        if (rc == -ENOENT)
+            status = fail(x, "no view called '%s' (run 'rtmcat %s' for the list)", views[i],
+                          x->file);
+        else if (rc)
+            status = fail(x, "%s: %s", views[i], strerror(-rc));
+        else if (S_ISDIR(e.st.st_mode))
+            status = fail(x, "%s: %s", views[i], strerror(EISDIR));
+        else
+            status = write_view(x, e.ino, views[i]);
+    }
+    return status;
+}
+
+int rtmcat_extract(struct rtm_tree *t, uint64_t ino, const char *file, const char *outdir,
+                   char *const *views, int n)
+{
+    struct extract x = { t, file, -1, malloc(PIECE) };
+    int status;
+    if (!x.piece)
+        status = fail(&x, "%s", strerror(ENOMEM));
+    else if (mkdir(outdir, 0755) && errno != EEXIST)
+        status = fail(&x, "-o %s: %s", outdir, strerror(errno));
+    else if ((x.outfd = open(outdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+        status = fail(&x, "-o %s: %s", outdir, strerror(errno));
+    else
+        status = n ? write_named(&x, ino, views, n) : write_folder(&x, ino, "");
+    if (x.outfd >= 0)
+        close(x.outfd);
+    free(x.piece);
+    return status;
+}
