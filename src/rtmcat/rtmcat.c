@@ -102,6 +102,11 @@ static int fail_no_view(const struct cat *c, const char *view)
     return fail(c, "no view called '%s' (run 'rtmcat %s' for the list)", view, c->file);
 }
 
+static int not_an_anim(const struct cat *c)
+{
+    return fail(c, "not an animation (-o writes an animation's views)");
+}
+
 /* Writes out (and frees it): rtmcat's exit status. */
 static int flush(const struct cat *c, struct rtm_buf *out)
 {
@@ -383,6 +388,8 @@ static int cat_unlisted(struct cat *c, const char *key, size_t archive_len,
     int status;
     if (!a)
         status = fail_loaded(c, rtmc_error(h), strlen(rtmc_error(h)));
+    else if (c->outdir)
+        status = rtmcat_extract_unlisted(c->cache, h, c->file, c->outdir, c->views, c->nviews);
     else if (view && rtm_view_lookup(a, view, &v))
         status = fail_no_view(c, view);
     else if ((rc = rtmcat_render_unlisted(c->cache, h, view ? &v : NULL, &out)))
@@ -518,13 +525,14 @@ static int archive_miss(struct cat *c, const struct walk *w, const char *view)
     long i = p ? pbo_find(p, inner) : -1;
     char key[RTM_KEY_MAX];
     if (i < 0 && p && pbo_lookup(p, inner, &i) == PBO_DIR) {
-        status = cat_archive_folder(c, w, view);
+        status = c->outdir ? not_an_anim(c) : cat_archive_folder(c, w, view);
     } else if (i < 0) {
         status = fail(c, "no entry or folder '%s' in the archive", inner);
     } else {
         rtm_loader_entry_key(key, c->rel, w->archive_len, p->entries[i].path);
-        status = rtmcat_config_entry(c->cache, key, w->archive_len, &st, c->file, c->dlen,
-                                     view, c->raw);
+        status = c->outdir ? -1   /* -o: read as an animation, or refused as one */
+                           : rtmcat_config_entry(c->cache, key, w->archive_len, &st, c->file,
+                                                 c->dlen, view, c->raw);
         status = status >= 0 ? status : cat_unlisted(c, key, w->archive_len, &st, view);
     }
     rtmc_put(c->cache, h);
@@ -542,7 +550,7 @@ static int source_miss(struct cat *c, const char *view)
         return fail_errno(c, -errno);
     if (!S_ISREG(st.st_mode))
         return fail_errno(c, S_ISDIR(st.st_mode) ? -EISDIR : -ENOENT);
-    int status = rtmcat_config_loose(c->srcfd, c->rel, c->file, view, c->raw);
+    int status = c->outdir ? -1 : rtmcat_config_loose(c->srcfd, c->rel, c->file, view, c->raw);
     return status >= 0 ? status : cat_unlisted(c, c->rel, 0, &st, view);
 }
 
@@ -554,7 +562,7 @@ static int cat_file(struct cat *c, const char *view)
         return w.archive_len && c->rel[w.archive_len] ? archive_miss(c, &w, view)
                                                       : source_miss(c, view);
     if (!rc && w.at == AT_FOLDER && w.archive_len)
-        return cat_archive_folder(c, &w, view);
+        return c->outdir ? not_an_anim(c) : cat_archive_folder(c, &w, view);
     if (w.archive_len && (rc == -ENOENT || rc == -ENOTDIR))
         return archive_miss(c, &w, view);
     if (rc == -ENOENT)
@@ -564,7 +572,7 @@ static int cat_file(struct cat *c, const char *view)
     if (w.at == AT_ANIM)
         return cat_anim(c, &w, view);
     if (c->outdir)
-        return fail(c, "not an animation (-o writes an animation's views)");
+        return not_an_anim(c);
     if (w.at == AT_ARCHIVE)
         return cat_archive(c, &w, view);
     return fail_errno(c, -EISDIR);

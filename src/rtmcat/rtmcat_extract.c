@@ -11,6 +11,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "rtmcat_states.h"
+#include "views.h"
+
 struct extract {
     struct rtm_tree *t;
     const char *file;             /* FILE as given, for messages */
@@ -84,26 +87,46 @@ static int write_all(int fd, const char *p, size_t n)
     return 0;
 }
 
+/* OUTDIR/path made ready for writing, its folders made: the file's
+ * descriptor, or -1 after the message. */
+static int open_out(const struct extract *x, const char *path)
+{
+    int rc = make_folders(x, path);
+    if (rc) {
+        fail(x, "%s: cannot make its folder: %s", path, strerror(-rc));
+        return -1;
+    }
+    int fd = openat(x->outfd, path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0)
+        fail(x, "%s: cannot write it: %s", path, strerror(errno));
+    return fd;
+}
+
+/* Closes fd, written with rc (0 or -errno): rtmcat's exit status. */
+static int close_out(const struct extract *x, int fd, int rc, const char *path)
+{
+    if (close(fd) && !rc)
+        rc = -errno;
+    return rc ? fail(x, "%s: cannot write it: %s", path, strerror(-rc)) : 0;
+}
+
 /* File ino, the view called path, to OUTDIR/path: rtmcat's exit status. */
 static int write_view(struct extract *x, uint64_t ino, const char *path)
 {
-    int rc = make_folders(x, path);
-    if (rc)
-        return fail(x, "%s: cannot make its folder: %s", path, strerror(-rc));
-    int fd = openat(x->outfd, path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    int fd = open_out(x, path), rc = 0;
     if (fd < 0)
-        return fail(x, "%s: cannot write it: %s", path, strerror(errno));
+        return 1;
     ssize_t n = 1;
     for (off_t at = 0; n > 0 && !rc; at += n) {
         n = rtm_tree_read(x->t, ino, x->piece, PIECE, at);
         if (n > 0)
             rc = write_all(fd, x->piece, (size_t)n);
     }
-    if (close(fd) && !rc)
-        rc = -errno;
-    if (n < 0)
+    if (n < 0) {
+        close(fd);
         return fail(x, "%s: %s", path, strerror((int)-n));
-    return rc ? fail(x, "%s: cannot write it: %s", path, strerror(-rc)) : 0;
+    }
+    return close_out(x, fd, rc, path);
 }
 
 /* Every file of folder ino, as PREFIXNAME, its folders' too. */
@@ -152,21 +175,75 @@ static int write_named(struct extract *x, uint64_t ino, char *const *views, int 
     return status;
 }
 
+/* OUTDIR made when missing, and opened: 0, or 1 after the message. */
+static int open_outdir(struct extract *x, const char *outdir)
+{
+    if (!x->piece)
+        return fail(x, "%s", strerror(ENOMEM));
+    if (mkdir(outdir, 0755) && errno != EEXIST)
+        return fail(x, "-o %s: %s", outdir, strerror(errno));
+    if ((x->outfd = open(outdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+        return fail(x, "-o %s: %s", outdir, strerror(errno));
+    return 0;
+}
+
+static void close_outdir(struct extract *x)
+{
+    if (x->outfd >= 0)
+        close(x->outfd);
+    free(x->piece);
+}
+
 int rtmcat_extract(struct rtm_tree *t, uint64_t ino, const char *file, const char *outdir,
                    char *const *views, int n)
 {
     struct extract x = { t, file, -1, malloc(PIECE) };
-    int status;
-    if (!x.piece)
-        status = fail(&x, "%s", strerror(ENOMEM));
-    else if (mkdir(outdir, 0755) && errno != EEXIST)
-        status = fail(&x, "-o %s: %s", outdir, strerror(errno));
-    else if ((x.outfd = open(outdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
-        status = fail(&x, "-o %s: %s", outdir, strerror(errno));
-    else
+    int status = open_outdir(&x, outdir);
+    if (!status)
         status = n ? write_named(&x, ino, views, n) : write_folder(&x, ino, "");
-    if (x.outfd >= 0)
-        close(x.outfd);
-    free(x.piece);
+    close_outdir(&x);
+    return status;
+}
+
+/* View v of the unlisted entry h to OUTDIR/path. */
+static int write_unlisted(struct extract *x, struct rtmc *cache, struct rtmc_entry *h,
+                          const struct rtm_view *v, const char *path)
+{
+    struct rtm_buf b;
+    rtm_buf_init(&b);
+    int rc = rtmcat_render_unlisted(cache, h, v, &b), fd = -1;
+    if (!rc && b.oom)
+        rc = -ENOMEM;
+    if (rc)
+        fail(x, "%s: %s", path, strerror(-rc));
+    else if ((fd = open_out(x, path)) >= 0)
+        rc = close_out(x, fd, write_all(fd, b.p ? b.p : "", b.len), path);
+    rtm_buf_free(&b);
+    return rc || fd < 0;
+}
+
+int rtmcat_extract_unlisted(struct rtmc *cache, struct rtmc_entry *h, const char *file,
+                            const char *outdir, char *const *views, int n)
+{
+    struct extract x = { NULL, file, -1, malloc(PIECE) };
+    const struct rtm_anim *a = rtmc_anim(h);
+    int status = open_outdir(&x, outdir);
+    size_t count = n ? (size_t)n : rtm_view_count(a);
+    for (size_t i = 0; !status && i < count; i++) {
+        struct rtm_view v;
+        char path[RTM_VIEW_PATH_MAX];
+        if (!n) {
+            v = rtm_view_at(a, i);
+            rtm_view_path(a, v, path);
+        } else if (rtm_view_lookup(a, views[i], &v)) {
+            status = fail(&x, "no view called '%s' (run 'rtmcat %s' for the list)", views[i],
+                          file);
+            break;
+        } else {
+            snprintf(path, sizeof path, "%s", views[i]);
+        }
+        status = write_unlisted(&x, cache, h, &v, path);
+    }
+    close_outdir(&x);
     return status;
 }

@@ -14,6 +14,7 @@
 
 #include <stdint.h>
 
+#include "cache.h"
 #include "tree.h"
 
 /* Walks view's names ("frames/000.csv") from folder ino: 0 with the
@@ -27,5 +28,11 @@ int rtmcat_lookup_view(struct rtm_tree *t, uint64_t ino, const char *view,
  * for messages.  rtmcat's exit status: 0, or 1 after the message. */
 int rtmcat_extract(struct rtm_tree *t, uint64_t ino, const char *file, const char *outdir,
                    char *const *views, int n);
+
+/* The same for a file the tree does not show as an animation, read as
+ * one all the same (rtmcat.c: cat_unlisted): views of the loaded entry h,
+ * rendered as rtmcat_render_unlisted renders them. */
+int rtmcat_extract_unlisted(struct rtmc *cache, struct rtmc_entry *h, const char *file,
+                            const char *outdir, char *const *views, int n);
 
 #endif

@@ -138,6 +138,12 @@ for f in walk.rtm run_v5.rtm; do
     done < <("$CAT" "$T/s/$f")
     pass
 done
+# a file by another name is read as an animation all the same: the same
+# views (but states.txt, which only a .rtm has)
+rm -rf "$T/o" "$T/o_anim"; cp "$T/s/run_v5.rtm" "$T/run_v5.anim"
+run -o "$T/o" "$T/s/run_v5.rtm" && run -o "$T/o_anim" "$T/run_v5.anim"
+check "-o of a file by another name: the views of its .rtm" \
+    diff -r -x states.txt "$T/o" "$T/o_anim"
 rm -rf "$T/o"; mkdir -p "$T/o"; echo old >"$T/o/header.txt"
 run -o "$T/o" "$T/s/walk.rtm" header.txt frames/003.csv
 check "-o with VIEWs: only those, a file there replaced" \
