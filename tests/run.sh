@@ -7,9 +7,7 @@
 # in $BUILD/check.log (or $CHECK_LOG) with each job's time, and ends with one summary line
 # (see tests/lib/check.sh for the lines it counts).  Exits 1 when anything
 # failed.  Every job makes its own temporary folder and mount points, so
-# none waits for another; a script that measures its mount's own CPU time
-# (a line "# make check: alone" among its first ten) runs after the others,
-# alone, so that their load does not count against it.  TEST_CASE=PATTERN (with --only test_NAME alone)
+# none waits for another.  TEST_CASE=PATTERN (with --only test_NAME alone)
 # runs only that unit test's cases whose names PATTERN matches ('*' and
 # '?'; tests/unit/testutil.h).
 set -uo pipefail
@@ -45,14 +43,13 @@ max=${CHECK_JOBS:-$((ncpu * 2))}
 # The long ones (a line "make check: long" among a script's or a unit
 # test's source's first ten) start first, so that none of them is left
 # running alone at the end while a core waits.
-jobs=() alone=() long=()
+jobs=() long=()
 for t in "${scripts[@]}"; do
     case $t in tests/cli/valgrind.sh|tests/mount/stress.sh|tests/mount/damaged.sh)
         [ ${#scripts[@]} -eq 1 ] || continue ;;
     esac
     first=$(head -n 10 "$t")
     if grep -qx '# make check: builds' <<<"$first" && [ ${#scripts[@]} -gt 1 ]; then continue
-    elif grep -qx '# make check: alone' <<<"$first"; then alone+=("$t")
     elif grep -qx '# make check: long' <<<"$first"; then long+=("$t")
     else jobs+=("$t"); fi
 done
@@ -107,11 +104,6 @@ done
 for k in "${!pid_of[@]}"; do
     wait "${pid_of[$k]}" 2>/dev/null
     cat "$jobs_dir/$k.log"
-done
-for t in "${alone[@]}"; do
-    jobs+=("$t")
-    job $((${#jobs[@]} - 1)) "$t"
-    cat "$jobs_dir/$((${#jobs[@]} - 1)).log"
 done
 : > "$log"
 for ((i = 0; i < ${#jobs[@]}; i++)); do

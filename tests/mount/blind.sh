@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make check: alone
+# make check: long
 # blind.sh - SOURCE on a file system where inotify is blind: a FUSE one made
 # with bindfs (as sshfs or rclone would be), and NFS where this machine can
 # export to itself.  Every change is made in the BACKING folder, never
@@ -85,7 +85,8 @@ check_changes() {
 }
 
 # The daemon's CPU time (user + system, all threads) over 10 s of idleness,
-# after a walk of the 300 files.
+# after a walk of the 300 files: its own ticks, which other jobs' load
+# does not add to (make check runs it beside them; an idle mount counts 0).
 check_idle() {
     local m=$1 pid=$2 hz t0 t1
     ls -lR "$m/many" >/dev/null
