@@ -78,9 +78,7 @@ static int fail(const struct cat *c, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "rtmcat: %s: ", c->file);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    rtmcat_vfailf(c->file, fmt, ap);
     va_end(ap);
     return 1;
 }

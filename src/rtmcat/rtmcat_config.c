@@ -23,27 +23,51 @@ void rtmcat_config_usage(FILE *f)
             "looked at.  --raw prints a file or an archive entry as it is.\n");
 }
 
-static int fail(const char *file, const char *what)
+int rtmcat_vfailf(const char *file, const char *fmt, va_list ap)
 {
-    fprintf(stderr, "rtmcat: %s: %s\n", file, what);
+    fprintf(stderr, "rtmcat: %s: ", file);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
     return 1;
 }
 
-int rtmcat_write_out(const void *data, size_t len)
+int rtmcat_failf(const char *file, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    rtmcat_vfailf(file, fmt, ap);
+    va_end(ap);
+    return 1;
+}
+
+static int fail(const char *file, const char *what)
+{
+    return rtmcat_failf(file, "%s", what);
+}
+
+int rtmcat_write_fd(int fd, const void *data, size_t len)
 {
     const char *p = data;
     while (len) {
-        ssize_t w = write(STDOUT_FILENO, p, len);
+        ssize_t w = write(fd, p, len);
         if (w < 0 && errno == EINTR)
             continue;
-        if (w <= 0) {
-            fprintf(stderr, "rtmcat: stdout: %s\n", strerror(errno));
-            return 1;
-        }
+        if (w < 0)
+            return -errno;
+        if (w == 0)
+            return -EIO;                /* nothing written: it would loop */
         p += w;
         len -= (size_t)w;
     }
     return 0;
+}
+
+int rtmcat_write_out(const void *data, size_t len)
+{
+    int rc = rtmcat_write_fd(STDOUT_FILENO, data, len);
+    if (rc)
+        fprintf(stderr, "rtmcat: stdout: %s\n", strerror(-rc));
+    return rc != 0;
 }
 
 /* The bytes of a file or entry found: printed raw, or as a config's text,

@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <sys/stat.h>
 
@@ -31,5 +32,13 @@ int rtmcat_config_entry(struct rtmc *cache, const char *key, size_t archive_len,
 int rtmcat_read_fd(int fd, uint8_t **data, size_t *len);
 /* len bytes to stdout: 0, or 1 (rtmcat's exit status) after saying why. */
 int rtmcat_write_out(const void *data, size_t len);
+/* len bytes to fd, through short writes and EINTR: 0 or a negative errno. */
+int rtmcat_write_fd(int fd, const void *data, size_t len);
+/* rtmcat's message, one line on stderr, "rtmcat: FILE: what is wrong":
+ * 1, rtmcat's exit status then. */
+__attribute__((format(printf, 2, 0)))
+int rtmcat_vfailf(const char *file, const char *fmt, va_list ap);
+__attribute__((format(printf, 2, 3)))
+int rtmcat_failf(const char *file, const char *fmt, ...);
 
 #endif

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "rtmcat_config.h"
 #include "rtmcat_states.h"
 #include "views.h"
 
@@ -28,9 +29,7 @@ static int fail(const struct extract *x, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "rtmcat: %s: ", x->file);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    rtmcat_vfailf(x->file, fmt, ap);
     va_end(ap);
     return 1;
 }
@@ -72,21 +71,6 @@ static int make_folders(const struct extract *x, const char *path)
     return 0;
 }
 
-/* Every byte of n at p to fd: 0 or -errno. */
-static int write_all(int fd, const char *p, size_t n)
-{
-    while (n) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w < 0)
-            return -errno;
-        p += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
 /* OUTDIR/path made ready for writing, its folders made: the file's
  * descriptor, or -1 after the message. */
 static int open_out(const struct extract *x, const char *path)
@@ -120,7 +104,7 @@ static int write_view(struct extract *x, uint64_t ino, const char *path)
     for (off_t at = 0; n > 0 && !rc; at += n) {
         n = rtm_tree_read(x->t, ino, x->piece, PIECE, at);
         if (n > 0)
-            rc = write_all(fd, x->piece, (size_t)n);
+            rc = rtmcat_write_fd(fd, x->piece, (size_t)n);
     }
     if (n < 0) {
         close(fd);
@@ -217,7 +201,7 @@ static int write_unlisted(struct extract *x, struct rtmc *cache, struct rtmc_ent
     if (rc)
         fail(x, "%s: %s", path, strerror(-rc));
     else if ((fd = open_out(x, path)) >= 0)
-        rc = close_out(x, fd, write_all(fd, b.p ? b.p : "", b.len), path);
+        rc = close_out(x, fd, rtmcat_write_fd(fd, b.p ? b.p : "", b.len), path);
     rtm_buf_free(&b);
     return rc || fd < 0;
 }
