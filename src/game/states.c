@@ -457,17 +457,20 @@ static void lines_done(struct rtm_states *s)
     }
 }
 
-/* The lines, unless they come later, are made before the check, as a
- * table always made them: a lookup a bound cuts short may end otherwise
- * after others (states_sets_forget), and a table the index remembers is
- * then the one it always was. */
+/* The lines (unless they come later) and the check each look up from
+ * sets that remember nothing yet (states_sets_forget): a lookup a bound
+ * cuts short may end otherwise after others, so each answer is the same
+ * whichever came first, and a table whose lines come later is the table
+ * made at once. */
 int rtm_states_finish(struct rtm_states *s)
 {
     if (s->ncfgs)
         qsort(s->cfgs, s->ncfgs, sizeof *s->cfgs, by_rel);
     s->sets = states_sets_new(s);
-    int rc = !s->sets || (!s->lines_later && lines_of_configs(s)) ||
-             states_check_collect(s) || states_skeleton_index(&s->check);
+    int rc = !s->sets || (!s->lines_later && lines_of_configs(s));
+    if (!rc && !s->lines_later)
+        states_sets_forget(s->sets, s->ncfgs);
+    rc = rc || states_check_collect(s) || states_skeleton_index(&s->check);
     for (size_t i = 0; i < s->ncfgs; i++) {
         s->cfg_bytes -= s->cfgs[i].skeletons.len;
         rtm_buf_free(&s->cfgs[i].skeletons);    /* the check read them */
@@ -491,7 +494,7 @@ int rtm_states_lines_make(struct rtm_states *s)
         return 0;
     if (!s->finished)
         return -1;
-    states_sets_forget(s->sets, s->ncfgs);      /* looked up as made first */
+    states_sets_forget(s->sets, s->ncfgs);      /* as at once: rtm_states_finish */
     if (lines_of_configs(s))
         return -1;
     lines_done(s);
