@@ -12,6 +12,7 @@ static const char *const NAMES[RTM_WORK_N] = {
     [RTM_WORK_CONFIGS_READ] = "configs_read",
     [RTM_WORK_CONFIGS_PARSED] = "configs_parsed",
     [RTM_WORK_STATES_CHECKED] = "states_checked",
+    [RTM_WORK_STATES_LINES] = "states_lines",
     [RTM_WORK_PARSE_HEAD] = "parses_head",
     [RTM_WORK_PARSE_FULL] = "parses_full",
     [RTM_WORK_STALE] = "stale_notes",

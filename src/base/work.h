@@ -1,6 +1,7 @@
 /* work.h - counts of the work a mount or a program does on SOURCE: files
  * opened, bytes read, archive tables read, configs read and parsed,
- * animations parsed (by depth) and stale notifications.  They are what
+ * states checked and states.txt lines made, animations parsed (by depth)
+ * and stale notifications.  They are what
  * the tests' budgets assert (a walk may open at most N files) and what
  * RTMFS_STATS reports; they never change what is shown.
  *
@@ -32,7 +33,10 @@ enum rtm_work_counter {
     RTM_WORK_CONFIGS_READ,      /* configs read from SOURCE (files or entries) */
     RTM_WORK_CONFIGS_PARSED,    /* configs whose classes were parsed */
     RTM_WORK_STATES_CHECKED,    /* states the root check.txt's findings were
-                                   collected for (a states table's lines) */
+                                   collected for (a states table's states) */
+    RTM_WORK_STATES_LINES,      /* states.txt lines made from configs (a table
+                                   not remembered makes them at their first
+                                   need: states.txt, missing.txt, timing) */
     RTM_WORK_PARSE_HEAD,        /* animations parsed from their head only */
     RTM_WORK_PARSE_FULL,        /* animations parsed whole */
     RTM_WORK_STALE,             /* notifications that the kernel forget something */

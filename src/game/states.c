@@ -21,6 +21,7 @@ void rtm_states_free(struct rtm_states *s)
 {
     if (!s)
         return;
+    states_sets_free(s->sets, s->ncfgs);        /* lines never made */
     for (size_t i = 0; i < s->ncfgs; i++) {
         cfg_free(s->cfgs[i].c);
         free(s->cfgs[i].rel);
@@ -38,9 +39,15 @@ void rtm_states_free(struct rtm_states *s)
 
 void rtm_states_check_later(struct rtm_states *s) { s->check_later = 1; }
 int rtm_states_checked(const struct rtm_states *s) { return s && !s->check_later; }
+void rtm_states_lines_later(struct rtm_states *s) { s->lines_later = 1; }
+int rtm_states_lines_ready(const struct rtm_states *s)
+{
+    return !s || !s->lines_later || s->lines_made;
+}
 
 size_t rtm_states_nconfigs(const struct rtm_states *s) { return s ? s->ncfgs : 0; }
 size_t rtm_states_nlines(const struct rtm_states *s) { return s ? s->nlines : 0; }
+size_t rtm_states_nstates(const struct rtm_states *s) { return s ? s->nstates : 0; }
 size_t rtm_states_config_bytes(const struct rtm_states *s) { return s ? s->cfg_bytes : 0; }
 
 /* ---- a config cut to what resolving reads ---- */
@@ -343,17 +350,6 @@ static void state_line(const struct rtm_states *s, size_t ci, uint32_t cls, stru
     rtm_buf_putc(b, '\n');
 }
 
-int rtm_states_key(const char *gp, size_t len, char out[RTM_STATES_KEY_MAX])
-{
-    long n = gamepath_norm(gp, len, out, RTM_STATES_KEY_MAX);
-    if (n <= 0)
-        return -1;
-    for (long i = 0; i < n; i++)
-        if (out[i] >= 'A' && out[i] <= 'Z')
-            out[i] = (char)(out[i] - 'A' + 'a');
-    return 0;
-}
-
 /* Appends a line made of copies of key, text, file (flen bytes) and
  * speed, in one block. */
 static int put_line(struct rtm_states *s, const char *key, const char *text, const char *file,
@@ -392,32 +388,17 @@ static int add_line(struct rtm_states *s, size_t ci, uint32_t cls, const char *k
     return rc;
 }
 
-/* Every state of config ci: the classes of each root class's States. */
-static int states_of(struct rtm_states *s, size_t ci, struct fmt_memo *m)
+/* add_line, as states_each calls it for lines_of_configs. */
+struct line_ctx {
+    struct rtm_states *s;
+    struct fmt_memo *m;
+};
+
+static int line_of(void *ctx, size_t ci, uint32_t cls, const char *key,
+                   const struct cfg_value *file)
 {
-    const struct cfg *c = s->cfgs[ci].c;
-    if (!c)
-        return 0;                       /* a line-only table's: its lines are given */
-    const struct cfg_entry *root = &c->e[0];
-    for (uint32_t i = root->first; i < root->first + root->n; i++) {
-        if (c->e[i].kind != CFG_CLASS)
-            continue;
-        long st = cfg_member(c, i, "States");
-        if (st < 0 || c->e[st].kind != CFG_CLASS)
-            continue;
-        for (uint32_t k = c->e[st].first; k < c->e[st].first + c->e[st].n; k++) {
-            char key[GP_MAX];
-            if (c->e[k].kind != CFG_CLASS)
-                continue;
-            struct found at = states_lookup(s, ci, k, "file", 0);
-            const struct cfg_value *f = states_value_of(s, at);
-            if (!f || f->type != CFG_T_STRING || rtm_states_key(f->u.s.p, f->u.s.len, key))
-                continue;
-            if (add_line(s, ci, k, key, f, m))
-                return -1;
-        }
-    }
-    return 0;
+    struct line_ctx *x = ctx;
+    return add_line(x->s, ci, cls, key, file, x->m);
 }
 
 static int by_rel(const void *a, const void *b)
@@ -436,30 +417,34 @@ static int by_key(const void *a, const void *b)
     return x->entry < y->entry ? -1 : x->entry > y->entry;
 }
 
-int rtm_states_finish(struct rtm_states *s)
+/* Makes the line of every state of the configs, after the lines given:
+ * 0, or -1 out of memory (then none is made, the table as it was). */
+static int lines_of_configs(struct rtm_states *s)
 {
-    if (s->ncfgs)
-        qsort(s->cfgs, s->ncfgs, sizeof *s->cfgs, by_rel);
-    s->sets = states_sets_new(s);
+    size_t given = s->nlines;
     struct fmt_memo *memo = calloc(1, sizeof *memo);
-    int rc = !s->sets || !memo;
+    struct line_ctx x = { s, memo };
+    int rc = !memo;
     for (size_t i = 0; !rc && i < s->ncfgs; i++)
-        rc = states_of(s, i, memo);
+        rc = states_each(s, i, line_of, &x);
     free(memo);
-    rc = rc || states_check_collect(s) || states_skeleton_index(&s->check);
+    while (rc && s->nlines > given)
+        free(s->lines[--s->nlines].key);        /* the line's one block */
+    return rc ? -1 : 0;
+}
+
+/* Once every line is made: the configs and their classes' groups go, and
+ * the lines are put in key order. */
+static void lines_done(struct rtm_states *s)
+{
     states_sets_free(s->sets, s->ncfgs);
     s->sets = NULL;
-    if (rc)
-        return -1;
     for (size_t i = 0; i < s->ncfgs; i++) {
         cfg_free(s->cfgs[i].c);         /* every line is made: they served */
         s->cfgs[i].c = NULL;
-        rtm_buf_free(&s->cfgs[i].skeletons);
     }
-    rtm_skeleton_free(s->ofp2);         /* every config's skeletons are read */
-    s->ofp2 = NULL;
     s->cfg_bytes = 0;
-    s->finished = 1;
+    s->lines_made = 1;
     size_t sorted = 1;                  /* lines given back in order need no sort */
     while (sorted < s->nlines && by_key(&s->lines[sorted - 1], &s->lines[sorted]) <= 0)
         sorted++;
@@ -470,6 +455,49 @@ int rtm_states_finish(struct rtm_states *s)
         s->lines = tight;
         s->caplines = s->nlines;
     }
+}
+
+/* The lines (unless they come later) and the check each look up from
+ * sets that remember nothing yet (states_sets_forget): a lookup a bound
+ * cuts short may end otherwise after others, so each answer is the same
+ * whichever came first, and a table whose lines come later is the table
+ * made at once. */
+int rtm_states_finish(struct rtm_states *s)
+{
+    if (s->ncfgs)
+        qsort(s->cfgs, s->ncfgs, sizeof *s->cfgs, by_rel);
+    s->sets = states_sets_new(s);
+    int rc = !s->sets || (!s->lines_later && lines_of_configs(s));
+    if (!rc && !s->lines_later)
+        states_sets_forget(s->sets, s->ncfgs);
+    rc = rc || states_check_collect(s) || states_skeleton_index(&s->check);
+    for (size_t i = 0; i < s->ncfgs; i++) {
+        s->cfg_bytes -= s->cfgs[i].skeletons.len;
+        rtm_buf_free(&s->cfgs[i].skeletons);    /* the check read them */
+    }
+    rtm_skeleton_free(s->ofp2);         /* every config's skeletons are read */
+    s->ofp2 = NULL;
+    if (rc) {
+        states_sets_free(s->sets, s->ncfgs);
+        s->sets = NULL;
+        return -1;
+    }
+    s->finished = 1;
+    if (!s->lines_later)
+        lines_done(s);
+    return 0;
+}
+
+int rtm_states_lines_make(struct rtm_states *s)
+{
+    if (rtm_states_lines_ready(s))
+        return 0;
+    if (!s->finished)
+        return -1;
+    states_sets_forget(s->sets, s->ncfgs);      /* as at once: rtm_states_finish */
+    if (lines_of_configs(s))
+        return -1;
+    lines_done(s);
     return 0;
 }
 

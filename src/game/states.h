@@ -16,8 +16,10 @@
  *
  * Contract: a table owns the configs added to it: it keeps of each only
  * what resolving reads (its classes and their file, speed and looped) and
- * frees them when finished, once every line is made.
- * Build it on one thread (add, then finish); once finished it is
+ * frees them once every line is made: when finished, or, for a table
+ * whose lines come later (rtm_states_lines_later), by
+ * rtm_states_lines_make.  Build it on one thread (add, then finish, then
+ * make the lines if they come later); once its lines are made it is
  * read-only and may be rendered from several threads.  Game paths are
  * compared ASCII case-insensitively, '/' equal to '\', the leading '\'
  * optional.  Errors are values: -1 out of memory.
@@ -41,8 +43,25 @@ void rtm_states_free(struct rtm_states *s);
  * as the persistent index remembers them; it plays no part in resolving. */
 int rtm_states_add(struct rtm_states *s, struct cfg *c, const char *rel);
 /* Resolves the states of every config added, ordered by the config's
- * path, then in file order.  0, or -1. */
+ * path, then in file order: the check's (states_check.h) and the skeleton
+ * of each state (states_skeleton.h), and their lines unless they come
+ * later.  0, or -1. */
 int rtm_states_finish(struct rtm_states *s);
+/* Called before rtm_states_finish, the lines come later: the table
+ * finishes without them (two fifths of a finish's work), keeping the
+ * configs and what looking up their states needs, and reads as holding
+ * no line (rtm_states_nlines 0) until rtm_states_lines_make made them.
+ * Its check and skeletons (states_check.h, states_skeleton.h) need no
+ * line: a header's skeleton is known without them.  lines_make makes
+ * them as finish would have (the same lines, in the same order), then
+ * frees the configs: 0, at once when they are made (or never came
+ * later), or -1 when memory ran out (or s is not finished): then none is
+ * made and the table is as it was, to be asked again.  It writes the
+ * table: not beside any other call on it.  Whether s's lines are made
+ * (or never came later; s NULL: 1): */
+void rtm_states_lines_later(struct rtm_states *s);
+int rtm_states_lines_make(struct rtm_states *s);
+int rtm_states_lines_ready(const struct rtm_states *s);
 /* A table finishes with the root check.txt's findings (states_check.h)
  * unless this is called before its first config is added: then it keeps
  * of each config only what the lines and the skeleton each state's class
@@ -51,15 +70,19 @@ int rtm_states_finish(struct rtm_states *s);
  * built again with them.  Whether s was finished with them: */
 void rtm_states_check_later(struct rtm_states *s);
 int rtm_states_checked(const struct rtm_states *s);
-/* How many configs were added, and how many state lines were made. */
+/* How many configs were added, how many state lines were made (or
+ * given), and how many states the configs hold (found when finished: the
+ * lines they make, made or to come; 0 in a table given its lines). */
 size_t rtm_states_nconfigs(const struct rtm_states *s);
 size_t rtm_states_nlines(const struct rtm_states *s);
-/* The bytes the configs added hold until the table is finished. */
+size_t rtm_states_nstates(const struct rtm_states *s);
+/* The bytes the configs added hold until the table's lines are made. */
 size_t rtm_states_config_bytes(const struct rtm_states *s);
 
 /* states.txt of an animation of game path gp (normalised or not; NULL: it
  * has none), appended to b: its first line, then (s may be NULL: no
- * configs read) one line a state that names gp. */
+ * configs read) one line a state that names gp.  This, the lines and the
+ * timing read a table whose lines are made (rtm_states_lines_ready). */
 void rtm_states_render(const struct rtm_states *s, const char *gp, struct rtm_buf *b);
 
 /* The key a game path is compared by: normalised (gamepath.h), ASCII
@@ -81,7 +104,8 @@ struct rtm_state_line {
     size_t cfg;
     uint32_t entry;
 };
-/* Line i (< rtm_states_nlines) of a finished table, in key order. */
+/* Line i (< rtm_states_nlines) of a finished table whose lines are made,
+ * in key order. */
 void rtm_states_line(const struct rtm_states *s, size_t i, struct rtm_state_line *out);
 /* Config ci's path as added (NULL past the last); once finished, ci is
  * its place in path order. */

@@ -338,9 +338,9 @@ static void check_ik(struct collect *x, size_t ci, uint32_t k)
     }
 }
 
-/* Remembers that the bones of line l's file are compared with skeleton
+/* Remembers that the bones of state l's file are compared with skeleton
  * skel when check.txt is made. */
-static void want_bones(struct collect *x, const struct line *l, size_t skel)
+static void want_bones(struct collect *x, const struct state_ref *l, size_t skel)
 {
     struct states_check *k = &x->s->check;
     const struct cfg *c = x->s->cfgs[l->cfg].c;
@@ -355,7 +355,7 @@ static void want_bones(struct collect *x, const struct line *l, size_t skel)
             memcpy(where + nr + 2, path, np + 1);
         }
     }
-    char *key = strdup(l->key), *file = strdup(l->file);
+    char *key = strdup(l->key), *file = strndup(l->file, l->flen);
     void *b = k->b;
     if (!where || !key || !file || rtm_array_grow(&b, &k->capb, k->nb + 1, sizeof *k->b, 16)) {
         free(where);
@@ -368,19 +368,22 @@ static void want_bones(struct collect *x, const struct line *l, size_t skel)
     k->b[k->nb++] = (struct check_bones){ key, where, file, l->cfg, skel, l->entry };
 }
 
-/* Every check of the state of line l. */
-static void check_state(struct collect *x, const struct line *l)
+/* Every check of state l, counted (states_visit calls it, with x): 0, or
+ * 1 to stop (memory ran out). */
+static int check_state(void *ctx, const struct state_ref *l)
 {
+    struct collect *x = ctx;
     const struct cfg *c = x->s->cfgs[l->cfg].c;
     uint32_t k = l->entry, states = c->e[k].up, mc = states;
     while (mc && c->e[mc].up)
         mc = c->e[mc].up;               /* the moves class: a root class */
     struct found f;
     size_t skel = skeleton_of(x, l->cfg, mc);
+    x->s->nstates++;
     if (skel != SIZE_MAX)
         want_bones(x, l, skel);
     if (!x->findings)
-        return;
+        return x->oom;
     for (size_t i = 0; i < NELEM(PAIRED); i++) {
         f = states_lookup(x->s, l->cfg, k, PAIRED[i], 1);
         const struct cfg_value *a = array_at(x->s, f);
@@ -393,6 +396,7 @@ static void check_state(struct collect *x, const struct line *l)
     check_actions(x, l->cfg, k, mc);
     check_mask(x, l->cfg, k, mc, skel);
     check_ik(x, l->cfg, k);
+    return x->oom;
 }
 
 int states_check_collect(struct rtm_states *s)
@@ -403,9 +407,8 @@ int states_check_collect(struct rtm_states *s)
         return -1;
     for (size_t i = 0; i < s->ncfgs && !x.game; i++)
         x.game = s->cfgs[i].c && cfg_class(s->cfgs[i].c, GAME_STATE) >= 0;
-    for (size_t i = 0; i < s->nlines && !x.oom; i++)
-        if (s->cfgs[s->lines[i].cfg].c)
-            check_state(&x, &s->lines[i]);
+    s->nstates = 0;
+    states_visit(s, check_state, &x);
     for (size_t i = 0; i < s->ncfgs; i++)
         free(x.seen[i]);
     free(x.seen);

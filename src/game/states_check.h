@@ -21,7 +21,8 @@
  * configs'.
  *
  * Contract: as states.h.  The render reads a finished table from any
- * thread; the bones function is called on the caller's thread.
+ * thread, its lines made or not (it reads none: rtm_states_lines_later);
+ * the bones function is called on the caller's thread.
  */
 #ifndef RTM_STATES_CHECK_H
 #define RTM_STATES_CHECK_H

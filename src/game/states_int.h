@@ -1,5 +1,5 @@
-/* states_int.h - what states.c and states_resolve.c share: the table's
- * insides.  Not for other modules: states.h is the contract. */
+/* states_int.h - what states.c and the other states_*.c share: the
+ * table's insides.  Not for other modules: states.h is the contract. */
 #ifndef RTM_STATES_INT_H
 #define RTM_STATES_INT_H
 
@@ -68,7 +68,8 @@ struct line {
 
 /* The classes the game merges into one: those of one path (ASCII case
  * ignored) in several configs.  rtm_states_finish groups every class of
- * every config so before it makes the lines, so that a lookup never
+ * every config so before it looks up a state (and keeps the groups until
+ * the lines are made: rtm_states_lines_make), so that a lookup never
  * builds a path (each state's path looked for in every config took 5
  * times the walk's own time over 80 configs).  set_of[config][entry] is
  * the class's set + 1 (0: no class, or one a later member of its name
@@ -110,12 +111,17 @@ struct class_sets {
 
 struct rtm_states {
     struct one_cfg *cfgs;
-    struct class_sets *sets;    /* during rtm_states_finish, or NULL */
+    struct class_sets *sets;    /* from rtm_states_finish until the lines are
+                                   made, or NULL */
     size_t ncfgs, capcfgs;
     struct line *lines;
     size_t nlines, caplines;
+    size_t nstates;     /* the states the configs hold, found when finished */
     size_t cfg_bytes;   /* what the configs hold (cfg mem_bytes) */
-    int finished;       /* rtm_states_finish ran: the configs are gone */
+    int finished;       /* rtm_states_finish ran */
+    int lines_later;    /* rtm_states_lines_later: finish leaves the lines
+                           (and keeps the configs and sets for them) */
+    int lines_made;     /* every line is made: the configs are gone */
     int check_later;    /* finished without the check's findings */
     struct rtm_skeleton *ofp2;  /* the built-in, for every config's
                                    CfgSkeletons, once (or NULL) */
@@ -154,6 +160,38 @@ const struct cfg_value *states_value_of(const struct rtm_states *s, struct found
  * when out of memory. */
 struct class_sets *states_sets_new(const struct rtm_states *s);
 void states_sets_free(struct class_sets *x, size_t ncfgs);
+/* Forgets the bases the lookups found (struct class_base), as if x were
+ * new: a lookup that a bound (WALK_PATHS, the depth) cuts short may end
+ * otherwise after another lookup remembered a base, so the lines, made
+ * after the check when they come later, are looked up as in a table
+ * that makes them first. */
+void states_sets_forget(struct class_sets *x, size_t ncfgs);
+
+/* ---- states_visit.c: the states of the configs ---- */
+
+/* A state of config ci, as states_each gives it: its class, its file's
+ * key and its file (a string). */
+typedef int states_each_fn(void *ctx, size_t ci, uint32_t cls, const char *key,
+                           const struct cfg_value *file);
+/* Calls fn for every state of config ci (the classes of each root class's
+ * States whose file, found as its line finds it, is a string that is a
+ * game path), in file order: 0, or fn's first nonzero return. */
+int states_each(const struct rtm_states *s, size_t ci, states_each_fn *fn, void *ctx);
+/* A state, as the check reads it: its file's key (as its line's), the
+ * file as written (flen bytes), its config's place in path order, its
+ * entry. */
+struct state_ref {
+    const char *key, *file;
+    size_t flen, cfg;
+    uint32_t entry;
+};
+typedef int states_visit_fn(void *ctx, const struct state_ref *r);
+/* Calls fn with every state of s's configs (not those of configs given
+ * lines) in the order their lines are made (the configs' path order, then
+ * file order): from the lines when they are made first (finish without
+ * rtm_states_lines_later), else from the configs.  0, or fn's first
+ * nonzero return. */
+int states_visit(const struct rtm_states *s, states_visit_fn *fn, void *ctx);
 
 /* ---- states_check.c: the root check.txt ---- */
 
@@ -161,8 +199,9 @@ void states_sets_free(struct class_sets *x, size_t ncfgs);
  * config is added): skeletonName, and with checks the findings' too. */
 int states_check_reads(const char *name, int checks);
 /* Finds what the configs say wrong (unless the check comes later: then
- * the skeleton of each state alone), once the lines are made and before
- * the configs go: 0, or -1 out of memory. */
+ * the skeleton of each state alone), of every state states_visit gives,
+ * and counts them (nstates), before the configs go: 0, or -1 out of
+ * memory. */
 int states_check_collect(struct rtm_states *s);
 void states_check_free(struct states_check *k);
 

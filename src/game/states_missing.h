@@ -2,7 +2,8 @@
  * `file` names a game path that no animation under SOURCE has, which the
  * game reports as "Animation ... not found or empty".
  *
- * Input: a finished states table (states.h) and the game paths present (a
+ * Input: a finished states table (states.h) whose lines are made
+ * (rtm_states_lines_ready) and the game paths present (a
  * struct rtm_gamepaths: every animation's game path, and every prefix of
  * an archive or $PBOPREFIX$ folder under SOURCE).  Game paths are compared
  * as states.txt compares them (rtm_states_key: no case, '/' as '\', the

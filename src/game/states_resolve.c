@@ -154,6 +154,14 @@ void states_sets_free(struct class_sets *x, size_t ncfgs)
     free(x);
 }
 
+void states_sets_forget(struct class_sets *x, size_t ncfgs)
+{
+    for (size_t k = 0; x && x->base && k < ncfgs; k++) {
+        free(x->base[k]);
+        x->base[k] = NULL;
+    }
+}
+
 /* A class of some config: its place in the table and its entry. */
 struct cref {
     size_t cfg;

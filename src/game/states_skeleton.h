@@ -8,7 +8,8 @@
  *
  * Contract: as states.h; the answer points into the finished table and
  * lives as long as it does.  A remembered table (the index's) answers as
- * the one made from the configs.
+ * the one made from the configs, and a table whose lines come later
+ * (states.h: rtm_states_lines_later) before they are made: it reads none.
  */
 #ifndef RTM_STATES_SKELETON_H
 #define RTM_STATES_SKELETON_H

@@ -11,7 +11,12 @@
  * older than the table is ever served.  preview.svg and anim.bvh take
  * their timing (timing.h) from the same table, at the same times.  The
  * root check.txt's findings cost more than all the rest of the table: a
- * table is built without them until check.txt asks (table_up_to_date). */
+ * table is built without them until check.txt asks (table_up_to_date).
+ * A table the index does not remember is built without its lines too
+ * (tree_states_build): states.txt, missing.txt and the timing make them
+ * at the first of their needs (table_lines), under ts->lock as every
+ * read of the table, so no reader ever sees a table half made; a
+ * header's skeleton and check.txt read none. */
 #include "tree_states.h"
 
 #include <errno.h>
@@ -136,6 +141,35 @@ static const struct rtm_states *table_locked(struct rtm_tree *t, int ready, int 
     return ts->table;
 }
 
+/* Makes the lines of the table (ts->lock held) when they came later
+ * (tree_states_build), counted: 0, or -ENOMEM (none made: the table
+ * stays, its lines made at the next need). */
+static int lines_locked(struct rtm_tree *t)
+{
+    struct rtm_states *s = t->states->table;
+    if (rtm_states_lines_ready(s))
+        return 0;
+    if (rtm_states_lines_make(s))
+        return -ENOMEM;
+    rtm_work_add(t->cfg.work, RTM_WORK_STATES_LINES, rtm_states_nlines(s));
+    rtmc_trim(t->cfg.cache);            /* the configs kept for them are freed */
+    return 0;
+}
+
+/* table_locked, with the lines made (a table whose lines are not counts
+ * as not built for ready: -EAGAIN). */
+static const struct rtm_states *table_lines(struct rtm_tree *t, int ready, int *rc)
+{
+    const struct rtm_states *table = table_locked(t, ready, rc);
+    if (*rc || !table)
+        return table;
+    if (ready && !rtm_states_lines_ready(table))
+        *rc = -EAGAIN;
+    else
+        *rc = lines_locked(t);
+    return *rc ? NULL : table;
+}
+
 /* Ends a text made under ts->lock: 0, or -ENOMEM. */
 static int text_done(struct tree_states *ts, struct rtm_buf *b)
 {
@@ -158,7 +192,7 @@ int tree_states_text(struct rtm_tree *t, const struct tree_target *tg, struct rt
     if (found == -ENOMEM)
         return -ENOMEM;
     pthread_mutex_lock(&ts->lock);
-    const struct rtm_states *table = table_locked(t, 0, &rc);
+    const struct rtm_states *table = table_lines(t, 0, &rc);
     if (table)
         *when = tree_later(*when, ts->time);
     if (rc) {
@@ -209,6 +243,10 @@ int tree_states_missing(struct rtm_tree *t, struct rtm_buf *b, struct timespec *
     int rc = root_text_begin(t, 0, b, when);
     if (rc)
         return rc;
+    if ((rc = lines_locked(t))) {
+        pthread_mutex_unlock(&t->states->lock);
+        return rc;
+    }
     if (!t->cfg.configs_none)
         rtm_missing_render(t->states->table, t->states->present, b);
     return text_done(t->states, b);
@@ -263,7 +301,7 @@ int tree_states_timing(struct rtm_tree *t, const struct tree_target *tg, int rea
         return found == -ENOMEM ? -ENOMEM : 0;
     }
     pthread_mutex_lock(&t->states->lock);
-    const struct rtm_states *table = table_locked(t, ready, &rc);
+    const struct rtm_states *table = table_lines(t, ready, &rc);
     if (rc == -ENOMEM) {
         pthread_mutex_unlock(&t->states->lock);
         return rc;

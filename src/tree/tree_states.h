@@ -103,18 +103,21 @@ void tree_states_changed(struct rtm_tree *t, const char *name);
 /* states.txt of animation tg into b (initialised here), and its time (the
  * animation's, or when the table was built if later) into *when: 0, or
  * -ENOMEM.  Builds the table first when it is not (or no longer) up to
- * date, unless -o configs=none. */
+ * date, unless -o configs=none, and makes its lines when they are not
+ * (tree_states_build: they may come later). */
 int tree_states_text(struct rtm_tree *t, const struct tree_target *tg, struct rtm_buf *b,
                      struct timespec *when);
 /* missing.txt into b (initialised here; empty with -o configs=none), its
  * time into *when (kept when later, else the table's or the game paths'):
- * 0, or -ENOMEM.  Builds the table, and the game paths present (anew
- * after any change in SOURCE), when they are not up to date. */
+ * 0, or -ENOMEM.  Builds the table (and its lines), and the game paths
+ * present (anew after any change in SOURCE), when they are not up to
+ * date. */
 int tree_states_missing(struct rtm_tree *t, struct rtm_buf *b, struct timespec *when);
 /* The root's check.txt (states_check.h) into b, as tree_states_missing
  * makes missing.txt; the bones of each state's file come from bones,
  * given where the animation is in SOURCE (a path of SOURCE's own tree),
- * called with the states' lock held (it must not ask for the table). */
+ * called with the states' lock held (it must not ask for the table).
+ * It reads no line of the table: those that come later stay to come. */
 typedef int tree_bones_fn(void *ctx, const char *where, rtm_states_bones_visit *visit,
                           void *vctx);
 int tree_states_check(struct rtm_tree *t, struct rtm_buf *b, struct timespec *when,
@@ -128,7 +131,10 @@ void tree_states_counts(struct rtm_tree *t, uint64_t *parsed, uint64_t *remember
 
 /* Every config under SOURCE (or an archive SOURCE is), as a finished
  * table, from the persistent index when it has this generation of them
- * (t->states->gen, the counters and the index's record follow); the
+ * (t->states->gen, the counters and the index's record follow), its
+ * states.txt lines made only when the index gave or remembers it (else
+ * they come later: the caller makes them at their first need,
+ * rtm_states_lines_make, under the lock it reads the table with); the
  * newest of their times into *newest.  The archives are read on a few
  * threads (tree_states_each), all joined before it returns.  A table of
  * no states when there are no configs; NULL out of memory.  The game
@@ -185,8 +191,9 @@ int tree_states_follow(const struct rtm_tree *t, struct rtm_view v);
  * level), into tm: the empty generation unless it follows the configs;
  * then the states that name its game path decide it (none without a game
  * path: no state plays it), and *when (if not NULL) becomes the table's
- * time if later.  Builds the table as tree_states_text does, or with
- * ready set returns -EAGAIN instead (tm then the empty generation);
+ * time if later.  Builds the table as tree_states_text does (and makes
+ * its lines), or with ready set returns -EAGAIN instead (tm then the
+ * empty generation), also when its lines are not made yet;
  * -ENOMEM when memory ran out building it or finding the game path. */
 struct rtm_timing;
 int tree_states_timing(struct rtm_tree *t, const struct tree_target *tg, int ready,

@@ -292,13 +292,6 @@ static void remember(struct tree_states *ts, const struct rtm_store *ix, char *g
     ts->gen = gen;
 }
 
-/* Every config where config_root says, as a table; the newest of their
- * times into *newest.  NULL when memory ran out while it was made (a
- * config left out for want of memory would make a wrong table): built
- * again at its need.  The game paths present are not gathered here:
- * only missing.txt and check.txt need them (tree_states_build_present),
- * and gathering 20,000 animations' game paths cost the first view of a
- * big install a fifth of its time. */
 /* A table from the index with the generation gen, when it has one that
  * holds what checked asks: 0, or -1. */
 static int recall(struct tree_states *ts, const struct rtm_store *ix, const char *gen,
@@ -315,6 +308,21 @@ static int recall(struct tree_states *ts, const struct rtm_store *ix, const char
     return 0;
 }
 
+/* Every config where config_root says, as a table; the newest of their
+ * times into *newest.  NULL when memory ran out while it was made (a
+ * config left out for want of memory would make a wrong table): built
+ * again at its need.  The game paths present are not gathered here:
+ * only missing.txt and check.txt need them (tree_states_build_present),
+ * and gathering 20,000 animations' game paths cost the first view of a
+ * big install a fifth of its time.
+ *
+ * Nor are the states.txt lines made here, unless the index remembers the
+ * table (a later mount is served them from it, so they are packed now):
+ * a header's skeleton needs none, and 20,000 lines were two fifths of
+ * the finish's instructions.  A table not remembered (no index, no
+ * generation, or a text config read, whose includes may change without
+ * it) makes them at their first need (rtm_states_lines_later;
+ * tree_states.c's table_lines), keeping its configs until then. */
 struct rtm_states *tree_states_build(struct rtm_tree *t, int checked, struct timespec *newest)
 {
     struct walk w = { .t = t, .rootfd = -1 };
@@ -337,14 +345,19 @@ struct rtm_states *tree_states_build(struct rtm_tree *t, int checked, struct tim
         tree_walk_read_archives(&w, s);
         for (size_t i = 0; i < w.nloose; i++)
             tree_walk_read_loose(&w, s, w.loose[i]);
+        int indexed = gen && !w.text_configs;   /* remembered, with its lines */
+        if (!indexed)
+            rtm_states_lines_later(s);
         int rc = rtm_states_finish(s) || w.oom;
         rtm_work_add(t->cfg.work, RTM_WORK_STATES_CHECKED,
-                     rtm_states_checked(s) ? rtm_states_nlines(s) : 0);
+                     rtm_states_checked(s) ? rtm_states_nstates(s) : 0);
+        rtm_work_add(t->cfg.work, RTM_WORK_STATES_LINES,
+                     rtm_states_lines_ready(s) ? rtm_states_nlines(s) : 0);
         rtmc_trim(t->cfg.cache);        /* the configs read are freed, between live blocks */
         if (rc) {
             rtm_states_free(s);
             s = NULL;
-        } else if (gen && !w.text_configs) {
+        } else if (indexed) {
             remember(t->states, ix, gen, s);
             gen = NULL;
         }

@@ -4,7 +4,9 @@
  * negative, zero, extreme and non-numeric speeds; states that disagree,
  * in config-path order then file order; game paths compared without case,
  * / as \, the leading \ optional; and the real ace_goggles.pbo, whose
- * GestureWipeFace inherits from the base game. */
+ * GestureWipeFace inherits from the base game.  Each table is made twice,
+ * its lines made when finished and later (rtm_states_lines_later), to the
+ * same bytes. */
 #include <fcntl.h>
 #include <math.h>
 #include <unistd.h>
@@ -13,14 +15,27 @@
 #include "pbo.h"
 #include "states.h"
 
-/* states.txt of gp from a table of configs (text, rel) given in pairs. */
-static char *states_of(const char *gp, const char *const *cfgs, size_t n)
+/* states.txt of gp from a table of configs (text, rel) given in pairs,
+ * its lines made when it is finished or, with later, after
+ * (rtm_states_lines_later: none until rtm_states_lines_make). */
+static char *states_made(const char *gp, const char *const *cfgs, size_t n, int later)
 {
     struct rtm_states *s = rtm_states_new();
     assert_non_null(s);
+    if (later)
+        rtm_states_lines_later(s);
     for (size_t i = 0; i < n; i += 2)
         assert_int_equal(rtm_states_add(s, text_ok(cfgs[i]), cfgs[i + 1]), 0);
     assert_int_equal(rtm_states_finish(s), 0);
+    assert_int_equal(rtm_states_lines_ready(s), !later);
+    if (later) {
+        assert_int_equal(rtm_states_nlines(s), 0);
+        assert_int_equal(rtm_states_lines_make(s), 0);
+        assert_true(rtm_states_lines_ready(s));
+        assert_int_equal(rtm_states_lines_make(s), 0);      /* made once */
+    }
+    assert_int_equal(rtm_states_nstates(s), rtm_states_nlines(s));
+    assert_int_equal(rtm_states_config_bytes(s), 0);
     struct rtm_buf b;
     rtm_buf_init(&b);
     rtm_states_render(s, gp, &b);
@@ -28,6 +43,15 @@ static char *states_of(const char *gp, const char *const *cfgs, size_t n)
     rtm_states_free(s);
     size_t len;
     return rtm_buf_take(&b, &len);
+}
+
+/* states_made's text, the same whether the lines come later or not. */
+static char *states_of(const char *gp, const char *const *cfgs, size_t n)
+{
+    char *now = states_made(gp, cfgs, n, 0), *later = states_made(gp, cfgs, n, 1);
+    assert_string_equal(later, now);
+    free(later);
+    return now;
 }
 
 static void check(const char *gp, const char *const *cfgs, size_t n, const char *want)

@@ -4,7 +4,8 @@
  * config defines with and without the base game; the bones of a state's
  * file against its class's skeleton (skeletonName, skeletonInherit); and
  * the findings remembered and given back byte for byte; a table finished
- * without them (rtm_states_check_later). */
+ * without them (rtm_states_check_later), or without its lines
+ * (rtm_states_lines_later). */
 #include "cfg_testutil.h"
 #include "states_check.h"
 #include "states_skeleton.h"
@@ -40,6 +41,7 @@ static int bones_of(void *ctx, const char *key, rtm_states_bones_visit *visit, v
 }
 
 static int later;                      /* tables are finished without findings */
+static int lines_later;                /* and without their lines */
 
 static struct rtm_states *table(const char *mod, const char *game)
 {
@@ -47,6 +49,8 @@ static struct rtm_states *table(const char *mod, const char *game)
     assert_non_null(s);
     if (later)
         rtm_states_check_later(s);
+    if (lines_later)
+        rtm_states_lines_later(s);
     assert_int_equal(rtm_states_add(s, text_ok(BASIC), "base/config.cpp"), 0);
     if (game)
         assert_int_equal(rtm_states_add(s, text_ok(game), "game/config.bin"), 0);
@@ -376,6 +380,50 @@ static void check_later_same_lines_and_skeleton(void **state)
     rtm_states_free(full);
 }
 
+/* A table whose lines come later finds the same, and chooses the same
+ * skeletons, before they are made (it holds none until then, and its
+ * configs), and after: the same lines, the configs gone. */
+static void lines_later_same_check(void **state)
+{
+    (void)state;
+    const char *mod = DOG("connectTo[] = {\"Run\", 0.5}; mask = \"lower\";");
+    struct rtm_states *now = table(mod, NULL);
+    lines_later = 1;
+    struct rtm_states *s = table(mod, NULL);
+    lines_later = 0;
+    assert_false(rtm_states_lines_ready(s));
+    assert_int_equal(rtm_states_nlines(s), 0);
+    assert_int_equal(rtm_states_nstates(s), rtm_states_nlines(now));
+    assert_true(rtm_states_config_bytes(s) > 0);
+    char *want = check_of(now), *got = check_of(s);
+    char *want_skel = walk_skeleton(now), *got_skel = walk_skeleton(s);
+    assert_non_null(strstr(want, "'Run'"));
+    assert_string_equal(got, want);
+    assert_string_equal(got_skel, want_skel);
+    assert_int_equal(rtm_states_lines_make(s), 0);
+    assert_true(rtm_states_lines_ready(s));
+    assert_int_equal(rtm_states_config_bytes(s), 0);
+    assert_int_equal(rtm_states_nlines(s), rtm_states_nlines(now));
+    for (size_t i = 0; i < rtm_states_nlines(now); i++) {
+        struct rtm_state_line a, b;
+        rtm_states_line(now, i, &a);
+        rtm_states_line(s, i, &b);
+        assert_string_equal(b.text, a.text);
+        assert_string_equal(b.key, a.key);
+        assert_string_equal(b.file, a.file);
+        assert_true(b.cfg == a.cfg && b.entry == a.entry);
+    }
+    free(got);
+    got = check_of(s);
+    assert_string_equal(got, want);
+    free(got);
+    free(want);
+    free(got_skel);
+    free(want_skel);
+    rtm_states_free(s);
+    rtm_states_free(now);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -384,6 +432,7 @@ int main(void)
         cmocka_unit_test(bones_of_the_class_skeleton),
         cmocka_unit_test(remembered_as_made), cmocka_unit_test(game_man_skeleton),
         cmocka_unit_test(check_later_same_lines_and_skeleton),
+        cmocka_unit_test(lines_later_same_check),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

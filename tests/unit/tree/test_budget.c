@@ -1,14 +1,17 @@
 /* test_budget.c - what each walk of `make bench` may cost, counted, never
  * timed: files opened and bytes read in SOURCE, archive tables read,
- * configs parsed, head and full parses (work.h) and renders (cache.h), on
- * a generated install of NARCH archives of NPER animations and a texture
- * each, beside loose animations.  Each walk runs on a first mount with
- * no index; the later-mount walks on a mount that shares the index the
- * first one wrote.  A budget is the work the walk needs; a change that
- * adds work where none was needed fails here, naming the counter that grew.
+ * configs parsed, states checked and states.txt lines made, head and full
+ * parses (work.h) and renders (cache.h), on a generated install of NARCH
+ * archives of NPER animations and a texture each (and a config, rapified
+ * or text, when the case says), beside loose animations.  Each walk runs
+ * on a first mount with no index (the first view also with one); the
+ * later-mount walks on a mount that shares the index the first one
+ * wrote.  A budget is the work the walk needs; a change that adds work
+ * where none was needed fails here, naming the counter that grew.
  *
  * The walks, as the kernel asks them of the tree:
- *   first view  one animation's header.txt, looked up from the root;
+ *   first view  one animation's header.txt, looked up from the root, then
+ *               (with configs) its states.txt;
  *   ls -lR/du   every folder listed and every name looked up (stat);
  *   grep -r     every folder listed, bones.txt looked up and read;
  *   find|cat    every name looked up and every file read. */
@@ -22,6 +25,7 @@
 #include "skelreg.h"
 #include "work.h"
 
+enum { CONFIG_BIN = 1, CONFIG_CPP };
 enum { NMODS = 3, NPER_MOD = 4, NARCH = NMODS * NPER_MOD, NPER = 4, NLOOSE = 4,
        NANIMS = NARCH * NPER + NLOOSE, TEXTURE = 256 * 1024 };
 
@@ -29,7 +33,8 @@ struct env {
     struct tree_fixture f;
     struct rtm_work work;
     struct rtm_skelreg *skels;
-    int configs;                /* each archive holds a config.bin playing its anims */
+    int configs;                /* each archive holds a config playing its anims:
+                                   CONFIG_BIN or CONFIG_CPP (0: none) */
     uint64_t anim_bytes, config_bytes;  /* of all the animations, and configs */
 };
 
@@ -40,8 +45,9 @@ static void anim_entry(char *out, size_t n, unsigned i)
 }
 
 /* A config whose CfgMovesMaleSdr plays archive k's animations (at game
- * paths \mM\aK\anims\xI.rtm) with the skeleton SOURCE defines. */
-static void config_of(unsigned mod, unsigned k, struct rtm_buf *out)
+ * paths \mM\aK\anims\xI.rtm) with the skeleton SOURCE defines, as
+ * config.bin (rapified) or config.cpp (text: how = CONFIG_CPP). */
+static void config_of(unsigned mod, unsigned k, int how, struct rtm_buf *out)
 {
     char text[4096];
     int at = snprintf(text, sizeof text,
@@ -53,7 +59,10 @@ static void config_of(unsigned mod, unsigned k, struct rtm_buf *out)
                        "  class S%u_%u { file = \"\\m%u\\a%u\\anims\\x%u.rtm\"; speed = 1; };\n",
                        k, i, mod, k, i);
     snprintf(text + at, sizeof text - (size_t)at, "}; };\n");
-    rapify_text(text, out);
+    if (how == CONFIG_CPP)
+        rtm_buf_puts(out, text);
+    else
+        rapify_text(text, out);
 }
 
 /* @mM/addons/aK.pbo: NPER animations, a texture, and a config if asked. */
@@ -78,10 +87,10 @@ static void put_archive(struct env *e, unsigned mod, unsigned k)
     w[n++] = (struct pbo_write_entry){ "data\\texture.paa", texture, TEXTURE, PBO_PACK_STORE, 0 };
     rtm_buf_init(&cfg);
     if (e->configs) {
-        config_of(mod, k, &cfg);
+        config_of(mod, k, e->configs, &cfg);
         e->config_bytes += cfg.len;
-        w[n++] = (struct pbo_write_entry){ "config.bin", (const uint8_t *)cfg.p, cfg.len,
-                                           PBO_PACK_STORE, 0 };
+        w[n++] = (struct pbo_write_entry){ e->configs == CONFIG_CPP ? "config.cpp" : "config.bin",
+                                           (const uint8_t *)cfg.p, cfg.len, PBO_PACK_STORE, 0 };
     }
     snprintf(prefix, sizeof prefix, "m%u\\a%u", mod, k);
     struct pbo_write_prop prop = { "prefix", prefix };
@@ -134,7 +143,8 @@ static int setup_with(void **state, int configs)
 }
 
 static int setup(void **state) { return setup_with(state, 0); }
-static int setup_configs(void **state) { return setup_with(state, 1); }
+static int setup_configs(void **state) { return setup_with(state, CONFIG_BIN); }
+static int setup_text_configs(void **state) { return setup_with(state, CONFIG_CPP); }
 
 static int teardown(void **state)
 {
@@ -233,7 +243,7 @@ static size_t walk(struct rtm_tree *t, uint64_t ino, enum walk_kind kind)
 
 /* What a walk did, beside its budget: each counter at most its budget. */
 struct budget {
-    uint64_t opened, bytes, tables, configs, checked, heads, fulls, renders;
+    uint64_t opened, bytes, tables, configs, checked, lines, heads, fulls, renders;
 };
 
 static void within(struct env *e, const char *walk_name, struct budget b)
@@ -246,6 +256,7 @@ static void within(struct env *e, const char *walk_name, struct budget b)
         { "archive_tables", rtm_work_get(&e->work, RTM_WORK_TABLES), b.tables },
         { "configs_parsed", rtm_work_get(&e->work, RTM_WORK_CONFIGS_PARSED), b.configs },
         { "states_checked", rtm_work_get(&e->work, RTM_WORK_STATES_CHECKED), b.checked },
+        { "states_lines", rtm_work_get(&e->work, RTM_WORK_STATES_LINES), b.lines },
         { "parses_head", rtm_work_get(&e->work, RTM_WORK_PARSE_HEAD), b.heads },
         { "parses_full", rtm_work_get(&e->work, RTM_WORK_PARSE_FULL), b.fulls },
         { "renders", st.renders, b.renders },
@@ -285,27 +296,66 @@ static uint64_t bytes_for(const struct env *e, uint64_t tables)
  * animation parsed whole once.  With configs that choose a skeleton, its
  * head comes first (the skeleton chosen needs its bones), then one whole
  * parse with that skeleton.  No state is checked: only check.txt needs
- * that. */
-static void first_view(struct env *e, uint64_t configs)
+ * that; and no states.txt line is made (lines 0) unless the index
+ * remembers the table, which is packed with them: a rapified config's,
+ * on an indexed mount (NARCH * NPER lines), never a text config's. */
+static struct rtm_tree *first_view(struct env *e, uint64_t configs, int indexed, uint64_t lines)
 {
-    struct rtm_tree *t = mount(e, 0);
+    struct rtm_tree *t = mount(e, indexed);
     struct rtm_tree_entry te;
     assert_int_equal(tree_walk(t, "@m1/addons/a5.pbo/anims/x1.rtm/header.txt", &te), 0);
     assert_true(read_all(t, te.ino) > 0);
     uint64_t tables = NARCH, chose = configs > 0;
     within(e, "first view", (struct budget){
         .opened = tables + configs + 1 + chose, .bytes = bytes_for(e, tables), .tables = tables,
-        .configs = configs, .heads = chose, .fulls = 1, .renders = 1 });
+        .configs = configs, .lines = lines, .heads = chose, .fulls = 1, .renders = 1 });
+    return t;
+}
+
+/* Then states.txt, twice: the first read makes every line the first view
+ * did not (lines), once; the second none; both show x1's state.  Nothing
+ * is read or parsed again, nothing rendered (renders counts from the
+ * mount: header.txt). */
+static void then_states(struct env *e, struct rtm_tree *t, uint64_t lines)
+{
+    rtm_work_reset(&e->work);
+    for (int i = 0; i < 2; i++) {
+        struct rtm_tree_entry te;
+        char text[4096];
+        assert_int_equal(tree_walk(t, "@m1/addons/a5.pbo/anims/x1.rtm/states.txt", &te), 0);
+        ssize_t n = rtm_tree_read(t, te.ino, text, sizeof text - 1, 0);
+        assert_true(n > 0);
+        text[n] = 0;
+        assert_non_null(strstr(text, "\nCfgMovesMaleSdr/States/S5_1 speed=1 "));
+    }
+    within(e, "then states.txt", (struct budget){ .lines = lines, .renders = 1 });
 }
 
 static void first_view_no_configs(void **state)
 {
-    first_view(*state, 0);
+    first_view(*state, 0, 0, 0);
 }
 
+/* No index: the table is not remembered, its lines come later. */
 static void first_view_configs(void **state)
 {
-    first_view(*state, NARCH);
+    struct rtm_tree *t = first_view(*state, NARCH, 0, 0);
+    then_states(*state, t, NARCH * NPER);
+}
+
+/* An index: a rapified config's table is remembered, with its lines. */
+static void first_view_configs_indexed(void **state)
+{
+    struct rtm_tree *t = first_view(*state, NARCH, 1, NARCH * NPER);
+    then_states(*state, t, 0);
+}
+
+/* An index, but text configs (their includes may change without them):
+ * not remembered, the lines come later. */
+static void first_view_text_configs(void **state)
+{
+    struct rtm_tree *t = first_view(*state, NARCH, 1, 0);
+    then_states(*state, t, NARCH * NPER);
 }
 
 /* ls -lR and du: every animation's head (its listing) and whole parse
@@ -370,6 +420,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(first_view_no_configs, setup, teardown),
         cmocka_unit_test_setup_teardown(first_view_configs, setup_configs, teardown),
+        cmocka_unit_test_setup_teardown(first_view_configs_indexed, setup_configs, teardown),
+        cmocka_unit_test_setup_teardown(first_view_text_configs, setup_text_configs, teardown),
         cmocka_unit_test_setup_teardown(first_mount_stat, setup, teardown),
         cmocka_unit_test_setup_teardown(first_mount_grep, setup, teardown),
         cmocka_unit_test_setup_teardown(first_mount_cat, setup, teardown),

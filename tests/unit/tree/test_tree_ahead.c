@@ -6,7 +6,9 @@
  * beyond it; without threads (-o ahead=0) nothing is sized ahead; and
  * animations whose head reads and whose full parse fails, met by the
  * workers after a listing loaded their heads, end as a request would leave
- * them (EIO, then error.txt), with the rest sized exactly. */
+ * them (EIO, then error.txt), with the rest sized exactly; and text
+ * configs whose states.txt lines are made at their first need, which
+ * the walkers' and the workers' timed views and states.txt race for. */
 #include "testutil.h"
 #include "tree_testutil.h"
 
@@ -15,11 +17,13 @@
 #include <time.h>
 
 #include "samples.h"
+#include "skelreg.h"
 
 enum { NANIMS = 24, WINDOW = 8 };
 
 struct env {
     struct tree_fixture f;
+    struct rtm_skelreg *skels;  /* the configs' skeleton step, when set */
 };
 
 /* SOURCE: anims/ with NANIMS animations of varied shapes, plain and BMTR. */
@@ -51,13 +55,16 @@ static int teardown(void **state)
 {
     struct env *e = *state;
     tree_fixture_close(&e->f);
+    rtm_skelreg_free(e->skels);
     free(e);
     return 0;
 }
 
 static struct rtm_tree *mount_with(struct env *e, int ahead)
 {
-    return tree_fixture_tree(&e->f, (struct rtm_tree_config){ .ahead = ahead });
+    e->f.l.skels = e->skels;
+    return tree_fixture_tree(&e->f, (struct rtm_tree_config){ .ahead = ahead,
+                                                              .skels = e->skels });
 }
 
 /* The listing of folder ino, entries only (no "." or ".."), into names
@@ -309,6 +316,47 @@ static void damaged_sized_ahead(void **state)
     assert_true(st.ahead > 0);
 }
 
+/* anims/ under $PBOPREFIX$ m, with a text config whose states play every
+ * third animation, each at a speed of its own. */
+static void write_configs(struct env *e)
+{
+    char text[4096];
+    int at = snprintf(text, sizeof text, "class CfgMovesMaleSdr { class States {\n");
+    for (unsigned i = 0; i < NANIMS; i += 3)
+        at += snprintf(text + at, sizeof text - (size_t)at,
+                       "  class S%u { file = \"\\m\\a%02u.rtm\"; speed = %u; };\n", i, i, i + 1);
+    snprintf(text + at, sizeof text - (size_t)at, "}; };\n");
+    tree_fixture_write(&e->f, "anims/$PBOPREFIX$", "m\n", 2);
+    tree_fixture_write(&e->f, "anims/config.cpp", text, strlen(text));
+}
+
+/* Text configs: the table is not remembered, so its lines come at their
+ * first need, after the skeleton step built it without them.  Two
+ * walkers stat and read everything while the workers size ahead: their
+ * timed views (preview.svg, anim.bvh) and states.txt ask for the lines
+ * at once, and every size still equals the bytes read. */
+static void configs_while_ahead(void **state)
+{
+    struct env *e = *state;
+    assert_non_null(e->skels = rtm_skelreg_new());
+    write_configs(e);
+    struct rtm_tree *t = mount_with(e, 2);
+    pthread_t th[2];
+    void *files[2];
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(pthread_create(&th[i], NULL, walker, t), 0);
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(pthread_join(th[i], &files[i]), 0);
+    assert_int_equal((size_t)files[0], (size_t)files[1]);
+    struct rtm_tree_entry te;
+    char text[1024];
+    assert_int_equal(tree_walk(t, "anims/a03.rtm/states.txt", &te), 0);
+    ssize_t n = rtm_tree_read(t, te.ino, text, sizeof text - 1, 0);
+    assert_true(n > 0);
+    text[n] = 0;
+    assert_non_null(strstr(text, "\nCfgMovesMaleSdr/States/S3 speed=4 "));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -317,6 +365,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(stops_at_window, setup, teardown),
         cmocka_unit_test_setup_teardown(no_threads_none_ahead, setup, teardown),
         cmocka_unit_test_setup_teardown(damaged_sized_ahead, setup, teardown),
+        cmocka_unit_test_setup_teardown(configs_while_ahead, setup, teardown),
     };
     return run_test_cases(tests, NULL, NULL);
 }
