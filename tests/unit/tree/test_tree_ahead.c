@@ -143,17 +143,23 @@ static void *walker(void *arg)
     return (void *)files;
 }
 
+/* Two walkers over t at once; the files each found into files. */
+static void walk_twice_at_once(struct rtm_tree *t, void *files[2])
+{
+    pthread_t th[2];
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(pthread_create(&th[i], NULL, walker, t), 0);
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(pthread_join(th[i], &files[i]), 0);
+}
+
 /* Two walkers stat and read everything while the workers size ahead. */
 static void sizes_exact_while_ahead(void **state)
 {
     struct env *e = *state;
     struct rtm_tree *t = mount_with(e, 2);
-    pthread_t th[2];
     void *files[2];
-    for (int i = 0; i < 2; i++)
-        assert_int_equal(pthread_create(&th[i], NULL, walker, t), 0);
-    for (int i = 0; i < 2; i++)
-        assert_int_equal(pthread_join(th[i], &files[i]), 0);
+    walk_twice_at_once(t, files);
     assert_true((size_t)files[0] > NANIMS * 10);
     assert_int_equal((size_t)files[0], (size_t)files[1]);
     struct rtmc_stats st;
@@ -341,12 +347,8 @@ static void configs_while_ahead(void **state)
     assert_non_null(e->skels = rtm_skelreg_new());
     write_configs(e);
     struct rtm_tree *t = mount_with(e, 2);
-    pthread_t th[2];
     void *files[2];
-    for (int i = 0; i < 2; i++)
-        assert_int_equal(pthread_create(&th[i], NULL, walker, t), 0);
-    for (int i = 0; i < 2; i++)
-        assert_int_equal(pthread_join(th[i], &files[i]), 0);
+    walk_twice_at_once(t, files);
     assert_int_equal((size_t)files[0], (size_t)files[1]);
     struct rtm_tree_entry te;
     char text[1024];
