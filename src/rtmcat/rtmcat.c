@@ -95,11 +95,6 @@ static int fail_loaded(const struct cat *c, const char *msg, size_t n)
     return 1;
 }
 
-static int fail_no_view(const struct cat *c, const char *view)
-{
-    return fail(c, "no view called '%s' (run 'rtmcat %s' for the list)", view, c->file);
-}
-
 static int not_an_anim(const struct cat *c)
 {
     return fail(c, "not an animation (-o writes an animation's views)");
@@ -355,7 +350,7 @@ static int cat_anim(struct cat *c, const struct walk *w, const char *view)
     if (status >= 0)
         return status;
     if (view)
-        return fail_no_view(c, view);
+        return rtmcat_fail_no_view(c->file, view);
     struct rtm_buf out;
     rtm_buf_init(&out);
     rc = list_dir(c, w->ino, "", &out);
@@ -389,7 +384,7 @@ static int cat_unlisted(struct cat *c, const char *key, size_t archive_len,
     else if (c->outdir)
         status = rtmcat_extract_unlisted(c->cache, h, c->file, c->outdir, c->views, c->nviews);
     else if (view && rtm_view_lookup(a, view, &v))
-        status = fail_no_view(c, view);
+        status = rtmcat_fail_no_view(c->file, view);
     else if ((rc = rtmcat_render_unlisted(c->cache, h, view ? &v : NULL, &out)))
         status = fail_errno(c, rc);
     else

@@ -40,6 +40,11 @@ int rtmcat_failf(const char *file, const char *fmt, ...)
     return 1;
 }
 
+int rtmcat_fail_no_view(const char *file, const char *view)
+{
+    return rtmcat_failf(file, "no view called '%s' (run 'rtmcat %s' for the list)", view, file);
+}
+
 static int fail(const char *file, const char *what)
 {
     return rtmcat_failf(file, "%s", what);

@@ -40,5 +40,7 @@ __attribute__((format(printf, 2, 0)))
 int rtmcat_vfailf(const char *file, const char *fmt, va_list ap);
 __attribute__((format(printf, 2, 3)))
 int rtmcat_failf(const char *file, const char *fmt, ...);
+/* The message for a VIEW that FILE does not have: 1. */
+int rtmcat_fail_no_view(const char *file, const char *view);
 
 #endif

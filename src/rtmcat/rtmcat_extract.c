@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,20 +18,10 @@ struct extract {
     struct rtm_tree *t;
     const char *file;             /* FILE as given, for messages */
     int outfd;                    /* OUTDIR */
-    char *piece;                  /* what one read gives */
+    char *piece;                  /* what one read of the tree gives */
 };
 
 enum { PIECE = 1 << 16 };
-
-__attribute__((format(printf, 2, 3)))
-static int fail(const struct extract *x, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    rtmcat_vfailf(x->file, fmt, ap);
-    va_end(ap);
-    return 1;
-}
 
 int rtmcat_lookup_view(struct rtm_tree *t, uint64_t ino, const char *view,
                        struct rtm_tree_entry *out)
@@ -77,12 +66,12 @@ static int open_out(const struct extract *x, const char *path)
 {
     int rc = make_folders(x, path);
     if (rc) {
-        fail(x, "%s: cannot make its folder: %s", path, strerror(-rc));
+        rtmcat_failf(x->file, "%s: cannot make its folder: %s", path, strerror(-rc));
         return -1;
     }
     int fd = openat(x->outfd, path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0)
-        fail(x, "%s: cannot write it: %s", path, strerror(errno));
+        rtmcat_failf(x->file, "%s: cannot write it: %s", path, strerror(errno));
     return fd;
 }
 
@@ -91,7 +80,7 @@ static int close_out(const struct extract *x, int fd, int rc, const char *path)
 {
     if (close(fd) && !rc)
         rc = -errno;
-    return rc ? fail(x, "%s: cannot write it: %s", path, strerror(-rc)) : 0;
+    return rc ? rtmcat_failf(x->file, "%s: cannot write it: %s", path, strerror(-rc)) : 0;
 }
 
 /* File ino, the view called path, to OUTDIR/path: rtmcat's exit status. */
@@ -108,7 +97,7 @@ static int write_view(struct extract *x, uint64_t ino, const char *path)
     }
     if (n < 0) {
         close(fd);
-        return fail(x, "%s: %s", path, strerror((int)-n));
+        return rtmcat_failf(x->file, "%s: %s", path, strerror((int)-n));
     }
     return close_out(x, fd, rc, path);
 }
@@ -119,7 +108,7 @@ static int write_folder(struct extract *x, uint64_t ino, const char *prefix)
     struct rtm_dirlist *d;
     int rc = rtm_tree_listing(x->t, ino, 0, &d), status = 0;
     if (rc)
-        return fail(x, "%s: %s", *prefix ? prefix : ".", strerror(-rc));
+        return rtmcat_failf(x->file, "%s: %s", *prefix ? prefix : ".", strerror(-rc));
     for (size_t i = 0; !status && i < d->n; i++) {
         const char *name = d->e[i].name;
         struct rtm_tree_entry e;
@@ -127,9 +116,9 @@ static int write_folder(struct extract *x, uint64_t ino, const char *prefix)
         if (!strcmp(name, ".") || !strcmp(name, ".."))
             continue;
         if (snprintf(path, sizeof path, "%s%s", prefix, name) >= (int)sizeof path - 1)
-            status = fail(x, "%s%s: a name too long", prefix, name);
+            status = rtmcat_failf(x->file, "%s%s: a name too long", prefix, name);
         else if ((rc = rtm_tree_lookup(x->t, ino, name, &e)))
-            status = fail(x, "%s: %s", path, strerror(-rc));
+            status = rtmcat_failf(x->file, "%s: %s", path, strerror(-rc));
         else if (S_ISDIR(e.st.st_mode))
             status = write_folder(x, e.ino, strcat(path, "/"));
         else
@@ -147,12 +136,11 @@ static int write_named(struct extract *x, uint64_t ino, char *const *views, int 
         struct rtm_tree_entry e;
         int rc = rtmcat_lookup_view(x->t, ino, views[i], &e);
         if (rc == -ENOENT)
-            status = fail(x, "no view called '%s' (run 'rtmcat %s' for the list)", views[i],
-                          x->file);
+            status = rtmcat_fail_no_view(x->file, views[i]);
         else if (rc)
-            status = fail(x, "%s: %s", views[i], strerror(-rc));
+            status = rtmcat_failf(x->file, "%s: %s", views[i], strerror(-rc));
         else if (S_ISDIR(e.st.st_mode))
-            status = fail(x, "%s: %s", views[i], strerror(EISDIR));
+            status = rtmcat_failf(x->file, "%s: %s", views[i], strerror(EISDIR));
         else
             status = write_view(x, e.ino, views[i]);
     }
@@ -162,12 +150,10 @@ static int write_named(struct extract *x, uint64_t ino, char *const *views, int 
 /* OUTDIR made when missing, and opened: 0, or 1 after the message. */
 static int open_outdir(struct extract *x, const char *outdir)
 {
-    if (!x->piece)
-        return fail(x, "%s", strerror(ENOMEM));
     if (mkdir(outdir, 0755) && errno != EEXIST)
-        return fail(x, "-o %s: %s", outdir, strerror(errno));
+        return rtmcat_failf(x->file, "-o %s: %s", outdir, strerror(errno));
     if ((x->outfd = open(outdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
-        return fail(x, "-o %s: %s", outdir, strerror(errno));
+        return rtmcat_failf(x->file, "-o %s: %s", outdir, strerror(errno));
     return 0;
 }
 
@@ -182,7 +168,7 @@ int rtmcat_extract(struct rtm_tree *t, uint64_t ino, const char *file, const cha
                    char *const *views, int n)
 {
     struct extract x = { t, file, -1, malloc(PIECE) };
-    int status = open_outdir(&x, outdir);
+    int status = x.piece ? open_outdir(&x, outdir) : rtmcat_failf(file, "%s", strerror(ENOMEM));
     if (!status)
         status = n ? write_named(&x, ino, views, n) : write_folder(&x, ino, "");
     close_outdir(&x);
@@ -199,7 +185,7 @@ static int write_unlisted(struct extract *x, struct rtmc *cache, struct rtmc_ent
     if (!rc && b.oom)
         rc = -ENOMEM;
     if (rc)
-        fail(x, "%s: %s", path, strerror(-rc));
+        rtmcat_failf(x->file, "%s: %s", path, strerror(-rc));
     else if ((fd = open_out(x, path)) >= 0)
         rc = close_out(x, fd, rtmcat_write_fd(fd, b.p ? b.p : "", b.len), path);
     rtm_buf_free(&b);
@@ -209,7 +195,7 @@ static int write_unlisted(struct extract *x, struct rtmc *cache, struct rtmc_ent
 int rtmcat_extract_unlisted(struct rtmc *cache, struct rtmc_entry *h, const char *file,
                             const char *outdir, char *const *views, int n)
 {
-    struct extract x = { NULL, file, -1, malloc(PIECE) };
+    struct extract x = { NULL, file, -1, NULL };   /* rendered whole: no pieces */
     const struct rtm_anim *a = rtmc_anim(h);
     int status = open_outdir(&x, outdir);
     size_t count = n ? (size_t)n : rtm_view_count(a);
@@ -220,8 +206,7 @@ int rtmcat_extract_unlisted(struct rtmc *cache, struct rtmc_entry *h, const char
             v = rtm_view_at(a, i);
             rtm_view_path(a, v, path);
         } else if (rtm_view_lookup(a, views[i], &v)) {
-            status = fail(&x, "no view called '%s' (run 'rtmcat %s' for the list)", views[i],
-                          file);
+            status = rtmcat_fail_no_view(file, views[i]);
             break;
         } else {
             snprintf(path, sizeof path, "%s", views[i]);
