@@ -9,6 +9,9 @@
 
 const struct rtm_name_rule RTM_NAMES_FILE = { "/", 1, 1, 251, NULL };
 
+/* A slot of the lookup table the build took for what is not a form. */
+#define NOT_A_FORM UINT32_MAX
+
 /* Room a cut form keeps for "~" and up to 10 digits. */
 enum { SUFFIX_ROOM = 11 };
 
@@ -58,14 +61,15 @@ static struct slot *slot_of(struct build *b, size_t off, uint32_t len)
     }
 }
 
-/* Claims the form at off when it is free: 1 when it was, else 0. */
-static int claim(struct build *b, size_t off, uint32_t len)
+/* Claims the form at off when it is free: its slot's place + 1 when it
+ * was, else 0. */
+static size_t claim(struct build *b, size_t off, uint32_t len)
 {
     struct slot *e = slot_of(b, off, len);
     if (e->off != SIZE_MAX)
         return 0;
     *e = (struct slot){ off, len, 2 };
-    return 1;
+    return (size_t)(e - b->table) + 1;
 }
 
 /* The rule's escapes as a table: asked for every byte of every name. */
@@ -123,27 +127,13 @@ uint64_t rtm_names_bytes_max(uint32_t n, uint64_t name_bytes)
     return 12 * name_bytes + 160 * (uint64_t)n + 256;
 }
 
-/* The forms, folded in the build's buffer, to sort them by memcmp: the
- * order cmp_bytes gives, at a fraction of its cost (every animation loaded
- * sorts its bones' names). */
-struct folded {
-    const char *s;
-    const size_t *off;
-    const uint32_t *len;
-};
-
-static int cmp_folded(const void *pa, const void *pb, void *arg)
-{
-    const struct folded *f = arg;
-    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-    uint32_t la = f->len[a], lb = f->len[b];
-    int c = memcmp(f->s + f->off[a], f->s + f->off[b], la < lb ? la : lb);
-    return c ? c : (la > lb) - (la < lb);
-}
-
-/* The result, from each name's form at off[i] in b->s. */
+/* The result, from each name's form at off[i] in b->s, claimed in slot
+ * at[i] of b's table.  r's lookup table is b's, so that nothing is hashed
+ * twice (every animation loaded makes its bones' forms): a form's slot
+ * holds its index + 1, a slot b took for anything else (rule->reserved, a
+ * cut form's base) NOT_A_FORM, which a search passes over. */
 static struct rtm_names *finish(struct build *b, const size_t *off, const uint32_t *len,
-                                uint32_t n)
+                                const size_t *at, uint32_t n)
 {
     struct rtm_names *r = calloc(1, sizeof *r);
     size_t total = 0;
@@ -151,53 +141,55 @@ static struct rtm_names *finish(struct build *b, const size_t *off, const uint32
         total += (size_t)len[i] + 1;
     if (!r || !(r->form = malloc((n ? n : 1) * sizeof *r->form)) ||
         !(r->len = malloc((n ? n : 1) * sizeof *r->len)) ||
-        !(r->sorted = malloc((n ? n : 1) * sizeof *r->sorted)) ||
+        !(r->slots = malloc((b->mask + 1) * sizeof *r->slots)) ||
         !(r->block = malloc(total ? total : 1))) {
         rtm_names_free(r);
         return NULL;
     }
     r->n = n;
     r->fold = b->rule->fold;
+    r->mask = b->mask;
+    for (size_t k = 0; k <= b->mask; k++)
+        r->slots[k] = b->table[k].off == SIZE_MAX ? 0 : NOT_A_FORM;
     char *p = r->block;
     for (uint32_t i = 0; i < n; i++) {
         memcpy(p, b->s.p + off[i], len[i]);
         p[len[i]] = 0;
         r->form[i] = p;
         r->len[i] = len[i];
-        r->sorted[i] = i;
+        r->slots[at[i]] = i + 1;
         p += (size_t)len[i] + 1;
     }
-    for (size_t i = 0; r->fold && i < b->s.len; i++)
-        b->s.p[i] = (char)fold_byte((unsigned char)b->s.p[i], 1);
-    qsort_r(r->sorted, n, sizeof *r->sorted, cmp_folded, &(struct folded){ b->s.p, off, len });
     return r;
 }
 
 /* Gives name i, whose base form is at off[i], the first free base~K. */
-static int add_suffix(struct build *b, size_t *off, uint32_t *len, uint32_t i)
+static int add_suffix(struct build *b, size_t *off, uint32_t *len, size_t *at, uint32_t i)
 {
     uint32_t blen = room_for_suffix(b, off[i], len[i]);
     struct slot *base = slot_of(b, off[i], blen);
     if (base->off == SIZE_MAX)          /* a cut form nobody holds */
         *base = (struct slot){ off[i], blen, 2 };
     for (uint32_t k = base->next_k;; k++) {
-        size_t at = b->s.len;
+        size_t from = b->s.len;
         if (rtm_buf_reserve(&b->s, (size_t)blen + SUFFIX_ROOM + 1))
             return -1;
         /* copied after the buffer has grown: the form lives in it too */
-        memcpy(b->s.p + at, b->s.p + off[i], blen);
+        memcpy(b->s.p + from, b->s.p + off[i], blen);
         b->s.len += blen;
         rtm_buf_printf(&b->s, "~%u", k);
         if (b->s.oom)
             return -1;
-        uint32_t n = (uint32_t)(b->s.len - at);
-        if (claim(b, at, n)) {          /* the table never moves: base holds */
+        uint32_t n = (uint32_t)(b->s.len - from);
+        size_t slot = claim(b, from, n);
+        if (slot) {                     /* the table never moves: base holds */
             base->next_k = k + 1;
-            off[i] = at;
+            off[i] = from;
             len[i] = n;
+            at[i] = slot - 1;
             return 0;
         }
-        b->s.len = at;
+        b->s.len = from;
     }
 }
 
@@ -212,11 +204,12 @@ struct rtm_names *rtm_names_make(const struct rtm_str *names, uint32_t n,
         cap *= 2;
     size_t *off = malloc((n ? n : 1) * sizeof *off);
     uint32_t *len = malloc((n ? n : 1) * sizeof *len);
+    size_t *at = malloc((n ? n : 1) * sizeof *at);
     uint8_t *taken = calloc(n ? n : 1, 1);
     b.table = malloc(cap * sizeof *b.table);
     b.mask = cap - 1;
     struct rtm_names *r = NULL;
-    if (!off || !len || !taken || !b.table)
+    if (!off || !len || !at || !taken || !b.table)
         goto out;
     for (size_t i = 0; i < cap; i++)
         b.table[i].off = SIZE_MAX;
@@ -234,15 +227,19 @@ struct rtm_names *rtm_names_make(const struct rtm_str *names, uint32_t n,
         len[i] = (uint32_t)(b.s.len - off[i]);
         taken[i] = !cut;
     }
-    for (uint32_t i = 0; i < n; i++)    /* names first: a suffix never takes one */
-        taken[i] = taken[i] && claim(&b, off[i], len[i]);
+    for (uint32_t i = 0; i < n; i++) {  /* names first: a suffix never takes one */
+        size_t slot = taken[i] ? claim(&b, off[i], len[i]) : 0;
+        taken[i] = slot != 0;
+        at[i] = slot - (size_t)taken[i];
+    }
     for (uint32_t i = 0; i < n; i++)
-        if (!taken[i] && add_suffix(&b, off, len, i))
+        if (!taken[i] && add_suffix(&b, off, len, at, i))
             goto out;
-    r = finish(&b, off, len, n);
+    r = finish(&b, off, len, at, n);
 out:
     free(off);
     free(len);
+    free(at);
     free(taken);
     free(b.table);
     rtm_buf_free(&b.s);
@@ -255,7 +252,8 @@ size_t rtm_names_mem_bytes(const struct rtm_names *r)
     for (uint32_t i = 0; r && i < r->n; i++)
         block += r->len[i] + 1;
     return r ? rtm_heap_bytes(sizeof *r) + rtm_heap_bytes(r->n * sizeof *r->form) +
-                   2 * rtm_heap_bytes(r->n * sizeof *r->len) + rtm_heap_bytes(block)
+                   rtm_heap_bytes(r->n * sizeof *r->len) +
+                   rtm_heap_bytes(((size_t)r->mask + 1) * sizeof *r->slots) + rtm_heap_bytes(block)
              : 0;
 }
 
@@ -265,24 +263,19 @@ void rtm_names_free(struct rtm_names *r)
         return;
     free(r->form);
     free(r->len);
-    free(r->sorted);
+    free(r->slots);
     free(r->block);
     free(r);
 }
 
 int64_t rtm_names_find(const struct rtm_names *r, const char *s, size_t len)
 {
-    size_t lo = 0, hi = r->n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        uint32_t k = r->sorted[mid];
-        int c = cmp_bytes(r->form[k], r->len[k], s, len, r->fold);
-        if (c == 0)
+    for (size_t i = rtm_hash_bytes(s, len, r->fold) & r->mask; r->slots[i];
+         i = (i + 1) & r->mask) {
+        uint32_t k = r->slots[i] - 1;
+        if (r->slots[i] != NOT_A_FORM && r->len[k] == len &&
+            cmp_bytes(r->form[k], len, s, len, r->fold) == 0)
             return k;
-        if (c < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
     }
     return -1;
 }

@@ -14,7 +14,8 @@
  *  - The result owns all its memory; rtm_names_free() releases it.  NULL
  *    when out of memory.  It is immutable, so threads may share it.
  *  - rtm_names_find() finds a form: exactly, or with rule->fold ignoring
- *    ASCII case (forms are unique that way too).  Logarithmic time.
+ *    ASCII case (forms are unique that way too).  Constant time expected:
+ *    the forms are hashed, the table at most half full.
  */
 #ifndef RTM_NAMES_H
 #define RTM_NAMES_H
@@ -40,7 +41,9 @@ struct rtm_names {
     uint32_t n;
     const char **form;      /* n NUL-terminated forms, in the names' order */
     uint32_t *len;          /* their lengths */
-    uint32_t *sorted;       /* indices in (folded) byte order */
+    uint32_t *slots;        /* index + 1 of the form hashed there, 0 (free)
+                               or UINT32_MAX (taken by no form) */
+    size_t mask;            /* slots has mask + 1 entries, a power of 2 */
     int fold;
     char *block;            /* the bytes of every form */
 };

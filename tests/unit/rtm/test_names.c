@@ -67,6 +67,10 @@ static void token_rule(void **state)
     static const char *const in[] = { "Spine", "spine", "rtm_root", "a b", ".x" };
     static const char *const want[] = { "Spine", "spine", "rtm_root~2", "a\\x20b", ".x" };
     expect(in, want, 5, &tok);
+    /* the reserved form holds a slot of the lookup table but is no form */
+    struct rtm_names *n = make(in, 5, &tok);
+    assert_int_equal(rtm_names_find(n, "rtm_root", 8), -1);
+    rtm_names_free(n);
 }
 
 /* A form longer than max is cut at a whole escape and always suffixed. */
@@ -80,6 +84,11 @@ static void long_names_cut(void **state)
     static const char *const want[] = { "abcdefghi~2", "abcdefghi~3", "12345678~2",
                                         "exactly_twenty_bytes", "exactly_t~2" };
     expect(in, want, 5, &r);  /* a repeat that fits, but not with ~2, is cut too */
+    /* a cut form's base holds a slot too, found by no search */
+    struct rtm_names *cut = make(in, 5, &r);
+    assert_int_equal(rtm_names_find(cut, "abcdefghi", 9), -1);
+    assert_int_equal(rtm_names_find(cut, "12345678", 8), -1);
+    rtm_names_free(cut);
 
     /* names of any length fit a file name with ".csv" */
     char big[1000];
