@@ -60,11 +60,13 @@ static int gen_one(const char *dir, const char *name, enum kind k,
     char path[4096];
     rtm_buf_init(&b);
     int rc = rtmgen_sample(k, o, &b);
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    if (!rc)
-        rc = rtmgen_write_file(path, &b, cut && cut < b.len ? cut : b.len);
-    else
+    if (rc)
         fprintf(stderr, "rtmgen: out of memory\n");
+    else if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path) {
+        fprintf(stderr, "rtmgen: %s/%s: path too long\n", dir, name);
+        rc = -1;
+    } else
+        rc = rtmgen_write_file(path, &b, cut && cut < b.len ? cut : b.len);
     rtm_buf_free(&b);
     return rc;
 }

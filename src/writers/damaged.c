@@ -93,15 +93,23 @@ static void tag_of(const char *what, char *tag, size_t n)
     snprintf(tag, n, "%.*s", (int)(k < n ? k : n - 1), what);
 }
 
+/* Notes path as k: what was done to it, and why it is k when said. */
+static int note_why(struct dmg_gen *g, const char *path, enum damaged_kind k, const char *what,
+                    const char *why)
+{
+    char line[WHAT * 2 + 320];          /* what (< WHAT) and why (< 300) fit */
+    int n = snprintf(line, sizeof line, "%s%s%s", what, why[0] ? " -> " : "", why);
+    return n < 0 ? -1 : dmg_note(g, path, k, line);
+}
+
 static int note_anim(struct dmg_gen *g, const char *path, const uint8_t *p, size_t len,
                      const char *what)
 {
-    char why[300], line[WHAT * 2 + 320];
+    char why[300];
     enum damaged_kind k = dmg_classify(g, p, len, why, sizeof why);
     if (k == DMG_PARSES && !strncmp(what, "none:", 5))
         k = DMG_GOOD;
-    snprintf(line, sizeof line, "%s%s%s", what, why[0] ? " -> " : "", why);
-    return dmg_note(g, path, k, line);
+    return note_why(g, path, k, what, why);
 }
 
 /* A loose animation in dir, its name into name. */
@@ -203,10 +211,9 @@ static enum damaged_kind config_kind(const uint8_t *p, size_t len, int model, ch
 static int note_config(struct dmg_gen *g, const char *path, const uint8_t *p, size_t len,
                        int model, const char *what)
 {
-    char why[300], line[WHAT * 2 + 320];
+    char why[300];
     enum damaged_kind k = config_kind(p, len, model, why, sizeof why);
-    snprintf(line, sizeof line, "%s%s%s", what, why[0] ? " -> " : "", why);
-    return dmg_note(g, path, k, line);
+    return note_why(g, path, k, what, why);
 }
 
 /* A folder's text config (cut mid-class when damaged) into b. */
