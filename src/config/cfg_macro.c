@@ -478,10 +478,13 @@ static const char *identifier(struct cfg_macro_expand *x, const char *s, const c
     }
     if (n == 17 && !memcmp(s, "__TIMESTAMP_UTC__", 17) && !d) {
         rtm_buf_printf(out, "%lld", x->timestamp);
+        x->time_used = 1;
         return p;
     }
-    if (!d && put_date(x, s, n, out))
+    if (!d && put_date(x, s, n, out)) {
+        x->time_used = 1;
         return p;
+    }
     if (n == 17 && !memcmp(s, "__COUNTER_RESET__", 17) && !d) {
         x->counter = 0;
         return p;

@@ -54,6 +54,7 @@ struct cfg_macro_expand {
     uint32_t line;              /* for __LINE__ */
     uint32_t counter;           /* the next __COUNTER__ (0 at the start) */
     long long timestamp;        /* __TIMESTAMP_UTC__: fixed for the run */
+    int time_used;              /* set once a date or time built-in expanded */
     /* __has_include("PATH") in #if: 1 when #include would find PATH */
     int (*has_include)(void *arg, const char *path);
     void *arg;

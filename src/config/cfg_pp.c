@@ -227,6 +227,8 @@ static int resolve(struct pp *pp, const struct src *f, const char *inc, char *ou
     rel[k] = game[g] = 0;
     if (gp && gn)
         gp[0] = 0;
+    pp->r->lookups += (f->dir && inc[0] != '\\' && inc[0] != '/') || pp->o->resolve ||
+                      pp->o->include_dir;
     if (inc[0] != '\\' && inc[0] != '/' && f->dir &&
         snprintf(out, n, "%s/%s", f->dir, rel) < (int)n && is_file(out)) {
         const char *slash = f->game ? strrchr(f->game, '\\') : NULL;
@@ -573,6 +575,7 @@ int cfg_pp_text(const char *text, size_t len, const char *name, const char *dir,
     if (name && realpath(name, real) && (pp.stack[0] = strdup(real)))
         pp.depth = 1;   /* the file itself, so that including it again is a loop */
     int rc = process(&pp, text, len, &f);
+    r->time_used = pp.x.time_used;
     if (pp.depth)
         free(pp.stack[0]);
     cfg_macros_free(pp.m);

@@ -75,6 +75,14 @@ struct cfg_pp_result {
     struct rtm_buf text;                /* the preprocessed text */
     struct cfg_pp_counts counts;
     struct cfg_line_map map;            /* lines of text -> FILE:LINE */
+    /* What the text depends on besides its own bytes: how many #include
+     * and __has_include lookups asked anything on disk (the including
+     * file's folder, the resolver, include_dir), found or not, and
+     * whether a date or time built-in gave the run's time.  Both 0: the
+     * same text gives the same result on any run (a cache may key it by
+     * the text's version alone). */
+    size_t lookups;
+    int time_used;
     /* private */
     struct cfg_line_seg *seg;
     size_t nseg, cap_seg;

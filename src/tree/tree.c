@@ -59,6 +59,7 @@ void rtm_tree_free(struct rtm_tree *t)
     if (!t)
         return;
     tree_ahead_free(t);                 /* first: its workers use the rest */
+    tree_states_end(t);                 /* may write to the index, still open */
     tree_listings_free(t);
     tree_states_free(t);
     tree_gamepaths_free(t);

@@ -52,6 +52,19 @@ static void chosen_free(struct tree_states *ts)
     ts->nchosen = 0;
 }
 
+static int lines_locked(struct rtm_tree *t);
+
+void tree_states_end(struct rtm_tree *t)
+{
+    struct tree_states *ts = t->states;
+    if (!ts)
+        return;
+    pthread_mutex_lock(&ts->lock);
+    if (ts->table && ts->unremembered && !atomic_load(&ts->dirty))
+        lines_locked(t);                /* and remembered: out of memory, not */
+    pthread_mutex_unlock(&ts->lock);
+}
+
 void tree_states_free(struct rtm_tree *t)
 {
     if (!t->states)
@@ -59,6 +72,7 @@ void tree_states_free(struct rtm_tree *t)
     rtm_states_free(t->states->table);
     rtm_gamepaths_free(t->states->present);
     free(t->states->gen);
+    free(t->states->unremembered);
     chosen_free(t->states);
     free(t->states->chosen);
     pthread_mutex_destroy(&t->states->lock);
@@ -116,6 +130,8 @@ static void table_up_to_date(struct rtm_tree *t, struct tree_states *ts, int che
         clock_gettime(CLOCK_REALTIME, &now);
     int again = ts->table && !dirty;
     rtm_states_free(ts->table);
+    free(ts->unremembered);             /* the table it was of is gone */
+    ts->unremembered = NULL;
     chosen_free(ts);                    /* the table's skeletons go with it */
     atomic_store(&ts->skeletons, 0);
     ts->table = tree_states_build(t, checked, &ts->time);
@@ -141,9 +157,28 @@ static const struct rtm_states *table_locked(struct rtm_tree *t, int ready, int 
     return ts->table;
 }
 
+/* The table, its lines made, to the index when it is to remember it
+ * (ts->unremembered, its generation: the tree's from now on); a
+ * generation this mount remembered before is dropped: SOURCE left it. */
+static void remember(struct rtm_tree *t)
+{
+    struct tree_states *ts = t->states;
+    const struct rtm_store *ix = t->cfg.store ? *t->cfg.store : NULL;
+    if (!ts->unremembered)
+        return;
+    if (ix && ts->gen && strcmp(ts->gen, ts->unremembered))
+        tree_states_forget(ix, ts->gen);
+    if (ix)
+        tree_states_remember(ix, ts->unremembered, ts->table);
+    free(ts->gen);
+    ts->gen = ts->unremembered;
+    ts->unremembered = NULL;
+}
+
 /* Makes the lines of the table (ts->lock held) when they came later
- * (tree_states_build), counted: 0, or -ENOMEM (none made: the table
- * stays, its lines made at the next need). */
+ * (tree_states_build), counted, and remembers it if it is to be: 0, or
+ * -ENOMEM (none made: the table stays, its lines made at the next
+ * need). */
 static int lines_locked(struct rtm_tree *t)
 {
     struct rtm_states *s = t->states->table;
@@ -153,6 +188,7 @@ static int lines_locked(struct rtm_tree *t)
         return -ENOMEM;
     rtm_work_add(t->cfg.work, RTM_WORK_STATES_LINES, rtm_states_nlines(s));
     rtmc_trim(t->cfg.cache);            /* the configs kept for them are freed */
+    remember(t);
     return 0;
 }
 

@@ -83,6 +83,8 @@ struct tree_states {
     struct timespec present_time;
     atomic_ulong parsed, remembered;    /* configs read; tables the index gave */
     char *gen;                  /* the table's generation in the index, or NULL */
+    char *unremembered;         /* the generation the index is to remember the
+                                   table by once its lines are made, or NULL */
     /* the skeletons the table chose, as put in cfg.skels: one for each of
      * its skeletons and name (tree_states_skeleton) */
     struct chosen_skel {
@@ -94,8 +96,12 @@ struct tree_states {
     atomic_int skeletons;       /* the table chose a skeleton for some file */
 };
 
-/* The table's life: -1 out of memory. */
+/* The table's life: -1 out of memory.  tree_states_end, when the mount
+ * ends (before anything it uses is freed): a table the index is to
+ * remember and has not yet (its lines not made) gets its lines and is
+ * remembered now, unless SOURCE changed since it was built. */
 int tree_states_new(struct rtm_tree *t);
+void tree_states_end(struct rtm_tree *t);
 void tree_states_free(struct rtm_tree *t);
 /* Entry name (NULL: a folder itself) of SOURCE changed: unless it is an
  * animation, the table is built again at the next need. */

@@ -5,9 +5,14 @@
  * under it.  A later mount walks SOURCE's folders, stats what it meets,
  * makes the same generation and gets the lines back; anything added,
  * removed or rewritten makes another generation, and the configs are read
- * again.  Only tables whose configs are all rapified are remembered: a
- * text config's includes may change while it does not.  Part of the tree
- * layer (tree_int.h).
+ * again.  Only tables whose configs depend on nothing the generation
+ * does not key are remembered (tree_states_read.c's config_read):
+ * rapified configs, and text ones in archives that looked for no include
+ * on disk and asked no date or time (the $PBOPREFIX$ files are in the
+ * generation: with none, an include has nowhere to be found); a loose
+ * text config's includes may change while it does not.  A table is
+ * remembered once its lines are made, or when the mount ends
+ * (tree_states.c).  Part of the tree layer (tree_int.h).
  *
  * The record: the key is no file's (device, inode and times 0), of kind
  * RTM_STORE_STATES, its rendering key "states:" + the generation's hash + the

@@ -79,11 +79,12 @@ static int resolve_gp(void *arg, const char *gp, char *out, size_t n)
     return r->pr ? gamepath_project_resolve(r->pr, gp, out, n) : -1;
 }
 
-/* Config c, read from rel (rapified or text), into table s. */
+/* Config c, read from rel, into table s; keyed: c depends on nothing but
+ * the bytes of rel (its version is in the generation: struct walk). */
 static void config_read(struct walk *w, struct rtm_states *s, struct cfg *c, const char *rel,
-                        int rapified)
+                        int keyed)
 {
-    w->text_configs += !rapified;       /* its includes may change without it */
+    w->unkeyed += !keyed;
     w->left.eval += c->pp.eval, w->left.exec += c->pp.exec;
     w->left.undefined_call += c->pp.undefined_call;
     w->left.missing_include += c->pp.missing_include, w->left.other += c->pp.other;
@@ -117,6 +118,8 @@ void tree_walk_read_loose(struct walk *w, struct rtm_states *s, const char *rel)
                              .include_dir = r.pr ? gamepath_project_include(r.pr) : NULL,
                              .epoch = w->t->epoch, .work = w->t->cfg.work };
     rtm_work_add(w->t->cfg.work, RTM_WORK_CONFIGS_READ, 1);
+    /* keyed when rapified: a text config's includes are looked for on
+     * disk, where they may change while it does not */
     if (cfg_load_file(path, &o, &c, &err) == 0)
         config_read(w, s, c, rel, rapified_file(w->t->cfg.work, path));
     else
@@ -126,22 +129,29 @@ void tree_walk_read_loose(struct walk *w, struct rtm_states *s, const char *rel)
 
 /* A config that is an archive's entry: rapified, or text preprocessed
  * without a folder (its includes are in the archive, out of reach).  On
- * a reader thread: w is only read; *oom set when memory ran out. */
+ * a reader thread: w is only read; *oom set when memory ran out; *keyed
+ * when it depends on the entry's bytes alone (the archive's version keys
+ * it): rapified, or text that looked for no include on disk (through a
+ * $PBOPREFIX$ folder) and asked no date or time. */
 static struct cfg *entry_config(const struct walk *w, const uint8_t *data, size_t len,
-                                const char *name, int *oom)
+                                const char *name, int *oom, int *keyed)
 {
     struct cfg *c = NULL;
     struct rtm_error err = { .msg = "" };
-    if (rap_is_rapified(data, len)) {
+    *keyed = rap_is_rapified(data, len);
+    if (*keyed) {
         rap_read(data, len, &c, &err);
     } else {
+        /* its game-path includes can only be found through the
+         * $PBOPREFIX$ folders (in the generation too): none, no lookup */
         struct resolve r = { w, NULL };
-        struct cfg_pp_opts o = { .resolve = resolve_gp, .arg = &r, .epoch = w->t->epoch,
-                                 .work = w->t->cfg.work };
+        struct cfg_pp_opts o = { .resolve = w->npre ? resolve_gp : NULL, .arg = &r,
+                                 .epoch = w->t->epoch, .work = w->t->cfg.work };
         struct cfg_pp_result pp;
         memset(&pp, 0, sizeof pp);
         if (cfg_pp_text((const char *)data, len, name, NULL, &o, &pp, &err) == 0)
             cfg_parse_text(pp.text.p, pp.text.len, name, &pp.map, &c, &err);
+        *keyed = pp.lookups == 0 && !pp.time_used;
         cfg_pp_free(&pp);
     }
     if (!c)
@@ -177,7 +187,7 @@ struct archive_read {
     struct entry_cfg {
         struct cfg *c;
         char where[PATH_MAX];   /* its path from the walk's root */
-        int rapified;
+        int keyed;              /* entry_config's */
     } *cfgs;
     size_t ncfgs;
     int oom;
@@ -226,8 +236,7 @@ static void archive_configs(const struct walk *w, int fd, const char *rel,
             continue;
         }
         struct entry_cfg *ec = &r->cfgs[r->ncfgs];
-        ec->rapified = rap_is_rapified(data, len);
-        ec->c = entry_config(w, data, len, base, &r->oom);
+        ec->c = entry_config(w, data, len, base, &r->oom, &ec->keyed);
         free(data);
         snprintf(ec->where, sizeof ec->where, "%s/%s", rel, e->path);
         for (char *k = ec->where + strlen(rel); *k; k++)
@@ -320,7 +329,7 @@ static void archive_add(void *ctx, size_t i)
         archive_gamepaths(w, read_table(r), w->pbos[i]);
     for (size_t k = 0; k < r->ncfgs; k++) {
         if (s)
-            config_read(w, s, r->cfgs[k].c, r->cfgs[k].where, r->cfgs[k].rapified);
+            config_read(w, s, r->cfgs[k].c, r->cfgs[k].where, r->cfgs[k].keyed);
         else
             cfg_free(r->cfgs[k].c);
     }

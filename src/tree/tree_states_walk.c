@@ -43,14 +43,32 @@ static void walk_push(struct walk *w, char ***arr, size_t *n, size_t *cap, const
     tree_walk_failed(w, push(arr, n, cap, s));
 }
 
-/* Adds folder rel's $PBOPREFIX$: its place in w->pre, or -1. */
+/* An archive, config or $PBOPREFIX$ met at path, of stat st: its time and
+ * version. */
+static void walk_met(struct walk *w, const char *path, const struct stat *st)
+{
+    char *g = tree_states_gen_entry(path, st);
+    w->newest = tree_later(w->newest, st->st_mtim);
+    if (!g || push(&w->gen, &w->ngen, &w->capgen, g))
+        w->gen_lost = 1;                /* no generation: not remembered */
+    free(g);
+}
+
+/* Adds folder rel's $PBOPREFIX$: its place in w->pre, or -1.  Its version
+ * joins the generation: where a text config's includes are found (or not)
+ * depends on it. */
 static long add_prefix(struct walk *w, int dfd, const char *rel)
 {
-    char text[1024], gp[GP_MAX], dir[PATH_MAX];
+    char text[1024], gp[GP_MAX], dir[PATH_MAX], file[PATH_MAX];
     struct rtm_work *work = w->t->cfg.work;
+    struct stat st;
     int fd = rtm_work_openat(work, dfd, "$PBOPREFIX$", O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0)
         return -1;
+    if (fstat(fd, &st) == 0 && rtm_path_join(file, sizeof file, rel, "$PBOPREFIX$") == 0)
+        walk_met(w, file, &st);
+    else
+        w->gen_lost = 1;
     ssize_t n = rtm_work_pread(work, fd, text, sizeof text, 0);
     close(fd);
     if (n <= 0 || gamepath_pboprefix(text, (size_t)n, gp, sizeof gp) ||
@@ -85,16 +103,6 @@ static void add_loose_anim(struct walk *w, long pre, const char *path)
     int k = snprintf(gp, sizeof gp, "%s\\%s", p->gp, path + p->rel_len);
     if (k > 0 && (size_t)k < sizeof gp)
         tree_walk_present(w, path, gp, (size_t)k);   /* '/' is '\\' there */
-}
-
-/* An archive or config met at path, of stat st: its time and version. */
-static void walk_met(struct walk *w, const char *path, const struct stat *st)
-{
-    char *g = tree_states_gen_entry(path, st);
-    w->newest = tree_later(w->newest, st->st_mtim);
-    if (!g || push(&w->gen, &w->ngen, &w->capgen, g))
-        w->gen_lost = 1;                /* no generation: not remembered */
-    free(g);
 }
 
 static void walk_sub(struct walk *w, int dfd, const char *name, const char *path, int under,
@@ -280,18 +288,6 @@ static void walk_end(struct rtm_tree *t, struct walk *w)
     walk_free(w);
 }
 
-/* Remembers table s of generation gen (the tree's from now on); a
- * generation this mount remembered before is dropped: SOURCE left it. */
-static void remember(struct tree_states *ts, const struct rtm_store *ix, char *gen,
-                     const struct rtm_states *s)
-{
-    if (ts->gen && strcmp(ts->gen, gen))
-        tree_states_forget(ix, ts->gen);
-    tree_states_remember(ix, gen, s);
-    free(ts->gen);
-    ts->gen = gen;
-}
-
 /* A table from the index with the generation gen, when it has one that
  * holds what checked asks: 0, or -1. */
 static int recall(struct tree_states *ts, const struct rtm_store *ix, const char *gen,
@@ -316,13 +312,14 @@ static int recall(struct tree_states *ts, const struct rtm_store *ix, const char
  * and gathering 20,000 animations' game paths cost the first view of a
  * big install a fifth of its time.
  *
- * Nor are the states.txt lines made here, unless the index remembers the
- * table (a later mount is served them from it, so they are packed now):
- * a header's skeleton needs none, and 20,000 lines were two fifths of
- * the finish's instructions.  A table not remembered (no index, no
- * generation, or a text config read, whose includes may change without
- * it) makes them at their first need (rtm_states_lines_later;
- * tree_states.c's table_lines), keeping its configs until then. */
+ * Nor are the states.txt lines made here: a header's skeleton needs
+ * none, and 20,000 lines were two fifths of the finish's instructions.
+ * The table makes them at their first need (rtm_states_lines_later;
+ * tree_states.c's table_lines), keeping its configs until then.  When
+ * the index is to remember it (an index, a generation, and every config
+ * keyed by it: config_read), its generation waits in
+ * t->states->unremembered: the record, which holds the lines, is written
+ * when they are made, or when the mount ends (tree_states_end). */
 struct rtm_states *tree_states_build(struct rtm_tree *t, int checked, struct timespec *newest)
 {
     struct walk w = { .t = t, .rootfd = -1 };
@@ -345,9 +342,7 @@ struct rtm_states *tree_states_build(struct rtm_tree *t, int checked, struct tim
         tree_walk_read_archives(&w, s);
         for (size_t i = 0; i < w.nloose; i++)
             tree_walk_read_loose(&w, s, w.loose[i]);
-        int indexed = gen && !w.text_configs;   /* remembered, with its lines */
-        if (!indexed)
-            rtm_states_lines_later(s);
+        rtm_states_lines_later(s);
         int rc = rtm_states_finish(s) || w.oom;
         rtm_work_add(t->cfg.work, RTM_WORK_STATES_CHECKED,
                      rtm_states_checked(s) ? rtm_states_nstates(s) : 0);
@@ -357,8 +352,9 @@ struct rtm_states *tree_states_build(struct rtm_tree *t, int checked, struct tim
         if (rc) {
             rtm_states_free(s);
             s = NULL;
-        } else if (indexed) {
-            remember(t->states, ix, gen, s);
+        } else if (gen && !w.unkeyed) {    /* remembered once its lines are made */
+            free(t->states->unremembered);
+            t->states->unremembered = gen;
             gen = NULL;
         }
     }

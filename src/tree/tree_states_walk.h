@@ -43,7 +43,9 @@ struct walk {
     int oom;                    /* memory ran out walking or reading: what
                                    was left out is not known to be absent,
                                    so nothing made of the walk is kept */
-    int text_configs;           /* configs read that were text, not rapified */
+    int unkeyed;                /* configs read whose result the generation
+                                   does not key: text that looked for an
+                                   include on disk or asked the time */
     struct cfg_pp_counts left;  /* what their preprocessing left as written */
 };
 

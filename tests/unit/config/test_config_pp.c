@@ -1,7 +1,8 @@
 /* test_config_pp.c - the config preprocessor (cfg_pp.h) and game paths
  * (gamepath.h): directives, macros with # and ##, what is left as written
  * and counted, includes relative, by game path and from include/, include
- * loops, every error path with its FILE:LINE; $PBOPREFIX$ forms, archive
+ * loops, every error path with its FILE:LINE; what a result depends on
+ * besides its text (lookups, the time); $PBOPREFIX$ forms, archive
  * prefixes; and the real addon trees of ../shared/addons (skipped without
  * ../shared). */
 #include "cfg_testutil.h"
@@ -526,6 +527,40 @@ static void test_gamepaths(void **state)
     }
 }
 
+static int resolve_nothing(void *arg, const char *gp, char *out, size_t n)
+{
+    (void)arg, (void)gp, (void)out, (void)n;
+    return -1;
+}
+
+/* What a text's result depends on besides its bytes: each #include and
+ * __has_include looked for anywhere on disk (found or not), and the date
+ * and time built-ins, which give the run's time. */
+static void test_depends_on(void **state)
+{
+    (void)state;
+    static const struct { const char *text; int resolver; size_t lookups; int time_used; } c[] = {
+        { "#define A 1\nclass X { a = A; b = __LINE__; c = __COUNTER__; };\n", 1, 0, 0 },
+        { "#include \"x.hpp\"\n", 0, 0, 0 },     /* nowhere to look: no lookup */
+        { "#include \"x.hpp\"\n", 1, 1, 0 },
+        { "#include \"\\a\\x.hpp\"\n#include <y.hpp>\n", 1, 2, 0 },
+        { "#if __has_include(\"x.hpp\")\n#endif\n", 1, 1, 0 },
+        { "a = __TIMESTAMP_UTC__;\n", 0, 0, 1 },
+        { "a = __DATE_STR__;\n", 0, 0, 1 },
+        { "#if __YEAR__ > 2000\n#endif\n", 0, 0, 1 },
+        { "#define T __TIME__\n", 0, 0, 0 },       /* defined, never expanded */
+    };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        struct cfg_pp_opts o = { .resolve = c[i].resolver ? resolve_nothing : NULL, .epoch = 1 };
+        struct cfg_pp_result r;
+        struct rtm_error err = { .msg = "" };
+        assert_int_equal(cfg_pp_text(c[i].text, strlen(c[i].text), "t.cpp", NULL, &o, &r, &err), 0);
+        if (r.lookups != c[i].lookups || r.time_used != c[i].time_used)
+            fail_msg("%s: lookups %zu time %d", c[i].text, r.lookups, r.time_used);
+        cfg_pp_free(&r);
+    }
+}
+
 /* The two addon trees of ../shared/addons: configs and model.cfg read. */
 static void test_shared_addons(void **state)
 {
@@ -646,6 +681,7 @@ int main(void)
         cmocka_unit_test(test_join_outside_macro), cmocka_unit_test(test_if_in_macro_body),
         cmocka_unit_test(test_string_backslashes),
         cmocka_unit_test(test_comment_after_open_string), cmocka_unit_test(test_pragma_hemtt),
+        cmocka_unit_test(test_depends_on),
     };
     return run_test_cases(tests, NULL, NULL);
 }

@@ -36,6 +36,7 @@ struct env {
     int configs;                /* each archive holds a config playing its anims:
                                    CONFIG_BIN or CONFIG_CPP (0: none) */
     uint64_t anim_bytes, config_bytes;  /* of all the animations, and configs */
+    uint64_t anim_max;                  /* the largest animation's bytes */
 };
 
 /* Archive k's animations' entries: anims\xI.rtm. */
@@ -82,6 +83,7 @@ static void put_archive(struct env *e, unsigned mod, unsigned k)
         w[i] = (struct pbo_write_entry){ names[i], (const uint8_t *)rtm[i].p, rtm[i].len,
                                          PBO_PACK_STORE, 0 };
         e->anim_bytes += rtm[i].len;
+        e->anim_max = rtm[i].len > e->anim_max ? rtm[i].len : e->anim_max;
     }
     size_t n = NPER;
     w[n++] = (struct pbo_write_entry){ "data\\texture.paa", texture, TEXTURE, PBO_PACK_STORE, 0 };
@@ -296,10 +298,9 @@ static uint64_t bytes_for(const struct env *e, uint64_t tables)
  * animation parsed whole once.  With configs that choose a skeleton, its
  * head comes first (the skeleton chosen needs its bones), then one whole
  * parse with that skeleton.  No state is checked: only check.txt needs
- * that; and no states.txt line is made (lines 0) unless the index
- * remembers the table, which is packed with them: a rapified config's,
- * on an indexed mount (NARCH * NPER lines), never a text config's. */
-static struct rtm_tree *first_view(struct env *e, uint64_t configs, int indexed, uint64_t lines)
+ * that; and no states.txt line is made: a table the index is to remember
+ * is written with its lines once they are made. */
+static struct rtm_tree *first_view(struct env *e, uint64_t configs, int indexed)
 {
     struct rtm_tree *t = mount(e, indexed);
     struct rtm_tree_entry te;
@@ -308,7 +309,7 @@ static struct rtm_tree *first_view(struct env *e, uint64_t configs, int indexed,
     uint64_t tables = NARCH, chose = configs > 0;
     within(e, "first view", (struct budget){
         .opened = tables + configs + 1 + chose, .bytes = bytes_for(e, tables), .tables = tables,
-        .configs = configs, .lines = lines, .heads = chose, .fulls = 1, .renders = 1 });
+        .configs = configs, .lines = 0, .heads = chose, .fulls = 1, .renders = 1 });
     return t;
 }
 
@@ -333,29 +334,48 @@ static void then_states(struct env *e, struct rtm_tree *t, uint64_t lines)
 
 static void first_view_no_configs(void **state)
 {
-    first_view(*state, 0, 0, 0);
+    first_view(*state, 0, 0);
 }
 
-/* No index: the table is not remembered, its lines come later. */
+/* No index, an index with rapified configs, or with text ones: the lines
+ * come at states.txt (and a remembered table is written then). */
 static void first_view_configs(void **state)
 {
-    struct rtm_tree *t = first_view(*state, NARCH, 0, 0);
+    struct rtm_tree *t = first_view(*state, NARCH, 0);
     then_states(*state, t, NARCH * NPER);
 }
 
-/* An index: a rapified config's table is remembered, with its lines. */
 static void first_view_configs_indexed(void **state)
 {
-    struct rtm_tree *t = first_view(*state, NARCH, 1, NARCH * NPER);
-    then_states(*state, t, 0);
+    struct rtm_tree *t = first_view(*state, NARCH, 1);
+    then_states(*state, t, NARCH * NPER);
 }
 
-/* An index, but text configs (their includes may change without them):
- * not remembered, the lines come later. */
+/* (Text configs that include nothing depend on their archive's bytes
+ * alone: the index remembers their table as a rapified one's.) */
 static void first_view_text_configs(void **state)
 {
-    struct rtm_tree *t = first_view(*state, NARCH, 1, 0);
+    struct rtm_tree *t = first_view(*state, NARCH, 1);
     then_states(*state, t, NARCH * NPER);
+}
+
+/* A later mount's first view, after a mount that asked for nothing but
+ * one header.txt: that mount made the lines and wrote the table when it
+ * ended, so no config is read and no line made; the animation, which
+ * header.txt needs parsed whole, is all that is opened and read (its
+ * archive's table and its shape come from the index). */
+static void later_first_view(void **state)
+{
+    struct env *e = *state;
+    first_view(e, NARCH, 1);
+    tree_fixture_unmount(&e->f);
+    struct rtm_tree *t = mount(e, 1);
+    struct rtm_tree_entry te;
+    assert_int_equal(tree_walk(t, "@m1/addons/a5.pbo/anims/x1.rtm/header.txt", &te), 0);
+    assert_true(read_all(t, te.ino) > 0);
+    within(e, "later first view", (struct budget){
+        .opened = 1, .bytes = e->anim_max, .tables = 0, .configs = 0, .lines = 0,
+        .heads = 0, .fulls = 1, .renders = 1 });
 }
 
 /* ls -lR and du: every animation's head (its listing) and whole parse
@@ -422,6 +442,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(first_view_configs, setup_configs, teardown),
         cmocka_unit_test_setup_teardown(first_view_configs_indexed, setup_configs, teardown),
         cmocka_unit_test_setup_teardown(first_view_text_configs, setup_text_configs, teardown),
+        cmocka_unit_test_setup_teardown(later_first_view, setup_configs, teardown),
+        cmocka_unit_test_setup_teardown(later_first_view, setup_text_configs, teardown),
         cmocka_unit_test_setup_teardown(first_mount_stat, setup, teardown),
         cmocka_unit_test_setup_teardown(first_mount_grep, setup, teardown),
         cmocka_unit_test_setup_teardown(first_mount_cat, setup, teardown),

@@ -3,8 +3,10 @@
  * unchanged SOURCE gives the same states.txt and missing.txt without
  * reading a config (the tree's counts: configs parsed, tables the index
  * gave); a config rewritten, an archive with a config added or removed
- * gives the new lines; a text config is read at every mount (its includes
- * may change without it); a record of another generation, cut short or
+ * gives the new lines; a loose text config is read at every mount (its
+ * includes may change without it), and so is one in an archive that finds
+ * its includes on disk or asks the date, while one that looks for nothing
+ * on disk is remembered; a record of another generation, cut short or
  * damaged anywhere reads as not known (or, damaged, as some table), never
  * past its bytes.  Fixtures from the project's writers. */
 #include "testutil.h"
@@ -45,6 +47,19 @@ static void put_archive(struct tree_fixture *e, const char *name, const char *te
     put_file(e->fd, name, b.p, b.len);
     rtm_buf_free(&cfg);
     rtm_buf_free(&rtm);
+    rtm_buf_free(&b);
+}
+
+/* Archive name holding text as config.cpp (not rapified). */
+static void put_text_archive(struct tree_fixture *e, const char *name, const char *text)
+{
+    struct rtm_buf b;
+    rtm_buf_init(&b);
+    const struct pbo_write_entry w[] = {
+        { "config.cpp", (const uint8_t *)text, strlen(text), PBO_PACK_STORE, 0 },
+    };
+    assert_int_equal(pbo_write(w, 1, NULL, 0, 0, &b), 0);
+    put_file(e->fd, name, b.p, b.len);
     rtm_buf_free(&b);
 }
 
@@ -220,6 +235,51 @@ static void text_configs_are_read_each_time(void **state)
     twice(e, 2, 1, "\nCfgGesturesMale/States/Loose speed=2 duration_s=0.5 looped=? config=m/config.cpp\n");
 }
 
+/* A text config in an archive that looks for no include on disk and asks
+ * no time depends on the archive's bytes alone: remembered as a rapified
+ * one is.  Its include found nowhere (no $PBOPREFIX$ folder under SOURCE
+ * to look in) is left as written the same way every time. */
+static void archive_text_alone_is_remembered(void **state)
+{
+    struct tree_fixture *e = *state;
+    static const char text[] = "#include \"script_component.hpp\"\n"
+                               "#define SPEED 3\n"
+                               "class CfgGesturesMale { class States {\n"
+                               "  class Text { file = \"\\a\\walk.rtm\"; speed = SPEED; };\n"
+                               "}; };\n";
+    put_text_archive(e, "t.pbo", text);
+    twice(e, 2, 0, "\nCfgGesturesMale/States/Text speed=3 duration_s=0.333333 looped=? "
+                   "config=t.pbo/config.cpp\n");
+}
+
+/* One that finds an include through a $PBOPREFIX$ folder, or asks the
+ * date, is read at every mount: the include may change while the archive
+ * does not, and the date does.  A $PBOPREFIX$ folder that comes is a new
+ * generation: the include it holds is found. */
+static void archive_text_with_includes_is_read_each_time(void **state)
+{
+    struct tree_fixture *e = *state;
+    static const char text[] = "#include \"\\p\\speed.hpp\"\n"
+                               "class CfgGesturesMale { class States {\n"
+                               "  class Text { file = \"\\a\\walk.rtm\"; speed = SPEED; };\n"
+                               "}; };\n";
+    static const char dated[] = "class CfgGesturesMale { class States {\n"
+                                "  class Dated { file = \"\\a\\walk.rtm\"; speed = 1;"
+                                " built = __DATE_STR__; };\n"
+                                "}; };\n";
+    put_text_archive(e, "t.pbo", text);
+    twice(e, 2, 0, "\nCfgGesturesMale/States/Text speed=SPEED ");
+    assert_int_equal(mkdirat(e->fd, "p", 0755), 0);
+    put_file(e->fd, "p/$PBOPREFIX$", "p\n", 2);
+    put_file(e->fd, "p/speed.hpp", "#define SPEED 4\n", 16);
+    twice(e, 2, 1, "\nCfgGesturesMale/States/Text speed=4 ");
+    put_file(e->fd, "p/speed.hpp", "#define SPEED 8\n", 16);
+    twice(e, 2, 1, "\nCfgGesturesMale/States/Text speed=8 ");
+    assert_int_equal(unlinkat(e->fd, "t.pbo", 0), 0);
+    put_text_archive(e, "d.pbo", dated);
+    twice(e, 2, 1, "\nCfgGesturesMale/States/Dated speed=1 ");
+}
+
 /* A table's record: packed, then read back whole, of another generation,
  * cut at every length, and with every byte flipped. */
 static void damaged_records_do_not_read(void **state)
@@ -271,6 +331,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(listings_read_no_config, setup, teardown),
         cmocka_unit_test_setup_teardown(changed_added_removed_read_again, setup, teardown),
         cmocka_unit_test_setup_teardown(text_configs_are_read_each_time, setup, teardown),
+        cmocka_unit_test_setup_teardown(archive_text_alone_is_remembered, setup, teardown),
+        cmocka_unit_test_setup_teardown(archive_text_with_includes_is_read_each_time, setup,
+                                        teardown),
         cmocka_unit_test(damaged_records_do_not_read),
     };
     return run_test_cases(tests, NULL, NULL);
