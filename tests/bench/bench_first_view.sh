@@ -17,7 +17,8 @@
 # Beside them the native floor: the first 4 KiB of every archive of the
 # tree read cold, 8 readers at a time.  Then a later mount's first view,
 # cold, on the index the first mount left.  Medians of RTMFS_BENCH_RUNS
-# (3); the RTMFS_STATS work counters of the last first view.  Prints;
+# (3); the RTMFS_STATS work counters of the last first mount (its view,
+# then the states.txt lines its end makes for the index).  Prints;
 # asserts nothing.
 NAME=bench-first-view
 # shellcheck source=tests/lib/mount.sh
@@ -111,6 +112,6 @@ for kind in none cpp; do
     label=$([ $kind = none ] && echo "no configs" || echo "config.cpp in each, a skeletonName")
     printf '%-36s %6s ms  %s of the floor  (goal: <= 100 ms or <= x1.5)\n' "$label" "$f" "$(ratio "$f" "$fl")"
     printf '%-36s %6s ms  %s of the floor\n' "  later mount, same index" "$l" "$(ratio "$l" "$fl")"
-    echo "  first view's work: ${stats[$kind]}"
+    echo "  first mount's work (its view, then what its end wrote to the index): ${stats[$kind]}"
     echo "  ${skel[$kind]}"
 done
