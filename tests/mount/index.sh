@@ -3,8 +3,9 @@
 # what the first showed (ls -lR, bones.txt) without parsing or rendering
 # anything but bones.txt (RTMFS_STATS counts); -o noindex shows the same
 # and writes nothing; where the index goes by default; an index that cannot
-# be opened is said once and costs nothing else; two mounts share one;
-# index_size= is checked (its bound: test_index).  Wrong remembered sizes: test_remember.
+# be opened is said once and costs nothing else; two mounts share one; the
+# states table is written as the mount that built it ends; index_size= is
+# checked (its bound: test_index).  Wrong remembered sizes: test_remember.
 NAME=index
 # shellcheck source=tests/lib/mount.sh
 . "$(dirname "$0")/../lib/mount.sh"
@@ -101,6 +102,30 @@ elif cmp -s "$T/first" "$T/daemon" && [ "$(stat_of index_written)" -gt 0 ] 2>/de
     ok "as a daemon: the same tree, $(stat_of index_written) records written, gone after its unmount"
 else
     fail "as a daemon: $(tr '\n' ' ' < "$T/stats" 2>&1)"
+fi
+
+# the table of config states is written to the index when the mount that
+# built it ends, also when nothing asked for its lines (header.txt alone):
+# the next mount's header.txt and states.txt read no config.  sample.pbo's
+# config.cpp is text that looks for no include: its archive keys it.
+views() { cat "$M/sample.pbo/anims/walk.rtm/header.txt" "$M/sample.pbo/anims/walk.rtm/states.txt"; }
+rm -f "$T/stats"
+RTMFS_STATS=$T/stats fg_mount "$S" "$M" -o index="$T/states.sqlite" || exit 1
+cat "$M/sample.pbo/anims/walk.rtm/header.txt" > "$T/header1"
+do_umount "$M"
+p1=$(stat_of configs_parsed) l1=$(stat_of states_lines)
+RTMFS_STATS=$T/stats fg_mount "$S" "$M" -o index="$T/states.sqlite" || exit 1
+views > "$T/views2"
+do_umount "$M"
+p2=$(stat_of configs_parsed)
+fg_mount "$S" "$M" -o noindex || exit 1
+views > "$T/views3"
+do_umount "$M"
+if [ "${p1:-0}" -ge 1 ] && [ "$p2" = 0 ] && cmp -s "$T/views2" "$T/views3" &&
+    cmp -s "$T/header1" <(head -c "$(wc -c < "$T/header1")" "$T/views2"); then
+    ok "a header.txt alone: its mount read $p1 config(s) and made $l1 line(s) as it ended; the next read none, same views"
+else
+    fail "states table not remembered at the end: parsed $p1 then $p2; $(diff "$T/views2" "$T/views3" | head -3)"
 fi
 
 # index_size
