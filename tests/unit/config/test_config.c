@@ -85,6 +85,54 @@ static void test_numbers(void **state)
     cfg_free(c);
 }
 
+/* Decimals read as strtof reads them, bit for bit: 60,000 of them of 1 to
+ * 8 digits before the point and 0 to 11 after, either sign, many of them
+ * halfway cases for a float (the fast path divides once; the rest goes to
+ * strtof), with every digit string held in one config. */
+static void test_decimals_as_strtof(void **state)
+{
+    (void)state;
+    enum { N = 60000 };
+    struct rtm_buf text;
+    char (*num)[32] = malloc(N * sizeof *num);
+    uint64_t x = 0x9e3779b97f4a7c15ull;
+    assert_non_null(num);
+    rtm_buf_init(&text);
+    for (int i = 0; i < N; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        int whole = 1 + (int)(x % 8), frac = (int)((x >> 8) % 12), k = 0;
+        if ((x >> 16) & 1)
+            num[i][k++] = '-';
+        for (int d = 0; d < whole + frac; d++) {
+            if (d == whole)
+                num[i][k++] = '.';
+            num[i][k++] = (char)('0' + (x >> (20 + d % 40)) % 10);
+        }
+        if (!frac)
+            num[i][k++] = '.';
+        num[i][k] = 0;
+        rtm_buf_printf(&text, "v%d = %s;\n", i, num[i]);
+    }
+    rtm_buf_putc(&text, 0);
+    struct cfg *c = text_ok(text.p);
+    int seen = 0;
+    for (uint32_t k = 0; k < c->ne; k++) {     /* the entries as read, v0 on */
+        const struct cfg_entry *e = &c->e[k];
+        if (e->kind != CFG_VALUE || e->name.p[0] != 'v')
+            continue;
+        int i = atoi(e->name.p + 1);
+        assert_true(i == seen++ && i < N);
+        float want = strtof(num[i], NULL), got = e->v.u.f;
+        assert_int_equal(e->v.type, CFG_T_FLOAT);
+        if (memcmp(&want, &got, 4))
+            fail_msg("%s: read %a, strtof %a", num[i], (double)got, (double)want);
+    }
+    assert_int_equal(seen, N);
+    cfg_free(c);
+    rtm_buf_free(&text);
+    free(num);
+}
+
 /* Text reads a 64-bit integer that 32 bits hold back as a 32-bit one
  * (fuzz_config found one in a rapified file, subtype 6): not exact; one
  * past 32 bits is. */
@@ -588,6 +636,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_entries),     cmocka_unit_test(test_numbers),
+        cmocka_unit_test(test_decimals_as_strtof),
         cmocka_unit_test(test_empty_text),
         cmocka_unit_test(test_text_form),   cmocka_unit_test(test_lookup),
         cmocka_unit_test(test_base_classes),
