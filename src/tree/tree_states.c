@@ -12,11 +12,12 @@
  * their timing (timing.h) from the same table, at the same times.  The
  * root check.txt's findings cost more than all the rest of the table: a
  * table is built without them until check.txt asks (table_up_to_date).
- * A table the index does not remember is built without its lines too
- * (tree_states_build): states.txt, missing.txt and the timing make them
- * at the first of their needs (table_lines), under ts->lock as every
- * read of the table, so no reader ever sees a table half made; a
- * header's skeleton and check.txt read none. */
+ * Every table is built without its lines too (tree_states_build):
+ * states.txt, missing.txt and the timing make them at the first of their
+ * needs (table_lines), under ts->lock as every read of the table, so no
+ * reader ever sees a table half made; a header's skeleton and check.txt
+ * read none.  A table the index is to remember is written then, or when
+ * the mount ends (tree_states_end). */
 #include "tree_states.h"
 
 #include <errno.h>
@@ -166,10 +167,11 @@ static void remember(struct rtm_tree *t)
     const struct rtm_store *ix = t->cfg.store ? *t->cfg.store : NULL;
     if (!ts->unremembered)
         return;
-    if (ix && ts->gen && strcmp(ts->gen, ts->unremembered))
-        tree_states_forget(ix, ts->gen);
-    if (ix)
+    if (ix) {
+        if (ts->gen && strcmp(ts->gen, ts->unremembered))
+            tree_states_forget(ix, ts->gen);
         tree_states_remember(ix, ts->unremembered, ts->table);
+    }
     free(ts->gen);
     ts->gen = ts->unremembered;
     ts->unremembered = NULL;

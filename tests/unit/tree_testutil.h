@@ -81,4 +81,11 @@ void tree_quiet(void *ctx, const char *msg);
  * last name's entry in *out (each lookup counted).  0 or -errno. */
 int tree_walk(struct rtm_tree *t, const char *path, struct rtm_tree_entry *out);
 
+/* The bytes of path, looked up by tree_walk (it must be there) and read
+ * from its start, at most 64 KiB: malloc'd and NUL-terminated (free them);
+ * its entry in *te and the read's result in *n. */
+char *tree_cat(struct rtm_tree *t, const char *path, struct rtm_tree_entry *te, ssize_t *n);
+/* Asserts that path reads (tree_cat) as bytes holding want. */
+void tree_assert_holds(struct rtm_tree *t, const char *path, const char *want);
+
 #endif

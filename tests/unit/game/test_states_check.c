@@ -59,6 +59,15 @@ static struct rtm_states *table(const char *mod, const char *game)
     return s;
 }
 
+/* table(mod, NULL) with *flag (later or lines_later) set while it is made. */
+static struct rtm_states *table_with(int *flag, const char *mod)
+{
+    *flag = 1;
+    struct rtm_states *s = table(mod, NULL);
+    *flag = 0;
+    return s;
+}
+
 static char *check_of(const struct rtm_states *s)
 {
     struct rtm_buf b;
@@ -342,10 +351,7 @@ static void check_later_same_lines_and_skeleton(void **state)
 {
     (void)state;
     const char *mod = DOG("connectTo[] = {\"Run\", 0.5}; mask = \"lower\";");
-    struct rtm_states *full = table(mod, NULL);
-    later = 1;
-    struct rtm_states *lean = table(mod, NULL);
-    later = 0;
+    struct rtm_states *full = table(mod, NULL), *lean = table_with(&later, mod);
     assert_true(rtm_states_checked(full));
     assert_false(rtm_states_checked(lean));
     assert_int_equal(rtm_states_nlines(lean), rtm_states_nlines(full));
@@ -387,10 +393,7 @@ static void lines_later_same_check(void **state)
 {
     (void)state;
     const char *mod = DOG("connectTo[] = {\"Run\", 0.5}; mask = \"lower\";");
-    struct rtm_states *now = table(mod, NULL);
-    lines_later = 1;
-    struct rtm_states *s = table(mod, NULL);
-    lines_later = 0;
+    struct rtm_states *now = table(mod, NULL), *s = table_with(&lines_later, mod);
     assert_false(rtm_states_lines_ready(s));
     assert_int_equal(rtm_states_nlines(s), 0);
     assert_int_equal(rtm_states_nstates(s), rtm_states_nlines(now));

@@ -111,6 +111,26 @@ void tree_quiet(void *ctx, const char *msg)
 
 /* Looks path up one name at a time from the root, as the kernel does; the
  * last name's entry in *out (each lookup counted).  0 or -errno. */
+char *tree_cat(struct rtm_tree *t, const char *path, struct rtm_tree_entry *te, ssize_t *n)
+{
+    enum { MOST = 1 << 16 };
+    char *out = calloc(1, MOST);
+    assert_non_null(out);
+    assert_int_equal(tree_walk(t, path, te), 0);
+    *n = rtm_tree_read(t, te->ino, out, MOST - 1, 0);
+    return out;
+}
+
+void tree_assert_holds(struct rtm_tree *t, const char *path, const char *want)
+{
+    struct rtm_tree_entry te;
+    ssize_t n;
+    char *text = tree_cat(t, path, &te, &n);
+    assert_true(n > 0);
+    assert_non_null(strstr(text, want));
+    free(text);
+}
+
 int tree_walk(struct rtm_tree *t, const char *path, struct rtm_tree_entry *out)
 {
     char buf[512], *save = NULL;

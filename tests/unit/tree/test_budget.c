@@ -320,15 +320,9 @@ static struct rtm_tree *first_view(struct env *e, uint64_t configs, int indexed)
 static void then_states(struct env *e, struct rtm_tree *t, uint64_t lines)
 {
     rtm_work_reset(&e->work);
-    for (int i = 0; i < 2; i++) {
-        struct rtm_tree_entry te;
-        char text[4096];
-        assert_int_equal(tree_walk(t, "@m1/addons/a5.pbo/anims/x1.rtm/states.txt", &te), 0);
-        ssize_t n = rtm_tree_read(t, te.ino, text, sizeof text - 1, 0);
-        assert_true(n > 0);
-        text[n] = 0;
-        assert_non_null(strstr(text, "\nCfgMovesMaleSdr/States/S5_1 speed=1 "));
-    }
+    for (int i = 0; i < 2; i++)
+        tree_assert_holds(t, "@m1/addons/a5.pbo/anims/x1.rtm/states.txt",
+                          "\nCfgMovesMaleSdr/States/S5_1 speed=1 ");
     within(e, "then states.txt", (struct budget){ .lines = lines, .renders = 1 });
 }
 

@@ -118,9 +118,8 @@ static void mount_index(struct tree_fixture *e)
 static char *cat(struct tree_fixture *e, const char *path)
 {
     struct rtm_tree_entry te;
-    char *out = calloc(1, 65536);
-    assert_int_equal(tree_walk(e->t, path, &te), 0);
-    ssize_t n = rtm_tree_read(e->t, te.ino, out, 65535, 0);
+    ssize_t n;
+    char *out = tree_cat(e->t, path, &te, &n);
     assert_true(n >= 0);
     assert_int_equal(te.st.st_size, n);
     return out;
