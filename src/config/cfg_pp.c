@@ -469,10 +469,25 @@ static int as_is(const struct pp *pp, const char *s, size_t n)
 }
 
 /* Text s (n bytes) that is as_is, as process() would put it: each line
- * without the \r before its \n, ended by a \n. */
+ * without the \r before its \n, ended by a \n.  Without a \r, that is
+ * the text itself (a \n added after a last line that lacks one): one
+ * copy, its lines counted. */
 static void copy_lines(struct pp *pp, struct src *f, const char *s, size_t n)
 {
     const char *e = s + n;
+    if (!memchr(s, '\r', n)) {
+        uint32_t lines = 0;
+        for (size_t i = 0; i < n; i++)
+            lines += s[i] == '\n';
+        rtm_buf_put(&pp->r->text, s, n);
+        if (n && s[n - 1] != '\n') {
+            rtm_buf_putc(&pp->r->text, '\n');
+            lines++;
+        }
+        pp->out_line += lines;
+        f->line += lines;
+        return;
+    }
     while (s < e) {
         const char *nl = memchr(s, '\n', (size_t)(e - s)), *t = nl ? nl : e;
         if (t > s && t[-1] == '\r')
@@ -492,17 +507,21 @@ static int process(struct pp *pp, const char *text, size_t len, struct src *f)
     int rc = 0;
     rtm_buf_init(&clean);
     rtm_buf_init(&line);
-    strip_comments(text, len, &clean);
+    /* no '/': no comment to take out, the text is its own clean copy */
+    int slash = len && memchr(text, '/', len) != NULL;
+    if (slash)
+        strip_comments(text, len, &clean);
     if (!c || clean.oom || add_seg(pp, f->id, 1)) {
         free(c);
         rtm_buf_free(&clean);
         rtm_err_oom(pp->err, "out of memory preprocessing %s", f->name);
         return -1;
     }
-    const char *s = clean.p ? clean.p : "", *e = s + clean.len;
+    size_t n = slash ? clean.len : len;
+    const char *s = slash && clean.p ? clean.p : !slash && len ? text : "", *e = s + n;
     char quote = 0;
-    if (as_is(pp, s, clean.len)) {
-        copy_lines(pp, f, s, clean.len);
+    if (as_is(pp, s, n)) {
+        copy_lines(pp, f, s, n);
         s = e;
         if (pp->r->text.oom)
             rc = (rtm_err_oom(pp->err, "out of memory preprocessing %s", f->name), -1);

@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "array.h"
 #include "cfg_word.h"
@@ -71,39 +72,70 @@ static int oom(struct parser *ps)
     return -1;
 }
 
-/* Skips blanks, newlines, comments and directive lines. */
-static int skip_space(struct parser *ps)
+/* Skips blanks, newlines, comments and directive lines: on locals, and
+ * a run of blanks (a line's indentation) eight at a time. */
+static int skip_space_slow(struct parser *ps)
 {
-    int bol = ps->p == ps->begin || ps->p[-1] == '\n';
-    while (ps->p < ps->end) {
-        char ch = *ps->p;
-        if (ch == '\n') {
-            ps->line++;
-            ps->p++;
+    static const uint64_t blanks8 = 0x2020202020202020ull;
+    const char *p = ps->p, *e = ps->end;
+    uint32_t line = ps->line;
+    int bol = p == ps->begin || p[-1] == '\n';
+    while (p < e) {
+        char ch = *p;
+        if (ch == ' ') {
+            p++;
+            for (uint64_t w; e - p >= 8 && (memcpy(&w, p, 8), w == blanks8);)
+                p += 8;
+        } else if (ch == '\n') {
+            line++;
+            p++;
             bol = 1;
-        } else if (ch == ' ' || ch == '\t' || ch == '\r' || ch == '\f' || ch == '\v') {
-            ps->p++;
-        } else if (ch == '#' && bol) {
-            while (ps->p < ps->end && *ps->p != '\n')
-                ps->p++;
-        } else if (ch == '/' && ps->end - ps->p >= 2 && ps->p[1] == '/') {
-            while (ps->p < ps->end && *ps->p != '\n')
-                ps->p++;
-        } else if (ch == '/' && ps->end - ps->p >= 2 && ps->p[1] == '*') {
-            uint32_t at = ps->line;
-            ps->p += 2;
-            while (ps->p < ps->end && !(*ps->p == '*' && ps->end - ps->p >= 2 && ps->p[1] == '/'))
-                ps->line += *ps->p++ == '\n';
-            if (ps->p >= ps->end) {
+        } else if (ch == '\t' || ch == '\r' || ch == '\f' || ch == '\v') {
+            p++;
+        } else if ((ch == '#' && bol) || (ch == '/' && e - p >= 2 && p[1] == '/')) {
+            const char *nl = memchr(p, '\n', (size_t)(e - p));
+            p = nl ? nl : e;
+        } else if (ch == '/' && e - p >= 2 && p[1] == '*') {
+            uint32_t at = line;
+            p += 2;
+            while (p < e && !(*p == '*' && e - p >= 2 && p[1] == '/'))
+                line += *p++ == '\n';
+            if (p >= e) {
+                ps->p = p;
                 ps->line = at;
                 return fail(ps, "comment never closed");
             }
-            ps->p += 2;
+            p += 2;
         } else {
+            break;
+        }
+    }
+    ps->p = p;
+    ps->line = line;
+    return 0;
+}
+
+/* A byte no skipping starts at: not a blank or control byte, and not
+ * what may open a comment or a directive line. */
+static inline int plain_byte(unsigned char ch)
+{
+    return ch > ' ' && ch != '#' && ch != '/';
+}
+
+/* skip_space_slow, done here where there is nothing to skip or one blank
+ * before a token ("a = b"): most of a parser's near million calls. */
+static inline int skip_space(struct parser *ps)
+{
+    const char *p = ps->p;
+    if (ps->end - p >= 2) {
+        if (plain_byte((unsigned char)p[0]))
+            return 0;
+        if (p[0] == ' ' && plain_byte((unsigned char)p[1])) {
+            ps->p = p + 1;
             return 0;
         }
     }
-    return 0;
+    return skip_space_slow(ps);
 }
 
 /* The bytes a name may hold: above ' ', none of ;:{}[]=,+"'()/ nor DEL

@@ -620,6 +620,43 @@ static void test_shared_addons(void **state)
  * an include, #if and #elif, single quotes and joined strings,
  * preprocessed and parsed, reads back as the same tree from the text
  * rtmcat prints (cfg_print_text) and from its rapified bytes (rap_write). */
+/* A text with no directive or macro is its own output, copied at once:
+ * the same bytes as line by line (each line ended by a \n, no \r), the
+ * same line numbers after it, with a comment or without. */
+static void test_as_is(void **state)
+{
+    (void)state;
+    static const struct { const char *in, *out; } cases[] = {
+        { "", "" },
+        { "a = 1;", "a = 1;\n" },
+        { "a = 1;\n", "a = 1;\n" },
+        { "a = 1;\n\nb = 2;", "a = 1;\n\nb = 2;\n" },
+        { "a = 1;\r\nb = 2;\r\n", "a = 1;\nb = 2;\n" },
+        { "a = \"x/y\"; // gone\nb = 2;", "a = \"x/y\"; \nb = 2;\n" },
+        { "a = 1; /* one\ntwo */ b = 2;", "a = 1;  \n b = 2;\n" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char *s = pp_ok(cases[i].in, NULL, NULL);
+        if (strcmp(s, cases[i].out))
+            fail_msg("case %zu: \"%s\"", i, s);
+        free(s);
+    }
+    /* a parse error after such a text says the line it is on */
+    char root[] = "/tmp/rtmfs_cfgasis_XXXXXX", path[4200];
+    assert_non_null(mkdtemp(root));
+    put_file(root, "a.hpp", "x = 1;\ny = 2;\nz = 3;");
+    put_file(root, "config.cpp", "#include \"a.hpp\"\nb = 1;\nclass {\n");
+    snprintf(path, sizeof path, "%s/config.cpp", root);
+    struct cfg_pp_opts o = { 0 };
+    struct cfg *c = NULL;
+    struct rtm_error err = { .msg = "" };
+    assert_int_equal(cfg_load_file(path, &o, &c, &err), -1);
+    if (!strstr(err.msg, "config.cpp:3:"))
+        fail_msg("%s", err.msg);
+    snprintf(path, sizeof path, "rm -rf '%s'", root);
+    assert_int_equal(system(path), 0);
+}
+
 static void test_forms_agree(void **state)
 {
     (void)state;
@@ -681,7 +718,7 @@ int main(void)
         cmocka_unit_test(test_join_outside_macro), cmocka_unit_test(test_if_in_macro_body),
         cmocka_unit_test(test_string_backslashes),
         cmocka_unit_test(test_comment_after_open_string), cmocka_unit_test(test_pragma_hemtt),
-        cmocka_unit_test(test_depends_on),
+        cmocka_unit_test(test_depends_on), cmocka_unit_test(test_as_is),
     };
     return run_test_cases(tests, NULL, NULL);
 }
