@@ -372,27 +372,47 @@ int rtm_parse_size(const char *s, size_t *out)
     return 0;
 }
 
+/* The first '\\' or '/' of p..e (e when none): eight bytes at a time, a
+ * path's names being most of its bytes.  A has-zero-byte test on the
+ * word xor each separator marks the first one exactly (a borrow only
+ * marks bytes after it), its byte the lowest marked (little-endian
+ * loads: memcpy into a word, read back in the machine's order). */
+static const char *next_sep(const char *p, const char *e)
+{
+    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+    for (uint64_t w; e - p >= 8; p += 8) {
+        memcpy(&w, p, 8);
+        uint64_t a = w ^ (ones * '\\'), b = w ^ (ones * '/');
+        uint64_t hit = ((a - ones) & ~a & highs) | ((b - ones) & ~b & highs);
+        if (hit && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)
+            return p + __builtin_ctzll(hit) / 8;
+        if (hit)
+            break;
+    }
+    while (p < e && *p != '\\' && *p != '/')
+        p++;
+    return p;
+}
+
 long rtm_path_norm(const char *in, size_t len, char sep, char *out, size_t n)
 {
-    size_t o = 0, i = 0;
+    size_t o = 0;
+    const char *p = in, *e = in + len;
     if (n == 0)
         return -1;
-    while (i < len) {
-        size_t j = i;
-        while (j < len && in[j] != '\\' && in[j] != '/')
-            j++;
-        size_t k = j - i;
-        int skip = k == 0 || (k == 1 && in[i] == '.') ||
-                   (k == 2 && in[i] == '.' && in[i + 1] == '.');
+    while (p < e) {
+        const char *j = next_sep(p, e);
+        size_t k = (size_t)(j - p);
+        int skip = k == 0 || (k == 1 && p[0] == '.') || (k == 2 && p[0] == '.' && p[1] == '.');
         if (!skip) {
             if (o + (o > 0) + k + 1 > n)
                 return -1;
             if (o > 0)
                 out[o++] = sep;
-            memcpy(out + o, in + i, k);
+            memcpy(out + o, p, k);
             o += k;
         }
-        i = j + 1;
+        p = j + 1;
     }
     out[o] = 0;
     return (long)o;

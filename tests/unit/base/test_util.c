@@ -442,6 +442,54 @@ static void paths_normalised(void **state)
     assert_int_equal(rtm_path_norm("abc/def", 7, '/', out, 8), 7);
 }
 
+/* The rule as first written, a byte at a time: what the word-at-a-time
+ * scan must agree with. */
+static long path_norm_bytewise(const char *in, size_t len, char sep, char *out, size_t n)
+{
+    size_t o = 0, i = 0;
+    if (n == 0)
+        return -1;
+    while (i < len) {
+        size_t j = i;
+        while (j < len && in[j] != '\\' && in[j] != '/')
+            j++;
+        size_t k = j - i;
+        if (!(k == 0 || (k == 1 && in[i] == '.') || (k == 2 && in[i] == '.' && in[i + 1] == '.'))) {
+            if (o + (o > 0) + k + 1 > n)
+                return -1;
+            if (o > 0)
+                out[o++] = sep;
+            memcpy(out + o, in + i, k);
+            o += k;
+        }
+        i = j + 1;
+    }
+    out[o] = 0;
+    return (long)o;
+}
+
+/* Random paths of separators, dots and long and short names (a separator
+ * at every place of an eight-byte word), every output size. */
+static void paths_normalised_as_bytewise(void **state)
+{
+    (void)state;
+    static const char alphabet[] = "ab.\\/\x5c\x2f\xdc\xaf";
+    uint32_t seed = 12345;
+    for (int round = 0; round < 20000; round++) {
+        char in[48], a[64], b[64];
+        size_t len = (seed = seed * 1103515245u + 12345u) >> 16 & 31;
+        for (size_t i = 0; i < len; i++) {
+            seed = seed * 1103515245u + 12345u;
+            in[i] = (seed >> 16) % 5 < 3 ? 'x' : alphabet[(seed >> 20) % (sizeof alphabet - 1)];
+        }
+        size_t n = 1 + ((seed >> 8) % 40);
+        long x = rtm_path_norm(in, len, '/', a, n), y = path_norm_bytewise(in, len, '/', b, n);
+        assert_int_equal(x, y);
+        if (x >= 0)
+            assert_string_equal(a, b);
+    }
+}
+
 /* Every byte asked for, short only at the end of the file. */
 static void pread_whole(void **state)
 {
@@ -479,7 +527,7 @@ int main(void)
         cmocka_unit_test(counts_with_separators),
         cmocka_unit_test(sizes_parse),
         cmocka_unit_test(paths_join),
-        cmocka_unit_test(paths_normalised),
+        cmocka_unit_test(paths_normalised), cmocka_unit_test(paths_normalised_as_bytewise),
         cmocka_unit_test(pread_whole),
     };
     return run_test_cases(tests, NULL, NULL);
