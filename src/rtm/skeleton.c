@@ -6,10 +6,12 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <strings.h>
 #include <math.h>
 
 /* The built-in OFP2_ManSkeleton with its rest pose (generated; see there). */
+#include "numfmt.h"
 #include "ofp2_table.h"
 
 /* Longest bone name, most bones, longest number word: limits that keep a
@@ -423,10 +425,23 @@ int rtm_skeleton_parse(const char *text, size_t len, const char *name,
  * the same way only by luck of the sign: write it 0.0000. */
 static void put_coord(struct rtm_buf *out, float v)
 {
-    char t[64]; /* FLT_MAX is 39 digits; with sign, point and 4 decimals 45 */
-    snprintf(t, sizeof t, "%.4f", (double)v);
+    char t[RTM_FLOAT_CHARS + 8];    /* FLT_MAX: 39 digits, sign, point, 4 decimals */
     rtm_buf_putc(out, ' ');
-    rtm_buf_puts(out, strcmp(t, "-0.0000") == 0 ? t + 1 : t);
+    if (!isfinite(v)) {
+        snprintf(t, sizeof t, "%.4f", (double)v);
+        rtm_buf_puts(out, t);
+        return;
+    }
+    /* "%.4f" less its trailing zeros, "-0" as "0" (numfmt.h), without
+     * printf: a config's every skeleton writes its pivots so */
+    size_t n = rtm_fmt_num(v, 4, t);
+    const char *dot = memchr(t, '.', n);
+    size_t decimals = dot ? n - (size_t)(dot - t) - 1 : 0;
+    if (!dot)
+        t[n++] = '.';
+    while (decimals++ < 4)
+        t[n++] = '0';
+    rtm_buf_put(out, t, n);
 }
 
 void rtm_skeleton_put_pivot(struct rtm_buf *out, const float xyz[3], int placed)

@@ -514,9 +514,48 @@ static void no_pivots(void **state)
     rtm_skeleton_free(s);
 }
 
+/* A pivot's coordinates as printf's "%.4f" writes them, a negative zero
+ * (or what rounds to it) as 0.0000: random floats of every exponent that
+ * prints, ties of the fourth decimal, and what is not finite. */
+static void pivots_written_as_printf(void **state)
+{
+    (void)state;
+    uint32_t seed = 99;
+    for (int i = 0; i < 200000; i++) {
+        float xyz[3];
+        char want[3][96];
+        for (int k = 0; k < 3; k++) {
+            uint32_t bits;
+            seed = seed * 1664525u + 1013904223u;
+            bits = seed;
+            if (i % 4 == 1)             /* the sizes pivots have: below 2^11 */
+                bits = (bits & 0x807fffffu) | ((100u + (bits >> 24) % 38) << 23);
+            if (i % 4 == 2)             /* halves of the fourth decimal */
+                bits = 0;
+            memcpy(&xyz[k], &bits, 4);
+            if (i % 4 == 2)
+                xyz[k] = (float)((int)(seed % 200001) - 100000) / 20000.0f;
+            snprintf(want[k], sizeof want[k], "%.4f", (double)xyz[k]);
+        }
+        struct rtm_buf b;
+        rtm_buf_init(&b);
+        rtm_skeleton_put_pivot(&b, xyz, 0);
+        rtm_buf_putc(&b, 0);
+        char expect[300] = "";
+        for (int k = 0; k < 3; k++)
+            snprintf(expect + strlen(expect), sizeof expect - strlen(expect), " %s",
+                     strcmp(want[k], "-0.0000") == 0 ? want[k] + 1 : want[k]);
+        if (strcmp(b.p, expect))
+            fail_msg("%.9g %.9g %.9g: \"%s\", printf \"%s\"", (double)xyz[0], (double)xyz[1],
+                     (double)xyz[2], b.p, expect);
+        rtm_buf_free(&b);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(pivots_written_as_printf),
         cmocka_unit_test(ofp2_builtin),
         cmocka_unit_test(none_builtin),
         cmocka_unit_test(parse_good_text),
