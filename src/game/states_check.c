@@ -72,11 +72,8 @@ void states_check_free(struct states_check *k)
 {
     for (size_t i = 0; i < k->nf; i++)
         free(k->f[i].text);
-    for (size_t i = 0; i < k->nb; i++) {
-        free(k->b[i].key);
-        free(k->b[i].where);
-        free(k->b[i].file);
-    }
+    for (size_t i = 0; i < k->nb; i++)
+        free(k->b[i].key);              /* the strings' one block */
     for (size_t i = 0; i < k->nk; i++) {
         free(k->k[i].name);
         rtm_skeleton_free(k->k[i].s);
@@ -338,6 +335,32 @@ static void check_ik(struct collect *x, size_t ci, uint32_t k)
     }
 }
 
+/* b's three strings in one block, key first, where made of its parts
+ * ("REL: PATH", no printf; where2 NULL: where1 alone): 0, or -1 when
+ * memory ran out. */
+static int bones_strings(struct check_bones *b, const char *key, size_t nk, const char *where1,
+                         size_t nw1, const char *where2, const char *file, size_t nf)
+{
+    size_t nw2 = where2 ? strlen(where2) : 0, nw = nw1 + (where2 ? 2 + nw2 : 0);
+    char *p = malloc(nk + 1 + nw + 1 + nf + 1);
+    if (!p)
+        return -1;
+    b->key = p;
+    memcpy(p, key, nk);
+    p[nk] = 0;
+    b->where = p += nk + 1;
+    memcpy(p, where1, nw1);
+    if (where2) {
+        memcpy(p + nw1, ": ", 2);
+        memcpy(p + nw1 + 2, where2, nw2);
+    }
+    p[nw] = 0;
+    b->file = p += nw + 1;
+    memcpy(p, file, nf);
+    p[nf] = 0;
+    return 0;
+}
+
 /* Remembers that the bones of state l's file are compared with skeleton
  * skel when check.txt is made. */
 static void want_bones(struct collect *x, const struct state_ref *l, size_t skel)
@@ -346,26 +369,20 @@ static void want_bones(struct collect *x, const struct state_ref *l, size_t skel
     const struct cfg *c = x->s->cfgs[l->cfg].c;
     char path[CLASS_PATH_MAX];
     const char *rel = x->s->cfgs[l->cfg].rel;
-    char *where = NULL;
-    if (states_class_path(c, l->entry, path, sizeof path) == 0) {
-        size_t nr = strlen(rel), np = strlen(path);     /* "REL: PATH", no printf */
-        if ((where = malloc(nr + 2 + np + 1))) {
-            memcpy(where, rel, nr);
-            memcpy(where + nr, ": ", 2);
-            memcpy(where + nr + 2, path, np + 1);
-        }
-    }
-    char *key = strdup(l->key), *file = strndup(l->file, l->flen);
     void *b = k->b;
-    if (!where || !key || !file || rtm_array_grow(&b, &k->capb, k->nb + 1, sizeof *k->b, 16)) {
-        free(where);
-        free(key);
-        free(file);
+    if (states_class_path(c, l->entry, path, sizeof path) ||
+        rtm_array_grow(&b, &k->capb, k->nb + 1, sizeof *k->b, 16)) {
         x->oom = 1;
         return;
     }
     k->b = b;
-    k->b[k->nb++] = (struct check_bones){ key, where, file, l->cfg, skel, l->entry };
+    struct check_bones *nb = &k->b[k->nb];
+    *nb = (struct check_bones){ .cfg = l->cfg, .skel = skel, .entry = l->entry };
+    if (bones_strings(nb, l->key, strlen(l->key), rel, strlen(rel), path, l->file, l->flen)) {
+        x->oom = 1;
+        return;
+    }
+    k->nb++;
 }
 
 /* Every check of state l, counted (states_visit calls it, with x): 0, or
@@ -588,6 +605,19 @@ static uint32_t get_u32(struct reader *r)
     return le_u32(r->p + r->at - 4);
 }
 
+/* A string's bytes where they lie (*len of them); NULL when bad. */
+static const char *get_bytes(struct reader *r, size_t *len)
+{
+    uint32_t n = get_u32(r);
+    if (r->bad || r->len - r->at < n) {
+        r->bad = 1;
+        return NULL;
+    }
+    r->at += n;
+    *len = n;
+    return (const char *)r->p + r->at - n;
+}
+
 /* A string of the bytes, NUL-terminated, malloc'd; NULL when bad. */
 static char *get_str(struct reader *r, size_t *len)
 {
@@ -675,15 +705,15 @@ static void unpack_bones(struct reader *r, struct states_check *k, size_t ncfgs)
         uint32_t w[3];
         for (int j = 0; j < 3; j++)
             w[j] = get_u32(r);
-        char *key = get_str(r, NULL), *where = get_str(r, NULL), *file = get_str(r, NULL);
-        if (!key || !where || !file || w[0] >= ncfgs || w[1] >= k->nk) {
-            free(key);
-            free(where);
-            free(file);
+        size_t nk, nw, nf;
+        const char *key = get_bytes(r, &nk), *where = get_bytes(r, &nw), *file = get_bytes(r, &nf);
+        struct check_bones *b = &k->b[k->nb];
+        *b = (struct check_bones){ .cfg = w[0], .skel = w[1], .entry = w[2] };
+        if (!key || !where || !file || w[0] >= ncfgs || w[1] >= k->nk ||
+            bones_strings(b, key, nk, where, nw, NULL, file, nf))
             r->bad = 1;
-        } else {
-            k->b[k->nb++] = (struct check_bones){ key, where, file, w[0], w[1], w[2] };
-        }
+        else
+            k->nb++;
     }
 }
 
