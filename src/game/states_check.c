@@ -82,6 +82,7 @@ void states_check_free(struct states_check *k)
     free(k->b);
     free(k->k);
     free(k->by_key);
+    free(k->key_slot);
     memset(k, 0, sizeof *k);
 }
 

@@ -51,8 +51,12 @@ struct states_check {
     size_t nb, capb;
     struct check_skel *k;
     size_t nk, capk;
-    uint32_t *by_key;           /* b's indices in the order of their keys,
-                                   then of states.txt (states_skeleton.c) */
+    uint32_t *by_key;           /* b's indices grouped by their keys, each
+                                   group in states.txt's order
+                                   (states_skeleton.c) */
+    uint32_t *key_slot;         /* by key's hash: where a group starts in
+                                   by_key + 1 (0: free); key_mask + 1 slots */
+    size_t key_mask;
     int any_source;             /* some state of b has a skeleton found under
                                    SOURCE (not game): states_skeleton.c */
 };

@@ -8,64 +8,144 @@
 
 #include "states_int.h"
 
-/* A state of the check by its file's key, then in states.txt's order
- * (its config's place in path order, then its entry): the order does not
- * depend on how the table was made (from configs, or given back). */
-struct keyed {
-    const char *key;
-    size_t cfg;
-    uint32_t entry, at;
-};
-
-static int by_key_then_place(const void *a, const void *b)
+/* A key's hash for the table of groups: a word at a time (a key is a
+ * game path of some 60 bytes; the table lives in memory only). */
+static uint64_t key_hash(const char *key)
 {
-    const struct keyed *x = a, *y = b;
-    int c = strcmp(x->key, y->key);
-    if (c)
-        return c;
-    if (x->cfg != y->cfg)
-        return x->cfg < y->cfg ? -1 : 1;
-    if (x->entry != y->entry)
-        return x->entry < y->entry ? -1 : 1;
-    return (x->at > y->at) - (x->at < y->at);
+    const uint64_t mul = 0x9e3779b97f4a7c15ull;
+    size_t n = strlen(key);
+    uint64_t h = n * mul, w;
+    for (; n >= 8; key += 8, n -= 8) {
+        memcpy(&w, key, 8);
+        h = (h ^ w) * mul;
+        h ^= h >> 29;
+    }
+    for (; n; key++, n--)
+        h = (h ^ (unsigned char)*key) * mul;
+    return h ^ (h >> 32);
 }
 
+/* The slot of key: the one holding its group, or the free one where it
+ * would go. */
+static uint32_t *slot_of(const struct states_check *k, const char *key)
+{
+    for (size_t i = key_hash(key) & k->key_mask;; i = (i + 1) & k->key_mask) {
+        uint32_t at = k->key_slot[i];
+        if (!at || strcmp(k->b[k->by_key[at - 1]].key, key) == 0)
+            return &k->key_slot[i];
+    }
+}
+
+/* states.txt's order: the config's place in path order, then the entry,
+ * then the place in b (the order does not depend on how the table was
+ * made: from configs, or given back). */
+static int in_place_order(const struct states_check *k, uint32_t x, uint32_t y)
+{
+    const struct check_bones *a = &k->b[x], *b = &k->b[y];
+    if (a->cfg != b->cfg)
+        return a->cfg < b->cfg ? -1 : 1;
+    if (a->entry != b->entry)
+        return a->entry < b->entry ? -1 : 1;
+    return (x > y) - (x < y);
+}
+
+/* Sorts group g (n indices) into states.txt's order: a few states name a
+ * file, so by insertion (stable, and in b's order already when b came
+ * from the configs); a long group by merging halves. */
+static void order_group(const struct states_check *k, uint32_t *g, size_t n, uint32_t *tmp)
+{
+    if (n > 16) {
+        size_t h = n / 2;
+        order_group(k, g, h, tmp);
+        order_group(k, g + h, n - h, tmp);
+        size_t i = 0, j = h, o = 0;
+        while (i < h || j < n)
+            tmp[o++] = j >= n || (i < h && in_place_order(k, g[i], g[j]) < 0) ? g[i++] : g[j++];
+        memcpy(g, tmp, n * sizeof *g);
+        return;
+    }
+    for (size_t i = 1; i < n; i++) {
+        uint32_t v = g[i];
+        size_t j = i;
+        for (; j > 0 && in_place_order(k, g[j - 1], v) > 0; j--)
+            g[j] = g[j - 1];
+        g[j] = v;
+    }
+}
+
+/* Each state's group (group[i]) by its key, the groups' sizes into
+ * size[g + 1]: how many groups.  A slot holds, while grouping, its
+ * group's first state + 1. */
+static size_t group_by_key(struct states_check *k, uint32_t *group, uint32_t *size)
+{
+    size_t ngroups = 0;
+    for (uint32_t i = 0; i < k->nb; i++) {
+        size_t s = key_hash(k->b[i].key) & k->key_mask;
+        while (k->key_slot[s] && strcmp(k->b[k->key_slot[s] - 1].key, k->b[i].key))
+            s = (s + 1) & k->key_mask;
+        if (!k->key_slot[s]) {
+            k->key_slot[s] = i + 1;
+            group[i] = (uint32_t)ngroups++;
+        } else {
+            group[i] = group[k->key_slot[s] - 1];
+        }
+        size[group[i] + 1]++;
+    }
+    return ngroups;
+}
+
+/* Groups b by key with a table of keys (a sort of 20,000 keys by strcmp
+ * cost a first header.txt 17 M instructions): the groups placed one after
+ * another in by_key, filled in b's order, each then put in states.txt's
+ * order, and the table made again to say where each group starts. */
 int states_skeleton_index(struct states_check *k)
 {
     free(k->by_key);
-    k->by_key = NULL;
+    free(k->key_slot);
+    k->by_key = k->key_slot = NULL;
     k->any_source = 0;
     for (size_t i = 0; i < k->nb; i++)
         k->any_source |= !k->k[k->b[i].skel].game;
     if (!k->nb)
         return 0;
-    struct keyed *t = malloc(k->nb * sizeof *t);
+    size_t cap = 16;
+    while (cap < 2 * k->nb)
+        cap *= 2;
+    uint32_t *group = malloc(k->nb * sizeof *group), *at = calloc(k->nb + 1, sizeof *at),
+             *tmp = malloc(k->nb * sizeof *tmp);
     k->by_key = malloc(k->nb * sizeof *k->by_key);
-    if (!t || !k->by_key) {
-        free(t);
-        return -1;
+    k->key_slot = calloc(cap, sizeof *k->key_slot);
+    k->key_mask = cap - 1;
+    int rc = !group || !at || !tmp || !k->by_key || !k->key_slot ? -1 : 0;
+    if (!rc) {
+        size_t ngroups = group_by_key(k, group, at);
+        for (size_t g = 0; g < ngroups; g++)
+            at[g + 1] += at[g];         /* at[g]: where group g starts */
+        for (uint32_t i = 0; i < k->nb; i++)
+            k->by_key[at[group[i]]++] = i;      /* at[g]: then where g + 1 starts */
+        memset(k->key_slot, 0, cap * sizeof *k->key_slot);
+        for (size_t g = 0; g < ngroups; g++) {
+            uint32_t from = g ? at[g - 1] : 0;
+            order_group(k, k->by_key + from, at[g] - from, tmp);
+            *slot_of(k, k->b[k->by_key[from]].key) = from + 1;
+        }
     }
-    for (size_t i = 0; i < k->nb; i++)
-        t[i] = (struct keyed){ k->b[i].key, k->b[i].cfg, k->b[i].entry, (uint32_t)i };
-    qsort(t, k->nb, sizeof *t, by_key_then_place);
-    for (size_t i = 0; i < k->nb; i++)
-        k->by_key[i] = t[i].at;
-    free(t);
-    return 0;
+    free(group);
+    free(at);
+    free(tmp);
+    if (rc) {
+        free(k->by_key);
+        free(k->key_slot);
+        k->by_key = k->key_slot = NULL;
+    }
+    return rc;
 }
 
 /* The first of by_key whose state's key is key (k->nb when none). */
 static size_t first_of(const struct states_check *k, const char *key)
 {
-    size_t lo = 0, hi = k->nb;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (strcmp(k->b[k->by_key[mid]].key, key) < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
+    uint32_t at = *slot_of(k, key);
+    return at ? at - 1 : k->nb;
 }
 
 /* A candidate: one skeleton, how many states play the file with it, the

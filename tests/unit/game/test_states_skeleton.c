@@ -115,6 +115,52 @@ static void remembered_table_answers_alike(void **state)
     rtm_states_free(s);
 }
 
+/* Many files, each played by states of two classes in two configs: each
+ * answer counts its own states alone, and names the first of them in
+ * states.txt's order (the table groups the states by key, not by a sort
+ * of them). */
+static void many_files_grouped(void **state)
+{
+    (void)state;
+    enum { FILES = 301, STATES = 903 };
+    struct rtm_buf dog, pup;
+    rtm_buf_init(&dog);
+    rtm_buf_init(&pup);
+    rtm_buf_puts(&dog, "class CfgMovesDog : CfgMovesBasic { skeletonName = \"Dog\"; class States {\n");
+    rtm_buf_puts(&pup, "class CfgMovesPup : CfgMovesBasic { skeletonName = \"Pup\"; class States {\n");
+    for (int i = 0; i < STATES; i++)    /* state i plays file i % FILES */
+        rtm_buf_printf(i % 2 ? &pup : &dog, "  class S%d : Default { file = \"\\m\\f%d.rtm\"; };\n",
+                       i, i % FILES);
+    rtm_buf_puts(&dog, "}; };\n");
+    rtm_buf_puts(&pup, "}; };\n");
+    rtm_buf_putc(&dog, 0);
+    rtm_buf_putc(&pup, 0);
+    struct rtm_states *s = rtm_states_new();
+    assert_non_null(s);
+    assert_int_equal(rtm_states_add(s, text_ok(SKELETONS), "base/config.cpp"), 0);
+    assert_int_equal(rtm_states_add(s, text_ok(pup.p), "z/config.cpp"), 0);
+    assert_int_equal(rtm_states_add(s, text_ok(dog.p), "a/config.cpp"), 0);
+    assert_int_equal(rtm_states_finish(s), 0);
+    for (int f = 0; f < FILES; f++) {
+        char key[32], where[64];
+        struct rtm_states_skeleton c;
+        snprintf(key, sizeof key, "m\\f%d.rtm", f);
+        /* states f, f + 301, f + 602: even ones in a/ (Dog), odd in z/
+         * (Pup); two of the three in f's own config, S<f> first there */
+        const char *want = f % 2 ? "Pup" : "Dog";
+        assert_string_equal(answer(s, key, 3, &c), want);
+        assert_int_equal(c.states, 2);
+        assert_int_equal(c.choices, 2);
+        snprintf(where, sizeof where, "%s/config.cpp: CfgMoves%s/States/S%d", f % 2 ? "z" : "a",
+                 want, f);
+        assert_string_equal(c.where, where);
+    }
+    assert_string_equal(answer(s, "m\\f301.rtm", 3, &(struct rtm_states_skeleton){ 0 }), "-");
+    rtm_buf_free(&dog);
+    rtm_buf_free(&pup);
+    rtm_states_free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -122,6 +168,7 @@ int main(void)
         cmocka_unit_test(no_skeleton_under_source),
         cmocka_unit_test(two_skeletons),
         cmocka_unit_test(remembered_table_answers_alike),
+        cmocka_unit_test(many_files_grouped),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
