@@ -12,9 +12,16 @@
 #include "numfmt.h"
 #include "skeleton_cfg.h"
 
+/* The built-in ofp2 every config's CfgSkeletons may inherit is made with
+ * the table, so that preparing a config reads it alone (NULL when memory
+ * ran out: each config then makes its own). */
 struct rtm_states *rtm_states_new(void)
 {
-    return calloc(1, sizeof(struct rtm_states));
+    struct rtm_states *s = calloc(1, sizeof(struct rtm_states));
+    struct rtm_error err;
+    if (s && rtm_skeleton_builtin(RTM_SKELETON_OFP2, &s->ofp2, &err))
+        s->ofp2 = NULL;
+    return s;
 }
 
 void rtm_states_free(struct rtm_states *s)
@@ -191,7 +198,7 @@ static struct cfg *states_prune(const struct cfg *c, int checks)
 
 /* The CfgSkeletons classes of c into out (empty when it has none, or
  * they do not read: the check then finds no skeleton of that name). */
-static void skeletons_of(struct rtm_states *s, const struct cfg *c, const char *rel,
+static void skeletons_of(const struct rtm_states *s, const struct cfg *c, const char *rel,
                          struct rtm_buf *out)
 {
     struct rtm_error err;
@@ -199,33 +206,59 @@ static void skeletons_of(struct rtm_states *s, const struct cfg *c, const char *
     long k = cfg_member(c, 0, "CfgSkeletons");
     if (k < 0 || c->e[k].kind != CFG_CLASS)
         return;
-    if (!s->ofp2 && rtm_skeleton_builtin(RTM_SKELETON_OFP2, &s->ofp2, &err))
-        s->ofp2 = NULL;                 /* built again for each: slower, the same */
     if (rtm_skeleton_cfg_classes(c, rel, s->ofp2, out, &err))
         rtm_buf_free(out);
 }
 
-int rtm_states_add(struct rtm_states *s, struct cfg *c, const char *rel)
+struct rtm_states_prepared {
+    struct one_cfg oc;
+};
+
+void rtm_states_prepared_free(struct rtm_states_prepared *p)
 {
-    char *r = strdup(rel);
-    struct rtm_buf skels;
-    rtm_buf_init(&skels);
-    if (c)
-        skeletons_of(s, c, rel, &skels);
-    struct cfg *kept = c ? states_prune(c, !s->check_later) : NULL;
+    if (!p)
+        return;
+    cfg_free(p->oc.c);
+    free(p->oc.rel);
+    rtm_buf_free(&p->oc.skeletons);
+    free(p);
+}
+
+struct rtm_states_prepared *rtm_states_prepare(const struct rtm_states *s, struct cfg *c,
+                                               const char *rel)
+{
+    struct rtm_states_prepared *p = calloc(1, sizeof *p);
+    if (p && c)
+        skeletons_of(s, c, rel, &p->oc.skeletons);
+    if (p && !(p->oc.rel = strdup(rel)))
+        p->oc.skeletons.oom = 1;
+    if (p && c && !p->oc.skeletons.oom && !(p->oc.c = states_prune(c, !s->check_later)))
+        p->oc.skeletons.oom = 1;
     cfg_free(c);
+    if (p && p->oc.skeletons.oom) {
+        rtm_states_prepared_free(p);
+        return NULL;
+    }
+    return p;
+}
+
+int rtm_states_add_prepared(struct rtm_states *s, struct rtm_states_prepared *p)
+{
     void *cfgs = s->cfgs;
-    if (!r || (c && !kept) || skels.oom ||
-        rtm_array_grow(&cfgs, &s->capcfgs, s->ncfgs + 1, sizeof *s->cfgs, 16)) {
-        free(r);
-        cfg_free(kept);
-        rtm_buf_free(&skels);
+    if (!p || rtm_array_grow(&cfgs, &s->capcfgs, s->ncfgs + 1, sizeof *s->cfgs, 16)) {
+        rtm_states_prepared_free(p);
         return -1;
     }
     s->cfgs = cfgs;
-    s->cfgs[s->ncfgs++] = (struct one_cfg){ kept, r, skels };
-    s->cfg_bytes += (kept ? kept->mem_bytes : 0) + skels.len;
+    s->cfgs[s->ncfgs++] = p->oc;
+    s->cfg_bytes += (p->oc.c ? p->oc.c->mem_bytes : 0) + p->oc.skeletons.len;
+    free(p);
     return 0;
+}
+
+int rtm_states_add(struct rtm_states *s, struct cfg *c, const char *rel)
+{
+    return rtm_states_add_prepared(s, rtm_states_prepare(s, c, rel));
 }
 
 /* ---- one state's line ---- */

@@ -42,6 +42,20 @@ void rtm_states_free(struct rtm_states *s);
  * c may be NULL: a config whose lines are given (rtm_states_add_line),
  * as the persistent index remembers them; it plays no part in resolving. */
 int rtm_states_add(struct rtm_states *s, struct cfg *c, const char *rel);
+/* rtm_states_add in two halves, so that the costly one runs beside the
+ * table's thread (the readers of a walk, while it adds what they read):
+ * rtm_states_prepare takes c (owned from now on, also on failure) and
+ * makes what the table keeps of it.  It reads only what
+ * rtm_states_check_later chose (call that first), on any thread, beside
+ * any call on s but rtm_states_finish and rtm_states_free.
+ * rtm_states_add_prepared then adds it to s, on s's thread, owning it
+ * from then on also on failure (p NULL: memory ran out; -1).  NULL, or
+ * what rtm_states_prepared_free frees when it is never added. */
+struct rtm_states_prepared;
+struct rtm_states_prepared *rtm_states_prepare(const struct rtm_states *s, struct cfg *c,
+                                               const char *rel);
+int rtm_states_add_prepared(struct rtm_states *s, struct rtm_states_prepared *p);
+void rtm_states_prepared_free(struct rtm_states_prepared *p);
 /* Resolves the states of every config added, ordered by the config's
  * path, then in file order: the check's (states_check.h) and the skeleton
  * of each state (states_skeleton.h), and their lines unless they come

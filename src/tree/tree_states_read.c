@@ -79,18 +79,19 @@ static int resolve_gp(void *arg, const char *gp, char *out, size_t n)
     return r->pr ? gamepath_project_resolve(r->pr, gp, out, n) : -1;
 }
 
-/* Config c, read from rel, into table s; keyed: c depends on nothing but
- * the bytes of rel (its version is in the generation: struct walk). */
-static void config_read(struct walk *w, struct rtm_states *s, struct cfg *c, const char *rel,
-                        int keyed)
+/* A config read (pp: what its preprocessing left as written), prepared
+ * (p) for table s; keyed: it depends on nothing but the bytes of its file
+ * (whose version is in the generation: struct walk). */
+static void config_read(struct walk *w, struct rtm_states *s, const struct cfg_pp_counts *pp,
+                        struct rtm_states_prepared *p, int keyed)
 {
     w->unkeyed += !keyed;
-    w->left.eval += c->pp.eval, w->left.exec += c->pp.exec;
-    w->left.undefined_call += c->pp.undefined_call;
-    w->left.missing_include += c->pp.missing_include, w->left.other += c->pp.other;
+    w->left.eval += pp->eval, w->left.exec += pp->exec;
+    w->left.undefined_call += pp->undefined_call;
+    w->left.missing_include += pp->missing_include, w->left.other += pp->other;
     atomic_fetch_add(&w->t->states->parsed, 1);
     rtm_work_add(w->t->cfg.work, RTM_WORK_CONFIGS_PARSED, 1);
-    tree_walk_failed(w, rtm_states_add(s, c, rel));
+    tree_walk_failed(w, rtm_states_add_prepared(s, p));
     rtmc_make_room(w->t->cfg.cache, rtm_states_config_bytes(s));  /* until it is made */
 }
 
@@ -120,9 +121,11 @@ void tree_walk_read_loose(struct walk *w, struct rtm_states *s, const char *rel)
     rtm_work_add(w->t->cfg.work, RTM_WORK_CONFIGS_READ, 1);
     /* keyed when rapified: a text config's includes are looked for on
      * disk, where they may change while it does not */
-    if (cfg_load_file(path, &o, &c, &err) == 0)
-        config_read(w, s, c, rel, rapified_file(w->t->cfg.work, path));
-    else
+    if (cfg_load_file(path, &o, &c, &err) == 0) {
+        struct cfg_pp_counts pp = c->pp;
+        config_read(w, s, &pp, rtm_states_prepare(s, c, rel),
+                    rapified_file(w->t->cfg.work, path));
+    } else
         tree_walk_failed(w, err.code == ENOMEM);
     gamepath_project_free(r.pr);
 }
@@ -185,20 +188,20 @@ struct archive_read {
     struct rtmc_entry *h;       /* the cache's table (SOURCE's archives), or */
     struct pbo *own;            /* one read here (-o configs=); both NULL: none */
     struct entry_cfg {
-        struct cfg *c;
-        char where[PATH_MAX];   /* its path from the walk's root */
-        int keyed;              /* entry_config's */
+        struct rtm_states_prepared *p;  /* for the table (NULL: memory ran out) */
+        struct cfg_pp_counts pp;        /* what its preprocessing left */
+        int keyed;                      /* entry_config's */
     } *cfgs;
     size_t ncfgs;
     int oom;
 };
 
-/* A reader thread's job: the archives of w->pbos, their configs too
- * unless configs is 0 (the game paths present alone). */
+/* A reader thread's job: the archives of w->pbos, their configs too,
+ * parsed and prepared for table s, unless s is NULL (the game paths
+ * present alone). */
 struct archive_job {
     const struct walk *w;
     struct archive_read *out;
-    int configs;
     struct walk *adder;         /* the walk's thread's view of w, which then */
     struct rtm_states *s;       /* adds each archive's configs to s */
 };
@@ -208,9 +211,10 @@ static const struct pbo *read_table(const struct archive_read *r)
     return r->h ? rtmc_pbo(r->h) : r->own;
 }
 
-/* Archive w->pbos[i]'s configs (its table p read), each one parsed into r. */
-static void archive_configs(const struct walk *w, int fd, const char *rel,
-                            const struct pbo *p, struct archive_read *r)
+/* Archive w->pbos[i]'s configs (its table p read), each one parsed and
+ * prepared for table s into r. */
+static void archive_configs(const struct walk *w, const struct rtm_states *s, int fd,
+                            const char *rel, const struct pbo *p, struct archive_read *r)
 {
     struct rtm_work *work = w->t->cfg.work;
     for (size_t i = 0; i < p->nentries; i++) {
@@ -236,13 +240,18 @@ static void archive_configs(const struct walk *w, int fd, const char *rel,
             continue;
         }
         struct entry_cfg *ec = &r->cfgs[r->ncfgs];
-        ec->c = entry_config(w, data, len, base, &r->oom, &ec->keyed);
+        struct cfg *c = entry_config(w, data, len, base, &r->oom, &ec->keyed);
         free(data);
-        snprintf(ec->where, sizeof ec->where, "%s/%s", rel, e->path);
-        for (char *k = ec->where + strlen(rel); *k; k++)
+        if (!c)
+            continue;
+        char where[PATH_MAX];           /* its path from the walk's root */
+        snprintf(where, sizeof where, "%s/%s", rel, e->path);
+        for (char *k = where + strlen(rel); *k; k++)
             if (*k == '\\')
                 *k = '/';
-        r->ncfgs += ec->c != NULL;
+        ec->pp = c->pp;
+        ec->p = rtm_states_prepare(s, c, where);
+        r->ncfgs++;
     }
 }
 
@@ -306,12 +315,12 @@ static void archive_load(void *ctx, size_t i)
     const struct walk *w = job->w;
     struct archive_read *r = &job->out[i];
     struct rtm_fileid id;
-    if (archive_table(w, w->pbos[i], r, &id) || !job->configs || !holds_config(read_table(r)))
+    if (archive_table(w, w->pbos[i], r, &id) || !job->s || !holds_config(read_table(r)))
         return;
     int fd = rtm_work_openat(w->t->cfg.work, w->rootfd, w->pbos[i],
                              O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd >= 0 && rtm_fileid_check(fd, &id) == 0)
-        archive_configs(w, fd, w->pbos[i], read_table(r), r);
+        archive_configs(w, job->s, fd, w->pbos[i], read_table(r), r);
     if (fd >= 0)
         close(fd);
 }
@@ -327,12 +336,8 @@ static void archive_add(void *ctx, size_t i)
     tree_walk_failed(w, r->oom);
     if (read_table(r))
         archive_gamepaths(w, read_table(r), w->pbos[i]);
-    for (size_t k = 0; k < r->ncfgs; k++) {
-        if (s)
-            config_read(w, s, r->cfgs[k].c, r->cfgs[k].where, r->cfgs[k].keyed);
-        else
-            cfg_free(r->cfgs[k].c);
-    }
+    for (size_t k = 0; k < r->ncfgs; k++)        /* s: configs were read */
+        config_read(w, s, &r->cfgs[k].pp, r->cfgs[k].p, r->cfgs[k].keyed);
     free(r->cfgs);
     rtmc_put(w->t->cfg.cache, r->h);
     pbo_free(r->own);
@@ -351,7 +356,7 @@ void tree_walk_read_archives(struct walk *w, struct rtm_states *s)
         tree_walk_failed(w, w->npbos != 0);
         return;
     }
-    struct archive_job job = { w, out, s != NULL, w, s };
+    struct archive_job job = { w, out, w, s };
     tree_states_each(w->npbos, READERS, archive_load, archive_add, &job);
     free(out);
 }
