@@ -33,6 +33,7 @@ void rtm_states_free(struct rtm_states *s)
         cfg_free(s->cfgs[i].c);
         free(s->cfgs[i].rel);
         rtm_buf_free(&s->cfgs[i].skeletons);
+        states_class_paths_free(&s->cfgs[i]);
     }
     states_check_free(&s->check);
     rtm_skeleton_free(s->ofp2);
@@ -221,6 +222,7 @@ void rtm_states_prepared_free(struct rtm_states_prepared *p)
     cfg_free(p->oc.c);
     free(p->oc.rel);
     rtm_buf_free(&p->oc.skeletons);
+    states_class_paths_free(&p->oc);
     free(p);
 }
 
@@ -232,7 +234,8 @@ struct rtm_states_prepared *rtm_states_prepare(const struct rtm_states *s, struc
         skeletons_of(s, c, rel, &p->oc.skeletons);
     if (p && !(p->oc.rel = strdup(rel)))
         p->oc.skeletons.oom = 1;
-    if (p && c && !p->oc.skeletons.oom && !(p->oc.c = states_prune(c, !s->check_later)))
+    if (p && c && !p->oc.skeletons.oom &&
+        (!(p->oc.c = states_prune(c, !s->check_later)) || states_class_paths(p->oc.c, &p->oc)))
         p->oc.skeletons.oom = 1;
     cfg_free(c);
     if (p && p->oc.skeletons.oom) {
@@ -251,7 +254,8 @@ int rtm_states_add_prepared(struct rtm_states *s, struct rtm_states_prepared *p)
     }
     s->cfgs = cfgs;
     s->cfgs[s->ncfgs++] = p->oc;
-    s->cfg_bytes += (p->oc.c ? p->oc.c->mem_bytes : 0) + p->oc.skeletons.len;
+    s->cfg_bytes += (p->oc.c ? p->oc.c->mem_bytes : 0) + p->oc.skeletons.len +
+                    p->oc.class_bytes;
     free(p);
     return 0;
 }
@@ -500,6 +504,10 @@ int rtm_states_finish(struct rtm_states *s)
     if (s->ncfgs)
         qsort(s->cfgs, s->ncfgs, sizeof *s->cfgs, by_rel);
     s->sets = states_sets_new(s);
+    for (size_t i = 0; i < s->ncfgs; i++) {
+        s->cfg_bytes -= s->cfgs[i].class_bytes;
+        states_class_paths_free(&s->cfgs[i]);   /* the sets are made of them */
+    }
     int rc = !s->sets || (!s->lines_later && lines_of_configs(s));
     if (!rc && !s->lines_later)
         states_sets_forget(s->sets, s->ncfgs);

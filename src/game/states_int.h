@@ -8,12 +8,28 @@
 
 enum { GP_MAX = RTM_STATES_KEY_MAX, CLASS_PATH_MAX = 1024 };
 
+/* A class of a config as the sets group it (struct class_sets): its
+ * entry and its path from the root, with the path's hash (ASCII case
+ * folded).  Made when the config is prepared (on a walk's reader
+ * threads: rtm_states_prepare), read when the table is finished. */
+struct class_path {
+    uint32_t entry;
+    uint64_t hash;
+    const char *path;           /* in the config's block of paths */
+};
+
 struct one_cfg {
     struct cfg *c;
     char *rel;
     struct rtm_buf skeletons;   /* its CfgSkeletons classes, as
                                    rtm_skeleton_cfg_classes writes them (empty:
                                    none), until the table is finished */
+    struct class_path *classes; /* every class a lookup can find (not one a
+                                   later member of its name hides), until
+                                   the table is finished */
+    size_t nclasses;
+    char *paths;                /* their paths' one block */
+    size_t class_bytes;         /* what classes and paths hold */
 };
 
 /* The root check.txt (states_check.c): what the configs said, kept when
@@ -83,6 +99,7 @@ struct line {
  * hides, as cfg_member would); a set lists its classes in path order. */
 struct class_sets {
     uint32_t **set_of;
+    struct class_ref *refs;     /* every set's classes (set[].at), one block */
     /* each class's base across configs, once found (states_resolve.c's
      * base_across: it does not depend on the member looked for) */
     struct class_base {
@@ -163,8 +180,12 @@ int states_member_class(const struct rtm_states *s, size_t ci, uint32_t cls, con
                         size_t *cj, long *out);
 /* The value a lookup found, when it is a plain value; else NULL. */
 const struct cfg_value *states_value_of(const struct rtm_states *s, struct found f);
-/* Groups every class of s's configs by path (struct class_sets): NULL
- * when out of memory. */
+/* The classes of config c the sets group (struct class_path) into oc: 0,
+ * or -1 when memory ran out.  Only reads c: on any thread. */
+int states_class_paths(const struct cfg *c, struct one_cfg *oc);
+void states_class_paths_free(struct one_cfg *oc);
+/* Groups every class of s's configs by path (struct class_sets), from
+ * their class paths: NULL when out of memory. */
 struct class_sets *states_sets_new(const struct rtm_states *s);
 void states_sets_free(struct class_sets *x, size_t ncfgs);
 /* Forgets the bases the lookups found (struct class_base), as if x were

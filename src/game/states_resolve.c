@@ -65,10 +65,10 @@ static int grow_table(struct by_path *t)
     return 0;
 }
 
-/* The set of path: found, or made (empty): its index, or SIZE_MAX. */
-static size_t set_for(struct class_sets *x, struct by_path *t, const char *path)
+/* The set of path (its hash h): found, or made (empty): its index, or
+ * SIZE_MAX.  The table points at the path, which outlives it. */
+static size_t set_for(struct class_sets *x, struct by_path *t, const char *path, uint64_t h)
 {
-    uint64_t h = rtm_hash_bytes(path, strlen(path), 1);
     h += !h;
     struct slot *sl = slot_of(t, h, path);
     if (sl->hash)
@@ -79,8 +79,7 @@ static size_t set_for(struct class_sets *x, struct by_path *t, const char *path)
         return SIZE_MAX;
     x->set = arr;
     sl = slot_of(t, h, path);
-    if (!(sl->path = strdup(path)))
-        return SIZE_MAX;
+    sl->path = (char *)path;
     sl->hash = h;
     sl->set = x->nset;
     t->n++;
@@ -88,32 +87,84 @@ static size_t set_for(struct class_sets *x, struct by_path *t, const char *path)
     return x->nset++;
 }
 
-static int set_add(struct class_set *set, size_t cfg, long cls)
-{
-    struct class_ref *at = realloc(set->at, (set->n + 1) * sizeof *at);
-    if (!at)
-        return -1;
-    set->at = at;
-    set->at[set->n++] = (struct class_ref){ cfg, cls };
-    return 0;
-}
-
-/* Config k's classes into x, each as cfg_class would find it: the last
- * member of its name in its class, at its path. */
-static int group_config(struct class_sets *x, struct by_path *t, const struct cfg *c, size_t k)
+int states_class_paths(const struct cfg *c, struct one_cfg *oc)
 {
     char path[CLASS_PATH_MAX];
-    if (!(x->set_of[k] = calloc(c->ne ? c->ne : 1, sizeof *x->set_of[k])))
-        return -1;
-    for (uint32_t i = 1; i < c->ne; i++) {
+    struct rtm_buf text;
+    size_t n = 0;
+    rtm_buf_init(&text);
+    oc->classes = malloc((c->ne ? c->ne : 1) * sizeof *oc->classes);
+    for (uint32_t i = 1; oc->classes && i < c->ne; i++) {
         if (c->e[i].kind != CFG_CLASS || cfg_member(c, c->e[i].up, c->e[i].name.p) != i ||
             states_class_path(c, i, path, sizeof path))
             continue;
-        size_t set = set_for(x, t, path);
-        if (set == SIZE_MAX || set_add(&x->set[set], k, i))
-            return -1;
-        x->set_of[k][i] = (uint32_t)set + 1;
+        size_t len = strlen(path);
+        /* the offset for now: the block may move while it grows */
+        oc->classes[n++] = (struct class_path){ i, rtm_hash_bytes(path, len, 1),
+                                                (const char *)(uintptr_t)text.len };
+        rtm_buf_put(&text, path, len + 1);
     }
+    if (!oc->classes || text.oom) {
+        free(oc->classes);
+        oc->classes = NULL;
+        rtm_buf_free(&text);
+        return -1;
+    }
+    oc->nclasses = n;
+    oc->class_bytes = n * sizeof *oc->classes + text.len;
+    oc->paths = rtm_buf_take(&text, &n);
+    for (size_t k = 0; k < oc->nclasses; k++)
+        oc->classes[k].path = oc->paths + (uintptr_t)oc->classes[k].path;
+    return 0;
+}
+
+void states_class_paths_free(struct one_cfg *oc)
+{
+    free(oc->classes);
+    free(oc->paths);
+    oc->classes = NULL;
+    oc->paths = NULL;
+    oc->nclasses = oc->class_bytes = 0;
+}
+
+/* Config k's classes into sets, each as cfg_class would find it: the last
+ * member of its name in its class, at its path; counted in their sets. */
+static int group_config(struct class_sets *x, struct by_path *t, const struct one_cfg *oc,
+                        size_t k)
+{
+    if (!(x->set_of[k] = calloc(oc->c->ne ? oc->c->ne : 1, sizeof *x->set_of[k])))
+        return -1;
+    for (size_t j = 0; j < oc->nclasses; j++) {
+        const struct class_path *cp = &oc->classes[j];
+        size_t set = set_for(x, t, cp->path, cp->hash);
+        if (set == SIZE_MAX)
+            return -1;
+        x->set[set].n++;
+        x->set_of[k][cp->entry] = (uint32_t)set + 1;
+    }
+    return 0;
+}
+
+/* Each set's classes, in the configs' path order, in one block. */
+static int place_refs(struct class_sets *x, const struct rtm_states *s)
+{
+    size_t total = 0;
+    for (size_t i = 0; i < x->nset; i++)
+        total += x->set[i].n;
+    if (!(x->refs = malloc((total ? total : 1) * sizeof *x->refs)))
+        return -1;
+    total = 0;
+    for (size_t i = 0; i < x->nset; i++) {
+        x->set[i].at = x->refs + total;
+        total += x->set[i].n;
+        x->set[i].n = 0;
+    }
+    for (size_t k = 0; k < s->ncfgs; k++)
+        for (size_t j = 0; s->cfgs[k].c && j < s->cfgs[k].nclasses; j++) {
+            uint32_t e = s->cfgs[k].classes[j].entry;
+            struct class_set *set = &x->set[x->set_of[k][e] - 1];
+            set->at[set->n++] = (struct class_ref){ k, e };
+        }
     return 0;
 }
 
@@ -124,9 +175,8 @@ struct class_sets *states_sets_new(const struct rtm_states *s)
     int rc = !x || !t.slot || !(x->set_of = calloc(s->ncfgs + 1, sizeof *x->set_of)) ||
              !(x->base = calloc(s->ncfgs + 1, sizeof *x->base));
     for (size_t k = 0; !rc && k < s->ncfgs; k++)
-        rc = s->cfgs[k].c && group_config(x, &t, s->cfgs[k].c, k);
-    for (size_t i = 0; t.slot && i < t.cap; i++)
-        free(t.slot[i].path);
+        rc = s->cfgs[k].c && group_config(x, &t, &s->cfgs[k], k);
+    rc = rc || place_refs(x, s);
     free(t.slot);
     if (rc) {
         states_sets_free(x, s->ncfgs);
@@ -144,8 +194,8 @@ void states_sets_free(struct class_sets *x, size_t ncfgs)
     for (size_t k = 0; x->base && k < ncfgs; k++)
         free(x->base[k]);
     free(x->base);
+    free(x->refs);
     for (size_t i = 0; i < x->nset; i++) {
-        free(x->set[i].at);
         free(x->set[i].classes);
         free(x->set[i].members);
     }
