@@ -34,6 +34,7 @@ void rtm_states_free(struct rtm_states *s)
         free(s->cfgs[i].rel);
         rtm_buf_free(&s->cfgs[i].skeletons);
         states_class_paths_free(&s->cfgs[i]);
+        states_file_keys_free(&s->cfgs[i]);
     }
     states_check_free(&s->check);
     rtm_skeleton_free(s->ofp2);
@@ -223,6 +224,7 @@ void rtm_states_prepared_free(struct rtm_states_prepared *p)
     free(p->oc.rel);
     rtm_buf_free(&p->oc.skeletons);
     states_class_paths_free(&p->oc);
+    states_file_keys_free(&p->oc);
     free(p);
 }
 
@@ -235,7 +237,8 @@ struct rtm_states_prepared *rtm_states_prepare(const struct rtm_states *s, struc
     if (p && !(p->oc.rel = strdup(rel)))
         p->oc.skeletons.oom = 1;
     if (p && c && !p->oc.skeletons.oom &&
-        (!(p->oc.c = states_prune(c, !s->check_later)) || states_class_paths(p->oc.c, &p->oc)))
+        (!(p->oc.c = states_prune(c, !s->check_later)) || states_class_paths(p->oc.c, &p->oc) ||
+         states_file_keys(p->oc.c, &p->oc)))
         p->oc.skeletons.oom = 1;
     cfg_free(c);
     if (p && p->oc.skeletons.oom) {
@@ -255,7 +258,7 @@ int rtm_states_add_prepared(struct rtm_states *s, struct rtm_states_prepared *p)
     s->cfgs = cfgs;
     s->cfgs[s->ncfgs++] = p->oc;
     s->cfg_bytes += (p->oc.c ? p->oc.c->mem_bytes : 0) + p->oc.skeletons.len +
-                    p->oc.class_bytes;
+                    p->oc.class_bytes + p->oc.key_bytes;
     free(p);
     return 0;
 }
@@ -479,6 +482,7 @@ static void lines_done(struct rtm_states *s)
     for (size_t i = 0; i < s->ncfgs; i++) {
         cfg_free(s->cfgs[i].c);         /* every line is made: they served */
         s->cfgs[i].c = NULL;
+        states_file_keys_free(&s->cfgs[i]);
     }
     s->cfg_bytes = 0;
     s->lines_made = 1;

@@ -30,6 +30,12 @@ struct one_cfg {
     size_t nclasses;
     char *paths;                /* their paths' one block */
     size_t class_bytes;         /* what classes and paths hold */
+    /* the key (rtm_states_key) of each `file` member that is a string
+     * naming a game path, made when the config is prepared, as classes:
+     * where in keys it starts + 1, by entry (0: none); kept with c */
+    uint32_t *file_key;
+    char *keys;
+    size_t key_bytes;           /* what file_key and keys hold */
 };
 
 /* The root check.txt (states_check.c): what the configs said, kept when
@@ -196,6 +202,11 @@ void states_sets_free(struct class_sets *x, size_t ncfgs);
 void states_sets_forget(struct class_sets *x, size_t ncfgs);
 
 /* ---- states_visit.c: the states of the configs ---- */
+
+/* The keys of config c's `file` members into oc (struct one_cfg): 0, or
+ * -1 when memory ran out.  Only reads c: on any thread. */
+int states_file_keys(const struct cfg *c, struct one_cfg *oc);
+void states_file_keys_free(struct one_cfg *oc);
 
 /* A state of config ci, as states_each gives it: its class, its file's
  * key and its file (a string). */

@@ -4,7 +4,9 @@
  * (states.h). */
 #include "states_int.h"
 
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "gamepath.h"
 
@@ -17,6 +19,55 @@ int rtm_states_key(const char *gp, size_t len, char out[RTM_STATES_KEY_MAX])
         if (out[i] >= 'A' && out[i] <= 'Z')
             out[i] = (char)(out[i] - 'A' + 'a');
     return 0;
+}
+
+int states_file_keys(const struct cfg *c, struct one_cfg *oc)
+{
+    struct rtm_buf keys;
+    rtm_buf_init(&keys);
+    if (!(oc->file_key = calloc(c->ne ? c->ne : 1, sizeof *oc->file_key)))
+        return -1;
+    for (uint32_t i = 0; i < c->ne; i++) {
+        const struct cfg_entry *e = &c->e[i];
+        char key[GP_MAX];
+        if (e->kind != CFG_VALUE || e->v.type != CFG_T_STRING || e->name.len != 4 ||
+            strcasecmp(e->name.p, "file") || rtm_states_key(e->v.u.s.p, e->v.u.s.len, key))
+            continue;
+        if (keys.len >= UINT32_MAX - GP_MAX)
+            break;                      /* the others made when asked */
+        oc->file_key[i] = (uint32_t)keys.len + 1;
+        rtm_buf_put(&keys, key, strlen(key) + 1);
+    }
+    if (keys.oom) {
+        states_file_keys_free(oc);
+        rtm_buf_free(&keys);
+        return -1;
+    }
+    size_t n;
+    oc->key_bytes = c->ne * sizeof *oc->file_key + keys.len;
+    oc->keys = rtm_buf_take(&keys, &n);
+    return 0;
+}
+
+void states_file_keys_free(struct one_cfg *oc)
+{
+    free(oc->file_key);
+    free(oc->keys);
+    oc->file_key = NULL;
+    oc->keys = NULL;
+    oc->key_bytes = 0;
+}
+
+/* The key of file value f found at at: the one made when its config was
+ * prepared, else made into buf (NULL: not a game path). */
+static const char *key_of(const struct rtm_states *s, struct found at,
+                          const struct cfg_value *f, char buf[GP_MAX])
+{
+    const struct one_cfg *oc = &s->cfgs[at.cfg];
+    uint32_t k = oc->file_key ? oc->file_key[at.entry] : 0;
+    if (k)
+        return oc->keys + k - 1;
+    return rtm_states_key(f->u.s.p, f->u.s.len, buf) ? NULL : buf;
 }
 
 int states_each(const struct rtm_states *s, size_t ci, states_each_fn *fn, void *ctx)
@@ -32,12 +83,13 @@ int states_each(const struct rtm_states *s, size_t ci, states_each_fn *fn, void 
         if (st < 0 || c->e[st].kind != CFG_CLASS)
             continue;
         for (uint32_t k = c->e[st].first; k < c->e[st].first + c->e[st].n; k++) {
-            char key[GP_MAX];
+            char buf[GP_MAX];
+            const char *key;
             if (c->e[k].kind != CFG_CLASS)
                 continue;
             struct found at = states_lookup(s, ci, k, "file", 0);
             const struct cfg_value *f = states_value_of(s, at);
-            if (!f || f->type != CFG_T_STRING || rtm_states_key(f->u.s.p, f->u.s.len, key))
+            if (!f || f->type != CFG_T_STRING || !(key = key_of(s, at, f, buf)))
                 continue;
             int rc = fn(ctx, ci, k, key, f);
             if (rc)
