@@ -140,8 +140,9 @@ static inline unsigned char rtm_ascii_lower(unsigned char c)
 /* FNV-1a over a string, with a final mix so that its low bits (bucket
  * indexes) depend on every byte: the one string hash of rtmfs. */
 uint64_t rtm_hash_str(const char *s);
-/* The same over n bytes, ASCII-folded first when fold (rtm_ascii_lower):
- * for tables that look names up case-insensitively. */
+/* The same over n bytes; when fold, another hash of them ASCII-folded
+ * first (rtm_ascii_lower), a word at a time: for tables in memory that
+ * look names up case-insensitively (its values are kept nowhere). */
 uint64_t rtm_hash_bytes(const char *p, size_t n, int fold);
 
 /* "1.2 GiB", "256.0 MiB", "900 bytes": a size for a person. */

@@ -508,6 +508,32 @@ static void pread_whole(void **state)
     fclose(f);
 }
 
+/* The folded hash is the same for names that differ in ASCII case alone
+ * (every byte, at every place of a word and of a tail), and tells apart
+ * what folding does not join: bytes above 0x7f, and the six between 'Z'
+ * and 'a'. */
+static void hash_folds_ascii_case(void **state)
+{
+    (void)state;
+    for (size_t len = 1; len <= 19; len++)
+        for (size_t at = 0; at < len; at++)
+            for (int b = 1; b < 256; b++) {
+                char x[20], y[20];
+                memset(x, 'q', len);
+                memcpy(y, x, len);
+                x[at] = (char)b;
+                y[at] = (char)rtm_ascii_lower((unsigned char)b);
+                assert_true(rtm_hash_bytes(x, len, 1) == rtm_hash_bytes(y, len, 1));
+                y[at] = (char)(b ^ 0x80);
+                assert_true(rtm_hash_bytes(x, len, 1) != rtm_hash_bytes(y, len, 1));
+                if (b >= 'A' && b <= 'Z') {
+                    y[at] = (char)(b + 1);      /* '[' after 'Z' */
+                    assert_true(rtm_hash_bytes(x, len, 1) != rtm_hash_bytes(y, len, 1));
+                }
+            }
+    assert_true(rtm_hash_bytes("Zz[", 3, 1) != rtm_hash_bytes("zz{", 3, 1));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -528,6 +554,7 @@ int main(void)
         cmocka_unit_test(sizes_parse),
         cmocka_unit_test(paths_join),
         cmocka_unit_test(paths_normalised), cmocka_unit_test(paths_normalised_as_bytewise),
+        cmocka_unit_test(hash_folds_ascii_case),
         cmocka_unit_test(pread_whole),
     };
     return run_test_cases(tests, NULL, NULL);
