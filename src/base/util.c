@@ -291,6 +291,17 @@ static inline uint64_t ascii_lower8(uint64_t w)
     return w | upper >> 2;
 }
 
+void rtm_ascii_lower_bytes(char *s, size_t n)
+{
+    for (uint64_t w; n >= 8; s += 8, n -= 8) {
+        memcpy(&w, s, 8);
+        w = ascii_lower8(w);
+        memcpy(s, &w, 8);
+    }
+    for (; n; s++, n--)
+        *s = (char)rtm_ascii_lower((unsigned char)*s);
+}
+
 /* Folded: a name of 20 bytes costs three multiplications, not twenty
  * (member lookups hash every name a config's classes hold). */
 static uint64_t hash_folded(const char *p, size_t n)

@@ -137,6 +137,8 @@ static inline unsigned char rtm_ascii_lower(unsigned char c)
 {
     return c >= 'A' && c <= 'Z' ? (unsigned char)(c + 32) : c;
 }
+/* The n bytes of s with ASCII A-Z as a-z, a word at a time. */
+void rtm_ascii_lower_bytes(char *s, size_t n);
 /* FNV-1a over a string, with a final mix so that its low bits (bucket
  * indexes) depend on every byte: the one string hash of rtmfs. */
 uint64_t rtm_hash_str(const char *s);

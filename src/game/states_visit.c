@@ -15,9 +15,7 @@ int rtm_states_key(const char *gp, size_t len, char out[RTM_STATES_KEY_MAX])
     long n = gamepath_norm(gp, len, out, RTM_STATES_KEY_MAX);
     if (n <= 0)
         return -1;
-    for (long i = 0; i < n; i++)
-        if (out[i] >= 'A' && out[i] <= 'Z')
-            out[i] = (char)(out[i] - 'A' + 'a');
+    rtm_ascii_lower_bytes(out, (size_t)n);
     return 0;
 }
 

@@ -532,6 +532,19 @@ static void hash_folds_ascii_case(void **state)
                 }
             }
     assert_true(rtm_hash_bytes("Zz[", 3, 1) != rtm_hash_bytes("zz{", 3, 1));
+    /* and made small as rtm_ascii_lower makes each byte */
+    char all[256], want[256];
+    for (int b = 0; b < 256; b++) {
+        all[b] = (char)(b + 1);
+        want[b] = (char)rtm_ascii_lower((unsigned char)(b + 1));
+    }
+    for (size_t from = 0; from < 9; from++) {
+        char t[256];
+        memcpy(t, all, sizeof t);
+        rtm_ascii_lower_bytes(t + from, sizeof t - from);
+        assert_memory_equal(t + from, want + from, sizeof t - from);
+        assert_memory_equal(t, all, from);
+    }
 }
 
 int main(void)
