@@ -94,7 +94,8 @@ static void keep_members(const struct cfg *c, uint32_t k, uint8_t *keep, const c
     for (uint32_t i = cls->first; i < cls->first + cls->n; i++)
         if (c->e[i].kind == CFG_CLASS)
             names[nc++] = c->e[i].name.p;
-    qsort(names, nc, sizeof *names, by_name_ci);
+    if (nc > 1)                         /* a state's class holds none */
+        qsort(names, nc, sizeof *names, by_name_ci);
     int blend = checks && strcasecmp(cls->name.p, "BlendAnims") == 0;
     for (uint32_t i = cls->first; i < cls->first + cls->n; i++) {
         const char *n = c->e[i].name.p;
