@@ -352,7 +352,8 @@ long pbo_find(const struct pbo *p, const char *path)
 static int has_prefix(const char *path, const char *prefix, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        if (!path[i] || fold((unsigned char)path[i]) != fold((unsigned char)prefix[i]))
+        if (path[i] != prefix[i] &&     /* most bytes: the same */
+            (!path[i] || fold((unsigned char)path[i]) != fold((unsigned char)prefix[i])))
             return 0;
     return 1;
 }
