@@ -420,11 +420,9 @@ static int get_array(struct parser *ps, struct cfg_value *out, int depth)
                                       : fail(ps, "file ends inside an array");
     }
     uint32_t n = ps->nsv - base;
-    long first = cfg_add_values(ps->c, n);
+    long first = cfg_append_values(ps->c, ps->sv + base, n);
     if (first < 0)
         return oom(ps);
-    if (n)
-        memcpy(ps->c->v + first, ps->sv + base, (size_t)n * sizeof *ps->sv);
     ps->nsv = base;
     *out = (struct cfg_value){ .type = CFG_T_ARRAY, .n = n, .u.first = (uint32_t)first };
     return 0;
@@ -590,11 +588,9 @@ static int get_body(struct parser *ps, uint32_t *first, uint32_t *n, int depth, 
             return -1;
     }
     *n = ps->nse - base;
-    long at = cfg_add_entries(ps->c, *n);
+    long at = cfg_append_entries(ps->c, ps->se + base, *n);
     if (at < 0)
         return oom(ps);
-    if (*n)
-        memcpy(ps->c->e + at, ps->se + base, (size_t)*n * sizeof *ps->se);
     ps->nse = base;
     *first = (uint32_t)at;
     return 0;

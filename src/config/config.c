@@ -173,6 +173,32 @@ long cfg_add_values(struct cfg *c, uint32_t n)
     return (long)(c->nv - n);
 }
 
+long cfg_append_entries(struct cfg *c, const struct cfg_entry *from, uint32_t n)
+{
+    void *e = c->e;
+    int rc = grow(&e, &c->cap_e, (uint64_t)c->ne + n, sizeof *c->e, &c->mem_bytes);
+    c->e = e;
+    if (rc)
+        return -1;
+    if (n)
+        memcpy(c->e + c->ne, from, (size_t)n * sizeof *c->e);
+    c->ne += n;
+    return (long)(c->ne - n);
+}
+
+long cfg_append_values(struct cfg *c, const struct cfg_value *from, uint32_t n)
+{
+    void *v = c->v;
+    int rc = grow(&v, &c->cap_v, (uint64_t)c->nv + n, sizeof *c->v, &c->mem_bytes);
+    c->v = v;
+    if (rc)
+        return -1;
+    if (n)
+        memcpy(c->v + c->nv, from, (size_t)n * sizeof *c->v);
+    c->nv += n;
+    return (long)(c->nv - n);
+}
+
 int cfg_add_enum(struct cfg *c, const char *name, size_t len, int32_t value)
 {
     void *en = c->enums;
