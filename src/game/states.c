@@ -75,8 +75,13 @@ size_t rtm_states_config_bytes(const struct rtm_states *s) { return s ? s->cfg_b
  * order, so the lines' file order (entry) sorts as before. */
 static int is_resolved_name(const char *n, int checks)
 {
-    return !strcasecmp(n, "file") || !strcasecmp(n, "speed") || !strcasecmp(n, "looped") ||
-           states_check_reads(n, checks);
+    switch (rtm_ascii_lower((unsigned char)n[0])) {    /* most names: none of them */
+    case 'f': if (!strcasecmp(n, "file")) return 1; break;
+    case 's': if (!strcasecmp(n, "speed")) return 1; break;
+    case 'l': if (!strcasecmp(n, "looped")) return 1; break;
+    default: break;
+    }
+    return states_check_reads(n, checks);
 }
 
 static int by_name_ci(const void *a, const void *b)

@@ -52,10 +52,10 @@ static const char *const IK_CURVES[] = { "leftHandIKCurve", "rightHandIKCurve",
 int states_check_reads(const char *n, int checks)
 {
     static const char *const more[] = { "actions", "mask", "equivalentTo" };
+    if (!checks)                        /* the skeleton a state's class names */
+        return rtm_ascii_lower((unsigned char)n[0]) == 's' && !strcasecmp(n, "skeletonName");
     if (!strcasecmp(n, "skeletonName"))
-        return 1;                       /* the skeleton a state's class names */
-    if (!checks)
-        return 0;
+        return 1;
     for (size_t i = 0; i < NELEM(PAIRED); i++)
         if (!strcasecmp(n, PAIRED[i]))
             return 1;

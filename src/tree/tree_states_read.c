@@ -46,8 +46,10 @@ void tree_walk_present(struct walk *w, const char *where, const char *gp, size_t
  * animation, whose name rule is sides.h's. */
 int tree_walk_is_config(const char *name)
 {
-    return strcasecmp(name, "config.bin") == 0 || strcasecmp(name, "config.cpp") == 0 ||
-           strcasecmp(name, RTM_MODEL_CFG) == 0;
+    size_t n = strlen(name);            /* most names of an archive: none */
+    if (n == 10)
+        return strcasecmp(name, "config.bin") == 0 || strcasecmp(name, "config.cpp") == 0;
+    return n == sizeof RTM_MODEL_CFG - 1 && strcasecmp(name, RTM_MODEL_CFG) == 0;
 }
 
 /* ---- reading them ---- */
