@@ -154,33 +154,46 @@ static int is_name_byte(unsigned char ch)
     return !(not_name[ch >> 5] >> (ch & 31) & 1);
 }
 
-static int get_name(struct parser *ps, struct cfg_str *out, const char *what)
+/* A name at the next non-space byte, where it lies in the text (not yet
+ * the config's: a keyword never is): 0 with *out, or -1. */
+static int scan_name(struct parser *ps, struct cfg_str *out, const char *what)
 {
     if (skip_space(ps))
         return -1;
-    const char *s = ps->p;
-    while (ps->p < ps->end && is_name_byte((unsigned char)*ps->p) &&
-           (unsigned char)*ps->p < 0x80)
-        ps->p++;
-    if (ps->p < ps->end && (unsigned char)*ps->p >= 0x80) {
+    const char *s = ps->p, *p = s, *e = ps->end;
+    while (p < e && (unsigned char)*p < 0x80 && is_name_byte((unsigned char)*p))
+        p++;
+    ps->p = p;
+    if (p < e && (unsigned char)*p >= 0x80) {
         /* CfgConvert's names are ASCII: say which byte is not, by name
          * where an editor hides it */
-        int nbsp = ps->end - ps->p >= 2 && (unsigned char)ps->p[0] == 0xC2 &&
-                   (unsigned char)ps->p[1] == 0xA0;
+        int nbsp = e - p >= 2 && (unsigned char)p[0] == 0xC2 && (unsigned char)p[1] == 0xA0;
         char byte[16];
-        snprintf(byte, sizeof byte, "byte 0x%02X", (unsigned char)*ps->p);
+        snprintf(byte, sizeof byte, "byte 0x%02X", (unsigned char)*p);
         return fail(ps, "%s holds %s, which is not ASCII", what,
                     nbsp ? "a non-breaking space (0xC2 0xA0)" : byte);
     }
-    if (ps->p == s)
+    if (p == s)
         return fail(ps, "expected %s", what);
-    if ((size_t)(ps->p - s) > CFG_STR_MAX)
+    if ((size_t)(p - s) > CFG_STR_MAX)
         return fail(ps, "%s longer than %u bytes", what, CFG_STR_MAX);
-    const char *d = cfg_strdup(ps->c, s, (size_t)(ps->p - s));
+    *out = (struct cfg_str){ s, (uint32_t)(p - s) };
+    return 0;
+}
+
+/* A name scanned, now the config's own copy: 0, or -1. */
+static int keep_name(struct parser *ps, struct cfg_str *name)
+{
+    const char *d = cfg_strdup(ps->c, name->p, name->len);
     if (!d)
         return oom(ps);
-    *out = (struct cfg_str){ d, (uint32_t)(ps->p - s) };
+    name->p = d;
     return 0;
+}
+
+static int get_name(struct parser *ps, struct cfg_str *out, const char *what)
+{
+    return scan_name(ps, out, what) || keep_name(ps, out);
 }
 
 static int word_is(const struct cfg_str *s, const char *w)
@@ -518,7 +531,7 @@ static int skip_call(struct parser *ps)
 static int get_statement(struct parser *ps, int depth)
 {
     struct cfg_entry e = { .kind = CFG_VALUE };
-    if (get_name(ps, &e.name, "a name"))
+    if (scan_name(ps, &e.name, "a name"))
         return -1;
     if (word_is(&e.name, "class"))
         return get_class(ps, depth);
@@ -532,6 +545,8 @@ static int get_statement(struct parser *ps, int depth)
         return get_enum(ps);
     if (ch == '(')
         return skip_call(ps);
+    if (ch == -1 || keep_name(ps, &e.name))
+        return -1;
     if (ch == '[') {
         ps->p++;
         if (expect(ps, ']', "after '['"))
