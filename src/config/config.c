@@ -147,56 +147,49 @@ int cfg_reserve(struct cfg *c, uint32_t entries, uint32_t values, uint32_t enums
     return 0;
 }
 
+/* n more elements of elem bytes at the end of *arr (*count of them, room
+ * for *cap): copies of from, or zeros when from is NULL.  The first's
+ * index, or -1. */
+static long append(void **arr, uint32_t *cap, uint32_t *count, size_t elem, size_t *mem,
+                   const void *from, uint32_t n)
+{
+    if (grow(arr, cap, (uint64_t)*count + n, elem, mem))
+        return -1;
+    if (n) {  /* an empty array may still be NULL */
+        char *at = (char *)*arr + (size_t)*count * elem;
+        if (from)
+            memcpy(at, from, (size_t)n * elem);
+        else
+            memset(at, 0, (size_t)n * elem);
+    }
+    *count += n;
+    return (long)(*count - n);
+}
+
 long cfg_add_entries(struct cfg *c, uint32_t n)
 {
-    void *e = c->e;
-    int rc = grow(&e, &c->cap_e, (uint64_t)c->ne + n, sizeof *c->e, &c->mem_bytes);
-    c->e = e;
-    if (rc)
-        return -1;
-    if (n)  /* an empty array may still be NULL */
-        memset(c->e + c->ne, 0, (size_t)n * sizeof *c->e);
-    c->ne += n;
-    return (long)(c->ne - n);
+    return cfg_append_entries(c, NULL, n);
 }
 
 long cfg_add_values(struct cfg *c, uint32_t n)
 {
-    void *v = c->v;
-    int rc = grow(&v, &c->cap_v, (uint64_t)c->nv + n, sizeof *c->v, &c->mem_bytes);
-    c->v = v;
-    if (rc)
-        return -1;
-    if (n)
-        memset(c->v + c->nv, 0, (size_t)n * sizeof *c->v);
-    c->nv += n;
-    return (long)(c->nv - n);
+    return cfg_append_values(c, NULL, n);
 }
 
 long cfg_append_entries(struct cfg *c, const struct cfg_entry *from, uint32_t n)
 {
     void *e = c->e;
-    int rc = grow(&e, &c->cap_e, (uint64_t)c->ne + n, sizeof *c->e, &c->mem_bytes);
+    long at = append(&e, &c->cap_e, &c->ne, sizeof *c->e, &c->mem_bytes, from, n);
     c->e = e;
-    if (rc)
-        return -1;
-    if (n)
-        memcpy(c->e + c->ne, from, (size_t)n * sizeof *c->e);
-    c->ne += n;
-    return (long)(c->ne - n);
+    return at;
 }
 
 long cfg_append_values(struct cfg *c, const struct cfg_value *from, uint32_t n)
 {
     void *v = c->v;
-    int rc = grow(&v, &c->cap_v, (uint64_t)c->nv + n, sizeof *c->v, &c->mem_bytes);
+    long at = append(&v, &c->cap_v, &c->nv, sizeof *c->v, &c->mem_bytes, from, n);
     c->v = v;
-    if (rc)
-        return -1;
-    if (n)
-        memcpy(c->v + c->nv, from, (size_t)n * sizeof *c->v);
-    c->nv += n;
-    return (long)(c->nv - n);
+    return at;
 }
 
 int cfg_add_enum(struct cfg *c, const char *name, size_t len, int32_t value)

@@ -213,7 +213,8 @@ const char *cfg_strdup(struct cfg *c, const void *s, size_t len);
 long cfg_add_entries(struct cfg *c, uint32_t n);
 long cfg_add_values(struct cfg *c, uint32_t n);
 /* The same with copies of from[0, n) instead of zeros (a parser's
- * gathered members or elements): the first's index, or -1. */
+ * gathered members or elements; from NULL: zeros): the first's index, or
+ * -1. */
 long cfg_append_entries(struct cfg *c, const struct cfg_entry *from, uint32_t n);
 long cfg_append_values(struct cfg *c, const struct cfg_value *from, uint32_t n);
 int cfg_add_enum(struct cfg *c, const char *name, size_t len, int32_t value);
