@@ -234,23 +234,32 @@ void rtm_states_prepared_free(struct rtm_states_prepared *p)
     free(p);
 }
 
+/* What the table keeps of config c (NULL: lines given) into oc: its
+ * skeletons written out, the copy resolving reads, and that copy's class
+ * paths and file keys.  0, or -1 when memory ran out. */
+static int keep_of(const struct rtm_states *s, const struct cfg *c, const char *rel,
+                   struct one_cfg *oc)
+{
+    if (!(oc->rel = strdup(rel)))
+        return -1;
+    if (!c)
+        return 0;
+    skeletons_of(s, c, rel, &oc->skeletons);
+    return oc->skeletons.oom || !(oc->c = states_prune(c, !s->check_later)) ||
+                   states_class_paths(oc->c, oc) || states_file_keys(oc->c, oc)
+               ? -1
+               : 0;
+}
+
 struct rtm_states_prepared *rtm_states_prepare(const struct rtm_states *s, struct cfg *c,
                                                const char *rel)
 {
     struct rtm_states_prepared *p = calloc(1, sizeof *p);
-    if (p && c)
-        skeletons_of(s, c, rel, &p->oc.skeletons);
-    if (p && !(p->oc.rel = strdup(rel)))
-        p->oc.skeletons.oom = 1;
-    if (p && c && !p->oc.skeletons.oom &&
-        (!(p->oc.c = states_prune(c, !s->check_later)) || states_class_paths(p->oc.c, &p->oc) ||
-         states_file_keys(p->oc.c, &p->oc)))
-        p->oc.skeletons.oom = 1;
-    cfg_free(c);
-    if (p && p->oc.skeletons.oom) {
+    if (p && keep_of(s, c, rel, &p->oc)) {
         rtm_states_prepared_free(p);
-        return NULL;
+        p = NULL;
     }
+    cfg_free(c);
     return p;
 }
 

@@ -43,14 +43,14 @@ void rtm_states_free(struct rtm_states *s);
  * as the persistent index remembers them; it plays no part in resolving. */
 int rtm_states_add(struct rtm_states *s, struct cfg *c, const char *rel);
 /* rtm_states_add in two halves, so that the costly one runs beside the
- * table's thread (the readers of a walk, while it adds what they read):
+ * table's thread (a walk's readers, while it adds what they read).
  * rtm_states_prepare takes c (owned from now on, also on failure) and
- * makes what the table keeps of it.  It reads only what
- * rtm_states_check_later chose (call that first), on any thread, beside
- * any call on s but rtm_states_finish and rtm_states_free.
- * rtm_states_add_prepared then adds it to s, on s's thread, owning it
- * from then on also on failure (p NULL: memory ran out; -1).  NULL, or
- * what rtm_states_prepared_free frees when it is never added. */
+ * makes what the table keeps of it: NULL when memory ran out.  It reads
+ * of s only what rtm_states_check_later chose (call that first), so it
+ * runs on any thread, beside any call on s but rtm_states_finish and
+ * rtm_states_free.  rtm_states_add_prepared adds it, on s's thread, and
+ * owns it from then on, also on failure (and p NULL: -1).  One never
+ * added is freed by rtm_states_prepared_free. */
 struct rtm_states_prepared;
 struct rtm_states_prepared *rtm_states_prepare(const struct rtm_states *s, struct cfg *c,
                                                const char *rel);

@@ -39,7 +39,7 @@ int states_class_path(const struct cfg *c, uint32_t cls, char *out, size_t n)
 struct by_path {
     struct slot {
         uint64_t hash;          /* 0: free */
-        char *path;
+        const char *path;       /* a config's class path (struct class_path) */
         size_t set;
     } *slot;
     size_t n, cap;              /* cap: a power of two */
@@ -79,7 +79,7 @@ static size_t set_for(struct class_sets *x, struct by_path *t, const char *path,
         return SIZE_MAX;
     x->set = arr;
     sl = slot_of(t, h, path);
-    sl->path = (char *)path;
+    sl->path = path;
     sl->hash = h;
     sl->set = x->nset;
     t->n++;
@@ -110,6 +110,9 @@ int states_class_paths(const struct cfg *c, struct one_cfg *oc)
         rtm_buf_free(&text);
         return -1;
     }
+    struct class_path *tight = n ? realloc(oc->classes, n * sizeof *oc->classes) : NULL;
+    if (tight)                          /* room was made for every entry */
+        oc->classes = tight;
     oc->nclasses = n;
     oc->class_bytes = n * sizeof *oc->classes + text.len;
     oc->paths = rtm_buf_take(&text, &n);
