@@ -440,9 +440,9 @@ static const char *next_sep(const char *p, const char *e)
 long rtm_path_norm(const char *in, size_t len, char sep, char *out, size_t n)
 {
     size_t o = 0;
-    const char *p = in, *e = in + len;
     if (n == 0)
         return -1;
+    const char *p = len ? in : "", *e = p + len;     /* in may be NULL when empty */
     while (p < e) {
         const char *j = next_sep(p, e);
         size_t k = (size_t)(j - p);

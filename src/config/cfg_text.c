@@ -433,7 +433,7 @@ static int get_array(struct parser *ps, struct cfg_value *out, int depth)
                                       : fail(ps, "file ends inside an array");
     }
     uint32_t n = ps->nsv - base;
-    long first = cfg_append_values(ps->c, ps->sv + base, n);
+    long first = cfg_append_values(ps->c, n ? ps->sv + base : NULL, n);  /* none yet: NULL */
     if (first < 0)
         return oom(ps);
     ps->nsv = base;
@@ -603,7 +603,7 @@ static int get_body(struct parser *ps, uint32_t *first, uint32_t *n, int depth, 
             return -1;
     }
     *n = ps->nse - base;
-    long at = cfg_append_entries(ps->c, ps->se + base, *n);
+    long at = cfg_append_entries(ps->c, *n ? ps->se + base : NULL, *n);  /* none yet: NULL */
     if (at < 0)
         return oom(ps);
     ps->nse = base;
