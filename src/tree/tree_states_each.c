@@ -2,10 +2,10 @@
  * threads (tree_states.h): the walk for the states table reads every
  * archive under SOURCE, and cold, one after the other, each read waits
  * for the disk alone; several at once overlap, and the configs they hold
- * are parsed on every core.  What comes of each is then taken in order
- * on the caller's thread, as soon as it and those before it are done, so
- * that adding the first configs overlaps reading the last.  Tier 2 of
- * the tree. */
+ * are parsed and prepared on every core.  What comes of each is then
+ * taken in order on the caller's thread, as soon as it and those before
+ * it are done, so that adding the first configs overlaps reading the
+ * last.  Tier 2 of the tree. */
 #include "tree_states.h"
 
 #include <pthread.h>

@@ -185,7 +185,9 @@ static void archive_gamepaths(struct walk *w, const struct pbo *p, const char *r
 
 /* What reading one archive gave, on a reader thread, until the walk's
  * thread adds it (in the walk's order, so that the table is the same
- * however the reads interleave): its table and its configs, parsed. */
+ * however the reads interleave): its table, and its configs parsed and
+ * prepared for the table (states.h: rtm_states_prepare), so that adding
+ * one is an append. */
 struct archive_read {
     struct rtmc_entry *h;       /* the cache's table (SOURCE's archives), or */
     struct pbo *own;            /* one read here (-o configs=); both NULL: none */
@@ -346,10 +348,11 @@ static void archive_add(void *ctx, size_t i)
 }
 
 /* Every archive of the walk, read by a few threads (their reads overlap,
- * their configs parse on every core), and added in the walk's order as
- * they come: their configs into s unless it is NULL.  The readers only
- * read w (job.w) while the walk's thread adds to it (job.adder): what
- * they read, the walk's lists and root, adding does not change. */
+ * their configs are parsed and prepared on every core), and added in the
+ * walk's order as they come: their configs into s unless it is NULL.
+ * The readers only read w (job.w) and what rtm_states_check_later chose
+ * of s, while the walk's thread adds to them (job.adder, s): what they
+ * read, the walk's lists and root, adding does not change. */
 void tree_walk_read_archives(struct walk *w, struct rtm_states *s)
 {
     enum { READERS = 8 };               /* reads a disk overlaps well */
