@@ -13,12 +13,9 @@
 #include "skeleton_cfg.h"
 #include "states_int.h"
 
-/* The codes, in the order check.txt writes them (rtmfs-views(7) says what
- * each means and where it comes from). */
-enum check_code {
-    CODE_BONE, CODE_NAME, CODE_PAIRS, CODE_IK, CODE_MASK_BONE, CODE_NAME_GAME, CODE_SKELETON,
-    NCODES
-};
+/* The codes' levels and names, in the order check.txt writes them
+ * (states_int.h: enum check_code; rtmfs-views(7) says what each means and
+ * where it comes from). */
 static const struct {
     const char *level, *code;
 } CODES[NCODES] = {
@@ -336,11 +333,9 @@ static void check_ik(struct collect *x, size_t ci, uint32_t k)
     }
 }
 
-/* b's three strings in one block, key first, where made of its parts
- * ("REL: PATH", no printf; where2 NULL: where1 alone): 0, or -1 when
- * memory ran out. */
-static int bones_strings(struct check_bones *b, const char *key, size_t nk, const char *where1,
-                         size_t nw1, const char *where2, const char *file, size_t nf)
+int states_check_bones_strings(struct check_bones *b, const char *key, size_t nk,
+                               const char *where1, size_t nw1, const char *where2,
+                               const char *file, size_t nf)
 {
     size_t nw2 = where2 ? strlen(where2) : 0, nw = nw1 + (where2 ? 2 + nw2 : 0);
     char *p = malloc(nk + 1 + nw + 1 + nf + 1);
@@ -379,7 +374,8 @@ static void want_bones(struct collect *x, const struct state_ref *l, size_t skel
     k->b = b;
     struct check_bones *nb = &k->b[k->nb];
     *nb = (struct check_bones){ .cfg = l->cfg, .skel = skel, .entry = l->entry };
-    if (bones_strings(nb, l->key, strlen(l->key), rel, strlen(rel), path, l->file, l->flen)) {
+    if (states_check_bones_strings(nb, l->key, strlen(l->key), rel, strlen(rel), path, l->file,
+                                   l->flen)) {
         x->oom = 1;
         return;
     }
@@ -540,189 +536,4 @@ void rtm_states_check_render(const struct rtm_states *s, rtm_states_bones_fn *bo
         free(o[i].own);
     }
     free(o);
-}
-
-/* ---- remembered in the index ---- */
-
-/* The count of findings that says a table was finished without them. */
-#define NOT_CHECKED UINT32_MAX
-
-static void put_str(struct rtm_buf *b, const char *s)
-{
-    rtm_buf_put_u32(b, (uint32_t)strlen(s));
-    rtm_buf_put(b, s, strlen(s));
-}
-
-int rtm_states_check_pack(const struct rtm_states *s, struct rtm_buf *out)
-{
-    const struct states_check *k = &s->check;
-    rtm_buf_put_u32(out, (uint32_t)k->nk);
-    for (size_t i = 0; i < k->nk; i++) {
-        struct rtm_buf text;
-        rtm_buf_init(&text);
-        rtm_skeleton_write(k->k[i].s, &text);
-        put_str(out, k->k[i].name);
-        rtm_buf_put_u32(out, (uint32_t)k->k[i].game);
-        rtm_buf_put_u32(out, (uint32_t)text.len);
-        rtm_buf_put(out, text.p, text.len);
-        out->oom |= text.oom;
-        rtm_buf_free(&text);
-    }
-    rtm_buf_put_u32(out, s->check_later ? NOT_CHECKED : (uint32_t)k->nf);
-    for (size_t i = 0; i < k->nf; i++) {
-        const struct check_finding *f = &k->f[i];
-        uint32_t w[4] = { f->code, (uint32_t)f->cfg, f->entry, f->seq };
-        for (int j = 0; j < 4; j++)
-            rtm_buf_put_u32(out, w[j]);
-        put_str(out, f->text);
-    }
-    rtm_buf_put_u32(out, (uint32_t)k->nb);
-    for (size_t i = 0; i < k->nb; i++) {
-        const struct check_bones *b = &k->b[i];
-        uint32_t w[3] = { (uint32_t)b->cfg, (uint32_t)b->skel, b->entry };
-        for (int j = 0; j < 3; j++)
-            rtm_buf_put_u32(out, w[j]);
-        put_str(out, b->key);
-        put_str(out, b->where);
-        put_str(out, b->file);
-    }
-    return out->oom ? -1 : 0;
-}
-
-/* Reading packed bytes: each read checked against what is left. */
-struct reader {
-    const uint8_t *p;
-    size_t len, at;
-    int bad;
-};
-
-static uint32_t get_u32(struct reader *r)
-{
-    if (r->len - r->at < 4) {
-        r->bad = 1;
-        return 0;
-    }
-    r->at += 4;
-    return le_u32(r->p + r->at - 4);
-}
-
-/* A string's bytes where they lie (*len of them); NULL when bad. */
-static const char *get_bytes(struct reader *r, size_t *len)
-{
-    uint32_t n = get_u32(r);
-    if (r->bad || r->len - r->at < n) {
-        r->bad = 1;
-        return NULL;
-    }
-    r->at += n;
-    *len = n;
-    return (const char *)r->p + r->at - n;
-}
-
-/* A string of the bytes, NUL-terminated, malloc'd; NULL when bad. */
-static char *get_str(struct reader *r, size_t *len)
-{
-    uint32_t n = get_u32(r);
-    if (r->bad || r->len - r->at < n) {
-        r->bad = 1;
-        return NULL;
-    }
-    char *s = strndup((const char *)r->p + r->at, n);
-    r->at += n;
-    r->bad |= !s;
-    if (len)
-        *len = n;
-    return s;
-}
-
-/* Room for n more of size sz in *arr (cap *cap): 0, or -1. */
-static int room(void *arr, size_t *cap, size_t have, uint32_t n, size_t sz)
-{
-    void *a = *(void **)arr;
-    int rc = rtm_array_grow(&a, cap, have + n, sz, 4);
-    *(void **)arr = a;
-    return rc;
-}
-
-static void unpack_skeletons(struct reader *r, struct states_check *k)
-{
-    uint32_t n = get_u32(r);
-    if (r->bad || n > r->len || room(&k->k, &k->capk, k->nk, n, sizeof *k->k)) {
-        r->bad = 1;
-        return;
-    }
-    for (uint32_t i = 0; i < n && !r->bad; i++) {
-        size_t len;
-        char *name = get_str(r, NULL);
-        uint32_t game = get_u32(r);
-        char *text = get_str(r, &len);
-        struct rtm_skeleton *sk = NULL;
-        struct rtm_error e;
-        if (!name || !text || game > 1 || rtm_skeleton_parse(text, len, name, &sk, &e)) {
-            free(name);
-            r->bad = 1;
-        } else {
-            k->k[k->nk++] = (struct check_skel){ name, sk, (int)game };
-        }
-        free(text);
-    }
-}
-
-static void unpack_findings(struct reader *r, struct rtm_states *s)
-{
-    struct states_check *k = &s->check;
-    size_t ncfgs = s->ncfgs;
-    uint32_t n = get_u32(r);
-    if (n == NOT_CHECKED && !r->bad) {
-        s->check_later = 1;
-        return;
-    }
-    if (r->bad || n > r->len || room(&k->f, &k->capf, k->nf, n, sizeof *k->f)) {
-        r->bad = 1;
-        return;
-    }
-    for (uint32_t i = 0; i < n && !r->bad; i++) {
-        uint32_t w[4];
-        for (int j = 0; j < 4; j++)
-            w[j] = get_u32(r);
-        char *text = get_str(r, NULL);
-        if (!text || w[0] >= NCODES || w[1] >= ncfgs) {
-            free(text);
-            r->bad = 1;
-        } else {
-            k->f[k->nf++] = (struct check_finding){ text, w[1], w[2], w[3], w[0] };
-        }
-    }
-}
-
-static void unpack_bones(struct reader *r, struct states_check *k, size_t ncfgs)
-{
-    uint32_t n = get_u32(r);
-    if (r->bad || n > r->len || room(&k->b, &k->capb, k->nb, n, sizeof *k->b)) {
-        r->bad = 1;
-        return;
-    }
-    for (uint32_t i = 0; i < n && !r->bad; i++) {
-        uint32_t w[3];
-        for (int j = 0; j < 3; j++)
-            w[j] = get_u32(r);
-        size_t nk, nw, nf;
-        const char *key = get_bytes(r, &nk), *where = get_bytes(r, &nw), *file = get_bytes(r, &nf);
-        struct check_bones *b = &k->b[k->nb];
-        *b = (struct check_bones){ .cfg = w[0], .skel = w[1], .entry = w[2] };
-        if (!key || !where || !file || w[0] >= ncfgs || w[1] >= k->nk ||
-            bones_strings(b, key, nk, where, nw, NULL, file, nf))
-            r->bad = 1;
-        else
-            k->nb++;
-    }
-}
-
-int rtm_states_check_unpack(struct rtm_states *s, const uint8_t *p, size_t len)
-{
-    struct reader r = { p, len, 0, 0 };
-    unpack_skeletons(&r, &s->check);
-    unpack_findings(&r, s);
-    unpack_bones(&r, &s->check, s->ncfgs);
-    return r.bad || r.at != len ? -1 : 0;
 }

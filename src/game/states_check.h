@@ -47,7 +47,7 @@ void rtm_states_check_render(const struct rtm_states *s, rtm_states_bones_fn *bo
 /* What the check keeps, as bytes the persistent index remembers with the
  * lines (tree_states_index.c), and back into an unfinished table that
  * was given its configs without models: 0, or -1 (out of memory, or
- * bytes this did not write). */
+ * bytes this did not write).  In states_check_pack.c. */
 int rtm_states_check_pack(const struct rtm_states *s, struct rtm_buf *out);
 int rtm_states_check_unpack(struct rtm_states *s, const uint8_t *p, size_t len);
 

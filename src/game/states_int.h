@@ -45,14 +45,19 @@ struct check_finding {
     char *text;                 /* "CONFIG: CLASS_PATH: message" */
     size_t cfg;
     uint32_t entry, seq;
-    unsigned code;              /* states_check.c's enum check_code */
+    unsigned code;              /* enum check_code */
+};
+/* What a finding says, in the order check.txt writes them. */
+enum check_code {
+    CODE_BONE, CODE_NAME, CODE_PAIRS, CODE_IK, CODE_MASK_BONE, CODE_NAME_GAME, CODE_SKELETON,
+    NCODES
 };
 /* A state whose file's bones are compared with its class's skeleton when
  * check.txt is made (they are the animation's, not the configs'). */
 struct check_bones {
-    /* its strings share one block, key first (states_check.c's
-     * bones_strings): 20,000 states of a big install, 3 allocations each
-     * otherwise */
+    /* its strings share one block, key first
+     * (states_check_bones_strings): 20,000 states of a big install, 3
+     * allocations each otherwise */
     char *key;                  /* the file's game path, as states.txt's lines */
     char *where;                /* "CONFIG: CLASS_PATH" */
     char *file;                 /* as the config writes it */
@@ -242,6 +247,13 @@ int states_check_reads(const char *name, int checks);
  * and counts them (nstates), before the configs go: 0, or -1 out of
  * memory. */
 int states_check_collect(struct rtm_states *s);
+/* b's three strings in one block, key first, where made of its parts
+ * ("REL: PATH", no printf; where2 NULL: where1 alone): 0, or -1 when
+ * memory ran out.  The check's, and the index's when it gives the check
+ * back (states_check_pack.c). */
+int states_check_bones_strings(struct check_bones *b, const char *key, size_t nk,
+                               const char *where1, size_t nw1, const char *where2,
+                               const char *file, size_t nf);
 void states_check_free(struct states_check *k);
 
 /* ---- states_skeleton.c: the skeleton that plays a file ---- */
