@@ -1,10 +1,10 @@
-/* test_config_pp.c - the config preprocessor (cfg_pp.h) and game paths
- * (gamepath.h): directives, macros with # and ##, what is left as written
- * and counted, includes relative, by game path and from include/, include
- * loops, every error path with its FILE:LINE; what a result depends on
- * besides its text (lookups, the time); $PBOPREFIX$ forms, archive
- * prefixes; and the real addon trees of ../shared/addons (skipped without
- * ../shared). */
+/* test_config_pp.c - the config preprocessor (cfg_pp.h): directives,
+ * macros with # and ##, what is left as written and counted, includes
+ * relative, by game path (gamepath.h's projects) and from include/,
+ * include loops, every error path with its FILE:LINE; what a result
+ * depends on besides its text (lookups, the time); a plain text copied as
+ * it is; text and rapified forms agreeing.  The real addon trees are
+ * test_config_real.c's, game path forms test_gamepath.c's. */
 #include "cfg_testutil.h"
 
 #include <time.h>
@@ -12,8 +12,6 @@
 
 #include "cfg_pp.h"
 #include "gamepath.h"
-#include "pbo.h"
-#include "pbo_write.h"
 
 static char *pp_ok(const char *text, const struct cfg_pp_opts *o, struct cfg_pp_counts *counts)
 {
@@ -490,43 +488,6 @@ static void test_includes(void **state)
     assert_int_equal(system(path), 0);
 }
 
-static void test_gamepaths(void **state)
-{
-    (void)state;
-    char out[256];
-    const char *raw = "\\z\\ace\\\\.\\..\\addons/goggles\\";
-    assert_int_equal(gamepath_norm(raw, strlen(raw), out, sizeof out), 20);
-    assert_string_equal(out, "z\\ace\\addons\\goggles");
-    assert_true(gamepath_equal("\\Z\\ACE\\x.rtm", "z/ace/X.RTM"));
-    const char *forms[][2] = {
-        { "z\\ace\\addons\\goggles\r\n", "z\\ace\\addons\\goggles" },
-        { "\n\n  \\x\\mod\\main  \n", "x\\mod\\main" },
-        { "version=2\nprefix = x\\a\\b\nfoo=bar\n", "x\\a\\b" },
-        { "\xEF\xBB\xBFprefix=p\n", "p" },
-    };
-    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
-        assert_int_equal(gamepath_pboprefix(forms[i][0], strlen(forms[i][0]), out, sizeof out), 0);
-        assert_string_equal(out, forms[i][1]);
-    }
-    assert_int_equal(gamepath_pboprefix("version=1\n", 10, out, sizeof out), -1);
-    assert_int_equal(gamepath_pboprefix("\n \n", 3, out, sizeof out), -1);
-
-    struct pbo_write_entry e = { "config.bin", (const uint8_t *)"x", 1, PBO_PACK_STORE, 0 };
-    struct pbo_write_prop prop = { "prefix", "\\z\\ace\\addons\\goggles" };
-    for (int with = 0; with < 2; with++) {
-        struct rtm_buf b;
-        struct pbo *p = NULL;
-        struct rtm_error err;
-        rtm_buf_init(&b);
-        assert_int_equal(pbo_write(&e, 1, &prop, (size_t)with, 0, &b), 0);
-        assert_int_equal(pbo_read_table((const uint8_t *)b.p, b.len, b.len, &p, &err), 0);
-        assert_int_equal(gamepath_archive(p, "/mods/@ace/addons/Ace_Goggles.PBO", out, sizeof out), 0);
-        assert_string_equal(out, with ? "z\\ace\\addons\\goggles" : "Ace_Goggles");
-        pbo_free(p);
-        rtm_buf_free(&b);
-    }
-}
-
 static int resolve_nothing(void *arg, const char *gp, char *out, size_t n)
 {
     (void)arg, (void)gp, (void)out, (void)n;
@@ -561,65 +522,6 @@ static void test_depends_on(void **state)
     }
 }
 
-/* The two addon trees of ../shared/addons: configs and model.cfg read. */
-static void test_shared_addons(void **state)
-{
-    (void)state;
-    const char *sh = getenv("RTMFS_SHARED");
-    char path[4096];
-    static const char *files[] = {
-        "aur/addons/AUR_AdvancedUrbanRappelling/config.cpp",
-        "grad_captive/addons/functions/config.cpp",
-        "grad_captive/addons/main/config.cpp",
-        "grad_captive/addons/functions/rtms/model.cfg",
-    };
-    snprintf(path, sizeof path, "%s/addons/README.md", sh ? sh : "../shared");
-    if (access(path, R_OK) != 0)
-        skip_because("no ../shared");
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-        snprintf(path, sizeof path, "%s/addons/%s", sh ? sh : "../shared", files[i]);
-        struct gamepath_project *pr = NULL;
-        assert_int_equal(gamepath_project_open(path, &pr), 0);
-        struct cfg_pp_opts o = { .resolve = gamepath_project_resolve, .arg = pr,
-                                 .include_dir = gamepath_project_include(pr) };
-        struct cfg *c = NULL;
-        struct rtm_error err = { .msg = "" };
-        if (cfg_load_file(path, &o, &c, &err))
-            fail_msg("%s: %s", files[i], err.msg);
-        assert_int_equal(c->pp.missing_include, 0);
-        cfg_round_trip(c);
-        long k;
-        if (i == 0) {
-            k = cfg_find(c, "CfgMovesMaleSdr/States/AUR_01_Aim_Idling/speed", NULL);
-            assert_true(k >= 0 && c->e[k].v.type == CFG_T_INT && c->e[k].v.u.i == -8);
-        } else if (i == 1) {
-            k = cfg_find(c, "CfgGesturesMale/States/AnimCableStandLoop/speed", NULL);
-            assert_true(k >= 0 && c->e[k].v.u.f == 0.06f);
-            k = cfg_find(c, "CfgGesturesMale/States/AnimCableStandEnd/file", NULL);
-            assert_true(k >= 0);
-            assert_string_equal(c->e[k].v.u.s.p,
-                "\\x\\grad_captiveWalking\\addons\\functions\\rtms\\anim_cable_stand_end.rtm");
-            k = cfg_find(c, "CfgGesturesMale/States/AnimCableStandEnd/looped", NULL);
-            assert_true(k >= 0 && c->e[k].v.u.i == 0);   /* from its parent */
-            /* macros inside 'single quotes' are expanded (CBA's COMPILE_FILE_SYS) */
-            k = cfg_find(c, "Extended_PreStart_EventHandlers/grad_captiveWalking_functions/init", NULL);
-            assert_true(k >= 0);
-            assert_string_equal(c->e[k].v.u.s.p, "call compile preprocessFileLineNumbers "
-                                "'\\x\\grad_captiveWalking\\addons\\functions\\XEH_preStart.sqf'");
-        } else if (i == 3) {
-            assert_true(cfg_class(c, "CfgSkeletons/OFP2_ManSkeleton") >= 0);
-        }
-        printf("# %s: %u entries, %u undefined macro calls\n", files[i], c->ne,
-               c->pp.undefined_call);
-        cfg_free(c);
-        gamepath_project_free(pr);
-    }
-}
-
-/* Text and rapified forms agree: a config written as text with macros,
- * an include, #if and #elif, single quotes and joined strings,
- * preprocessed and parsed, reads back as the same tree from the text
- * rtmcat prints (cfg_print_text) and from its rapified bytes (rap_write). */
 /* A text with no directive or macro is its own output, copied at once:
  * the same bytes as line by line (each line ended by a \n, no \r), the
  * same line numbers after it, with a comment or without. */
@@ -657,6 +559,10 @@ static void test_as_is(void **state)
     assert_int_equal(system(path), 0);
 }
 
+/* Text and rapified forms agree: a config written as text with macros,
+ * an include, #if and #elif, single quotes and joined strings,
+ * preprocessed and parsed, reads back as the same tree from the text
+ * rtmcat prints (cfg_print_text) and from its rapified bytes (rap_write). */
 static void test_forms_agree(void **state)
 {
     (void)state;
@@ -713,8 +619,8 @@ int main(void)
         cmocka_unit_test(test_if),        cmocka_unit_test(test_builtins),
         cmocka_unit_test(test_single_quotes), cmocka_unit_test(test_arguments),
         cmocka_unit_test(test_left_as_written), cmocka_unit_test(test_errors),
-        cmocka_unit_test(test_includes),  cmocka_unit_test(test_gamepaths),
-        cmocka_unit_test(test_shared_addons), cmocka_unit_test(test_forms_agree),
+        cmocka_unit_test(test_includes),
+        cmocka_unit_test(test_forms_agree),
         cmocka_unit_test(test_join_outside_macro), cmocka_unit_test(test_if_in_macro_body),
         cmocka_unit_test(test_string_backslashes),
         cmocka_unit_test(test_comment_after_open_string), cmocka_unit_test(test_pragma_hemtt),

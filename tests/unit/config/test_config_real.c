@@ -1,9 +1,16 @@
 /* test_config_real.c - the config reader on real files: the 57 rapified
  * files in ../shared/configs against their expected trees (as read, and
  * as their text reads back), truncation at every byte and flipped bytes of
- * a few of them, and the speed-independent bits of the rapify writer on
- * real models (rapify, read back, same model).  Skips without ../shared. */
+ * a few of them, the speed-independent bits of the rapify writer on real
+ * models (rapify, read back, same model), and the text configs and
+ * model.cfg of the two addon trees of ../shared/addons, preprocessed with
+ * their includes.  Skips without ../shared. */
 #include "cfg_testutil.h"
+
+#include <unistd.h>
+
+#include "cfg_pp.h"
+#include "gamepath.h"
 
 static void test_shared_configs(void **state)
 {
@@ -113,12 +120,68 @@ static void test_flips(void **state)
     free_names(names, n);
 }
 
+/* The two addon trees of ../shared/addons: configs and model.cfg read. */
+static void test_shared_addons(void **state)
+{
+    (void)state;
+    const char *sh = getenv("RTMFS_SHARED");
+    char path[4096];
+    static const char *files[] = {
+        "aur/addons/AUR_AdvancedUrbanRappelling/config.cpp",
+        "grad_captive/addons/functions/config.cpp",
+        "grad_captive/addons/main/config.cpp",
+        "grad_captive/addons/functions/rtms/model.cfg",
+    };
+    snprintf(path, sizeof path, "%s/addons/README.md", sh ? sh : "../shared");
+    if (access(path, R_OK) != 0)
+        skip_because("no ../shared");
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        snprintf(path, sizeof path, "%s/addons/%s", sh ? sh : "../shared", files[i]);
+        struct gamepath_project *pr = NULL;
+        assert_int_equal(gamepath_project_open(path, &pr), 0);
+        struct cfg_pp_opts o = { .resolve = gamepath_project_resolve, .arg = pr,
+                                 .include_dir = gamepath_project_include(pr) };
+        struct cfg *c = NULL;
+        struct rtm_error err = { .msg = "" };
+        if (cfg_load_file(path, &o, &c, &err))
+            fail_msg("%s: %s", files[i], err.msg);
+        assert_int_equal(c->pp.missing_include, 0);
+        cfg_round_trip(c);
+        long k;
+        if (i == 0) {
+            k = cfg_find(c, "CfgMovesMaleSdr/States/AUR_01_Aim_Idling/speed", NULL);
+            assert_true(k >= 0 && c->e[k].v.type == CFG_T_INT && c->e[k].v.u.i == -8);
+        } else if (i == 1) {
+            k = cfg_find(c, "CfgGesturesMale/States/AnimCableStandLoop/speed", NULL);
+            assert_true(k >= 0 && c->e[k].v.u.f == 0.06f);
+            k = cfg_find(c, "CfgGesturesMale/States/AnimCableStandEnd/file", NULL);
+            assert_true(k >= 0);
+            assert_string_equal(c->e[k].v.u.s.p,
+                "\\x\\grad_captiveWalking\\addons\\functions\\rtms\\anim_cable_stand_end.rtm");
+            k = cfg_find(c, "CfgGesturesMale/States/AnimCableStandEnd/looped", NULL);
+            assert_true(k >= 0 && c->e[k].v.u.i == 0);   /* from its parent */
+            /* macros inside 'single quotes' are expanded (CBA's COMPILE_FILE_SYS) */
+            k = cfg_find(c, "Extended_PreStart_EventHandlers/grad_captiveWalking_functions/init", NULL);
+            assert_true(k >= 0);
+            assert_string_equal(c->e[k].v.u.s.p, "call compile preprocessFileLineNumbers "
+                                "'\\x\\grad_captiveWalking\\addons\\functions\\XEH_preStart.sqf'");
+        } else if (i == 3) {
+            assert_true(cfg_class(c, "CfgSkeletons/OFP2_ManSkeleton") >= 0);
+        }
+        printf("# %s: %u entries, %u undefined macro calls\n", files[i], c->ne,
+               c->pp.undefined_call);
+        cfg_free(c);
+        gamepath_project_free(pr);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shared_configs),
         cmocka_unit_test(test_truncation),
         cmocka_unit_test(test_flips),
+        cmocka_unit_test(test_shared_addons),
     };
     return run_test_cases(tests, NULL, NULL);
 }
