@@ -95,6 +95,7 @@ struct load_src {
     const char *classes_where;
     const struct rtm_bvh_map_file *map;     /* a BVH's (bvhmap.h), or NULL */
     int fd;                                 /* the file (or archive) open */
+    struct loader_shape_miss miss;          /* the store's answer before the parse */
 };
 
 static const struct load_src *load_of(const struct rtmc_src *src)
@@ -130,7 +131,7 @@ static int parsed(const struct rtm_loader *l, const struct rtmc_src *src, int rc
     }
     if (out->anim) {
         out->anim->digits = l->digits;
-        loader_remember_shape(l, src, out->anim, out);
+        loader_remember_shape(l, src, out->anim, out, &load_of(src)->miss);
     } else if (rc == 0 && !pb->refused) {
         loader_remember_error(l, src, err);
     }
@@ -466,8 +467,9 @@ int rtm_loader_load(void *ctx, const struct rtmc_src *src, struct rtmc_reservati
     /* what stat and readdir need comes from the index without opening the file */
     if (src->kind == RTMC_TABLE && loader_recall_table(l, src, out) == 0)
         return 0;
+    struct loader_shape_miss miss = { 0 };
     if (src->kind == RTMC_ANIM && src->level == RTMC_SHAPE &&
-        loader_recall_shape(l, src, out, msg, msglen) == 0)
+        loader_recall_shape(l, src, out, msg, msglen, &miss) == 0)
         return 0;
     char file[PATH_MAX];
     size_t n = src->archive_len ? src->archive_len : strlen(src->path);
@@ -486,7 +488,7 @@ int rtm_loader_load(void *ctx, const struct rtmc_src *src, struct rtmc_reservati
     int rc = same_version(fd, src);
     struct rtm_modelcfg m = { .h = NULL };
     struct rtm_bvh_map_file map = { .text = NULL };
-    struct load_src with = { .src = *src, .map = &map, .fd = fd };
+    struct load_src with = { .src = *src, .map = &map, .fd = fd, .miss = miss };
     if (!rc && (rc = rtm_bvh_map_find(l, fd, src, &map, msg, msglen)) == 1) {
         close(fd);                      /* a map that does not read: the file's message */
         return 0;

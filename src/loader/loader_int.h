@@ -16,15 +16,25 @@ int loader_recall_table(const struct rtm_loader *l, const struct rtmc_src *src,
 /* Remembers table p of src, open as fd: the bytes it was read from. */
 void loader_remember_table(const struct rtm_loader *l, int fd, const struct rtmc_src *src,
                            const struct pbo *p);
+/* What a load learnt of the store's shape record before it parsed: none
+ * under key k (absent), so that remembering the parse asks no more. */
+struct loader_shape_miss {
+    int absent;
+    struct rtm_store_key k;
+};
 /* A shape of src from the store into out, or the message of a file that
- * does not parse into msg: 0, or -1 when the store has neither. */
+ * does not parse into msg: 0, or -1 when the store has neither (and then,
+ * when the store was asked, miss says so). */
 int loader_recall_shape(const struct rtm_loader *l, const struct rtmc_src *src,
-                        struct rtmc_loaded *out, char *msg, size_t msglen);
+                        struct rtmc_loaded *out, char *msg, size_t msglen,
+                        struct loader_shape_miss *miss);
 /* After a parse of src into a: remembers its shape without sizes, or
  * (when the store has its shape) gives its sizes to check in
- * out->indexed (malloc'd; the cache takes it). */
+ * out->indexed (malloc'd; the cache takes it).  miss: what the load's
+ * recall found, or NULL (the store is asked). */
 void loader_remember_shape(const struct rtm_loader *l, const struct rtmc_src *src,
-                           const struct rtm_anim *a, struct rtmc_loaded *out);
+                           const struct rtm_anim *a, struct rtmc_loaded *out,
+                           const struct loader_shape_miss *miss);
 /* Remembers that src does not parse, and why (err; not its path, which a
  * rename changes). */
 void loader_remember_error(const struct rtm_loader *l, const struct rtmc_src *src,

@@ -81,14 +81,19 @@ static void *recall(const struct rtm_loader *l, const struct rtmc_src *src, uint
 /* A shape of src from the index into out, or the message of a file that
  * does not parse into msg: 0, or -1 when it has neither. */
 int loader_recall_shape(const struct rtm_loader *l, const struct rtmc_src *src,
-                            struct rtmc_loaded *out, char *msg, size_t msglen)
+                        struct rtmc_loaded *out, char *msg, size_t msglen,
+                        struct loader_shape_miss *miss)
 {
     struct rtm_store_key k;
     size_t len;
     char error[320];
-    void *val = recall(l, src, RTM_STORE_SHAPE, &k, &len);
-    if (!val)
+    void *val = NULL;
+    if (!l->store || index_key(l, src, RTM_STORE_SHAPE, &k))
         return -1;
+    if (rtm_store_get(l->store, &k, &val, &len)) {
+        *miss = (struct loader_shape_miss){ 1, k };
+        return -1;
+    }
     int rc = rtm_shape_decode(val, len, &out->anim, &out->indexed, error, sizeof error);
     free(val);
     if (rc == 0) {
@@ -118,8 +123,15 @@ static void put_shape(const struct rtm_loader *l, const struct rtm_store_key *k,
 /* Remembers a's shape without sizes, or (when the index has its shape)
  * gives its sizes to check in out->indexed. */
 void loader_remember_shape(const struct rtm_loader *l, const struct rtmc_src *src,
-                           const struct rtm_anim *a, struct rtmc_loaded *out)
+                           const struct rtm_anim *a, struct rtmc_loaded *out,
+                           const struct loader_shape_miss *miss)
 {
+    if (miss && miss->absent) {         /* asked a moment ago: nothing to compare */
+        free(out->indexed);
+        out->indexed = NULL;
+        put_shape(l, &miss->k, a, NULL, "");
+        return;
+    }
     struct rtm_store_key k;
     size_t len;
     char error[8];

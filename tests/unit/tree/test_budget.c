@@ -4,9 +4,9 @@
  * parses (work.h) and renders (cache.h), on a generated install of NARCH
  * archives of NPER animations and a texture each (and a config, rapified
  * or text, when the case says), beside loose animations.  Each walk runs
- * on a first mount with no index (the first view also with one); the
- * later-mount walks on a mount that shares the index the first one
- * wrote.  A budget is the work the walk needs; a change that adds work
+ * on a first mount with no index (the first view and grep also with one,
+ * grep counting what the index is asked too); the later-mount walks on a
+ * mount that shares the index the first one wrote.  A budget is the work the walk needs; a change that adds work
  * where none was needed fails here, naming the counter that grew.
  *
  * The walks, as the kernel asks them of the tree:
@@ -399,6 +399,24 @@ static void first_mount_grep(void **state)
         .configs = 0, .heads = NANIMS, .fulls = 0, .renders = NANIMS });
 }
 
+/* The same with an index, which asks it once an archive's table and once
+ * an animation's shape, both missing: the parse that follows a miss
+ * writes its record without asking again. */
+static void first_mount_grep_indexed(void **state)
+{
+    struct env *e = *state;
+    struct rtm_tree *t = mount(e, 1);
+    assert_int_equal(walk(t, RTM_INO_ROOT, W_BONES), NANIMS);
+    within(e, "first-mount grep -r bones.txt, indexed", (struct budget){
+        .opened = NARCH + NANIMS, .bytes = bytes_for(e, NARCH), .tables = NARCH,
+        .configs = 0, .heads = NANIMS, .fulls = 0, .renders = NANIMS });
+    struct rtm_index_stats ix;
+    rtm_index_get_stats(e->f.ix, &ix);
+    if (ix.hits + ix.misses > NARCH + NANIMS)
+        fail_msg("index asked %llu times: budget %d (a table and a shape each)",
+                 (unsigned long long)(ix.hits + ix.misses), NARCH + NANIMS);
+}
+
 /* find | xargs cat: as ls -lR, and every view rendered once. */
 static void first_mount_cat(void **state)
 {
@@ -440,6 +458,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(later_first_view, setup_text_configs, teardown),
         cmocka_unit_test_setup_teardown(first_mount_stat, setup, teardown),
         cmocka_unit_test_setup_teardown(first_mount_grep, setup, teardown),
+        cmocka_unit_test_setup_teardown(first_mount_grep_indexed, setup, teardown),
         cmocka_unit_test_setup_teardown(first_mount_cat, setup, teardown),
         cmocka_unit_test_setup_teardown(later_mount, setup, teardown),
     };
