@@ -72,11 +72,16 @@ static size_t claim(struct build *b, size_t off, uint32_t len)
     return (size_t)(e - b->table) + 1;
 }
 
-/* The rule's escapes as a table: asked for every byte of every name. */
+/* The rule's escapes as a table: asked for every byte of every name, and
+ * made for every animation loaded, so by ranges rather than byte by byte. */
 static void escapes_of(struct build *b)
 {
-    for (unsigned c = 0; c < 256; c++)
-        b->esc[c] = c < 0x20 || c > 0x7e || c == '\\' || (c && strchr(b->rule->escape, (int)c));
+    memset(b->esc, 1, 0x20);
+    memset(b->esc + 0x20, 0, 0x7f - 0x20);
+    memset(b->esc + 0x7f, 1, 256 - 0x7f);
+    b->esc['\\'] = 1;
+    for (const char *e = b->rule->escape; *e; e++)
+        b->esc[(unsigned char)*e] = 1;
 }
 
 static int must_escape(const struct build *b, unsigned char c, uint32_t at)
