@@ -502,6 +502,47 @@ static char *name_with(void (*put)(struct rtm_buf *, struct rtm_str), const char
 
 #define NAME(put, lit) name_with(put, lit, sizeof(lit) - 1)
 
+/* The escaping rule byte by byte, as numfmt.h states it: the reference
+ * for the word-at-a-time escaper. */
+static char *escaped_bytewise(const char *s, size_t n, int space)
+{
+    char *out = malloc(4 * n + 1), *o = out;
+    assert_non_null(out);
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 0x20 && c < 0x7f && c != '\\' && !(space && c == ' '))
+            *o++ = (char)c;
+        else
+            o += sprintf(o, "\\x%02x", c);
+    }
+    *o = 0;
+    return out;
+}
+
+/* Names of every length to 40 whose bytes are mostly plain, with one to
+ * three bytes of any value anywhere: each escape at each place of a word,
+ * and words with none. */
+static void put_name_as_bytewise(void **state)
+{
+    (void)state;
+    lcg_state = 11;
+    for (int t = 0; t < 200000; t++) {
+        char raw[40];
+        size_t n = lcg_next() % (sizeof raw + 1);
+        for (size_t k = 0; k < n; k++)
+            raw[k] = (char)(0x20 + lcg_next() % 0x5f);
+        for (unsigned e = lcg_next() % 4; n && e > 0; e--)
+            raw[lcg_next() % n] = (char)lcg_next();
+        for (int space = 0; space < 2; space++) {
+            char *got = name_with(space ? rtm_put_token : rtm_put_name, raw, n);
+            char *want = escaped_bytewise(raw, n, space);
+            assert_string_equal(got, want);
+            free(got);
+            free(want);
+        }
+    }
+}
+
 static void put_name_escapes(void **state)
 {
     (void)state;
@@ -674,6 +715,7 @@ int main(void)
         cmocka_unit_test(num_len_is_fmt_len),
         cmocka_unit_test(digits_option),
         cmocka_unit_test(put_name_escapes),
+        cmocka_unit_test(put_name_as_bytewise),
         cmocka_unit_test(put_csv_name_quotes_only_when_needed),
         cmocka_unit_test(put_json_name_is_valid_json),
     };
