@@ -91,21 +91,67 @@ static uint64_t fold_hash(const char *name, size_t len)
 /* A hash table of the bones by name, built as they are added: every
  * animation loaded looks up each of its bones here three times, where a
  * search by comparisons cost a sixth of rtmfs's instructions on a grep -r.
- * The free slot, or the one holding (name, len). */
-static uint32_t *slot_of(const struct rtm_skeleton *s, const char *name, size_t len)
+ * A slot holds the bone's index + 1 (SLOT_INDEX_BITS), its name's length
+ * (SLOT_LEN_BITS; SLOT_LEN_LONG from there on) and the top bits of its
+ * hash: a probe compares names only where all agree, and then, the
+ * lengths being equal, a word at a time. */
+enum { SLOT_INDEX_BITS = 13, SLOT_LEN_BITS = 8, SLOT_LEN_LONG = (1 << SLOT_LEN_BITS) - 1 };
+_Static_assert(SKEL_MAX_BONES < (1 << SLOT_INDEX_BITS), "a bone's index + 1 fits its bits");
+#define SLOT_INDEX(v) ((v) & ((1u << SLOT_INDEX_BITS) - 1))
+
+static uint32_t slot_tag(uint64_t hash, size_t len)
 {
-    uint32_t *slot;
-    for (uint32_t i = (uint32_t)fold_hash(name, len) & (s->nslots - 1);; i = (i + 1) & (s->nslots - 1)) {
-        slot = &s->slots[i];
-        if (!*slot || name_is(name, len, s->bone[*slot - 1]))
+    uint32_t l = len < SLOT_LEN_LONG ? (uint32_t)len : SLOT_LEN_LONG;
+    uint32_t top = (uint32_t)(hash >> (64 - (32 - SLOT_INDEX_BITS - SLOT_LEN_BITS)));
+    return (l | top << SLOT_LEN_BITS) << SLOT_INDEX_BITS;
+}
+
+/* name_is for a bone whose name is known to be len bytes long. */
+static int same_name(const char *name, size_t len, const char *bone)
+{
+    if (len >= SLOT_LEN_LONG)
+        return name_is(name, len, bone);
+    size_t i = 0;
+    for (uint64_t a, b; i + 8 <= len; i += 8) {
+        memcpy(&a, name + i, 8);
+        memcpy(&b, bone + i, 8);
+        if (a != b && fold_word(a) != fold_word(b))
+            return 0;
+    }
+    for (; i < len; i++) {
+        unsigned char a = (unsigned char)name[i], b = (unsigned char)bone[i];
+        if (a != b && rtm_ascii_lower(a) != rtm_ascii_lower(b))
+            return 0;
+    }
+    return 1;
+}
+
+/* The slot holding (name, len), or the free one where it goes; *tag is
+ * what its slot holds beside the index. */
+static uint32_t *slot_of(const struct rtm_skeleton *s, const char *name, size_t len,
+                         uint32_t *tag)
+{
+    uint64_t h = fold_hash(name, len);
+    *tag = slot_tag(h, len);
+    for (uint32_t i = (uint32_t)h & (s->nslots - 1);; i = (i + 1) & (s->nslots - 1)) {
+        uint32_t *slot = &s->slots[i];
+        if (!*slot || ((*slot & ~SLOT_INDEX(~0u)) == *tag &&
+                       same_name(name, len, s->bone[SLOT_INDEX(*slot) - 1])))
             return slot;
     }
 }
 
+/* Puts bone k (name, len) in its slot. */
+static void slot_put(struct rtm_skeleton *s, const char *name, size_t len, uint32_t k)
+{
+    uint32_t tag, *slot = slot_of(s, name, len, &tag);
+    *slot = tag | (k + 1);
+}
+
 int32_t rtm_skeleton_find(const struct rtm_skeleton *s, const char *name, size_t len)
 {
-    uint32_t *slot = s->nslots ? slot_of(s, name, len) : NULL;
-    return slot && *slot ? (int32_t)(*slot - 1) : -1;
+    uint32_t tag, *slot = s->nslots ? slot_of(s, name, len, &tag) : NULL;
+    return slot && *slot ? (int32_t)SLOT_INDEX(*slot) - 1 : -1;
 }
 
 /* Room for bone n in the table (at most half full), rehashing into a
@@ -119,7 +165,7 @@ static int slots_room(struct rtm_skeleton *s, uint32_t n)
     if (!(grown.slots = calloc(grown.nslots, sizeof *grown.slots)))
         return -1;
     for (uint32_t k = 0; k < n; k++)
-        *slot_of(&grown, s->bone[k], strlen(s->bone[k])) = k + 1;
+        slot_put(&grown, s->bone[k], strlen(s->bone[k]), k);
     free(s->slots);
     s->slots = grown.slots;
     s->nslots = grown.nslots;
@@ -174,7 +220,7 @@ static int skel_add(struct rtm_skeleton *s, const char *bone, size_t blen, int32
     if (!(s->bone[s->nbones] = strndup(bone, blen)))
         return -1;
     s->parent[s->nbones] = parent;
-    *slot_of(s, bone, blen) = s->nbones + 1;    /* a name listed twice is refused before */
+    slot_put(s, bone, blen, s->nbones);     /* a name listed twice is refused before */
     s->nbones++;
     return 0;
 }
@@ -571,7 +617,7 @@ static int builtin_ofp2(struct rtm_skeleton **out, struct rtm_error *err)
         s->parent[i] = b->parent;
         memcpy(s->pivot[i], b->pivot, sizeof s->pivot[i]);
         s->placed[i] = b->placed;
-        *slot_of(s, b->name, n) = i + 1;
+        slot_put(s, b->name, n, i);
     }
     s->nbones = OFP2_NBONES;
     *out = s;

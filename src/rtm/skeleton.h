@@ -42,8 +42,8 @@ struct rtm_skeleton {
     char *name_block;  /* NULL, or the one block every bone[i] points into
                         * (the built-in ofp2: one allocation, not 103) */
     int32_t *parent;   /* index into bone[], -1 for a root */
-    uint32_t *slots;   /* bone[] by case-insensitive name: index + 1, 0 for a
-                        * free slot (rtm_skeleton_find) */
+    uint32_t *slots;   /* bone[] by case-insensitive name, 0 for a free slot
+                        * (skeleton.c's own: rtm_skeleton_find) */
     uint32_t nslots;   /* a power of 2, or 0 */
     float (*pivot)[3]; /* nbones rest-pose joint positions (x, y, z), or NULL */
     uint8_t *placed;   /* nbones: 1 when the pivot was placed by a rule; NULL

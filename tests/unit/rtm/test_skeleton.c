@@ -2,6 +2,7 @@
  * included), its writer and case-insensitive lookup (skeleton.h). */
 #include "testutil.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <unistd.h>
 
@@ -257,6 +258,28 @@ static char *write_text(const struct rtm_skeleton *s, size_t *len)
     return rtm_buf_take(&b, NULL);
 }
 
+/* ASCII case-insensitive equality, byte by byte: the rule lookups keep. */
+static int same_folded(const char *a, size_t na, const char *b)
+{
+    if (strlen(b) != na)
+        return 0;
+    for (size_t i = 0; i < na; i++) {
+        unsigned char x = (unsigned char)a[i], y = (unsigned char)b[i];
+        if (x != y && tolower(x) != tolower(y))
+            return 0;
+    }
+    return 1;
+}
+
+/* The first of names[0..n) equal to (p, len) by the bytewise rule, or -1. */
+static int32_t find_in(char (*names)[256], int n, const char *p, size_t len)
+{
+    for (int i = 0; i < n; i++)
+        if (same_folded(p, len, names[i]))
+            return i;
+    return -1;
+}
+
 /* Names are found in any ASCII case, whatever their length (the lookup
  * hashes them 8 bytes at a time), and only A-Z fold: '@' and '`', '['
  * and '{', or bytes past ASCII, differ by the same bit and stay apart. */
@@ -276,6 +299,72 @@ static void find_folds_ascii_only(void **state)
     assert_int_equal(rtm_skeleton_find(s, "x@{\xc1", 4), -1);
     assert_int_equal(rtm_skeleton_find(s, "x@[\xe1", 4), -1);
     rtm_skeleton_free(s);
+}
+
+/* 300 bones of 1 to 255 bytes (every word byte, letters mostly), looked
+ * up in random case, cut or grown by a byte, or with one byte changed:
+ * the answer is always the bytewise rule's (the table compares lengths
+ * and hash bits before names, and names a word at a time). */
+static void find_as_bytewise(void **state)
+{
+    (void)state;
+    enum { N = 300 };
+    static char names[N][256];
+    struct rtm_buf text;
+    rtm_buf_init(&text);
+    srand(7);
+    for (int i = 0; i < N; i++) {
+        size_t n = 1 + (size_t)(i < 40 ? i : rand() % (i % 3 ? 24 : 255));
+        do {
+            for (size_t k = 0; k < n; k++) {
+                int c = rand() % 4 ? "aBcDeFgHiJkLmNoPqRsTuVwXyZ"[rand() % 26]
+                                   : 33 + rand() % 94;
+                names[i][k] = (char)(c == '#' ? '_' : c);
+            }
+            names[i][n] = 0;
+        } while (find_in(names, i, names[i], n) >= 0);
+        rtm_buf_printf(&text, "%s -\n", names[i]);
+    }
+    struct rtm_skeleton *s = parse_text_ok(text.p, text.len);
+    assert_int_equal(s->nbones, N);
+    char probe[258];
+    for (int t = 0; t < 100000; t++) {
+        int i = rand() % N;
+        size_t n = strlen(names[i]);
+        memcpy(probe, names[i], n);
+        for (size_t k = 0; k < n; k++)
+            if (isalpha((unsigned char)probe[k]) && rand() % 2)
+                probe[k] ^= 0x20;
+        switch (rand() % 4) {
+        case 0: n--; break;                               /* cut */
+        case 1: probe[n++] = (char)(33 + rand() % 94); break;   /* grown */
+        case 2: probe[rand() % n] = (char)(33 + rand() % 94); break;
+        default: break;
+        }
+        int32_t want = find_in(names, N, probe, n);
+        assert_int_equal(rtm_skeleton_find(s, probe, n), want);
+    }
+    rtm_skeleton_free(s);
+    /* Names of one short length, and 300,000 probes of it: where a
+     * probe's hash bits meet a bone's, only the names' bytes tell. */
+    rtm_buf_free(&text);
+    rtm_buf_init(&text);
+    for (int i = 0; i < N; i++) {
+        do
+            for (int k = 0; k < 4; k++)
+                names[i][k] = (char)('a' + rand() % 26);
+        while (find_in(names, i, names[i], 4) >= 0);
+        names[i][4] = 0;
+        rtm_buf_printf(&text, "%s -\n", names[i]);
+    }
+    s = parse_text_ok(text.p, text.len);
+    for (int t = 0; t < 300000; t++) {
+        for (int k = 0; k < 4; k++)
+            probe[k] = (char)((rand() % 2 ? 'a' : 'A') + rand() % 26);
+        assert_int_equal(rtm_skeleton_find(s, probe, 4), find_in(names, N, probe, 4));
+    }
+    rtm_skeleton_free(s);
+    rtm_buf_free(&text);
 }
 
 static const char PIVOTS[] =
@@ -565,6 +654,7 @@ int main(void)
         cmocka_unit_test(open_missing_file),
         cmocka_unit_test(builtin_any_case),
         cmocka_unit_test(find_folds_ascii_only),
+        cmocka_unit_test(find_as_bytewise),
         cmocka_unit_test(parse_pivots),
         cmocka_unit_test(parse_pivot_errors),
         cmocka_unit_test(write_format),
