@@ -92,8 +92,19 @@ int pbo_load_entry(struct rtm_work *w, int fd, const struct pbo *p, size_t i, ui
         return -1;
     }
     int rc = read_at(w, fd, blob, e->data_size, e->offset, err);
-    if (rc == 0)
+    if (rc == 0 && !pbo_entry_compressed(e)) {
+        /* stored: the bytes read are the entry's; a copy of them was a
+         * second buffer of fresh pages for every animation a walk sizes */
+        if (pbo_entry_readable(e, err))
+            rc = -1;
+        else {
+            *out = blob;
+            *len = e->data_size;
+            return 0;
+        }
+    } else if (rc == 0) {
         rc = pbo_entry_data(p, i, blob, e->data_size, out, len, err);
+    }
     free(blob);
     return rc;
 }
