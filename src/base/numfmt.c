@@ -8,6 +8,7 @@
  * float-exhaustive` checks all 2^32 bit patterns against the contract.
  */
 #include "numfmt.h"
+#include "numfmt_simd.h"
 
 #include <float.h>
 #include <math.h>
@@ -513,6 +514,14 @@ size_t rtm_num_len(float v, int digits)
 uint64_t rtm_nums_len(const float *v, size_t n, int digits)
 {
     uint64_t len = 0;
+    if (digits < 0 && n >= 4 && rtm_float_lens_avx2_ok()) {
+        for (size_t i = 0; i < n; i++) {    /* what the vector code leaves */
+            i += rtm_float_lens_avx2(v + i, n - i, &len);
+            if (i < n)
+                len += float_len(v[i]);
+        }
+        return len;
+    }
     if (digits < 0)
         for (size_t i = 0; i < n; i++)
             len += float_len(v[i]);

@@ -1,10 +1,11 @@
 /* float_all - `make float-exhaustive`: rtm_fmt_float (numfmt.h) checked on
  * all 2^32 float32 bit patterns, one thread a core, against what the
  * contract says rather than against another implementation:
- *   - the length returned, and rtm_float_len's, is the text's; and in
- *     fixed point (rtm_fmt_fixed, with the pattern's last decimal digit as
- *     the number of decimals, so that each is checked on 2^32 / 10 floats)
- *     rtm_fixed_len's is that text's;
+ *   - the length returned, rtm_float_len's and its lane's of four at once
+ *     (numfmt_simd.h: the scalar code's where there is no AVX2), is the
+ *     text's; and in fixed point (rtm_fmt_fixed, with the pattern's last
+ *     decimal digit as the number of decimals, so that each is checked on
+ *     2^32 / 10 floats) rtm_fixed_len's is that text's;
  *   - nan, inf, -inf, 0 and -0 are the special strings;
  *   - a negative float is "-" and the text of its absolute value;
  *   - a positive float's text reads back with strtof as the same float;
@@ -28,10 +29,12 @@
 #include <unistd.h>
 
 #include "numfmt.h"
+#include "numfmt_simd.h"
 
 struct job {
     uint64_t from, to, stride;
     uint64_t checked, failed;
+    int avx2;                   /* rtm_float_lens_avx2_ok() */
 };
 
 static pthread_mutex_t print_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -180,8 +183,13 @@ static void check_one(uint32_t u, struct job *j)
     char got[RTM_FLOAT_CHARS], want[RTM_FLOAT_CHARS];
     size_t n = rtm_fmt_float(v, got);
     j->checked++;
-    if (n != strlen(got) || rtm_float_len(v) != n) {
-        report(u, got, "length returned (or rtm_float_len's) is not the text's");
+    float four[4] = { v, 1, 1, 1 };     /* each 1 is 1 long */
+    uint64_t lane = 0;
+    size_t taken = j->avx2 ? rtm_float_lens_avx2(four, 4, &lane) : 0;
+    if (n != strlen(got) || rtm_float_len(v) != n ||
+        (taken == 4 ? lane != n + 3 : taken || (j->avx2 && isfinite(v) && v != 0))) {
+        report(u, got, "length returned (or rtm_float_len's, or its AVX2 lane's) is not the "
+                       "text's");
         j->failed++;
         return;
     }
@@ -250,7 +258,8 @@ int main(void)
     for (long i = 0; i < nthreads; i++) {
         uint64_t from = block * (uint64_t)i;
         jobs[i] = (struct job){ from + (stride - from % stride) % stride,
-                                i + 1 == nthreads ? total : from + block, stride, 0, 0 };
+                                i + 1 == nthreads ? total : from + block, stride, 0, 0,
+                                rtm_float_lens_avx2_ok() };
         pthread_create(&tid[i], NULL, run, &jobs[i]);
     }
     uint64_t checked = 0, failed = 0;
@@ -261,8 +270,9 @@ int main(void)
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     printf("float-exhaustive: %llu bit patterns checked (every %llu-th), %llu failed, "
-           "%ld threads, %.0f s\n", (unsigned long long)checked, (unsigned long long)stride,
+           "%ld threads, %.0f s%s\n", (unsigned long long)checked, (unsigned long long)stride,
            (unsigned long long)failed, nthreads,
-           (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9);
+           (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9,
+           rtm_float_lens_avx2_ok() ? "" : " (no AVX2: the lanes not checked)");
     return failed ? 1 : 0;
 }

@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "numfmt.h"
+#include "numfmt_simd.h"
 
 /* A deterministic 64-bit LCG (Knuth's MMIX constants); the high half is
  * the better-mixed part. */
@@ -477,6 +478,64 @@ static void num_len_is_fmt_len(void **state)
     }
 }
 
+/* The four-at-a-time length (numfmt_simd.h) of one float beside three
+ * 1s, each 1 long: what the float's own lane gives. */
+static uint64_t lane_len(float v)
+{
+    float four[4] = { v, 1, 1, 1 };
+    uint64_t len = 0;
+    assert_int_equal(rtm_float_lens_avx2(four, 4, &len), 4);
+    return len - 3;
+}
+
+/* The vector lengths are the scalar ones, float by float: a million
+ * random bit patterns (a third of them between 2^-27 and 2^13, where a
+ * matrix's numbers are), every power of two (the rounding interval's
+ * narrower lower half) and the subnormals' edges; a group with a zero,
+ * an infinity or a NaN left to the scalar code; and rtm_nums_len's sums
+ * of rows of 1 to 16 with those among them.  Where the processor has no
+ * AVX2, the rows only, and the test says so. */
+static void float_lens_avx2_as_scalar(void **state)
+{
+    (void)state;
+    int avx2 = rtm_float_lens_avx2_ok();
+    if (!avx2)
+        print_message("no AVX2 here: rtm_nums_len's scalar sums only\n");
+    lcg_state = 4242;
+    for (uint32_t i = 0; avx2 && i < 1000000; i++) {
+        uint32_t u = lcg_next();
+        if (i % 3 == 0)
+            u = (u & 0x807fffffu) | ((100u + lcg_next() % 40u) << 23);
+        if (i < 512)                   /* 2^-126 .. 2^127, both signs */
+            u = (i & 1) << 31 | (i / 2 % 255 + 1) << 23;
+        else if (i < 1024)             /* about 2^-126, the largest subnormals */
+            u = (i & 1) << 31 | ((i - 512) / 2 + 0x7ffe00u);
+        else if (i < 2048)             /* the smallest */
+            u = i - 1024;
+        float v = from_bits(u);
+        if (!isfinite(v) || v == 0) {
+            float four[4] = { 1, 1, 1, v };
+            uint64_t len = 0;
+            assert_int_equal(rtm_float_lens_avx2(four, 4, &len), 0);
+            assert_int_equal(len, 0);
+        } else if (lane_len(v) != rtm_float_len(v)) {
+            fail_msg("0x%08x: %llu, not %zu", u, (unsigned long long)lane_len(v),
+                     rtm_float_len(v));
+        }
+    }
+    for (int t = 0; t < 20000; t++) {
+        float row[16];
+        size_t n = 1 + lcg_next() % 16;
+        uint64_t sum = 0;
+        for (size_t k = 0; k < n; k++) {
+            uint32_t r = lcg_next() % 8;
+            row[k] = r == 0 ? 0.0f : r == 1 ? -INFINITY : r == 2 ? NAN : from_bits(lcg_next());
+            sum += rtm_float_len(row[k]);
+        }
+        assert_int_equal(rtm_nums_len(row, n, RTM_DIGITS_EXACT), sum);
+    }
+}
+
 static void digits_option(void **state)
 {
     (void)state;
@@ -713,6 +772,7 @@ int main(void)
         cmocka_unit_test(fixed_point_fast_equals_snprintf),
         cmocka_unit_test(fixed_doubles),
         cmocka_unit_test(num_len_is_fmt_len),
+        cmocka_unit_test(float_lens_avx2_as_scalar),
         cmocka_unit_test(digits_option),
         cmocka_unit_test(put_name_escapes),
         cmocka_unit_test(put_name_as_bytewise),
