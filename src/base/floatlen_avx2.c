@@ -1,14 +1,14 @@
-/* floatlen_avx2.c - rtm_float_len (numfmt.h) of four floats at once, with
- * AVX2 where the processor has it (numfmt_simd.h).
+/* floatlen_avx2.c - rtm_float_len and rtm_fixed_len (numfmt.h) of four
+ * numbers at once, with AVX2 where the processor has it (numfmt_simd.h).
  *
  * Sizing a first mount's frames/ and tracks/ measures every number of
  * every matrix: a quarter of a first-mount du's CPU was rtm_nums_len.
  * Each lane makes the decisions numfmt.c's shortest_fast and float_len
  * make, in the same integers, so the lengths are the scalar ones; `make
  * float-exhaustive` compares the two on every float32, and test_numfmt
- * on a million.  A group with a zero, an infinity or a NaN (or, which no
- * float has, a shift that would not keep a product within 96 bits) is
- * left to the scalar code. */
+ * on a million.  A group with an infinity or a NaN (or, which no float
+ * has, a shift that would not keep a product within 96 bits) is left to
+ * the scalar code. */
 #include "numfmt_simd.h"
 
 #if RTM_FLOATLEN_AVX2
@@ -169,14 +169,72 @@ static inline AVX2 long long group4(const float *v)
 {
     __m128i bits = _mm_loadu_si128((const __m128i *)(const void *)v);
     __m128i mag = _mm_and_si128(bits, _mm_set1_epi32(0x7fffffff));
-    __m128i special = _mm_or_si128(_mm_cmpeq_epi32(mag, _mm_setzero_si128()),
-                                   _mm_cmpgt_epi32(mag, _mm_set1_epi32(0x7f7fffff)));
+    /* "0" and "-0" are as long as "1" and "-1": a zero is measured as a
+     * one of its sign (matrices hold many) */
+    __m128i one = _mm_and_si128(_mm_cmpeq_epi32(mag, _mm_setzero_si128()),
+                                _mm_set1_epi32(0x3f800000));
+    bits = _mm_or_si128(bits, one);
     struct scaled x;
-    if (_mm_movemask_epi8(special) || scale4(bits, &x))
+    if (_mm_movemask_epi8(_mm_cmpgt_epi32(mag, _mm_set1_epi32(0x7f7fffff))) ||
+        scale4(bits, &x))
         return -1;
     __m256i len = length4(choose4(x), _mm256_cvtepu32_epi64(_mm_srli_epi32(bits, 31)));
     __m128i half = _mm_add_epi64(_mm256_castsi256_si128(len), _mm256_extracti128_si256(len, 1));
     return _mm_cvtsi128_si64(half) + _mm_extract_epi64(half, 1);
+}
+
+/* 10^p as doubles (exact), p = 0..16. */
+static const double POW10_D[17] = { 1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7, 1e8,
+                                    1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16 };
+
+/* rtm_fixed_len of four doubles with digits decimals (0..9), added, or -1
+ * for a group the scalar code takes (one whose scaled value is not below
+ * 2^52, or is NaN).  Below 2^52 the scaled value rounds half to even as
+ * round_half_even rounds it, and the integers and their tenths are exact
+ * in doubles. */
+static inline AVX2 long long fixed4(const double *v, int digits)
+{
+    __m256d x = _mm256_andnot_pd(_mm256_set1_pd(-0.0),
+                                 _mm256_mul_pd(_mm256_loadu_pd(v), _mm256_set1_pd(POW10_D[digits])));
+    if (_mm256_movemask_pd(_mm256_cmp_pd(x, _mm256_set1_pd(0x1p52), _CMP_NLT_UQ)))
+        return -1;
+    __m256d q = _mm256_round_pd(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    __m256i n = k64(1);                 /* q's digits (q < 2^52 < 10^16) */
+    for (int p = 1; p <= 15; p++)
+        n = _mm256_sub_epi64(n, _mm256_castpd_si256(
+                                    _mm256_cmp_pd(q, _mm256_set1_pd(POW10_D[p]), _CMP_GE_OQ)));
+    __m256i frac = k64(digits);
+    __m256d rest = q, ten = _mm256_set1_pd(10.0);
+    for (int i = 0; i < digits; i++) {  /* the decimals' trailing zeros go */
+        __m256d tenth = _mm256_floor_pd(_mm256_div_pd(rest, ten));
+        __m256i zero = _mm256_and_si256(
+            _mm256_castpd_si256(_mm256_cmp_pd(_mm256_mul_pd(tenth, ten), rest, _CMP_EQ_OQ)),
+            _mm256_cmpgt_epi64(frac, _mm256_setzero_si256()));
+        if (!_mm256_movemask_epi8(zero))
+            break;
+        rest = _mm256_blendv_pd(rest, tenth, _mm256_castsi256_pd(zero));
+        frac = _mm256_add_epi64(frac, zero);
+    }
+    __m256i sign = _mm256_and_si256(        /* q && v < 0 */
+        _mm256_castpd_si256(_mm256_and_pd(_mm256_cmp_pd(q, _mm256_setzero_pd(), _CMP_NEQ_OQ),
+                                          _mm256_cmp_pd(_mm256_loadu_pd(v), _mm256_setzero_pd(),
+                                                        _CMP_LT_OQ))),
+        k64(1));
+    __m256i whole = _mm256_blendv_epi8(k64(1), _mm256_sub_epi64(n, k64(digits)),
+                                       _mm256_cmpgt_epi64(n, k64(digits)));
+    __m256i point = _mm256_and_si256(_mm256_add_epi64(frac, k64(1)),
+                                     _mm256_cmpgt_epi64(frac, _mm256_setzero_si256()));
+    __m256i len = _mm256_add_epi64(_mm256_add_epi64(sign, whole), point);
+    __m128i half = _mm_add_epi64(_mm256_castsi256_si128(len), _mm256_extracti128_si256(len, 1));
+    return _mm_cvtsi128_si64(half) + _mm_extract_epi64(half, 1);
+}
+
+AVX2 size_t rtm_fixed_lens_avx2(const double *v, size_t n, int digits, uint64_t *len)
+{
+    size_t i = 0;
+    for (long long g; i + 4 <= n && (g = fixed4(v + i, digits)) >= 0; i += 4)
+        *len += (uint64_t)g;
+    return i;
 }
 
 AVX2 size_t rtm_float_lens_avx2(const float *v, size_t n, uint64_t *len)
@@ -198,6 +256,15 @@ size_t rtm_float_lens_avx2(const float *v, size_t n, uint64_t *len)
 {
     (void)v;
     (void)n;
+    (void)len;
+    return 0;
+}
+
+size_t rtm_fixed_lens_avx2(const double *v, size_t n, int digits, uint64_t *len)
+{
+    (void)v;
+    (void)n;
+    (void)digits;
     (void)len;
     return 0;
 }

@@ -426,6 +426,20 @@ size_t rtm_fixed_len(double v, int digits)
     return (size_t)((q && v < 0) + (n > digits ? n - digits : 1) + (frac ? frac + 1 : 0));
 }
 
+uint64_t rtm_fixed_lens(const double *v, size_t n, int digits)
+{
+    uint64_t len = 0;
+    digits = digits < 0 ? 0 : digits > RTM_DIGITS_MAX ? RTM_DIGITS_MAX : digits;
+    int avx2 = n >= 4 && rtm_float_lens_avx2_ok();
+    for (size_t i = 0; i < n; i++) {    /* what the vector code leaves */
+        if (avx2)
+            i += rtm_fixed_lens_avx2(v + i, n - i, digits, &len);
+        if (i < n)
+            len += rtm_fixed_len(v[i], digits);
+    }
+    return len;
+}
+
 /* ---- printf's lengths ---- */
 
 /* The fast paths below scale by one exact power of ten (one rounding:

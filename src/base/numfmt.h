@@ -51,6 +51,8 @@ uint64_t rtm_nums_len(const float *v, size_t n, int digits);
 size_t rtm_fmt_fixed(double v, int digits, char *buf);
 /* Its length alone, without writing the digits (what sizing needs). */
 size_t rtm_fixed_len(double v, int digits);
+/* The lengths of n of them, added (a frame's channels in one call). */
+uint64_t rtm_fixed_lens(const double *v, size_t n, int digits);
 /* The lengths of printf's "%.*f" (decimals 0..9) and "%.*g" (precision
  * 1..9) of v, without printf's digits where the rounding is clear (a
  * counting buffer's views: sizing). */

@@ -491,8 +491,8 @@ static uint64_t lane_len(float v)
 /* The vector lengths are the scalar ones, float by float: a million
  * random bit patterns (a third of them between 2^-27 and 2^13, where a
  * matrix's numbers are), every power of two (the rounding interval's
- * narrower lower half) and the subnormals' edges; a group with a zero,
- * an infinity or a NaN left to the scalar code; and rtm_nums_len's sums
+ * narrower lower half), the subnormals' edges and both zeros; a group
+ * with an infinity or a NaN left to the scalar code; and rtm_nums_len's sums
  * of rows of 1 to 16 with those among them.  Where the processor has no
  * AVX2, the rows only, and the test says so. */
 static void float_lens_avx2_as_scalar(void **state)
@@ -510,10 +510,10 @@ static void float_lens_avx2_as_scalar(void **state)
             u = (i & 1) << 31 | (i / 2 % 255 + 1) << 23;
         else if (i < 1024)             /* about 2^-126, the largest subnormals */
             u = (i & 1) << 31 | ((i - 512) / 2 + 0x7ffe00u);
-        else if (i < 2048)             /* the smallest */
-            u = i - 1024;
+        else if (i < 2048)             /* the smallest, and 0 and -0 */
+            u = (i & 1) << 31 | (i - 1024) / 2;
         float v = from_bits(u);
-        if (!isfinite(v) || v == 0) {
+        if (!isfinite(v)) {
             float four[4] = { 1, 1, 1, v };
             uint64_t len = 0;
             assert_int_equal(rtm_float_lens_avx2(four, 4, &len), 0);
@@ -533,6 +533,46 @@ static void float_lens_avx2_as_scalar(void **state)
             sum += rtm_float_len(row[k]);
         }
         assert_int_equal(rtm_nums_len(row, n, RTM_DIGITS_EXACT), sum);
+    }
+}
+
+/* A double for rtm_fixed_lens: of any size from 10^-12 to 10^17, or a
+ * tie of the last decimal asked (k + 0.5 units of 10^-d, and its
+ * neighbours), a small negative that rounds to zero, or not finite. */
+static double some_double(int d)
+{
+    uint32_t r = lcg_next() % 8;
+    double sign = lcg_next() % 2 ? -1 : 1, unit = pow(10, -d);
+    if (r == 0)
+        return sign * (lcg_next() % 100000 + 0.5) * unit;
+    if (r == 1)
+        return nextafter(sign * (lcg_next() % 1000 + 0.5) * unit, lcg_next() % 2 ? 0 : 1e300);
+    if (r == 2)
+        return -0.4 * unit * (lcg_next() % 1000) / 1000.0;
+    if (r == 3)
+        return lcg_next() % 3 == 0 ? NAN : lcg_next() % 2 ? INFINITY : -0.0;
+    return sign * ((double)lcg_next() / 4294967296.0) * pow(10, (int)(lcg_next() % 30) - 12);
+}
+
+/* rtm_fixed_lens adds rtm_fixed_len's lengths, four at a time where it
+ * can (numfmt_simd.h): rows of 1 to 16 doubles, digits -1 to 10 (both
+ * clamped). */
+static void fixed_lens_as_scalar(void **state)
+{
+    (void)state;
+    lcg_state = 777;
+    for (int t = 0; t < 200000; t++) {
+        double row[16];
+        int d = (int)(lcg_next() % 12) - 1, c = d < 0 ? 0 : d > RTM_DIGITS_MAX ? RTM_DIGITS_MAX : d;
+        size_t n = 1 + lcg_next() % 16;
+        uint64_t sum = 0;
+        for (size_t k = 0; k < n; k++) {
+            row[k] = some_double(c);
+            sum += rtm_fixed_len(row[k], c);
+        }
+        if (rtm_fixed_lens(row, n, d) != sum)
+            fail_msg("%zu doubles from %.17g, digits %d: %llu, not %llu", n, row[0], d,
+                     (unsigned long long)rtm_fixed_lens(row, n, d), (unsigned long long)sum);
     }
 }
 
@@ -773,6 +813,7 @@ int main(void)
         cmocka_unit_test(fixed_doubles),
         cmocka_unit_test(num_len_is_fmt_len),
         cmocka_unit_test(float_lens_avx2_as_scalar),
+        cmocka_unit_test(fixed_lens_as_scalar),
         cmocka_unit_test(digits_option),
         cmocka_unit_test(put_name_escapes),
         cmocka_unit_test(put_name_as_bytewise),
