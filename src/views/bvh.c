@@ -164,6 +164,7 @@ static void put_root(const struct rtm_anim *a, uint32_t f, struct rtm_buf *b)
 static void put_frame(struct bvh *h, uint32_t f, struct rtm_buf *b)
 {
     const struct rtm_anim *a = h->pose.a;
+    int counts = rtm_buf_counts(b);
     rtm_pose_frame(&h->pose, f);
     put_root(a, f, b);
     for (uint32_t k = 0; k < a->nbones; k++) {
@@ -173,11 +174,8 @@ static void put_frame(struct bvh *h, uint32_t f, struct rtm_buf *b)
                 h->chan[bone][i] = h->pose.offset[bone][i];
             euler_zxy((const double (*)[3])h->pose.rel[bone], h->chan[bone] + 3);
         }
-        if (rtm_buf_counts(b)) {            /* sizing: the lengths alone */
-            for (int c = 0; c < 6; c++)
-                rtm_buf_count(b, 1 + rtm_fixed_len(h->chan[bone][c], 5));
+        if (counts)                         /* sizing: measured below, all at once */
             continue;
-        }
         /* written in place: a frame is thousands of numbers */
         if (rtm_buf_reserve(b, 6 * (RTM_FLOAT_CHARS + 1)))
             return;
@@ -188,6 +186,9 @@ static void put_frame(struct bvh *h, uint32_t f, struct rtm_buf *b)
         }
         b->len = (size_t)(o - b->p);
     }
+    if (counts)                             /* a space and a number a channel */
+        rtm_buf_count(b, 6 * (uint64_t)a->nbones +
+                             rtm_fixed_lens(&h->chan[0][0], 6 * (size_t)a->nbones, 5));
     rtm_buf_putc(b, '\n');
 }
 

@@ -210,16 +210,49 @@ static int panel_left(int panel)
     return RTM_SVG_MARGIN + panel * (RTM_SVG_PANEL_W + RTM_SVG_MARGIN);
 }
 
+/* Bone b's joint in the k-th frame drawn, projected on panel's plane. */
+static void xy_of(const struct svg *h, uint32_t k, uint32_t bone, int panel, double xy[2])
+{
+    float j[3];
+    int u = panel ? 2 : 0;
+    joint(h, k, bone, j);
+    xy[0] = panel_left(panel) + RTM_SVG_PANEL_W / 2.0 + h->scale * (j[u] - h->mid[u]);
+    xy[1] = picture_y(h, j[1]);
+}
+
+/* Sizing: the numbers of many points, measured a batch at a time
+ * (rtm_fixed_lens), then counted into b with their separators. */
+enum { XY_BATCH = 64 };
+struct xy_count {
+    struct rtm_buf *b;
+    double v[2 * XY_BATCH];
+    size_t n;
+};
+
+static void xy_flush(struct xy_count *c)
+{
+    rtm_buf_count(c->b, rtm_fixed_lens(c->v, c->n, 1));
+    c->n = 0;
+}
+
+/* sep (unless 0), "X Y" of point xy, counted. */
+static void xy_count_add(struct xy_count *c, char sep, const double xy[2])
+{
+    if (c->n == 2 * XY_BATCH)
+        xy_flush(c);
+    c->v[c->n++] = xy[0];
+    c->v[c->n++] = xy[1];
+    rtm_buf_count(c->b, (sep != 0) + 1);
+}
+
 /* sep (unless 0), then bone b's joint in the k-th frame drawn, projected
  * on panel's plane, "X Y", written in place: a figure is mostly these. */
 static void put_xy(struct rtm_buf *b, const struct svg *h, char sep, uint32_t k, uint32_t bone,
                    int panel)
 {
-    float j[3];
-    int u = panel ? 2 : 0;
-    joint(h, k, bone, j);
-    double x = panel_left(panel) + RTM_SVG_PANEL_W / 2.0 + h->scale * (j[u] - h->mid[u]);
-    double y = picture_y(h, j[1]);
+    double xy[2];
+    xy_of(h, k, bone, panel, xy);
+    double x = xy[0], y = xy[1];
     if (rtm_buf_counts(b)) {                /* sizing: the lengths alone */
         rtm_buf_count(b, (sep != 0) + rtm_fixed_len(x, 1) + 1 + rtm_fixed_len(y, 1));
         return;
@@ -237,6 +270,16 @@ static void put_xy(struct rtm_buf *b, const struct svg *h, char sep, uint32_t k,
 
 static void put_d(struct rtm_buf *b, const struct svg *h, enum colour c, uint32_t k, int panel)
 {
+    if (rtm_buf_counts(b)) {
+        struct xy_count n = { .b = b };
+        for (uint32_t i = 0; i < h->npath[c]; i++) {
+            double xy[2];
+            xy_of(h, k, h->path[c][i] & ~MOVE, panel, xy);
+            xy_count_add(&n, ' ', xy);      /* 'M' or ' ': a byte either way */
+        }
+        xy_flush(&n);
+        return;
+    }
     for (uint32_t i = 0; i < h->npath[c]; i++)
         put_xy(b, h, h->path[c][i] & MOVE ? 'M' : ' ', k, h->path[c][i] & ~MOVE, panel);
 }
@@ -277,8 +320,18 @@ static void put_dot(struct rtm_buf *b, const struct svg *h, uint32_t bone, int p
     rtm_buf_puts(b, "</title>");
     if (h->anim.len) {
         rtm_buf_puts(b, "<animateTransform attributeName=\"transform\" type=\"translate\" values=\"");
-        for (uint32_t k = 0; k < h->nf; k++)
-            put_xy(b, h, k ? ';' : 0, k, bone, panel);
+        if (rtm_buf_counts(b)) {
+            struct xy_count n = { .b = b };
+            for (uint32_t k = 0; k < h->nf; k++) {
+                double xy[2];
+                xy_of(h, k, bone, panel, xy);
+                xy_count_add(&n, k ? ';' : 0, xy);
+            }
+            xy_flush(&n);
+        } else {
+            for (uint32_t k = 0; k < h->nf; k++)
+                put_xy(b, h, k ? ';' : 0, k, bone, panel);
+        }
         rtm_buf_putc(b, '"');
         rtm_buf_put(b, h->anim.p, h->anim.len);
         rtm_buf_puts(b, "/>");
