@@ -11,7 +11,7 @@
  *    no AVX2 it measures none.
  *  - rtm_fixed_lens_avx2() the same for rtm_fixed_len() of doubles with
  *    digits decimals (0 to RTM_DIGITS_MAX): it stops before four whose
- *    scaled value |v| 10^digits is not below 2^52 (or is NaN).
+ *    scaled value |v| 10^digits is not below 2^47 (or is NaN).
  *  - Pure; no state: any thread.  It uses nothing of numfmt.c: the
  *    scalar code calls it, never the other way round. */
 #ifndef RTM_NUMFMT_SIMD_H
