@@ -387,29 +387,29 @@ static void first_mount_stat(void **state)
         .renders = NANIMS });
 }
 
-/* grep -r --include=bones.txt: heads only, no config, no full parse,
- * bones.txt rendered once each. */
-static void first_mount_grep(void **state)
+/* grep -r --include=bones.txt on a first mount (indexed or not): heads
+ * only, no config, no full parse, bones.txt rendered once each. */
+static void grep_within(struct env *e, int indexed, const char *walk_name)
 {
-    struct env *e = *state;
-    struct rtm_tree *t = mount(e, 0);
+    struct rtm_tree *t = mount(e, indexed);
     assert_int_equal(walk(t, RTM_INO_ROOT, W_BONES), NANIMS);
-    within(e, "first-mount grep -r bones.txt", (struct budget){
+    within(e, walk_name, (struct budget){
         .opened = NARCH + NANIMS, .bytes = bytes_for(e, NARCH), .tables = NARCH,
         .configs = 0, .heads = NANIMS, .fulls = 0, .renders = NANIMS });
 }
 
-/* The same with an index, which asks it once an archive's table and once
+static void first_mount_grep(void **state)
+{
+    grep_within(*state, 0, "first-mount grep -r bones.txt");
+}
+
+/* The same with an index, which it asks once an archive's table and once
  * an animation's shape, both missing: the parse that follows a miss
  * writes its record without asking again. */
 static void first_mount_grep_indexed(void **state)
 {
     struct env *e = *state;
-    struct rtm_tree *t = mount(e, 1);
-    assert_int_equal(walk(t, RTM_INO_ROOT, W_BONES), NANIMS);
-    within(e, "first-mount grep -r bones.txt, indexed", (struct budget){
-        .opened = NARCH + NANIMS, .bytes = bytes_for(e, NARCH), .tables = NARCH,
-        .configs = 0, .heads = NANIMS, .fulls = 0, .renders = NANIMS });
+    grep_within(e, 1, "first-mount grep -r bones.txt, indexed");
     struct rtm_index_stats ix;
     rtm_index_get_stats(e->f.ix, &ix);
     if (ix.hits + ix.misses > NARCH + NANIMS)
