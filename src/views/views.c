@@ -517,14 +517,15 @@ int measure_joints(const struct rtm_anim *a, const size_t *first, struct rtm_buf
     for (uint32_t b = 0; !rc && b < a->nbones; b++)
         names += csv_name_len(scratch, a->bones[b]);
     for (uint32_t f = 0; !rc && f < a->nframes; f++) {
-        rc = rtm_joints(a, f, j, known);
+        if ((rc = rtm_joints(a, f, j, known)))
+            break;
         uint64_t size = sizeof "bone,x,y,z\n" - 1 + names + 4 * (uint64_t)a->nbones;
         uint32_t all = 0;               /* 3 commas and a line's end a bone, then numbers */
         while (all < a->nbones && known[all])
             all++;
         if (all == a->nbones)           /* every joint placed: the frame's numbers at once */
             size += rtm_nums_len(&j[0][0], 3 * (size_t)a->nbones, a->digits);
-        for (uint32_t b = 0; !rc && all < a->nbones && b < a->nbones; b++)
+        for (uint32_t b = 0; all < a->nbones && b < a->nbones; b++)
             size += known[b] ? rtm_nums_len(j[b], 3, a->digits) : 0;
         sizes[joint0 + f] = size;
     }
