@@ -31,6 +31,7 @@ struct rtmc *rtmc_new(size_t budget, rtmc_load_fn load, void *ctx)
     c->load = load;
     c->ctx = ctx;
     c->budget = budget;
+    c->reserve_wait_ms = CACHE_RESERVE_WAIT_MS;
     c->lru.prev = c->lru.next = &c->lru;
     return c;
 }
@@ -176,15 +177,13 @@ static void evict_some(struct rtmc *c, int all)
 
 static void evict(struct rtmc *c) { evict_some(c, 0); }
 
-void rtmc_make_room(struct rtmc *c, size_t bytes)
+void cache_evict(struct rtmc *c) { evict(c); }
+
+void cache_working(struct rtmc *c, int delta)
 {
-    if (!c)
-        return;
-    pthread_mutex_lock(&c->lock);
-    c->reserved += bytes;               /* counted only while evicting */
-    evict(c);
-    c->reserved -= bytes;
-    pthread_mutex_unlock(&c->lock);
+    c->working += delta;
+    if (delta < 0 && c->waiting)
+        pthread_cond_broadcast(&c->room);   /* what it held may be let go soon */
 }
 
 /* ---- entries ---- */
@@ -262,71 +261,6 @@ static int entry_setup(struct rtmc_entry *e, const struct rtmc_loaded *l, const 
 }
 
 /* What one load has reserved so far (cache.h). */
-struct rtmc_reservation {
-    struct rtmc *c;
-    uint64_t bytes;
-};
-
-/* How long a load waits for room while nothing changes (no load ends, no
- * entry is let go) before it gives up (-ENOMEM): long enough for loads of
- * the whole budget in turn, short enough that a load waiting on memory that
- * only its own caller holds fails rather than hangs. */
-enum { RESERVE_WAIT_S = 10 };
-
-static struct timespec deadline(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_REALTIME, &t);
-    t.tv_sec += RESERVE_WAIT_S;
-    return t;
-}
-
-int rtmc_would_fit(const struct rtmc_reservation *r, uint64_t bytes, const char *what,
-                   char *msg, size_t msglen)
-{
-    const struct rtmc *c = r->c;
-    if (bytes <= c->budget && r->bytes + bytes <= c->budget)
-        return 0;
-    char need[32], have[32];
-    rtm_format_size(bytes > c->budget ? bytes : r->bytes + bytes, need, sizeof need);
-    rtm_format_size(c->budget, have, sizeof have);
-    snprintf(msg, msglen, "needs %s%s%s, more than cache_size %s", need, *what ? " " : "",
-             what, have);
-    return -EFBIG;
-}
-
-int rtmc_reserve(struct rtmc_reservation *r, uint64_t bytes, const char *what, char *msg,
-                 size_t msglen)
-{
-    struct rtmc *c = r->c;
-    if (rtmc_would_fit(r, bytes, what, msg, msglen))
-        return -EFBIG;
-    struct timespec until = deadline();
-    int rc = 0;
-    pthread_mutex_lock(&c->lock);
-    for (;;) {
-        c->reserved += bytes;               /* counted, so that evict makes room */
-        evict(c);
-        if (c->bytes + c->outside + c->reserved <= c->budget) {
-            r->bytes += bytes;
-            rc = 0;
-            break;
-        }
-        c->reserved -= bytes;
-        if (rc == ETIMEDOUT) {
-            rc = ENOMEM;
-            break;
-        }
-        c->waiting++;
-        rc = pthread_cond_timedwait(&c->room, &c->lock, &until);
-        c->waiting--;
-        if (rc == 0)
-            until = deadline();             /* something changed: wait on */
-    }
-    pthread_mutex_unlock(&c->lock);
-    return -rc;
-}
-
 /* Runs the loader for e without the lock, then publishes the result. */
 static int entry_load(struct rtmc *c, struct rtmc_entry *e, const struct rtmc_src *s)
 {
@@ -431,9 +365,11 @@ static int render(const struct rtmc_entry *h, struct rtm_view v, const struct rt
 static int render_unlocked(struct rtmc *c, const struct rtmc_entry *h, struct rtm_view v,
                            const struct rtm_timing *tm, char **data, size_t *len)
 {
+    cache_working(c, 1);
     pthread_mutex_unlock(&c->lock);
     int rc = render(h, v, tm, data, len);
     pthread_mutex_lock(&c->lock);
+    cache_working(c, -1);
     return rc;
 }
 
@@ -666,23 +602,6 @@ void rtmc_invalidate(struct rtmc *c, const char *path)
                 cache_entry_kill(c, e);
         }
     }
-    pthread_mutex_unlock(&c->lock);
-}
-
-void rtmc_set_outside(struct rtmc *c, size_t bytes)
-{
-    pthread_mutex_lock(&c->lock);
-    c->outside = bytes;
-    evict(c);
-    pthread_mutex_unlock(&c->lock);
-}
-
-void rtmc_get_stats(struct rtmc *c, struct rtmc_stats *st)
-{
-    pthread_mutex_lock(&c->lock);
-    *st = (struct rtmc_stats){ c->bytes, c->budget, c->entries, c->loads, c->renders,
-                               c->sizings, c->hits, c->evictions, c->mismatches,
-                               c->remembered, c->ahead };
     pthread_mutex_unlock(&c->lock);
 }
 

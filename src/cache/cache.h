@@ -23,11 +23,12 @@
  *    after each insert the least recently used unreferenced entries are
  *    freed until the total is within the budget.  A loader reserves what a
  *    load will allocate before allocating it (rtmc_reserve): room is made
- *    by evicting, or by waiting for other loads and readers to finish, and
- *    a load that could never fit is refused with a message saying what it
- *    needs.  Its reservation ends when its entry is inserted.  A cached view holds a
- *    reference on its animation entry, so views are evicted before the
- *    anim they were rendered from.
+ *    by evicting, or by waiting for other loads and readers to finish
+ *    (however long a sizing or render in progress takes; else 10 s without
+ *    a change, then -ENOMEM), and a load that could never fit is refused
+ *    with a message saying what it needs.  Its reservation ends when its
+ *    entry is inserted.  A cached view holds a reference on its animation
+ *    entry, so views are evicted before the anim they were rendered from.
  *  - An anim is loaded as deep as it is asked for (enum rtmc_level): a
  *    shape (shape.h; the loader may take it from the persistent index),
  *    light, or full; an entry serves requests for its level or a
@@ -188,6 +189,9 @@ void rtmc_set_timed(struct rtmc *c, rtmc_timed_fn timed);
  * live entries, which the allocator keeps until told (rtmfs: malloc_trim). */
 typedef void (*rtmc_trim_fn)(void);
 void rtmc_set_trim(struct rtmc *c, rtmc_trim_fn trim, size_t every);
+/* How long rtmc_reserve waits for room while nothing changes and no
+ * sizing or render runs (default 10 s): tests shorten it. */
+void rtmc_set_reserve_wait(struct rtmc *c, unsigned ms);
 /* Calls the trim hook now (no lock held): for a caller that freed much
  * of its own (a states table's configs, once read), between live blocks. */
 void rtmc_trim(struct rtmc *c);

@@ -1,6 +1,7 @@
-/* cache_int.h - what cache.c (the LRU, its entries and views, and
- * reservations) and cache_sizes.c (views' sizes and the check of the
- * persistent index's) share.  Private to them: everyone else uses cache.h.
+/* cache_int.h - what cache.c (the LRU, its entries and views),
+ * cache_sizes.c (views' sizes and the check of the persistent index's) and
+ * cache_budget.c (reservations, room, stats) share.  Private to them:
+ * everyone else uses cache.h.
  * Functions marked "lock held" are called with c->lock held.
  * A file cycle on purpose: one module under one lock, split in two files
  * for size; sizing gets and puts views, and a get checks a size.
@@ -78,11 +79,33 @@ struct rtmc {
     size_t outside;             /* the caller's bytes, counted against the budget */
     size_t reserved;            /* by loads in progress (rtmc_reserve) */
     int waiting;                /* loads waiting for room */
+    int working;                /* sizings and renders running outside the lock */
+    unsigned reserve_wait_ms;   /* rtmc_reserve's patience (cache_budget.c) */
     struct item lru;            /* lru.next is the most recent */
     struct rtmc_entry **table;  /* by path hash */
     size_t nbuckets;
     uint64_t loads, renders, sizings, hits, evictions, mismatches, remembered, ahead;
 };
+
+/* The memory one load has reserved (rtmc_reserve). */
+struct rtmc_reservation {
+    struct rtmc *c;
+    uint64_t bytes;
+};
+
+/* How long a load waits for room while nothing changes: no load ends, no
+ * entry is let go, and no sizing or render runs (what one holds is let go
+ * when it ends, however slow a loaded machine makes it); then it gives up
+ * (-ENOMEM).  Long enough for loads of the whole budget in turn, short
+ * enough that a load waiting on memory that only its own caller holds
+ * fails rather than hangs. */
+enum { CACHE_RESERVE_WAIT_MS = 10000 };
+
+/* Evicts what the budget has no room for (lock held). */
+void cache_evict(struct rtmc *c);
+/* A sizing or render starts (delta 1) or ends (-1) outside the lock: a
+ * load waiting for room waits on while one runs (lock held). */
+void cache_working(struct rtmc *c, int delta);
 
 /* Which slot of an entry's timed views view v takes under a timing that
  * is not the empty generation: the view table's (views.h), or -1 for a

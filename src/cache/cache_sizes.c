@@ -101,6 +101,8 @@ static int size_all(struct rtmc *c, struct rtmc_entry *h, int ahead)
 {
     pthread_mutex_lock(&c->lock);
     int done = sized_or_mine(c, h);
+    if (!done)
+        cache_working(c, 1);
     pthread_mutex_unlock(&c->lock);
     if (done)
         return 0;
@@ -108,6 +110,7 @@ static int size_all(struct rtmc *c, struct rtmc_entry *h, int ahead)
     int failed = !sizes || rtm_view_sizes(h->anim, sizes);
     int wrong = 0, known = 1;
     pthread_mutex_lock(&c->lock);
+    cache_working(c, -1);
     h->sizing = 0;
     pthread_cond_broadcast(&c->loaded);
     if (failed) {
@@ -308,7 +311,14 @@ static int size_from_untimed(struct rtmc *c, struct rtmc_entry *h, struct rtmc_e
         rc = size_on_full(c, f, v, 0, &untimed);
     if (rc)
         return rc;
-    if (rtm_view_timed_size(f->anim, v, tm, untimed, size))
+    pthread_mutex_lock(&c->lock);
+    cache_working(c, 1);
+    pthread_mutex_unlock(&c->lock);
+    int failed = rtm_view_timed_size(f->anim, v, tm, untimed, size);
+    pthread_mutex_lock(&c->lock);
+    cache_working(c, -1);
+    pthread_mutex_unlock(&c->lock);
+    if (failed)
         return -ENOMEM;
     struct rtmc_src s = src_of(f, f->level);
     if (c->timed)

@@ -635,6 +635,43 @@ static void reservations(void **state)
     L.c = NULL;
 }
 
+static void *size_and_put(void *h)
+{
+    assert_int_equal(rtmc_size_ahead(L.c, h), 0);
+    rtmc_put(L.c, h);
+    return NULL;
+}
+
+/* A sizing pins its anim however long it takes: a load that needs that
+ * memory waits for it past the patience it has while nothing happens,
+ * rather than fail with -ENOMEM (a walk's stat on a loaded machine, where
+ * a worker sizing ahead ran slowly).  The patience here is 5 ms, and
+ * sizing 3,000 frames takes longer. */
+static void load_waits_for_a_sizing(void **state)
+{
+    (void)state;
+    struct rtmc *c = rtmc_new(64u << 20, fake_load, &L);
+    L.c = c;
+    rtmc_set_reserve_wait(c, 5);
+    struct rtmc_entry *h = get(c, "slow.rtm", 3000, 1);
+    struct rtmc_stats st;
+    rtmc_get_stats(c, &st);
+    L.reserve = st.budget - st.bytes / 2;       /* fits once h is let go */
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    pthread_t th;
+    pthread_create(&th, NULL, size_and_put, h);
+    struct rtmc_entry *b = get(c, "big_after_sizing.rtm", 10, 1);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    assert_non_null(rtmc_anim(b));
+    rtmc_put(c, b);
+    pthread_join(th, NULL);
+    print_message("the load waited %.0f ms\n",
+                  (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6);
+    rtmc_free(c);
+    L.c = NULL;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -646,6 +683,7 @@ int main(void)
         cmocka_unit_test_setup(timed_sizes_match_render, setup),
         cmocka_unit_test_setup(size_ahead_when_full_parse_differs, setup),
         cmocka_unit_test_setup(budget_evicts_least_recent, setup),
+        cmocka_unit_test_setup(load_waits_for_a_sizing, setup),
         cmocka_unit_test_setup(evictions_trim_the_heap, setup),
         cmocka_unit_test_setup(make_room_and_trim, setup),
         cmocka_unit_test_setup(views_count_against_the_budget, setup),
