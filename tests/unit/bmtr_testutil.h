@@ -1,18 +1,16 @@
 /* bmtr_testutil.h - what the BMTR reader's tests share (test_bmtr,
- * test_bmtr_convert): a deterministic random source, the fixture of names,
- * phases, metadata, properties and random packed transforms a bmtr_spec
- * borrows, and the expected model: every matrix computed here from rtm(5),
- * Local matrix, with an independent half-float decoder, and compared bit
- * for bit (round_trip writes, parses with "none" and checks it all). */
+ * test_bmtr_convert): the fixture of names, phases, metadata, properties
+ * and random packed transforms (testutil.h's lcg_next) a bmtr_spec
+ * borrows, and the expected model: every matrix computed here from
+ * rtm(5), Local matrix, with an independent half-float decoder, and
+ * compared bit for bit (round_trip writes, parses with "none" and checks
+ * it all). */
 #ifndef RTM_BMTR_TESTUTIL_H
 #define RTM_BMTR_TESTUTIL_H
 
 #include <math.h>
 
 #include "testutil.h"
-
-extern uint64_t lcg_state;
-uint32_t lcg_next(void);
 
 /* ---- fixtures ---------------------------------------------------------- */
 

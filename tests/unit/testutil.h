@@ -54,6 +54,12 @@ int select_cases(const struct CMUnitTest *tests, size_t n);
         skip();                                                                  \
     } while (0)
 
+/* A deterministic random source: a 64-bit LCG (Knuth's MMIX constants)
+ * whose high half, the better mixed, lcg_next returns.  Seed it by setting
+ * lcg_state. */
+extern uint64_t lcg_state;
+uint32_t lcg_next(void);
+
 /* The shared corpus directory, or NULL (after saying so) when absent. */
 const char *shared_dir(void);
 

@@ -8,13 +8,6 @@
 
 #include "lzo.h"
 
-static uint64_t lcg_state;
-static uint32_t lcg_next(void)
-{
-    lcg_state = lcg_state * 6364136223846793005ull + 1442695040888963407ull;
-    return (uint32_t)(lcg_state >> 32);
-}
-
 static int setup(void **state)
 {
     (void)state;

@@ -1,15 +1,6 @@
 /* bmtr_testutil.c - what bmtr_testutil.h declares, compiled once into librtmtest.a. */
 #include "bmtr_testutil.h"
 
-
-uint64_t lcg_state;
-
-uint32_t lcg_next(void)
-{
-    lcg_state = lcg_state * 6364136223846793005ull + 1442695040888963407ull;
-    return (uint32_t)(lcg_state >> 32);
-}
-
 static double lcg_unit(void) { return (double)lcg_next() / 4294967296.0; }
 
 static const char *const META[] = { "walkcycles=2", "" };

@@ -175,3 +175,11 @@ char *render(const struct rtm_anim *a, struct rtm_view v, size_t *len)
         *len = b.len - 1;
     return rtm_buf_take(&b, NULL);
 }
+
+uint64_t lcg_state;
+
+uint32_t lcg_next(void)
+{
+    lcg_state = lcg_state * 6364136223846793005ull + 1442695040888963407ull;
+    return (uint32_t)(lcg_state >> 32);
+}
