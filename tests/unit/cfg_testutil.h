@@ -10,7 +10,9 @@
 
 #include <dirent.h>
 
+#include "cfg_pp.h"
 #include "config.h"
+#include "gamepath.h"
 #include "json_mini.h"
 #include "rap_write.h"
 
@@ -30,6 +32,17 @@ char *text_of(const struct cfg *c, size_t *len);
 /* Asserts c == text(c) read back, and c == rapify(c) read back; checks
  * the text has no trailing spaces. */
 void cfg_round_trip(const struct cfg *c);
+
+/* ---- addon projects ---- */
+
+/* The preprocessor's options for a file of an addon source tree (path in
+ * it): includes found as the game finds them (gamepath.h), through the
+ * project *pr, the caller's to free (gamepath_project_free). */
+struct cfg_pp_opts project_opts(const char *path, struct gamepath_project **pr);
+
+/* The config at path, loaded with o; asserted to load (a failure names
+ * the file and says why). */
+struct cfg *load_file_ok(const char *path, const struct cfg_pp_opts *o);
 
 /* ---- the shared configs' expected trees ---- */
 

@@ -415,14 +415,10 @@ static void test_includes(void **state)
     put_file(root, "addons/anims/uses_bad.cpp", "a = 1;\n#include \"bad.hpp\"\n");
     snprintf(path, sizeof path, "%s/addons/anims/config.cpp", root);
 
-    struct gamepath_project *pr = NULL;
-    assert_int_equal(gamepath_project_open(path, &pr), 0);
-    struct cfg_pp_opts o = { .resolve = gamepath_project_resolve, .arg = pr,
-                             .include_dir = gamepath_project_include(pr) };
-    struct cfg *c = NULL;
+    struct gamepath_project *pr;
+    struct cfg_pp_opts o = project_opts(path, &pr);
+    struct cfg *c = load_file_ok(path, &o);
     struct rtm_error err = { .msg = "" };
-    if (cfg_load_file(path, &o, &c, &err))
-        fail_msg("%s", err.msg);
     assert_string_equal(c->e[cfg_find(c, "A/part", NULL)].v.u.s.p, "mine");
     assert_int_equal(c->e[cfg_find(c, "A/deeper", NULL)].v.u.i, 3);
     assert_int_equal(c->e[cfg_find(c, "last", NULL)].v.u.i, 1);

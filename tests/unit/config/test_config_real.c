@@ -137,14 +137,9 @@ static void test_shared_addons(void **state)
         skip_because("no ../shared");
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         snprintf(path, sizeof path, "%s/addons/%s", sh ? sh : "../shared", files[i]);
-        struct gamepath_project *pr = NULL;
-        assert_int_equal(gamepath_project_open(path, &pr), 0);
-        struct cfg_pp_opts o = { .resolve = gamepath_project_resolve, .arg = pr,
-                                 .include_dir = gamepath_project_include(pr) };
-        struct cfg *c = NULL;
-        struct rtm_error err = { .msg = "" };
-        if (cfg_load_file(path, &o, &c, &err))
-            fail_msg("%s: %s", files[i], err.msg);
+        struct gamepath_project *pr;
+        struct cfg_pp_opts o = project_opts(path, &pr);
+        struct cfg *c = load_file_ok(path, &o);
         assert_int_equal(c->pp.missing_include, 0);
         cfg_round_trip(c);
         long k;

@@ -202,3 +202,20 @@ void free_names(char **names, int n)
         free(names[i]);
     free(names);
 }
+
+struct cfg_pp_opts project_opts(const char *path, struct gamepath_project **pr)
+{
+    *pr = NULL;
+    assert_int_equal(gamepath_project_open(path, pr), 0);
+    return (struct cfg_pp_opts){ .resolve = gamepath_project_resolve, .arg = *pr,
+                                 .include_dir = gamepath_project_include(*pr) };
+}
+
+struct cfg *load_file_ok(const char *path, const struct cfg_pp_opts *o)
+{
+    struct cfg *c = NULL;
+    struct rtm_error err = { .msg = "" };
+    if (cfg_load_file(path, o, &c, &err))
+        fail_msg("%s: %s", path, err.msg);
+    return c;
+}
