@@ -211,10 +211,21 @@ int pbo_path_cmp(const char *a, const char *b)
     }
 }
 
+/* pbo_path_cmp of two paths of known lengths: the words they share
+ * skipped 8 bytes at a time first (an archive's paths share long starts:
+ * sorting a table compared them a byte at a time for half its time). */
+static int path_cmp_len(const char *a, size_t la, const char *b, size_t lb)
+{
+    size_t n = la < lb ? la : lb, i = 0;
+    for (uint64_t x, y; i + 8 <= n && (memcpy(&x, a + i, 8), memcpy(&y, b + i, 8), x == y);)
+        i += 8;
+    return pbo_path_cmp(a + i, b + i);
+}
+
 static int index_cmp(const void *va, const void *vb)
 {
     const struct pbo_index *a = va, *b = vb;
-    int c = pbo_path_cmp(a->path, b->path);
+    int c = path_cmp_len(a->path, a->len, b->path, b->len);
     if (c)
         return c;
     if (a->renamed != b->renamed)   /* a name of its own before a new name */
@@ -233,6 +244,7 @@ int pbo_build_index(struct pbo *p)
     for (size_t i = 0; i < p->nentries; i++)
         if (!p->entries[i].cut)
             p->by_path[p->nindex++] = (struct pbo_index){ p->entries[i].path, (uint32_t)i,
+                                                          (uint32_t)strlen(p->entries[i].path),
                                                           p->entries[i].renamed != 0 };
     if (p->nindex > 1)
         qsort(p->by_path, p->nindex, sizeof *p->by_path, index_cmp);

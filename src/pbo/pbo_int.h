@@ -9,7 +9,8 @@
 struct pbo_index {
     const char *path;
     uint32_t entry;
-    int renamed;        /* its path is a new name (pbo_names.c) */
+    uint32_t len : 31;  /* of path */
+    uint32_t renamed : 1;       /* its path is a new name (pbo_names.c) */
 };
 
 /* ASCII case-insensitive order of two paths. */

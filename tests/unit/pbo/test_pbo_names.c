@@ -211,6 +211,39 @@ static void folder_check_as_search(void **state)
     }
 }
 
+/* The index is in pbo_path_cmp's order, which it sorts by skipping the
+ * words two paths share: paths with a long common start, then bytes
+ * that differ in case alone on either side of a word's end. */
+static void index_in_path_order(void **state)
+{
+    (void)state;
+    static const char alphabet[] = "aAbB/_.z";
+    enum { ROUNDS = 200, ENTRIES = 40, START = 13 };
+    struct pbo_write_entry e[ENTRIES];
+    char names[ENTRIES][START + 24];
+    unsigned seed = 777;
+    for (int round = 0; round < ROUNDS; round++) {
+        for (size_t i = 0; i < ENTRIES; i++) {
+            size_t len = START + (seed = seed * 1103515245 + 12345) % 20;
+            memcpy(names[i], round % 2 ? "anims/charsAB" : "ANIMS/CHARSab", START);
+            for (size_t j = START; j < len; j++)
+                names[i][j] = alphabet[(seed = seed * 1103515245 + 12345) >> 16 & 7];
+            names[i][len - 1] = 'x';    /* no empty last part */
+            names[i][len] = 0;
+            e[i] = (struct pbo_write_entry){ names[i], data, sizeof data - 1, PBO_PACK_STORE, 0 };
+        }
+        struct rtm_buf b;
+        rtm_buf_init(&b);
+        assert_int_equal(pbo_write(e, ENTRIES, NULL, 0, 0, &b), 0);
+        struct pbo *p = parse_full(&b);
+        for (size_t k = 1; k < p->nindex; k++)
+            if (pbo_path_cmp(p->by_path[k - 1].path, p->by_path[k].path) > 0)
+                fail_msg("%s before %s", p->by_path[k - 1].path, p->by_path[k].path);
+        pbo_free(p);
+        rtm_buf_free(&b);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -221,6 +254,7 @@ int main(void)
         cmocka_unit_test(long_parts),
         cmocka_unit_test(stable),
         cmocka_unit_test(folder_check_as_search),
+        cmocka_unit_test(index_in_path_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
