@@ -73,7 +73,8 @@ static int oom(struct parser *ps)
 }
 
 /* Skips blanks, newlines, comments and directive lines: on locals, and
- * a run of blanks (a line's indentation) eight at a time. */
+ * a run of blanks (a line's indentation) a word at a time, its last
+ * blanks counted in the word (little-endian: util.h). */
 static int skip_space_slow(struct parser *ps)
 {
     static const uint64_t blanks8 = 0x2020202020202020ull;
@@ -83,9 +84,12 @@ static int skip_space_slow(struct parser *ps)
     while (p < e) {
         char ch = *p;
         if (ch == ' ') {
+            uint64_t w = 0;
             p++;
-            for (uint64_t w; e - p >= 8 && (memcpy(&w, p, 8), w == blanks8);)
+            while (e - p >= 8 && (memcpy(&w, p, 8), w ^= blanks8) == 0)
                 p += 8;
+            if (w)              /* the blanks before the first other byte */
+                p += __builtin_ctzll(w) / 8;
         } else if (ch == '\n') {
             line++;
             p++;
