@@ -197,6 +197,8 @@ struct archive_read {
         int keyed;                      /* entry_config's */
     } *cfgs;
     size_t ncfgs;
+    struct rtm_fileid id;       /* the version its table is of */
+    int configs;                /* it holds configs to read (table read) */
     int oom;
 };
 
@@ -215,6 +217,21 @@ static const struct pbo *read_table(const struct archive_read *r)
     return r->h ? rtmc_pbo(r->h) : r->own;
 }
 
+/* The name of entry e: after the last separator of its path. */
+static const char *entry_base(const struct pbo_entry *e)
+{
+    const char *base = e->path + strlen(e->path);
+    while (base > e->path && base[-1] != '/' && base[-1] != '\\')
+        base--;
+    return base;
+}
+
+/* Whether entry e is a config the walk reads. */
+static int is_config_entry(const struct pbo_entry *e)
+{
+    return tree_walk_is_config(entry_base(e)) && pbo_entry_content_size(e) <= CFG_FILE_MAX;
+}
+
 /* Archive w->pbos[i]'s configs (its table p read), each one parsed and
  * prepared for table s into r. */
 static void archive_configs(const struct walk *w, const struct rtm_states *s, int fd,
@@ -223,13 +240,11 @@ static void archive_configs(const struct walk *w, const struct rtm_states *s, in
     struct rtm_work *work = w->t->cfg.work;
     for (size_t i = 0; i < p->nentries; i++) {
         const struct pbo_entry *e = &p->entries[i];
-        const char *base = e->path + strlen(e->path);
-        while (base > e->path && base[-1] != '/' && base[-1] != '\\')
-            base--;                     /* the name: after the last separator */
+        const char *base = entry_base(e);
         uint8_t *data;
         size_t len;
         struct rtm_error err = { .msg = "" };
-        if (!tree_walk_is_config(base) || pbo_entry_content_size(e) > CFG_FILE_MAX)
+        if (!is_config_entry(e))
             continue;
         rtm_work_add(work, RTM_WORK_CONFIGS_READ, 1);
         void *arr = r->cfgs;
@@ -262,13 +277,9 @@ static void archive_configs(const struct walk *w, const struct rtm_states *s, in
 /* Whether table p holds a config the walk reads. */
 static int holds_config(const struct pbo *p)
 {
-    for (size_t i = 0; i < p->nentries; i++) {
-        const char *path = p->entries[i].path, *base = path + strlen(path);
-        while (base > path && base[-1] != '/' && base[-1] != '\\')
-            base--;
-        if (tree_walk_is_config(base))
+    for (size_t i = 0; i < p->nentries; i++)
+        if (is_config_entry(&p->entries[i]))
             return 1;
-    }
     return 0;
 }
 
@@ -309,21 +320,51 @@ static int archive_table(const struct walk *w, const char *rel, struct archive_r
     return rc ? -1 : 0;
 }
 
-/* Reads archive i of the job's walk (tree_each_fn): its table, and its
- * configs if asked, from the archive opened only when it holds one and
- * read only if it is still the version of its table (else the watcher
- * makes the table built again). */
+/* A config's read is started as soon as its archive's table is read, as
+ * a hint (what is read never depends on it): read by the reader that
+ * parses it right after, each one waited for the disk alone, eight at a
+ * time, where asked together the disk serves them while the tables are
+ * still being read.  So two passes over the archives when their configs
+ * are read, each shared by the readers: the tables, each one's configs
+ * asked for; then the configs read, parsed and prepared. */
+
+/* Pass one (tree_each_fn): archive i's table, and when the job reads
+ * configs and it holds some, their reads started, if the archive is
+ * still the version of its table (else the watcher makes the table built
+ * again). */
 static void archive_load(void *ctx, size_t i)
 {
     const struct archive_job *job = ctx;
     const struct walk *w = job->w;
     struct archive_read *r = &job->out[i];
-    struct rtm_fileid id;
-    if (archive_table(w, w->pbos[i], r, &id) || !job->s || !holds_config(read_table(r)))
+    if (archive_table(w, w->pbos[i], r, &r->id) || !job->s || !holds_config(read_table(r)))
         return;
     int fd = rtm_work_openat(w->t->cfg.work, w->rootfd, w->pbos[i],
                              O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd >= 0 && rtm_fileid_check(fd, &id) == 0)
+    if (fd >= 0 && rtm_fileid_check(fd, &r->id) == 0) {
+        const struct pbo *p = read_table(r);
+        for (size_t k = 0; k < p->nentries; k++)
+            if (is_config_entry(&p->entries[k]))
+                posix_fadvise(fd, (off_t)p->entries[k].offset, (off_t)p->entries[k].data_size,
+                              POSIX_FADV_WILLNEED);
+        r->configs = 1;
+    }
+    if (fd >= 0)
+        close(fd);
+}
+
+/* Pass two (tree_each_fn): archive i's configs, parsed and prepared for
+ * the job's table. */
+static void archive_load_configs(void *ctx, size_t i)
+{
+    const struct archive_job *job = ctx;
+    const struct walk *w = job->w;
+    struct archive_read *r = &job->out[i];
+    if (!r->configs)
+        return;
+    int fd = rtm_work_openat(w->t->cfg.work, w->rootfd, w->pbos[i],
+                             O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd >= 0 && rtm_fileid_check(fd, &r->id) == 0)
         archive_configs(w, job->s, fd, w->pbos[i], read_table(r), r);
     if (fd >= 0)
         close(fd);
@@ -362,6 +403,11 @@ void tree_walk_read_archives(struct walk *w, struct rtm_states *s)
         return;
     }
     struct archive_job job = { w, out, w, s };
-    tree_states_each(w->npbos, READERS, archive_load, archive_add, &job);
+    if (s) {
+        tree_states_each(w->npbos, READERS, archive_load, NULL, &job);
+        tree_states_each(w->npbos, READERS, archive_load_configs, archive_add, &job);
+    } else {
+        tree_states_each(w->npbos, READERS, archive_load, archive_add, &job);
+    }
     free(out);
 }

@@ -294,7 +294,8 @@ static uint64_t bytes_for(const struct env *e, uint64_t tables)
 
 /* The first header.txt of an archived animation: every archive's table
  * once (the configs' walk and the loader share them), and with configs
- * each archive opened again to read its config, parsed once; the
+ * each archive opened twice more, to ask for its config's pages as its
+ * table is read, then to read it (tree_states_read.c), parsed once; the
  * animation parsed whole once.  With configs that choose a skeleton, its
  * head comes first (the skeleton chosen needs its bones), then one whole
  * parse with that skeleton.  No state is checked: only check.txt needs
@@ -308,7 +309,7 @@ static struct rtm_tree *first_view(struct env *e, uint64_t configs, int indexed)
     assert_true(read_all(t, te.ino) > 0);
     uint64_t tables = NARCH, chose = configs > 0;
     within(e, "first view", (struct budget){
-        .opened = tables + configs + 1 + chose, .bytes = bytes_for(e, tables), .tables = tables,
+        .opened = tables + 2 * configs + 1 + chose, .bytes = bytes_for(e, tables), .tables = tables,
         .configs = configs, .lines = 0, .heads = chose, .fulls = 1, .renders = 1 });
     return t;
 }
