@@ -90,22 +90,30 @@ static int by_name_ci(const void *a, const void *b)
 }
 
 /* Marks the kept members of class k in keep (names: room for its member
- * count, for the names of its classes). */
+ * count, for the names of its classes).  Only a member not kept for what
+ * it is asks whether a class shares its name, so the classes' names are
+ * sorted only when one does: a States class of classes alone never. */
 static void keep_members(const struct cfg *c, uint32_t k, uint8_t *keep, const char **names,
                          int checks)
 {
     const struct cfg_entry *cls = &c->e[k];
+    int blend = checks && strcasecmp(cls->name.p, "BlendAnims") == 0, asks = 0;
+    for (uint32_t i = cls->first; i < cls->first + cls->n; i++) {
+        keep[i] = c->e[i].kind == CFG_CLASS || blend || is_resolved_name(c->e[i].name.p, checks);
+        asks |= !keep[i];
+    }
+    if (!asks)
+        return;
     size_t nc = 0;
     for (uint32_t i = cls->first; i < cls->first + cls->n; i++)
         if (c->e[i].kind == CFG_CLASS)
             names[nc++] = c->e[i].name.p;
     if (nc > 1)                         /* a state's class holds none */
         qsort(names, nc, sizeof *names, by_name_ci);
-    int blend = checks && strcasecmp(cls->name.p, "BlendAnims") == 0;
     for (uint32_t i = cls->first; i < cls->first + cls->n; i++) {
         const char *n = c->e[i].name.p;
-        keep[i] = c->e[i].kind == CFG_CLASS || blend || is_resolved_name(n, checks) ||
-                  (nc && bsearch(&n, names, nc, sizeof *names, by_name_ci));
+        if (!keep[i])
+            keep[i] = nc && bsearch(&n, names, nc, sizeof *names, by_name_ci);
     }
 }
 
