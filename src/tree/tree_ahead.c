@@ -33,9 +33,12 @@
 static const struct tree_walk_hooks hooks;
 
 /* How many animations the workers may size beyond the walk: enough to keep
- * them busy while the walk stats one animation's folders of views, few
- * enough that a walk that stops (ls -l of one folder) wastes little. */
-enum { AHEAD_WINDOW = 8, AHEAD_FOLDERS = 4 };
+ * them busy while the walk stats one animation's folders of views, and to
+ * carry the walk over an animation that takes them long (a first-mount
+ * du of 1,000 animations: 3.41 s with 8, 3.25 s with 16, no faster with
+ * 32 or 64); few enough that a walk that stops (ls -l of one folder)
+ * wastes little. */
+enum { AHEAD_WINDOW = 16, AHEAD_FOLDERS = 4 };
 /* The workers' nice: below the requests, which must not wait for a
  * worker's time slice when the workers fill the CPUs. */
 enum { AHEAD_NICE = 10 };

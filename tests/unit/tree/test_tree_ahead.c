@@ -19,7 +19,7 @@
 #include "samples.h"
 #include "skelreg.h"
 
-enum { NANIMS = 24, WINDOW = 8 };
+enum { NANIMS = 24, WINDOW = 16 };
 
 struct env {
     struct tree_fixture f;
