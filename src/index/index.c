@@ -8,7 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -469,10 +471,13 @@ static void gather(struct rtm_index *ix)
         ;
 }
 
-/* Waits for work, takes the whole queue, writes it. */
+/* Waits for work, takes the whole queue, writes it, below the threads
+ * that answer requests and size views (index.h). */
 static void *writer(void *arg)
 {
     struct rtm_index *ix = arg;
+    pthread_setname_np(pthread_self(), RTM_INDEX_WRITER_NAME);
+    setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), RTM_INDEX_WRITER_NICE);
     pthread_mutex_lock(&ix->qlock);
     for (;;) {
         while (!ix->head && !ix->stop)

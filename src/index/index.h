@@ -28,7 +28,11 @@
  *    the first record, up to RTM_INDEX_GATHER_OPS records.  A batch that
  *    cannot get the lock within RTM_INDEX_BUSY_MS is dropped (reported
  *    once).  rtm_index_flush() waits until everything queued before it
- *    is written or dropped, gathering nothing more.
+ *    is written or dropped, gathering nothing more.  The thread, named
+ *    RTM_INDEX_WRITER_NAME, runs at nice RTM_INDEX_WRITER_NICE: what it
+ *    writes is for the next mount, and the requests and sizings of this
+ *    one should not wait for its time slice (a first header.txt over 400
+ *    archives queues their tables while it reads them).
  *  - Memory is bounded: SQLite's page cache to RTM_INDEX_PAGE_CACHE_KIB a
  *    connection (two), the queue to RTM_INDEX_QUEUE_MAX bytes of records.
  *  - The file stays within max_bytes: after a batch the least recently
@@ -54,6 +58,8 @@
                                            beyond, puts are dropped (said once) */
 #define RTM_INDEX_GATHER_MS 50
 #define RTM_INDEX_GATHER_OPS 256
+#define RTM_INDEX_WRITER_NAME "rtmfs-index"
+#define RTM_INDEX_WRITER_NICE 10
 #define RTM_INDEX_SCHEMA 1              /* the tables' layout; another is rebuilt */
 
 struct rtm_index;

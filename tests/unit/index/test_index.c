@@ -6,6 +6,7 @@
  * another process holds longer than the timeout; and threads at once. */
 #include "testutil.h"
 
+#include <dirent.h>
 #include <pthread.h>
 #include <signal.h>
 #include <sqlite3.h>
@@ -453,6 +454,53 @@ static void threads(void **state)
     remove_dir(&d);
 }
 
+/* The nice of this process's thread named name (/proc/self/task: the
+ * 19th field of its stat, after the name in parentheses); -100: none. */
+static int nice_of_thread(const char *name)
+{
+    DIR *d = opendir("/proc/self/task");
+    struct dirent *de;
+    int nice = -100;
+    assert_non_null(d);
+    while (nice == -100 && (de = readdir(d))) {
+        char path[300], comm[64] = "", stat[1024];
+        snprintf(path, sizeof path, "/proc/self/task/%s/comm", de->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        if (fgets(comm, sizeof comm, f))
+            comm[strcspn(comm, "\n")] = 0;
+        fclose(f);
+        snprintf(path, sizeof path, "/proc/self/task/%s/stat", de->d_name);
+        if (strcmp(comm, name) || !(f = fopen(path, "r")))
+            continue;
+        const char *p = fgets(stat, sizeof stat, f) ? strrchr(stat, ')') : NULL;
+        fclose(f);
+        for (int field = 2; p && field < 19; field++)
+            p = strchr(p + 1, ' ');
+        if (p)
+            nice = atoi(p + 1);
+    }
+    closedir(d);
+    return nice;
+}
+
+/* The writer runs below the requests: its records are for the next
+ * mount. */
+static void writer_below_requests(void **state)
+{
+    (void)state;
+    struct dir d;
+    make_dir(&d);
+    struct rtm_index *ix = rtm_index_open(d.file, 64u << 20, NULL, NULL);
+    struct rtm_store_key k = key(7, "r");
+    rtm_index_put(ix, &k, "v", 1);
+    rtm_index_flush(ix);                /* the thread has run */
+    assert_int_equal(nice_of_thread(RTM_INDEX_WRITER_NAME), RTM_INDEX_WRITER_NICE);
+    rtm_index_close(ix);
+    remove_dir(&d);
+}
+
 int main(void)
 {
     signal(SIGPIPE, SIG_IGN);
@@ -468,6 +516,7 @@ int main(void)
         cmocka_unit_test(queue_is_bounded),
         cmocka_unit_test(batches_gather),
         cmocka_unit_test(threads),
+        cmocka_unit_test(writer_below_requests),
     };
     return run_test_cases(tests, NULL, NULL);
 }
