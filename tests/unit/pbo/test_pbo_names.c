@@ -8,15 +8,26 @@
 
 static const uint8_t data[] = "RTM_0101";
 
-static struct pbo *archive(const char *const *names, struct rtm_buf *b)
+/* An archive by the project's writer of n entries named so (at most
+ * 64), each holding data, read back whole. */
+static struct pbo *archive_n(const char *const *names, size_t n, struct rtm_buf *b)
 {
-    struct pbo_write_entry e[8];
-    size_t n = 0;
-    for (; names[n]; n++)
-        e[n] = (struct pbo_write_entry){ names[n], data, sizeof data - 1, PBO_PACK_STORE, 0 };
+    struct pbo_write_entry e[64];
+    assert_true(n <= 64);
+    for (size_t i = 0; i < n; i++)
+        e[i] = (struct pbo_write_entry){ names[i], data, sizeof data - 1, PBO_PACK_STORE, 0 };
     rtm_buf_init(b);
     assert_int_equal(pbo_write(e, n, NULL, 0, 0, b), 0);
     return parse_full(b);
+}
+
+/* The same of names, NULL-terminated. */
+static struct pbo *archive(const char *const *names, struct rtm_buf *b)
+{
+    size_t n = 0;
+    while (names[n])
+        n++;
+    return archive_n(names, n, b);
 }
 
 /* Entry i is a file at path, and its folder lists it under its last part. */
@@ -183,22 +194,20 @@ static void folder_check_as_search(void **state)
     (void)state;
     static const char alphabet[] = "aA .!-/\\b";
     enum { ROUNDS = 300, ENTRIES = 40 };
-    struct pbo_write_entry e[ENTRIES];
     char names[ENTRIES][8];
-    unsigned seed = 12345;
+    const char *named[ENTRIES];
+    lcg_state = 12345;
     for (int round = 0; round < ROUNDS; round++) {
         for (size_t i = 0; i < ENTRIES; i++) {
-            size_t len = 1 + (seed = seed * 1103515245 + 12345) % 5;
+            size_t len = 1 + lcg_next() % 5;
             for (size_t j = 0; j < len; j++)
-                names[i][j] = alphabet[(seed = seed * 1103515245 + 12345) >> 16 & 7];
+                names[i][j] = alphabet[lcg_next() & 7];
             names[i][0] = 'a';          /* a common start: long runs of steppers */
             names[i][len] = 0;
-            e[i] = (struct pbo_write_entry){ names[i], data, sizeof data - 1, PBO_PACK_STORE, 0 };
+            named[i] = names[i];
         }
         struct rtm_buf b;
-        rtm_buf_init(&b);
-        assert_int_equal(pbo_write(e, ENTRIES, NULL, 0, 0, &b), 0);
-        struct pbo *p = parse_full(&b);
+        struct pbo *p = archive_n(named, ENTRIES, &b);
         for (size_t k = 0; k < p->nindex; k++) {
             long want = -1;
             if (p->by_path[k].path[0])
@@ -219,23 +228,21 @@ static void index_in_path_order(void **state)
     (void)state;
     static const char alphabet[] = "aAbB/_.z";
     enum { ROUNDS = 200, ENTRIES = 40, START = 13 };
-    struct pbo_write_entry e[ENTRIES];
     char names[ENTRIES][START + 24];
-    unsigned seed = 777;
+    const char *named[ENTRIES];
+    lcg_state = 777;
     for (int round = 0; round < ROUNDS; round++) {
         for (size_t i = 0; i < ENTRIES; i++) {
-            size_t len = START + (seed = seed * 1103515245 + 12345) % 20;
+            size_t len = START + lcg_next() % 20;
             memcpy(names[i], round % 2 ? "anims/charsAB" : "ANIMS/CHARSab", START);
             for (size_t j = START; j < len; j++)
-                names[i][j] = alphabet[(seed = seed * 1103515245 + 12345) >> 16 & 7];
+                names[i][j] = alphabet[lcg_next() & 7];
             names[i][len - 1] = 'x';    /* no empty last part */
             names[i][len] = 0;
-            e[i] = (struct pbo_write_entry){ names[i], data, sizeof data - 1, PBO_PACK_STORE, 0 };
+            named[i] = names[i];
         }
         struct rtm_buf b;
-        rtm_buf_init(&b);
-        assert_int_equal(pbo_write(e, ENTRIES, NULL, 0, 0, &b), 0);
-        struct pbo *p = parse_full(&b);
+        struct pbo *p = archive_n(named, ENTRIES, &b);
         for (size_t k = 1; k < p->nindex; k++)
             if (pbo_path_cmp(p->by_path[k - 1].path, p->by_path[k].path) > 0)
                 fail_msg("%s before %s", p->by_path[k - 1].path, p->by_path[k].path);
