@@ -320,13 +320,13 @@ static int archive_table(const struct walk *w, const char *rel, struct archive_r
     return rc ? -1 : 0;
 }
 
-/* A config's read is started as soon as its archive's table is read, as
- * a hint (what is read never depends on it): read by the reader that
- * parses it right after, each one waited for the disk alone, eight at a
- * time, where asked together the disk serves them while the tables are
- * still being read.  So two passes over the archives when their configs
- * are read, each shared by the readers: the tables, each one's configs
- * asked for; then the configs read, parsed and prepared. */
+/* Each config's read is started as soon as its archive's table is read,
+ * as a hint (what is read never depends on it).  Read right after its
+ * table by the same reader, each config waited for the disk alone, eight
+ * at a time; asked for together, they come while the tables are still
+ * being read.  So when configs are read, two passes over the archives,
+ * each shared by the readers: the tables, each one's configs asked for;
+ * then the configs, read, parsed and prepared. */
 
 /* Pass one (tree_each_fn): archive i's table, and when the job reads
  * configs and it holds some, their reads started, if the archive is
