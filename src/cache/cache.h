@@ -167,6 +167,7 @@ struct rtmc_stats {
     uint64_t mismatches;     /* indexed sizes found wrong */
     uint64_t remembered;     /* loads the persistent index answered */
     uint64_t ahead;          /* versions rtmc_size_ahead sized */
+    int working;             /* sizings and renders running now */
 };
 
 struct rtmc *rtmc_new(size_t budget, rtmc_load_fn load, void *ctx);

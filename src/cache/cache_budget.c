@@ -95,6 +95,6 @@ void rtmc_get_stats(struct rtmc *c, struct rtmc_stats *st)
     pthread_mutex_lock(&c->lock);
     *st = (struct rtmc_stats){ c->bytes, c->budget, c->entries, c->loads, c->renders,
                                c->sizings, c->hits, c->evictions, c->mismatches,
-                               c->remembered, c->ahead };
+                               c->remembered, c->ahead, c->working };
     pthread_mutex_unlock(&c->lock);
 }

@@ -2,6 +2,7 @@
  * entries' content (cache.h). */
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <unistd.h>
 
 #include "testutil.h"
@@ -635,18 +636,31 @@ static void reservations(void **state)
     L.c = NULL;
 }
 
+static atomic_int sized;
+
 static void *size_and_put(void *h)
 {
     assert_int_equal(rtmc_size_ahead(L.c, h), 0);
+    atomic_store(&sized, 1);
     rtmc_put(L.c, h);
     return NULL;
+}
+
+/* Until the sizing has begun (or ended: the load then finds room). */
+static void sizing_begun(struct rtmc *c)
+{
+    struct rtmc_stats st;
+    for (rtmc_get_stats(c, &st); !st.working && !atomic_load(&sized); rtmc_get_stats(c, &st))
+        nanosleep(&(struct timespec){ 0, 100 * 1000 }, NULL);
 }
 
 /* A sizing pins its anim however long it takes: a load that needs that
  * memory waits for it past the patience it has while nothing happens,
  * rather than fail with -ENOMEM (a walk's stat on a loaded machine, where
  * a worker sizing ahead ran slowly).  The patience here is 5 ms, and
- * sizing 3,000 frames takes longer. */
+ * sizing 3,000 frames takes longer.  The load starts once the sizing has
+ * (a thread not yet running sizes nothing, and the rule rightly gives up
+ * on memory that no sizing is about to let go). */
 static void load_waits_for_a_sizing(void **state)
 {
     (void)state;
@@ -660,7 +674,9 @@ static void load_waits_for_a_sizing(void **state)
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     pthread_t th;
+    atomic_store(&sized, 0);
     pthread_create(&th, NULL, size_and_put, h);
+    sizing_begun(c);
     struct rtmc_entry *b = get(c, "big_after_sizing.rtm", 10, 1);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     assert_non_null(rtmc_anim(b));
