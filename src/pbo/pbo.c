@@ -213,7 +213,8 @@ int pbo_path_cmp(const char *a, const char *b)
 
 /* pbo_path_cmp of two paths of known lengths: the words they share
  * skipped 8 bytes at a time first (an archive's paths share long starts:
- * sorting a table compared them a byte at a time for half its time). */
+ * sorting a table compared them a byte at a time for a third of its
+ * instructions). */
 static int path_cmp_len(const char *a, size_t la, const char *b, size_t lb)
 {
     size_t n = la < lb ? la : lb, i = 0;
