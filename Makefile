@@ -320,14 +320,14 @@ fuzz-long:
 TSAN_DIR   := build-tsan
 TSAN_SRC   := $(CORE_SRC) $(WRIT_SRC) $(TREE_SRC) $(INDEX_SRC)
 # The tests run: those of the threaded layers' code, the cache layer's
-# (the cache, the loader, the index: test_cache, test_loader, test_index,
-# test_remember) and the tree layer's (the inode table and the tree with
+# (the cache, the loader, the index: test_cache, test_cache_budget,
+# test_loader, test_index, test_remember) and the tree layer's (the inode table and the tree with
 # its sizing-ahead workers: test_inodes, test_tree, test_tree_ahead,
 # test_tree_changes; the walk for the states table, which reads archives
 # on a few threads: test_states_each, test_states_remember).  The others
 # test single-threaded code, which ThreadSanitizer has nothing to say
 # about; a new test of a threaded layer's code joins this list.
-TSAN_TESTS := test_cache test_index test_loader test_remember \
+TSAN_TESTS := test_cache test_cache_budget test_index test_loader test_remember \
               test_inodes test_tree test_tree_ahead test_tree_changes test_skelreg \
               test_states_each test_states_remember
 # The unit tests' helpers (tests/unit/lib, as librtmtest.a above), built
