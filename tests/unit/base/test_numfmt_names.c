@@ -22,6 +22,14 @@ static char *name_with(void (*put)(struct rtm_buf *, struct rtm_str), const char
 
 #define NAME(put, lit) name_with(put, lit, sizeof(lit) - 1)
 
+/* What put makes of string literal lit is want. */
+#define EXPECT_NAME(put, lit, want)                                                         \
+    do {                                                                                    \
+        char *got_ = NAME(put, lit);                                                        \
+        assert_string_equal(got_, want);                                                    \
+        free(got_);                                                                         \
+    } while (0)
+
 /* The escaping rule byte by byte, as numfmt.h states it: the reference
  * for the word-at-a-time escaper. */
 static char *escaped_bytewise(const char *s, size_t n, int space)
@@ -66,58 +74,33 @@ static void put_name_as_bytewise(void **state)
 static void put_name_escapes(void **state)
 {
     (void)state;
-    char *s = NAME(rtm_put_name, "Pelvis");
-    assert_string_equal(s, "Pelvis");
-    free(s);
+    EXPECT_NAME(rtm_put_name, "Pelvis", "Pelvis");
     /* printable ASCII including space and ~ stays; backslash, control bytes,
      * DEL and bytes > 127 become \xNN (lower-case hex) */
-    s = NAME(rtm_put_name, " a~\\b\x01\x1f\x7f\x80\xff\t");
-    assert_string_equal(s, " a~\\x5cb\\x01\\x1f\\x7f\\x80\\xff\\x09");
-    free(s);
+    EXPECT_NAME(rtm_put_name, " a~\\b\x01\x1f\x7f\x80\xff\t",
+                " a~\\x5cb\\x01\\x1f\\x7f\\x80\\xff\\x09");
     /* an embedded NUL (MDAT strings may hold one) is escaped, not a stop */
-    s = NAME(rtm_put_name, "a\0b");
-    assert_string_equal(s, "a\\x00b");
-    free(s);
-    s = NAME(rtm_put_name, "");
-    assert_string_equal(s, "");
-    free(s);
+    EXPECT_NAME(rtm_put_name, "a\0b", "a\\x00b");
+    EXPECT_NAME(rtm_put_name, "", "");
     /* quotes and commas are plain for the plain escaper */
-    s = NAME(rtm_put_name, "a,\"b\"");
-    assert_string_equal(s, "a,\"b\"");
-    free(s);
+    EXPECT_NAME(rtm_put_name, "a,\"b\"", "a,\"b\"");
     /* a token (moving.txt's first field) escapes the space too */
-    s = NAME(rtm_put_token, "left hand\\x");
-    assert_string_equal(s, "left\\x20hand\\x5cx");
-    free(s);
+    EXPECT_NAME(rtm_put_token, "left hand\\x", "left\\x20hand\\x5cx");
 }
 
 static void put_csv_name_quotes_only_when_needed(void **state)
 {
     (void)state;
-    char *s = NAME(rtm_put_csv_name, "LeftHand");
-    assert_string_equal(s, "LeftHand");
-    free(s);
+    EXPECT_NAME(rtm_put_csv_name, "LeftHand", "LeftHand");
     /* escaped bytes alone need no quoting */
-    s = NAME(rtm_put_csv_name, "a b\n\\");
-    assert_string_equal(s, "a b\\x0a\\x5c");
-    free(s);
-    s = NAME(rtm_put_csv_name, "a,b");
-    assert_string_equal(s, "\"a,b\"");
-    free(s);
-    s = NAME(rtm_put_csv_name, "say \"hi\"");
-    assert_string_equal(s, "\"say \"\"hi\"\"\"");
-    free(s);
-    s = NAME(rtm_put_csv_name, "\"");
-    assert_string_equal(s, "\"\"\"\"");
-    free(s);
+    EXPECT_NAME(rtm_put_csv_name, "a b\n\\", "a b\\x0a\\x5c");
+    EXPECT_NAME(rtm_put_csv_name, "a,b", "\"a,b\"");
+    EXPECT_NAME(rtm_put_csv_name, "say \"hi\"", "\"say \"\"hi\"\"\"");
+    EXPECT_NAME(rtm_put_csv_name, "\"", "\"\"\"\"");
     /* quoting and escaping together */
-    s = NAME(rtm_put_csv_name, ",\x01\xe9");
-    assert_string_equal(s, "\",\\x01\\xe9\"");
-    free(s);
+    EXPECT_NAME(rtm_put_csv_name, ",\x01\xe9", "\",\\x01\\xe9\"");
     /* a comma after a NUL byte still counts */
-    s = NAME(rtm_put_csv_name, "a\0,");
-    assert_string_equal(s, "\"a\\x00,\"");
-    free(s);
+    EXPECT_NAME(rtm_put_csv_name, "a\0,", "\"a\\x00,\"");
 }
 
 /* Decodes one RFC 8259 string literal that must span all of s; returns the
@@ -183,15 +166,9 @@ bad:
 static void put_json_name_is_valid_json(void **state)
 {
     (void)state;
-    char *s = NAME(rtm_put_json_name, "Step");
-    assert_string_equal(s, "\"Step\"");
-    free(s);
-    s = NAME(rtm_put_json_name, "");
-    assert_string_equal(s, "\"\"");
-    free(s);
-    s = NAME(rtm_put_json_name, "a\"b\\c\x01");
-    assert_string_equal(s, "\"a\\\"b\\\\x5cc\\\\x01\"");
-    free(s);
+    EXPECT_NAME(rtm_put_json_name, "Step", "\"Step\"");
+    EXPECT_NAME(rtm_put_json_name, "", "\"\"");
+    EXPECT_NAME(rtm_put_json_name, "a\"b\\c\x01", "\"a\\\"b\\\\x5cc\\\\x01\"");
 
     /* every single byte, and random byte strings */
     lcg_state = 5;
