@@ -43,13 +43,6 @@ struct tree_game {
     struct timespec built;                /* when g was (CLOCK_MONOTONIC) */
 };
 
-/* The persistent store, when there is one (opened after the tree: cfg.store
- * says where it is). */
-static const struct rtm_store *index_of(const struct rtm_tree *t)
-{
-    return t->cfg.store ? *t->cfg.store : NULL;
-}
-
 int tree_gamepaths_new(struct rtm_tree *t)
 {
     if (!t->cfg.gamepaths)
@@ -82,17 +75,6 @@ static const char *normal_base(const struct rtm_tree *t, const char *src)
  * prefix property as stored, empty when it has none.  A kind of record
  * of its own (RTM_STORE_PREFIX, store.h), so that a later mount lists
  * the game's root without decoding a table. */
-
-/* The index key of archive version st: 0, or -1 when there is no index or
- * the version has no times to be told from another by. */
-static int prefix_key(const struct rtm_tree *t, const struct stat *st, struct rtm_store_key *k)
-{
-    struct rtm_fileid id = rtm_fileid_of(st);
-    *k = (struct rtm_store_key){ .dev = id.dev, .ino = id.ino, .size = id.size,
-                                 .mtime_ns = id.mtime_ns, .ctime_ns = id.ctime_ns,
-                                 .kind = RTM_STORE_PREFIX, .render = "" };
-    return index_of(t) && id.mtime_ns && id.ctime_ns ? 0 : -1;
-}
 
 /* Bytes of an archive's start read for its prefix: its header's
  * properties, a few hundred bytes as packers write them. */
@@ -136,8 +118,9 @@ static int add_archive(struct rtm_tree *t, struct gamefs *g, const char *rel,
     void *val;
     size_t len;
     char pre_head[PBO_NAME_MAX + 1];
-    int keyed = prefix_key(t, st, &k) == 0, same = 0;
-    if (keyed && rtm_store_get(index_of(t), &k, &val, &len) == 0) {
+    struct rtm_fileid id = rtm_fileid_of(st);
+    int keyed = tree_archive_key(t, &id, RTM_STORE_PREFIX, &k) == 0, same = 0;
+    if (keyed && rtm_store_get(tree_store(t), &k, &val, &len) == 0) {
         long i = gamefs_add(g, rel, len ? val : NULL, len);
         free(val);
         return i < 0 ? -ENOMEM : 0;
@@ -146,7 +129,7 @@ static int add_archive(struct rtm_tree *t, struct gamefs *g, const char *rel,
         len = strlen(pre_head);
         long i = gamefs_add(g, rel, len ? pre_head : NULL, len);
         if (keyed && same)
-            rtm_store_put(index_of(t), &k, pre_head, len);
+            rtm_store_put(tree_store(t), &k, pre_head, len);
         return i < 0 ? -ENOMEM : 0;
     }
     struct tree_target tg = { .entry = -1, .id = rtm_fileid_of(st), .st = *st };
@@ -157,7 +140,7 @@ static int add_archive(struct rtm_tree *t, struct gamefs *g, const char *rel,
     const char *pre = p ? pbo_prop(p, "prefix") : NULL;
     long i = gamefs_add(g, rel, pre, pre ? strlen(pre) : 0);
     if (keyed && p)
-        rtm_store_put(index_of(t), &k, pre ? pre : "", pre ? strlen(pre) : 0);
+        rtm_store_put(tree_store(t), &k, pre ? pre : "", pre ? strlen(pre) : 0);
     tree_target_done(t, &tg);
     return i < 0 ? -ENOMEM : 0;         /* (or a path past PATH_MAX: none is) */
 }

@@ -164,7 +164,7 @@ static const struct rtm_states *table_locked(struct rtm_tree *t, int ready, int 
 static void remember(struct rtm_tree *t)
 {
     struct tree_states *ts = t->states;
-    const struct rtm_store *ix = t->cfg.store ? *t->cfg.store : NULL;
+    const struct rtm_store *ix = tree_store(t);
     if (!ts->unremembered)
         return;
     if (ix) {

@@ -324,7 +324,7 @@ struct rtm_states *tree_states_build(struct rtm_tree *t, int checked, struct tim
 {
     struct walk w = { .t = t, .rootfd = -1 };
     struct rtm_states *s = NULL;
-    const struct rtm_store *ix = t->cfg.store ? *t->cfg.store : NULL;
+    const struct rtm_store *ix = tree_store(t);
     char *gen = NULL;
     if (walk_configs(t, &w)) {
         walk_end(t, &w);                /* no configs to read: states.txt says none */

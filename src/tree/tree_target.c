@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "pbo.h"
+#include "store.h"
 
 /* Gets the cache entry of kind for key (tg->src, or for an archive entry
  * "tg->src/ENTRY"): of the pinned version, or else of the current one,
@@ -117,4 +118,18 @@ size_t tree_archive_below(struct rtm_tree *t, const struct tree_target *tg, cons
 void tree_account(struct rtm_tree *t)
 {
     rtmc_set_outside(t->cfg.cache, rtm_inodes_bytes(t->nodes));
+}
+
+const struct rtm_store *tree_store(const struct rtm_tree *t)
+{
+    return t->cfg.store ? *t->cfg.store : NULL;
+}
+
+int tree_archive_key(const struct rtm_tree *t, const struct rtm_fileid *id, uint32_t kind,
+                     struct rtm_store_key *k)
+{
+    *k = (struct rtm_store_key){ .dev = id->dev, .ino = id->ino, .size = id->size,
+                                 .mtime_ns = id->mtime_ns, .ctime_ns = id->ctime_ns,
+                                 .kind = kind, .render = "" };
+    return tree_store(t) && id->mtime_ns && id->ctime_ns ? 0 : -1;
 }

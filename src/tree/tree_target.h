@@ -186,6 +186,14 @@ void tree_member_key(const struct tree_target *tg, char key[RTM_KEY_MAX]);
  * times into *newest (if not NULL). */
 size_t tree_archive_below(struct rtm_tree *t, const struct tree_target *tg, const char *dir,
                           struct timespec *newest);
+/* The persistent store, when there is one (it may be opened after the
+ * tree: cfg.store says where it is), or NULL. */
+const struct rtm_store *tree_store(const struct rtm_tree *t);
+/* The store's key of a record of kind (store.h) about archive version id,
+ * its salt aside (a fact of the archive's bytes): 0, or -1 when there is
+ * no store or the version has no times to be told from another by. */
+int tree_archive_key(const struct rtm_tree *t, const struct rtm_fileid *id, uint32_t kind,
+                     struct rtm_store_key *k);
 /* Archive entry entry's stored time when it has one (seconds since 1970),
  * else the archive's. */
 struct timespec tree_entry_time(const struct tree_target *tg, long entry);
