@@ -8,6 +8,7 @@
 static const char *const NAMES[RTM_WORK_N] = {
     [RTM_WORK_OPENED] = "opened",
     [RTM_WORK_BYTES] = "bytes_read",
+    [RTM_WORK_READS] = "reads",
     [RTM_WORK_TABLES] = "archive_tables",
     [RTM_WORK_CONFIGS_READ] = "configs_read",
     [RTM_WORK_CONFIGS_PARSED] = "configs_parsed",
@@ -40,8 +41,10 @@ int rtm_work_openat(struct rtm_work *w, int dfd, const char *path, int flags)
 ssize_t rtm_work_pread(struct rtm_work *w, int fd, void *buf, size_t len, uint64_t off)
 {
     ssize_t n = rtm_pread_full(fd, buf, len, off);
-    if (n > 0)
+    if (n > 0) {
         rtm_work_add(w, RTM_WORK_BYTES, (uint64_t)n);
+        rtm_work_add(w, RTM_WORK_READS, 1);
+    }
     return n;
 }
 
@@ -52,6 +55,7 @@ int rtm_work_slurp_max(struct rtm_work *w, const char *path, size_t max, uint8_t
     if (rc == 0) {
         rtm_work_add(w, RTM_WORK_OPENED, 1);
         rtm_work_add(w, RTM_WORK_BYTES, *len);
+        rtm_work_add(w, RTM_WORK_READS, *len > 0);
     }
     return rc;
 }

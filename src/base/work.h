@@ -1,5 +1,5 @@
 /* work.h - counts of the work a mount or a program does on SOURCE: files
- * opened, bytes read, archive tables read, configs read and parsed,
+ * opened, reads and bytes read, archive tables read, configs read and parsed,
  * states checked and states.txt lines made, animations parsed (by depth)
  * and stale notifications.  They are what
  * the tests' budgets assert (a walk may open at most N files) and what
@@ -14,8 +14,8 @@
  *  - Thread-safe: counts are relaxed atomics, added from any thread; a read
  *    while others count sees some recent value of each.
  *  - rtm_work_openat and rtm_work_pread are openat(2) and rtm_pread_full
- *    (util.h) with their results counted: an open that succeeds, and the
- *    bytes a read returns. */
+ *    (util.h) with their results counted: an open that succeeds, and a
+ *    read that returns bytes, and those bytes. */
 #ifndef RTM_WORK_H
 #define RTM_WORK_H
 
@@ -29,6 +29,8 @@
 enum rtm_work_counter {
     RTM_WORK_OPENED,            /* files opened in SOURCE (folders not counted) */
     RTM_WORK_BYTES,             /* bytes read from SOURCE's files */
+    RTM_WORK_READS,             /* reads of SOURCE's files that returned bytes:
+                                   each one cold is a request the disk serves */
     RTM_WORK_TABLES,            /* archive header tables read from an archive */
     RTM_WORK_CONFIGS_READ,      /* configs read from SOURCE (files or entries) */
     RTM_WORK_CONFIGS_PARSED,    /* configs whose classes were parsed */

@@ -84,7 +84,7 @@ view() {
 
 # counters: the work counters of the last mount, one line.
 counters() {
-    awk '$1 ~ /^(opened|bytes_read|archive_tables|configs_read|configs_parsed|states_checked|states_lines):?$/ {
+    awk '$1 ~ /^(opened|reads|bytes_read|archive_tables|configs_read|configs_parsed|states_checked|states_lines):?$/ {
              sub(":", "", $1); printf "%s%s %s", sep, $1, $2; sep = ", " }' "$T/stats" 2>/dev/null
 }
 

@@ -41,10 +41,12 @@ static void counts_what_was_done(void **state)
     int fd = rtm_work_openat(&w, AT_FDCWD, path, O_RDONLY);
     assert_true(fd >= 0);
     assert_int_equal(rtm_work_pread(&w, fd, buf, sizeof buf, 4), 6);
+    assert_int_equal(rtm_work_pread(&w, fd, buf, sizeof buf, 10), 0);  /* at the end */
     close(fd);
     assert_true(rtm_work_openat(&w, AT_FDCWD, "/nonexistent/x", O_RDONLY) < 0);
     assert_int_equal(rtm_work_get(&w, RTM_WORK_OPENED), 1);
     assert_int_equal(rtm_work_get(&w, RTM_WORK_BYTES), 6);
+    assert_int_equal(rtm_work_get(&w, RTM_WORK_READS), 1);     /* one returned bytes */
     uint8_t *data;
     size_t len;
     assert_int_equal(rtm_work_slurp_max(&w, path, 100, &data, &len), 0);
@@ -52,6 +54,7 @@ static void counts_what_was_done(void **state)
     assert_int_equal(rtm_work_slurp_max(&w, path, 5, &data, &len), -1);   /* too big */
     assert_int_equal(rtm_work_get(&w, RTM_WORK_OPENED), 2);
     assert_int_equal(rtm_work_get(&w, RTM_WORK_BYTES), 16);
+    assert_int_equal(rtm_work_get(&w, RTM_WORK_READS), 2);
     rtm_work_reset(&w);
     assert_int_equal(rtm_work_get(&w, RTM_WORK_BYTES), 0);
     unlink(path);
