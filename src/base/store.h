@@ -43,6 +43,8 @@ enum rtm_store_kind {
     RTM_STORE_TIMED = 3,                /* a timed view's size (rtm_loader_timed) */
     RTM_STORE_PREFIX = 0x58465047,      /* "GPFX": an archive's prefix (tree_gamepaths.c) */
     RTM_STORE_STATES = 0x53544154,      /* "STAT": a states table (tree_states_index.c) */
+    RTM_STORE_TRAILER = 0x4C494154,     /* "TAIL": an archive's last bytes, its
+                                           trailer (tree_kinds.c: pbo.txt) */
 };
 
 struct rtm_store_key {

@@ -377,11 +377,13 @@ static int load_table(const struct rtm_loader *l, int fd, const struct rtmc_src 
                       struct rtmc_loaded *out, char *msg, size_t msglen)
 {
     struct rtm_error err = { .msg = "" };
+    uint8_t *head;
     rtm_work_add(l->work, RTM_WORK_TABLES, 1);
     /* 4 KiB first, as many tables need: a walk reads hundreds of them */
-    if (pbo_load_table_first(l->work, fd, 4096, &out->pbo, &err))
+    if (pbo_load_table_head(l->work, fd, 4096, &out->pbo, &head, &err))
         return failed(msg, msglen, src->path, &err);
-    loader_remember_table(l, fd, src, out->pbo);
+    loader_remember_table(l, src, out->pbo, head);
+    free(head);
     return 0;
 }
 

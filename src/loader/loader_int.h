@@ -13,9 +13,10 @@
  * store has none (a damaged record is dropped and said through l->log). */
 int loader_recall_table(const struct rtm_loader *l, const struct rtmc_src *src,
                         struct rtmc_loaded *out);
-/* Remembers table p of src, open as fd: the bytes it was read from. */
-void loader_remember_table(const struct rtm_loader *l, int fd, const struct rtmc_src *src,
-                           const struct pbo *p);
+/* Remembers table p of src from head, the bytes it was read from (its
+ * first table_bytes at least), and its trailer when that was read. */
+void loader_remember_table(const struct rtm_loader *l, const struct rtmc_src *src,
+                           const struct pbo *p, const uint8_t *head);
 /* What a load learnt of the store's shape record before it parsed: none
  * under key k (absent), so that remembering the parse asks no more. */
 struct loader_shape_miss {

@@ -228,12 +228,6 @@ int rtm_loader_timed(void *ctx, const struct rtmc_src *src, struct rtm_view v, c
 
 /* ---- archives' tables ---- */
 
-/* Whether all len bytes at off of fd were read into p (a shorter read:
- * the file changed, and its table is not remembered). */
-static int read_full(struct rtm_work *w, int fd, uint8_t *p, size_t len, uint64_t off)
-{
-    return rtm_work_pread(w, fd, p, len, off) == (ssize_t)len;
-}
 
 /* An archive's table from the index: 0, or -1 when it has none. */
 int loader_recall_table(const struct rtm_loader *l, const struct rtmc_src *src,
@@ -254,24 +248,20 @@ int loader_recall_table(const struct rtm_loader *l, const struct rtmc_src *src,
     return rc;
 }
 
-/* Remembers table p of the archive open as fd: the bytes it was read from. */
-void loader_remember_table(const struct rtm_loader *l, int fd, const struct rtmc_src *src,
-                           const struct pbo *p)
+/* Remembers table p, read from head (its first table_bytes at least),
+ * without its trailer when it was not read (pbo.h). */
+void loader_remember_table(const struct rtm_loader *l, const struct rtmc_src *src,
+                           const struct pbo *p, const uint8_t *head)
 {
     struct rtm_store_key k;
     if (!l->store || index_key(l, src, RTM_STORE_TABLE, &k) || p->table_bytes > SIZE_MAX)
         return;
-    uint8_t tail[21];
-    size_t tail_len = p->file_size > p->data_end ? (size_t)(p->file_size - p->data_end) : 0;
-    if (tail_len > sizeof tail)
-        tail_len = sizeof tail;
-    uint8_t *head = malloc(p->table_bytes ? (size_t)p->table_bytes : 1);
+    uint8_t tail[PBO_TAIL_MAX] = { 0 };    /* a known SHA-1 kept: a zero, then it */
+    size_t tail_len = p->trailer == PBO_TRAILER_SHA1 ? sizeof tail : 0;
+    memcpy(tail + 1, p->sha1, sizeof p->sha1);
     struct rtm_buf b;
     rtm_buf_init(&b);
-    if (head && read_full(l->work, fd, head, (size_t)p->table_bytes, 0) &&
-        read_full(l->work, fd, tail, tail_len, p->data_end) &&
-        rtm_shape_encode_table(head, (size_t)p->table_bytes, tail, tail_len, &b) == 0)
+    if (rtm_shape_encode_table(head, (size_t)p->table_bytes, tail, tail_len, &b) == 0)
         rtm_store_put(l->store, &k, b.p, b.len);
     rtm_buf_free(&b);
-    free(head);
 }

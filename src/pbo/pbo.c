@@ -310,24 +310,28 @@ void pbo_free(struct pbo *p)
     free(p);
 }
 
-void pbo_set_trailer(struct pbo *p, const uint8_t *tail, size_t len)
+enum pbo_trailer pbo_trailer_of(const struct pbo *p, const uint8_t *tail, size_t len,
+                                uint8_t sha1[20])
 {
     uint64_t after = p->file_size - p->data_end;
-    memset(p->sha1, 0, sizeof p->sha1);
+    memset(sha1, 0, 20);
     if (p->ncut)
-        p->trailer = PBO_TRAILER_CUT;
-    else if (after == 0)
-        p->trailer = PBO_TRAILER_NONE;
-    else if (after != 21)
-        p->trailer = PBO_TRAILER_ODD;
-    else if (!tail || len < 21)
-        p->trailer = PBO_TRAILER_UNKNOWN;
-    else if (tail[0] != 0)
-        p->trailer = PBO_TRAILER_ODD;
-    else {
-        p->trailer = PBO_TRAILER_SHA1;
-        memcpy(p->sha1, tail + 1, 20);
-    }
+        return PBO_TRAILER_CUT;
+    if (after == 0)
+        return PBO_TRAILER_NONE;
+    if (after != PBO_TAIL_MAX)
+        return PBO_TRAILER_ODD;
+    if (!tail || len < PBO_TAIL_MAX)
+        return PBO_TRAILER_UNKNOWN;
+    if (tail[0] != 0)
+        return PBO_TRAILER_ODD;
+    memcpy(sha1, tail + 1, 20);
+    return PBO_TRAILER_SHA1;
+}
+
+void pbo_set_trailer(struct pbo *p, const uint8_t *tail, size_t len)
+{
+    p->trailer = pbo_trailer_of(p, tail, len, p->sha1);
 }
 
 /* The first index position whose path is >= q (folded). */

@@ -17,7 +17,8 @@
  *    (err says so) and the caller reads more (twice as much, say, up to
  *    file_size) and calls again.  A table longer than PBO_TABLE_MAX bytes is
  *    an error, so that loop ends.  When head holds the whole archive (or at
- *    least the trailer) the trailer's zero byte and SHA-1 are read too.
+ *    least the trailer) the trailer's zero byte and SHA-1 are read too;
+ *    else, when 21 bytes follow the data, the trailer is unknown.
  *  - It checks every entry's data range [offset, offset + data_size) against
  *    file_size with 64-bit arithmetic, and allocates only what the bytes of
  *    the table justify.  On failure it returns -1, *out is NULL and err says
@@ -114,9 +115,15 @@ int pbo_read_table(const uint8_t *head, size_t len, uint64_t file_size,
                    struct pbo **out, struct rtm_error *err);
 void pbo_free(struct pbo *p);
 
-/* The bytes at data_end (up to 21) decide the trailer; pbo_read_table() calls
- * it when head reaches that far, a caller may call it with bytes it read. */
+/* The bytes at data_end (up to PBO_TAIL_MAX) decide the trailer;
+ * pbo_read_table() calls it when head reaches that far, a caller may call
+ * it with bytes it read.  pbo_trailer_of() is the same question for a
+ * table shared read-only: the trailer tail makes of p, its SHA-1 into sha1
+ * (zeros unless PBO_TRAILER_SHA1). */
+enum { PBO_TAIL_MAX = 21 };
 void pbo_set_trailer(struct pbo *p, const uint8_t *tail, size_t len);
+enum pbo_trailer pbo_trailer_of(const struct pbo *p, const uint8_t *tail, size_t len,
+                                uint8_t sha1[20]);
 
 /* The length of the prefix every entry path below folder dir starts with
  * (dir normalised as the paths are, and a '/' unless it is the root), so
@@ -195,7 +202,10 @@ size_t pbo_lzss_src_max(size_t out_len);
 int pbo_entry_readable(const struct pbo_entry *e, struct rtm_error *err);
 
 /* pbo_file.c: the same from an open archive.  pbo_load_table() reads the
- * table (and the trailer) and nothing else; pbo_load_entry() reads exactly
+ * table and nothing else: its trailer stays PBO_TRAILER_UNKNOWN unless the
+ * bytes read for the table reach it (the archive's last bytes are one more
+ * read of every archive a walk lists, and only pbo.txt says what they are:
+ * pbo_load_tail() reads them when asked); pbo_load_entry() reads exactly
  * entry i's stored bytes and decodes them into a new buffer the caller
  * frees (a cut entry is refused before anything is allocated for it).
  * Both return 0, or -1 with err set (offsets in the archive).  The bytes
@@ -208,6 +218,16 @@ int pbo_load_table(struct rtm_work *w, int fd, struct pbo **out, struct rtm_erro
  * wants only their names reads 4 KiB, as many tables need. */
 int pbo_load_table_first(struct rtm_work *w, int fd, size_t first, struct pbo **out,
                          struct rtm_error *err);
+/* pbo_load_table_first() that also hands over the bytes the table was read
+ * from: *head (the caller frees it), at least table_bytes of them. */
+int pbo_load_table_head(struct rtm_work *w, int fd, size_t first, struct pbo **out,
+                        uint8_t **head, struct rtm_error *err);
+/* The bytes at p's data_end that decide its trailer (pbo_trailer_of()),
+ * when p's is unknown and p is the table of the archive open as fd: how
+ * many were read into tail (0 when the trailer is known: nothing to read),
+ * or -1 with err set. */
+long pbo_load_tail(struct rtm_work *w, int fd, const struct pbo *p, uint8_t tail[PBO_TAIL_MAX],
+                   struct rtm_error *err);
 int pbo_load_entry(struct rtm_work *w, int fd, const struct pbo *p, size_t i, uint8_t **out,
                    size_t *len, struct rtm_error *err);
 /* The first len bytes of entry i's content (len at most its content size)

@@ -28,11 +28,12 @@ int pbo_load_table(struct rtm_work *w, int fd, struct pbo **out, struct rtm_erro
     return pbo_load_table_first(w, fd, FIRST_READ, out, err);
 }
 
-int pbo_load_table_first(struct rtm_work *w, int fd, size_t first, struct pbo **out,
-                         struct rtm_error *err)
+int pbo_load_table_head(struct rtm_work *w, int fd, size_t first, struct pbo **out,
+                        uint8_t **head, struct rtm_error *err)
 {
     struct stat st;
     *out = NULL;
+    *head = NULL;
     if (fstat(fd, &st)) {
         rtm_err_sys(err, errno, 0, "%s", strerror(errno));
         return -1;
@@ -42,17 +43,21 @@ int pbo_load_table_first(struct rtm_work *w, int fd, size_t first, struct pbo **
         first = 1;
     size_t len = size < first ? (size_t)size : first;
     for (;;) {
-        uint8_t *head = malloc(len ? len : 1);
-        if (!head) {
+        uint8_t *h = malloc(len ? len : 1);
+        if (!h) {
             rtm_err_oom(err, "out of memory");
             return -1;
         }
-        int rc = read_at(w, fd, head, len, 0, err);
+        int rc = read_at(w, fd, h, len, 0, err);
         if (rc == 0)
-            rc = pbo_read_table(head, len, size, out, err);
-        free(head);
+            rc = pbo_read_table(h, len, size, out, err);
+        if (rc == 0) {
+            *head = h;
+            return 0;
+        }
+        free(h);
         if (rc != PBO_NEED_MORE)
-            break;
+            return -1;
         size_t more = len * 2 > size ? (size_t)size : len * 2;
         if (more > cap)
             more = (size_t)cap;
@@ -62,20 +67,24 @@ int pbo_load_table_first(struct rtm_work *w, int fd, size_t first, struct pbo **
         }
         len = more;
     }
-    if (!*out)
-        return -1;
-    if ((*out)->trailer == PBO_TRAILER_UNKNOWN && (*out)->data_end < size) {
-        uint8_t tail[21];
-        size_t n = size - (*out)->data_end < sizeof tail ? (size_t)(size - (*out)->data_end)
-                                                          : sizeof tail;
-        if (read_at(w, fd, tail, n, (*out)->data_end, err)) {
-            pbo_free(*out);             /* err says why; a table without it is not kept */
-            *out = NULL;
-            return -1;
-        }
-        pbo_set_trailer(*out, tail, n);
-    }
-    return 0;
+}
+
+int pbo_load_table_first(struct rtm_work *w, int fd, size_t first, struct pbo **out,
+                         struct rtm_error *err)
+{
+    uint8_t *head;
+    int rc = pbo_load_table_head(w, fd, first, out, &head, err);
+    free(head);
+    return rc;
+}
+
+long pbo_load_tail(struct rtm_work *w, int fd, const struct pbo *p, uint8_t tail[PBO_TAIL_MAX],
+                   struct rtm_error *err)
+{
+    if (p->trailer != PBO_TRAILER_UNKNOWN)
+        return 0;
+    /* unknown: PBO_TAIL_MAX bytes follow the data (pbo_trailer_of) */
+    return read_at(w, fd, tail, PBO_TAIL_MAX, p->data_end, err) ? -1 : PBO_TAIL_MAX;
 }
 
 int pbo_load_entry(struct rtm_work *w, int fd, const struct pbo *p, size_t i, uint8_t **out, size_t *len,

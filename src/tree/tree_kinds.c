@@ -15,11 +15,15 @@
 #include "tree_int.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "pbo.h"
+#include "store.h"
 #include "views.h"
 
 /* ---- contents made whole ---- */
@@ -67,13 +71,52 @@ static int content_error(struct rtm_tree *t, struct tree_target *tg, struct cont
     return 0;
 }
 
-/* pbo.txt: the archive's table. */
+/* The bytes at the end of archive tg (table p) that say what its trailer
+ * is, when its table was read without them (pbo.h): how many into tail,
+ * or a negative errno (-ESTALE: the archive is no longer tg's version).
+ * Remembered in the index, a record of their own (RTM_STORE_TRAILER), so
+ * that a later mount's pbo.txt reads nothing. */
+static long archive_tail(struct rtm_tree *t, const struct tree_target *tg, const struct pbo *p,
+                         uint8_t tail[PBO_TAIL_MAX])
+{
+    if (p->trailer != PBO_TRAILER_UNKNOWN)
+        return 0;
+    struct rtm_store_key k;
+    void *val;
+    size_t len;
+    int keyed = tree_archive_key(t, &tg->id, RTM_STORE_TRAILER, &k) == 0;
+    if (keyed && rtm_store_get(tree_store(t), &k, &val, &len) == 0) {
+        if (len == PBO_TAIL_MAX)
+            memcpy(tail, val, len);
+        free(val);
+        if (len == PBO_TAIL_MAX)
+            return PBO_TAIL_MAX;
+        rtm_store_drop(tree_store(t), &k);      /* not a tail: read it again */
+    }
+    struct rtm_error err = { .msg = "" };
+    int fd = rtm_work_openat(t->cfg.work, t->cfg.srcfd, tg->src, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -errno;
+    long n = rtm_fileid_check(fd, &tg->id);
+    if (n == 0 && (n = pbo_load_tail(t->cfg.work, fd, p, tail, &err)) < 0)
+        n = err.code ? -err.code : -EIO;
+    close(fd);
+    if (n == PBO_TAIL_MAX && keyed)
+        rtm_store_put(tree_store(t), &k, tail, (size_t)n);
+    return n;
+}
+
+/* pbo.txt: the archive's table and trailer. */
 static int content_info(struct rtm_tree *t, struct tree_target *tg, struct content *c,
                         struct timespec *when)
 {
-    (void)t;
     (void)when;
-    return from_buf(c, rtm_view_pbo_info(rtmc_pbo(tg->table), &c->b) ? -ENOMEM : 0);
+    const struct pbo *p = rtmc_pbo(tg->table);
+    uint8_t tail[PBO_TAIL_MAX];
+    long n = archive_tail(t, tg, p, tail);
+    if (n < 0)
+        return from_buf(c, (int)n);
+    return from_buf(c, rtm_view_pbo_info(p, tail, (size_t)n, &c->b) ? -ENOMEM : 0);
 }
 
 /* A rapified config's text, made by the loader and kept in the cache. */

@@ -20,13 +20,20 @@ static void put_pbo_text(struct rtm_buf *b, const char *s, int key)
     }
 }
 
-static void put_trailer(const struct pbo *p, struct rtm_buf *b)
+/* p's trailer, or when unknown the one tail says. */
+static void put_trailer(const struct pbo *p, const uint8_t *tail, size_t tail_len,
+                        struct rtm_buf *b)
 {
-    switch (p->trailer) {
+    uint8_t sha1[20];
+    enum pbo_trailer trailer = p->trailer;
+    memcpy(sha1, p->sha1, sizeof sha1);
+    if (trailer == PBO_TRAILER_UNKNOWN)
+        trailer = pbo_trailer_of(p, tail, tail_len, sha1);
+    switch (trailer) {
     case PBO_TRAILER_SHA1:
         rtm_buf_puts(b, "trailer: sha1 ");
         for (int i = 0; i < 20; i++)
-            rtm_buf_printf(b, "%02x", p->sha1[i]);
+            rtm_buf_printf(b, "%02x", sha1[i]);
         rtm_buf_putc(b, '\n');
         break;
     case PBO_TRAILER_NONE: rtm_buf_puts(b, "trailer: none\n"); break;
@@ -101,7 +108,8 @@ static void put_pbo_notes(const struct pbo *p, struct rtm_buf *b)
     pbo_each_note(p, put_note, &c);
 }
 
-int rtm_view_pbo_info(const struct pbo *p, struct rtm_buf *out)
+int rtm_view_pbo_info(const struct pbo *p, const uint8_t *tail, size_t tail_len,
+                      struct rtm_buf *out)
 {
     size_t rtm = 0, compressed = 0;
     for (size_t i = 0; i < p->nentries; i++) {
@@ -114,7 +122,7 @@ int rtm_view_pbo_info(const struct pbo *p, struct rtm_buf *out)
                    (unsigned long long)p->file_size, p->nentries, rtm, compressed,
                    (unsigned long long)p->table_bytes,
                    (unsigned long long)(p->data_end - p->table_bytes));
-    put_trailer(p, out);
+    put_trailer(p, tail, tail_len, out);
     rtm_buf_printf(out, "properties: %zu\n", p->nprops);
     for (size_t i = 0; i < p->nprops; i++) {
         rtm_buf_puts(out, "property ");

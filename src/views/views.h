@@ -165,7 +165,10 @@ int rtm_view_sizes(const struct rtm_anim *a, uint64_t *sizes);
  * printable ASCII (and ':' or space in a key) are written as \xNN. */
 #define RTM_PBO_INFO_NAME "pbo.txt"
 struct pbo;
-/* -1 when out of memory. */
-int rtm_view_pbo_info(const struct pbo *p, struct rtm_buf *out);
+/* tail: the bytes at p's data_end (pbo_load_tail) when its trailer is
+ * unknown, which say what it is (NULL, 0: "trailer: not read").  -1 when
+ * out of memory. */
+int rtm_view_pbo_info(const struct pbo *p, const uint8_t *tail, size_t tail_len,
+                      struct rtm_buf *out);
 
 #endif

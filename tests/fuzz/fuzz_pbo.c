@@ -123,7 +123,7 @@ static void walk_tree(const struct pbo *p)
     if (walk_dir(&w))
         abort();
     rtm_buf_init(&b);
-    if (rtm_view_pbo_info(p, &b) || !b.len || b.p[b.len - 1] != '\n')
+    if (rtm_view_pbo_info(p, NULL, 0, &b) || !b.len || b.p[b.len - 1] != '\n')
         abort();
     rtm_buf_free(&b);
 }
@@ -160,6 +160,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (hrc == 0 && (rc != 0 || h->nentries != p->nentries ||
                      h->table_bytes != p->table_bytes || h->data_end != p->data_end))
         abort();    /* the head and the whole file must tell the same table */
+    if (hrc == 0 && h->trailer == PBO_TRAILER_UNKNOWN) {
+        /* its trailer from the tail, as pbo.txt reads it: the whole file's */
+        uint8_t sha1[20];
+        if (h->data_end + PBO_TAIL_MAX > size ||
+            pbo_trailer_of(h, data + h->data_end, PBO_TAIL_MAX, sha1) != p->trailer ||
+            memcmp(sha1, p->sha1, sizeof sha1))
+            abort();
+        struct rtm_buf b;
+        rtm_buf_init(&b);
+        if (rtm_view_pbo_info(h, data + h->data_end, PBO_TAIL_MAX, &b) || !b.len)
+            abort();
+        rtm_buf_free(&b);
+    }
     pbo_free(h);
     pbo_free(p);
 

@@ -28,7 +28,7 @@ static char *info_of(const char *const *names, size_t nprops, size_t junk)
     for (size_t i = 0; i < junk; i++)
         rtm_buf_putc(&b, 'J');
     struct pbo *p = parse_full(&b);
-    assert_int_equal(rtm_view_pbo_info(p, &out), 0);
+    assert_int_equal(rtm_view_pbo_info(p, NULL, 0, &out), 0);
     rtm_buf_putc(&out, 0);
     pbo_free(p);
     rtm_buf_free(&b);
@@ -118,6 +118,52 @@ static void trailer_and_props(void **state)
     free(t);
 }
 
+/* A table read without its trailer (pbo.h) says "not read", or what the
+ * tail given says: the SHA-1 of a whole archive, or an odd last 21 bytes;
+ * a trailer known already wins over the tail. */
+static void trailer_from_tail(void **state)
+{
+    (void)state;
+    const struct pbo_write_entry e = { "a.rtm", data, sizeof data - 1, PBO_PACK_STORE, 0 };
+    struct rtm_buf b, out;
+    struct rtm_error err;
+    struct pbo *p;
+    rtm_buf_init(&b);
+    assert_int_equal(pbo_write(&e, 1, NULL, 0, 0, &b), 0);
+    const uint8_t *all = (const uint8_t *)b.p;
+    assert_int_equal(pbo_read_table(all, b.len - PBO_TAIL_MAX, b.len, &p, &err), 0);
+    assert_int_equal(p->trailer, PBO_TRAILER_UNKNOWN);
+    const uint8_t *tail = all + p->data_end;
+    uint8_t odd[PBO_TAIL_MAX];
+    memcpy(odd, tail, sizeof odd);
+    odd[0] = 'J';
+    char want[64] = "trailer: sha1 ";
+    for (int i = 0; i < 20; i++)
+        snprintf(want + 14 + 2 * i, 3, "%02x", tail[1 + i]);
+    const struct { const uint8_t *tail; size_t len; const char *line; } cases[] = {
+        { NULL, 0, "trailer: not read\n" },
+        { tail, PBO_TAIL_MAX - 1, "trailer: not read\n" },
+        { tail, PBO_TAIL_MAX, want },
+        { odd, PBO_TAIL_MAX, "trailer: unexpected (21 bytes after the data)\n" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        rtm_buf_init(&out);
+        assert_int_equal(rtm_view_pbo_info(p, cases[i].tail, cases[i].len, &out), 0);
+        rtm_buf_putc(&out, 0);
+        if (!strstr(out.p, cases[i].line))
+            fail_msg("case %zu: pbo.txt lacks '%s':\n%s", i, cases[i].line, out.p);
+        rtm_buf_free(&out);
+    }
+    pbo_set_trailer(p, odd, sizeof odd);
+    rtm_buf_init(&out);
+    assert_int_equal(rtm_view_pbo_info(p, tail, PBO_TAIL_MAX, &out), 0);
+    rtm_buf_putc(&out, 0);
+    assert_non_null(strstr(out.p, "trailer: unexpected"));
+    rtm_buf_free(&out);
+    pbo_free(p);
+    rtm_buf_free(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -127,6 +173,7 @@ int main(void)
         cmocka_unit_test(odd_names),
         cmocka_unit_test(skipped_and_collision),
         cmocka_unit_test(trailer_and_props),
+        cmocka_unit_test(trailer_from_tail),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
