@@ -323,6 +323,42 @@ static void damaged_records_do_not_read(void **state)
     rtm_states_free(s);
 }
 
+/* Every archive is found and read however many folders the root holds
+ * (more than the warmers take at once: tree_states_walk.c) and however
+ * deep one lies (below the depth they list): the warming ahead of the
+ * walk only reads, and the walk finds what it always did. */
+static void every_folder_walked(void **state)
+{
+    struct tree_fixture *e = *state;
+    enum { FOLDERS = 70 };
+    char path[64] = "d";
+    for (int i = 0; i < FOLDERS; i++) {
+        char dir[16], name[32];
+        snprintf(dir, sizeof dir, "f%02d", i);
+        assert_int_equal(mkdirat(e->fd, dir, 0755), 0);
+        snprintf(name, sizeof name, "%s/x.pbo", dir);
+        put_archive(e, name, B_CFG, 0);
+    }
+    assert_int_equal(mkdirat(e->fd, path, 0755), 0);
+    for (int depth = 1; depth <= 10; depth++) {
+        snprintf(path + strlen(path), sizeof path - strlen(path), "/%d", depth);
+        assert_int_equal(mkdirat(e->fd, path, 0755), 0);
+    }
+    strcat(path, "/y.pbo");
+    put_archive(e, path, B_CFG, 0);
+    mount_index(e);
+    char *s = cat(e, "a.pbo/walk.rtm/states.txt");
+    uint64_t parsed, remembered;
+    tree_states_counts(e->t, &parsed, &remembered);
+    assert_int_equal(parsed, 1 + FOLDERS + 1);
+    size_t others = 0;
+    for (const char *at = s; (at = strstr(at, "CfgGesturesMale/States/Other")); at++)
+        others++;
+    assert_int_equal(others, FOLDERS + 1);
+    free(s);
+    tree_fixture_unmount(e);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -334,6 +370,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(archive_text_with_includes_is_read_each_time, setup,
                                         teardown),
         cmocka_unit_test(damaged_records_do_not_read),
+        cmocka_unit_test_setup_teardown(every_folder_walked, setup, teardown),
     };
     return run_test_cases(tests, NULL, NULL);
 }
