@@ -98,6 +98,12 @@ struct collect {
     } *moves;
     size_t nmoves, capmoves, last;
     int game, oom;
+    /* the last States class a state was of (want_bones): its config and
+     * entry, its path's length (0: none yet), then the path (the state's
+     * name is put after it, and taken off) */
+    size_t path_cfg, path_len;
+    uint32_t path_up;
+    char path[CLASS_PATH_MAX];
 };
 
 static int seen_once(struct collect *x, size_t ci, long entry)
@@ -335,12 +341,13 @@ static void check_ik(struct collect *x, size_t ci, uint32_t k)
 
 int states_check_bones_strings(struct check_bones *b, const char *key, size_t nk,
                                const char *where1, size_t nw1, const char *where2,
-                               const char *file, size_t nf)
+                               size_t nw2, const char *file, size_t nf)
 {
-    size_t nw2 = where2 ? strlen(where2) : 0, nw = nw1 + (where2 ? 2 + nw2 : 0);
+    size_t nw = nw1 + (where2 ? 2 + nw2 : 0);
     char *p = malloc(nk + 1 + nw + 1 + nf + 1);
     if (!p)
         return -1;
+    b->key_hash = states_key_hash(key, nk);
     b->key = p;
     memcpy(p, key, nk);
     p[nk] = 0;
@@ -357,25 +364,50 @@ int states_check_bones_strings(struct check_bones *b, const char *key, size_t nk
     return 0;
 }
 
+/* The class path of state l (x->path, its length; -1 when too long):
+ * its States class's, made once for all the states it holds (the lines
+ * come by class), then its name. */
+static long state_path(struct collect *x, const struct state_ref *l)
+{
+    const struct cfg *c = x->s->cfgs[l->cfg].c;
+    uint32_t up = c->e[l->entry].up;
+    const struct cfg_str *name = &c->e[l->entry].name;
+    if (!x->path_len || x->path_cfg != l->cfg || x->path_up != up) {
+        if (states_class_path(c, up, x->path, sizeof x->path))
+            return -1;
+        x->path_cfg = l->cfg;
+        x->path_up = up;
+        x->path_len = strlen(x->path);
+    }
+    size_t n = x->path_len + (x->path_len != 0);
+    if (n + name->len >= sizeof x->path)
+        return -1;
+    x->path[x->path_len] = '/';         /* the class's path, then the name */
+    memcpy(x->path + n, name->p, name->len);
+    x->path[n + name->len] = 0;
+    return (long)(n + name->len);
+}
+
 /* Remembers that the bones of state l's file are compared with skeleton
  * skel when check.txt is made. */
 static void want_bones(struct collect *x, const struct state_ref *l, size_t skel)
 {
     struct states_check *k = &x->s->check;
-    const struct cfg *c = x->s->cfgs[l->cfg].c;
-    char path[CLASS_PATH_MAX];
     const char *rel = x->s->cfgs[l->cfg].rel;
     void *b = k->b;
-    if (states_class_path(c, l->entry, path, sizeof path) ||
-        rtm_array_grow(&b, &k->capb, k->nb + 1, sizeof *k->b, 16)) {
+    long np = state_path(x, l);
+    if (np < 0 ||
+        (k->nb == k->capb && rtm_array_grow(&b, &k->capb, k->nb + 1, sizeof *k->b, 16))) {
         x->oom = 1;
         return;
     }
     k->b = b;
     struct check_bones *nb = &k->b[k->nb];
     *nb = (struct check_bones){ .cfg = l->cfg, .skel = skel, .entry = l->entry };
-    if (states_check_bones_strings(nb, l->key, strlen(l->key), rel, strlen(rel), path, l->file,
-                                   l->flen)) {
+    int rc = states_check_bones_strings(nb, l->key, strlen(l->key), rel, strlen(rel), x->path,
+                                        (size_t)np, l->file, l->flen);
+    x->path[x->path_len] = 0;           /* the class's path again, for the next */
+    if (rc) {
         x->oom = 1;
         return;
     }

@@ -168,7 +168,7 @@ static int unpack_bones(struct rtm_cursor *c, struct states_check *k, size_t ncf
             return -1;
         struct check_bones *b = &k->b[k->nb];
         *b = (struct check_bones){ .cfg = w[0], .skel = w[1], .entry = w[2] };
-        if (states_check_bones_strings(b, key, nk, where, nw, NULL, file, nf))
+        if (states_check_bones_strings(b, key, nk, where, nw, NULL, 0, file, nf))
             return -1;
         k->nb++;
     }

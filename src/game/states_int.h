@@ -59,6 +59,8 @@ struct check_bones {
      * (states_check_bones_strings): 20,000 states of a big install, 3
      * allocations each otherwise */
     char *key;                  /* the file's game path, as states.txt's lines */
+    uint64_t key_hash;          /* states_key_hash(key): its group's slot
+                                   (states_skeleton.c), hashed once */
     char *where;                /* "CONFIG: CLASS_PATH" */
     char *file;                 /* as the config writes it */
     size_t cfg, skel;           /* skel: its place in states_check.skel */
@@ -248,12 +250,15 @@ int states_check_reads(const char *name, int checks);
  * memory. */
 int states_check_collect(struct rtm_states *s);
 /* b's three strings in one block, key first, where made of its parts
- * ("REL: PATH", no printf; where2 NULL: where1 alone): 0, or -1 when
- * memory ran out.  The check's, and the index's when it gives the check
- * back (states_check_pack.c). */
+ * ("REL: PATH", no printf; where2 NULL: where1 alone), and its key's
+ * hash: 0, or -1 when memory ran out.  The check's, and the index's when
+ * it gives the check back (states_check_pack.c). */
 int states_check_bones_strings(struct check_bones *b, const char *key, size_t nk,
                                const char *where1, size_t nw1, const char *where2,
-                               const char *file, size_t nf);
+                               size_t nw2, const char *file, size_t nf);
+/* The hash of key (n bytes) that groups states by their file
+ * (states_skeleton.c): a word at a time. */
+uint64_t states_key_hash(const char *key, size_t n);
 void states_check_free(struct states_check *k);
 
 /* ---- states_skeleton.c: the skeleton that plays a file ---- */

@@ -8,12 +8,11 @@
 
 #include "states_int.h"
 
-/* A key's hash for the table of groups: a word at a time (a key is a
- * game path of some 60 bytes; the table lives in memory only). */
-static uint64_t key_hash(const char *key)
+/* A word at a time: a key is a game path of some 60 bytes, and the table
+ * of groups lives in memory only. */
+uint64_t states_key_hash(const char *key, size_t n)
 {
     const uint64_t mul = 0x9e3779b97f4a7c15ull;
-    size_t n = strlen(key);
     uint64_t h = n * mul, w;
     for (; n >= 8; key += 8, n -= 8) {
         memcpy(&w, key, 8);
@@ -25,13 +24,14 @@ static uint64_t key_hash(const char *key)
     return h ^ (h >> 32);
 }
 
-/* The slot of key: the one holding its group, or the free one where it
- * would go. */
-static uint32_t *slot_of(const struct states_check *k, const char *key)
+/* The slot of key (of hash h): the one holding its group, or the free one
+ * where it would go. */
+static uint32_t *slot_of(const struct states_check *k, const char *key, uint64_t h)
 {
-    for (size_t i = key_hash(key) & k->key_mask;; i = (i + 1) & k->key_mask) {
+    for (size_t i = h & k->key_mask;; i = (i + 1) & k->key_mask) {
         uint32_t at = k->key_slot[i];
-        if (!at || strcmp(k->b[k->by_key[at - 1]].key, key) == 0)
+        const struct check_bones *b = at ? &k->b[k->by_key[at - 1]] : NULL;
+        if (!b || (b->key_hash == h && strcmp(b->key, key) == 0))
             return &k->key_slot[i];
     }
 }
@@ -80,8 +80,9 @@ static size_t group_by_key(struct states_check *k, uint32_t *group, uint32_t *si
 {
     size_t ngroups = 0;
     for (uint32_t i = 0; i < k->nb; i++) {
-        size_t s = key_hash(k->b[i].key) & k->key_mask;
-        while (k->key_slot[s] && strcmp(k->b[k->key_slot[s] - 1].key, k->b[i].key))
+        size_t s = k->b[i].key_hash & k->key_mask;
+        while (k->key_slot[s] && (k->b[k->key_slot[s] - 1].key_hash != k->b[i].key_hash ||
+                                  strcmp(k->b[k->key_slot[s] - 1].key, k->b[i].key)))
             s = (s + 1) & k->key_mask;
         if (!k->key_slot[s]) {
             k->key_slot[s] = i + 1;
@@ -127,7 +128,8 @@ int states_skeleton_index(struct states_check *k)
         for (size_t g = 0; g < ngroups; g++) {
             uint32_t from = g ? at[g - 1] : 0;
             order_group(k, k->by_key + from, at[g] - from, tmp);
-            *slot_of(k, k->b[k->by_key[from]].key) = from + 1;
+            const struct check_bones *first = &k->b[k->by_key[from]];
+            *slot_of(k, first->key, first->key_hash) = from + 1;
         }
     }
     free(group);
@@ -144,7 +146,7 @@ int states_skeleton_index(struct states_check *k)
 /* The first of by_key whose state's key is key (k->nb when none). */
 static size_t first_of(const struct states_check *k, const char *key)
 {
-    uint32_t at = *slot_of(k, key);
+    uint32_t at = *slot_of(k, key, states_key_hash(key, strlen(key)));
     return at ? at - 1 : k->nb;
 }
 
