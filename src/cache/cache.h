@@ -248,6 +248,7 @@ int rtmc_timed_view_get(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v,
                         const struct rtm_timing *tm, struct rtmc_view **out);
 int rtmc_timed_view_size(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v,
                          const struct rtm_timing *tm, uint64_t *size);
+/* Known: kept in h, or the timed hook's (rtmc_set_timed) record. */
 int rtmc_timed_view_size_known(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v,
                                const struct rtm_timing *tm, uint64_t *size);
 

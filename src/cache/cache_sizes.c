@@ -293,7 +293,18 @@ int rtmc_timed_view_size_known(struct rtmc *c, struct rtmc_entry *h, struct rtm_
     const struct rtmc_timed *s = &h->timed[k];
     *size = s->gen && !strcmp(s->gen, tm->why) ? s->size : UINT64_MAX;
     pthread_mutex_unlock(&c->lock);
-    return *size == UINT64_MAX ? -EAGAIN : 0;
+    if (*size != UINT64_MAX)
+        return 0;
+    /* the timed hook's record (the index's), kept in the slot: a listing
+     * gives it as a lookup would, sparing a later mount's walk a lookup of
+     * every timed view */
+    struct rtmc_src src = src_of(h, rtmc_view_level(v));
+    if (!c->timed || c->timed(c->ctx, &src, v, tm->why, size, 0) != 0)
+        return -EAGAIN;
+    pthread_mutex_lock(&c->lock);
+    int rc = cache_timed_set(c, h, k, tm->why, *size, NULL) ? -ENOMEM : 0;
+    pthread_mutex_unlock(&c->lock);
+    return rc;
 }
 
 /* When other views of the version are sized (a listing), the timed size
@@ -340,12 +351,6 @@ int rtmc_timed_view_size(struct rtmc *c, struct rtmc_entry *h, struct rtm_view v
     if (rc != -EAGAIN)
         return rc;
     struct rtmc_src s = src_of(h, rtmc_view_level(v));
-    if (c->timed && c->timed(c->ctx, &s, v, tm->why, size, 0) == 0) {
-        pthread_mutex_lock(&c->lock);
-        rc = cache_timed_set(c, h, cache_timed_slot(v), tm->why, *size, NULL) ? -ENOMEM : 0;
-        pthread_mutex_unlock(&c->lock);
-        return rc;
-    }
     struct rtmc_entry *f = h;
     struct rtmc_view *cv;
     if (h->level > s.level && (rc = rtmc_get(c, &s, &f)))

@@ -446,6 +446,67 @@ static void tree_timing_frames(void **state)
     expect_views(e, &alone);                    /* the file's own: no sentence */
 }
 
+/* A mount over the same SOURCE with the index beside it, as rtmfs makes
+ * one: the figure's skeleton, sizes and timed sizes remembered. */
+static void mount_indexed(struct env *e)
+{
+    struct rtm_buf rtm, skel;
+    struct rtm_error err;
+    tree_fixture_unmount(&e->f);
+    rtm_buf_init(&rtm);
+    rtm_buf_init(&skel);
+    assert_int_equal(rtm_sample_figure(6, &rtm, &skel), 0);
+    assert_int_equal(rtm_skeleton_parse(skel.p, skel.len, "figure", &e->f.skel, &err), 0);
+    rtm_buf_free(&rtm);
+    rtm_buf_free(&skel);
+    assert_non_null(e->f.ix = rtm_index_open(e->f.index, 64u << 20, tree_quiet, NULL));
+    tree_fixture_mount(&e->f, 64u << 20);
+    e->f.l.render = "timing";
+    e->f.l.log = tree_quiet;
+    rtmc_set_store(e->f.c, rtm_loader_store);
+    rtmc_set_timed(e->f.c, rtm_loader_timed);
+    tree_fixture_tree(&e->f, (struct rtm_tree_config){ .store = &e->f.store });
+}
+
+/* A later mount lists the views the configs time with their sizes, once
+ * its table is there: the index remembers them, and a walk that stats
+ * (du, ls -l) is not made to look up each one of every animation. */
+static void later_listing_gives_timed_sizes(void **state)
+{
+    struct env *e = *state;
+    static const char *const TIMED[] = { "preview.svg", "anim.bvh" };
+    uint64_t sizes[2];
+    put_config(e, "m", "0.25");
+    mount_indexed(e);
+    for (int i = 0; i < 2; i++) {
+        char *text = cat(e, TIMED[i]);          /* sized under the timing: remembered */
+        sizes[i] = strlen(text);
+        free(text);
+    }
+    mount_indexed(e);
+    char *states = cat(e, "states.txt");        /* the table, from the index */
+    free(states);
+    struct rtm_tree_entry dir;
+    struct rtm_dirlist *d;
+    assert_int_equal(tree_walk(e->f.t, "m/walk.rtm", &dir), 0);
+    assert_int_equal(rtm_tree_listing(e->f.t, dir.ino, 0, &d), 0);
+    struct rtm_tree_entry *te = calloc(d->n, sizeof *te);
+    assert_non_null(te);
+    rtm_tree_listed_entries(e->f.t, dir.ino, d, 0, d->n, te);
+    int given = 0;
+    for (size_t k = 2; k < d->n; k++)
+        for (int i = 0; i < 2; i++)
+            if (!strcmp(d->e[k].name, TIMED[i])) {
+                assert_true(te[k].ino != 0);
+                assert_int_equal(te[k].st.st_size, sizes[i]);
+                rtm_tree_forget(e->f.t, te[k].ino, 1);
+                given++;
+            }
+    assert_int_equal(given, 2);
+    free(te);
+    rtm_tree_listing_put(e->f.t, d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -460,6 +521,8 @@ int main(void)
         cmocka_unit_test(what_the_views_write),
         cmocka_unit_test_setup_teardown(tree_follows_the_configs, setup_game, tree_teardown),
         cmocka_unit_test_setup_teardown(tree_timing_frames, setup_frames, tree_teardown),
+        cmocka_unit_test_setup_teardown(later_listing_gives_timed_sizes, setup_game,
+                                        tree_teardown),
     };
     return run_test_cases(tests, NULL, NULL);
 }
