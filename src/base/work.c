@@ -17,6 +17,7 @@ static const char *const NAMES[RTM_WORK_N] = {
     [RTM_WORK_PARSE_HEAD] = "parses_head",
     [RTM_WORK_PARSE_FULL] = "parses_full",
     [RTM_WORK_STALE] = "stale_notes",
+    [RTM_WORK_LOOKUPS] = "lookups",
 };
 
 const char *rtm_work_name(enum rtm_work_counter c)

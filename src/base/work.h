@@ -1,7 +1,7 @@
 /* work.h - counts of the work a mount or a program does on SOURCE: files
  * opened, reads and bytes read, archive tables read, configs read and parsed,
- * states checked and states.txt lines made, animations parsed (by depth)
- * and stale notifications.  They are what
+ * states checked and states.txt lines made, animations parsed (by depth),
+ * stale notifications and the kernel's lookups.  They are what
  * the tests' budgets assert (a walk may open at most N files) and what
  * RTMFS_STATS reports; they never change what is shown.
  *
@@ -42,6 +42,9 @@ enum rtm_work_counter {
     RTM_WORK_PARSE_HEAD,        /* animations parsed from their head only */
     RTM_WORK_PARSE_FULL,        /* animations parsed whole */
     RTM_WORK_STALE,             /* notifications that the kernel forget something */
+    RTM_WORK_LOOKUPS,           /* names the kernel looked up: a walk that stats
+                                   makes one for each it was not listed with
+                                   (rtm_tree_listed_entries) */
     RTM_WORK_N
 };
 

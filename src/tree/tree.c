@@ -134,6 +134,7 @@ int rtm_tree_lookup(struct rtm_tree *t, uint64_t parent, const char *name,
     struct rtm_fileid pid;
     struct tree_target tg;
     int rc;
+    rtm_work_add(t->cfg.work, RTM_WORK_LOOKUPS, 1);
     if ((parent & RTM_INO_FAMILY) && !tree_by_path(t)) {
         if ((rc = tree_resolve_in_family(t, parent, name, path, &tg)))
             return rc;

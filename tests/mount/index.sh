@@ -128,6 +128,30 @@ else
     fail "states table not remembered at the end: parsed $p1 then $p2; $(diff "$T/views2" "$T/views3" | head -3)"
 fi
 
+# a later mount's walk that stats (du: all of a folder listed, then
+# stat'ed) looks up only what its listings could not give: two animations
+# of 300 frames, each frames/ holding more names than one readdirplus reply
+# (204); the first folder of views a mount lists is looked up whole (that
+# earns the rest their attributes: tree.c), the second not at all, also
+# past its first reply (lookups: RTMFS_STATS; 614 when the kernel went on
+# with plain readdir)
+L=$T/long
+mkdir -p "$L"
+"$RTMGEN" -F 300 "$L/a" >/dev/null && "$RTMGEN" -F 300 "$L/b" >/dev/null || fail "rtmgen -F"
+for _ in 1 2; do
+    rm -f "$T/stats"
+    RTMFS_STATS=$T/stats fg_mount "$L" "$M" -o index="$T/long.sqlite" || exit 1
+    du -s "$M" >/dev/null
+    frames=$(ls "$M/a/figure.rtm/frames" | wc -l)
+    do_umount "$M"
+done
+n=$(stat_of lookups)
+if [ "$frames" -gt 204 ] && [ "${n:-99999}" -le $((frames + 50)) ]; then
+    ok "a later du of two animations of $frames frames: $n lookups"
+else
+    fail "a later du of two animations of $frames frames: ${n:-no} lookups"
+fi
+
 # index_size
 before=$FAILS
 err=$("$RTMFS" "$S" "$M" -o index_size=lots 2>&1) && fail "index_size=lots mounted"
