@@ -277,6 +277,9 @@ struct rtm_dirlist {
  * calls, which must neither rebuild it each time nor see it change midway).
  * Put it back with rtm_tree_listing_put. */
 int rtm_tree_listing(struct rtm_tree *t, uint64_t ino, off_t off, struct rtm_dirlist **out);
+/* How many folders of views list their files' attributes after a lookup
+ * in one (a walk that stats is at work; tree.c says why). */
+#define RTM_TREE_PLUS_CREDIT 1024
 /* For readdirplus: out[i - from] is the entry of listed entry i of folder
  * dir's listing d, for from <= i < to, counted as a lookup, where its
  * attributes are known without parsing (in an archive's folder, its
@@ -284,7 +287,7 @@ int rtm_tree_listing(struct rtm_tree *t, uint64_t ino, off_t off, struct rtm_dir
  * bones.txt, rendered from the shape the listing loaded, and the views
  * whose sizes the cache or the persistent index has; in frames/, joints/
  * and tracks/ the same, but only while a lookup in such a folder was
- * recent: see PLUS_CREDIT in tree.c); elsewhere its ino is 0, and the
+ * recent: RTM_TREE_PLUS_CREDIT); elsewhere its ino is 0, and the
  * kernel looks it up when it needs to. */
 void rtm_tree_listed_entries(struct rtm_tree *t, uint64_t dir, const struct rtm_dirlist *d,
                              size_t from, size_t to, struct rtm_tree_entry *out);
