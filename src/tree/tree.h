@@ -284,8 +284,9 @@ int rtm_tree_listing(struct rtm_tree *t, uint64_t ino, off_t off, struct rtm_dir
  * dir's listing d, for from <= i < to, counted as a lookup, where its
  * attributes are known without parsing (in an archive's folder, its
  * animations' folders; in an animation's folder, its folders of views,
- * bones.txt, rendered from the shape the listing loaded, and the views
- * whose sizes the cache or the persistent index has; in frames/, joints/
+ * bones.txt, rendered from the shape the listing loaded, the views whose
+ * sizes the cache or the persistent index has, and states.txt once the
+ * configs' table is there; in frames/, joints/
  * and tracks/ the same, but only while a lookup in such a folder was
  * recent: RTM_TREE_PLUS_CREDIT); elsewhere its ino is 0, and the
  * kernel looks it up when it needs to. */

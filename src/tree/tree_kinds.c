@@ -387,6 +387,8 @@ int tree_kind_size_known(struct rtm_tree *t, struct tree_target *tg)
 {
     uint64_t size;
     const struct kind_row *r = row_of(tg);
+    if (tg->kind == TK_STATES)          /* the configs read already: a listing gives it */
+        return tree_states_text_size_ready(t, tg, &size) == 0;
     if (r->flags & OF_SOURCE)
         return 0;                       /* its size needs the configs read */
     return !(r->flags & TIMED) || rtmc_view_level(tg->view) == RTMC_SHAPE ||

@@ -219,8 +219,10 @@ static int text_done(struct tree_states *ts, struct rtm_buf *b)
     return 0;
 }
 
-int tree_states_text(struct rtm_tree *t, const struct tree_target *tg, struct rtm_buf *b,
-                     struct timespec *when)
+/* tree_states_text, or with ready only from a table there already
+ * (-EAGAIN instead of building it or making its lines). */
+static int states_text(struct rtm_tree *t, const struct tree_target *tg, int ready,
+                       struct rtm_buf *b, struct timespec *when)
 {
     char gp[GP_MAX];
     int found = anim_gamepath(t, tg, gp, sizeof gp), rc;
@@ -230,7 +232,7 @@ int tree_states_text(struct rtm_tree *t, const struct tree_target *tg, struct rt
     if (found == -ENOMEM)
         return -ENOMEM;
     pthread_mutex_lock(&ts->lock);
-    const struct rtm_states *table = table_lines(t, 0, &rc);
+    const struct rtm_states *table = table_lines(t, ready, &rc);
     if (table)
         *when = tree_later(*when, ts->time);
     if (rc) {
@@ -239,6 +241,23 @@ int tree_states_text(struct rtm_tree *t, const struct tree_target *tg, struct rt
     }
     rtm_states_render(table, found == 0 ? gp : NULL, b);
     return text_done(ts, b);
+}
+
+int tree_states_text(struct rtm_tree *t, const struct tree_target *tg, struct rtm_buf *b,
+                     struct timespec *when)
+{
+    return states_text(t, tg, 0, b, when);
+}
+
+int tree_states_text_size_ready(struct rtm_tree *t, const struct tree_target *tg,
+                                uint64_t *size)
+{
+    struct rtm_buf b;
+    struct timespec when;
+    int rc = states_text(t, tg, 1, &b, &when);
+    *size = b.len;
+    rtm_buf_free(&b);
+    return rc;
 }
 
 void tree_states_counts(struct rtm_tree *t, uint64_t *parsed, uint64_t *remembered)

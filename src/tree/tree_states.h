@@ -113,6 +113,11 @@ void tree_states_changed(struct rtm_tree *t, const char *name);
  * (tree_states_build: they may come later). */
 int tree_states_text(struct rtm_tree *t, const struct tree_target *tg, struct rtm_buf *b,
                      struct timespec *when);
+/* Whether states.txt of animation tg is known without reading a config
+ * (the table built and up to date, its lines made): its size then into
+ * *size, 0; else -EAGAIN (or -ENOMEM). */
+int tree_states_text_size_ready(struct rtm_tree *t, const struct tree_target *tg,
+                                uint64_t *size);
 /* missing.txt into b (initialised here; empty with -o configs=none), its
  * time into *when (kept when later, else the table's or the game paths'):
  * 0, or -ENOMEM.  Builds the table (and its lines), and the game paths

@@ -468,17 +468,19 @@ static void mount_indexed(struct env *e)
     tree_fixture_tree(&e->f, (struct rtm_tree_config){ .store = &e->f.store });
 }
 
-/* A later mount lists the views the configs time with their sizes, once
- * its table is there: the index remembers them, and a walk that stats
- * (du, ls -l) is not made to look up each one of every animation. */
+/* A later mount lists the views the configs time, and states.txt, with
+ * their sizes once its table is there: the index remembers the views'
+ * sizes, states.txt is made of the table, and a walk that stats (du,
+ * ls -l) is not made to look up each one of every animation. */
 static void later_listing_gives_timed_sizes(void **state)
 {
     struct env *e = *state;
-    static const char *const TIMED[] = { "preview.svg", "anim.bvh" };
-    uint64_t sizes[2];
+    static const char *const TIMED[] = { "preview.svg", "anim.bvh", "states.txt" };
+    enum { N = sizeof TIMED / sizeof *TIMED };
+    uint64_t sizes[N];
     put_config(e, "m", "0.25");
     mount_indexed(e);
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < N; i++) {
         char *text = cat(e, TIMED[i]);          /* sized under the timing: remembered */
         sizes[i] = strlen(text);
         free(text);
@@ -495,14 +497,14 @@ static void later_listing_gives_timed_sizes(void **state)
     rtm_tree_listed_entries(e->f.t, dir.ino, d, 0, d->n, te);
     int given = 0;
     for (size_t k = 2; k < d->n; k++)
-        for (int i = 0; i < 2; i++)
+        for (int i = 0; i < N; i++)
             if (!strcmp(d->e[k].name, TIMED[i])) {
                 assert_true(te[k].ino != 0);
                 assert_int_equal(te[k].st.st_size, sizes[i]);
                 rtm_tree_forget(e->f.t, te[k].ino, 1);
                 given++;
             }
-    assert_int_equal(given, 2);
+    assert_int_equal(given, N);
     free(te);
     rtm_tree_listing_put(e->f.t, d);
 }
