@@ -203,6 +203,11 @@ static void walk_sub(struct walk *w, int dfd, const char *name, const char *path
  * than WARM_DEPTH are left to the walk. */
 enum { WARMERS = 16, WARM_DEPTH = 8, WARM_BATCH = 64 };
 
+static int dot_or_dotdot(const char *name)
+{
+    return name[0] == '.' && (!name[1] || (name[1] == '.' && !name[2]));
+}
+
 /* Lists folder dfd and those below it, stats its archives; closes dfd. */
 static void warm_dir(int dfd, int depth)
 {
@@ -214,7 +219,7 @@ static void warm_dir(int dfd, int depth)
             const char *name = de->d_name;
             struct stat st;
             off += de->d_reclen;
-            if (name[0] == '.' && (!name[1] || (name[1] == '.' && !name[2])))
+            if (dot_or_dotdot(name))
                 continue;
             if (de->d_type == DT_DIR && depth < WARM_DEPTH) {
                 int sub = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -255,8 +260,7 @@ static void *warm_run(void *arg)
             const struct dirent64 *de = (const struct dirent64 *)(buf + off);
             off += de->d_reclen;
             const char *name = de->d_name;
-            if (de->d_type != DT_DIR ||
-                (name[0] == '.' && (!name[1] || (name[1] == '.' && !name[2]))))
+            if (de->d_type != DT_DIR || dot_or_dotdot(name))
                 continue;
             memcpy(wm->names[nb], name, strlen(name) + 1);
             if (++nb == WARM_BATCH) {
