@@ -228,7 +228,6 @@ int rtm_loader_timed(void *ctx, const struct rtmc_src *src, struct rtm_view v, c
 
 /* ---- archives' tables ---- */
 
-
 /* An archive's table from the index: 0, or -1 when it has none. */
 int loader_recall_table(const struct rtm_loader *l, const struct rtmc_src *src,
                             struct rtmc_loaded *out)
