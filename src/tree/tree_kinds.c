@@ -182,6 +182,9 @@ struct kind_row {
     content_fn *content;        /* a file made whole: its bytes and size */
     tree_size_fn *size;         /* or a file's size (NULL: the source's) ... */
     tree_read_fn *read;         /* ... and bytes */
+    /* an OF_SOURCE file's size when the configs are read already (a
+     * listing gives it then): 0, or -EAGAIN (NULL: a listing never does) */
+    int (*size_ready)(struct rtm_tree *t, const struct tree_target *tg, uint64_t *size);
     /* the time of a folder of an archive (NULL: the entry's, or the source's) */
     struct timespec (*time)(struct rtm_tree *t, struct tree_target *tg);
 };
@@ -213,7 +216,8 @@ static const struct kind_row kinds[] = {
     [TK_PFILE]     = { AS_FILE, 1, 0, .size = tree_size_member, .read = tree_read_member },
     [TK_CONFIG]    = { AS_FILE, 1, 0, .content = content_config },
     [TK_PCONFIG]   = { AS_FILE, 1, 0, .content = content_config },
-    [TK_STATES]    = { AS_FILE, 1, OF_SOURCE | CONFIGS_TIME, .content = content_states },
+    [TK_STATES]    = { AS_FILE, 1, OF_SOURCE | CONFIGS_TIME, .content = content_states,
+                       .size_ready = tree_states_text_size_ready },
     [TK_MISSING]   = { AS_FILE, 1, OF_SOURCE | CONFIGS_TIME, .content = content_missing },
     [TK_ROOTCHECK] = { AS_FILE, 1, OF_SOURCE | CONFIGS_TIME, .content = content_rootcheck },
     [TK_CONFLICTS] = { AS_FILE, 1, OF_SOURCE, .content = content_conflicts },
@@ -387,10 +391,8 @@ int tree_kind_size_known(struct rtm_tree *t, struct tree_target *tg)
 {
     uint64_t size;
     const struct kind_row *r = row_of(tg);
-    if (tg->kind == TK_STATES)          /* the configs read already: a listing gives it */
-        return tree_states_text_size_ready(t, tg, &size) == 0;
-    if (r->flags & OF_SOURCE)
-        return 0;                       /* its size needs the configs read */
+    if (r->flags & OF_SOURCE)           /* its size needs the configs read */
+        return r->size_ready && r->size_ready(t, tg, &size) == 0;
     return !(r->flags & TIMED) || rtmc_view_level(tg->view) == RTMC_SHAPE ||
            tree_view_size_known(t, tg, &size) == 0;
 }
