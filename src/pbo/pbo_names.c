@@ -185,7 +185,7 @@ int pbo_read_table(const uint8_t *head, size_t len, uint64_t file_size,
         return -1;
     }
     uint64_t after = file_size - p->data_end;
-    uint64_t want = after < 21 ? after : 21;
+    uint64_t want = after < PBO_TAIL_MAX ? after : PBO_TAIL_MAX;
     if (p->ncut || len >= p->data_end + want)
         pbo_set_trailer(p, head + p->data_end, (size_t)want);
     else

@@ -100,8 +100,9 @@ static int put_note(void *arg, const struct pbo_note *n)
 static void put_pbo_notes(const struct pbo *p, struct rtm_buf *b)
 {
     uint64_t after = p->file_size - p->data_end;
-    if (p->trailer == PBO_TRAILER_ODD && after > 21)
-        rtm_buf_printf(b, "data after the trailer: %llu bytes\n", (unsigned long long)(after - 21));
+    if (p->trailer == PBO_TRAILER_ODD && after > PBO_TAIL_MAX)
+        rtm_buf_printf(b, "data after the trailer: %llu bytes\n",
+                       (unsigned long long)(after - PBO_TAIL_MAX));
     if (p->nprops > 100)
         rtm_buf_printf(b, "many properties: %zu\n", p->nprops);
     struct note_ctx c = { b, p };
